@@ -1,0 +1,88 @@
+// swift-tools-version: 6.0
+// FetchKit: networking, persistence and decoding primitives for Swift.
+//
+// The main package has no package dependencies: the library, its tests and its
+// examples use only the Swift toolchain and the system's SQLite. Benchmarks live
+// in their own package under Benchmarks/.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "FetchKit",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "FetchKit", targets: ["FetchKit"]),
+        .library(name: "Persistence", targets: ["Persistence"]),
+        .library(name: "Decoding", targets: ["Decoding"]),
+        .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
+        .executable(name: "booklab", targets: ["BookLab"]),
+        .executable(name: "mustc", targets: ["MustC"]),
+        .executable(name: "flickr", targets: ["Flickr"]),
+    ],
+    targets: [
+        // MARK: Libraries
+        .target(name: "Decoding", swiftSettings: strictSettings),
+        .target(name: "FetchKit", dependencies: ["Decoding"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+        ),
+        .target(
+            name: "Persistence",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd]))],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "FetchKitTesting", swiftSettings: strictSettings),
+
+        // MARK: Examples
+        .executableTarget(
+            name: "BookLab",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            path: "Sources/Examples/BookLab",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "MustC",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            path: "Sources/Examples/MustC",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "Flickr",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            path: "Sources/Examples/Flickr",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "TestSupport",
+            path: "Sources/TestSupport",
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DecodingTests",
+            dependencies: ["Decoding", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitTests",
+            dependencies: ["FetchKit", "FetchKitTesting", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PersistenceTests",
+            dependencies: ["Persistence", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
