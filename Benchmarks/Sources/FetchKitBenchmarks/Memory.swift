@@ -1,0 +1,27 @@
+import Foundation
+
+/// Peak resident memory of the current process in bytes (Linux `VmHWM`), or nil elsewhere.
+func peakResidentBytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return digits.map { $0 * 1024 }
+    }
+    return nil
+}
+
+/// Runs this executable again with `--memory-case name` and returns the peak resident
+/// memory the child reports, so each memory case is measured in a process of its own.
+func measurePeakMemory(ofCase name: String) throws -> Int? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--memory-case", name]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let text = String(decoding: output, as: UTF8.self)
+    return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// A scratch directory for the persistence cases, removed when the run ends.
+final class Scratch {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func removeDatabase(_ name: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+let insertCount = 50_000
+let fetchCount = 200_000
+let smallPersistRepeats = 1_000
+
+/// Raw C and GRDB sides of "insert 50,000 rows in one transaction".
+func rawInsertSide(_ scratch: Scratch) -> Side {
+    Side(name: "raw C") {
+        scratch.removeDatabase("raw-insert.sqlite")
+        let db = try RawSQLite(path: scratch.path("raw-insert.sqlite"))
+        try db.execute(RawSQLite.createItems)
+        return try time { try db.insertItems(count: insertCount) }
+    }
+}
+
+func grdbInsertSide(_ scratch: Scratch) -> Side {
+    Side(name: "GRDB") {
+        scratch.removeDatabase("grdb-insert.sqlite")
+        let queue = try openGRDB(path: scratch.path("grdb-insert.sqlite"))
+        let items = (1...insertCount).map { GRDBItem(BenchItem(id: $0)) }
+        return try time {
+            try queue.write { db in
+                for item in items { try item.insert(db) }
+            }
+        }
+    }
+}
+
+/// Raw C and GRDB sides of "fetch 200,000 rows into structs", on one shared file.
+func rawFetchSide(path: String) -> Side {
+    Side(name: "raw C") {
+        let db = try RawSQLite(path: path)
+        var count = 0
+        let duration = try time { count = try db.fetchItems().count }
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "raw fetch read \(count) rows") }
+        return duration
+    }
+}
+
+func grdbFetchSide(path: String) -> Side {
+    Side(name: "GRDB") {
+        let queue = try openGRDB(path: path)
+        var count = 0
+        let duration = try time { count = try queue.read { try GRDBItem.fetchAll($0).count } }
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "GRDB fetch read \(count) rows") }
+        return duration
+    }
+}
+
+/// Creates the shared 200,000-row file the fetch sides read.
+func makeFetchDatabase(_ scratch: Scratch) throws -> String {
+    let path = scratch.path("fetch.sqlite")
+    let db = try RawSQLite(path: path)
+    try db.execute(RawSQLite.createItems)
+    try db.insertItems(count: fetchCount)
+    try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+}
+
+/// Raw C and GRDB sides of "one small persist" (update one row and commit), repeated.
+func rawSmallPersistSide(path: String) -> Side {
+    Side(name: "raw C") {
+        let db = try RawSQLite(path: path)
+        let statement = try db.prepare("UPDATE items SET i1 = ? WHERE id = ?")
+        defer { sqlite3_finalize_statement(statement) }
+        return try time {
+            for n in 0..<smallPersistRepeats { try db.smallUpdate(statement: statement, id: 1 + n % 100, value: n) }
+        }
+    }
+}
+
+func grdbSmallPersistSide(path: String) -> Side {
+    Side(name: "GRDB") {
+        let queue = try openGRDB(path: path)
+        return try time {
+            for n in 0..<smallPersistRepeats {
+                try queue.write { db in
+                    try db.execute(sql: "UPDATE items SET i1 = ? WHERE id = ?", arguments: [n, 1 + n % 100])
+                }
+            }
+        }
+    }
+}

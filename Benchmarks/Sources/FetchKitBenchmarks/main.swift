@@ -1,0 +1,60 @@
+import Foundation
+
+// FetchKit benchmarks: each case runs our side and its honest comparison interleaved in one
+// process, after a warm-up, and reports medians. See Docs/Benchmarks.md.
+//
+//   swift run -c release --package-path Benchmarks fetchkit-benchmarks [--filter text] [--iterations n]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String, in arguments: [String] = CommandLine.arguments) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+if let memoryCase = option("--memory-case") {
+    do {
+        try runMemoryCase(memoryCase)
+        print(peakResidentBytes() ?? 0)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("memory case \(memoryCase) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+let filter = option("--filter")
+let iterations = option("--iterations").flatMap(Int.init)
+let verbose = arguments.contains("--verbose")
+
+@MainActor func log(_ line: String) {
+    if verbose { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+}
+
+do {
+    let scratch = try Scratch()
+    var results: [CaseResult] = []
+    for var benchmark in try allCases(scratch) where filter.map({ benchmark.name.localizedCaseInsensitiveContains($0) }) ?? true {
+        if let iterations { benchmark.iterations = iterations }
+        FileHandle.standardError.write(Data("running \(benchmark.name)…\n".utf8))
+        results.append(try run(benchmark, log: log))
+    }
+    print("")
+    printTable(results)
+    if filter == nil || "memory".localizedCaseInsensitiveContains(filter ?? "") {
+        print("")
+        print("| memory case | peak resident memory |")
+        print("|---|---:|")
+        for name in memoryCaseNames {
+            let bytes = try measurePeakMemory(ofCase: name)
+            print("| \(name) | \(bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "failed") |")
+        }
+    }
+    var machine = ProcessInfo.processInfo.hostName
+    machine += ", \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+    machine += String(format: "%.0f GiB", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)
+    print("\nMachine: \(machine); \(ProcessInfo.processInfo.operatingSystemVersionString)")
+} catch {
+    FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+    exit(1)
+}
