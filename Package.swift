@@ -42,21 +42,27 @@ let package = Package(
         .target(name: "FetchKitTesting", swiftSettings: strictSettings),
 
         // MARK: Examples
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            path: "Sources/Examples/ExampleSupport",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "BookLab",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
             path: "Sources/Examples/BookLab",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "MustC",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
             path: "Sources/Examples/MustC",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "Flickr",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
             path: "Sources/Examples/Flickr",
             swiftSettings: strictSettings
         ),

@@ -84,7 +84,8 @@ func run(_ benchmark: BenchmarkCase, log: (String) -> Void) throws -> CaseResult
     var others = zip(([benchmark.reference] + benchmark.others).map(\.name), medians.dropFirst()).map { ($0, $1) }
     if benchmark.idealTime == nil { others.removeFirst() }
     return CaseResult(
-        name: benchmark.name, ours: benchmark.ours == nil ? nil : medians[0], referenceName: referenceName, reference: referenceTime,
+        name: benchmark.name, ours: benchmark.ours == nil ? nil : medians[0], referenceName: referenceName,
+        reference: referenceTime,
         others: others, target: benchmark.target)
 }
 
@@ -103,8 +104,10 @@ func printTable(_ results: [CaseResult]) {
     for r in results {
         let target = r.target.map { String(format: "≤ %.2fx", $0) } ?? "—"
         let holds = r.holds.map { $0 ? "yes" : "**no**" } ?? "—"
-        let others = r.others.map { "\($0.0): \($0.1.short) (\(String(format: "%.2fx", $0.1.seconds / r.reference.seconds)))" }
-            .joined(separator: "; ")
+        let others = r.others.map {
+            "\($0.0): \($0.1.short) (\(String(format: "%.2fx", $0.1.seconds / r.reference.seconds)))"
+        }
+        .joined(separator: "; ")
         print(
             "| \(r.name) | \(r.ours?.short ?? "not built yet") | \(r.referenceName): \(r.reference.short) | "
                 + (r.ratio.map { String(format: "%.2fx", $0) } ?? "—") + " | \(target) | \(holds) | "

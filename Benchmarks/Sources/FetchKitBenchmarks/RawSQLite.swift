@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLiteBench
+    import CSQLiteBench
 #endif
 
 /// The raw SQLite C API side of the persistence cases: the fastest honest way to do the same

@@ -34,7 +34,8 @@ let verbose = arguments.contains("--verbose")
 do {
     let scratch = try Scratch()
     var results: [CaseResult] = []
-    for var benchmark in try allCases(scratch) where filter.map({ benchmark.name.localizedCaseInsensitiveContains($0) }) ?? true {
+    for var benchmark in try allCases(scratch)
+    where filter.map({ benchmark.name.localizedCaseInsensitiveContains($0) }) ?? true {
         if let iterations { benchmark.iterations = iterations }
         FileHandle.standardError.write(Data("running \(benchmark.name)…\n".utf8))
         results.append(try run(benchmark, log: log))

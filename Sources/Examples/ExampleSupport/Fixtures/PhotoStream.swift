@@ -1,0 +1,85 @@
+public import Foundation
+
+/// The offline Flickr photo stream: recent geo-referenced photos shaped like
+/// `flickr.photos.search` with `has_geo=1&extras=geo,owner_name,description`
+/// (shapes from the real responses in `Sources/TestSupport/Fixtures/flickr/`: `pages` and
+/// `total` as strings, coordinates as numbers in some photos and strings in others,
+/// `description` as `{"_content": …}`).
+///
+/// The stream is generated deterministically. "Recent" is a window that moves forward with a
+/// tick: each tick adds `photosPerTick` new photos at the front, so two fetches a tick apart
+/// overlap, and fetches within one tick return the same photos.
+public struct PhotoStream: Sendable {
+    /// How many new photos each tick brings.
+    public let photosPerTick: Int
+
+    private static let places: [(String, Double, Double, String)] = [
+        ("San Francisco", 37.7749, -122.4194, "7.MJR8tTVrIO1EgB"), ("Oslo", 59.9139, 10.7522, "rXYsMN5TUb4a1fCr"),
+        ("Tokyo", 35.6762, 139.6503, "4Tk6b2JVUrtzrk4"), ("Cape Town", -33.9249, 18.4241, "fZ0jLhZQU7qjhC8"),
+        ("Buenos Aires", -34.6037, -58.3816, "4qNuW3ZUVrIZbA"), ("Reykjavík", 64.1466, -21.9426, "zo8kVWBTUb5YbQ"),
+        ("Sydney", -33.8688, 151.2093, "8vXXR3NWUrJxmQ"), ("Nairobi", -1.2921, 36.8219, "Vp5Vh9dTUb5LlQ"),
+        ("Mumbai", 19.0760, 72.8777, "tI9yS7FVUb5tPQ"), ("Anchorage", 61.2181, -149.9003, "j9r2UtZWUb4bZA"),
+        ("Lima", -12.0464, -77.0428, "GOFz6edVUrLoEg"), ("Alameda", 37.765819, -122.242912, "FmOEZR5UV7P7KfBdxg"),
+    ]
+    private static let owners = [
+        ("85853333@N00", "Jeremy Brooks"), ("12037949754@N01", "Ana Lima"), ("44124412@N05", "Kenji Mori"),
+        ("7523361@N03", "Sigrid Holm"), ("91117302@N02", "Thandi Nkosi"), ("30103984@N07", "Mateo Ruiz"),
+    ]
+    private static let subjects = ["Harbour at dusk", "Market day", "Old bridge", "Street corner", "Fog", "Sunrise"]
+
+    /// Creates the stream.
+    ///
+    /// - Parameter photosPerTick: how many new photos each tick brings (default 25).
+    public init(photosPerTick: Int = 25) {
+        self.photosPerTick = photosPerTick
+    }
+
+    /// The photo with sequence number `n` (0 is the oldest), as the API sends it.
+    public func photo(_ n: Int) -> [String: Any] {
+        var g = SeededGenerator(seed: 0xF11C_4000 &+ UInt64(n))
+        let (place, lat, lon, placeID) = g.pick(Self.places)
+        let (owner, ownerName) = g.pick(Self.owners)
+        let latitude = (lat + Double.random(in: -0.05...0.05, using: &g)) * 1e6
+        let longitude = (lon + Double.random(in: -0.05...0.05, using: &g)) * 1e6
+        let (latValue, lonValue) = (latitude.rounded() / 1e6, longitude.rounded() / 1e6)
+        let id = 10_586_602_103 + n * 17
+        let asStrings = n % 3 == 0  // some responses carry coordinates as strings
+        return [
+            "id": "\(id)", "owner": owner, "secret": String(format: "%010x", g.next() & 0xFF_FFFF_FFFF),
+            "server": "\(3000 + n % 900)", "farm": 4 + n % 3, "title": "\(g.pick(Self.subjects)), \(place)",
+            "ispublic": 1, "isfriend": 0, "isfamily": 0,
+            "description": ["_content": n % 4 == 0 ? "" : "Taken in \(place)."], "ownername": ownerName,
+            "latitude": asStrings ? "\(latValue)" as Any : latValue as Any,
+            "longitude": asStrings ? "\(lonValue)" as Any : lonValue as Any,
+            "accuracy": 16, "context": 0, "place_id": placeID, "woeid": "\(2_000_000 + n % 5000)",
+            "geo_is_public": 1,
+        ]
+    }
+
+    /// The JSON body of one page of recent photos as of `tick`: the newest photo first.
+    ///
+    /// - Parameters:
+    ///   - tick: how far the stream has moved (for example minutes since some start).
+    ///   - page: the one-based page.
+    ///   - perPage: photos per page (Flickr's default is 100, its maximum 500).
+    /// - Returns: the response body, `{"photos": {…}, "stat": "ok"}`.
+    public func recentResponse(tick: Int, page: Int, perPage: Int) -> Data {
+        let newest = 400 + max(0, tick) * photosPerTick
+        let total = newest
+        let size = min(max(1, perPage), 500)
+        let pages = (total + size - 1) / size
+        let start = (max(1, page) - 1) * size
+        let photos = stride(from: newest - 1 - start, to: max(-1, newest - 1 - start - size), by: -1).map(photo)
+        let body: [String: Any] = [
+            "photos": [
+                "page": max(1, page), "pages": "\(pages)", "perpage": size, "total": "\(total)", "photo": photos,
+            ],
+            "stat": "ok",
+        ]
+        return (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+    }
+
+    /// Flickr's answer to a bad key: HTTP 200 with `stat` `fail`.
+    public static let invalidKeyBody = Data(
+        #"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#.utf8)
+}
