@@ -1,0 +1,114 @@
+public import FetchKitTesting
+import Foundation
+
+/// Loopback servers that stand in for Google Books, TMDB and Flickr when an example runs
+/// offline (the default). They answer the same paths and queries as the real APIs, with the
+/// same shapes, paging, totals, error bodies and some latency.
+public enum OfflineServers {
+    /// The key the offline TMDB and Flickr servers accept when no other is configured.
+    public static let offlineKey = "offline-fixture-key"
+
+    /// Starts a Google Books server: `GET /books/v1/volumes?q=…&startIndex=…&maxResults=…`
+    /// answered from ``BookCatalogue``.
+    ///
+    /// - Parameter latency: the delay before each answer.
+    /// - Returns: the running server.
+    /// - Throws: ``StubServerError`` when no loopback port can be opened.
+    public static func googleBooks(latency: Duration = .milliseconds(40)) throws -> StubServer {
+        let catalogue = BookCatalogue()
+        let server = StubServer()
+        server.route("GET", "/books/v1/volumes") { request in
+            guard let query = request.queryValue("q"), !query.isEmpty else {
+                return googleError(status: 400, message: "Missing query.").delayed(by: latency)
+            }
+            let start = request.queryValue("startIndex").flatMap(Int.init) ?? 0
+            let size = request.queryValue("maxResults").flatMap(Int.init) ?? 10
+            guard (0...40).contains(size) else {
+                return googleError(status: 400, message: "Values must be within the range: [0, 40]")
+                    .delayed(by: latency)
+            }
+            return jsonResponse(catalogue.searchResponse(query: query, startIndex: start, maxResults: size))
+                .delayed(by: latency)
+        }
+        try server.start()
+        return server
+    }
+
+    /// Starts a TMDB server: `GET /3/search/movie?query=…` and `GET /3/movie/{id}`, answered
+    /// from ``MovieCatalogue``; a request without the accepted `api_key` gets TMDB's 401.
+    ///
+    /// - Parameters:
+    ///   - driftSeed: the catalogue's popularity drift (nil keeps values fixed).
+    ///   - acceptedKey: the only `api_key` the server accepts.
+    ///   - latency: the delay before each answer.
+    /// - Returns: the running server.
+    /// - Throws: ``StubServerError`` when no loopback port can be opened.
+    public static func tmdb(
+        driftSeed: UInt64?, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(30)
+    ) throws -> StubServer {
+        let catalogue = MovieCatalogue(driftSeed: driftSeed)
+        let server = StubServer()
+        let invalidKey = jsonResponse(
+            MovieCatalogue.invalidKeyResponse.body, status: MovieCatalogue.invalidKeyResponse.status
+        )
+        .delayed(by: latency)
+        server.route("GET", "/3/search/movie") { request in
+            guard request.queryValue("api_key") == acceptedKey else { return invalidKey }
+            let page = request.queryValue("page").flatMap(Int.init) ?? 1
+            return jsonResponse(catalogue.searchResponse(query: request.queryValue("query") ?? "", page: page))
+                .delayed(by: latency)
+        }
+        server.route("GET", "/3/movie/*") { request in
+            guard request.queryValue("api_key") == acceptedKey else { return invalidKey }
+            let id = request.path.split(separator: "/").last.flatMap { Int($0) } ?? -1
+            let (status, body) = catalogue.movieResponse(id: id)
+            return jsonResponse(body, status: status).delayed(by: latency)
+        }
+        try server.start()
+        return server
+    }
+
+    /// Starts a Flickr server: `GET /services/rest/?method=flickr.photos.search&has_geo=1…`
+    /// answered from ``PhotoStream`` as of `tick`; a bad key gets Flickr's `stat: fail` with
+    /// HTTP 200.
+    ///
+    /// - Parameters:
+    ///   - tick: how far the photo stream has moved; a closure so a long-running watch sees it move.
+    ///   - acceptedKey: the only `api_key` the server accepts.
+    ///   - latency: the delay before each answer.
+    /// - Returns: the running server.
+    /// - Throws: ``StubServerError`` when no loopback port can be opened.
+    public static func flickr(
+        tick: @escaping @Sendable () -> Int, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(40)
+    ) throws -> StubServer {
+        let stream = PhotoStream()
+        let server = StubServer()
+        server.route("GET", "/services/rest/*") { request in
+            guard request.queryValue("api_key") == acceptedKey else {
+                return jsonResponse(PhotoStream.invalidKeyBody).delayed(by: latency)
+            }
+            guard request.queryValue("method") == "flickr.photos.search" else {
+                return StubResponse.json(#"{"stat":"fail","code":112,"message":"Method not found"}"#)
+                    .delayed(by: latency)
+            }
+            let page = request.queryValue("page").flatMap(Int.init) ?? 1
+            let perPage = request.queryValue("per_page").flatMap(Int.init) ?? 100
+            return jsonResponse(stream.recentResponse(tick: tick(), page: page, perPage: perPage))
+                .delayed(by: latency)
+        }
+        try server.start()
+        return server
+    }
+
+    private static func jsonResponse(_ body: Data, status: Int = 200) -> StubResponse {
+        StubResponse.data(body, status: status, contentType: "application/json; charset=UTF-8")
+    }
+
+    private static func googleError(status: Int, message: String) -> StubResponse {
+        let body: [String: Any] = [
+            "error": ["code": status, "message": message, "errors": [["message": message, "reason": "invalid"]]]
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        return jsonResponse(data, status: status)
+    }
+}
