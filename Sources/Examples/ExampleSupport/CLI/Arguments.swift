@@ -1,0 +1,149 @@
+import Foundation
+
+/// A program's command-line words, consumed as they are read: flags and options may stand
+/// anywhere; what is left are the positional words. Parsed by hand, with no dependency.
+///
+/// For example, for `booklab add 3 --store /tmp/b.sqlite`:
+///
+/// ```swift
+/// var arguments = Arguments(["add", "3", "--store", "/tmp/b.sqlite"])
+/// let store = try arguments.option("--store")          // "/tmp/b.sqlite"
+/// let command = try arguments.command()                // "add"
+/// let number = try arguments.integer(named: "number")  // 3
+/// try arguments.finish()
+/// ```
+public struct Arguments: Sendable {
+    private var words: [String]
+
+    /// Creates the arguments from words (usually `CommandLine.arguments.dropFirst()`).
+    ///
+    /// - Parameter words: the words after the program name.
+    public init(_ words: some Sequence<String>) {
+        self.words = Array(words)
+    }
+
+    /// Whether no words are left.
+    public var isEmpty: Bool { words.isEmpty }
+
+    /// Removes a flag such as `--live` wherever it stands.
+    ///
+    /// - Parameter name: the flag, with its dashes.
+    /// - Returns: whether it was present.
+    public mutating func flag(_ name: String) -> Bool {
+        guard let index = words.firstIndex(of: name) else { return false }
+        words.remove(at: index)
+        return true
+    }
+
+    /// Removes an option and its value, written `--name value` or `--name=value`.
+    ///
+    /// - Parameter name: the option, with its dashes.
+    /// - Returns: its value, or nil when the option is absent.
+    /// - Throws: ``UsageError`` when the option has no value.
+    public mutating func option(_ name: String) throws(UsageError) -> String? {
+        if let index = words.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let value = String(words[index].dropFirst(name.count + 1))
+            words.remove(at: index)
+            return value
+        }
+        guard let index = words.firstIndex(of: name) else { return nil }
+        guard index + 1 < words.count, !words[index + 1].hasPrefix("--") else {
+            throw UsageError("\(name) needs a value")
+        }
+        let value = words[index + 1]
+        words.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// Removes an option whose value is a whole number.
+    ///
+    /// - Parameters:
+    ///   - name: the option, with its dashes.
+    ///   - range: the values allowed.
+    /// - Returns: its value, or nil when the option is absent.
+    /// - Throws: ``UsageError`` when the value is missing, not a number or out of range.
+    public mutating func integerOption(
+        _ name: String, in range: ClosedRange<Int> = 1...Int.max
+    ) throws(UsageError)
+        -> Int?
+    {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    /// Removes the first positional word: the command.
+    ///
+    /// - Returns: the command.
+    /// - Throws: ``UsageError`` when no word is left.
+    public mutating func command() throws(UsageError) -> String {
+        try positional(named: "command")
+    }
+
+    /// Removes the next positional word.
+    ///
+    /// - Parameter name: what the word is, for the error message.
+    /// - Returns: the word.
+    /// - Throws: ``UsageError`` when no positional word is left.
+    public mutating func positional(named name: String) throws(UsageError) -> String {
+        guard let index = words.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--" }) else {
+            throw UsageError("missing \(name)")
+        }
+        if words[index] == "--" {
+            guard index + 1 < words.count else { throw UsageError("missing \(name)") }
+            return words.remove(at: index + 1)
+        }
+        return words.remove(at: index)
+    }
+
+    /// Removes the next positional word as a whole number.
+    ///
+    /// - Parameter name: what the number is, for the error message.
+    /// - Returns: the number.
+    /// - Throws: ``UsageError`` when it is missing or not a whole number.
+    public mutating func integer(named name: String) throws(UsageError) -> Int {
+        let text = try positional(named: name)
+        guard let value = Int(text) else { throw UsageError("\(name) must be a whole number, not '\(text)'") }
+        return value
+    }
+
+    /// Removes every remaining positional word, for commands that take free text.
+    ///
+    /// - Parameter name: what the words are, for the error message.
+    /// - Returns: the words joined by spaces.
+    /// - Throws: ``UsageError`` when there are none, or an unknown option is left among them.
+    public mutating func rest(named name: String) throws(UsageError) -> String {
+        if let unknown = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
+            throw UsageError("unknown option \(unknown)")
+        }
+        let text = words.filter { $0 != "--" }.joined(separator: " ")
+        words.removeAll()
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("missing \(name)") }
+        return text
+    }
+
+    /// Checks that every word was used.
+    ///
+    /// - Throws: ``UsageError`` naming the first word left over.
+    public func finish() throws(UsageError) {
+        if let extra = words.first {
+            throw UsageError(extra.hasPrefix("--") ? "unknown option \(extra)" : "unexpected argument '\(extra)'")
+        }
+    }
+}
+
+/// A wrong call: the program prints the message and its usage line, and exits with status 2.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    /// What was wrong with the call.
+    public let description: String
+
+    /// Creates the error.
+    ///
+    /// - Parameter message: what was wrong with the call.
+    public init(_ message: String) {
+        description = message
+    }
+}
