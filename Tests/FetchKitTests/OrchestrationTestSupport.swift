@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// A test waited longer than its generous bound: something hung.
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
+
+/// A value delivered once from any thread, awaited with a bound.
+///
+/// `fulfill` records every call, so tests can check that a callback ran exactly once.
+final class Delivery<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [Value] = []
+    private var waiters: [CheckedContinuation<Value, any Error>] = []
+
+    func fulfill(_ value: Value) {
+        let toResume: [CheckedContinuation<Value, any Error>] = lock.withLock {
+            values.append(value)
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in toResume { waiter.resume(returning: value) }
+    }
+
+    /// How many times `fulfill` was called.
+    var count: Int { lock.withLock { values.count } }
+
+    /// Every value delivered, in order.
+    var all: [Value] { lock.withLock { values } }
+
+    /// The first value, waiting at most `seconds` for it.
+    func value(within seconds: Double = 30, _ what: String = "a delivery") async throws -> Value {
+        let timeout = Task {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            self.fail(what)
+        }
+        defer { timeout.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let first: Value? = lock.withLock {
+                if let first = values.first { return first }
+                waiters.append(continuation)
+                return nil
+            }
+            if let first { continuation.resume(returning: first) }
+        }
+    }
+
+    private func fail(_ what: String) {
+        let toResume: [CheckedContinuation<Value, any Error>] = lock.withLock {
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in toResume { waiter.resume(throwing: TimedOut(what: what)) }
+    }
+}
+
+/// Counts jobs in flight and remembers the most seen at once.
+final class InFlightCounter: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is guarded by `lock`.
+    private let lock = NSLock()
+    private var current = 0
+    private var peak = 0
+    private var started = 0
+
+    func enter() {
+        lock.withLock {
+            current += 1
+            started += 1
+            peak = max(peak, current)
+        }
+    }
+
+    func leave() {
+        lock.withLock { current -= 1 }
+    }
+
+    var maximum: Int { lock.withLock { peak } }
+    var startedCount: Int { lock.withLock { started } }
+    var inFlight: Int { lock.withLock { current } }
+}
+
+/// Waits until `condition` holds, checking between short sleeps, for at most `seconds`.
+///
+/// The sleep only paces the polling; no assertion depends on how long anything takes.
+func waitUntil(
+    _ what: String, within seconds: Double = 30, _ condition: @Sendable () -> Bool
+) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { throw TimedOut(what: what) }
+        try await Task.sleep(nanoseconds: 1_000_000)
+    }
+}
