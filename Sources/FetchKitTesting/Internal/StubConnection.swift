@@ -1,0 +1,189 @@
+import Foundation
+
+/// Serves one accepted TCP connection on its own thread: reads requests (pipelined or
+/// kept alive), records them, and writes the routed responses.
+struct StubConnection {
+    let descriptor: Int32
+    let connectionID: Int
+    let core: ServerCore
+    let run: Run
+
+    func serve() {
+        var buffer: [UInt8] = []
+        while !run.isStopping {
+            var head: RequestHead
+            var headLength: Int
+            readHead: while true {
+                switch HTTPRequestParser.parseHead(buffer) {
+                case .incomplete:
+                    let more = Socket.receive(descriptor)
+                    if more.isEmpty { return }
+                    buffer += more
+                case .malformed(let status, let reason):
+                    answerMalformed(status: status, reason: reason)
+                    return
+                case .complete(let parsed, let length):
+                    head = parsed
+                    headLength = length
+                    break readHead
+                }
+            }
+            let declared: Int?
+            switch HTTPRequestParser.declaredLength(of: head) {
+            case .failure(let failure):
+                answerMalformed(status: failure.status, reason: failure.reason)
+                return
+            case .success(let length):
+                declared = length
+            }
+            if head.headers["expect"]?.lowercased() == "100-continue", declared != 0,
+                buffer.count == headLength
+            {
+                guard Socket.sendAll(descriptor, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+            }
+            var body = Data()
+            var bodyLength = 0
+            readBody: while true {
+                switch HTTPRequestParser.parseBody(buffer, from: headLength, length: declared) {
+                case .incomplete:
+                    let more = Socket.receive(descriptor)
+                    if more.isEmpty { return }
+                    buffer += more
+                case .malformed(let status, let reason):
+                    answerMalformed(status: status, reason: reason)
+                    return
+                case .complete(let data, let length):
+                    body = data
+                    bodyLength = length
+                    break readBody
+                }
+            }
+            buffer.removeFirst(headLength + bodyLength)
+            let request = core.record(head, body: body, connectionID: connectionID)
+            let response = core.response(for: request)
+            let keepOpen = send(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
+            core.finish()
+            if !keepOpen { return }
+        }
+    }
+
+    private func answerMalformed(status: Int, reason: String) {
+        let body = Data("Bad request: \(reason).\n".utf8)
+        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
+        head += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        _ = Socket.sendAll(descriptor, Data(head.utf8) + body)
+    }
+
+    /// Writes `response`; returns whether the connection stays open for another request.
+    private func send(_ response: StubResponse, for request: RecordedRequest, clientWantsKeepAlive: Bool) -> Bool {
+        if response.delay > .zero, !pause(response.delay) { return false }
+        if response.closesWithoutAnswer { return false }
+        var status = response.status
+        var headers = response.headers
+        var body: Data
+        switch response.body {
+        case .data(let data):
+            body = data
+        case .file(let url):
+            if let data = try? Data(contentsOf: url) {
+                body = data
+            } else {
+                status = 500
+                headers = ["Content-Type": "text/plain; charset=utf-8"]
+                body = Data("The stub file \(url.path) could not be read.\n".utf8)
+            }
+        }
+        let hasNoBody = (100..<200).contains(status) || status == 204 || status == 304
+        let isHead = request.method.uppercased() == "HEAD"
+        let closeRequested = headers.contains {
+            $0.key.lowercased() == "connection" && $0.value.lowercased() == "close"
+        }
+        let keepOpen = clientWantsKeepAlive && !closeRequested && response.dropAfterBodyBytes == nil
+        let managed: Set<String> = ["content-length", "transfer-encoding", "connection"]
+        headers = headers.filter { !managed.contains($0.key.lowercased()) }
+
+        var text = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            text += "\(name): \(value)\r\n"
+        }
+        if !hasNoBody {
+            text +=
+                response.usesChunkedEncoding ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(body.count)\r\n"
+        }
+        text += keepOpen ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        guard Socket.sendAll(descriptor, Data(text.utf8)) else { return false }
+        if hasNoBody || isHead { return keepOpen }
+
+        if let drop = response.dropAfterBodyBytes { body = body.prefix(drop) }
+        let pieceSize = response.slowBody?.size ?? max(body.count, 1)
+        var offset = body.startIndex
+        var isFirst = true
+        while offset < body.endIndex {
+            if !isFirst, let interval = response.slowBody?.interval, !pause(interval) { return false }
+            isFirst = false
+            let end = min(offset + pieceSize, body.endIndex)
+            var piece = Data(body[offset..<end])
+            if response.usesChunkedEncoding {
+                piece = Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8)
+            }
+            guard Socket.sendAll(descriptor, piece) else { return false }
+            offset = end
+        }
+        if response.dropAfterBodyBytes != nil { return false }
+        if response.usesChunkedEncoding {
+            guard Socket.sendAll(descriptor, Data("0\r\n\r\n".utf8)) else { return false }
+        }
+        return keepOpen
+    }
+
+    /// Waits `duration`, ending early (returning `false`) when the client closes the
+    /// connection or the server stops.
+    private func pause(_ duration: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + duration
+        while true {
+            if run.isStopping { return false }
+            let remaining = clock.now.duration(to: deadline)
+            if remaining <= .zero { return true }
+            let milliseconds = Int32(
+                clamping: min(
+                    50,
+                    remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let (closed, readable) = Socket.peerHasClosed(descriptor, waitingUpTo: milliseconds)
+            if closed { return false }
+            if readable {
+                // A pipelined request is waiting; sleep instead of spinning on poll.
+                usleep(UInt32(milliseconds) * 1000)
+            }
+        }
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+}

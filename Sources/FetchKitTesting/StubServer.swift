@@ -1,0 +1,277 @@
+public import Foundation
+
+/// A loopback HTTP/1.1 server for tests and offline use: it answers requests on an
+/// ephemeral port of 127.0.0.1 with responses you route to it, and records every request
+/// it receives.
+///
+/// The server is pure Swift over POSIX sockets and threads, with no dependencies. It
+/// supports keep-alive and pipelined requests, `Content-Length` and chunked request
+/// bodies, and it can misbehave on purpose: delay, trickle a body, drop the connection
+/// mid-body, or close without answering. It can be started and stopped many times in one
+/// process; each start listens on a fresh port.
+///
+/// For example:
+///
+/// ```swift
+/// let server = StubServer()
+/// server.route("GET", "/3/movie/550", respond: .json(#"{"id":550,"popularity":61.4}"#))
+/// try server.start()
+/// defer { server.stop() }
+///
+/// let url = server.url("/3/movie/550")
+/// // … fetch `url`, then assert what the client sent:
+/// #expect(server.receivedRequests.first?.method == "GET")
+/// ```
+///
+/// Routes can be added at any time, also while the server runs. When several routes
+/// match a request, the one added last answers, so a test can override a general route.
+/// A request that matches no route gets a 404 that names the method and path.
+///
+/// All methods are safe to call from any thread.
+public final class StubServer: Sendable {
+    private let core = ServerCore()
+
+    /// Creates a stopped server with no routes. Call ``start()`` to listen.
+    public init() {}
+
+    deinit {
+        stop()
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts listening on a fresh ephemeral port of 127.0.0.1; does nothing when already running.
+    ///
+    /// - Throws: ``StubServerError`` when the system refuses a loopback socket.
+    public func start() throws(StubServerError) {
+        guard core.state.withLock({ $0.run == nil }) else { return }
+        let (listener, port) = try Socket.listenOnLoopback()
+        let wake: (read: Int32, write: Int32)
+        do {
+            wake = try Socket.makePipe()
+        } catch {
+            Socket.close(listener)
+            throw error
+        }
+        let run = Run(port: port, listener: listener, wakeRead: wake.read, wakeWrite: wake.write)
+        let installed = core.state.withLock { state -> Bool in
+            guard state.run == nil else { return false }
+            state.run = run
+            return true
+        }
+        guard installed else {
+            Socket.close(listener)
+            Socket.close(wake.read)
+            Socket.close(wake.write)
+            return
+        }
+        let core = self.core
+        run.group.enter()
+        let thread = Thread {
+            Self.acceptLoop(run: run, core: core)
+            run.group.leave()
+        }
+        thread.name = "StubServer accept :\(port)"
+        thread.start()
+    }
+
+    /// Stops listening, closes every connection and waits (up to 10 seconds) until every
+    /// connection has finished; does nothing when not running.
+    ///
+    /// Responses that are being delayed or trickled end at once. After `stop()` returns,
+    /// the routes and recorded requests are kept, and ``start()`` may be called again.
+    public func stop() {
+        guard
+            let run = core.state.withLock({ state -> Run? in
+                defer { state.run = nil }
+                return state.run
+            })
+        else { return }
+        run.beginStopping()
+        _ = run.group.wait(timeout: .now() + 10)
+        Socket.close(run.wakeRead)
+        Socket.close(run.wakeWrite)
+    }
+
+    /// Whether the server is listening.
+    public var isRunning: Bool {
+        core.state.withLock { $0.run != nil }
+    }
+
+    /// The port the server listens on, or 0 when it is not running.
+    public var port: UInt16 {
+        core.state.withLock { $0.run?.port ?? 0 }
+    }
+
+    /// The server's base URL, such as `http://127.0.0.1:50123`.
+    ///
+    /// Read it after ``start()``: each start listens on a new port.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// A URL on this server for a path and optional query, such as `url("/search?q=swift")`.
+    ///
+    /// - Parameter pathAndQuery: the part after the port, starting with `/`; it must
+    ///   already be percent-encoded where needed.
+    /// - Returns: the URL (the base URL when `pathAndQuery` is not a valid URL part).
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)") ?? baseURL
+    }
+
+    // MARK: Routes
+
+    /// Answers requests that match with a fixed response.
+    ///
+    /// - Parameters:
+    ///   - method: the method to match, such as `"GET"` (case-insensitive), or `nil` for any.
+    ///   - path: the decoded path to match exactly, or a prefix ending in `*` (`"/3/movie/*"`).
+    ///   - query: query items that must be present with these decoded values (others may be present too).
+    ///   - response: the response to send.
+    public func route(
+        _ method: String? = nil, _ path: String, query: [String: String] = [:], respond response: StubResponse
+    ) {
+        core.addRoute(method: method, path: path, query: query, responder: .fixed(response))
+    }
+
+    /// Answers successive matching requests with successive responses; the last one repeats.
+    ///
+    /// Use it for retry tests: `respondInTurn: [.status(503), .status(503), .json("{}")]`
+    /// fails twice, then succeeds.
+    ///
+    /// - Parameters:
+    ///   - method: the method to match, or `nil` for any.
+    ///   - path: the decoded path to match exactly, or a prefix ending in `*`.
+    ///   - query: query items that must be present with these decoded values.
+    ///   - responses: the responses, in order.
+    public func route(
+        _ method: String? = nil, _ path: String, query: [String: String] = [:], respondInTurn responses: [StubResponse]
+    ) {
+        core.addRoute(method: method, path: path, query: query, responder: .inTurn(responses))
+    }
+
+    /// Answers matching requests with a response computed from the request.
+    ///
+    /// The handler runs on the connection's thread, once per request; it may run on
+    /// several threads at once.
+    ///
+    /// - Parameters:
+    ///   - method: the method to match, or `nil` for any.
+    ///   - path: the decoded path to match exactly, or a prefix ending in `*`.
+    ///   - query: query items that must be present with these decoded values.
+    ///   - handler: computes the response.
+    public func route(
+        _ method: String? = nil, _ path: String, query: [String: String] = [:],
+        handler: @escaping @Sendable (RecordedRequest) -> StubResponse
+    ) {
+        core.addRoute(method: method, path: path, query: query, responder: .handler(handler))
+    }
+
+    /// Sets the response for requests that match no route (by default a 404 naming the request).
+    ///
+    /// - Parameter response: the response, or `nil` for the default 404.
+    public func setFallback(_ response: StubResponse?) {
+        core.state.withLock { $0.fallback = response }
+    }
+
+    /// Removes every route (and restarts every `respondInTurn` sequence).
+    public func removeAllRoutes() {
+        core.state.withLock { state in
+            state.routes.removeAll()
+            state.cursors.removeAll()
+        }
+    }
+
+    // MARK: Recording
+
+    /// Every request received so far, in the order their heads and bodies were complete.
+    public var receivedRequests: [RecordedRequest] {
+        core.state.withLock { $0.requests }
+    }
+
+    /// The requests received so far whose decoded path is `path`.
+    ///
+    /// - Parameter path: the decoded path, such as `"/3/movie/550"`.
+    /// - Returns: the matching requests, in order.
+    public func requests(to path: String) -> [RecordedRequest] {
+        core.state.withLock { $0.requests.filter { $0.path == path } }
+    }
+
+    /// The number of requests received whose responses are not finished yet.
+    public var requestsInFlight: Int {
+        core.state.withLock { $0.inFlight }
+    }
+
+    /// The largest number of requests that were in flight at once since the server was
+    /// created or ``resetRecording()`` was last called.
+    public var maxRequestsInFlight: Int {
+        core.state.withLock { $0.maxInFlight }
+    }
+
+    /// Forgets the recorded requests and resets ``maxRequestsInFlight`` to the current count.
+    public func resetRecording() {
+        core.state.withLock { state in
+            state.requests.removeAll()
+            state.maxInFlight = state.inFlight
+        }
+    }
+
+    /// Waits until the server has received at least `count` requests in total.
+    ///
+    /// - Parameters:
+    ///   - count: the number of requests to wait for.
+    ///   - timeout: the longest time to wait.
+    /// - Returns: whether the count was reached before the timeout.
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.requests.count >= count }
+    }
+
+    /// Waits until at least `count` requests are in flight at once.
+    ///
+    /// - Parameters:
+    ///   - count: the number of concurrent requests to wait for.
+    ///   - timeout: the longest time to wait.
+    /// - Returns: whether the count was reached before the timeout.
+    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.inFlight >= count }
+    }
+
+    private func waitUntil(timeout: Duration, _ condition: @escaping @Sendable (ServerCore.State) -> Bool) async -> Bool
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if core.state.withLock({ condition($0) }) { return true }
+            if clock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    // MARK: Accepting
+
+    private static func acceptLoop(run: Run, core: ServerCore) {
+        // The wake pipe stays open until `stop()` has written to it and waited: it closes both ends.
+        defer { Socket.close(run.listener) }
+        while !run.isStopping {
+            let ready = Socket.waitReadable(run.listener, run.wakeRead)
+            if ready.second || run.isStopping { return }
+            guard ready.first else { continue }
+            while let descriptor = Socket.accept(from: run.listener) {
+                guard run.register(descriptor) else {
+                    Socket.close(descriptor)
+                    return
+                }
+                let connection = StubConnection(
+                    descriptor: descriptor, connectionID: core.nextConnectionID(), core: core, run: run)
+                run.group.enter()
+                let thread = Thread {
+                    connection.serve()
+                    run.unregisterAndClose(descriptor)
+                    run.group.leave()
+                }
+                thread.name = "StubServer connection \(connection.connectionID)"
+                thread.start()
+            }
+        }
+    }
+}
