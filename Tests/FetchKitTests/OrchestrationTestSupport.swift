@@ -94,3 +94,33 @@ func waitUntil(
         try await Task.sleep(nanoseconds: 1_000_000)
     }
 }
+
+/// A gate that async work waits at until the test opens it.
+final class Gate: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is guarded by `lock`.
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let passes = lock.withLock {
+                if isOpen { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if passes { continuation.resume() }
+        }
+    }
+
+    var waiting: Int { lock.withLock { waiters.count } }
+
+    func open() {
+        let toResume = lock.withLock {
+            isOpen = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in toResume { waiter.resume() }
+    }
+}
