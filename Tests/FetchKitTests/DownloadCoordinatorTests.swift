@@ -53,7 +53,9 @@ import Testing
 
     @Test func aFailedDownloadLeavesTheOldFileAndNoTemporaryFile() async throws {
         server.route("GET", "/missing", respond: .status(404))
-        server.route("GET", "/dropped", respond: StubResponse.text(String(repeating: "x", count: 4_000)).droppingConnection(afterBodyBytes: 100))
+        server.route(
+            "GET", "/dropped",
+            respond: StubResponse.text(String(repeating: "x", count: 4_000)).droppingConnection(afterBodyBytes: 100))
         let destination = directory.file("keep.json")
         try Data("keep me".utf8).write(to: destination)
         let downloads = DownloadCoordinator()
@@ -97,7 +99,9 @@ import Testing
     @Test func allFinishedRunsOnceWhenTheLastOfAMixedBatchEnds() async throws {
         server.route("GET", "/ok/*", respond: StubResponse.text("fine").delayed(by: .milliseconds(100)))
         server.route("GET", "/missing", respond: StubResponse.status(404).delayed(by: .milliseconds(50)))
-        server.route("GET", "/dropped", respond: StubResponse.text(String(repeating: "x", count: 4_000)).droppingConnection(afterBodyBytes: 10))
+        server.route(
+            "GET", "/dropped",
+            respond: StubResponse.text(String(repeating: "x", count: 4_000)).droppingConnection(afterBodyBytes: 10))
         let downloads = DownloadCoordinator()
         let finished = Delivery<DownloadBatchSummary>()
         let results = Delivery<Bool>()
@@ -151,8 +155,13 @@ import Testing
         let downloads = DownloadCoordinator()
         let errors = Delivery<Bool>()
         for _ in 0..<3 {
-            downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow")) { result in
-                if case .failure(DownloadError.cancelled) = result { errors.fulfill(true) } else { errors.fulfill(false) }
+            downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow")) {
+                result in
+                if case .failure(DownloadError.cancelled) = result {
+                    errors.fulfill(true)
+                } else {
+                    errors.fulfill(false)
+                }
             }
         }
         #expect(await server.waitForRequestsInFlight(count: 1, timeout: .seconds(30)))

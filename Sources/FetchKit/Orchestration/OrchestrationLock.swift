@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `Synchronization.Mutex` needs macOS 15 and the package supports macOS 13, so this small
 /// wrapper stands in for it. Every access to `value` goes through ``withLock(_:)``.
-// @unchecked Sendable: `value` is only read or written while `lock` is held.
 final class OrchestrationLock<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written while `lock` is held.
     private let lock = NSLock()
     private var value: Value
 

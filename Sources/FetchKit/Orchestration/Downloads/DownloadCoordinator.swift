@@ -130,7 +130,9 @@ public final class DownloadCoordinator: Sendable {
     /// - Parameters:
     ///   - queue: where `handler` runs; the coordinator's own thread when `nil`.
     ///   - handler: receives the summary of the batch, exactly once.
-    public func whenAllFinished(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void) {
+    public func whenAllFinished(
+        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void
+    ) {
         let deliver: @Sendable (DownloadBatchSummary) -> Void = { summary in
             if let queue { queue.async { handler(summary) } } else { handler(summary) }
         }
@@ -155,7 +157,8 @@ public final class DownloadCoordinator: Sendable {
 
     // MARK: Internals
 
-    private func enqueue(_ request: URLRequest, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter) {
+    private func enqueue(_ request: URLRequest, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
+    {
         state.withLock { state in
             if state.entries[key] != nil {
                 state.entries[key]?.waiters[waiterID] = waiter
@@ -206,7 +209,8 @@ public final class DownloadCoordinator: Sendable {
         _ request: URLRequest, key: String, destination: URL, transport: any DownloadTransport
     ) async -> Result<URL, any Error> {
         let directory = destination.deletingLastPathComponent()
-        let staging = directory.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        let staging = directory.appendingPathComponent(
+            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
         do {
             try createDirectory(directory, key: key)
             try await transport.download(request, into: staging, key: key)
@@ -216,7 +220,8 @@ public final class DownloadCoordinator: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: staging)
             if error is CancellationError {
-                return .failure(DownloadError(code: .cancelled, key: key, underlying: error, detail: "the download was cancelled"))
+                return .failure(
+                    DownloadError(code: .cancelled, key: key, underlying: error, detail: "the download was cancelled"))
             }
             return .failure(error)
         }

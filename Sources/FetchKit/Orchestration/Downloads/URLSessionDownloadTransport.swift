@@ -68,7 +68,8 @@ public struct URLSessionDownloadTransport: DownloadTransport {
     ) throws {
         if let error {
             if let urlError = error as? URLError, urlError.code == .cancelled {
-                throw DownloadError(code: .cancelled, key: key, underlying: error, detail: "cancelled while downloading \(place)")
+                throw DownloadError(
+                    code: .cancelled, key: key, underlying: error, detail: "cancelled while downloading \(place)")
             }
             throw DownloadError(
                 code: .transport, key: key, underlying: error,

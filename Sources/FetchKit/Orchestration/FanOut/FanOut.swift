@@ -170,7 +170,8 @@ public struct FanOut: Sendable {
         do {
             try Task.checkCancellation()
             let value = try await transform(element)
-            return FinishedItem(index: index, result: .success(value), outcome: changed(element, value) ? .changed : .unchanged)
+            return FinishedItem(
+                index: index, result: .success(value), outcome: changed(element, value) ? .changed : .unchanged)
         } catch {
             return FinishedItem(index: index, result: .failure(error), outcome: .failed)
         }

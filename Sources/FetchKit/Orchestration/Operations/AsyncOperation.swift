@@ -24,9 +24,9 @@ public import Foundation
 /// ```
 ///
 /// Do not override `start()`, `isExecuting` or `isFinished`; `start()` is final.
-// @unchecked Sendable: `state`, `started` and `finishing` are only touched while
-// `stateLock` is held; Operation's own state is thread-safe.
 open class AsyncOperation: Operation, @unchecked Sendable {
+    // @unchecked Sendable: `state`, `started` and `finishing` are only touched while
+    // `stateLock` is held; Operation's own state is thread-safe.
     private enum State {
         case ready, executing, finished
     }

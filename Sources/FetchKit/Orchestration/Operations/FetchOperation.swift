@@ -13,9 +13,9 @@ import Foundation
 ///     try await client.fetch(TMDB.movie(movie.remoteID), extracting: .decoding(Rating.self))
 /// }
 /// ```
-// @unchecked Sendable: `storage` is an OrchestrationLock; the other properties are
-// immutable.
 public final class FetchOperation<Value: Sendable>: AsyncOperation, ItemOutcomeReporting, @unchecked Sendable {
+    // @unchecked Sendable: `storage` is an OrchestrationLock; the other properties are
+    // immutable.
     private struct Storage {
         var result: Result<Value, any Error>?
         var task: Task<Void, Never>?

@@ -19,8 +19,8 @@ import Foundation
 /// }
 /// queue.addRefresh(updates) { outcome in completionHandler(outcome) }
 /// ```
-// @unchecked Sendable: `reported` is an OrchestrationLock; the other properties are immutable.
 public final class RefreshCompletionOperation: AsyncOperation, @unchecked Sendable {
+    // @unchecked Sendable: `reported` is an OrchestrationLock; the other properties are immutable.
     private let failureRule: FailureRule
     private let queue: DispatchQueue?
     private let handler: @Sendable (RefreshOutcome) -> Void

@@ -36,7 +36,8 @@ public struct PageCount: Sendable, Hashable, Decodable, CustomStringConvertible 
         let text = try container.decode(String.self)
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Expected a count as an integer or a string of digits, got \"\(text)\".")
+                in: container,
+                debugDescription: "Expected a count as an integer or a string of digits, got \"\(text)\".")
         }
         value = number
     }

@@ -28,7 +28,8 @@ struct PaginationState: Sendable {
             return PageRequest(
                 index: index, offset: itemsReceived, pageNumber: firstPage + index, pageSize: pageSize, cursor: nil)
         case .cursor:
-            return PageRequest(index: index, offset: itemsReceived, pageNumber: index + 1, pageSize: nil, cursor: cursor)
+            return PageRequest(
+                index: index, offset: itemsReceived, pageNumber: index + 1, pageSize: nil, cursor: cursor)
         }
     }
 
@@ -55,7 +56,9 @@ struct PaginationState: Sendable {
         stop = reason
     }
 
-    private mutating func stopReason<Item>(after page: Page<Item>, receivedCount: Int, request: PageRequest)
+    private mutating func stopReason<Item>(
+        after page: Page<Item>, receivedCount: Int, request: PageRequest
+    )
         -> PaginationStop?
     {
         if receivedCount == 0 { return .emptyPage }
