@@ -5,9 +5,9 @@ public import Dispatch
 /// A fan-out takes a collection of elements and an asynchronous transform (usually a fetch),
 /// runs at most ``maximumConcurrency`` transforms at a time, and keeps each item's result.
 /// A caller-given rule says whether an item's value changed anything; the items' outcomes
-/// combine under ``failureRule`` into one ``RefreshOutcome``. Work starts as slots free up,
-/// so 10,000 items never means 10,000 tasks: at most ``maximumConcurrency`` child tasks
-/// exist at once.
+/// combine under ``failureRule`` into one ``RefreshOutcome``. Work starts as slots free up:
+/// the fan-out runs ``maximumConcurrency`` worker tasks, each taking the next item as soon
+/// as it finishes one, so 10,000 items never mean more than ``maximumConcurrency`` tasks.
 ///
 /// For example, MustC's background refresh:
 ///
@@ -52,7 +52,8 @@ public struct FanOut: Sendable {
     /// - Parameters:
     ///   - elements: the items to process.
     ///   - changed: whether an item's value changed anything (for example, a new rating).
-    ///   - progress: called after each item finishes, one call at a time, in order.
+    ///   - progress: called after each item finishes, one call at a time, in order, on the
+    ///     task that finished the item; keep it short.
     ///   - transform: the work for one item, such as a fetch.
     /// - Returns: the aggregate outcome and every item's result, in input order.
     public func run<Element: Sendable, Value: Sendable>(
@@ -61,48 +62,19 @@ public struct FanOut: Sendable {
         progress: (@Sendable (FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value
     ) async -> FanOutReport<Value> {
-        let total = elements.count
-        var results = [Result<Value, any Error>?](repeating: nil, count: total)
-        var outcomes = [ItemOutcome](repeating: .failed, count: total)
-        var tally = OutcomeTally()
-        var completed = 0
-        var pending = elements.enumerated().makeIterator()
-        let limit = maximumConcurrency
-
-        await withTaskGroup(of: FinishedItem<Value>.self) { group in
-            var running = 0
-            func startNext(in group: inout TaskGroup<FinishedItem<Value>>) -> Bool {
-                guard !Task.isCancelled, let (index, element) = pending.next() else { return false }
-                return group.addTaskUnlessCancelled {
-                    await Self.process(element, at: index, changed: changed, transform: transform)
+        let run = FanOutRun<Element, Value>(elements)
+        let workers = min(maximumConcurrency, run.total)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    while let (index, element) = run.next() {
+                        let (result, outcome) = await Self.process(element, changed: changed, transform: transform)
+                        run.record(result, outcome: outcome, at: index, progress: progress)
+                    }
                 }
             }
-            while running < limit, startNext(in: &group) { running += 1 }
-            while let item = await group.next() {
-                running -= 1
-                results[item.index] = item.result
-                outcomes[item.index] = item.outcome
-                tally.record(item.outcome)
-                completed += 1
-                progress?(
-                    FanOutProgress(
-                        completed: completed, total: total, changed: tally.changed, unchanged: tally.unchanged,
-                        failed: tally.failed))
-                while running < limit, startNext(in: &group) { running += 1 }
-            }
         }
-
-        let wasCancelled = completed < total
-        for index in results.indices where results[index] == nil {
-            results[index] = .failure(CancellationError())
-            tally.record(.failed)
-        }
-        return FanOutReport(
-            outcome: tally.outcome(under: failureRule),
-            results: results.map { $0 ?? .failure(CancellationError()) },
-            itemOutcomes: outcomes,
-            wasCancelled: wasCancelled
-        )
+        return run.report(under: failureRule)
     }
 
     /// Runs independent jobs, such as one fetch each, and returns the report when all finished.
@@ -163,24 +135,16 @@ public struct FanOut: Sendable {
     }
 
     private static func process<Element: Sendable, Value: Sendable>(
-        _ element: Element, at index: Int,
+        _ element: Element,
         changed: @Sendable (Element, Value) -> Bool,
         transform: @Sendable (Element) async throws -> Value
-    ) async -> FinishedItem<Value> {
+    ) async -> (Result<Value, any Error>, ItemOutcome) {
         do {
             try Task.checkCancellation()
             let value = try await transform(element)
-            return FinishedItem(
-                index: index, result: .success(value), outcome: changed(element, value) ? .changed : .unchanged)
+            return (.success(value), changed(element, value) ? .changed : .unchanged)
         } catch {
-            return FinishedItem(index: index, result: .failure(error), outcome: .failed)
+            return (.failure(error), .failed)
         }
     }
-}
-
-/// One item's result, passed from a child task to the fan-out.
-struct FinishedItem<Value: Sendable>: Sendable {
-    let index: Int
-    let result: Result<Value, any Error>
-    let outcome: ItemOutcome
 }
