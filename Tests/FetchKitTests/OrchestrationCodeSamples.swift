@@ -82,4 +82,60 @@ enum OrchestrationCodeSamples {
         }
         fetcher.start()
     }
+
+    // MARK: The client layers
+
+    enum TMDB: Endpoint {
+        case movie(id: Int64)
+
+        var baseURL: URL { URL(fileURLWithPath: "/") }
+        var path: String {
+            switch self {
+            case .movie(let id): "/movie/\(id)"
+            }
+        }
+    }
+
+    struct Rating: Decodable, Sendable {
+        let popularity: Double
+    }
+
+    struct BooksEndpoint: Endpoint {
+        let name: String
+        let page: PageRequest
+        var baseURL: URL { URL(fileURLWithPath: "/") }
+        var path: String { "/books/v1/volumes" }
+        var queryItems: [URLQueryItem] { [URLQueryItem(name: "q", value: name)] + page.offsetQueryItems() }
+    }
+
+    struct DecodedVolumes: Decodable, Sendable {
+        let items: [String]?
+        let totalItems: Int
+    }
+
+    static func clientLayers(
+        client: FetchClient, movies: [Movie], name: String,
+        completionHandler: @escaping @Sendable (RefreshOutcome) -> Void
+    ) async throws {
+        let report = await client.fetchAll(
+            movies, endpoint: { TMDB.movie(id: $0.remoteID) },
+            extracting: .decode(Rating.self),
+            changed: { movie, rating in rating.popularity != movie.popularity })
+        completionHandler(report.outcome)
+
+        let pages = client.pages(
+            style: .offset(pageSize: 40), limits: .init(maximumPages: 10),
+            endpoint: { BooksEndpoint(name: name, page: $0) },
+            extracting: .decode(DecodedVolumes.self)
+        ) { volumes in
+            Page(items: volumes.items ?? [], totalItems: volumes.totalItems)
+        }
+        for try await page in pages { _ = page.items }
+
+        let movie = movies[0]
+        let update = FetchOperation(
+            client: client, endpoint: TMDB.movie(id: movie.remoteID),
+            extracting: .decode(Rating.self), changed: { $0.popularity != movie.popularity })
+        _ = update
+    }
 }

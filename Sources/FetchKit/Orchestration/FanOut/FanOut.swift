@@ -15,7 +15,7 @@ public import Dispatch
 /// let report = await FanOut().run(movies, changed: { movie, rating in
 ///     rating != movie.popularity
 /// }) { movie in
-///     try await client.fetch(TMDB.movie(movie.remoteID), extracting: .decoding(Rating.self))
+///     try await client.fetch(TMDB.movie(id: movie.remoteID), extracting: .decode(Double.self, at: "popularity"))
 /// }
 /// completionHandler(report.outcome)   // .newData, .noData or .failed
 /// ```

@@ -5,8 +5,8 @@ extension FetchClient {
     ///
     /// ```swift
     /// let report = await client.fetchAll(movies, endpoint: { TMDB.movie(id: $0.remoteID) },
-    ///                                    extracting: .decode(Double.self, at: "popularity"),
-    ///                                    changed: { movie, popularity in popularity != movie.popularity })
+    ///                                    extracting: .decode(Rating.self),
+    ///                                    changed: { movie, rating in rating.popularity != movie.popularity })
     /// completionHandler(report.outcome)
     /// ```
     ///

@@ -18,7 +18,7 @@ public import Foundation
 /// ```swift
 /// final class PingOperation: AsyncOperation, @unchecked Sendable {
 ///     override func execute() {
-///         Task { try? await client.fetch(ping); self.finish() }
+///         Task { _ = try? await client.fetch(Health.ping, extracting: .data); self.finish() }
 ///     }
 /// }
 /// ```

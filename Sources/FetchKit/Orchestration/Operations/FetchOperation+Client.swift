@@ -3,8 +3,8 @@ extension FetchOperation {
     ///
     /// ```swift
     /// let update = FetchOperation(client: client, endpoint: TMDB.movie(id: movie.remoteID),
-    ///                             extracting: .decode(Double.self, at: "popularity"),
-    ///                             changed: { $0 != movie.popularity })
+    ///                             extracting: .decode(Rating.self),
+    ///                             changed: { $0.popularity != movie.popularity })
     /// ```
     ///
     /// - Parameters:

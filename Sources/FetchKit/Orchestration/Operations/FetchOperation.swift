@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let update = FetchOperation(changed: { $0 != movie.popularity }) {
-///     try await client.fetch(TMDB.movie(movie.remoteID), extracting: .decoding(Rating.self))
+///     try await client.fetch(TMDB.movie(id: movie.remoteID), extracting: .decode(Double.self, at: "popularity"))
 /// }
 /// ```
 public final class FetchOperation<Value: Sendable>: AsyncOperation, ItemOutcomeReporting, @unchecked Sendable {

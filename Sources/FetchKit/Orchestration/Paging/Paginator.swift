@@ -12,7 +12,8 @@ public import Dispatch
 ///
 /// ```swift
 /// let pages = Paginator(style: .offset(pageSize: 40), limits: .init(maximumPages: 10)) { request in
-///     let volumes = try await client.fetch(Books.search(name, page: request), extracting: .decoding(Volumes.self))
+///     let volumes = try await client.fetch(
+///         Books.search(name, query: request.offsetQueryItems()), extracting: .decode(Volumes.self))
 ///     return Page(items: volumes.items, totalItems: volumes.totalItems)
 /// }
 /// for try await page in pages { show(page.items) }
@@ -21,7 +22,7 @@ public import Dispatch
 /// The sequence is cancelled with its task: no request is sent after cancellation and the
 /// iteration throws `CancellationError`. A page that fails ends the iteration with its error;
 /// the pages delivered before it stay delivered. ``start(queue:onPage:completion:)`` is the
-/// callback form, and ``collect()`` gathers a whole run.
+/// callback form, and ``collect(onPage:)`` gathers a whole run.
 public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// Each element is one page, in order.
     public typealias Element = Page<Item>
