@@ -66,6 +66,11 @@ public final class DownloadCoordinator: Sendable {
         state.withLock { $0.entries[key] != nil }
     }
 
+    /// How many callers are waiting for the download of `key` (0 when none is in flight).
+    func waiterCount(forKey key: String) -> Int {
+        state.withLock { $0.entries[key]?.waiters.count ?? 0 }
+    }
+
     /// Downloads `request` to `destination`, or joins the download in flight for `key`.
     ///
     /// Cancelling the calling task ends this call with `CancellationError`; the download
