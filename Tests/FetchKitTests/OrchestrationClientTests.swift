@@ -127,4 +127,31 @@ import Testing
         #expect(try Data(contentsOf: file) == Fixtures.data("flickr/photos_with_geo_extras_2014.json"))
         #expect(server.receivedRequests.first?.queryValue("api_key") == "test-key")
     }
+
+    @Test func cancellingTheGroupEndsAPaginationAsCancelled() async throws {
+        server.route(
+            "GET", "/books/v1/volumes", query: ["startIndex": "0"],
+            respond: .file(Fixtures.url("googlebooks/volumes_dawn_page1_30_items.json")))
+        server.route(
+            "GET", "/books/v1/volumes", query: ["startIndex": "30"],
+            respond: StubResponse.file(Fixtures.url("googlebooks/volumes_dawn_page2_30_items.json")).delayed(
+                by: .seconds(30)))
+        let baseURL = server.baseURL
+        let group = CancellationGroup()
+        let pages = client.pages(
+            style: .offset(pageSize: 30),
+            endpoint: { StubEndpoint(baseURL: baseURL, path: "/books/v1/volumes", queryItems: $0.offsetQueryItems()) },
+            extracting: .decode(Volumes.self), group: group
+        ) { volumes in
+            Page(items: (volumes.items ?? []).map(\.id), totalItems: volumes.totalItems)
+        }
+        let run = Task { await pages.collect() }
+        #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
+        group.cancelAll()
+        let summary = await run.value
+        #expect(summary.stop == .cancelled)
+        #expect((summary.error as? FetchError)?.code == .cancelled)
+        #expect(summary.items.count == 30)
+        #expect(server.receivedRequests.count == 2)
+    }
 }

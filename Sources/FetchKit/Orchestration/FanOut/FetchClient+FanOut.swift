@@ -16,6 +16,7 @@ extension FetchClient {
     ///   - extraction: how to turn each response into a value.
     ///   - fanOut: the concurrency limit and failure rule; by default the client's
     ///     connections per host (at most ``FanOut/defaultMaximumConcurrency``) and ``FailureRule/strict``.
+    ///   - group: a group that cancels these fetches with others, if any.
     ///   - changed: whether an item's value changed anything.
     ///   - progress: called after each item finishes, one call at a time, in order.
     /// - Returns: the aggregate outcome and every item's value or ``FetchError``, in input order.
@@ -24,6 +25,7 @@ extension FetchClient {
         endpoint: @escaping @Sendable (Element) -> Target,
         extracting extraction: Extraction<Value>,
         using fanOut: FanOut? = nil,
+        group: CancellationGroup? = nil,
         changed: @escaping @Sendable (Element, Value) -> Bool,
         progress: (@Sendable (FanOutProgress) -> Void)? = nil
     ) async -> FanOutReport<Value> {
@@ -32,7 +34,7 @@ extension FetchClient {
             ?? FanOut(
                 maximumConcurrency: min(FanOut.defaultMaximumConcurrency, configuration.maximumConnectionsPerHost))
         return await fanOut.run(elements, changed: changed, progress: progress) { element in
-            try await self.fetch(endpoint(element), extracting: extraction)
+            try await self.fetch(endpoint(element), extracting: extraction, group: group)
         }
     }
 }

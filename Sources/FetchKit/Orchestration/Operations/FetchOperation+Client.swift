@@ -11,13 +11,15 @@ extension FetchOperation {
     ///   - client: the client to fetch with.
     ///   - endpoint: the endpoint to fetch.
     ///   - extraction: how to turn the response into a value.
+    ///   - group: a group that cancels this fetch with others, if any.
     ///   - changed: whether the value changed anything; by default every success does.
     public convenience init(
         client: FetchClient, endpoint: some Endpoint, extracting extraction: Extraction<Value>,
+        group: CancellationGroup? = nil,
         changed: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) {
         self.init(changed: changed) {
-            try await client.fetch(endpoint, extracting: extraction)
+            try await client.fetch(endpoint, extracting: extraction, group: group)
         }
     }
 }

@@ -14,7 +14,8 @@ public enum PaginationStop: Sendable, Hashable {
     case pageLimit
     /// ``PaginationLimits/maximumItems`` items were delivered.
     case itemLimit
-    /// The run was cancelled; no request was sent after that.
+    /// The run was cancelled (its task, its handle, or a page load that failed with a
+    /// cancellation error such as a cancelled ``FetchError``); no request was sent after that.
     case cancelled
     /// A page failed to load; the run ended with its error.
     case failed

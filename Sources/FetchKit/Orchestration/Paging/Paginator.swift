@@ -20,7 +20,8 @@ public import Dispatch
 /// ```
 ///
 /// The sequence is cancelled with its task: no request is sent after cancellation and the
-/// iteration throws `CancellationError`. A page that fails ends the iteration with its error;
+/// iteration throws `CancellationError` (or the loader's cancellation error, such as a
+/// cancelled ``FetchError``, when a page was in flight). A page that fails ends the iteration with its error;
 /// the pages delivered before it stay delivered. ``start(queue:onPage:completion:)`` is the
 /// callback form, and ``collect(onPage:)`` gathers a whole run.
 public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
@@ -79,7 +80,7 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
                 return state.record(page, for: request)
             } catch {
                 finished = true
-                state.end(Task.isCancelled ? .cancelled : .failed)
+                state.end(Task.isCancelled || isCancellation(error) ? .cancelled : .failed)
                 throw error
             }
         }
