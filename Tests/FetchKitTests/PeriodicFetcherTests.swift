@@ -194,4 +194,54 @@ import Testing
         clock.advance(by: .seconds(100))
         #expect(runs.count == 1)
     }
+
+    @Test func runNowRunsBetweenTicksAndKeepsTheGrid() async throws {
+        let fetcher = PeriodicFetcher(every: .seconds(60), clock: clock, job: { 1 }, onRun: runs.fulfill)
+        fetcher.start()
+        try await waitForRuns(1)
+        try await asleep()
+        clock.advance(by: .seconds(20))
+        #expect(fetcher.runNow())
+        try await waitForRuns(2)
+        #expect(runs.all.last?.scheduledAt == .seconds(20))
+        try await asleep()
+        clock.advance(by: .seconds(39))
+        #expect(runs.count == 2)
+        clock.advance(by: .seconds(1))
+        try await waitForRuns(3)
+        #expect(runs.all.map(\.scheduledAt) == [.zero, .seconds(20), .seconds(60)])
+        #expect(runs.all.map(\.number) == [1, 2, 3])
+        fetcher.stop()
+    }
+
+    @Test func runNowIsRefusedDuringARunAndWhenNotActive() async throws {
+        let gate = Gate()
+        let calls = OrchestrationLock(0)
+        let fetcher = PeriodicFetcher(
+            every: .seconds(60), clock: clock,
+            job: {
+                let call = calls.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                if call == 1 { await gate.wait() }
+                return call
+            }, onRun: runs.fulfill)
+        #expect(!fetcher.runNow())  // Stopped.
+        fetcher.start()
+        try await waitUntil("run 1 to block") { gate.waiting == 1 }
+        #expect(!fetcher.runNow())  // A run is going.
+        gate.open()
+        try await waitForRuns(1)
+        try await asleep()
+        #expect(runs.count == 1)
+        #expect(calls.withLock { $0 } == 1)
+        fetcher.pause()
+        #expect(!fetcher.runNow())  // Paused.
+        fetcher.resume()
+        #expect(fetcher.runNow())
+        try await waitForRuns(2)
+        fetcher.stop()
+        #expect(!fetcher.runNow())
+    }
 }

@@ -4,7 +4,8 @@
 /// every `interval`. A run starts at its tick (plus a random jitter of up to `jitter`, if
 /// set). **A tick that comes while a run is still going is skipped**, not queued: the next
 /// run waits for the next tick after the run ends, and its ``PeriodicRun/skippedTicks``
-/// says how many were skipped. While paused, ticks pass without runs.
+/// says how many were skipped. While paused, ticks pass without runs. ``runNow()`` starts
+/// a run between ticks, unless one is going (then it is refused, like a tick).
 ///
 /// The clock is any Swift `Clock` measured in `Duration`: `ContinuousClock` by default,
 /// ``ManualClock`` in tests, so no test waits in real time.
@@ -30,11 +31,15 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
         case paused
     }
 
-    private struct State {
+    struct State {
         var status = Status.stopped
         var generation = 0
         var loop: Task<Void, Never>?
         var isRunningJob = false
+        /// The sleeping loop's wake-up for ``PeriodicFetcher/runNow()``.
+        var wake: CheckedContinuation<Void, Never>?
+        /// A ``PeriodicFetcher/runNow()`` that came while the loop was between waits.
+        var triggered = false
     }
 
     /// The time between ticks.
@@ -120,6 +125,28 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
         loop?.cancel()
     }
 
+    /// Starts a run now, between ticks, unless a run is going or the fetcher is not active.
+    ///
+    /// The grid of ticks stays as it was: the next tick still comes when it was due (and is
+    /// skipped if this run is still going then).
+    ///
+    /// - Returns: `true` if a run starts, `false` if it was refused because a run is going,
+    ///   or the fetcher is paused or stopped.
+    @discardableResult
+    public func runNow() -> Bool {
+        let (accepted, wake) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.status == .active, !state.isRunningJob else { return (false, nil) }
+            if let wake = state.wake {
+                state.wake = nil
+                return (true, wake)
+            }
+            state.triggered = true
+            return (true, nil)
+        }
+        wake?.resume()
+        return accepted
+    }
+
     /// Lets ticks pass without runs until ``resume()``; a run going on finishes normally.
     public func pause() {
         state.withLock { state in
@@ -131,68 +158,6 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
     public func resume() {
         state.withLock { state in
             if state.status == .paused { state.status = .active }
-        }
-    }
-
-    // MARK: The loop
-
-    private struct LoopContext: Sendable {
-        let interval: Duration
-        let firstRunDelay: Duration
-        let jitter: Duration
-        let makeSchedule: @Sendable () -> ClockSchedule
-        let job: @Sendable () async throws -> Outcome
-        let onRun: @Sendable (PeriodicRun<Outcome>) -> Void
-        let state: OrchestrationLock<State>
-
-        func loop(generation: Int) async {
-            let schedule = makeSchedule()
-            var tick = firstRunDelay
-            var number = 0
-            var skipped = 0
-            while true {
-                do {
-                    try await schedule.sleepUntil(tick + randomJitter())
-                } catch {
-                    return
-                }
-                let shouldRun = state.withLock { state -> Bool? in
-                    guard state.generation == generation else { return nil }
-                    guard state.status == .active else { return false }
-                    state.isRunningJob = true
-                    return true
-                }
-                guard let shouldRun else { return }
-                if shouldRun {
-                    number += 1
-                    let result: Result<Outcome, any Error>
-                    do {
-                        result = .success(try await job())
-                    } catch {
-                        result = .failure(error)
-                    }
-                    let current = state.withLock { state -> Bool in
-                        state.isRunningJob = false
-                        return state.generation == generation
-                    }
-                    guard current else { return }
-                    onRun(PeriodicRun(number: number, result: result, skippedTicks: skipped, scheduledAt: tick))
-                    skipped = 0
-                }
-                tick += interval
-                let now = schedule.elapsed()
-                while tick < now {
-                    tick += interval
-                    if shouldRun { skipped += 1 }
-                }
-            }
-        }
-
-        private func randomJitter() -> Duration {
-            guard jitter > .zero else { return .zero }
-            let (seconds, attoseconds) = jitter.components
-            let limit = Double(seconds) + Double(attoseconds) / 1e18
-            return .seconds(Double.random(in: 0...limit))
         }
     }
 }
