@@ -82,8 +82,8 @@ public final class DownloadCoordinator: Sendable {
     ///   - destination: where the finished file goes, replacing any file there (ignored
     ///     when joining: a joining caller gets the first caller's destination).
     /// - Returns: the URL of the finished file.
-    /// - Throws: ``DownloadError`` when the download fails, or `CancellationError` when the
-    ///   calling task is cancelled.
+    /// - Throws: ``DownloadError`` when the download fails (or the error a custom
+    ///   ``DownloadTransport`` throws), or `CancellationError` when the calling task is cancelled.
     public func download(_ request: URLRequest, key: String, to destination: URL) async throws -> URL {
         let id = UUID()
         return try await withTaskCancellationHandler {
@@ -104,7 +104,8 @@ public final class DownloadCoordinator: Sendable {
     ///   - key: identifies the download.
     ///   - destination: where the finished file goes (ignored when joining).
     ///   - queue: where `completion` runs; the coordinator's own thread when `nil`.
-    ///   - completion: receives the file's URL or a ``DownloadError``, exactly once.
+    ///   - completion: receives the file's URL or the error (a ``DownloadError`` from the
+    ///     default transport), exactly once.
     public func download(
         _ request: URLRequest, key: String, to destination: URL, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<URL, any Error>) -> Void

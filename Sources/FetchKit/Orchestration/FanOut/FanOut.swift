@@ -28,7 +28,7 @@ public struct FanOut: Sendable {
     /// behind the transport's own limit (where their timeouts would run while they wait).
     public static let defaultMaximumConcurrency = 6
 
-    /// The most transforms that run at the same time; at least 1.
+    /// The most transforms that run at the same time; values below 1 mean 1.
     public var maximumConcurrency: Int
     /// How failed items combine into the outcome.
     public var failureRule: FailureRule
@@ -63,7 +63,7 @@ public struct FanOut: Sendable {
         transform: @escaping @Sendable (Element) async throws -> Value
     ) async -> FanOutReport<Value> {
         let run = FanOutRun<Element, Value>(elements)
-        let workers = min(maximumConcurrency, run.total)
+        let workers = min(max(1, maximumConcurrency), run.total)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {
