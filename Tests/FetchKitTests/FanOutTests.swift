@@ -48,6 +48,15 @@ import Testing
         }
     }
 
+    @Test func aConcurrencyLimitBelowOneStillRunsEveryItem() async {
+        var fanOut = FanOut(maximumConcurrency: -3)
+        #expect(fanOut.maximumConcurrency == 1)
+        fanOut.maximumConcurrency = 0
+        let report = await fanOut.run(Array(0..<5), changed: { _, _ in false }) { $0 }
+        #expect(report.values == [0, 1, 2, 3, 4])
+        #expect(!report.wasCancelled)
+    }
+
     @Test func anEmptyFanOutHasNoData() async {
         let report = await FanOut().run([Int](), changed: { _, _ in true }) { $0 }
         #expect(report.outcome == .noData)
