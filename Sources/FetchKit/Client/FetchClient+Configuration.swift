@@ -1,0 +1,69 @@
+public import Dispatch
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+extension FetchClient {
+    /// Everything a ``FetchClient`` can be configured with, as one value.
+    ///
+    /// Start from the defaults and change what you need, usually through
+    /// ``FetchClient/init(_:)``'s closure:
+    ///
+    /// ```swift
+    /// let client = FetchClient { configuration in
+    ///     configuration.timeout = .seconds(10)
+    ///     configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)]
+    ///     configuration.apiFailureDetector = APIFailure.jsonField("stat", equals: "fail", code: "code", message: "message")
+    /// }
+    /// ```
+    public struct Configuration: Sendable {
+        /// The timeout of a request whose endpoint names none; 60 seconds by default.
+        ///
+        /// The clock starts when an attempt is handed to the transport, not while the
+        /// request waits for a free connection slot, and restarts for each retry.
+        public var timeout: Duration = .seconds(60)
+
+        /// The most requests in flight to one host at once; further requests wait in
+        /// order. 6 by default, the connection limit of URLSession on Linux.
+        public var maximumConnectionsPerHost: Int = 6
+
+        /// The HTTP statuses that count as success; `200..<300` by default. Any other
+        /// status fails with ``FetchError/Code-swift.struct/unacceptableStatus``.
+        public var acceptableStatusCodes: Set<Int> = Set(200..<300)
+
+        /// Finds failures that an API reports inside an acceptable response (such as
+        /// Flickr's `{"stat":"fail"}` with status 200); `nil` by default.
+        ///
+        /// Return an ``APIFailure`` to fail the fetch with ``FetchError/Code-swift.struct/apiFailure``,
+        /// or `nil` to accept the response. See ``APIFailure/jsonField(_:equals:code:message:)``.
+        public var apiFailureDetector: (@Sendable (Data, HTTPURLResponse) -> APIFailure?)?
+
+        /// When failed requests are sent again; ``RetryPolicy/default`` by default.
+        public var retryPolicy: RetryPolicy = .default
+
+        /// Adapters applied to every request, in order; none by default.
+        public var adapters: [any RequestAdapter] = []
+
+        /// Observers told about every request; none by default.
+        public var observers: [any FetchObserver] = []
+
+        /// What is treated as secret when requests are described; ``Redactor/standard`` by default.
+        public var redactor: Redactor = .standard
+
+        /// The transport that sends requests, or `nil` (the default) for a
+        /// ``URLSessionTransport`` with ``maximumConnectionsPerHost`` connections per host.
+        public var transport: (any HTTPTransport)?
+
+        /// The queue completions run on when a `fetch` call names none.
+        ///
+        /// By default each client has its own serial queue, so completions of one client
+        /// never run at the same time and need no run loop (a command-line program has
+        /// none for `DispatchQueue.main` unless it calls `dispatchMain()`).
+        public var callbackQueue: DispatchQueue?
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+}

@@ -1,0 +1,156 @@
+public import Dispatch
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches values over HTTP: one generic entry point that takes a URL or an ``Endpoint``,
+/// an ``Extraction`` strategy, and a completion that runs exactly once.
+///
+/// ```swift
+/// let client = FetchClient { $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)] }
+///
+/// client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self)) { result in
+///     switch result {
+///     case .success(let movie): print(movie.popularity)
+///     case .failure(let error): print(error)  // secrets redacted
+///     }
+/// }
+///
+/// let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
+/// ```
+///
+/// The completion runs exactly once on every path: invalid URL, transport error,
+/// timeout, unacceptable status, empty or undecodable body, API-reported failure,
+/// cancellation before or during the request, and success. It runs on the queue you
+/// pass, or on the client's ``Configuration-swift.struct/callbackQueue``.
+///
+/// A client is thread-safe; share one per API. Requests are retried according to the
+/// ``Configuration-swift.struct/retryPolicy``, limited per host, and cancelled through
+/// their ``FetchTask``, a ``CancellationGroup``, ``cancelAll()``, or Swift task cancellation.
+public final class FetchClient: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: Configuration
+
+    let transport: any HTTPTransport
+    let limiter: HostLimiter
+    let callbackQueue: DispatchQueue
+    let running = CancellationGroup()
+    private let nextID = Locked(0)
+
+    /// Creates a client with a configuration.
+    ///
+    /// - Parameter configuration: the configuration.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.transport =
+            configuration.transport
+            ?? URLSessionTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+        self.limiter = HostLimiter(limit: configuration.maximumConnectionsPerHost)
+        self.callbackQueue =
+            configuration.callbackQueue ?? DispatchQueue(label: "FetchKit.FetchClient.callbacks", qos: .userInitiated)
+    }
+
+    /// Creates a client from the default configuration changed by `configure`.
+    ///
+    /// - Parameter configure: changes the default ``Configuration-swift.struct``.
+    public convenience init(_ configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration()
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// Cancels every request of this client that is still running. Later requests run normally.
+    public func cancelAll() {
+        running.cancelAll()
+    }
+
+    /// The number of requests of this client that are still running.
+    public var runningCount: Int { running.count }
+
+    // MARK: Callback API
+
+    /// Fetches `url` and turns the response into a value.
+    ///
+    /// A `nil` URL, or one that is not http(s) with a host, is not a silent return: the
+    /// completion runs with ``FetchError/Code-swift.struct/invalidURL``.
+    ///
+    /// - Parameters:
+    ///   - url: the URL to `GET`.
+    ///   - extraction: how to turn the response into a value.
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - queue: where the completion runs; the client's callback queue when `nil`.
+    ///   - completion: runs exactly once with the value or the ``FetchError``.
+    /// - Returns: a handle that can cancel the fetch.
+    @discardableResult
+    public func fetch<Value>(
+        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+    ) -> FetchTask {
+        let timeout = configuration.timeout
+        return start(
+            method: .get, timeout: timeout, extraction: extraction, group: group,
+            delivery: .queue(queue ?? callbackQueue), completion: completion
+        ) { () throws(FetchError) -> URLRequest in
+            try URLValidation.check(url)
+            guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
+            var request = URLRequest(url: url)
+            request.httpMethod = HTTPMethod.get.rawValue
+            return request
+        }
+    }
+
+    /// Fetches an endpoint and turns the response into a value.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send.
+    ///   - extraction: how to turn the response into a value.
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - queue: where the completion runs; the client's callback queue when `nil`.
+    ///   - completion: runs exactly once with the value or the ``FetchError``.
+    /// - Returns: a handle that can cancel the fetch.
+    @discardableResult
+    public func fetch<Value>(
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+    ) -> FetchTask {
+        let timeout = endpoint.timeout ?? configuration.timeout
+        return start(
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
+            delivery: .queue(queue ?? callbackQueue), completion: completion
+        ) { () throws(FetchError) -> URLRequest in
+            try endpoint.urlRequest(defaultTimeout: timeout)
+        }
+    }
+
+    // MARK: Internals
+
+    func makeID() -> Int {
+        nextID.withLock { id in
+            id += 1
+            return id
+        }
+    }
+
+    func start<Value>(
+        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, group: CancellationGroup?,
+        delivery: Delivery, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
+        build: @escaping @Sendable () throws(FetchError) -> URLRequest
+    ) -> FetchTask {
+        let execution = RequestExecution(
+            id: makeID(), client: self, method: method, timeout: timeout, extraction: extraction, group: group,
+            delivery: delivery, completion: completion)
+        let task = FetchTask(execution: execution)
+        execution.begin(build: build)
+        return task
+    }
+}
+
+/// Where a completion runs.
+enum Delivery: Sendable {
+    /// Asynchronously on this queue.
+    case queue(DispatchQueue)
+    /// Synchronously on the thread that finishes the request (for the async API, which resumes a continuation).
+    case immediate
+}

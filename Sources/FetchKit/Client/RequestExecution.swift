@@ -1,0 +1,340 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One fetch from start to completion: builds and adapts the request, waits for a slot
+/// for its host, runs attempts with their own timeout clock, retries, and finishes
+/// exactly once.
+///
+/// Every state change happens under `state`'s lock, and `finish` is the only place that
+/// sets `finished`; whichever path gets there first (response, timeout, cancellation,
+/// failure) delivers the completion, and every later path sees `finished` and stops.
+final class RequestExecution<Value: Sendable>: CancellableExecution {
+    private enum Phase {
+        case preparing
+        case waitingForSlot(since: ContinuousClock.Instant)
+        case running((any TransportTask)?)
+        case processing
+        case retryWait(DispatchWorkItem)
+        case done
+    }
+
+    private struct State {
+        var finished = false
+        var phase = Phase.preparing
+        var attempt = 0
+        var attemptsStarted = 0
+        var timeoutItem: DispatchWorkItem?
+        var waited = Duration.zero
+        var lastStatus: Int?
+        var lastBytes = 0
+    }
+
+    /// The parts of the request fixed once it is built and adapted.
+    private struct Prepared: Sendable {
+        var request: URLRequest
+        var host: String
+        var summary: RequestSummary
+        var secrets: [String]
+    }
+
+    let id: Int
+    private let client: FetchClient
+    private let method: HTTPMethod
+    private let timeout: Duration
+    private let extraction: Extraction<Value>
+    private let group: CancellationGroup?
+    private let delivery: Delivery
+    private let completion: @Sendable (Result<Value, FetchError>) -> Void
+    private let startedAt = ContinuousClock.now
+    private let state = Locked(State())
+    private let prepared = Locked<Prepared?>(nil)
+
+    init(
+        id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
+        group: CancellationGroup?, delivery: Delivery, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+    ) {
+        self.id = id
+        self.client = client
+        self.method = method
+        self.timeout = timeout
+        self.extraction = extraction
+        self.group = group
+        self.delivery = delivery
+        self.completion = completion
+    }
+
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    func cancel() {
+        finish(.failure(FetchError(code: .cancelled)))
+    }
+
+    // MARK: Start
+
+    func begin(build: @Sendable () throws(FetchError) -> URLRequest) {
+        client.running.add(self)
+        group?.add(self)
+        let redactor = client.configuration.redactor
+        var request: URLRequest
+        do {
+            request = try build()
+        } catch {
+            finish(.failure(error))
+            return
+        }
+        do {
+            for adapter in client.configuration.adapters {
+                request = try adapter.adapt(request)
+            }
+            try URLValidation.check(request.url)
+        } catch {
+            finish(.failure(error.describing(redactor.describe(request))))
+            return
+        }
+        // The session's own timer is a backstop only: the client's clock below ends the attempt first.
+        request.timeoutInterval = timeout.timeInterval + 5
+        let url = request.url
+        let host = "\(url?.host ?? ""):\(url?.port ?? (url?.scheme == "https" ? 443 : 80))"
+        let summary = RequestSummary(
+            id: id, method: method, url: url.map(redactor.describe) ?? "<no URL>",
+            headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
+        prepared.withLock {
+            $0 = Prepared(request: request, host: host, summary: summary, secrets: Self.secrets(in: request, redactor))
+        }
+        startAttempt(1)
+    }
+
+    private func startAttempt(_ attempt: Int) {
+        guard let prepared = prepared.withLock({ $0 }) else { return }
+        let proceed = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            if attempt > 1 {
+                guard case .retryWait = state.phase, state.attempt == attempt - 1 else { return false }
+            }
+            state.attempt = attempt
+            state.phase = .waitingForSlot(since: .now)
+            return true
+        }
+        guard proceed else { return }
+        client.limiter.acquire(host: prepared.host, token: id) { [self] in
+            run(attempt, prepared)
+        }
+    }
+
+    /// Runs one attempt once the limiter has granted a slot.
+    private func run(_ attempt: Int, _ prepared: Prepared) {
+        let proceed = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt, case .waitingForSlot(let since) = state.phase else {
+                return false
+            }
+            state.waited += ContinuousClock.now - since
+            state.phase = .running(nil)
+            state.attemptsStarted += 1
+            return true
+        }
+        guard proceed else {
+            client.limiter.release(host: prepared.host)
+            return
+        }
+        let summary = prepared.summary.with(attempt: attempt)
+        for observer in client.configuration.observers { observer.requestWillStart(summary) }
+        let task = client.transport.send(prepared.request) { [self] result in
+            transportDidComplete(attempt, prepared, result)
+        }
+        let timeoutItem = DispatchWorkItem { [weak self] in self?.attemptTimedOut(attempt) }
+        let cancelNow = state.withLock { state -> Bool in
+            if state.finished { return true }
+            guard state.attempt == attempt, case .running(nil) = state.phase else { return false }
+            state.phase = .running(task)
+            state.timeoutItem = timeoutItem
+            return false
+        }
+        if cancelNow {
+            task.cancel()
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: timeout.fromNow, execute: timeoutItem)
+        }
+    }
+
+    // MARK: Outcomes of an attempt
+
+    private func attemptTimedOut(_ attempt: Int) {
+        let taken = state.withLock { state -> (any TransportTask)?? in
+            guard !state.finished, state.attempt == attempt, case .running(let task) = state.phase else { return nil }
+            state.phase = .processing
+            state.timeoutItem = nil
+            return .some(task)
+        }
+        guard case .some(let task) = taken else { return }
+        task?.cancel()
+        handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
+    }
+
+    private func transportDidComplete(_ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>)
+    {
+        // Every exchange the transport started frees its slot exactly once, here.
+        client.limiter.release(host: prepared.host)
+        let proceed = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
+            state.phase = .processing
+            state.timeoutItem?.cancel()
+            state.timeoutItem = nil
+            if case .success(let response) = result {
+                state.lastStatus = response.response.statusCode
+                state.lastBytes = response.data.count
+            }
+            return true
+        }
+        guard proceed else { return }
+        switch result {
+        case .failure(let error):
+            let code = (error as? URLError)?.code ?? .unknown
+            switch code {
+            case .cancelled:
+                finish(.failure(FetchError(code: .cancelled)))
+            case .timedOut:
+                handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
+            default:
+                let detail = error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
+                handleFailure(
+                    attempt, FetchError(code: .transportFailed, detail: detail, urlErrorCode: code), retryAfter: nil)
+            }
+        case .success(let response):
+            switch evaluate(response, prepared) {
+            case .success(let value):
+                finish(.success(value))
+            case .failure(let error):
+                let retryAfter = RetryAfter.delay(from: Self.header("Retry-After", in: response.response))
+                handleFailure(attempt, error, retryAfter: retryAfter)
+            }
+        }
+    }
+
+    /// Validates a response and extracts the value.
+    private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Result<Value, FetchError> {
+        let configuration = client.configuration
+        let status = response.response.statusCode
+        let redactor = configuration.redactor
+        guard configuration.acceptableStatusCodes.contains(status) else {
+            let excerpt = redactor.scrub(Self.excerpt(of: response.data), secrets: prepared.secrets)
+            return .failure(FetchError(code: .unacceptableStatus, statusCode: status, bodyExcerpt: excerpt))
+        }
+        if let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
+            failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
+            return .failure(FetchError(code: .apiFailure, statusCode: status, apiFailure: failure))
+        }
+        do {
+            return .success(try extraction.extract(response.data, response.response))
+        } catch {
+            return .failure(error.scrubbed(status: status, secrets: prepared.secrets, redactor))
+        }
+    }
+
+    private func handleFailure(_ attempt: Int, _ error: FetchError, retryAfter: Duration?) {
+        let policy = client.configuration.retryPolicy
+        guard let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
+        else {
+            finish(.failure(error))
+            return
+        }
+        let item = DispatchWorkItem { [weak self] in self?.startAttempt(attempt + 1) }
+        let scheduled = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt, case .processing = state.phase else { return false }
+            state.phase = .retryWait(item)
+            return true
+        }
+        guard scheduled, let summary = prepared.withLock({ $0?.summary }) else { return }
+        let described = error.describing("\(summary)")
+        for observer in client.configuration.observers {
+            observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
+        }
+        DispatchQueue.global().asyncAfter(deadline: delay.fromNow, execute: item)
+    }
+
+    // MARK: Finish
+
+    private func finish(_ result: Result<Value, FetchError>) {
+        let ended = state.withLock { state -> (phase: Phase, state: State)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            let phase = state.phase
+            state.phase = .done
+            state.timeoutItem?.cancel()
+            state.timeoutItem = nil
+            return (phase, state)
+        }
+        guard let ended else { return }
+        let prepared = prepared.withLock { $0 }
+        switch ended.phase {
+        case .running(let task): task?.cancel()
+        case .retryWait(let item): item.cancel()
+        case .waitingForSlot: if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: id) }
+        case .preparing, .processing, .done: break
+        }
+        client.running.remove(self)
+        group?.remove(self)
+        let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
+        if let summary = prepared?.summary, !client.configuration.observers.isEmpty {
+            let metrics = FetchMetrics(
+                error: result.failureValue, statusCode: ended.state.lastStatus, attempts: ended.state.attemptsStarted,
+                bytesReceived: ended.state.lastBytes, duration: ContinuousClock.now - startedAt,
+                waitForConnection: ended.state.waited)
+            for observer in client.configuration.observers {
+                observer.requestDidFinish(summary.with(attempt: max(1, ended.state.attempt)), metrics: metrics)
+            }
+        }
+        switch delivery {
+        case .queue(let queue):
+            let completion = self.completion
+            queue.async { completion(result) }
+        case .immediate:
+            completion(result)
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func excerpt(of data: Data) -> String {
+        let text = String(decoding: data.prefix(600), as: UTF8.self)
+        let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        return collapsed.count > 200 ? String(collapsed.prefix(200)) + "…" : collapsed
+    }
+
+    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
+        }
+        return nil
+    }
+
+    /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.
+    private static func secrets(in request: URLRequest, _ redactor: Redactor) -> [String] {
+        var values: [String] = []
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].removingPercentEncoding ?? parts[0]
+                guard redactor.isSecret(name) else { continue }
+                values.append(parts[1])
+                if let decoded = parts[1].removingPercentEncoding { values.append(decoded) }
+            }
+        }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where redactor.isSecret(name) {
+            values.append(value)
+            if let token = value.split(separator: " ").last { values.append(String(token)) }
+        }
+        return values.sorted { $0.count > $1.count }
+    }
+}
+
+extension Result {
+    fileprivate var failureValue: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,0 +1,136 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A request an API understands, described as values: adopt it with an enum of the API's endpoints.
+///
+/// Only ``baseURL`` and ``path`` are required; everything else has a default.
+///
+/// ```swift
+/// enum TMDB: Endpoint {
+///     case search(String)
+///     case movie(id: Int64)
+///
+///     var baseURL: URL { URL(string: "https://api.themoviedb.org/3")! }
+///     var path: String {
+///         switch self {
+///         case .search: "/search/movie"
+///         case .movie(let id): "/movie/\(id)"
+///         }
+///     }
+///     var queryItems: [URLQueryItem] {
+///         switch self {
+///         case .search(let title): [URLQueryItem(name: "query", value: title)]
+///         case .movie: []
+///         }
+///     }
+/// }
+/// ```
+///
+/// Give values unencoded: ``path`` segments and ``queryItems`` are percent-encoded when
+/// the request is built, with every reserved character escaped, so `Fast & Furious`,
+/// `C++ = 100%`, `a+b` and `#1` arrive at the server intact. API keys do not belong here:
+/// add them with a ``RequestAdapter`` such as ``APIKeyAdapter``.
+public protocol Endpoint: Sendable {
+    /// The URL the ``path`` is appended to, such as `https://api.themoviedb.org/3`.
+    /// Its own path and query items are kept.
+    var baseURL: URL { get }
+    /// The path below ``baseURL``, unencoded, such as `"/movie/550"`; each segment between
+    /// slashes is percent-encoded.
+    var path: String { get }
+    /// The request method; ``HTTPMethod/get`` by default.
+    var method: HTTPMethod { get }
+    /// Query items to append, unencoded; none by default.
+    var queryItems: [URLQueryItem] { get }
+    /// Header fields to send; none by default.
+    var headers: [String: String] { get }
+    /// The body to send; none by default.
+    var body: RequestBody? { get }
+    /// This endpoint's timeout, or `nil` (the default) for the client's.
+    var timeout: Duration? { get }
+}
+
+extension Endpoint {
+    /// `GET`.
+    public var method: HTTPMethod { .get }
+    /// No query items.
+    public var queryItems: [URLQueryItem] { [] }
+    /// No header fields.
+    public var headers: [String: String] { [:] }
+    /// No body.
+    public var body: RequestBody? { nil }
+    /// The client's timeout.
+    public var timeout: Duration? { nil }
+
+    /// The URL of this endpoint: ``baseURL`` with ``path`` appended and ``queryItems``
+    /// added, all percent-encoded.
+    ///
+    /// - Returns: the URL.
+    /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` when
+    ///   the parts do not make an http or https URL with a host.
+    public func url() throws(FetchError) -> URL {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
+            throw FetchError(code: .invalidURL, detail: "the base URL cannot be parsed")
+        }
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let encodedPath = PercentEncoding.encodePath(path)
+        if encodedPath.isEmpty {
+            components.percentEncodedPath = basePath
+        } else {
+            components.percentEncodedPath = basePath + (encodedPath.hasPrefix("/") ? "" : "/") + encodedPath
+        }
+        if !queryItems.isEmpty {
+            let added = PercentEncoding.encodeQuery(queryItems)
+            if let existing = components.percentEncodedQuery, !existing.isEmpty {
+                components.percentEncodedQuery = existing + "&" + added
+            } else {
+                components.percentEncodedQuery = added
+            }
+        }
+        guard let url = components.url else {
+            throw FetchError(code: .invalidURL, detail: "the base URL and path do not make a URL")
+        }
+        try URLValidation.check(url)
+        return url
+    }
+
+    /// The `URLRequest` for this endpoint: its URL, method, headers, body and timeout.
+    ///
+    /// Request adapters are not applied here; the client applies them when it fetches.
+    ///
+    /// - Parameter defaultTimeout: the timeout to use when ``timeout`` is `nil`.
+    /// - Returns: the request.
+    /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` or
+    ///   ``FetchError/Code-swift.struct/invalidRequest`` (a body that could not be encoded).
+    public func urlRequest(defaultTimeout: Duration = .seconds(60)) throws(FetchError) -> URLRequest {
+        var request = URLRequest(url: try url())
+        request.httpMethod = method.rawValue
+        request.timeoutInterval = (timeout ?? defaultTimeout).timeInterval
+        for (name, value) in headers {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        if let body {
+            request.httpBody = try body.content.get()
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+            }
+        }
+        return request
+    }
+}
+
+/// Checks that a URL can be fetched over HTTP.
+enum URLValidation {
+    static func check(_ url: URL?) throws(FetchError) {
+        guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw FetchError(code: .invalidURL, detail: "the scheme is not http or https")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw FetchError(code: .invalidURL, detail: "the URL has no host")
+        }
+    }
+}

@@ -1,0 +1,209 @@
+public import Decoding
+public import Foundation
+
+/// The error of every FetchKit request: a ``code`` a caller can switch on, the facts that
+/// go with it, and a ``description`` a person can act on.
+///
+/// Match a kind of failure with the static constants, in a `catch` or a `switch`:
+///
+/// ```swift
+/// do {
+///     let movie = try await client.fetch(TMDB.movie(550), extracting: .decode(Movie.self))
+/// } catch FetchError.timedOut {
+///     // try again later
+/// } catch FetchError.unacceptableStatus {
+///     // error.statusCode, error.bodyExcerpt
+/// } catch {
+///     print(error)  // a one-line description; secrets in the URL are redacted
+/// }
+/// ```
+///
+/// The error never holds a URL or `URLError` that could carry an API key: it keeps the
+/// request's redacted description (``request``) and the `URLError.Code` only.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    /// The kind of a ``FetchError``. New kinds may be added without breaking callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidURL, invalidRequest, transportFailed, timedOut, cancelled, unacceptableStatus,
+                decodingFailed, apiFailure
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The URL was `nil`, could not be built from the endpoint, or is not an HTTP(S) URL with a host.
+        public static let invalidURL = Code(.invalidURL)
+        /// The request could not be built: an adapter failed or the body could not be encoded.
+        public static let invalidRequest = Code(.invalidRequest)
+        /// The transport failed before a complete response arrived; see ``FetchError/urlErrorCode``.
+        public static let transportFailed = Code(.transportFailed)
+        /// No complete response arrived within the request's timeout.
+        public static let timedOut = Code(.timedOut)
+        /// The request was cancelled (by its ``FetchTask``, a ``CancellationGroup``, the
+        /// client, or Swift task cancellation).
+        public static let cancelled = Code(.cancelled)
+        /// The server answered with a status outside the acceptable ones; see ``FetchError/statusCode``.
+        public static let unacceptableStatus = Code(.unacceptableStatus)
+        /// The body could not be turned into the requested value; see ``FetchError/decodingFailure``.
+        public static let decodingFailed = Code(.decodingFailed)
+        /// The API reported a failure inside an acceptable response; see ``FetchError/apiFailure``.
+        public static let apiFailure = Code(.apiFailure)
+
+        /// The code's name, such as `timedOut`.
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The request this error belongs to, described with secrets redacted, such as
+    /// `GET https://api.example.com/v1/items?api_key=REDACTED`; `nil` when no request was built.
+    public let request: String?
+    /// The `URLError` code of a ``Code-swift.struct/transportFailed`` error (the code only:
+    /// a `URLError` carries the failing URL, which may hold a secret).
+    public let urlErrorCode: URLError.Code?
+    /// The HTTP status of an ``Code-swift.struct/unacceptableStatus`` error, or of the response
+    /// behind a decoding or API failure.
+    public let statusCode: Int?
+    /// The start of the response body (at most 200 characters) of an ``Code-swift.struct/unacceptableStatus`` error.
+    public let bodyExcerpt: String?
+    /// The Decoding module's failure, with its readable path, for a ``Code-swift.struct/decodingFailed`` error.
+    public let decodingFailure: DecodingFailure?
+    /// What the API reported, for an ``Code-swift.struct/apiFailure`` error.
+    public let apiFailure: APIFailure?
+    /// The timeout that ran out, for a ``Code-swift.struct/timedOut`` error.
+    public let timeout: Duration?
+    private let detail: String?
+
+    init(
+        code: Code, request: String? = nil, detail: String? = nil, urlErrorCode: URLError.Code? = nil,
+        statusCode: Int? = nil, bodyExcerpt: String? = nil, decodingFailure: DecodingFailure? = nil,
+        apiFailure: APIFailure? = nil, timeout: Duration? = nil
+    ) {
+        self.code = code
+        self.request = request
+        self.detail = detail
+        self.urlErrorCode = urlErrorCode
+        self.statusCode = statusCode
+        self.bodyExcerpt = bodyExcerpt
+        self.decodingFailure = decodingFailure
+        self.apiFailure = apiFailure
+        self.timeout = timeout
+    }
+
+    /// A copy that names the request it belongs to.
+    func describing(_ request: String?) -> FetchError {
+        FetchError(
+            code: code, request: request ?? self.request, detail: detail, urlErrorCode: urlErrorCode,
+            statusCode: statusCode, bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure, apiFailure: apiFailure,
+            timeout: timeout)
+    }
+
+    /// A copy with the status filled in and every text the server or a strategy produced
+    /// scrubbed of the request's secret values (a server may echo a key back).
+    func scrubbed(status: Int?, secrets: [String], _ redactor: Redactor) -> FetchError {
+        func clean(_ text: String?) -> String? { text.map { redactor.scrub($0, secrets: secrets) } }
+        var failure = decodingFailure
+        if let message = failure?.message { failure?.message = redactor.scrub(message, secrets: secrets) }
+        var reported = apiFailure
+        if let message = reported?.message { reported?.message = redactor.scrub(message, secrets: secrets) }
+        return FetchError(
+            code: code, request: request, detail: clean(detail), urlErrorCode: urlErrorCode,
+            statusCode: statusCode ?? status, bodyExcerpt: clean(bodyExcerpt), decodingFailure: failure,
+            apiFailure: reported, timeout: timeout)
+    }
+
+    // MARK: Patterns
+
+    /// Matches any invalid-URL error: `catch FetchError.invalidURL`.
+    public static let invalidURL = FetchError(code: .invalidURL)
+    /// Matches any invalid-request error: `catch FetchError.invalidRequest`.
+    public static let invalidRequest = FetchError(code: .invalidRequest)
+    /// Matches any transport failure: `catch FetchError.transportFailed`.
+    public static let transportFailed = FetchError(code: .transportFailed)
+    /// Matches any timeout: `catch FetchError.timedOut`.
+    public static let timedOut = FetchError(code: .timedOut)
+    /// Matches any cancellation: `catch FetchError.cancelled`.
+    public static let cancelled = FetchError(code: .cancelled)
+    /// Matches any unacceptable status: `catch FetchError.unacceptableStatus`.
+    public static let unacceptableStatus = FetchError(code: .unacceptableStatus)
+    /// Matches any decoding failure: `catch FetchError.decodingFailed`.
+    public static let decodingFailed = FetchError(code: .decodingFailed)
+    /// Matches any API-reported failure: `catch FetchError.apiFailure`.
+    public static let apiFailure = FetchError(code: .apiFailure)
+
+    /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
+    ///
+    /// - Parameters:
+    ///   - pattern: one of the static constants, such as ``timedOut``.
+    ///   - value: the error to match.
+    /// - Returns: `true` when the codes are equal.
+    public static func ~= (pattern: FetchError, value: FetchError) -> Bool {
+        pattern.code == value.code
+    }
+
+    /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
+    ///
+    /// - Parameters:
+    ///   - pattern: one of the static constants, such as ``timedOut``.
+    ///   - value: any error.
+    /// - Returns: `true` when `value` is a ``FetchError`` with `pattern`'s code.
+    public static func ~= (pattern: FetchError, value: any Error) -> Bool {
+        (value as? FetchError)?.code == pattern.code
+    }
+
+    // MARK: Description
+
+    /// One or two sentences that say what failed, for which request, and what to check.
+    public var description: String {
+        let subject = request ?? "The request"
+        switch code {
+        case .invalidURL:
+            return "\(subject) has no valid URL\(detail.map { ": \($0)" } ?? ""). "
+                + "Check the base URL and path: an http or https URL with a host is required."
+        case .invalidRequest:
+            return "\(subject) could not be built\(detail.map { ": \($0)" } ?? ".")"
+        case .transportFailed:
+            let name = urlErrorCode.map(Self.name(of:)) ?? "unknown"
+            let number = urlErrorCode.map { " \($0.rawValue)" } ?? ""
+            return "\(subject) failed before a complete response arrived (URLError \(name)\(number))"
+                + "\(detail.map { ": \($0)" } ?? ""). Check the network and that the server is reachable."
+        case .timedOut:
+            let limit = timeout.map { " after \($0.readable)" } ?? ""
+            return "\(subject) timed out\(limit) without a complete response. "
+                + "Raise the timeout or check that the server answers."
+        case .cancelled:
+            return "\(subject) was cancelled."
+        case .unacceptableStatus:
+            let status = statusCode.map(String.init) ?? "?"
+            let excerpt = bodyExcerpt.map { $0.isEmpty ? " with an empty body" : ": \($0)" } ?? ""
+            return "\(subject) answered HTTP \(status)\(excerpt)\(detail.map { " (\($0))" } ?? "")."
+        case .decodingFailed:
+            let what = decodingFailure.map { $0.description } ?? detail ?? "unknown reason"
+            return "\(subject) returned a body that does not decode: \(what)."
+        case .apiFailure:
+            return "\(subject) reported a failure: \(apiFailure.map { $0.description } ?? "no details")."
+        default:
+            return "\(subject) failed (\(code))."
+        }
+    }
+
+    private static func name(of code: URLError.Code) -> String {
+        switch code {
+        case .cancelled: "cancelled"
+        case .badURL: "badURL"
+        case .timedOut: "timedOut"
+        case .unsupportedURL: "unsupportedURL"
+        case .cannotFindHost: "cannotFindHost"
+        case .cannotConnectToHost: "cannotConnectToHost"
+        case .networkConnectionLost: "networkConnectionLost"
+        case .dnsLookupFailed: "dnsLookupFailed"
+        case .notConnectedToInternet: "notConnectedToInternet"
+        case .badServerResponse: "badServerResponse"
+        case .zeroByteResource: "zeroByteResource"
+        case .cannotParseResponse: "cannotParseResponse"
+        case .secureConnectionFailed: "secureConnectionFailed"
+        case .httpTooManyRedirects: "httpTooManyRedirects"
+        default: "code"
+        }
+    }
+}

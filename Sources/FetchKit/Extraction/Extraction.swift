@@ -1,0 +1,119 @@
+public import Decoding
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// How a fetch turns a response into a value: decode JSON (at a path if needed), keep the
+/// raw bytes, read text, or run your own closure.
+///
+/// The value's type is the fetch's generic parameter, so the strategy reads naturally at
+/// the call site:
+///
+/// ```swift
+/// client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self)) { result in … }
+/// client.fetch(TMDB.search("Amélie"), extracting: .decode(Movie.self, at: "results.first")) { result in … }
+/// client.fetch(url, extracting: .data) { result in … }
+/// client.fetch(url, extracting: .custom { data, response in try parseCSV(data) }) { result in … }
+/// ```
+///
+/// A strategy runs only on responses that passed validation (an acceptable status and
+/// no API-reported failure). When it fails, the fetch fails with
+/// ``FetchError/Code-swift.struct/decodingFailed``.
+public struct Extraction<Value: Sendable>: Sendable {
+    let extract: @Sendable (Data, HTTPURLResponse) throws(FetchError) -> Value
+
+    /// Creates a strategy from a closure that throws only ``FetchError``.
+    ///
+    /// - Parameter extract: turns the body and response into a value.
+    init(_ extract: @escaping @Sendable (Data, HTTPURLResponse) throws(FetchError) -> Value) {
+        self.extract = extract
+    }
+
+    /// A strategy that runs your closure over the body and the HTTP response.
+    ///
+    /// An error the closure throws fails the fetch with
+    /// ``FetchError/Code-swift.struct/decodingFailed`` (a ``FetchError`` it throws is passed on as is;
+    /// a `DecodingFailure` becomes the error's ``FetchError/decodingFailure``).
+    ///
+    /// - Parameter transform: turns the body and response into a value.
+    /// - Returns: the strategy.
+    public static func custom(_ transform: @escaping @Sendable (Data, HTTPURLResponse) throws -> Value) -> Extraction {
+        Extraction { (data, response) throws(FetchError) -> Value in
+            do {
+                return try transform(data, response)
+            } catch let error as FetchError {
+                throw error
+            } catch let failure as DecodingFailure {
+                throw FetchError(code: .decodingFailed, decodingFailure: failure)
+            } catch {
+                throw FetchError(code: .decodingFailed, detail: "\(error)")
+            }
+        }
+    }
+}
+
+extension Extraction where Value: Decodable {
+    /// A strategy that decodes the JSON body as `Value` with the Decoding module's
+    /// ``PathDecoder``, optionally at a path inside the body.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode, such as `Movie.self`.
+    ///   - path: where the value is, such as `"results.first"` or `"photos.photo"`; `nil` for the whole body.
+    ///   - decoder: the decoder to use.
+    /// - Returns: the strategy.
+    public static func decode(_ type: Value.Type = Value.self, at path: String? = nil, decoder: PathDecoder = PathDecoder())
+        -> Extraction
+    {
+        Extraction { (data, _) throws(FetchError) -> Value in
+            guard !data.isEmpty else {
+                throw FetchError(
+                    code: .decodingFailed,
+                    decodingFailure: DecodingFailure(
+                        path: path ?? "", message: "the response body is empty; expected JSON for \(Value.self)",
+                        underlying: nil))
+            }
+            do throws(DecodingFailure) {
+                if let path {
+                    return try decoder.decode(type, from: data, at: path)
+                }
+                return try decoder.decode(type, from: data)
+            } catch {
+                throw FetchError(code: .decodingFailed, decodingFailure: error)
+            }
+        }
+    }
+}
+
+extension Extraction where Value == Data {
+    /// A strategy that returns the body's bytes as they arrived (possibly empty).
+    public static var data: Extraction<Data> {
+        Extraction { (data, _) throws(FetchError) -> Data in data }
+    }
+}
+
+extension Extraction where Value == String {
+    /// A strategy that returns the body as text, in the response's charset (UTF-8 when it names none).
+    ///
+    /// A body that is not valid in that encoding fails with ``FetchError/Code-swift.struct/decodingFailed``.
+    public static var string: Extraction<String> {
+        Extraction { (data, response) throws(FetchError) -> String in
+            let encoding = Self.encoding(of: response)
+            guard let text = String(data: data, encoding: encoding) else {
+                throw FetchError(code: .decodingFailed, detail: "the body is not valid \(encoding) text")
+            }
+            return text
+        }
+    }
+
+    private static func encoding(of response: HTTPURLResponse) -> String.Encoding {
+        let name = response.textEncodingName?.lowercased() ?? "utf-8"
+        switch name {
+        case "iso-8859-1", "latin1", "latin-1": return .isoLatin1
+        case "us-ascii", "ascii": return .ascii
+        case "utf-16": return .utf16
+        default: return .utf8
+        }
+    }
+}

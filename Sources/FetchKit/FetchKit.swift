@@ -1,2 +1,0 @@
-/// Endpoints, a generic fetch and its orchestration (placeholder: the module lands with issue 3).
-public enum FetchKitModule {}

@@ -1,0 +1,255 @@
+public import Dispatch
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Downloads files keyed by an identifier: joins requests for a key in flight, moves each
+/// finished file into place atomically, and says once when a batch of downloads has ended.
+///
+/// - A request for a key already in flight joins it: no second transfer starts, and every
+///   caller gets the same result (the file at the first request's destination).
+/// - The transport writes into a hidden temporary file next to the destination; once the
+///   transfer succeeds the file is renamed over the destination in one atomic step, so a
+///   reader never sees a half-written file. On any failure the temporary file is removed.
+/// - A batch begins when a download starts while none is in flight and ends when the last
+///   one in flight ends, succeeded or failed. Handlers registered with
+///   ``whenAllFinished(queue:_:)`` run exactly once, at the end of the batch, then are released
+///   (the seed's `downloadTasksMightBeComplete`).
+///
+/// For example, the Flickr lab's recent-photos download:
+///
+/// ```swift
+/// let downloads = DownloadCoordinator()
+/// let file = try await downloads.download(recentPhotosRequest, key: "recent-photos", to: cacheFile)
+/// downloads.whenAllFinished { summary in backgroundCompletionHandler() }
+/// ```
+///
+/// All methods are safe to call from any thread.
+public final class DownloadCoordinator: Sendable {
+    typealias Waiter = @Sendable (Result<URL, any Error>) -> Void
+
+    struct Entry {
+        var destination: URL
+        var waiters: [UUID: Waiter] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    struct State {
+        var entries: [String: Entry] = [:]
+        var batch = DownloadBatchSummary()
+        var lastBatch = DownloadBatchSummary()
+        var batchHandlers: [@Sendable (DownloadBatchSummary) -> Void] = []
+    }
+
+    private let transport: any DownloadTransport
+    private let state = OrchestrationLock(State())
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameter transport: what moves the bytes; a `URLSession` download by default.
+    public init(transport: any DownloadTransport = URLSessionDownloadTransport()) {
+        self.transport = transport
+    }
+
+    /// The keys of the downloads in flight.
+    public var activeKeys: Set<String> {
+        state.withLock { Set($0.entries.keys) }
+    }
+
+    /// Whether a download for `key` is in flight.
+    ///
+    /// - Parameter key: the download's key.
+    /// - Returns: `true` while the download runs.
+    public func isDownloading(_ key: String) -> Bool {
+        state.withLock { $0.entries[key] != nil }
+    }
+
+    /// How many callers are waiting for the download of `key` (0 when none is in flight).
+    func waiterCount(forKey key: String) -> Int {
+        state.withLock { $0.entries[key]?.waiters.count ?? 0 }
+    }
+
+    /// Downloads `request` to `destination`, or joins the download in flight for `key`.
+    ///
+    /// Cancelling the calling task ends this call with `CancellationError`; the download
+    /// itself is cancelled only when no other caller is still waiting for it.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send (ignored when joining).
+    ///   - key: identifies the download, such as `"recent-photos"` or a photo id.
+    ///   - destination: where the finished file goes, replacing any file there (ignored
+    ///     when joining: a joining caller gets the first caller's destination).
+    /// - Returns: the URL of the finished file.
+    /// - Throws: ``DownloadError`` when the download fails (or the error a custom
+    ///   ``DownloadTransport`` throws), or `CancellationError` when the calling task is cancelled.
+    public func download(_ request: URLRequest, key: String, to destination: URL) async throws -> URL {
+        let id = UUID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                enqueue(request, key: key, destination: destination, waiterID: id) { continuation.resume(with: $0) }
+                if Task.isCancelled { abandon(key: key, waiterID: id) }
+            }
+        } onCancel: {
+            abandon(key: key, waiterID: id)
+        }
+    }
+
+    /// Downloads `request` to `destination`, or joins the download in flight for `key`, and
+    /// calls `completion` exactly once with the file's URL or the error.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send (ignored when joining).
+    ///   - key: identifies the download.
+    ///   - destination: where the finished file goes (ignored when joining).
+    ///   - queue: where `completion` runs; the coordinator's own thread when `nil`.
+    ///   - completion: receives the file's URL or the error (a ``DownloadError`` from the
+    ///     default transport), exactly once.
+    public func download(
+        _ request: URLRequest, key: String, to destination: URL, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<URL, any Error>) -> Void
+    ) {
+        enqueue(request, key: key, destination: destination, waiterID: UUID()) { result in
+            if let queue { queue.async { completion(result) } } else { completion(result) }
+        }
+    }
+
+    /// Cancels the download for `key`; every caller waiting for it gets
+    /// ``DownloadError/Code/cancelled``.
+    ///
+    /// - Parameter key: the download's key.
+    public func cancel(key: String) {
+        state.withLock { $0.entries[key]?.task }?.cancel()
+    }
+
+    /// Cancels every download in flight.
+    public func cancelAll() {
+        for task in state.withLock({ $0.entries.values.compactMap(\.task) }) { task.cancel() }
+    }
+
+    /// Calls `handler` once, when the current batch of downloads ends; at once if none is in flight.
+    ///
+    /// The handler receives the batch's summary (the last batch's when none is in flight)
+    /// and is released after it runs. Register it after starting the batch's downloads.
+    ///
+    /// - Parameters:
+    ///   - queue: where `handler` runs; the coordinator's own thread when `nil`.
+    ///   - handler: receives the summary of the batch, exactly once.
+    public func whenAllFinished(
+        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void
+    ) {
+        let deliver: @Sendable (DownloadBatchSummary) -> Void = { summary in
+            if let queue { queue.async { handler(summary) } } else { handler(summary) }
+        }
+        let idleSummary: DownloadBatchSummary? = state.withLock { state in
+            guard state.entries.isEmpty else {
+                state.batchHandlers.append(deliver)
+                return nil
+            }
+            return state.lastBatch
+        }
+        if let idleSummary { deliver(idleSummary) }
+    }
+
+    /// Waits until the current batch of downloads ends and returns its summary.
+    ///
+    /// - Returns: the batch's summary, or the last batch's when none is in flight.
+    public func allFinished() async -> DownloadBatchSummary {
+        await withCheckedContinuation { continuation in
+            whenAllFinished { continuation.resume(returning: $0) }
+        }
+    }
+
+    // MARK: Internals
+
+    private func enqueue(_ request: URLRequest, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
+    {
+        state.withLock { state in
+            if state.entries[key] != nil {
+                state.entries[key]?.waiters[waiterID] = waiter
+                return
+            }
+            var entry = Entry(destination: destination)
+            entry.waiters[waiterID] = waiter
+            entry.task = Task { [transport] in
+                let result = await Self.perform(request, key: key, destination: destination, transport: transport)
+                self.complete(key: key, with: result)
+            }
+            state.entries[key] = entry
+        }
+    }
+
+    private func abandon(key: String, waiterID: UUID) {
+        let (waiter, orphanedTask): (Waiter?, Task<Void, Never>?) = state.withLock { state in
+            guard let waiter = state.entries[key]?.waiters.removeValue(forKey: waiterID) else { return (nil, nil) }
+            let orphaned = state.entries[key]?.waiters.isEmpty == true ? state.entries[key]?.task : nil
+            return (waiter, orphaned)
+        }
+        waiter?(.failure(CancellationError()))
+        orphanedTask?.cancel()
+    }
+
+    private func complete(key: String, with result: Result<URL, any Error>) {
+        let (waiters, handlers, summary) = state.withLock { state in
+            let waiters = state.entries.removeValue(forKey: key).map { Array($0.waiters.values) } ?? []
+            switch result {
+            case .success: state.batch.succeeded.append(key)
+            case .failure(let error): state.batch.failed[key] = error
+            }
+            guard state.entries.isEmpty else {
+                return (waiters, [@Sendable (DownloadBatchSummary) -> Void](), DownloadBatchSummary())
+            }
+            let summary = state.batch
+            let handlers = state.batchHandlers
+            state.lastBatch = summary
+            state.batch = DownloadBatchSummary()
+            state.batchHandlers.removeAll()
+            return (waiters, handlers, summary)
+        }
+        for waiter in waiters { waiter(result) }
+        for handler in handlers { handler(summary) }
+    }
+
+    private static func perform(
+        _ request: URLRequest, key: String, destination: URL, transport: any DownloadTransport
+    ) async -> Result<URL, any Error> {
+        let directory = destination.deletingLastPathComponent()
+        let staging = directory.appendingPathComponent(
+            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        do {
+            try createDirectory(directory, key: key)
+            try await transport.download(request, into: staging, key: key)
+            try Task.checkCancellation()
+            try moveAtomically(staging, to: destination, key: key)
+            return .success(destination)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            if error is CancellationError {
+                return .failure(
+                    DownloadError(code: .cancelled, key: key, underlying: error, detail: "the download was cancelled"))
+            }
+            return .failure(error)
+        }
+    }
+
+    private static func createDirectory(_ directory: URL, key: String) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DownloadError(
+                code: .fileSystem, key: key, underlying: error,
+                detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Renames `staging` over `destination`: atomic, because both are in the same folder.
+    private static func moveAtomically(_ staging: URL, to destination: URL, key: String) throws {
+        guard rename(staging.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DownloadError(
+                code: .fileSystem, key: key,
+                detail: "cannot move the downloaded file into place at \(destination.path): \(reason)")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+public import Dispatch
+
+/// Runs many asynchronous jobs with a concurrency limit and reports one outcome, once.
+///
+/// A fan-out takes a collection of elements and an asynchronous transform (usually a fetch),
+/// runs at most ``maximumConcurrency`` transforms at a time, and keeps each item's result.
+/// A caller-given rule says whether an item's value changed anything; the items' outcomes
+/// combine under ``failureRule`` into one ``RefreshOutcome``. Work starts as slots free up:
+/// the fan-out runs ``maximumConcurrency`` worker tasks, each taking the next item as soon
+/// as it finishes one, so 10,000 items never mean more than ``maximumConcurrency`` tasks.
+///
+/// For example, MustC's background refresh:
+///
+/// ```swift
+/// let report = await FanOut().run(movies, changed: { movie, rating in
+///     rating != movie.popularity
+/// }) { movie in
+///     try await client.fetch(TMDB.movie(id: movie.remoteID), extracting: .decode(Double.self, at: "popularity"))
+/// }
+/// completionHandler(report.outcome)   // .newData, .noData or .failed
+/// ```
+///
+/// The async form stops when its task is cancelled; the callback form
+/// (``start(_:changed:queue:progress:transform:completion:)``) returns a ``FanOutHandle``.
+public struct FanOut: Sendable {
+    /// The default concurrency limit: 6, libcurl's and URLSession's usual limit of
+    /// connections per host, so a fan-out against one API does not queue requests
+    /// behind the transport's own limit (where their timeouts would run while they wait).
+    public static let defaultMaximumConcurrency = 6
+
+    /// The most transforms that run at the same time; values below 1 mean 1.
+    public var maximumConcurrency: Int
+    /// How failed items combine into the outcome.
+    public var failureRule: FailureRule
+
+    /// Creates a fan-out configuration.
+    ///
+    /// - Parameters:
+    ///   - maximumConcurrency: the most transforms that run at once; values below 1 mean 1.
+    ///   - failureRule: how failed items combine into the outcome.
+    public init(maximumConcurrency: Int = FanOut.defaultMaximumConcurrency, failureRule: FailureRule = .strict) {
+        self.maximumConcurrency = max(1, maximumConcurrency)
+        self.failureRule = failureRule
+    }
+
+    /// Runs `transform` over every element and returns the report when all have finished.
+    ///
+    /// Items start in input order as slots free up. If the calling task is cancelled, no
+    /// further item starts, the running ones are cancelled, and the report counts every
+    /// unfinished item as failed with a `CancellationError`.
+    ///
+    /// - Parameters:
+    ///   - elements: the items to process.
+    ///   - changed: whether an item's value changed anything (for example, a new rating).
+    ///   - progress: called after each item finishes, one call at a time, in order, on the
+    ///     task that finished the item; keep it short.
+    ///   - transform: the work for one item, such as a fetch.
+    /// - Returns: the aggregate outcome and every item's result, in input order.
+    public func run<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element>,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        transform: @escaping @Sendable (Element) async throws -> Value
+    ) async -> FanOutReport<Value> {
+        let run = FanOutRun<Element, Value>(elements)
+        let workers = min(max(1, maximumConcurrency), run.total)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    while let (index, element) = run.next() {
+                        let (result, outcome) = await Self.process(element, changed: changed, transform: transform)
+                        run.record(result, outcome: outcome, at: index, progress: progress)
+                    }
+                }
+            }
+        }
+        return run.report(under: failureRule)
+    }
+
+    /// Runs independent jobs, such as one fetch each, and returns the report when all finished.
+    ///
+    /// The same as ``run(_:changed:progress:transform:)`` with each job as its own element.
+    ///
+    /// - Parameters:
+    ///   - jobs: the work to run.
+    ///   - changed: whether a job's value changed anything.
+    ///   - progress: called after each job finishes, one call at a time, in order.
+    /// - Returns: the aggregate outcome and every job's result, in the order of `jobs`.
+    public func run<Value: Sendable>(
+        jobs: [@Sendable () async throws -> Value],
+        changed: @escaping @Sendable (Value) -> Bool,
+        progress: (@Sendable (FanOutProgress) -> Void)? = nil
+    ) async -> FanOutReport<Value> {
+        await run(jobs.indices, changed: { _, value in changed(value) }, progress: progress) { index in
+            try await jobs[index]()
+        }
+    }
+
+    /// Starts a fan-out and calls `completion` exactly once when every item has finished.
+    ///
+    /// Progress and the completion are delivered on `queue`, in order: every progress call
+    /// happens before the completion. Cancel through the returned handle; the completion
+    /// still runs, with a cancelled report.
+    ///
+    /// - Parameters:
+    ///   - elements: the items to process.
+    ///   - changed: whether an item's value changed anything.
+    ///   - queue: where `progress` and `completion` run; a new serial queue when `nil`.
+    ///   - progress: called after each item finishes.
+    ///   - transform: the work for one item.
+    ///   - completion: receives the report, exactly once.
+    /// - Returns: a handle that cancels the fan-out.
+    @discardableResult
+    public func start<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element> & Sendable,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        queue: DispatchQueue? = nil,
+        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        transform: @escaping @Sendable (Element) async throws -> Value,
+        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
+    ) -> FanOutHandle {
+        let queue = queue ?? DispatchQueue(label: "FetchKit.FanOut")
+        var forward: (@Sendable (FanOutProgress) -> Void)?
+        if let progress {
+            forward = { @Sendable value in queue.async { progress(value) } }
+        }
+        let fanOut = self
+        let forwardProgress = forward
+        let task = Task<Void, Never> {
+            let report: FanOutReport<Value> = await fanOut.run(
+                elements, changed: changed, progress: forwardProgress, transform: transform)
+            queue.async { completion(report) }
+        }
+        return FanOutHandle(task: task)
+    }
+
+    private static func process<Element: Sendable, Value: Sendable>(
+        _ element: Element,
+        changed: @Sendable (Element, Value) -> Bool,
+        transform: @Sendable (Element) async throws -> Value
+    ) async -> (Result<Value, any Error>, ItemOutcome) {
+        do {
+            try Task.checkCancellation()
+            let value = try await transform(element)
+            return (.success(value), changed(element, value) ? .changed : .unchanged)
+        } catch {
+            return (.failure(error), .failed)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+public import Dispatch
+public import Foundation
+
+extension OperationQueue {
+    /// Adds `operations` and a completion operation that reports their aggregate outcome.
+    ///
+    /// The completion operation depends on every operation in `operations` and reports once
+    /// all of them have finished, however they finished.
+    ///
+    /// - Parameters:
+    ///   - operations: the item operations, usually ``FetchOperation``s.
+    ///   - failureRule: how failed items combine into the outcome.
+    ///   - handlerQueue: where `handler` runs; the operation's own thread when `nil`.
+    ///   - handler: receives the outcome, exactly once.
+    /// - Returns: the completion operation, already added to the queue.
+    @discardableResult
+    public func addRefresh(
+        _ operations: [Operation], failureRule: FailureRule = .strict, handlerQueue: DispatchQueue? = nil,
+        handler: @escaping @Sendable (RefreshOutcome) -> Void
+    ) -> RefreshCompletionOperation {
+        let completion = RefreshCompletionOperation(failureRule: failureRule, queue: handlerQueue, handler: handler)
+        for operation in operations { completion.addDependency(operation) }
+        addOperations(operations, waitUntilFinished: false)
+        addOperation(completion)
+        return completion
+    }
+}

@@ -1,0 +1,112 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Decides which query items and header fields hold secrets, and describes URLs and
+/// requests with those values replaced by `REDACTED`.
+///
+/// FetchKit uses the client's redactor wherever it describes a request: in every
+/// ``FetchError``, in what ``FetchObserver``s receive, and in ``FetchLogger`` lines.
+///
+/// A name is secret when, compared case-insensitively, it is one of `key`, `api_key`,
+/// `apikey`, `token`, `authorization`, `password`, `secret`, `signature`, `sig`,
+/// `cookie`, `set-cookie` or `proxy-authorization`; or ends in `_key`, `-key` or `apikey`;
+/// or contains `token`, `secret`, `password` or `passwd`. The password of a URL's user
+/// information is redacted too.
+///
+/// ```swift
+/// let text = Redactor.standard.describe(URL(string: "https://api.example.com/x?api_key=abc&q=cats")!)
+/// // "https://api.example.com/x?api_key=REDACTED&q=cats"
+/// ```
+public struct Redactor: Sendable {
+    /// The text that replaces a secret value.
+    public static let placeholder = "REDACTED"
+
+    /// The standard rules described above.
+    public static let standard = Redactor()
+
+    private let additionalNames: Set<String>
+
+    /// Creates a redactor with the standard rules plus more names to treat as secret.
+    ///
+    /// - Parameter additionalNames: extra query-item or header names (compared case-insensitively).
+    public init(additionalNames: Set<String> = []) {
+        self.additionalNames = Set(additionalNames.map { $0.lowercased() })
+    }
+
+    private static let exactNames: Set<String> = [
+        "key", "api_key", "apikey", "api-key", "token", "authorization", "proxy-authorization", "password", "secret",
+        "signature", "sig", "cookie", "set-cookie", "auth",
+    ]
+
+    /// Whether a query item or header named `name` holds a secret.
+    ///
+    /// - Parameter name: the query-item or header-field name.
+    /// - Returns: `true` when its value must not be shown.
+    public func isSecret(_ name: String) -> Bool {
+        let name = name.lowercased()
+        if Self.exactNames.contains(name) || additionalNames.contains(name) { return true }
+        if name.hasSuffix("_key") || name.hasSuffix("-key") || name.hasSuffix("apikey") { return true }
+        return ["token", "secret", "password", "passwd"].contains { name.contains($0) }
+    }
+
+    /// The URL as text, with secret query values and any user-info password redacted.
+    ///
+    /// - Parameter url: the URL to describe.
+    /// - Returns: the URL's text, safe to print.
+    public func describe(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return "<a URL that cannot be parsed>"
+        }
+        if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
+        let query = components.percentEncodedQuery
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        var text = components.string ?? "<a URL that cannot be described>"
+        if let query {
+            text += "?" + redactQuery(query)
+        }
+        return text
+    }
+
+    /// The method and URL of a request, such as `GET https://api.example.com/x?api_key=REDACTED`.
+    ///
+    /// - Parameter request: the request to describe.
+    /// - Returns: the description, safe to print.
+    public func describe(_ request: URLRequest) -> String {
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url else { return "\(method) <no URL>" }
+        return "\(method) \(describe(url))"
+    }
+
+    /// Header fields with secret values redacted.
+    ///
+    /// - Parameter headers: the header fields.
+    /// - Returns: the same fields, with secret values replaced by ``placeholder``.
+    public func redact(headers: [String: String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers {
+            result[name] = isSecret(name) ? Self.placeholder : value
+        }
+        return result
+    }
+
+    /// A percent-encoded query with secret values redacted.
+    func redactQuery(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = String(parts[0])
+            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? rawName
+            guard parts.count == 2, isSecret(name) else { return String(pair) }
+            return rawName + "=" + Self.placeholder
+        }
+        .joined(separator: "&")
+    }
+
+    /// Replaces every occurrence of each secret in `text` (used on texts that may echo a secret back).
+    func scrub(_ text: String, secrets: [String]) -> String {
+        secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+    }
+}

@@ -1,0 +1,51 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// The seam between ``FetchClient`` and the network: sends one `URLRequest` and reports
+/// its response once.
+///
+/// ``URLSessionTransport`` is the default. Adopt this protocol to send requests another
+/// way (another HTTP stack, a recorder, an in-process router). The client has already
+/// applied its adapters and limits in-flight requests per host before it calls
+/// ``send(_:completion:)``, and it runs its own timeout clock from that call.
+public protocol HTTPTransport: Sendable {
+    /// Starts sending `request` and returns a handle that can cancel it.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, complete with headers and body.
+    ///   - completion: called exactly once, on any thread, with the response and its
+    ///     body, or with the error that ended the exchange (a `URLError` with code
+    ///     `.cancelled` after ``TransportTask/cancel()``).
+    /// - Returns: a handle to cancel the exchange.
+    func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
+}
+
+/// A handle to one exchange started by an ``HTTPTransport``.
+public protocol TransportTask: Sendable {
+    /// Cancels the exchange; the transport then completes it with a cancellation error
+    /// (or with its result, if it had already finished).
+    func cancel()
+}
+
+/// What an ``HTTPTransport`` received: the HTTP response and its complete body.
+public struct TransportResponse: Sendable {
+    /// The response's status line and headers.
+    public var response: HTTPURLResponse
+    /// The complete body.
+    public var data: Data
+
+    /// Creates a transport response.
+    ///
+    /// - Parameters:
+    ///   - response: the HTTP response.
+    ///   - data: the complete body.
+    public init(response: HTTPURLResponse, data: Data) {
+        self.response = response
+        self.data = data
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// The default ``HTTPTransport``: a `URLSession` of its own (FoundationNetworking on Linux).
+///
+/// The session does not cache responses or store cookies, and allows
+/// `maximumConnectionsPerHost` connections per host; ``FetchClient`` keeps its in-flight
+/// requests per host within the same number, so no request waits inside the session for
+/// a connection while its timeout runs.
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// Creates a transport with its own ephemeral session.
+    ///
+    /// - Parameter maximumConnectionsPerHost: the session's connection limit per host.
+    public init(maximumConnectionsPerHost: Int = 6) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        // The client runs its own timeout clock; the session's must not end a request first.
+        configuration.timeoutIntervalForRequest = 7 * 24 * 3600
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Creates a transport over an existing session (its delegate, if any, must not
+    /// replace the completion handlers of data tasks).
+    ///
+    /// - Parameter session: the session to send requests with.
+    public init(session: URLSession) {
+        self.session = session
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Starts a data task for `request`.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - completion: called once with the response or the error.
+    /// - Returns: the task's handle.
+    public func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                completion(.failure(error))
+            } else if let response = response as? HTTPURLResponse {
+                completion(.success(TransportResponse(response: response, data: data ?? Data())))
+            } else {
+                completion(.failure(URLError(.badServerResponse)))
+            }
+        }
+        task.resume()
+        return SessionTask(task: task)
+    }
+
+    /// `@unchecked Sendable`: `URLSessionTask.cancel()` is thread-safe, and the task is never mutated here.
+    private struct SessionTask: TransportTask, @unchecked Sendable {
+        let task: URLSessionDataTask
+        func cancel() { task.cancel() }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import FetchKit
+
+/// These run on the platform's real `OperationQueue`: swift-corelibs-foundation's on Linux.
+@Suite struct AsyncOperationTests {
+    struct Boom: Error {}
+
+    /// Counts how often `execute()` runs, and finishes twice to prove the second call is inert.
+    final class CountingOperation: AsyncOperation, @unchecked Sendable {
+        // @unchecked Sendable: `executions` is guarded by an OrchestrationLock.
+        let executions = OrchestrationLock(0)
+        let cancelledEarly = OrchestrationLock(false)
+
+        override func execute() {
+            executions.withLock { $0 += 1 }
+            DispatchQueue.global().async {
+                self.finish()
+                self.finish()
+            }
+        }
+
+        override func cancelledBeforeStart() {
+            cancelledEarly.withLock { $0 = true }
+        }
+    }
+
+    @Test func manyFetchOperationsRespectMaxConcurrentOperationCountAndReportOnce() async throws {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 4
+        let counter = InFlightCounter()
+        let outcome = Delivery<RefreshOutcome>()
+        let operations = (0..<200).map { item in
+            FetchOperation(changed: { $0 == 150 }) {
+                counter.enter()
+                defer { counter.leave() }
+                try await Task.sleep(nanoseconds: 100_000)
+                return item
+            }
+        }
+        let completion = queue.addRefresh(operations) { outcome.fulfill($0) }
+        #expect(try await outcome.value(within: 60, "the refresh outcome") == .newData)
+        try await waitUntil("the completion operation to finish") { completion.isFinished }
+        #expect(counter.startedCount == 200)
+        #expect(counter.maximum <= 4)
+        #expect(operations.allSatisfy { $0.isFinished && !$0.isExecuting })
+        #expect(operations[150].itemOutcome == .changed)
+        #expect(operations[3].value == 3)
+        #expect(completion.outcome == .newData)
+        #expect(outcome.count == 1)
+    }
+
+    @Test func allUnchangedDependenciesGiveNoDataAndOneFailureGivesFailed() async throws {
+        let queue = OperationQueue()
+        let unchanged = Delivery<RefreshOutcome>()
+        queue.addRefresh((0..<5).map { item in FetchOperation(changed: { _ in false }) { item } }) {
+            unchanged.fulfill($0)
+        }
+        #expect(try await unchanged.value(within: 30) == .noData)
+
+        let failing = Delivery<RefreshOutcome>()
+        let operations = (0..<5).map { item in
+            FetchOperation(changed: { _ in false }) { () async throws -> Int in
+                if item == 2 { throw Boom() }
+                return item
+            }
+        }
+        queue.addRefresh(operations) { failing.fulfill($0) }
+        #expect(try await failing.value(within: 30) == .failed)
+        #expect(operations[2].result.map { (try? $0.get()) == nil } == true)
+    }
+
+    @Test func anOperationCancelledBeforeStartNeverRunsAndCountsAsFailed() async throws {
+        let queue = OperationQueue()
+        let ran = InFlightCounter()
+        let cancelled = FetchOperation(changed: { _ in true }) {
+            ran.enter()
+            return 1
+        }
+        cancelled.cancel()
+        let unchanged = FetchOperation(changed: { _ in false }) { 2 }
+        let outcome = Delivery<RefreshOutcome>()
+        queue.addRefresh([cancelled, unchanged], failureRule: .tolerant) { outcome.fulfill($0) }
+        #expect(try await outcome.value(within: 30) == .noData)
+        #expect(ran.startedCount == 0)
+        #expect(cancelled.isFinished)
+        #expect(cancelled.result?.isCancellation == true)
+        #expect(cancelled.itemOutcome == .failed)
+    }
+
+    @Test func aCompletionOperationCancelledBeforeStartReportsFailedOnce() async throws {
+        let queue = OperationQueue()
+        let outcome = Delivery<RefreshOutcome>()
+        let gate = OrchestrationLock(false)
+        let slow = FetchOperation { () async throws -> Int in
+            while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+            return 1
+        }
+        let completion = queue.addRefresh([slow]) { outcome.fulfill($0) }
+        completion.cancel()
+        gate.withLock { $0 = true }
+        #expect(try await outcome.value(within: 30) == .failed)
+        try await waitUntil("the queue to drain") { queue.operationCount == 0 }
+        #expect(outcome.count == 1)
+        #expect(slow.value == 1)
+    }
+
+    @Test func cancellingARunningFetchOperationCancelsItsJob() async throws {
+        let queue = OperationQueue()
+        let started = Delivery<Void>()
+        let operation = FetchOperation { () async throws -> Int in
+            started.fulfill(())
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            return 1
+        }
+        queue.addOperation(operation)
+        try await started.value(within: 30, "the job to start")
+        operation.cancel()
+        try await waitUntil("the cancelled operation to finish") { operation.isFinished }
+        #expect(operation.result?.isCancellation == true)
+        #expect(!operation.isExecuting)
+    }
+
+    @Test func startingTwiceExecutesOnceAndFinishingTwiceIsHarmless() async throws {
+        let operation = CountingOperation()
+        #expect(operation.isAsynchronous)
+        #expect(!operation.isExecuting && !operation.isFinished)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in operation.start() }
+        try await waitUntil("the operation to finish") { operation.isFinished }
+        #expect(operation.executions.withLock { $0 } == 1)
+        #expect(!operation.isExecuting)
+    }
+
+    @Test func queueCancellationBeforeStartFinishesWithoutExecuting() async throws {
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        let operations = (0..<50).map { _ in CountingOperation() }
+        for operation in operations { queue.addOperation(operation) }
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        try await waitUntil("every cancelled operation to finish") { operations.allSatisfy(\.isFinished) }
+        #expect(operations.allSatisfy { $0.executions.withLock { $0 } == 0 })
+        #expect(operations.allSatisfy { $0.cancelledEarly.withLock { $0 } })
+        try await waitUntil("the queue to drain") { queue.operationCount == 0 }
+    }
+
+    @Test func dependentsStartOnlyAfterTheirDependenciesFinish() async throws {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 3
+        let order = OrchestrationLock([String]())
+        let first = FetchOperation { () async throws -> Int in
+            try await Task.sleep(nanoseconds: 2_000_000)
+            order.withLock { $0.append("first") }
+            return 1
+        }
+        let second = FetchOperation { () async throws -> Int in
+            order.withLock { $0.append("second") }
+            return 2
+        }
+        second.addDependency(first)
+        let outcome = Delivery<RefreshOutcome>()
+        queue.addRefresh([second, first]) { outcome.fulfill($0) }
+        #expect(try await outcome.value(within: 30) == .newData)
+        #expect(order.withLock { $0 } == ["first", "second"])
+    }
+}

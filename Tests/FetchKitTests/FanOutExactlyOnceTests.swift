@@ -1,0 +1,80 @@
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKit
+
+/// Many fan-outs at once against a server that fails in every way: each reports exactly once.
+@Suite struct FanOutExactlyOnceTests {
+    struct StubEndpoint: Endpoint {
+        let baseURL: URL
+        let path: String
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func everyFanOutReportsExactlyOnceWhateverTheServerDoes(seed: UInt64) async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/ok/*") { request in
+            let delay = Int(request.path.split(separator: "/").last ?? "") ?? 0
+            return StubResponse.json(#"{"value":\#(delay)}"#).delayed(by: .milliseconds(delay))
+        }
+        server.route("GET", "/fail", respond: .json(#"{"error":true}"#, status: 500))
+        server.route(
+            "GET", "/drop",
+            respond: StubResponse.text(String(repeating: "x", count: 2_000)).droppingConnection(afterBodyBytes: 10))
+        server.route("GET", "/close", respond: .closeWithoutAnswer)
+        server.route("GET", "/slow", respond: StubResponse.json("{}").delayed(by: .seconds(30)))
+        let client = FetchClient { configuration in
+            configuration.retryPolicy = .none
+            configuration.timeout = .seconds(20)
+        }
+
+        var random = OrchestrationRandom(seed: seed)
+        let fanOutCount = 12
+        let itemsPerFanOut = 25
+        let completions = (0..<fanOutCount).map { _ in Delivery<FanOutReport<String>>() }
+        let progressCounts = (0..<fanOutCount).map { _ in OrchestrationLock(0) }
+        var handles: [FanOutHandle] = []
+        var willCancel: [Bool] = []
+        for index in 0..<fanOutCount {
+            let cancels = index.isMultiple(of: 3)
+            willCancel.append(cancels)
+            let paths = (0..<itemsPerFanOut).map { _ -> String in
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0: return "/fail"
+                case 1: return "/drop"
+                case 2: return "/close"
+                case 3 where cancels: return "/slow"
+                default: return "/ok/\(Int.random(in: 0..<15, using: &random))"
+                }
+            }
+            let baseURL = server.baseURL
+            let progress = progressCounts[index]
+            let completion = completions[index]
+            handles.append(
+                FanOut(maximumConcurrency: 3).start(
+                    paths, changed: { path, _ in path == "/ok/7" },
+                    progress: { _ in progress.withLock { $0 += 1 } },
+                    transform: { path in
+                        try await client.fetch(StubEndpoint(baseURL: baseURL, path: path), extracting: .string)
+                    },
+                    completion: { completion.fulfill($0) }))
+        }
+        for (handle, cancels) in zip(handles, willCancel) where cancels { handle.cancel() }
+
+        for (index, completion) in completions.enumerated() {
+            let report = try await completion.value(within: 60, "fan-out \(index)")
+            #expect(report.results.count == itemsPerFanOut)
+            #expect(report.itemOutcomes.count == itemsPerFanOut)
+            if !willCancel[index] {
+                #expect(!report.wasCancelled)
+                #expect(progressCounts[index].withLock { $0 } == itemsPerFanOut)
+            }
+        }
+        // Everything has reported; give stray callbacks a chance to show up, then count.
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(completions.allSatisfy { $0.count == 1 })
+    }
+}

@@ -1,0 +1,104 @@
+import FetchKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A value guarded by a lock, for test state shared with callbacks.
+///
+/// `@unchecked Sendable`: every access goes through `withLock`, which holds `lock`.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+/// An endpoint whose parts a test sets directly.
+struct TestEndpoint: Endpoint {
+    var baseURL: URL
+    var path: String
+    var method: HTTPMethod = .get
+    var queryItems: [URLQueryItem] = []
+    var headers: [String: String] = [:]
+    var body: RequestBody?
+    var timeout: Duration?
+}
+
+/// Waits for one callback-style completion, bounded by `timeout`; `nil` means it never came.
+func completion<Value: Sendable>(
+    timeout: Duration = .seconds(30),
+    _ start: (@escaping @Sendable (Result<Value, FetchError>) -> Void) -> Void
+) async -> Result<Value, FetchError>? {
+    let once = Box<CheckedContinuation<Result<Value, FetchError>?, Never>?>(nil)
+    return await withCheckedContinuation { continuation in
+        once.withLock { $0 = continuation }
+        let resume: @Sendable (Result<Value, FetchError>?) -> Void = { result in
+            once.withLock { stored in
+                stored?.resume(returning: result)
+                stored = nil
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { resume(nil) }
+        start { resume($0) }
+    }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// An observer that records what it is told.
+final class RecordingObserver: FetchObserver {
+    struct Retry: Sendable {
+        var attempt: Int
+        var delay: Duration
+        var error: FetchError
+    }
+
+    let started = Box<[RequestSummary]>([])
+    let retries = Box<[Retry]>([])
+    let finished = Box<[(RequestSummary, FetchMetrics)]>([])
+
+    func requestWillStart(_ request: RequestSummary) {
+        started.withLock { $0.append(request) }
+    }
+
+    func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
+        retries.withLock { $0.append(Retry(attempt: request.attempt, delay: delay, error: error)) }
+    }
+
+    func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
+        finished.withLock { $0.append((request, metrics)) }
+    }
+}
+
+struct Movie: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+    var popularity: Double
+}
