@@ -1,9 +1,28 @@
+import FetchKit
 import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Every benchmark case, in report order.
 func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     let fetchPath = try makeFetchDatabase(scratch)
+    let server = try makeBenchmarkServer()
+    let session = URLSession(configuration: .ephemeral)
+    let client = FetchClient()
+    let refreshCount = 1_000
     return [
+        BenchmarkCase(
+            name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",
+            ours: fetchKitPerRequestSide(server: server, client: client),
+            reference: rawPerRequestSide(server: server, session: session), target: 1.05, iterations: 9),
+        BenchmarkCase(
+            name: "FetchKit: refresh 1,000 items, 20 ms latency, limit 6",
+            ours: fetchKitRefreshSide(server: server, client: client, count: refreshCount),
+            reference: dispatchGroupRefreshSide(server: server, session: session, count: refreshCount),
+            others: [oneAtATimeRefreshSide(server: server, session: session, count: refreshCount)],
+            target: 1.15, idealTime: .milliseconds(refreshCount * 20 / 6), iterations: 3),
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",
             ours: nil, reference: rawInsertSide(scratch), others: [grdbInsertSide(scratch)], target: 2.0, iterations: 5),
