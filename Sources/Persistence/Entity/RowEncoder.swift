@@ -1,0 +1,219 @@
+import Foundation
+
+/// Binds an entity's properties straight to a prepared statement's parameters.
+///
+/// One instance is reused for every row written through a statement: column positions
+/// are resolved once, and the next column is predicted from property order (a key is
+/// compared with the expected name; a dictionary is the fallback).
+final class RowEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let schema: EntitySchema
+    let names: [String]
+    let count: Int
+    var statement: Statement?
+    var next = 0
+    var failure: (any Error)?
+    private lazy var json: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    init(schema: EntitySchema) {
+        self.schema = schema
+        names = schema.names
+        count = names.count
+    }
+
+    /// Binds every column of `entity` to `statement` (a statement numbered in column order).
+    func bind<E: Encodable>(_ entity: E, to statement: Statement) throws(PersistenceError) {
+        self.statement = statement
+        next = 0
+        failure = nil
+        statement.clearBindings()
+        do {
+            try entity.encode(to: self)
+        } catch {
+            throw wrap(error)
+        }
+        if let failure { throw wrap(failure) }
+    }
+
+    private func wrap(_ error: any Error) -> PersistenceError {
+        if let error = error as? PersistenceError {
+            return PersistenceError(
+                error.kind, "\(schema.entityName): \(error.message)", entity: schema.entityName,
+                property: error.property, sqliteCode: error.sqliteCode)
+        }
+        return PersistenceError(
+            .encodingFailed, "\(schema.entityName) could not be encoded into a row: \(error).",
+            entity: schema.entityName)
+    }
+
+    /// The 1-based parameter index for `key`.
+    @inline(__always)
+    func parameter(_ key: some CodingKey) throws -> Int32 {
+        let name = key.stringValue
+        if next < count, names[next] == name {
+            next += 1
+            return Int32(next)
+        }
+        guard let index = schema.indexByName[name] else {
+            throw PersistenceError(
+                .encodingFailed,
+                "\(schema.entityName) encodes a key '\(name)' that its decoder never reads, so it has no column.",
+                entity: schema.entityName, property: name)
+        }
+        next = index + 1
+        return Int32(next)
+    }
+
+    func bindValue<T: Encodable>(_ value: T, at index: Int32, key: String) throws {
+        guard let statement else { return }
+        if let special = SpecialValues.databaseValue(of: value) {
+            try statement.bind(special, at: index)
+            return
+        }
+        let capture = SingleValueCapture()
+        try value.encode(to: capture)
+        if capture.needsJSON {
+            let data = try json.encode(value)
+            statement.bindText(String(decoding: data, as: UTF8.self), at: index)
+        } else if let captured = capture.value {
+            try statement.bind(captured, at: index)
+        } else {
+            statement.bindNull(at: index)
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        failure = PersistenceError(
+            .encodingFailed, "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container.")
+        return DiscardingUnkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        failure = PersistenceError(
+            .encodingFailed, "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
+        return SingleValueCapture()
+    }
+}
+
+struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: RowEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    @inline(__always)
+    private func integer(_ value: Int64, _ key: Key) throws {
+        let index = try encoder.parameter(key)
+        encoder.statement?.bindInt(value, at: index)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        let index = try encoder.parameter(key)
+        encoder.statement?.bindNull(at: index)
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try integer(value ? 1 : 0, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(try RowValues.int64(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(try RowValues.int64(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        let index = try encoder.parameter(key)
+        encoder.statement?.bindDouble(value, at: index)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        let index = try encoder.parameter(key)
+        encoder.statement?.bindDouble(Double(value), at: index)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        let index = try encoder.parameter(key)
+        encoder.statement?.bindText(value, at: index)
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let index = try encoder.parameter(key)
+        try encoder.bindValue(value, at: index, key: key.stringValue)
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        encoder.failure = PersistenceError(
+            .encodingFailed,
+            "\(encoder.schema.entityName) writes a nested container for '\(key.stringValue)'; "
+                + "encode a nested value with encode(_:forKey:) so it is stored as JSON.")
+        return KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder.failure = PersistenceError(
+            .encodingFailed,
+            "\(encoder.schema.entityName) writes a nested array for '\(key.stringValue)'; "
+                + "encode the array with encode(_:forKey:) so it is stored as JSON.")
+        return DiscardingUnkeyedContainer()
+    }
+    mutating func superEncoder() -> any Encoder {
+        encoder.failure = PersistenceError(.encodingFailed, "\(encoder.schema.entityName) uses superEncoder().")
+        return SingleValueCapture()
+    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        encoder.failure = PersistenceError(.encodingFailed, "\(encoder.schema.entityName) uses superEncoder(forKey:).")
+        return SingleValueCapture()
+    }
+}
