@@ -8,6 +8,9 @@ final class SchemaProbe: Decoder {
     var userInfo: [CodingUserInfoKey: Any] = [:]
     var columns: [ColumnSchema] = []
     var seen: Set<String> = []
+    /// Keys the entity asked `decodeNil(forKey:)` about: the default `decodeIfPresent` does
+    /// that for `Optional` properties before decoding.
+    var nilChecked: Set<String> = []
     var failure: PersistenceError?
     let entityName: String
 
@@ -72,11 +75,14 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        probe.nilChecked.insert(key.stringValue)
+        return false
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let (value, columnType) = try SampleValues.sample(T.self, property: key.stringValue, entity: probe.entityName)
-        probe.record(key.stringValue, columnType, optional: false)
+        probe.record(key.stringValue, columnType, optional: probe.nilChecked.contains(key.stringValue))
         return value
     }
 

@@ -108,14 +108,15 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
 }
 
 extension PersistenceError: Equatable {
-    /// Two errors are equal when their kinds, messages and subjects are equal.
+    /// Two errors are equal when they are of the same kind (messages and subjects are details).
+    ///
+    /// This lets `#expect(throws: PersistenceError.uniqueKeyViolation)` and `==` checks read naturally.
     ///
     /// - Parameters:
     ///   - lhs: an error.
     ///   - rhs: another error.
-    /// - Returns: whether they are equal.
+    /// - Returns: whether their kinds are equal.
     public static func == (lhs: PersistenceError, rhs: PersistenceError) -> Bool {
-        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.entity == rhs.entity
-            && lhs.property == rhs.property && lhs.sqliteCode == rhs.sqliteCode
+        lhs.kind == rhs.kind
     }
 }
