@@ -67,7 +67,7 @@ struct Photo: StoredEntity, Equatable {
 }
 
 /// A fresh directory and a store file inside it, removed when the test ends.
-struct StoreFixture: ~Copyable {
+final class StoreFixture: Sendable {
     let directory: TemporaryDirectory
     let url: URL
 

@@ -23,7 +23,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
     /// Matches every row.
     public static var all: Filter<Entity> { Filter(.constant(true)) }
     /// Matches no row.
-    public static var none: Filter<Entity> { Filter(.constant(false)) }
+    public static var nothing: Filter<Entity> { Filter(.constant(false)) }
 
     /// Both filters match.
     ///

@@ -14,6 +14,7 @@ struct QuerySQL {
     }
 
     mutating func appendOrder<E>(_ sort: [Sort<E>]) throws(PersistenceError) {
+        guard !sort.isEmpty else { return }
         var parts: [String] = []
         for key in sort {
             let column = try schema.column(named: key.column, for: "a sort")
@@ -22,7 +23,8 @@ struct QuerySQL {
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
         }
-        if !sort.contains(where: { $0.column == schema.idName }) { parts.append(quote(schema.idName) + " ASC") }
+        // Ties are broken by rowid: deterministic, and every index already ends with it.
+        parts.append("rowid ASC")
         sql += " ORDER BY " + parts.joined(separator: ", ")
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Make sorts with ``Field/ascending(caseInsensitive:)`` and
 /// ``Field/descending(caseInsensitive:)``; pass several for a multi-key order. Rows that
-/// tie on every key are ordered by identity, so results are always deterministic.
+/// tie on every key keep the order they were inserted in, so results are deterministic.
+/// Without any sort key the order is unspecified.
 public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     /// The column sorted on.
     public let column: String
