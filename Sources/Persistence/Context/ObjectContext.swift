@@ -87,6 +87,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// - Parameter block: the work; it receives the transaction.
     /// - Returns: the block's value, after the commit.
     /// - Throws: the block's error (after the rollback), a ``PersistenceError``, or `CancellationError`.
+    @discardableResult
     public func persist<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
         try await run { try self.performWrite(block) }
     }
@@ -97,6 +98,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// - Parameter block: the work; it receives the transaction.
     /// - Returns: the block's value, after the commit (or the savepoint's release).
     /// - Throws: the block's error (after the rollback), or a ``PersistenceError``.
+    @discardableResult
     public func persistAndWait<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
         if isOnQueue { return try performWrite(block) }
         return try queue.sync { try performWrite(block) }
