@@ -79,7 +79,7 @@ final class StoreFixture: Sendable {
     func open(
         _ entities: [any StoredEntity.Type] = [Book.self, Counter.self, Photo.self],
         configure: (inout ObjectStore.Configuration) -> Void = { _ in }
-    ) throws -> ObjectStore {
+    ) throws(PersistenceError) -> ObjectStore {
         try ObjectStore(at: url, entities: entities, configure: configure)
     }
 

@@ -83,7 +83,12 @@ final class RowDecoder: Decoder {
         do {
             return try decoder.decode(T.self)
         } catch is NeedsJSON {
-            return try json.decode(T.self, from: statement.bytes(index))
+            do {
+                return try json.decode(T.self, from: statement.bytes(index))
+            } catch {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [key], debugDescription: "The stored JSON is not a valid \(T.self): \(error)"))
+            }
         }
     }
 
