@@ -212,7 +212,7 @@ public final class ObjectContext: @unchecked Sendable {
         }
         var committed: ObjectTransaction?
         let value = try withConnection(write: true) { connection in
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.cached("BEGIN IMMEDIATE").run()
             let tx = ObjectTransaction(connection: connection, writable: true)
             active = tx
             defer {
@@ -222,7 +222,7 @@ public final class ObjectContext: @unchecked Sendable {
             let value: T
             do {
                 value = try block(tx)
-                try connection.execute("COMMIT")
+                try connection.cached("COMMIT").run()
             } catch {
                 if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
                 throw error
@@ -265,13 +265,13 @@ public final class ObjectContext: @unchecked Sendable {
             return try block(inner)
         }
         return try withConnection(write: false) { connection in
-            try connection.execute("BEGIN")
+            try connection.cached("BEGIN").run()
             let tx = ObjectTransaction(connection: connection, writable: false)
             active = tx
             defer {
                 active = nil
                 tx.isOpen = false
-                if !connection.isAutocommit { try? connection.execute("COMMIT") }
+                if !connection.isAutocommit { try? connection.cached("COMMIT").run() }
             }
             return try block(tx)
         }

@@ -28,9 +28,9 @@ extension ObjectTransaction {
         let statement = try connection.cached(built.sql)
         try statement.bind(built.arguments)
         let decoder = RowDecoder(schema: codec.schema, statement: statement)
-        var result: [E] = []
-        while try statement.step() { result.append(try decoder.decodeRow(E.self)) }
-        return result
+        var buffer = RowBuffer<E>()
+        while try statement.step() { buffer.append(try decoder.decodeRow(E.self)) }
+        return buffer.makeArray()
     }
 
     /// Fetches entities matching a filter, sorted and windowed in SQL.
@@ -120,5 +120,47 @@ extension ObjectTransaction {
             rows.append((0..<count).map { statement.value(at: $0) })
         }
         return (entities, rows)
+    }
+}
+
+/// A growable buffer of decoded rows that, unlike appending to `[E]` in unspecialized generic
+/// code, does not look up the array's metadata for every row.
+struct RowBuffer<E>: ~Copyable {
+    private var base: UnsafeMutablePointer<E>?
+    private var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        base?.deinitialize(count: count)
+        base?.deallocate()
+    }
+
+    mutating func append(_ element: consuming E) {
+        if count == capacity {
+            let newCapacity = max(64, capacity * 2)
+            let grown = UnsafeMutablePointer<E>.allocate(capacity: newCapacity)
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = grown
+            capacity = newCapacity
+        }
+        guard let base else { return }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    consuming func makeArray() -> [E] {
+        let count = self.count
+        let base = self.base
+        self.count = 0
+        guard let base else { return [] }
+        return [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let target = buffer.baseAddress { target.moveInitialize(from: base, count: count) }
+            initialized = count
+        }
     }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 /// Decodes entities straight from a statement's current row.
 ///
 /// One instance is reused for every row of a statement run: column positions are
@@ -11,14 +17,35 @@ final class RowDecoder: Decoder {
     let names: [String]
     let count: Int
     var statement: Statement
-    var next = 0
+    /// The statement's handle, read directly on the hot path (no retain/release per column).
+    let handle: OpaquePointer
+    @exclusivity(unchecked) var next = 0
     private lazy var json = JSONDecoder()
+
+    /// The keyed container handed out for every row (it holds no per-row state), kept in raw
+    /// memory so returning it costs one load rather than two metadata lookups, an allocation
+    /// and a deallocation per row.
+    private var cachedKeyType: ObjectIdentifier?
+    private var cachedContainer: UnsafeMutableRawPointer?
+    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
+
+    /// The column names in raw memory: reading one per column costs no retain of an array buffer.
+    private let namePointer: UnsafeMutablePointer<String>
+
+    deinit {
+        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
+        namePointer.deinitialize(count: count)
+        namePointer.deallocate()
+    }
 
     init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
         names = schema.names
         count = names.count
         self.statement = statement
+        handle = statement.handle
+        namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
+        namePointer.initialize(from: names, count: names.count)
     }
 
     /// Decodes the statement's current row.
@@ -66,7 +93,7 @@ final class RowDecoder: Decoder {
     @inline(__always)
     func column(_ key: some CodingKey) throws -> Int32 {
         let name = key.stringValue
-        if next < count, names[next] == name {
+        if next < count, namePointer[next] == name {
             next += 1
             return Int32(next - 1)
         }
@@ -93,7 +120,23 @@ final class RowDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedDecoder<Key>(decoder: self))
+        if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
+            return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
+        }
+        let container = KeyedDecodingContainer(RowKeyedDecoder<Key>(decoder: self))
+        if cachedContainer == nil {
+            let storage = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
+                alignment: MemoryLayout<KeyedDecodingContainer<Key>>.alignment)
+            storage.initializeMemory(as: KeyedDecodingContainer<Key>.self, repeating: container, count: 1)
+            cachedContainer = storage
+            cachedKeyType = ObjectIdentifier(Key.self)
+            destroyCachedContainer = { storage in
+                storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).deinitialize(count: 1)
+                storage.deallocate()
+            }
+        }
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -108,7 +151,9 @@ final class RowDecoder: Decoder {
 }
 
 struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: RowDecoder
+    // Unowned: the decoder keeps this container cached, so a strong reference would be a cycle.
+    // A container lives only inside the `init(from:)` call that asked the decoder for it.
+    unowned(unsafe) let decoder: RowDecoder
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.names.compactMap { Key(stringValue: $0) } }
 
@@ -128,9 +173,32 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return index
     }
 
+    /// Reads a non-optional integer: NULL reads as 0, so the column type is only checked for 0.
+    @inline(__always)
+    private func int64(_ key: Key) throws -> Int64 {
+        let index = try decoder.column(key)
+        let value = sqlite3_column_int64(decoder.handle, index)
+        if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+            throw DecodingError.valueNotFound(
+                Int64.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        }
+        return value
+    }
+
+    @inline(__always)
+    private func double(_ key: Key) throws -> Double {
+        let index = try decoder.column(key)
+        let value = sqlite3_column_double(decoder.handle, index)
+        if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+            throw DecodingError.valueNotFound(
+                Double.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        }
+        return value
+    }
+
     @inline(__always)
     private func exact<I: FixedWidthInteger>(_ key: Key, _ type: I.Type) throws -> I {
-        let raw = decoder.statement.int64(try nonNull(key, type))
+        let raw = try int64(key)
         guard let value = I(exactly: raw) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [key], debugDescription: "The stored integer \(raw) does not fit in \(I.self)."))
@@ -138,24 +206,20 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        decoder.statement.int64(try nonNull(key, type)) != 0
-    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try int64(key) != 0 }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        decoder.statement.text(try nonNull(key, type))
+        let index = try decoder.column(key)
+        guard let pointer = sqlite3_column_text(decoder.handle, index) else {
+            throw DecodingError.valueNotFound(
+                String.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        }
+        let count = Int(sqlite3_column_bytes(decoder.handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        decoder.statement.double(try nonNull(key, type))
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        Float(decoder.statement.double(try nonNull(key, type)))
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        Int(truncatingIfNeeded: decoder.statement.int64(try nonNull(key, type)))
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        decoder.statement.int64(try nonNull(key, type))
-    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try double(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try double(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { Int(truncatingIfNeeded: try int64(key)) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try int64(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try exact(key, type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try exact(key, type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try exact(key, type) }
@@ -171,23 +235,23 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func present(_ key: Key) throws -> Int32? {
         let index = try decoder.column(key)
-        return decoder.statement.isNull(index) ? nil : index
+        return sqlite3_column_type(decoder.handle, index) == SQLITE_NULL ? nil : index
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try present(key).map { decoder.statement.int64($0) != 0 }
+        try present(key).map { sqlite3_column_int64(decoder.handle, $0) != 0 }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         try present(key).map { decoder.statement.text($0) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try present(key).map { decoder.statement.double($0) }
+        try present(key).map { sqlite3_column_double(decoder.handle, $0) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try present(key).map { Int(truncatingIfNeeded: decoder.statement.int64($0)) }
+        try present(key).map { Int(truncatingIfNeeded: sqlite3_column_int64(decoder.handle, $0)) }
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try present(key).map { decoder.statement.int64($0) }
+        try present(key).map { sqlite3_column_int64(decoder.handle, $0) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = try present(key) else { return nil }

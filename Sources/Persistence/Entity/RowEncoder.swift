@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 /// Binds an entity's properties straight to a prepared statement's parameters.
 ///
 /// One instance is reused for every row written through a statement: column positions
@@ -12,7 +18,12 @@ final class RowEncoder: Encoder {
     let names: [String]
     let count: Int
     var statement: Statement?
-    var next = 0
+    /// The statement's handle, bound directly on the hot path.
+    var handle: OpaquePointer?
+    @exclusivity(unchecked) var next = 0
+    /// Which columns this row bound (bit per column), when the entity has at most 64.
+    @exclusivity(unchecked) var boundMask: UInt64 = 0
+    let fullMask: UInt64?
     var failure: (any Error)?
     private lazy var json: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -24,20 +35,29 @@ final class RowEncoder: Encoder {
         self.schema = schema
         names = schema.names
         count = names.count
+        fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
     }
 
     /// Binds every column of `entity` to `statement` (a statement numbered in column order).
     func bind<E: Encodable>(_ entity: E, to statement: Statement) throws(PersistenceError) {
         self.statement = statement
+        handle = statement.handle
         next = 0
         failure = nil
-        statement.clearBindings()
+        boundMask = 0
+        // Bindings outlive a reset: a column the entity skipped would keep the previous row's value.
+        if fullMask == nil { statement.clearBindings() }
         do {
             try entity.encode(to: self)
         } catch {
             throw wrap(error)
         }
         if let failure { throw wrap(failure) }
+        if let fullMask, boundMask != fullMask {
+            for index in 0..<count where boundMask & (UInt64(1) << UInt64(index)) == 0 {
+                statement.bindNull(at: Int32(index + 1))
+            }
+        }
     }
 
     private func wrap(_ error: any Error) -> PersistenceError {
@@ -56,6 +76,7 @@ final class RowEncoder: Encoder {
     func parameter(_ key: some CodingKey) throws -> Int32 {
         let name = key.stringValue
         if next < count, names[next] == name {
+            boundMask |= UInt64(1) << UInt64(next & 63)
             next += 1
             return Int32(next)
         }
@@ -65,6 +86,7 @@ final class RowEncoder: Encoder {
                 "\(schema.entityName) encodes a key '\(name)' that its decoder never reads, so it has no column.",
                 entity: schema.entityName, property: name)
         }
+        boundMask |= UInt64(1) << UInt64(index & 63)
         next = index + 1
         return Int32(next)
     }
@@ -111,12 +133,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
         let index = try encoder.parameter(key)
-        encoder.statement?.bindInt(value, at: index)
+        sqlite3_bind_int64(encoder.handle, index, value)
     }
 
     mutating func encodeNil(forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        encoder.statement?.bindNull(at: index)
+        sqlite3_bind_null(encoder.handle, index)
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws { try integer(value ? 1 : 0, key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
@@ -131,11 +153,11 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(try RowValues.int64(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        encoder.statement?.bindDouble(value, at: index)
+        sqlite3_bind_double(encoder.handle, index, value)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        encoder.statement?.bindDouble(Double(value), at: index)
+        sqlite3_bind_double(encoder.handle, index, Double(value))
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         let index = try encoder.parameter(key)
