@@ -103,7 +103,9 @@ final class OutputCollector: @unchecked Sendable {
             #expect(check == [.text("ok")], "round \(round): integrity_check failed")
             let storedIDs = Set(stored.map(\.id))
             let missing = reported.subtracting(storedIDs)
-            #expect(missing.isEmpty, "round \(round): reported commits missing after SIGKILL: \(missing.sorted().prefix(10))")
+            #expect(
+                missing.isEmpty,
+                "round \(round): reported commits missing after SIGKILL: \(missing.sorted().prefix(10))")
             #expect(stored.allSatisfy { $0.payload == Entry.payload(for: $0.id) }, "round \(round): a row is damaged")
         }
         #expect(reported.count >= 25)

@@ -144,7 +144,9 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         }
         #expect(try store.context.readAndWait { try $0.fetch(Book.self, id: "large") }?.summary == large)
         #expect(try store.context.readAndWait { try $0.count(Book.self) } == hostile.count + 1)
-        let tables = try store.context.readAndWait { tx in try tx.rows("SELECT name FROM sqlite_master WHERE type = 'table'") }
+        let tables = try store.context.readAndWait { tx in
+            try tx.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         #expect(tables.contains { $0["name"] == .text("Book") })
     }
 
@@ -153,7 +155,8 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         let store = try fixture.open()
         try store.context.persistAndWait { tx in
             try tx.execute(
-                #"INSERT INTO "Book" ("id", "title", "authors", "pages", "identifiers") VALUES ('x', 't', 'not json', 1, '[]')"#)
+                #"INSERT INTO "Book" ("id", "title", "authors", "pages", "identifiers") VALUES ('x', 't', 'not json', 1, '[]')"#
+            )
         }
         do {
             _ = try store.context.readAndWait { try $0.fetch(Book.self, id: "x") }

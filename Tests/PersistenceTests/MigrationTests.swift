@@ -142,7 +142,8 @@ final class RunCounter: @unchecked Sendable {
     @Test func aRemovedUniqueKeyStopsTheOpenAndLeavesTheFileUntouched() throws {
         let fixture = try StoreFixture()
         let original = try seedOldStore(fixture)
-        try expectIncompatible(MovieWithoutUniqueTitle.Movie.self, property: "title", fixture: fixture, original: original)
+        try expectIncompatible(
+            MovieWithoutUniqueTitle.Movie.self, property: "title", fixture: fixture, original: original)
     }
 
     @Test func aNamedMigrationRunsOnceInOrderAndUnblocksTheOpen() throws {
@@ -162,14 +163,19 @@ final class RunCounter: @unchecked Sendable {
             },
         ]
         do {
-            let store = try ObjectStore(at: fixture.url, entities: [MovieWithYear.Movie.self]) { $0.migrations = migrations }
+            let store = try ObjectStore(at: fixture.url, entities: [MovieWithYear.Movie.self]) {
+                $0.migrations = migrations
+            }
             #expect(try store.context.readAndWait { try $0.fetch(MovieWithYear.Movie.self, id: 1) }?.year == 1979)
             store.close()
         }
-        let again = try ObjectStore(at: fixture.url, entities: [MovieWithYear.Movie.self]) { $0.migrations = migrations }
+        let again = try ObjectStore(at: fixture.url, entities: [MovieWithYear.Movie.self]) {
+            $0.migrations = migrations
+        }
         #expect(runs.count == 1)
         #expect(order.values == ["1", "2"])
-        let recorded = try again.context.readAndWait { tx in try tx.rows("SELECT name FROM fk_migrations ORDER BY name") }
+        let recorded = try again.context.readAndWait { tx in try tx.rows("SELECT name FROM fk_migrations ORDER BY name")
+        }
         #expect(recorded.map { $0["name"] } == [.text("1-add-year"), .text("2-fill-year")])
     }
 

@@ -186,7 +186,8 @@ final class BookListScreen: EntityListener, @unchecked Sendable {
 @Suite struct ChangeSetTests {
     @Test func diffFindsMovesWithTheLongestStableRun() {
         let rows: [[DatabaseValue]] = [[.integer(0)], [.integer(0)], [.integer(0)], [.integer(0)]]
-        let changes = ChangeSet.diff(old: ["a", "b", "c", "d"], oldRows: rows, new: ["b", "c", "d", "a"], newRows: rows)
+        let changes = ChangeSet.diff(
+            old: ["a", "b", "c", "d"], oldRows: rows, new: ["b", "c", "d", "a"], newRows: rows)
         #expect(changes.moved == [ChangeSet.Move(from: 0, to: 3)])
         #expect(changes.inserted.isEmpty && changes.deleted.isEmpty && changes.updated.isEmpty)
     }

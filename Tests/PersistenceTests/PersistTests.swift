@@ -44,7 +44,11 @@ struct Boom: Error {}
         queue.setSpecific(key: key, value: 9)
         store.context.persist({ _ in throw Boom() }, completionQueue: queue) { result in
             let onQueue = DispatchQueue.getSpecific(key: key) == 9
-            if case .failure(let error) = result, error is Boom, onQueue { errors.append(true) } else { errors.append(false) }
+            if case .failure(let error) = result, error is Boom, onQueue {
+                errors.append(true)
+            } else {
+                errors.append(false)
+            }
         }
         #expect(waitUntil { errors.count == 1 })
         #expect(errors.values == [true])
@@ -92,7 +96,9 @@ struct Boom: Error {}
             // Reads inside see the block's own uncommitted writes.
             #expect(try context.readAndWait { try $0.count(Counter.self) } == 2)
         }
-        let ids = try context.readAndWait { try $0.fetch(Counter.self, sortedBy: [Field<Counter, Int64>("id").ascending()]) }
+        let ids = try context.readAndWait {
+            try $0.fetch(Counter.self, sortedBy: [Field<Counter, Int64>("id").ascending()])
+        }
         #expect(ids.map(\.id) == [1, 3])
     }
 

@@ -115,7 +115,9 @@ import Testing
             try store.context.readAndWait { tx in try tx.fetch(Book.self, where: wrong > 3) }
         }
         #expect(throws: PersistenceError.unknownProperty) {
-            try store.context.readAndWait { tx in try tx.fetch(Book.self, sortedBy: [Field<Book, Int>("nope").ascending()]) }
+            try store.context.readAndWait { tx in
+                try tx.fetch(Book.self, sortedBy: [Field<Book, Int>("nope").ascending()])
+            }
         }
     }
 }

@@ -159,7 +159,8 @@ enum RowValues {
         return value
     }
 
-    static func special<T>(_ type: T.Type, statement: Statement, index: Int32, codingPath: [any CodingKey]) throws -> T {
+    static func special<T>(_ type: T.Type, statement: Statement, index: Int32, codingPath: [any CodingKey]) throws -> T
+    {
         let value: Any?
         switch type {
         case is Date.Type: value = Date(timeIntervalSince1970: statement.double(index))

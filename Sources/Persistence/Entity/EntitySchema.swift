@@ -164,7 +164,8 @@ extension EntitySchema {
         for (offset, name) in resultColumns.enumerated() where byName[name] == nil {
             byName[name] = offset
         }
-        for name in schema.names where byName[name] == nil && !(schema.columns[schema.indexByName[name] ?? 0].isOptional) {
+        for name in schema.names
+        where byName[name] == nil && !(schema.columns[schema.indexByName[name] ?? 0].isOptional) {
             throw PersistenceError(
                 .decodingFailed,
                 "The SQL query does not return \(schema.entityName)'s column '\(name)'; select all its columns.",

@@ -80,7 +80,8 @@ final class RowDecoder: Decoder {
         switch error {
         case .keyNotFound(let key, _): return "no column for '\(key.stringValue)'"
         case .valueNotFound(let type, let context):
-            return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is NULL but \(type) is not optional"
+            return
+                "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is NULL but \(type) is not optional"
         case .typeMismatch(let type, let context):
             return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is not a \(type)"
         case .dataCorrupted(let context):
@@ -141,12 +142,14 @@ final class RowDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw PersistenceError(
-            .decodingFailed, "\(schema.entityName) decodes itself from an array; an entity must decode a keyed container.")
+            .decodingFailed,
+            "\(schema.entityName) decodes itself from an array; an entity must decode a keyed container.")
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         throw PersistenceError(
-            .decodingFailed, "\(schema.entityName) decodes itself from one value; an entity must decode a keyed container.")
+            .decodingFailed,
+            "\(schema.entityName) decodes itself from one value; an entity must decode a keyed container.")
     }
 }
 

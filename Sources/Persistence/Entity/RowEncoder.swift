@@ -115,13 +115,15 @@ final class RowEncoder: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         failure = PersistenceError(
-            .encodingFailed, "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container.")
+            .encodingFailed, "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container."
+        )
         return DiscardingUnkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         failure = PersistenceError(
-            .encodingFailed, "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
+            .encodingFailed,
+            "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
         return SingleValueCapture()
     }
 }

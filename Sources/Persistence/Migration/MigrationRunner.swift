@@ -22,7 +22,8 @@ enum MigrationRunner {
                 try transaction(connection) { () throws(PersistenceError) in
                     try connection.execute(
                         "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
-                    let again = try connection.scalar("SELECT COUNT(*) FROM \(table) WHERE name = ?", [.text(migration.name)])
+                    let again = try connection.scalar(
+                        "SELECT COUNT(*) FROM \(table) WHERE name = ?", [.text(migration.name)])
                     guard again == .integer(0) else { return }  // another process ran it meanwhile
                     let tx = ObjectTransaction(connection: connection, writable: true)
                     defer { tx.isOpen = false }
@@ -34,7 +35,8 @@ enum MigrationRunner {
                             "The migration \"\(migration.name)\" failed and was rolled back: \(error). "
                                 + "The store was not opened; fix the migration and open it again.")
                     }
-                    let insert = try connection.prepare("INSERT INTO \(table) (name, applied) VALUES (?, julianday('now'))")
+                    let insert = try connection.prepare(
+                        "INSERT INTO \(table) (name, applied) VALUES (?, julianday('now'))")
                     try insert.bind([.text(migration.name)])
                     try insert.run()
                 }

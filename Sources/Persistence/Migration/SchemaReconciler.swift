@@ -108,7 +108,8 @@ enum SchemaReconciler {
                         + "the entity now needs \(column.type.sqlType)")
             }
             if column.name == schema.idName, !stored.pk {
-                throw incompatible(entity, column.name, "is now the identity, but the table's primary key is another column")
+                throw incompatible(
+                    entity, column.name, "is now the identity, but the table's primary key is another column")
             }
             if column.isOptional, stored.notNull {
                 throw incompatible(

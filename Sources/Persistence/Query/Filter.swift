@@ -57,7 +57,8 @@ public struct Filter<Entity: StoredEntity>: Sendable {
 public func == <E, V>(field: Field<E, V>, value: V) -> Filter<E> {
     let bound = value.databaseValue
     return bound == .null
-        ? Filter(.isNull(column: field.name, negated: false)) : Filter(.compare(column: field.name, op: "=", value: bound))
+        ? Filter(.isNull(column: field.name, negated: false))
+        : Filter(.compare(column: field.name, op: "=", value: bound))
 }
 
 /// Matches rows whose property differs from `value` (`!= nil` matches non-`NULL`).

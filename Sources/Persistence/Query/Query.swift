@@ -7,7 +7,7 @@
 public struct Query<Entity: StoredEntity>: Sendable {
     /// The condition rows must meet; `nil` matches all rows.
     public var filter: Filter<Entity>?
-    /// The sort keys, most significant first; ties fall back to identity order.
+    /// The sort keys, most significant first; rows that tie keep insertion order.
     public var sort: [Sort<Entity>]
     /// The most rows to return, or `nil` for all.
     public var limit: Int?

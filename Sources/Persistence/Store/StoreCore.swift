@@ -18,7 +18,9 @@ final class StoreCore: Sendable {
     let center = ObservationCenter()
     let closed = LockedFlag()
 
-    init(path: String, isMemory: Bool, configuration: ObjectStore.Configuration, entities: [any StoredEntity.Type])
+    init(
+        path: String, isMemory: Bool, configuration: ObjectStore.Configuration, entities: [any StoredEntity.Type]
+    )
         throws(PersistenceError)
     {
         self.path = path
@@ -82,7 +84,8 @@ final class StoreCore: Sendable {
             let mode = try connection.scalar("PRAGMA journal_mode = WAL").textValue?.lowercased()
             guard mode == "wal" else {
                 throw PersistenceError(
-                    .cannotOpen, "The store at \(connection.path) could not switch to WAL journaling (got \(mode ?? "none")).")
+                    .cannotOpen,
+                    "The store at \(connection.path) could not switch to WAL journaling (got \(mode ?? "none")).")
             }
         }
     }
