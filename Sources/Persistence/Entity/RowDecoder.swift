@@ -124,7 +124,7 @@ final class RowDecoder: Decoder {
         if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
             return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
         }
-        let container = KeyedDecodingContainer(RowKeyedDecoder<Key>(decoder: self))
+        let container = KeyedDecodingContainer(RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self)))
         if cachedContainer == nil {
             let storage = UnsafeMutableRawPointer.allocate(
                 byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
@@ -154,9 +154,11 @@ final class RowDecoder: Decoder {
 }
 
 struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    // Unowned: the decoder keeps this container cached, so a strong reference would be a cycle.
-    // A container lives only inside the `init(from:)` call that asked the decoder for it.
-    unowned(unsafe) let decoder: RowDecoder
+    // Unretained: the decoder keeps this container cached, so a strong reference would be a
+    // cycle. A container lives only inside the `init(from:)` call that asked the decoder for it,
+    // while the decoder is alive; the guaranteed reference also spares a retain per column.
+    let unmanaged: Unmanaged<RowDecoder>
+    var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.names.compactMap { Key(stringValue: $0) } }
 
@@ -179,24 +181,28 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// Reads a non-optional integer: NULL reads as 0, so the column type is only checked for 0.
     @inline(__always)
     private func int64(_ key: Key) throws -> Int64 {
-        let index = try decoder.column(key)
-        let value = sqlite3_column_int64(decoder.handle, index)
-        if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
-            throw DecodingError.valueNotFound(
-                Int64.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            let value = sqlite3_column_int64(decoder.handle, index)
+            if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+                throw DecodingError.valueNotFound(
+                    Int64.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+            }
+            return value
         }
-        return value
     }
 
     @inline(__always)
     private func double(_ key: Key) throws -> Double {
-        let index = try decoder.column(key)
-        let value = sqlite3_column_double(decoder.handle, index)
-        if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
-            throw DecodingError.valueNotFound(
-                Double.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            let value = sqlite3_column_double(decoder.handle, index)
+            if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+                throw DecodingError.valueNotFound(
+                    Double.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+            }
+            return value
         }
-        return value
     }
 
     @inline(__always)
@@ -211,13 +217,15 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try int64(key) != 0 }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let index = try decoder.column(key)
-        guard let pointer = sqlite3_column_text(decoder.handle, index) else {
-            throw DecodingError.valueNotFound(
-                String.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            guard let pointer = sqlite3_column_text(decoder.handle, index) else {
+                throw DecodingError.valueNotFound(
+                    String.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+            }
+            let count = Int(sqlite3_column_bytes(decoder.handle, index))
+            return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
         }
-        let count = Int(sqlite3_column_bytes(decoder.handle, index))
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try double(key) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try double(key)) }
@@ -237,8 +245,10 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func present(_ key: Key) throws -> Int32? {
-        let index = try decoder.column(key)
-        return sqlite3_column_type(decoder.handle, index) == SQLITE_NULL ? nil : index
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            return sqlite3_column_type(decoder.handle, index) == SQLITE_NULL ? nil : index
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {

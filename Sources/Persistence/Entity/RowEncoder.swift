@@ -110,7 +110,7 @@ final class RowEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: self))
+        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: self, unmanaged: Unmanaged.passUnretained(self)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -130,12 +130,17 @@ final class RowEncoder: Encoder {
 
 struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: RowEncoder
+    /// The same encoder, reached without a retain per column on the hot paths (`encoder`
+    /// above keeps it alive).
+    let unmanaged: Unmanaged<RowEncoder>
     var codingPath: [any CodingKey] { [] }
 
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
-        let index = try encoder.parameter(key)
-        sqlite3_bind_int64(encoder.handle, index, value)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            let index = try encoder.parameter(key)
+            sqlite3_bind_int64(encoder.handle, index, value)
+        }
     }
 
     mutating func encodeNil(forKey key: Key) throws {
