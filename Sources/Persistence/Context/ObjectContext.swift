@@ -23,7 +23,7 @@ import Foundation
 /// **Nesting.** A `persist` started with ``persistAndWait(_:)`` *inside* a persist block on the
 /// same context runs at once as a savepoint of the outer transaction: if it throws, only its
 /// changes are undone and the error reaches its caller; if it returns, its changes are committed
-/// with the outer block. ``persist(_:completion:)`` called inside a block is queued and runs after
+/// with the outer block. ``persist(_:completionQueue:completion:)`` called inside a block is queued and runs after
 /// the current block, in its own transaction. A read inside a persist block sees the block's own
 /// uncommitted writes. Neither deadlocks.
 ///

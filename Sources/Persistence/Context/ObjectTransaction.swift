@@ -1,4 +1,4 @@
-/// The handle a ``ObjectContext/persist(_:completion:)`` or ``ObjectContext/read(_:completion:)``
+/// The handle a ``ObjectContext/persist(_:completionQueue:completion:)`` or ``ObjectContext/read(_:completionQueue:completion:)``
 /// block receives: every operation on the store's entities goes through it.
 ///
 /// A transaction is valid only inside its block, on the context's queue. It is not
