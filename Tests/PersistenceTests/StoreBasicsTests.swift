@@ -67,6 +67,27 @@ import Testing
         #expect(all.map(\.title) == ["second"])
     }
 
+    @Test func upsertByRemoteIDStoresAFlickrPhotoFetchedTwiceOnce() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        func photo(_ title: String) -> Photo {
+            Photo(
+                id: UUID(), remoteID: "53412", title: title, latitude: 1, takenAt: Date(timeIntervalSince1970: 0),
+                url: nil, shelf: .reading, thumbnail: nil)
+        }
+        let first = photo("first fetch")
+        try store.context.persistAndWait { tx in try tx.upsert(first, matching: Photo.remoteKey) }
+        try store.context.persistAndWait { tx in try tx.upsert(photo("second fetch"), matching: Photo.remoteKey) }
+        let all = try store.context.readAndWait { try $0.fetch(Photo.self) }
+        #expect(all.map(\.title) == ["second fetch"])
+        #expect(all.map(\.id) == [first.id])
+        #expect(throws: PersistenceError.misuse) {
+            try store.context.persistAndWait { tx in
+                try tx.upsert(photo("x"), matching: UniqueKey(Field<Photo, String>("title")))
+            }
+        }
+    }
+
     @Test func upsertByUniqueKeyKeepsOneBookPerISBN() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

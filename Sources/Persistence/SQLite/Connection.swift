@@ -14,6 +14,7 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: Statement] = [:]
+    static let cacheLimit = 256
     /// Entity schemas by type, copied from the store so lookups need no lock.
     var schemas: [ObjectIdentifier: EntitySchema] = [:]
     /// Per-entity statements and coders, created on first use.
@@ -69,6 +70,9 @@ final class Connection {
             statement.reset()
             return statement
         }
+        // Bound the cache: filters with varying IN-list lengths would otherwise grow it forever.
+        // Statements in use elsewhere stay alive through their own references.
+        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         var stmt: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard code == SQLITE_OK, let stmt else { throw error(code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql) }
