@@ -185,5 +185,7 @@ import Testing
         let other = store.makeContext()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(try other.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 1)
+        store.close()
+        #expect(throws: PersistenceError.closed) { try other.readAndWait { try $0.count(Counter.self) } }
     }
 }

@@ -94,8 +94,9 @@ public final class ObjectStore: Sendable {
         for context in ContextRegistry.shared.live(of: core) { context.waitUntilIdle() }
         core.closed.set()
         for context in ContextRegistry.shared.live(of: core) { context.close() }
-        if let shared = core.shared {
-            try? core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "Closing")
+        if let shared = core.shared,
+            (try? core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "Closing")) != nil
+        {
             shared.connection = nil
             core.writerLock.unlock()
         }
