@@ -109,8 +109,35 @@ final class RowEncoder: Encoder {
         }
     }
 
+    /// The keyed container handed out for every row (it holds no per-row state), kept in raw
+    /// memory so returning it costs one load rather than two metadata lookups, an allocation
+    /// and a deallocation per row.
+    private var cachedKeyType: ObjectIdentifier?
+    private var cachedContainer: UnsafeMutableRawPointer?
+    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
+
+    deinit {
+        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: self, unmanaged: Unmanaged.passUnretained(self)))
+        if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
+            return cachedContainer.load(as: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(RowKeyedEncoder<Key>(unmanaged: Unmanaged.passUnretained(self)))
+        if cachedContainer == nil {
+            let storage = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<KeyedEncodingContainer<Key>>.size,
+                alignment: MemoryLayout<KeyedEncodingContainer<Key>>.alignment)
+            storage.initializeMemory(as: KeyedEncodingContainer<Key>.self, repeating: container, count: 1)
+            cachedContainer = storage
+            cachedKeyType = ObjectIdentifier(Key.self)
+            destroyCachedContainer = { storage in
+                storage.assumingMemoryBound(to: KeyedEncodingContainer<Key>.self).deinitialize(count: 1)
+                storage.deallocate()
+            }
+        }
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -129,10 +156,11 @@ final class RowEncoder: Encoder {
 }
 
 struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: RowEncoder
-    /// The same encoder, reached without a retain per column on the hot paths (`encoder`
-    /// above keeps it alive).
+    // Unretained: the encoder keeps this container cached, so a strong reference would be a
+    // cycle. A container lives only inside the `encode(to:)` call that asked the encoder for it,
+    // while the encoder is alive; the guaranteed reference also spares a retain per column.
     let unmanaged: Unmanaged<RowEncoder>
+    var encoder: RowEncoder { unmanaged.takeUnretainedValue() }
     var codingPath: [any CodingKey] { [] }
 
     @inline(__always)
