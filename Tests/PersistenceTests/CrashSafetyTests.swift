@@ -111,6 +111,42 @@ final class OutputCollector: @unchecked Sendable {
         #expect(reported.count >= 25)
     }
 
+    @Test func anotherProcessWritingAtTheSameTimeMakesWritersTakeTurns() throws {
+        let binary = try CrashWriter.binary()
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Entry.self, Counter.self])
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [fixture.url.path, "loop"]
+        let pipe = Pipe()
+        let output = OutputCollector()
+        process.standardOutput = pipe
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            pipe.fileHandleForReading.readabilityHandler = nil
+        }
+        #expect(waitUntil(timeout: 30) { output.lines.count >= 5 || !process.isRunning })
+        // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
+        // busy timeout make the two take turns instead of failing.
+        for index in 1...200 {
+            try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
+        }
+        let before = output.lines.count
+        #expect(waitUntil(timeout: 30) { output.lines.count > before + 5 || !process.isRunning })
+        #expect(process.isRunning, "the writer process died while sharing the store")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let reported = Set(output.lines.compactMap { Int64($0) })
+        let (counters, entries) = try store.context.readAndWait { tx in
+            (try tx.count(Counter.self), Set(try tx.fetch(Entry.self).map(\.id)))
+        }
+        #expect(counters == 200)
+        #expect(reported.isSubset(of: entries))
+    }
+
     @Test func blocksAcceptedBeforeExitAreCommitted() throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
