@@ -68,6 +68,12 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // A child process for Persistence's crash-safety tests (killed with SIGKILL mid-write).
+        .executableTarget(
+            name: "PersistenceCrashWriter",
+            dependencies: ["Persistence"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             path: "Sources/TestSupport",

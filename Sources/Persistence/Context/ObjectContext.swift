@@ -1,0 +1,323 @@
+public import Dispatch
+import Foundation
+
+/// A context: one serial queue and one SQLite connection, through which blocks read and write.
+///
+/// Every block runs on the context's own queue inside one transaction, so there is no
+/// thread to get wrong: the seed's `moc.persist { movie.popularity = rating }` becomes
+///
+/// ```swift
+/// context.persist { tx in
+///     guard var movie = try tx.fetch(Movie.self, id: movieID) else { return }
+///     movie.popularity = rating
+///     try tx.update(movie)
+/// }
+/// ```
+///
+/// **When a change is committed.** A `persist` block's changes are committed when the block
+/// returns, before its completion handler runs (or its `async` form returns, or its blocking form
+/// returns). From that moment they are visible to every context and durable: they survive the
+/// program exiting, crashing or being killed, and, with ``ObjectStore/Configuration/Synchronous/full``,
+/// a power loss. A block that throws is rolled back and leaves no trace.
+///
+/// **Nesting.** A `persist` started with ``persistAndWait(_:)`` *inside* a persist block on the
+/// same context runs at once as a savepoint of the outer transaction: if it throws, only its
+/// changes are undone and the error reaches its caller; if it returns, its changes are committed
+/// with the outer block. ``persist(_:completionQueue:completion:)`` called inside a block is queued and runs after
+/// the current block, in its own transaction. A read inside a persist block sees the block's own
+/// uncommitted writes. Neither deadlocks.
+///
+/// **Concurrency.** Several contexts read at the same time while one writes (SQLite's WAL);
+/// writers take turns. A context is thread-safe: call it from any thread.
+public final class ObjectContext: @unchecked Sendable {
+    // Thread safety: `connection`, `active` and `savepoints` are only touched on `queue`
+    // (checked with `specificKey`); everything else is immutable.
+    /// The context's name, also the label of its queue.
+    public let label: String
+    let core: StoreCore
+    let queue: DispatchQueue
+    private let specificKey = DispatchSpecificKey<UInt8>()
+    private var connection: Connection?
+    private var active: ObjectTransaction?
+    private var savepoints = 0
+
+    init(core: StoreCore, label: String) {
+        self.core = core
+        self.label = label
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: specificKey, value: 1)
+        ContextRegistry.shared.add(self)
+    }
+
+    /// Whether the caller is running on this context's queue.
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: specificKey) != nil }
+
+    // MARK: Persist
+
+    /// Runs `block` on the context's queue inside one write transaction, then calls `completion`.
+    ///
+    /// The transaction commits when `block` returns and rolls back when it throws. The call
+    /// returns at once; the block is queued behind earlier blocks of this context.
+    ///
+    /// - Parameters:
+    ///   - block: the work; it receives the transaction.
+    ///   - completionQueue: where `completion` runs; by default the context's queue.
+    ///   - completion: called once, after the commit (with the block's value) or the rollback
+    ///     (with the block's error or a ``PersistenceError``).
+    public func persist<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue? = nil,
+        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
+    ) {
+        queue.async {
+            let result = Result { try self.performWrite(block) }
+            guard let completion else { return }
+            if let completionQueue {
+                completionQueue.async { completion(result) }
+            } else {
+                completion(result)
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue inside one write transaction and returns its value.
+    ///
+    /// If the task is cancelled before the block starts, the block does not run and the call
+    /// throws `CancellationError`; once started, a block runs to its end.
+    ///
+    /// - Parameter block: the work; it receives the transaction.
+    /// - Returns: the block's value, after the commit.
+    /// - Throws: the block's error (after the rollback), a ``PersistenceError``, or `CancellationError`.
+    @discardableResult
+    public func persist<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
+        try await run { try self.performWrite(block) }
+    }
+
+    /// Runs `block` inside one write transaction and waits for it; inside another block of this
+    /// context it runs at once as a savepoint.
+    ///
+    /// - Parameter block: the work; it receives the transaction.
+    /// - Returns: the block's value, after the commit (or the savepoint's release).
+    /// - Throws: the block's error (after the rollback), or a ``PersistenceError``.
+    @discardableResult
+    public func persistAndWait<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        if isOnQueue { return try performWrite(block) }
+        return try queue.sync { try performWrite(block) }
+    }
+
+    // MARK: Read
+
+    /// Runs `block` on the context's queue inside a read transaction (a consistent snapshot),
+    /// then calls `completion`.
+    ///
+    /// - Parameters:
+    ///   - block: the reads; writes throw ``PersistenceError/misuse``.
+    ///   - completionQueue: where `completion` runs; by default the context's queue.
+    ///   - completion: called once with the block's value or error.
+    public func read<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        queue.async {
+            let result = Result { try self.performRead(block) }
+            if let completionQueue {
+                completionQueue.async { completion(result) }
+            } else {
+                completion(result)
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue inside a read transaction and returns its value.
+    ///
+    /// - Parameter block: the reads.
+    /// - Returns: the block's value.
+    /// - Throws: the block's error, a ``PersistenceError``, or `CancellationError`.
+    public func read<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
+        try await run { try self.performRead(block) }
+    }
+
+    /// Runs `block` inside a read transaction and waits for it; inside another block of this
+    /// context it runs at once in that block's transaction.
+    ///
+    /// - Parameter block: the reads.
+    /// - Returns: the block's value.
+    /// - Throws: the block's error, or a ``PersistenceError``.
+    public func readAndWait<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        if isOnQueue { return try performRead(block) }
+        return try queue.sync { try performRead(block) }
+    }
+
+    /// Waits until every block queued on this context so far has finished.
+    public func waitUntilIdle() {
+        if isOnQueue { return }
+        queue.sync {}
+    }
+
+    // MARK: Machinery
+
+    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let cancelled = LockedFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                queue.async {
+                    if cancelled.isSet {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    continuation.resume(with: Result { try work() })
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    private func openConnection() throws(PersistenceError) -> Connection {
+        guard !core.closed.isSet else {
+            throw PersistenceError(.closed, "The store was closed; open it again to use it.")
+        }
+        if let connection { return connection }
+        let made = try core.makeConnection()
+        connection = made
+        return made
+    }
+
+    /// Locks the store for an in-memory store (one shared connection) or a write.
+    private func withConnection<T>(write: Bool, _ body: (Connection) throws -> T) throws -> T {
+        if core.isMemory {
+            try core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: write ? "A write" : "A read")
+            defer { core.writerLock.unlock() }
+            guard !core.closed.isSet, let shared = core.shared?.connection else {
+                throw PersistenceError(.closed, "The store was closed; open it again to use it.")
+            }
+            return try body(shared)
+        }
+        let connection = try openConnection()
+        if write {
+            try core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "A write")
+            defer { core.writerLock.unlock() }
+            return try body(connection)
+        }
+        return try body(connection)
+    }
+
+    func performWrite<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        if let outer = active {
+            guard outer.isWritable else {
+                throw PersistenceError(
+                    .misuse, "persist was called inside a read block of the same context; start it outside the read.")
+            }
+            return try savepoint(outer, block)
+        }
+        var committed: ObjectTransaction?
+        let value = try withConnection(write: true) { connection in
+            try connection.cached("BEGIN IMMEDIATE").run()
+            let tx = ObjectTransaction(connection: connection, writable: true)
+            active = tx
+            defer {
+                active = nil
+                tx.isOpen = false
+            }
+            let value: T
+            do {
+                value = try block(tx)
+                try connection.cached("COMMIT").run()
+            } catch {
+                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+                throw error
+            }
+            committed = tx
+            return value
+        }
+        if let committed { core.didCommit(committed) }
+        return value
+    }
+
+    private func savepoint<T>(_ outer: ObjectTransaction, _ block: (ObjectTransaction) throws -> T) throws -> T {
+        let name = "fk_savepoint_\(savepoints)"
+        savepoints += 1
+        defer { savepoints -= 1 }
+        try outer.connection.execute("SAVEPOINT \(name)")
+        let inner = ObjectTransaction(connection: outer.connection, writable: true)
+        active = inner
+        defer {
+            active = outer
+            inner.isOpen = false
+        }
+        do {
+            let value = try block(inner)
+            try outer.connection.execute("RELEASE \(name)")
+            outer.touched.formUnion(inner.touched)
+            outer.touchedEverything = outer.touchedEverything || inner.touchedEverything
+            return value
+        } catch {
+            try? outer.connection.execute("ROLLBACK TO \(name)")
+            try? outer.connection.execute("RELEASE \(name)")
+            throw error
+        }
+    }
+
+    func performRead<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        if let outer = active {
+            let inner = ObjectTransaction(connection: outer.connection, writable: false)
+            defer { inner.isOpen = false }
+            return try block(inner)
+        }
+        return try withConnection(write: false) { connection in
+            try connection.cached("BEGIN").run()
+            let tx = ObjectTransaction(connection: connection, writable: false)
+            active = tx
+            defer {
+                active = nil
+                tx.isOpen = false
+                if !connection.isAutocommit { try? connection.cached("COMMIT").run() }
+            }
+            return try block(tx)
+        }
+    }
+
+    /// Closes the context's connection (on its queue, after queued blocks).
+    func close() {
+        let work = {
+            self.connection?.closeStatements()
+            self.connection = nil
+        }
+        if isOnQueue { work() } else { queue.sync(execute: work) }
+    }
+}
+
+/// Every live context, so pending blocks can be finished when the program exits.
+final class ContextRegistry: @unchecked Sendable {
+    // `contexts` is guarded by `lock`.
+    static let shared = ContextRegistry()
+    private let lock = NSLock()
+    private var contexts: [Weak] = []
+    private var hooked = false
+
+    private struct Weak { weak var context: ObjectContext? }
+
+    func add(_ context: ObjectContext) {
+        lock.withLock {
+            contexts.removeAll { $0.context == nil }
+            contexts.append(Weak(context: context))
+            if !hooked {
+                hooked = true
+                atexit { ContextRegistry.shared.drain(timeout: 10) }
+            }
+        }
+    }
+
+    func live(of core: StoreCore? = nil) -> [ObjectContext] {
+        lock.withLock { contexts.compactMap(\.context) }.filter { core == nil || $0.core === core }
+    }
+
+    /// Lets every queued block finish (bounded by `timeout`), so accepted writes are committed.
+    func drain(timeout: TimeInterval) {
+        let group = DispatchGroup()
+        for context in live() where !context.isOnQueue {
+            context.queue.async(group: group) {}
+        }
+        _ = group.wait(timeout: .now() + timeout)
+    }
+}

@@ -1,0 +1,166 @@
+extension ObjectTransaction {
+    /// Fetches the entity with the given identity.
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - id: the identity.
+    /// - Returns: the entity, or `nil` when none has that identity.
+    /// - Throws: ``PersistenceError``.
+    public func fetch<E: StoredEntity>(_ type: E.Type, id: E.ID) throws(PersistenceError) -> E? {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        let (statement, decoder) = try codec.selectByID()
+        try statement.bind(id.databaseValue, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try decoder.decodeRow(E.self)
+    }
+
+    /// Fetches the entities a query selects, filtered, sorted and windowed in SQL.
+    ///
+    /// - Parameter query: the filter, sort and window.
+    /// - Returns: the entities, in the query's order.
+    /// - Throws: ``PersistenceError/unknownProperty`` for a field the entity does not store.
+    public func fetch<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> [E] {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        let built = try QuerySQL.select(query, schema: codec.schema)
+        let statement = try connection.cached(built.sql)
+        try statement.bind(built.arguments)
+        let decoder = RowDecoder(schema: codec.schema, statement: statement)
+        var buffer = RowBuffer<E>()
+        while try statement.step() { buffer.append(try decoder.decodeRow(E.self)) }
+        return buffer.makeArray()
+    }
+
+    /// Fetches entities matching a filter, sorted and windowed in SQL.
+    ///
+    /// ```swift
+    /// let books = try tx.fetch(Book.self, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - filter: the condition; `nil` fetches all.
+    ///   - sort: the sort keys, most significant first.
+    ///   - limit: the most rows to return.
+    ///   - offset: how many rows to skip.
+    /// - Returns: the entities.
+    /// - Throws: ``PersistenceError/unknownProperty`` for a field the entity does not store.
+    public func fetch<E: StoredEntity>(
+        _ type: E.Type, where filter: Filter<E>? = nil, sortedBy sort: [Sort<E>] = [], limit: Int? = nil,
+        offset: Int = 0
+    ) throws(PersistenceError) -> [E] {
+        try fetch(Query(where: filter, sortedBy: sort, limit: limit, offset: offset))
+    }
+
+    /// Fetches the first entity a query selects.
+    ///
+    /// - Parameter query: the filter and sort.
+    /// - Returns: the first entity, or `nil`.
+    /// - Throws: ``PersistenceError``.
+    public func first<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> E? {
+        try fetch(query.limit(1, offset: query.offset)).first
+    }
+
+    /// Counts the entities matching a filter, in SQL.
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - filter: the condition; `nil` counts all.
+    /// - Returns: the count.
+    /// - Throws: ``PersistenceError``.
+    public func count<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Int {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        var built = QuerySQL(schema: codec.schema)
+        built.sql = "SELECT COUNT(*) FROM \(codec.schema.table)"
+        try built.appendWhere(filter)
+        let statement = try connection.cached(built.sql)
+        try statement.bind(built.arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return Int(statement.int64(0))
+    }
+
+    /// Whether any entity matches a filter (stops at the first match).
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - filter: the condition; `nil` asks whether there is any row.
+    /// - Returns: `true` when a row matches.
+    /// - Throws: ``PersistenceError``.
+    public func exists<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Bool
+    {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        var built = QuerySQL(schema: codec.schema)
+        built.sql = "SELECT EXISTS(SELECT 1 FROM \(codec.schema.table)"
+        try built.appendWhere(filter)
+        built.sql += ")"
+        let statement = try connection.cached(built.sql)
+        try statement.bind(built.arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return false }
+        return statement.int64(0) != 0
+    }
+
+    /// Fetches the rows a query selects with their raw values, for observation's change sets.
+    func fetchWithRows<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> ([E], [[DatabaseValue]]) {
+        let codec = try connection.codec(E.self)
+        let built = try QuerySQL.select(query, schema: codec.schema)
+        let statement = try connection.cached(built.sql)
+        try statement.bind(built.arguments)
+        let decoder = RowDecoder(schema: codec.schema, statement: statement)
+        let count = statement.columnCount
+        var entities: [E] = []
+        var rows: [[DatabaseValue]] = []
+        while try statement.step() {
+            entities.append(try decoder.decodeRow(E.self))
+            rows.append((0..<count).map { statement.value(at: $0) })
+        }
+        return (entities, rows)
+    }
+}
+
+/// A growable buffer of decoded rows that, unlike appending to `[E]` in unspecialized generic
+/// code, does not look up the array's metadata for every row.
+struct RowBuffer<E>: ~Copyable {
+    private var base: UnsafeMutablePointer<E>?
+    private var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        base?.deinitialize(count: count)
+        base?.deallocate()
+    }
+
+    mutating func append(_ element: consuming E) {
+        if count == capacity {
+            let newCapacity = max(64, capacity * 2)
+            let grown = UnsafeMutablePointer<E>.allocate(capacity: newCapacity)
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = grown
+            capacity = newCapacity
+        }
+        guard let base else { return }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    consuming func makeArray() -> [E] {
+        let count = self.count
+        let base = self.base
+        self.count = 0
+        guard let base else { return [] }
+        return [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let target = buffer.baseAddress { target.moveInitialize(from: base, count: count) }
+            initialized = count
+        }
+    }
+}

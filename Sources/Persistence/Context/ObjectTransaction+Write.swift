@@ -1,0 +1,141 @@
+extension ObjectTransaction {
+    /// Inserts a new entity.
+    ///
+    /// - Parameter entity: the value to store.
+    /// - Throws: ``PersistenceError/uniqueKeyViolation`` when its identity or a unique key is taken;
+    ///   ``PersistenceError/unsupportedValue`` for a value the store cannot hold.
+    public func insert<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
+        try checkWritable("insert")
+        let codec = try connection.codec(E.self)
+        let statement = try codec.insert()
+        try codec.encoder.bind(entity, to: statement)
+        try statement.run()
+        touch(codec.schema.entityName)
+    }
+
+    /// Inserts many new entities, reusing one prepared statement.
+    ///
+    /// - Parameter entities: the values to store.
+    /// - Throws: ``PersistenceError``, as ``insert(_:)``; the whole block rolls back when it propagates.
+    public func insert<E: StoredEntity>(contentsOf entities: some Sequence<E>) throws(PersistenceError) {
+        try checkWritable("insert")
+        let codec = try connection.codec(E.self)
+        let statement = try codec.insert()
+        let encoder = codec.encoder
+        for entity in entities {
+            try encoder.bind(entity, to: statement)
+            try statement.run()
+            statement.reset()
+        }
+        touch(codec.schema.entityName)
+    }
+
+    /// Replaces the stored entity that has the same identity.
+    ///
+    /// - Parameter entity: the new value.
+    /// - Throws: ``PersistenceError/notFound`` when no row has its identity;
+    ///   ``PersistenceError/uniqueKeyViolation`` when a unique key is taken by another row.
+    public func update<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
+        try checkWritable("update")
+        let codec = try connection.codec(E.self)
+        let statement = try codec.update()
+        try codec.encoder.bind(entity, to: statement)
+        try statement.run()
+        guard connection.changes > 0 else {
+            throw PersistenceError(
+                .notFound,
+                "No \(E.entityName) has the identity \(entity.id.databaseValue); insert it or use upsert.",
+                entity: E.entityName)
+        }
+        touch(codec.schema.entityName)
+    }
+
+    /// Inserts the entity, or replaces the stored one with the same identity.
+    ///
+    /// - Parameter entity: the value to store.
+    /// - Throws: ``PersistenceError/uniqueKeyViolation`` when a unique key is taken by another row.
+    public func upsert<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
+        try checkWritable("upsert")
+        let codec = try connection.codec(E.self)
+        let statement = try codec.upsert()
+        try codec.encoder.bind(entity, to: statement)
+        try statement.run()
+        touch(codec.schema.entityName)
+    }
+
+    /// Inserts the entity, or updates the stored row with the same values for `key`.
+    ///
+    /// The stored row keeps its identity; its other properties take the new values. A
+    /// Flickr photo fetched twice, or a book added twice by ISBN, is stored once.
+    ///
+    /// - Parameters:
+    ///   - entity: the value to store.
+    ///   - key: one of the entity's declared ``StoredEntity/uniqueKeys``.
+    /// - Throws: ``PersistenceError/misuse`` when `key` is not declared;
+    ///   ``PersistenceError/uniqueKeyViolation`` when another unique key or the identity clashes.
+    public func upsert<E: StoredEntity>(_ entity: E, matching key: UniqueKey<E>) throws(PersistenceError) {
+        try checkWritable("upsert")
+        let codec = try connection.codec(E.self)
+        guard codec.schema.uniqueKeys.contains(key.columns) else {
+            throw PersistenceError(
+                .misuse,
+                "\(E.entityName) does not declare the unique key (\(key.columns.joined(separator: ", "))); "
+                    + "add it to `static var uniqueKeys`.", entity: E.entityName)
+        }
+        let statement = try connection.cached(codec.schema.upsertSQL(matching: key.columns))
+        try codec.encoder.bind(entity, to: statement)
+        try statement.run()
+        touch(codec.schema.entityName)
+    }
+
+    /// Deletes the stored entity with the same identity as `entity`.
+    ///
+    /// - Parameter entity: the value whose row to delete.
+    /// - Returns: whether a row was deleted.
+    /// - Throws: ``PersistenceError``.
+    @discardableResult
+    public func delete<E: StoredEntity>(_ entity: E) throws(PersistenceError) -> Bool {
+        try delete(E.self, id: entity.id)
+    }
+
+    /// Deletes the entity with the given identity.
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - id: the identity.
+    /// - Returns: whether a row was deleted.
+    /// - Throws: ``PersistenceError``.
+    @discardableResult
+    public func delete<E: StoredEntity>(_ type: E.Type, id: E.ID) throws(PersistenceError) -> Bool {
+        try checkWritable("delete")
+        let codec = try connection.codec(E.self)
+        let statement = try codec.delete()
+        try statement.bind(id.databaseValue, at: 1)
+        try statement.run()
+        let deleted = connection.changes > 0
+        if deleted { touch(codec.schema.entityName) }
+        return deleted
+    }
+
+    /// Deletes every entity matching `filter` (all of them when `filter` is `nil`).
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - filter: the rows to delete.
+    /// - Returns: how many rows were deleted.
+    /// - Throws: ``PersistenceError``.
+    @discardableResult
+    public func delete<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>?) throws(PersistenceError) -> Int {
+        try checkWritable("delete")
+        let codec = try connection.codec(E.self)
+        var built = QuerySQL(schema: codec.schema)
+        built.sql = "DELETE FROM \(codec.schema.table)"
+        try built.appendWhere(filter)
+        let statement = try connection.cached(built.sql)
+        try statement.bind(built.arguments)
+        try statement.run()
+        let count = connection.changes
+        if count > 0 { touch(codec.schema.entityName) }
+        return count
+    }
+}

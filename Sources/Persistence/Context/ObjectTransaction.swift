@@ -1,0 +1,142 @@
+/// The handle a ``ObjectContext/persist(_:completionQueue:completion:)`` or ``ObjectContext/read(_:completionQueue:completion:)``
+/// block receives: every operation on the store's entities goes through it.
+///
+/// A transaction is valid only inside its block, on the context's queue. It is not
+/// `Sendable`, so the compiler stops it from escaping to another thread; using it after
+/// its block returned throws ``PersistenceError/misuse``. Reads inside a `persist` block
+/// see the block's own uncommitted writes.
+public final class ObjectTransaction {
+    let connection: Connection
+    /// Whether writes are allowed (a `persist` block) or not (a `read` block).
+    public let isWritable: Bool
+    var isOpen = true
+    var touched: Set<String> = []
+    var touchedEverything = false
+    private var lastTouched: String?
+
+    init(connection: Connection, writable: Bool) {
+        self.connection = connection
+        isWritable = writable
+    }
+
+    func checkOpen() throws(PersistenceError) {
+        guard isOpen else {
+            throw PersistenceError(
+                .misuse,
+                "The transaction was used after its block returned. Do all the work inside the persist or read block.")
+        }
+    }
+
+    func checkWritable(_ operation: String) throws(PersistenceError) {
+        try checkOpen()
+        guard isWritable else {
+            throw PersistenceError(
+                .misuse, "\(operation) is a write, but this is a read block. Use persist { } for writes.")
+        }
+    }
+
+    @inline(__always)
+    func touch(_ table: String) {
+        if lastTouched != table {
+            lastTouched = table
+            touched.insert(table)
+        }
+    }
+
+    // MARK: Raw SQL
+
+    /// Runs one SQL statement with bound arguments and returns how many rows it changed.
+    ///
+    /// The escape hatch for anything the typed API does not cover. Use `?` placeholders;
+    /// values are bound, never spliced:
+    ///
+    /// ```swift
+    /// try tx.execute("UPDATE Book SET rating = ? WHERE title = ?", [.real(5), .text(title)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: one SQL statement with `?` or `?NNN` placeholders.
+    ///   - arguments: the values for the placeholders, in order.
+    /// - Returns: the number of rows the statement inserted, updated or deleted.
+    /// - Throws: ``PersistenceError``; ``PersistenceError/misuse`` for a write in a read block.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PersistenceError) -> Int {
+        try checkOpen()
+        let statement = try connection.cached(sql)
+        if !statement.isReadOnly {
+            try checkWritable("This SQL statement")
+            touchedEverything = true
+        }
+        try statement.bind(arguments)
+        try statement.run()
+        return statement.isReadOnly ? 0 : connection.changes
+    }
+
+    /// Runs an SQL query with bound arguments and returns its rows.
+    ///
+    /// - Parameters:
+    ///   - sql: one SQL query with `?` placeholders.
+    ///   - arguments: the values for the placeholders, in order.
+    /// - Returns: every row the query produced.
+    /// - Throws: ``PersistenceError``.
+    public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PersistenceError) -> [Row] {
+        try checkOpen()
+        let statement = try connection.cached(sql)
+        if !statement.isReadOnly {
+            try checkWritable("This SQL statement")
+            touchedEverything = true
+        }
+        try statement.bind(arguments)
+        let count = statement.columnCount
+        let columns = (0..<count).map { statement.columnName($0) }
+        var result: [Row] = []
+        while try statement.step() {
+            result.append(Row(columns: columns, values: (0..<count).map { statement.value(at: $0) }))
+        }
+        return result
+    }
+
+    /// Fetches entities with raw SQL: the query must return the entity's columns by name.
+    ///
+    /// - Parameters:
+    ///   - type: the entity type.
+    ///   - sql: a query selecting the entity's columns, such as `SELECT * FROM Book WHERE …`.
+    ///   - arguments: the values for the placeholders, in order.
+    /// - Returns: the decoded entities.
+    /// - Throws: ``PersistenceError``; ``PersistenceError/decodingFailed`` when a column is missing.
+    public func fetch<E: StoredEntity>(
+        _ type: E.Type, sql: String, _ arguments: [DatabaseValue] = []
+    ) throws(PersistenceError) -> [E] {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        let statement = try connection.cached(sql)
+        try statement.bind(arguments)
+        // Map the entity's columns onto the query's result columns.
+        var names: [String] = []
+        for index in 0..<statement.columnCount { names.append(statement.columnName(index)) }
+        let reordered = try EntitySchema(reordering: codec.schema, to: names)
+        let decoder = RowDecoder(schema: reordered, statement: statement)
+        var result: [E] = []
+        while try statement.step() { result.append(try decoder.decodeRow(E.self)) }
+        return result
+    }
+
+    /// SQLite's plan for a query, one line per step (as `EXPLAIN QUERY PLAN` reports it).
+    ///
+    /// Use it to check that a filter or sort uses an index (`SEARCH … USING INDEX …`)
+    /// rather than scanning the table.
+    ///
+    /// - Parameter query: the query.
+    /// - Returns: the plan's lines.
+    /// - Throws: ``PersistenceError/unknownProperty`` for a bad field.
+    public func queryPlan<E: StoredEntity>(for query: Query<E>) throws(PersistenceError) -> [String] {
+        try checkOpen()
+        let codec = try connection.codec(E.self)
+        let built = try QuerySQL.select(query, schema: codec.schema)
+        let statement = try connection.prepare("EXPLAIN QUERY PLAN " + built.sql)
+        try statement.bind(built.arguments)
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(3)) }
+        return lines
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// How a property is stored.
+enum ColumnType: String, Sendable {
+    case integer = "INTEGER"
+    case real = "REAL"
+    case text = "TEXT"
+    case blob = "BLOB"
+    /// A nested `Codable` value, stored as JSON text.
+    case json = "JSON"
+
+    /// The declared SQL type of the column.
+    var sqlType: String { self == .json ? "TEXT" : rawValue }
+
+    init(of value: DatabaseValue) {
+        switch value {
+        case .integer: self = .integer
+        case .real: self = .real
+        case .text: self = .text
+        case .blob, .null: self = .blob
+        }
+    }
+}
+
+/// One column of an entity's table.
+struct ColumnSchema: Sendable, Hashable {
+    let name: String
+    let type: ColumnType
+    let isOptional: Bool
+}
+
+/// What the store knows about one entity: its columns (derived from Codable), keys, and SQL.
+struct EntitySchema: Sendable {
+    let entityName: String
+    let typeName: String
+    let keyStorage: ObjectIdentifier
+    var columns: [ColumnSchema]
+    var names: [String]
+    var indexByName: [String: Int]
+    let idColumn: Int
+    let uniqueKeys: [[String]]
+    let indexes: [(columns: [String], caseInsensitive: Bool)]
+    let defaults: [String: DatabaseValue]
+
+    let table: String
+    let columnList: String
+    let insertSQL: String
+    let upsertByIDSQL: String
+    let updateSQL: String
+    let deleteByIDSQL: String
+    let selectSQL: String
+    let selectByIDSQL: String
+
+    init<E: StoredEntity>(_ type: E.Type) throws(PersistenceError) {
+        entityName = E.entityName
+        typeName = String(reflecting: E.self)
+        keyStorage = ObjectIdentifier(E.self)
+        columns = try SchemaProbe.columns(of: E.self)
+        names = columns.map(\.name)
+        var byName: [String: Int] = [:]
+        for (offset, name) in names.enumerated() { byName[name] = offset }
+        indexByName = byName
+        let idName = E.idField.name
+        guard let id = byName[idName] else {
+            throw PersistenceError(
+                .unknownProperty,
+                "\(E.entityName) has no stored property '\(idName)' for its identity. Its stored properties are: "
+                    + names.joined(separator: ", ") + ". Set `static var idField` to one of them.",
+                entity: E.entityName, property: idName)
+        }
+        idColumn = id
+        uniqueKeys = E.uniqueKeys.map(\.columns)
+        indexes = E.indexes.map { ($0.columns, $0.caseInsensitive) }
+        var defaults: [String: DatabaseValue] = [:]
+        for item in E.columnDefaults { defaults[item.column] = item.value }
+        self.defaults = defaults
+        for key in uniqueKeys + indexes.map(\.columns) {
+            for column in key where byName[column] == nil {
+                throw PersistenceError(
+                    .unknownProperty,
+                    "\(E.entityName) declares a key or index on '\(column)', which is not one of its stored properties ("
+                        + names.joined(separator: ", ") + ").",
+                    entity: E.entityName, property: column)
+            }
+        }
+        for column in defaults.keys where byName[column] == nil {
+            throw PersistenceError(
+                .unknownProperty, "\(E.entityName) declares a default for '\(column)', which it does not store.",
+                entity: E.entityName, property: column)
+        }
+
+        table = quote(entityName)
+        columnList = names.map(quote).joined(separator: ", ")
+        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(placeholders))"
+        let idQuoted = quote(names[id])
+        let assignments = names.enumerated().filter { $0.offset != id }
+            .map { "\(quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
+        let excluded = names.enumerated().filter { $0.offset != id }
+            .map { "\(quote($0.element)) = excluded.\(quote($0.element))" }.joined(separator: ", ")
+        let onConflict = excluded.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(excluded)"
+        upsertByIDSQL = "\(insertSQL) ON CONFLICT(\(idQuoted)) \(onConflict)"
+        updateSQL =
+            assignments.isEmpty
+            ? "UPDATE \(table) SET \(idQuoted) = ?\(id + 1) WHERE \(idQuoted) = ?\(id + 1)"
+            : "UPDATE \(table) SET \(assignments) WHERE \(idQuoted) = ?\(id + 1)"
+        deleteByIDSQL = "DELETE FROM \(table) WHERE \(idQuoted) = ?1"
+        selectSQL = "SELECT \(columnList) FROM \(table)"
+        selectByIDSQL = "\(selectSQL) WHERE \(idQuoted) = ?1"
+    }
+
+    var idName: String { names[idColumn] }
+
+    /// The upsert statement matching on a unique key: the stored row keeps its identity.
+    func upsertSQL(matching key: [String]) -> String {
+        let keySet = Set(key)
+        let excluded = names.enumerated().filter { $0.offset != idColumn && !keySet.contains($0.element) }
+            .map { "\(quote($0.element)) = excluded.\(quote($0.element))" }.joined(separator: ", ")
+        let action = excluded.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(excluded)"
+        return "\(insertSQL) ON CONFLICT(\(key.map(quote).joined(separator: ", "))) \(action)"
+    }
+
+    static func uniqueIndexName(table: String, columns: [String]) -> String {
+        "fk_unique_\(table)_" + columns.joined(separator: "_")
+    }
+
+    static func indexName(table: String, columns: [String], caseInsensitive: Bool) -> String {
+        "fk_index_\(table)_" + columns.joined(separator: "_") + (caseInsensitive ? "_nocase" : "")
+    }
+
+    func column(named name: String, for use: String) throws(PersistenceError) -> ColumnSchema {
+        guard let index = indexByName[name] else {
+            throw PersistenceError(
+                .unknownProperty,
+                "\(entityName) has no stored property '\(name)' (used in \(use)). Its stored properties are: "
+                    + names.joined(separator: ", ") + ".",
+                entity: entityName, property: name)
+        }
+        return columns[index]
+    }
+}
+
+/// Quotes an SQL identifier.
+func quote(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Renders a value as an SQL literal, for DDL defaults only (DDL cannot bind).
+func sqlLiteral(_ value: DatabaseValue) -> String {
+    switch value {
+    case .null: return "NULL"
+    case .integer(let v): return String(v)
+    case .real(let v): return v.isFinite ? "\(v)" : "NULL"
+    case .text(let v): return "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
+    case .blob(let v): return "X'" + v.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+}
+
+extension EntitySchema {
+    /// A copy whose column order follows a raw query's result columns (for `fetch(_:sql:)`).
+    init(reordering schema: EntitySchema, to resultColumns: [String]) throws(PersistenceError) {
+        var columns: [ColumnSchema] = []
+        var byName: [String: Int] = [:]
+        for (offset, name) in resultColumns.enumerated() where byName[name] == nil {
+            byName[name] = offset
+        }
+        for name in schema.names
+        where byName[name] == nil && !(schema.columns[schema.indexByName[name] ?? 0].isOptional) {
+            throw PersistenceError(
+                .decodingFailed,
+                "The SQL query does not return \(schema.entityName)'s column '\(name)'; select all its columns.",
+                entity: schema.entityName, property: name)
+        }
+        for name in resultColumns {
+            let base = schema.indexByName[name].map { schema.columns[$0] }
+            columns.append(ColumnSchema(name: name, type: base?.type ?? .blob, isOptional: base?.isOptional ?? true))
+        }
+        self = schema
+        self.columns = columns
+        self.names = resultColumns
+        self.indexByName = byName
+    }
+}

@@ -1,0 +1,110 @@
+/// A value type the store keeps in its own table: adopt it on your `Codable` structs.
+///
+/// The store derives one column per stored property from the type's `Codable`
+/// conformance (the compiler's synthesized one or your own). Integers, `Bool`, floating-point
+/// numbers, `String`, `Data`, `Date`, `UUID`, `URL` and enums with such raw values get a
+/// column of their own type; any other `Codable` value (a nested struct, an array, a
+/// dictionary) is stored as JSON text. Optional properties become nullable columns.
+///
+/// For example:
+///
+/// ```swift
+/// struct Book: StoredEntity {
+///     var id: String          // the ISBN
+///     var title: String
+///     var authors: [String]   // stored as JSON text
+///     var rating: Double?
+///
+///     static let title = Field<Book, String>("title")
+///     static let rating = Field<Book, Double?>("rating")
+///     static let indexes = [EntityIndex(title, caseInsensitive: true)]
+/// }
+/// ```
+///
+/// Values are plain `Sendable` structs: they cross threads freely, and there is no
+/// managed object to touch on the wrong thread.
+public protocol StoredEntity: Codable, Sendable, Identifiable where ID: QueryableValue & Codable {
+    /// The table's name; by default the type's name.
+    static var entityName: String { get }
+    /// The property holding the identity; by default `id`.
+    static var idField: Field<Self, ID> { get }
+    /// Unique keys besides the identity; by default none.
+    static var uniqueKeys: [UniqueKey<Self>] { get }
+    /// Indexes that speed up filters and sorts; by default none.
+    static var indexes: [EntityIndex<Self>] { get }
+    /// Defaults for non-optional properties added after rows were stored; by default none.
+    ///
+    /// A property listed here can be added to an existing store without a ``Migration``:
+    /// existing rows get the default.
+    static var columnDefaults: [ColumnDefault<Self>] { get }
+}
+
+extension StoredEntity {
+    /// The type's name, such as `"Book"`.
+    public static var entityName: String { String(describing: Self.self) }
+    /// The `id` property.
+    public static var idField: Field<Self, ID> { Field("id") }
+    /// No unique keys besides the identity.
+    public static var uniqueKeys: [UniqueKey<Self>] { [] }
+    /// No indexes.
+    public static var indexes: [EntityIndex<Self>] { [] }
+    /// No defaults.
+    public static var columnDefaults: [ColumnDefault<Self>] { [] }
+}
+
+/// A set of properties whose combined values no two rows may share, declared by an entity.
+///
+/// A unique key is enforced by a unique index, and is what ``ObjectTransaction/upsert(_:matching:)``
+/// matches on: "a book added twice by ISBN is one book".
+public struct UniqueKey<Entity: StoredEntity>: Sendable, Hashable {
+    /// The names of the key's columns, in order.
+    public let columns: [String]
+
+    /// Declares a unique key over one or more fields.
+    ///
+    /// - Parameter fields: the key's fields, in order.
+    public init<each Value>(_ fields: repeat Field<Entity, each Value>) {
+        var names: [String] = []
+        for field in repeat each fields { names.append(field.name) }
+        columns = names
+    }
+}
+
+/// An index over one or more properties, declared by an entity to speed up filters and sorts.
+public struct EntityIndex<Entity: StoredEntity>: Sendable, Hashable {
+    /// The names of the indexed columns, in order.
+    public let columns: [String]
+    /// Whether the index compares text ignoring ASCII case (serves case-insensitive sorts).
+    public let caseInsensitive: Bool
+
+    /// Declares an index over one or more fields.
+    ///
+    /// - Parameters:
+    ///   - fields: the indexed fields, in order.
+    ///   - caseInsensitive: whether text is indexed ignoring ASCII case, to serve sorts with
+    ///     ``Sort/caseInsensitive``.
+    public init<each Value>(_ fields: repeat Field<Entity, each Value>, caseInsensitive: Bool = false) {
+        var names: [String] = []
+        for field in repeat each fields { names.append(field.name) }
+        columns = names
+        self.caseInsensitive = caseInsensitive
+    }
+}
+
+/// The value existing rows get when a non-optional property is added to an entity.
+public struct ColumnDefault<Entity: StoredEntity>: Sendable, Hashable {
+    /// The property's column.
+    public let column: String
+    /// The default value.
+    public let value: DatabaseValue
+
+    /// Declares the default of a field.
+    ///
+    /// - Parameters:
+    ///   - field: the property.
+    ///   - value: the value rows stored before the property existed get.
+    public init<Value: QueryableValue>(_ field: Field<Entity, Value>, _ value: Value) {
+        column = field.name
+        self.value = value.databaseValue
+    }
+}

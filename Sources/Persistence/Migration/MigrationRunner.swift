@@ -1,0 +1,91 @@
+/// Runs the named migrations, then reconciles entities with tables, when a store opens.
+enum MigrationRunner {
+    static func run(
+        _ connection: Connection, schemas: [EntitySchema], configuration: ObjectStore.Configuration
+    ) throws(PersistenceError) {
+        let migrations = configuration.migrations
+        var seen: Set<String> = []
+        for migration in migrations where !seen.insert(migration.name).inserted {
+            throw PersistenceError(.misuse, "Two migrations are named \"\(migration.name)\"; names must be unique.")
+        }
+        let table = quote(SchemaReconciler.migrationsTable)
+        let fresh = try isFresh(connection)
+        if !fresh {
+            let applied = try appliedMigrations(connection)
+            if let unknown = applied.first(where: { !seen.contains($0) }) {
+                throw PersistenceError(
+                    .newerSchema,
+                    "The store at \(connection.path) records the migration \"\(unknown)\", which this program does not "
+                        + "know: it was written by a newer version. Update the program; the file was left untouched.")
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                try transaction(connection) { () throws(PersistenceError) in
+                    try connection.execute(
+                        "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
+                    let again = try connection.scalar(
+                        "SELECT COUNT(*) FROM \(table) WHERE name = ?", [.text(migration.name)])
+                    guard again == .integer(0) else { return }  // another process ran it meanwhile
+                    let tx = ObjectTransaction(connection: connection, writable: true)
+                    defer { tx.isOpen = false }
+                    do {
+                        try migration.body(tx)
+                    } catch {
+                        throw PersistenceError(
+                            .migrationFailed,
+                            "The migration \"\(migration.name)\" failed and was rolled back: \(error). "
+                                + "The store was not opened; fix the migration and open it again.")
+                    }
+                    let insert = try connection.prepare(
+                        "INSERT INTO \(table) (name, applied) VALUES (?, julianday('now'))")
+                    try insert.bind([.text(migration.name)])
+                    try insert.run()
+                }
+            }
+        }
+        try transaction(connection) { () throws(PersistenceError) in
+            let ddl = try SchemaReconciler.plan(connection, schemas: schemas)
+            for statement in ddl { try connection.execute(statement) }
+            if fresh, !migrations.isEmpty {
+                try connection.execute(
+                    "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
+                let insert = try connection.prepare(
+                    "INSERT OR IGNORE INTO \(table) (name, applied) VALUES (?, julianday('now'))")
+                for migration in migrations {
+                    insert.reset()
+                    try insert.bind([.text(migration.name)])
+                    try insert.run()
+                }
+            }
+            let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
+            if version != SchemaReconciler.formatVersion {
+                try connection.execute("PRAGMA user_version = \(SchemaReconciler.formatVersion)")
+            }
+        }
+    }
+
+    /// A file with no tables and no format version: everything is created from the entities.
+    static func isFresh(_ connection: Connection) throws(PersistenceError) -> Bool {
+        let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
+        let tables = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'")
+        return version == 0 && tables == .integer(0)
+    }
+
+    static func appliedMigrations(_ connection: Connection) throws(PersistenceError) -> Set<String> {
+        guard try SchemaReconciler.tableExists(connection, SchemaReconciler.migrationsTable) else { return [] }
+        let rows = try connection.rows("SELECT name FROM \(quote(SchemaReconciler.migrationsTable))")
+        return Set(rows.compactMap { $0[0].textValue })
+    }
+
+    static func transaction(
+        _ connection: Connection, _ body: () throws(PersistenceError) -> Void
+    ) throws(PersistenceError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Compares entities with their tables when a store opens, and plans the safe changes.
+///
+/// Safe changes (a new table, a new nullable or defaulted column, a new index or unique key)
+/// are returned as DDL; anything else throws ``PersistenceError/incompatibleSchema`` before
+/// a single byte is written.
+enum SchemaReconciler {
+    /// The store's file format version, kept in `PRAGMA user_version`.
+    static let formatVersion: Int64 = 1
+    static let migrationsTable = "fk_migrations"
+
+    static func hint(_ entity: String) -> String {
+        "Add a Migration (ObjectStore.Configuration.migrations) that changes the \"\(entity)\" table "
+            + "with SQL; the store never rewrites or drops data on its own."
+    }
+
+    static func incompatible(_ entity: String, _ property: String, _ problem: String) -> PersistenceError {
+        PersistenceError(
+            .incompatibleSchema, "\(entity).\(property) \(problem). \(hint(entity))", entity: entity,
+            property: property)
+    }
+
+    static func tableExists(_ connection: Connection, _ name: String) throws(PersistenceError) -> Bool {
+        try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)])
+            != .integer(0)
+    }
+
+    static func plan(_ connection: Connection, schemas: [EntitySchema]) throws(PersistenceError) -> [String] {
+        var ddl: [String] = []
+        for schema in schemas {
+            if try tableExists(connection, schema.entityName) {
+                ddl += try alter(connection, schema)
+            } else {
+                ddl += create(schema)
+            }
+        }
+        return ddl
+    }
+
+    static func columnDefinition(_ column: ColumnSchema, schema: EntitySchema) -> String {
+        var definition = "\(quote(column.name)) \(column.type.sqlType)"
+        if !column.isOptional { definition += " NOT NULL" }
+        if column.name == schema.idName { definition += " PRIMARY KEY" }
+        return definition
+    }
+
+    static func create(_ schema: EntitySchema) -> [String] {
+        let columns = schema.columns.map { columnDefinition($0, schema: schema) }.joined(separator: ", ")
+        return ["CREATE TABLE \(schema.table) (\(columns))"] + indexes(schema)
+    }
+
+    static func indexes(_ schema: EntitySchema, existing: Set<String> = []) -> [String] {
+        var ddl: [String] = []
+        for key in schema.uniqueKeys {
+            let name = EntitySchema.uniqueIndexName(table: schema.entityName, columns: key)
+            if existing.contains(name) { continue }
+            ddl.append(
+                "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(name)) ON \(schema.table) (\(key.map(quote).joined(separator: ", ")))"
+            )
+        }
+        for index in schema.indexes {
+            let name = EntitySchema.indexName(
+                table: schema.entityName, columns: index.columns, caseInsensitive: index.caseInsensitive)
+            if existing.contains(name) { continue }
+            let collate = index.caseInsensitive ? " COLLATE NOCASE" : ""
+            let columns = index.columns.map { quote($0) + collate }.joined(separator: ", ")
+            ddl.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(schema.table) (\(columns))")
+        }
+        return ddl
+    }
+
+    static func alter(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) -> [String] {
+        let entity = schema.entityName
+        let info = try connection.rows(
+            "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", [.text(entity)])
+        var existing: [String: (type: String, notNull: Bool, hasDefault: Bool, pk: Bool)] = [:]
+        for row in info {
+            guard let name = row[0].textValue else { continue }
+            existing[name] = (
+                (row[1].textValue ?? "").uppercased(), row[2] != .integer(0), row[3] != .null, row[4] != .integer(0)
+            )
+        }
+        var ddl: [String] = []
+        for column in schema.columns {
+            guard let stored = existing[column.name] else {
+                if column.name == schema.idName {
+                    throw incompatible(entity, column.name, "is the new identity, but the table has no such column")
+                }
+                if column.isOptional {
+                    ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(column.name)) \(column.type.sqlType)")
+                } else if let value = schema.defaults[column.name] {
+                    ddl.append(
+                        "ALTER TABLE \(schema.table) ADD COLUMN \(quote(column.name)) \(column.type.sqlType) "
+                            + "NOT NULL DEFAULT \(sqlLiteral(value))")
+                } else {
+                    throw incompatible(
+                        entity, column.name,
+                        "is a new non-optional property without a default, so the stored rows have no value for it. "
+                            + "Make it Optional, declare a default in `static var columnDefaults`, or migrate")
+                }
+                continue
+            }
+            if stored.type != column.type.sqlType {
+                throw incompatible(
+                    entity, column.name,
+                    "changed type: the table stores it as \(stored.type.isEmpty ? "untyped" : stored.type), "
+                        + "the entity now needs \(column.type.sqlType)")
+            }
+            if column.name == schema.idName, !stored.pk {
+                throw incompatible(
+                    entity, column.name, "is now the identity, but the table's primary key is another column")
+            }
+            if column.isOptional, stored.notNull {
+                throw incompatible(
+                    entity, column.name, "became Optional, but its column is NOT NULL and cannot store nil")
+            }
+            if !column.isOptional, !stored.notNull, !stored.pk {
+                let nulls = try connection.scalar(
+                    "SELECT EXISTS(SELECT 1 FROM \(schema.table) WHERE \(quote(column.name)) IS NULL)")
+                if nulls != .integer(0) {
+                    throw incompatible(
+                        entity, column.name, "is no longer Optional, but some stored rows have no value for it")
+                }
+            }
+        }
+        let wanted = Set(schema.names)
+        for (name, stored) in existing.sorted(by: { $0.key < $1.key }) where !wanted.contains(name) {
+            if stored.pk {
+                throw incompatible(entity, name, "was the identity and is no longer stored")
+            }
+            if stored.notNull, !stored.hasDefault {
+                throw incompatible(
+                    entity, name,
+                    "was removed, but its column is NOT NULL without a default, so new rows could not be inserted")
+            }
+        }
+        // Unique keys: a removed one is incompatible, a new one is created (and checked) in the open's transaction.
+        let declared = Set(schema.uniqueKeys.map { EntitySchema.uniqueIndexName(table: entity, columns: $0) })
+        let storedKeys = try connection.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fk\\_unique\\_%' ESCAPE '\\'",
+            [.text(entity)])
+        for row in storedKeys {
+            guard let name = row[0].textValue, !declared.contains(name) else { continue }
+            let columns = String(name.dropFirst("fk_unique_\(entity)_".count))
+            throw PersistenceError(
+                .incompatibleSchema,
+                "\(entity) no longer declares the unique key on (\(columns)) that the store enforces. "
+                    + "Dropping it changes what the store accepts, so do it explicitly: add a Migration that runs "
+                    + "DROP INDEX \(quote(name)).", entity: entity, property: columns)
+        }
+        let indexNames = try connection.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.text(entity)]
+        ).compactMap { $0[0].textValue }
+        return ddl + indexes(schema, existing: Set(indexNames))
+    }
+}

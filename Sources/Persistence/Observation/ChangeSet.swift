@@ -1,0 +1,110 @@
+/// What changed between two deliveries of an observed query's results.
+///
+/// Indexes follow `UITableView`/`NSFetchedResultsController` batch-update conventions:
+/// ``deleted`` index the previous results, ``inserted`` and ``updated`` index the new ones,
+/// and each ``Move`` goes from a previous index to a new index.
+public struct ChangeSet: Sendable, Hashable {
+    /// A row that stayed in the results but changed position.
+    public struct Move: Sendable, Hashable {
+        /// Its index in the previous results.
+        public let from: Int
+        /// Its index in the new results.
+        public let to: Int
+
+        /// Creates a move.
+        ///
+        /// - Parameters:
+        ///   - from: the index in the previous results.
+        ///   - to: the index in the new results.
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Indexes (in the new results) of rows that entered the results.
+    public var inserted: [Int]
+    /// Indexes (in the previous results) of rows that left the results.
+    public var deleted: [Int]
+    /// Indexes (in the new results) of rows whose stored values changed.
+    public var updated: [Int]
+    /// Rows that changed position relative to the others.
+    public var moved: [Move]
+
+    /// Creates a change set.
+    ///
+    /// - Parameters:
+    ///   - inserted: indexes in the new results.
+    ///   - deleted: indexes in the previous results.
+    ///   - updated: indexes in the new results.
+    ///   - moved: moves from previous to new indexes.
+    public init(inserted: [Int] = [], deleted: [Int] = [], updated: [Int] = [], moved: [Move] = []) {
+        self.inserted = inserted
+        self.deleted = deleted
+        self.updated = updated
+        self.moved = moved
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && updated.isEmpty && moved.isEmpty }
+
+    /// Computes the changes between two result lists, matching rows by identity.
+    static func diff<ID: Hashable>(
+        old oldIDs: [ID], oldRows: [[DatabaseValue]], new newIDs: [ID], newRows: [[DatabaseValue]]
+    ) -> ChangeSet {
+        var oldIndex: [ID: Int] = [:]
+        for (offset, id) in oldIDs.enumerated() { oldIndex[id] = offset }
+        var newIndex: [ID: Int] = [:]
+        for (offset, id) in newIDs.enumerated() { newIndex[id] = offset }
+        var changes = ChangeSet()
+        changes.deleted = oldIDs.indices.filter { newIndex[oldIDs[$0]] == nil }
+        var common: [(old: Int, new: Int)] = []
+        for (offset, id) in newIDs.enumerated() {
+            if let old = oldIndex[id] {
+                common.append((old, offset))
+                if oldRows[old] != newRows[offset] { changes.updated.append(offset) }
+            } else {
+                changes.inserted.append(offset)
+            }
+        }
+        // Rows on the longest increasing run of old positions kept their relative order; the rest moved.
+        let stays = longestIncreasing(common.map(\.old))
+        for (position, pair) in common.enumerated() where !stays.contains(position) {
+            changes.moved.append(Move(from: pair.old, to: pair.new))
+        }
+        return changes
+    }
+
+    /// The positions of one longest strictly increasing subsequence of `values`.
+    static func longestIncreasing(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []  // positions
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let mid = (low + high) / 2
+                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result: Set<Int> = []
+        var cursor = tails.last ?? -1
+        while cursor >= 0 {
+            result.insert(cursor)
+            cursor = previous[cursor]
+        }
+        return result
+    }
+}
+
+/// One delivery of an observed query: the current results and what changed since the last.
+public struct QueryChange<Entity: StoredEntity>: Sendable {
+    /// The query's results after the commit(s) this delivery covers.
+    public let results: [Entity]
+    /// The changes since the previous delivery (for the first, every row is inserted).
+    public let changes: ChangeSet
+    /// Whether this is the first delivery, made when observation starts.
+    public let isInitial: Bool
+}

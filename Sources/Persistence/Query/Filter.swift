@@ -1,0 +1,155 @@
+/// A condition on an entity's rows, rendered to SQL with every value bound.
+///
+/// Build filters from ``Field``s with `==`, `!=`, `<`, `<=`, `>`, `>=`,
+/// ``Field/isIn(_:)``, ``Field/contains(_:caseSensitive:)``, ``Field/hasPrefix(_:)``,
+/// ``Field/isNil``, and combine them with `&&`, `||` and `!`.
+public struct Filter<Entity: StoredEntity>: Sendable {
+    indirect enum Node: Sendable {
+        case constant(Bool)
+        case compare(column: String, op: String, value: DatabaseValue)
+        case inList(column: String, values: [DatabaseValue])
+        case like(column: String, pattern: String)
+        case instr(column: String, text: String)
+        case isNull(column: String, negated: Bool)
+        case and(Node, Node)
+        case or(Node, Node)
+        case not(Node)
+    }
+
+    let node: Node
+
+    init(_ node: Node) { self.node = node }
+
+    /// Matches every row.
+    public static var all: Filter<Entity> { Filter(.constant(true)) }
+    /// Matches no row.
+    public static var nothing: Filter<Entity> { Filter(.constant(false)) }
+
+    /// Both filters match.
+    ///
+    /// - Parameters:
+    ///   - lhs: a filter.
+    ///   - rhs: another filter.
+    /// - Returns: the conjunction.
+    public static func && (lhs: Filter, rhs: Filter) -> Filter { Filter(.and(lhs.node, rhs.node)) }
+
+    /// Either filter matches.
+    ///
+    /// - Parameters:
+    ///   - lhs: a filter.
+    ///   - rhs: another filter.
+    /// - Returns: the disjunction.
+    public static func || (lhs: Filter, rhs: Filter) -> Filter { Filter(.or(lhs.node, rhs.node)) }
+
+    /// The filter does not match.
+    ///
+    /// - Parameter filter: a filter.
+    /// - Returns: the negation (`NULL` values never match either side, as in SQL).
+    public static prefix func ! (filter: Filter) -> Filter { Filter(.not(filter.node)) }
+}
+
+/// Matches rows whose property equals `value` (`== nil` matches `NULL`).
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the value to compare with.
+/// - Returns: the filter.
+public func == <E, V>(field: Field<E, V>, value: V) -> Filter<E> {
+    let bound = value.databaseValue
+    return bound == .null
+        ? Filter(.isNull(column: field.name, negated: false))
+        : Filter(.compare(column: field.name, op: "=", value: bound))
+}
+
+/// Matches rows whose property differs from `value` (`!= nil` matches non-`NULL`).
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the value to compare with.
+/// - Returns: the filter.
+public func != <E, V>(field: Field<E, V>, value: V) -> Filter<E> {
+    let bound = value.databaseValue
+    return bound == .null
+        ? Filter(.isNull(column: field.name, negated: true))
+        : Filter(.compare(column: field.name, op: "IS NOT", value: bound))
+}
+
+/// Matches rows whose property is less than `value`.
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func < <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
+    Filter(.compare(column: field.name, op: "<", value: value.databaseValue))
+}
+
+/// Matches rows whose property is at most `value`.
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func <= <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
+    Filter(.compare(column: field.name, op: "<=", value: value.databaseValue))
+}
+
+/// Matches rows whose property is greater than `value`.
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func > <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
+    Filter(.compare(column: field.name, op: ">", value: value.databaseValue))
+}
+
+/// Matches rows whose property is at least `value`.
+///
+/// - Parameters:
+///   - field: the property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func >= <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
+    Filter(.compare(column: field.name, op: ">=", value: value.databaseValue))
+}
+
+/// Matches rows whose optional property has a value less than `value` (`NULL` never matches).
+///
+/// - Parameters:
+///   - field: the optional property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func < <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
+    Filter(.compare(column: field.name, op: "<", value: value.databaseValue))
+}
+
+/// Matches rows whose optional property has a value at most `value` (`NULL` never matches).
+///
+/// - Parameters:
+///   - field: the optional property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func <= <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
+    Filter(.compare(column: field.name, op: "<=", value: value.databaseValue))
+}
+
+/// Matches rows whose optional property has a value greater than `value` (`NULL` never matches).
+///
+/// - Parameters:
+///   - field: the optional property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func > <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
+    Filter(.compare(column: field.name, op: ">", value: value.databaseValue))
+}
+
+/// Matches rows whose optional property has a value at least `value` (`NULL` never matches).
+///
+/// - Parameters:
+///   - field: the optional property.
+///   - value: the bound.
+/// - Returns: the filter.
+public func >= <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
+    Filter(.compare(column: field.name, op: ">=", value: value.databaseValue))
+}

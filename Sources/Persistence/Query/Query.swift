@@ -1,0 +1,65 @@
+/// A filter, a sort order and a window over an entity's rows: what to fetch or observe.
+///
+/// ```swift
+/// let firstPage = Query<Book>(where: Book.rating >= 4, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+///     .limit(20)
+/// ```
+public struct Query<Entity: StoredEntity>: Sendable {
+    /// The condition rows must meet; `nil` matches all rows.
+    public var filter: Filter<Entity>?
+    /// The sort keys, most significant first; rows that tie keep insertion order.
+    public var sort: [Sort<Entity>]
+    /// The most rows to return, or `nil` for all.
+    public var limit: Int?
+    /// How many matching rows to skip first.
+    public var offset: Int
+
+    /// Creates a query.
+    ///
+    /// - Parameters:
+    ///   - filter: the condition rows must meet; `nil` matches all.
+    ///   - sort: the sort keys, most significant first.
+    ///   - limit: the most rows to return.
+    ///   - offset: how many rows to skip.
+    public init(
+        where filter: Filter<Entity>? = nil, sortedBy sort: [Sort<Entity>] = [], limit: Int? = nil, offset: Int = 0
+    ) {
+        self.filter = filter
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// This query, also requiring `filter`.
+    ///
+    /// - Parameter filter: an additional condition.
+    /// - Returns: the narrower query.
+    public func filter(_ filter: Filter<Entity>) -> Query {
+        var copy = self
+        copy.filter = self.filter.map { $0 && filter } ?? filter
+        return copy
+    }
+
+    /// This query with a new sort order.
+    ///
+    /// - Parameter sort: the sort keys, most significant first.
+    /// - Returns: the re-sorted query.
+    public func sorted(by sort: Sort<Entity>...) -> Query {
+        var copy = self
+        copy.sort = sort
+        return copy
+    }
+
+    /// This query limited to a window of rows.
+    ///
+    /// - Parameters:
+    ///   - limit: the most rows to return.
+    ///   - offset: how many rows to skip.
+    /// - Returns: the windowed query.
+    public func limit(_ limit: Int, offset: Int = 0) -> Query {
+        var copy = self
+        copy.limit = limit
+        copy.offset = offset
+        return copy
+    }
+}

@@ -1,0 +1,119 @@
+/// Renders filters, sorts and queries to SQL, checking every name and value type
+/// against the entity's schema. Every value is bound, never spliced.
+struct QuerySQL {
+    let schema: EntitySchema
+    var sql = ""
+    var arguments: [DatabaseValue] = []
+
+    init(schema: EntitySchema) { self.schema = schema }
+
+    mutating func appendWhere<E>(_ filter: Filter<E>?) throws(PersistenceError) {
+        guard let filter else { return }
+        sql += " WHERE "
+        try render(filter.node)
+    }
+
+    mutating func appendOrder<E>(_ sort: [Sort<E>]) throws(PersistenceError) {
+        guard !sort.isEmpty else { return }
+        var parts: [String] = []
+        for key in sort {
+            let column = try schema.column(named: key.column, for: "a sort")
+            var part = quote(column.name)
+            if key.caseInsensitive { part += " COLLATE NOCASE" }
+            part += key.descending ? " DESC" : " ASC"
+            parts.append(part)
+        }
+        // Ties are broken by rowid: deterministic, and every index already ends with it.
+        parts.append("rowid ASC")
+        sql += " ORDER BY " + parts.joined(separator: ", ")
+    }
+
+    mutating func appendWindow(limit: Int?, offset: Int) {
+        if limit != nil || offset > 0 {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit ?? -1)))
+            sql += " OFFSET ?"
+            arguments.append(.integer(Int64(max(0, offset))))
+        }
+    }
+
+    static func select<E>(_ query: Query<E>, schema: EntitySchema) throws(PersistenceError) -> QuerySQL {
+        var builder = QuerySQL(schema: schema)
+        builder.sql = schema.selectSQL
+        try builder.appendWhere(query.filter)
+        try builder.appendOrder(query.sort)
+        builder.appendWindow(limit: query.limit, offset: query.offset)
+        return builder
+    }
+
+    private func check(_ column: ColumnSchema, _ value: DatabaseValue, _ use: String) throws(PersistenceError) {
+        let ok: Bool
+        switch (column.type, value) {
+        case (_, .null): ok = true
+        case (.integer, .integer), (.integer, .real), (.real, .integer), (.real, .real): ok = true
+        case (.text, .text), (.json, .text), (.blob, .blob): ok = true
+        default: ok = false
+        }
+        guard ok else {
+            throw PersistenceError(
+                .unknownProperty,
+                "\(use) compares \(schema.entityName).\(column.name), stored as \(column.type.rawValue), "
+                    + "with the value \(value); declare the Field with the property's own type.",
+                entity: schema.entityName, property: column.name)
+        }
+    }
+
+    private mutating func render<E>(_ node: Filter<E>.Node) throws(PersistenceError) {
+        switch node {
+        case .constant(let value):
+            sql += value ? "1" : "0"
+        case .compare(let name, let op, let value):
+            let column = try schema.column(named: name, for: "a filter")
+            try check(column, value, "A filter")
+            sql += "\(quote(name)) \(op) ?"
+            arguments.append(value)
+        case .inList(let name, let values):
+            let column = try schema.column(named: name, for: "a filter")
+            let nonNull = values.filter { $0 != .null }
+            for value in nonNull { try check(column, value, "An IN filter") }
+            let hasNull = nonNull.count != values.count
+            if nonNull.isEmpty {
+                sql += hasNull ? "\(quote(name)) IS NULL" : "0"
+                return
+            }
+            sql += hasNull ? "(\(quote(name)) IS NULL OR " : ""
+            sql += "\(quote(name)) IN (" + Array(repeating: "?", count: nonNull.count).joined(separator: ", ") + ")"
+            sql += hasNull ? ")" : ""
+            arguments += nonNull
+        case .like(let name, let pattern):
+            let column = try schema.column(named: name, for: "a text filter")
+            try check(column, .text(pattern), "A text filter")
+            sql += "\(quote(name)) LIKE ? ESCAPE '\\'"
+            arguments.append(.text(pattern))
+        case .instr(let name, let text):
+            let column = try schema.column(named: name, for: "a text filter")
+            try check(column, .text(text), "A text filter")
+            sql += "instr(\(quote(name)), ?) > 0"
+            arguments.append(.text(text))
+        case .isNull(let name, let negated):
+            _ = try schema.column(named: name, for: "a filter")
+            sql += "\(quote(name)) IS \(negated ? "NOT " : "")NULL"
+        case .and(let lhs, let rhs):
+            sql += "("
+            try render(lhs)
+            sql += " AND "
+            try render(rhs)
+            sql += ")"
+        case .or(let lhs, let rhs):
+            sql += "("
+            try render(lhs)
+            sql += " OR "
+            try render(rhs)
+            sql += ")"
+        case .not(let inner):
+            sql += "NOT ("
+            try render(inner)
+            sql += ")"
+        }
+    }
+}

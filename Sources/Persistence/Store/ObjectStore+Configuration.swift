@@ -1,0 +1,37 @@
+public import Foundation
+
+extension ObjectStore {
+    /// How a store opens its file: durability, lock waiting, and named migrations.
+    ///
+    /// ```swift
+    /// let store = try ObjectStore(at: url, entities: [Book.self]) { config in
+    ///     config.synchronous = .full
+    ///     config.migrations = [Migration("fill-years") { tx in try tx.execute("UPDATE Book SET year = 0") }]
+    /// }
+    /// ```
+    public struct Configuration: Sendable {
+        /// When SQLite waits for the disk on commit.
+        public enum Synchronous: Sendable {
+            /// `synchronous=NORMAL` (the default): a commit survives the program crashing or
+            /// being killed; after a power loss or OS crash the last commits may be rolled back
+            /// (the file is never corrupted).
+            case normal
+            /// `synchronous=FULL`: a commit also survives a power loss or OS crash, at the cost
+            /// of one disk flush per commit.
+            case full
+        }
+
+        /// The durability setting; ``Synchronous/normal`` by default.
+        public var synchronous: Synchronous = .normal
+        /// How long a writer waits for another writer before failing with
+        /// ``PersistenceError/busy``; 5 seconds by default.
+        public var busyTimeout: TimeInterval = 5
+        /// The named migrations, in the order they must run. Keep every migration in this list
+        /// for the life of the app: the store refuses to open a file that records a migration it
+        /// does not know (the file was written by a newer version).
+        public var migrations: [Migration] = []
+
+        /// The default configuration.
+        public init() {}
+    }
+}

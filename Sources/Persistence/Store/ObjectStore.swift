@@ -1,0 +1,129 @@
+public import Foundation
+
+/// A store of your `Codable` entities in one SQLite file (or in memory), with contexts,
+/// observation and migration.
+///
+/// ```swift
+/// let store = try ObjectStore(at: url, entities: [Book.self])
+/// try store.context.persistAndWait { tx in try tx.upsert(book, matching: Book.isbnKey) }
+/// let books = try store.context.readAndWait { tx in
+///     try tx.fetch(Book.self, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+/// }
+/// ```
+///
+/// Opening the store creates missing tables and columns and runs pending ``Migration``s;
+/// see ``init(at:entities:configure:)``. The file is in WAL mode with foreign keys on.
+public final class ObjectStore: Sendable {
+    let core: StoreCore
+    /// The store's file, or `nil` for an in-memory store.
+    public let url: URL?
+    /// The store's default context, ready to use from any thread.
+    public let context: ObjectContext
+    let observerContext: ObjectContext
+    let listeners = ListenerTable()
+
+    /// Opens or creates the store at `url`, bringing its tables up to date with `entities`.
+    ///
+    /// On open the store compares each entity with its table: a new entity gets its table, a new
+    /// `Optional` (or defaulted) property gets its column with existing rows intact, and a new
+    /// index or unique key is created. Anything else stops the open with
+    /// ``PersistenceError/incompatibleSchema`` naming the entity and property, leaving the file
+    /// untouched; add a ``Migration`` for it.
+    ///
+    /// - Parameters:
+    ///   - url: the database file; its directory must exist and be writable.
+    ///   - entities: every entity type the store holds.
+    ///   - configure: adjusts the ``Configuration`` (durability, busy timeout, migrations).
+    /// - Throws: ``PersistenceError``: ``PersistenceError/cannotOpen`` (missing directory),
+    ///   ``PersistenceError/readOnly``, ``PersistenceError/notADatabase``, ``PersistenceError/corrupt``,
+    ///   ``PersistenceError/newerSchema``, ``PersistenceError/incompatibleSchema``,
+    ///   ``PersistenceError/migrationFailed``, ``PersistenceError/unsupportedValue``.
+    public convenience init(
+        at url: URL, entities: [any StoredEntity.Type], configure: (inout Configuration) -> Void = { _ in }
+    ) throws(PersistenceError) {
+        var configuration = Configuration()
+        configure(&configuration)
+        let path = url.path(percentEncoded: false)
+        try Self.checkLocation(path)
+        let core = try StoreCore(path: path, isMemory: false, configuration: configuration, entities: entities)
+        self.init(core: core, url: url)
+    }
+
+    /// Creates an empty store that lives in memory, for tests and previews.
+    ///
+    /// All its contexts share one connection and take turns; nothing is written to disk.
+    ///
+    /// - Parameters:
+    ///   - entities: every entity type the store holds.
+    ///   - configure: adjusts the ``Configuration``.
+    /// - Returns: the store.
+    /// - Throws: ``PersistenceError/unsupportedValue`` when an entity cannot be stored.
+    public static func inMemory(
+        entities: [any StoredEntity.Type], configure: (inout Configuration) -> Void = { _ in }
+    ) throws(PersistenceError) -> ObjectStore {
+        var configuration = Configuration()
+        configure(&configuration)
+        let core = try StoreCore(path: ":memory:", isMemory: true, configuration: configuration, entities: entities)
+        return ObjectStore(core: core, url: nil)
+    }
+
+    private init(core: StoreCore, url: URL?) {
+        self.core = core
+        self.url = url
+        let name = url?.lastPathComponent ?? "memory"
+        context = ObjectContext(core: core, label: "Persistence.\(name).default")
+        observerContext = ObjectContext(core: core, label: "Persistence.\(name).observation")
+    }
+
+    /// Makes another context, with its own queue and connection.
+    ///
+    /// Contexts of one store read at the same time and take turns to write.
+    ///
+    /// - Parameter label: a name for the context's queue, for debugging.
+    /// - Returns: the new context.
+    public func makeContext(label: String = "Persistence.context") -> ObjectContext {
+        ObjectContext(core: core, label: label)
+    }
+
+    /// Finishes queued blocks, then closes every context's connection.
+    ///
+    /// Every change whose block returned is already committed; closing only releases the file.
+    /// Using the store or its contexts afterwards throws ``PersistenceError/closed``. Call it from
+    /// outside the store's blocks.
+    public func close() {
+        for context in ContextRegistry.shared.live(of: core) { context.waitUntilIdle() }
+        core.closed.set()
+        for context in ContextRegistry.shared.live(of: core) { context.close() }
+        if let shared = core.shared,
+            (try? core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "Closing")) != nil
+        {
+            shared.connection = nil
+            core.writerLock.unlock()
+        }
+        core.center.removeAll()
+    }
+
+    private static func checkLocation(_ path: String) throws(PersistenceError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PersistenceError(
+                .cannotOpen,
+                "The directory \(directory) does not exist, so the store \(path) cannot be created there. "
+                    + "Create the directory first.")
+        }
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw PersistenceError(.cannotOpen, "\(path) is a directory, not a database file.")
+        }
+        guard manager.isWritableFile(atPath: directory) else {
+            throw PersistenceError(
+                .readOnly,
+                "The directory \(directory) is not writable; the store needs to write its file and its journal "
+                    + "(-wal, -shm) there. Choose a writable directory.")
+        }
+        if manager.fileExists(atPath: path), !manager.isWritableFile(atPath: path) {
+            throw PersistenceError(.readOnly, "The database file \(path) is read-only; the store needs to write it.")
+        }
+    }
+}

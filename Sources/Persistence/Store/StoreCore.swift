@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// The state shared by a store's contexts: where the file is, the schemas, the writer
+/// lock, the observation center.
+final class StoreCore: Sendable {
+    let path: String
+    let isMemory: Bool
+    let configuration: ObjectStore.Configuration
+    let schemas: [ObjectIdentifier: EntitySchema]
+    let writerLock = WriterLock()
+    let shared: SharedConnection?
+    let center = ObservationCenter()
+    let closed = LockedFlag()
+
+    init(
+        path: String, isMemory: Bool, configuration: ObjectStore.Configuration, entities: [any StoredEntity.Type]
+    )
+        throws(PersistenceError)
+    {
+        self.path = path
+        self.isMemory = isMemory
+        self.configuration = configuration
+        var schemas: [ObjectIdentifier: EntitySchema] = [:]
+        var ordered: [EntitySchema] = []
+        var names: Set<String> = []
+        for entity in entities {
+            let schema = try Self.schema(of: entity)
+            guard names.insert(schema.entityName).inserted else {
+                throw PersistenceError(
+                    .misuse,
+                    "Two entities share the table name \"\(schema.entityName)\"; give one a different `entityName`.",
+                    entity: schema.entityName)
+            }
+            guard !schema.entityName.hasPrefix("fk_"), !schema.entityName.hasPrefix("sqlite_") else {
+                throw PersistenceError(
+                    .misuse, "The table name \"\(schema.entityName)\" is reserved; choose another `entityName`.",
+                    entity: schema.entityName)
+            }
+            schemas[schema.key] = schema
+            ordered.append(schema)
+        }
+        self.schemas = schemas
+        let setup = try Self.connect(path: path, configuration: configuration, schemas: schemas, create: true)
+        try Self.prepareFile(setup, isMemory: isMemory)
+        try MigrationRunner.run(setup, schemas: ordered, configuration: configuration)
+        shared = isMemory ? SharedConnection(setup) : nil
+    }
+
+    private static func schema<E: StoredEntity>(of type: E.Type) throws(PersistenceError) -> EntitySchema {
+        try EntitySchema(E.self)
+    }
+
+    static func connect(
+        path: String, configuration: ObjectStore.Configuration, schemas: [ObjectIdentifier: EntitySchema],
+        create: Bool
+    ) throws(PersistenceError) -> Connection {
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let connection = try Connection(path: path, flags: flags)
+        sqlite3_busy_timeout(connection.handle, Int32(max(0, min(configuration.busyTimeout * 1000, 2e9))))
+        let synchronous = configuration.synchronous == .full ? "FULL" : "NORMAL"
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous)")
+        connection.schemas = schemas
+        return connection
+    }
+
+    /// Switches the file to WAL and refuses a file written by a newer format.
+    private static func prepareFile(_ connection: Connection, isMemory: Bool) throws(PersistenceError) {
+        // The first statement that reads the file: a non-database or damaged file fails here.
+        let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
+        if version > SchemaReconciler.formatVersion {
+            throw PersistenceError(
+                .newerSchema,
+                "The store at \(connection.path) was written by a newer version of this program (store format "
+                    + "\(version), this version reads up to \(SchemaReconciler.formatVersion)). Update the program; "
+                    + "the file was left untouched.")
+        }
+        if !isMemory {
+            let mode = try connection.scalar("PRAGMA journal_mode = WAL").textValue?.lowercased()
+            guard mode == "wal" else {
+                throw PersistenceError(
+                    .cannotOpen,
+                    "The store at \(connection.path) could not switch to WAL journaling (got \(mode ?? "none")).")
+            }
+        }
+    }
+
+    func makeConnection() throws(PersistenceError) -> Connection {
+        guard !closed.isSet else { throw PersistenceError(.closed, "The store at \(path) was closed.") }
+        return try Self.connect(path: path, configuration: configuration, schemas: schemas, create: false)
+    }
+
+    func didCommit(_ transaction: ObjectTransaction) {
+        center.didCommit(tables: transaction.touched, everything: transaction.touchedEverything)
+    }
+}
+
+extension EntitySchema {
+    var key: ObjectIdentifier { keyStorage }
+}
+
+/// The in-memory store's single connection, used only while holding the store's writer lock.
+final class SharedConnection: @unchecked Sendable {
+    // `connection` is only used by a thread holding `StoreCore.writerLock`.
+    var connection: Connection?
+    init(_ connection: Connection) { self.connection = connection }
+}

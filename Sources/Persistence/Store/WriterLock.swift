@@ -1,0 +1,60 @@
+import Foundation
+
+/// Serializes the writers of one store inside this process (SQLite's own locking and
+/// `BEGIN IMMEDIATE` still serialize writers across processes).
+///
+/// A thread that already holds the lock and asks again is told at once that it would
+/// deadlock, and a waiter gives up after the busy timeout: nothing waits forever.
+final class WriterLock: @unchecked Sendable {
+    // `owner` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var owner: pthread_t?
+
+    func lock(timeout: TimeInterval, purpose: String) throws(PersistenceError) {
+        let me = pthread_self()
+        condition.lock()
+        defer { condition.unlock() }
+        if let owner, pthread_equal(owner, me) != 0 {
+            throw PersistenceError(
+                .misuse,
+                "\(purpose) was started on a context while this thread is inside a persist block of another "
+                    + "context of the same store; it would wait for itself. Use the outer block's transaction instead.")
+        }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while owner != nil {
+            if !condition.wait(until: deadline) && owner != nil {
+                throw PersistenceError(
+                    .busy,
+                    "Another persist block held the store's write lock for more than \(timeout) seconds. "
+                        + "Keep persist blocks short, or raise Configuration.busyTimeout.")
+            }
+        }
+        owner = me
+    }
+
+    func unlock() {
+        condition.lock()
+        owner = nil
+        condition.signal()
+        condition.unlock()
+    }
+}
+
+/// A flag set from one thread and read from another, guarded by a lock.
+final class LockedFlag: @unchecked Sendable {
+    // `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+
+    /// Sets the flag and returns whether it was already set.
+    func testAndSet() -> Bool {
+        lock.withLock {
+            let old = value
+            value = true
+            return old
+        }
+    }
+}

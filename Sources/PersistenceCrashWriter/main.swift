@@ -1,0 +1,61 @@
+// A child process for Persistence's crash-safety tests.
+//
+// Usage:
+//   PersistenceCrashWriter <store> loop
+//       Commits one entry after another, forever, printing each entry's id on stdout once its
+//       commit has returned. The test kills it with SIGKILL at a random moment.
+//   PersistenceCrashWriter <store> enqueue-then-exit <count>
+//       Queues <count> persist blocks with the completion form, then calls exit(0) at once:
+//       every accepted block must still be committed.
+import Foundation
+import Persistence
+
+struct Entry: StoredEntity {
+    var id: Int64
+    var payload: String
+
+    /// The payload an entry must hold, so the test can check rows are intact.
+    static func payload(for id: Int64) -> String {
+        String(repeating: String(id % 10), count: Int(id % 700) + 1)
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else { fail("usage: PersistenceCrashWriter <store> loop | enqueue-then-exit <count>") }
+let url = URL(fileURLWithPath: arguments[1])
+
+do {
+    let store = try ObjectStore(at: url, entities: [Entry.self])
+    let context = store.context
+    switch arguments[2] {
+    case "loop":
+        let idField = Field<Entry, Int64>("id")
+        var next = try context.readAndWait { tx in
+            try tx.first(Query<Entry>(sortedBy: [idField.descending()]))?.id ?? 0
+        }
+        while true {
+            next += 1
+            let id = next
+            try context.persistAndWait { tx in
+                try tx.insert(Entry(id: id, payload: Entry.payload(for: id)))
+            }
+            // Unbuffered: the line reaches the pipe before the next commit starts.
+            FileHandle.standardOutput.write(Data("\(id)\n".utf8))
+        }
+    case "enqueue-then-exit":
+        let count = Int64(arguments.count > 3 ? arguments[3] : "") ?? 100
+        for id in 1...count {
+            context.persist { tx in try tx.insert(Entry(id: id, payload: Entry.payload(for: id))) }
+        }
+        exit(0)
+    default:
+        fail("unknown mode \(arguments[2])")
+    }
+} catch {
+    fail("PersistenceCrashWriter: \(error)")
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Persistence
+import Testing
+
+/// The entity the crash writer stores (same table and shape as in `PersistenceCrashWriter`).
+struct Entry: StoredEntity {
+    var id: Int64
+    var payload: String
+
+    static func payload(for id: Int64) -> String {
+        String(repeating: String(id % 10), count: Int(id % 700) + 1)
+    }
+}
+
+enum CrashWriter {
+    static let name = "PersistenceCrashWriter"
+
+    /// Finds the writer binary next to the test bundle (`swift test` builds every product).
+    static func locate() -> (URL?, [String]) {
+        var starts: [URL] = []
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles { starts.append(bundle.bundleURL) }
+        var searched: [String] = []
+        for start in starts {
+            var directory = start
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent(name)
+                searched.append(candidate.path)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return (candidate, searched) }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return (nil, searched)
+    }
+
+    static func binary() throws -> URL {
+        let (url, searched) = locate()
+        guard let url else {
+            let message =
+                "The \(name) executable was not found next to the test bundle (searched \(searched.joined(separator: ", "))). "
+                + "Build every product first: swift build --build-tests"
+            Issue.record(Comment(rawValue: message))
+            throw Boom()
+        }
+        return url
+    }
+}
+
+/// Collects a child's stdout as it arrives.
+final class OutputCollector: @unchecked Sendable {
+    // `data` is guarded by `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+
+    /// The complete lines so far (a partial last line is not a report).
+    var lines: [String] {
+        lock.withLock {
+            let text = String(decoding: data, as: UTF8.self)
+            var parts = text.components(separatedBy: "\n")
+            parts.removeLast()
+            return parts
+        }
+    }
+}
+
+@Suite(.serialized) struct CrashSafetyTests {
+    @Test func everyReportedCommitSurvivesSIGKILLAndTheFileStaysIntact() throws {
+        let binary = try CrashWriter.binary()
+        let fixture = try StoreFixture()
+        var generator = SystemRandomNumberGenerator()
+        var reported: Set<Int64> = []
+        for round in 0..<5 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [fixture.url.path, "loop"]
+            let pipe = Pipe()
+            let output = OutputCollector()
+            process.standardOutput = pipe
+            pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+            try process.run()
+            let wanted = Int.random(in: 5...60, using: &generator)
+            let started = waitUntil(timeout: 30) { output.lines.count >= wanted || !process.isRunning }
+            #expect(started, "round \(round): the writer did not start committing")
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.03, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            pipe.fileHandleForReading.readabilityHandler = nil
+            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
+            let ids = output.lines.compactMap { Int64($0) }
+            #expect(ids.count == output.lines.count, "round \(round): unexpected output \(output.lines.suffix(3))")
+            reported.formUnion(ids)
+
+            let store = try fixture.open([Entry.self])
+            let (check, stored) = try store.context.readAndWait { tx in
+                (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Entry.self))
+            }
+            store.close()
+            #expect(check == [.text("ok")], "round \(round): integrity_check failed")
+            let storedIDs = Set(stored.map(\.id))
+            let missing = reported.subtracting(storedIDs)
+            #expect(
+                missing.isEmpty,
+                "round \(round): reported commits missing after SIGKILL: \(missing.sorted().prefix(10))")
+            #expect(stored.allSatisfy { $0.payload == Entry.payload(for: $0.id) }, "round \(round): a row is damaged")
+        }
+        #expect(reported.count >= 25)
+    }
+
+    @Test func anotherProcessWritingAtTheSameTimeMakesWritersTakeTurns() throws {
+        let binary = try CrashWriter.binary()
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Entry.self, Counter.self])
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [fixture.url.path, "loop"]
+        let pipe = Pipe()
+        let output = OutputCollector()
+        process.standardOutput = pipe
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            pipe.fileHandleForReading.readabilityHandler = nil
+        }
+        #expect(waitUntil(timeout: 30) { output.lines.count >= 5 || !process.isRunning })
+        // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
+        // busy timeout make the two take turns instead of failing.
+        for index in 1...200 {
+            try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
+        }
+        let before = output.lines.count
+        #expect(waitUntil(timeout: 30) { output.lines.count > before + 5 || !process.isRunning })
+        #expect(process.isRunning, "the writer process died while sharing the store")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let reported = Set(output.lines.compactMap { Int64($0) })
+        let (counters, entries) = try store.context.readAndWait { tx in
+            (try tx.count(Counter.self), Set(try tx.fetch(Entry.self).map(\.id)))
+        }
+        #expect(counters == 200)
+        #expect(reported.isSubset(of: entries))
+    }
+
+    @Test func blocksAcceptedBeforeExitAreCommitted() throws {
+        let binary = try CrashWriter.binary()
+        let fixture = try StoreFixture()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
+        try process.run()
+        let finished = waitUntil(timeout: 60) { !process.isRunning }
+        if !finished { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(finished)
+        #expect(process.terminationStatus == 0)
+        let store = try fixture.open([Entry.self])
+        #expect(try store.context.readAndWait { try $0.count(Entry.self) } == 300)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+@testable import Persistence
+
+final class BookListScreen: EntityListener, @unchecked Sendable {
+    // Only touched on `queue` (the listener's chosen queue) or after waiting for it.
+    let lists = Collector<[String]>()
+    func entitiesDidChange(_ entities: [Book]) { lists.append(entities.map(\.title)) }
+}
+
+@Suite struct ObservationTests {
+    let byTitle = [Book.title.ascending(caseInsensitive: true)]
+
+    @Test func observerGetsCurrentResultsThenEachCommitsChangesOnItsQueue() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in
+            try tx.insert(Book(id: "1", title: "b"))
+            try tx.insert(Book(id: "2", title: "d"))
+        }
+        let queue = DispatchQueue(label: "observer")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 1)
+        let changes = Collector<QueryChange<Book>>()
+        let wrongQueue = Collector<Bool>()
+        let token = store.observe(Query<Book>(sortedBy: byTitle), on: queue) { change in
+            if DispatchQueue.getSpecific(key: key) != 1 { wrongQueue.append(true) }
+            changes.append(change)
+        }
+        #expect(waitUntil { changes.count == 1 })
+        let initial = try #require(changes.values.first)
+        #expect(initial.isInitial)
+        #expect(initial.results.map(\.title) == ["b", "d"])
+        #expect(initial.changes.inserted == [0, 1])
+
+        try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "a")) }
+        #expect(waitUntil { changes.count == 2 })
+        let second = changes.values[1]
+        #expect(!second.isInitial)
+        #expect(second.results.map(\.title) == ["a", "b", "d"])
+        #expect(second.changes == ChangeSet(inserted: [0]))
+
+        try store.context.persistAndWait { tx in
+            try tx.update(Book(id: "1", title: "e"))  // b moves from index 1 to the end and changes
+            try tx.delete(Book.self, id: "3")
+        }
+        #expect(waitUntil { changes.count == 3 })
+        let third = changes.values[2]
+        #expect(third.results.map(\.title) == ["d", "e"])
+        #expect(third.changes.deleted == [0])
+        #expect(third.changes.updated == [1])
+        #expect(third.changes.inserted.isEmpty)
+        #expect(third.changes.moved.count == 1)
+        #expect(wrongQueue.values.isEmpty)
+        token.cancel()
+    }
+
+    @Test func rolledBackBlocksAndUnrelatedCommitsDeliverNothing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let changes = Collector<QueryChange<Book>>()
+        let token = store.observe(Query<Book>(where: Book.pages > 100), on: DispatchQueue(label: "o")) {
+            changes.append($0)
+        }
+        #expect(waitUntil { changes.count == 1 })
+        #expect(throws: Boom.self) {
+            try store.context.persistAndWait { tx in
+                try tx.insert(Book(id: "1", title: "x", pages: 500))
+                throw Boom()
+            }
+        }
+        try store.context.persistAndWait { tx in try tx.insert(Book(id: "2", title: "short", pages: 10)) }
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        // A commit that does match proves the observer is alive; it must be the only delivery.
+        try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "long", pages: 300)) }
+        #expect(waitUntil { changes.count >= 2 })
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(changes.count == 2)
+        #expect(changes.values.last?.results.map(\.id) == ["3"])
+        token.cancel()
+    }
+
+    @Test func aBurstOfCommitsIsCoalescedAndEndsAtTheLastState() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let changes = Collector<QueryChange<Counter>>()
+        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        #expect(waitUntil { changes.count == 1 })
+        for index in 1...200 {
+            try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
+        }
+        #expect(waitUntil { changes.values.last?.results.count == 200 })
+        #expect(changes.count <= 201)
+        // Change sets chain: applying every delivery's inserts adds up to the final count.
+        let inserted = changes.values.reduce(0) { $0 + $1.changes.inserted.count }
+        #expect(inserted == 200)
+        token.cancel()
+    }
+
+    @Test func cancelledObservationStopsDelivering() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let changes = Collector<QueryChange<Counter>>()
+        let queue = DispatchQueue(label: "o")
+        let token = store.observe(Query<Counter>(), on: queue) { changes.append($0) }
+        #expect(waitUntil { changes.count == 1 })
+        token.cancel()
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        store.observerContext.waitUntilIdle()
+        queue.sync {}
+        #expect(changes.count == 1)
+    }
+
+    @Test func listenersAreToldTheSortedListAndHeldWeakly() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let queue = DispatchQueue(label: "listeners")
+        var screen: BookListScreen? = BookListScreen()
+        let lists = try #require(screen?.lists)
+        store.addListener(try #require(screen), sortedBy: byTitle, on: queue)
+        #expect(waitUntil { lists.count == 1 })
+        #expect(lists.values == [[]])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Book(id: "1", title: "zebra"))
+            try tx.insert(Book(id: "2", title: "Apple"))
+        }
+        #expect(waitUntil { lists.count == 2 })
+        #expect(lists.values.last == ["Apple", "zebra"])
+
+        let second = BookListScreen()
+        store.addListener(second, on: queue)
+        #expect(waitUntil { second.lists.count == 1 })
+        store.removeListener(second)
+
+        queue.sync { screen = nil }
+        try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "m")) }
+        store.observerContext.waitUntilIdle()
+        queue.sync {}
+        #expect(lists.count == 2)
+        #expect(second.lists.count == 1)
+    }
+
+    @Test func changesAreAnAsyncSequence() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let sequence = store.changes(Query<Counter>(sortedBy: [Field<Counter, Int>("value").descending()]))
+        let writer = Task {
+            for index in 1...3 {
+                try await store.context.persist { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
+            }
+        }
+        var last: [Int] = []
+        for try await change in sequence {
+            last = change.results.map(\.value)
+            if last.count == 3 { break }
+        }
+        try await writer.value
+        #expect(last == [3, 2, 1])
+    }
+
+    @Test func inMemoryStoreObservationWorks() throws {
+        let store = try ObjectStore.inMemory(entities: [Counter.self])
+        let changes = Collector<QueryChange<Counter>>()
+        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        #expect(waitUntil { changes.values.last?.results.count == 1 })
+        token.cancel()
+    }
+
+    @Test func rawSQLWritesAlsoNotifyObservers() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let changes = Collector<QueryChange<Counter>>()
+        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        #expect(waitUntil { changes.count == 1 })
+        try store.context.persistAndWait { tx in
+            try tx.execute(#"INSERT INTO "Counter" ("id", "value") VALUES (?, ?)"#, [.integer(5), .integer(6)])
+        }
+        #expect(waitUntil { changes.count == 2 })
+        #expect(changes.values.last?.results == [Counter(id: 5, value: 6)])
+        token.cancel()
+    }
+}
+
+@Suite struct ChangeSetTests {
+    @Test func diffFindsMovesWithTheLongestStableRun() {
+        let rows: [[DatabaseValue]] = [[.integer(0)], [.integer(0)], [.integer(0)], [.integer(0)]]
+        let changes = ChangeSet.diff(
+            old: ["a", "b", "c", "d"], oldRows: rows, new: ["b", "c", "d", "a"], newRows: rows)
+        #expect(changes.moved == [ChangeSet.Move(from: 0, to: 3)])
+        #expect(changes.inserted.isEmpty && changes.deleted.isEmpty && changes.updated.isEmpty)
+    }
+}

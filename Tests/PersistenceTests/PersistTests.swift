@@ -1,0 +1,212 @@
+import Foundation
+import Persistence
+import Testing
+
+struct Boom: Error {}
+
+@Suite struct PersistTests {
+    @Test func aThrowingBlockRollsBackEverything() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        #expect(throws: Boom.self) {
+            try store.context.persistAndWait { tx in
+                try tx.insert(Counter(id: 1, value: 1))
+                throw Boom()
+            }
+        }
+        #expect(try store.context.readAndWait { try $0.count(Counter.self) } == 0)
+    }
+
+    @Test func completionFormCommitsThenCallsBackOnce() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let results = Collector<Int>()
+        let other = store.makeContext()
+        store.context.persist({ tx in
+            try tx.insert(Counter(id: 1, value: 42))
+            return 7
+        }) { result in
+            // Committed before the completion runs: another context sees it.
+            let seen = (try? other.readAndWait { try $0.fetch(Counter.self, id: 1) })??.value
+            results.append((try? result.get()) == 7 && seen == 42 ? 1 : -1)
+        }
+        #expect(waitUntil { results.count == 1 })
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(results.values == [1])
+    }
+
+    @Test func completionFormReportsTheBlocksError() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let errors = Collector<Bool>()
+        let queue = DispatchQueue(label: "caller")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 9)
+        store.context.persist({ _ in throw Boom() }, completionQueue: queue) { result in
+            let onQueue = DispatchQueue.getSpecific(key: key) == 9
+            if case .failure(let error) = result, error is Boom, onQueue {
+                errors.append(true)
+            } else {
+                errors.append(false)
+            }
+        }
+        #expect(waitUntil { errors.count == 1 })
+        #expect(errors.values == [true])
+    }
+
+    @Test func asyncFormReturnsTheBlocksValue() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let count = try await store.context.persist { tx in
+            try tx.insert(Counter(id: 1, value: 1))
+            return try tx.count(Counter.self)
+        }
+        #expect(count == 1)
+        let value = try await store.context.read { tx in try tx.fetch(Counter.self, id: 1)?.value }
+        #expect(value == 1)
+        await #expect(throws: Boom.self) { try await store.context.persist { _ in throw Boom() } }
+    }
+
+    @Test func asyncFormDoesNotRunWhenAlreadyCancelled() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.context.persist { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try store.context.readAndWait { try $0.count(Counter.self) } == 0)
+    }
+
+    @Test func nestedPersistAndWaitRunsAsASavepointWithoutDeadlock() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.context
+        try context.persistAndWait { tx in
+            try tx.insert(Counter(id: 1, value: 1))
+            // A nested block that throws undoes only its own changes.
+            #expect(throws: Boom.self) {
+                try context.persistAndWait { inner in
+                    try inner.insert(Counter(id: 2, value: 2))
+                    throw Boom()
+                }
+            }
+            // A nested block that returns joins the outer transaction.
+            try context.persistAndWait { inner in try inner.insert(Counter(id: 3, value: 3)) }
+            // Reads inside see the block's own uncommitted writes.
+            #expect(try context.readAndWait { try $0.count(Counter.self) } == 2)
+        }
+        let ids = try context.readAndWait {
+            try $0.fetch(Counter.self, sortedBy: [Field<Counter, Int64>("id").ascending()])
+        }
+        #expect(ids.map(\.id) == [1, 3])
+    }
+
+    @Test func nestedBlockCommitsOnlyWithTheOuterBlock() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.context
+        #expect(throws: Boom.self) {
+            try context.persistAndWait { _ in
+                try context.persistAndWait { inner in try inner.insert(Counter(id: 1, value: 1)) }
+                throw Boom()
+            }
+        }
+        #expect(try context.readAndWait { try $0.count(Counter.self) } == 0)
+    }
+
+    @Test func completionPersistInsideABlockIsQueuedAfterIt() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.context
+        let seen = Collector<Int>()
+        try context.persistAndWait { tx in
+            context.persist({ inner in try inner.count(Counter.self) }) { result in
+                seen.append((try? result.get()) ?? -1)
+            }
+            try tx.insert(Counter(id: 1, value: 1))
+        }
+        #expect(waitUntil { seen.count == 1 })
+        #expect(seen.values == [1])
+    }
+
+    @Test func persistOnAnotherContextInsideABlockFailsInsteadOfDeadlocking() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let other = store.makeContext()
+        try store.context.persistAndWait { _ in
+            #expect(throws: PersistenceError.misuse) {
+                try other.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+            }
+        }
+    }
+
+    @Test func aTransactionUsedAfterItsBlockThrowsMisuse() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let escaped = try store.context.persistAndWait { tx in tx }
+        #expect(throws: PersistenceError.misuse) { try escaped.insert(Counter(id: 1, value: 1)) }
+    }
+
+    @Test func sixteenThreadsIncrementingOneCounterReachExactlyEightThousand() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 0)) }
+        let contexts = [store.context] + (0..<3).map { _ in store.makeContext() }
+        let failures = Collector<String>()
+        let group = DispatchGroup()
+        for thread in 0..<16 {
+            group.enter()
+            let context = contexts[thread % contexts.count]
+            Thread.detachNewThread {
+                defer { group.leave() }
+                for _ in 0..<500 {
+                    do {
+                        try context.persistAndWait { tx in
+                            guard var counter = try tx.fetch(Counter.self, id: 1) else { throw Boom() }
+                            counter.value += 1
+                            try tx.update(counter)
+                        }
+                    } catch {
+                        failures.append("\(error)")
+                    }
+                }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(failures.values.isEmpty)
+        #expect(try store.context.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 8_000)
+    }
+
+    @Test func readersProceedWhileAWriterHoldsItsTransaction() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        let writerInside = DispatchSemaphore(value: 0)
+        let releaseWriter = DispatchSemaphore(value: 0)
+        store.context.persist { tx in
+            try tx.insert(Counter(id: 2, value: 2))
+            writerInside.signal()
+            _ = releaseWriter.wait(timeout: .now() + 10)
+        }
+        #expect(writerInside.wait(timeout: .now() + 10) == .success)
+        let readers = (0..<3).map { _ in store.makeContext() }
+        for reader in readers {
+            // Readers see the last committed state, not the writer's uncommitted row.
+            #expect(try reader.readAndWait { try $0.count(Counter.self) } == 1)
+        }
+        releaseWriter.signal()
+        store.context.waitUntilIdle()
+        #expect(try readers[0].readAndWait { try $0.count(Counter.self) } == 2)
+    }
+
+    @Test func closedStoreRefusesWork() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        store.close()
+        #expect(throws: PersistenceError.closed) { try store.context.readAndWait { try $0.count(Counter.self) } }
+        let reopened = try fixture.open()
+        #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 1)
+    }
+}

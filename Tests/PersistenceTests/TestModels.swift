@@ -1,0 +1,108 @@
+import Foundation
+import Persistence
+import TestSupport
+
+struct Book: StoredEntity, Equatable {
+    struct Identifier: Codable, Sendable, Hashable {
+        var type: String
+        var identifier: String
+    }
+
+    var id: String
+    var title: String
+    var authors: [String]
+    var isbn: String?
+    var rating: Double?
+    var pages: Int
+    var identifiers: [Identifier] = []
+    var summary: String?
+
+    static let title = Field<Book, String>("title")
+    static let isbn = Field<Book, String?>("isbn")
+    static let rating = Field<Book, Double?>("rating")
+    static let pages = Field<Book, Int>("pages")
+    static let summary = Field<Book, String?>("summary")
+    static let isbnKey = UniqueKey(isbn)
+    static let uniqueKeys = [isbnKey]
+    static let indexes = [EntityIndex(title, caseInsensitive: true), EntityIndex(pages)]
+
+    init(
+        id: String, title: String, authors: [String] = [], isbn: String? = nil, rating: Double? = nil,
+        pages: Int = 100, summary: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.authors = authors
+        self.isbn = isbn
+        self.rating = rating
+        self.pages = pages
+        self.summary = summary
+    }
+}
+
+struct Counter: StoredEntity, Equatable {
+    var id: Int64
+    var value: Int
+}
+
+enum Shelf: String, Codable, QueryableValue, CaseIterable {
+    case reading, done
+}
+
+struct Photo: StoredEntity, Equatable {
+    var id: UUID
+    var remoteID: String
+    var title: String
+    var latitude: Double
+    var takenAt: Date
+    var url: URL?
+    var shelf: Shelf
+    var thumbnail: Data?
+
+    static let remoteID = Field<Photo, String>("remoteID")
+    static let shelf = Field<Photo, Shelf>("shelf")
+    static let takenAt = Field<Photo, Date>("takenAt")
+    static let remoteKey = UniqueKey(remoteID)
+    static let uniqueKeys = [remoteKey]
+}
+
+/// A fresh directory and a store file inside it, removed when the test ends.
+final class StoreFixture: Sendable {
+    let directory: TemporaryDirectory
+    let url: URL
+
+    init(_ name: String = "store.sqlite") throws {
+        directory = try TemporaryDirectory(prefix: "PersistenceTests")
+        url = directory.file(name)
+    }
+
+    func open(
+        _ entities: [any StoredEntity.Type] = [Book.self, Counter.self, Photo.self],
+        configure: (inout ObjectStore.Configuration) -> Void = { _ in }
+    ) throws(PersistenceError) -> ObjectStore {
+        try ObjectStore(at: url, entities: entities, configure: configure)
+    }
+
+    deinit { directory.remove() }
+}
+
+/// Waits for a condition with a generous bound, never forever.
+func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return condition()
+}
+
+/// A thread-safe box for values collected by callbacks.
+final class Collector<Value: Sendable>: @unchecked Sendable {
+    // `items` is guarded by `lock`.
+    private let lock = NSLock()
+    private var items: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { items.append(value) } }
+    var values: [Value] { lock.withLock { items } }
+    var count: Int { lock.withLock { items.count } }
+}
