@@ -25,14 +25,17 @@ func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             target: 1.15, idealTime: .milliseconds(refreshCount * 20 / 6), iterations: 3),
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",
-            ours: nil, reference: rawInsertSide(scratch), others: [grdbInsertSide(scratch)], target: 2.0, iterations: 5),
+            ours: oursInsertSide(scratch), reference: rawInsertSide(scratch), others: [grdbInsertSide(scratch)],
+            target: 2.0, iterations: 5),
         BenchmarkCase(
             name: "Persistence: fetch 200,000 rows into structs",
-            ours: nil, reference: rawFetchSide(path: fetchPath), others: [grdbFetchSide(path: fetchPath)], target: 2.0,
+            ours: oursFetchSide(path: fetchPath), reference: rawFetchSide(path: fetchPath),
+            others: [grdbFetchSide(path: fetchPath)], target: 2.0,
             iterations: 5),
         BenchmarkCase(
             name: "Persistence: one small persist (x1,000)",
-            ours: nil, reference: rawSmallPersistSide(path: fetchPath), others: [grdbSmallPersistSide(path: fetchPath)],
+            ours: oursSmallPersistSide(path: fetchPath), reference: rawSmallPersistSide(path: fetchPath),
+            others: [grdbSmallPersistSide(path: fetchPath)],
             target: 1.5,
             iterations: 5),
     ]

@@ -4,7 +4,6 @@ import GRDB
 /// GRDB's record for the persistence cases: the Codable record GRDB users write.
 struct GRDBItem: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "items"
-    var id: Int
     var i0: Int
     var i1: Int
     var i2: Int
@@ -17,7 +16,7 @@ struct GRDBItem: Codable, FetchableRecord, PersistableRecord {
     var i9: Int
 
     init(_ item: BenchItem) {
-        (id, i0, i1, i2, i3, i4) = (item.id, item.i0, item.i1, item.i2, item.i3, item.i4)
+        (i0, i1, i2, i3, i4) = (item.i0, item.i1, item.i2, item.i3, item.i4)
         (i5, i6, i7, i8, i9) = (item.i5, item.i6, item.i7, item.i8, item.i9)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Persistence
 
 /// A scratch directory for the persistence cases, removed when the run ends.
 final class Scratch {
@@ -77,7 +78,7 @@ func makeFetchDatabase(_ scratch: Scratch) throws -> String {
 func rawSmallPersistSide(path: String) -> Side {
     Side(name: "raw C") {
         let db = try RawSQLite(path: path)
-        let statement = try db.prepare("UPDATE items SET i1 = ? WHERE id = ?")
+        let statement = try db.prepare("UPDATE items SET i1 = ? WHERE i0 = ?")
         defer { sqlite3_finalize_statement(statement) }
         return try time {
             for n in 0..<smallPersistRepeats { try db.smallUpdate(statement: statement, id: 1 + n % 100, value: n) }
@@ -91,7 +92,52 @@ func grdbSmallPersistSide(path: String) -> Side {
         return try time {
             for n in 0..<smallPersistRepeats {
                 try queue.write { db in
-                    try db.execute(sql: "UPDATE items SET i1 = ? WHERE id = ?", arguments: [n, 1 + n % 100])
+                    try db.execute(sql: "UPDATE items SET i1 = ? WHERE i0 = ?", arguments: [n, 1 + n % 100])
+                }
+            }
+        }
+    }
+}
+
+/// FetchKit's side of the insert case: one `persist` inserting every row.
+func oursInsertSide(_ scratch: Scratch) -> Side {
+    let items = (1...insertCount).map { BenchItem(id: $0) }
+    return Side(name: "FetchKit persist") {
+        scratch.removeDatabase("ours-insert.sqlite")
+        let store = try ObjectStore(
+            at: URL(fileURLWithPath: scratch.path("ours-insert.sqlite")), entities: [BenchItem.self])
+        defer { store.close() }
+        return try time {
+            try store.context.persistAndWait { transaction in
+                for item in items { try transaction.insert(item) }
+            }
+        }
+    }
+}
+
+/// FetchKit's side of the fetch case: one read fetching every row into `BenchItem`s.
+func oursFetchSide(path: String) -> Side {
+    Side(name: "FetchKit fetch") {
+        let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchItem.self])
+        defer { store.close() }
+        var count = 0
+        let duration = try time { count = try store.context.readAndWait { try $0.fetch(BenchItem.self) }.count }
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "FetchKit fetch read \(count) rows") }
+        return duration
+    }
+}
+
+/// FetchKit's side of the small-persist case: `persist` updating one row, repeated.
+func oursSmallPersistSide(path: String) -> Side {
+    Side(name: "FetchKit persist") {
+        let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchItem.self])
+        defer { store.close() }
+        return try time {
+            for n in 0..<smallPersistRepeats {
+                try store.context.persistAndWait { transaction in
+                    var item = BenchItem(id: 1 + n % 100)
+                    item.i1 = n
+                    try transaction.update(item)
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 #if canImport(SQLite3)
     import SQLite3
@@ -41,8 +42,9 @@ final class RawSQLite {
         return statement
     }
 
+    /// GRDB's performance-suite table: ten integer columns (the first is the row's identity).
     static let createItems =
-        "CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, i0 INTEGER NOT NULL, i1 INTEGER NOT NULL, "
+        "CREATE TABLE IF NOT EXISTS items (i0 INTEGER NOT NULL PRIMARY KEY, i1 INTEGER NOT NULL, "
         + "i2 INTEGER NOT NULL, i3 INTEGER NOT NULL, i4 INTEGER NOT NULL, i5 INTEGER NOT NULL, i6 INTEGER NOT NULL, "
         + "i7 INTEGER NOT NULL, i8 INTEGER NOT NULL, i9 INTEGER NOT NULL)"
 
@@ -50,12 +52,11 @@ final class RawSQLite {
     func insertItems(count: Int, startID: Int = 1) throws {
         try execute("BEGIN IMMEDIATE")
         let statement = try prepare(
-            "INSERT INTO items (id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO items (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         defer { sqlite3_finalize(statement) }
         for n in 0..<count {
             let id = startID + n
-            sqlite3_bind_int64(statement, 1, Int64(id))
-            for column in 0..<10 { sqlite3_bind_int64(statement, Int32(column + 2), Int64(id &+ column)) }
+            for column in 0..<10 { sqlite3_bind_int64(statement, Int32(column + 1), Int64(id &+ column)) }
             guard sqlite3_step(statement) == SQLITE_DONE else {
                 throw Failure(description: String(cString: sqlite3_errmsg(handle)))
             }
@@ -66,18 +67,17 @@ final class RawSQLite {
 
     /// Fetches every row into `BenchItem` structs.
     func fetchItems() throws -> [BenchItem] {
-        let statement = try prepare("SELECT id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM items")
+        let statement = try prepare("SELECT i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM items")
         defer { sqlite3_finalize(statement) }
         var items: [BenchItem] = []
         while sqlite3_step(statement) == SQLITE_ROW {
             items.append(
                 BenchItem(
-                    id: Int(sqlite3_column_int64(statement, 0)),
-                    i0: Int(sqlite3_column_int64(statement, 1)), i1: Int(sqlite3_column_int64(statement, 2)),
-                    i2: Int(sqlite3_column_int64(statement, 3)), i3: Int(sqlite3_column_int64(statement, 4)),
-                    i4: Int(sqlite3_column_int64(statement, 5)), i5: Int(sqlite3_column_int64(statement, 6)),
-                    i6: Int(sqlite3_column_int64(statement, 7)), i7: Int(sqlite3_column_int64(statement, 8)),
-                    i8: Int(sqlite3_column_int64(statement, 9)), i9: Int(sqlite3_column_int64(statement, 10))))
+                    i0: Int(sqlite3_column_int64(statement, 0)), i1: Int(sqlite3_column_int64(statement, 1)),
+                    i2: Int(sqlite3_column_int64(statement, 2)), i3: Int(sqlite3_column_int64(statement, 3)),
+                    i4: Int(sqlite3_column_int64(statement, 4)), i5: Int(sqlite3_column_int64(statement, 5)),
+                    i6: Int(sqlite3_column_int64(statement, 6)), i7: Int(sqlite3_column_int64(statement, 7)),
+                    i8: Int(sqlite3_column_int64(statement, 8)), i9: Int(sqlite3_column_int64(statement, 9))))
         }
         return items
     }
@@ -95,9 +95,12 @@ final class RawSQLite {
     }
 }
 
-/// GRDB's performance-suite row: ten integer columns plus an integer primary key.
-struct BenchItem: Codable, Sendable, Equatable {
-    var id: Int
+/// GRDB's performance-suite row: ten integer columns; `i0` is the identity. The same struct
+/// is FetchKit's stored entity, so every side reads into the same value type.
+struct BenchItem: StoredEntity, Equatable {
+    static let entityName = "items"
+    static let idField = Field<BenchItem, Int>("i0")
+    var id: Int { i0 }
     var i0: Int
     var i1: Int
     var i2: Int
@@ -109,18 +112,17 @@ struct BenchItem: Codable, Sendable, Equatable {
     var i8: Int
     var i9: Int
 
-    init(id: Int, i0: Int, i1: Int, i2: Int, i3: Int, i4: Int, i5: Int, i6: Int, i7: Int, i8: Int, i9: Int) {
-        (self.id, self.i0, self.i1, self.i2, self.i3, self.i4) = (id, i0, i1, i2, i3, i4)
+    init(i0: Int, i1: Int, i2: Int, i3: Int, i4: Int, i5: Int, i6: Int, i7: Int, i8: Int, i9: Int) {
+        (self.i0, self.i1, self.i2, self.i3, self.i4) = (i0, i1, i2, i3, i4)
         (self.i5, self.i6, self.i7, self.i8, self.i9) = (i5, i6, i7, i8, i9)
     }
 
     init(id: Int) {
         self.init(
-            id: id, i0: id, i1: id &+ 1, i2: id &+ 2, i3: id &+ 3, i4: id &+ 4, i5: id &+ 5, i6: id &+ 6,
-            i7: id &+ 7, i8: id &+ 8, i9: id &+ 9)
+            i0: id, i1: id &+ 1, i2: id &+ 2, i3: id &+ 3, i4: id &+ 4, i5: id &+ 5, i6: id &+ 6, i7: id &+ 7,
+            i8: id &+ 8, i9: id &+ 9)
     }
 }
-
 /// Finalizes a statement prepared by ``RawSQLite/prepare(_:)``.
 func sqlite3_finalize_statement(_ statement: OpaquePointer) {
     sqlite3_finalize(statement)
