@@ -49,7 +49,7 @@ enum DictionaryKeyType {
 
 /// Whether keys of type `Key` may be read as paths: not dictionary keys, not ``LiteralCodingKey`` types.
 @inline(__always)
-func readsPaths<Key: CodingKey>(_ type: Key.Type) -> Bool {
+func keysArePaths<Key: CodingKey>(_ type: Key.Type) -> Bool {
     ObjectIdentifier(Key.self) != DictionaryKeyType.identifier && !(Key.self is any LiteralCodingKey.Type)
 }
 

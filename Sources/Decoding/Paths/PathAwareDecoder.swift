@@ -15,7 +15,7 @@ struct PathAwareDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let container = try base.container(keyedBy: AnyCodingKey.self)
         return KeyedDecodingContainer(
-            PathKeyedDecodingContainer<Key>(base: container, readsPaths: readsPaths(Key.self)))
+            PathKeyedDecodingContainer<Key>(base: container, readsPaths: keysArePaths(Key.self)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -119,7 +119,7 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let nested = try base.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(key))
         return KeyedDecodingContainer(
             PathKeyedDecodingContainer<NestedKey>(
-                base: nested, readsPaths: readsPaths(NestedKey.self)))
+                base: nested, readsPaths: keysArePaths(NestedKey.self)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -180,7 +180,7 @@ struct PathUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let nested = try base.nestedContainer(keyedBy: AnyCodingKey.self)
         return KeyedDecodingContainer(
             PathKeyedDecodingContainer<NestedKey>(
-                base: nested, readsPaths: readsPaths(NestedKey.self)))
+                base: nested, readsPaths: keysArePaths(NestedKey.self)))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
