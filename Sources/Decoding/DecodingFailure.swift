@@ -113,7 +113,10 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
             let path = CodingPathFormatter.string(context.codingPath + [key])
             let text = context.debugDescription
             if text.hasPrefix(PathNavigator.missingPrefix) { return (path, text) }
-            return (path, "required value is missing")
+            if text.hasPrefix("No value associated with key") || text.isEmpty {
+                return (path, "required value is missing")
+            }
+            return (path, "required value is missing: \(text)")
         case .valueNotFound(let type, let context):
             let path = CodingPathFormatter.string(context.codingPath)
             if context.debugDescription.contains("null") { return (path, "expected \(typeName(type)), found null") }

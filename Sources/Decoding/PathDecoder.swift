@@ -179,11 +179,16 @@ public struct PathDecoder: Sendable {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
             DecodingFailure.isSyntaxError(context)
         {
-            failure.kind = .invalidJSON
             do {
                 try JSONValidator.validate(data)
-                failure.message = "invalid JSON: \(failure.message)"
+                // The text is valid RFC 8259 JSON, yet Foundation refused it: it does so for
+                // numbers it cannot represent in the requested type.
+                failure.kind = .invalidValue
+                failure.message =
+                    "the JSON is valid but Foundation's parser rejected it, as it does for numbers it cannot "
+                    + "represent (an integer beyond 64 bits, 1e999, or 0e1 read as Double)"
             } catch {
+                failure.kind = .invalidJSON
                 failure.message = error.description
             }
         }

@@ -30,7 +30,7 @@ extension KeyedDecodingContainer {
         if let value = try decodeIfPresent(type, forKey: key) { return value }
         guard let fallback = W.fallback else {
             throw DecodingError.keyNotFound(
-                key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value for \(W.self)"))
+                key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)"))
         }
         if W.fallbackIsReported {
             let reason = contains(key) ? "value is null" : "key is missing"
