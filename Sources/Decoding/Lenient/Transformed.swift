@@ -40,6 +40,7 @@ public enum JoinedStrings: ReversibleTransform {
     ///
     /// - Parameter input: the strings.
     /// - Returns: the joined text.
+    @inlinable
     public static func transform(_ input: [String]) -> String {
         input.joined(separator: ", ")
     }
@@ -62,6 +63,7 @@ public struct Transformed<Transform: DecodingTransform>: Decodable {
     /// Creates the wrapper around a value.
     ///
     /// - Parameter wrappedValue: the value.
+    @inlinable
     public init(wrappedValue: Transform.Output) {
         self.wrappedValue = wrappedValue
     }
@@ -100,6 +102,7 @@ public struct TransformedIfPresent<Transform: DecodingTransform>: Decodable {
     /// Creates the wrapper around a value.
     ///
     /// - Parameter wrappedValue: the value.
+    @inlinable
     public init(wrappedValue: Transform.Output?) {
         self.wrappedValue = wrappedValue
     }
@@ -142,6 +145,7 @@ extension KeyedDecodingContainer {
     ///   - key: the key.
     /// - Returns: the wrapper holding the transformed value.
     /// - Throws: `DecodingError` when the input is missing, does not decode, or the transform fails.
+    @inlinable
     public func decode<T: DecodingTransform>(_ type: Transformed<T>.Type, forKey key: Key) throws -> Transformed<T> {
         let input = try decode(T.Input.self, forKey: key)
         return Transformed(wrappedValue: try applyTransform(T.self, input, codingPath: codingPath + [key]))
@@ -155,6 +159,7 @@ extension KeyedDecodingContainer {
     ///   - key: the key.
     /// - Returns: the wrapper holding the transformed value or nil.
     /// - Throws: `DecodingError` when the input is present but does not decode, or the transform fails.
+    @inlinable
     public func decode<T: DecodingTransform>(_ type: TransformedIfPresent<T>.Type, forKey key: Key) throws
         -> TransformedIfPresent<T>
     {
@@ -178,7 +183,11 @@ extension KeyedEncodingContainer {
     }
 }
 
-private func applyTransform<T: DecodingTransform>(_ transform: T.Type, _ input: T.Input, codingPath: [any CodingKey])
+/// Runs a transform, turning its error into a `DecodingError` at the value's path.
+@usableFromInline
+func applyTransform<T: DecodingTransform>(
+    _ transform: T.Type, _ input: T.Input, codingPath: @autoclosure () -> [any CodingKey]
+)
     throws -> T.Output
 {
     do {
@@ -188,11 +197,14 @@ private func applyTransform<T: DecodingTransform>(_ transform: T.Type, _ input: 
     } catch {
         throw DecodingError.dataCorrupted(
             DecodingError.Context(
-                codingPath: codingPath, debugDescription: "\(T.self) failed: \(error)", underlyingError: error))
+                codingPath: codingPath(), debugDescription: "\(T.self) failed: \(error)", underlyingError: error))
     }
 }
 
-private func reverseTransform<T: ReversibleTransform>(_ transform: T.Type, _ output: T.Output, codingPath: [any CodingKey])
+/// Reverses a transform, turning its error into an `EncodingError` at the value's path.
+func reverseTransform<T: ReversibleTransform>(
+    _ transform: T.Type, _ output: T.Output, codingPath: @autoclosure () -> [any CodingKey]
+)
     throws -> T.Input
 {
     do {
@@ -203,6 +215,7 @@ private func reverseTransform<T: ReversibleTransform>(_ transform: T.Type, _ out
         throw EncodingError.invalidValue(
             output,
             EncodingError.Context(
-                codingPath: codingPath, debugDescription: "\(T.self) cannot reverse: \(error)", underlyingError: error))
+                codingPath: codingPath(), debugDescription: "\(T.self) cannot reverse: \(error)",
+                underlyingError: error))
     }
 }

@@ -3,10 +3,16 @@ import Foundation
 /// A decoder that wraps another one (Foundation's `JSONDecoder` inside ``PathDecoder``) and
 /// reads the string values of coding keys as paths.
 struct PathAwareDecoder: Decoder {
-    let base: any Decoder
+    /// The wrapped decoder, held as a class reference so that this struct fits in an
+    /// existential's inline buffer and passing it as `any Decoder` allocates nothing.
+    let base: any Decoder & AnyObject
 
     init(_ base: any Decoder) {
-        self.base = base
+        if let object = base as? any Decoder & AnyObject {
+            self.base = object
+        } else {
+            self.base = DecoderReference(base)
+        }
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -145,6 +151,26 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
         return PathAwareDecoder(try base.superDecoder(forKey: AnyCodingKey(key)))
     }
+}
+
+/// Holds a decoder that is a value type, for ``PathAwareDecoder``.
+final class DecoderReference: Decoder {
+    let base: any Decoder
+
+    init(_ base: any Decoder) {
+        self.base = base
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try base.container(keyedBy: type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
 }
 
 /// Captures the decoder of a value, to hand out as a super decoder or nested container.
