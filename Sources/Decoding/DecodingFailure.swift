@@ -58,7 +58,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     ///   - message: what went wrong there.
     ///   - underlying: the `DecodingError` behind it, if any.
     public init(path: String, message: String, underlying: DecodingError?) {
-        self.init(path: path, message: message, underlying: underlying, kind: underlying.map(Self.kind(of:)) ?? .invalidValue)
+        self.init(
+            path: path, message: message, underlying: underlying, kind: underlying.map(Self.kind(of:)) ?? .invalidValue)
     }
 
     /// Creates a failure from its parts, with its kind.

@@ -83,7 +83,9 @@ public struct PathDecoder: Sendable {
     ///   - path: where the value is, in the path syntax of ``PathDecoder``.
     /// - Returns: the decoded value.
     /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: String) throws(DecodingFailure)
+    public func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, at path: String
+    ) throws(DecodingFailure)
         -> T
     {
         let expression: PathExpression
@@ -104,7 +106,9 @@ public struct PathDecoder: Sendable {
     ///   - data: UTF-8 JSON.
     /// - Returns: the decoded value and the ``DecodingReport``.
     /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
-    public func decodeWithReport<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> (
+    public func decodeWithReport<T: Decodable>(
+        _ type: T.Type, from data: Data
+    ) throws(DecodingFailure) -> (
         value: T, report: DecodingReport
     ) {
         let collector = ReportCollector()
@@ -120,7 +124,9 @@ public struct PathDecoder: Sendable {
     ///   - path: where the value is, in the path syntax of ``PathDecoder``.
     /// - Returns: the decoded value and the ``DecodingReport``.
     /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
-    public func decodeWithReport<T: Decodable>(_ type: T.Type, from data: Data, at path: String)
+    public func decodeWithReport<T: Decodable>(
+        _ type: T.Type, from data: Data, at path: String
+    )
         throws(DecodingFailure) -> (value: T, report: DecodingReport)
     {
         let collector = ReportCollector()
@@ -151,7 +157,9 @@ public struct PathDecoder: Sendable {
         return decoder
     }
 
-    private func run<T>(_ data: Data, path: PathExpression? = nil, _ body: (JSONDecoder) throws -> T)
+    private func run<T>(
+        _ data: Data, path: PathExpression? = nil, _ body: (JSONDecoder) throws -> T
+    )
         throws(DecodingFailure) -> T
     {
         if isStrict {

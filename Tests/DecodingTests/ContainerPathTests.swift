@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func handWrittenInitReadsPathsWithAPlainJSONDecoder() throws {
-        let page = try JSONDecoder().decode(Page.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
+        let page = try JSONDecoder().decode(
+            Page.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
         #expect(page.items[0].title == "Dawn")
         #expect(page.items[0].isbn13 == "9781514005668")
         #expect(page.items[0].firstAuthor == "Cees Dekker")
@@ -36,7 +37,8 @@ import Testing
 
     @Test func handWrittenInitReadsPathsThroughPathDecoder() throws {
         let books = try PathDecoder().decode(
-            [HandWrittenBook].self, from: try Fixtures.data("googlebooks/volumes_tolstoy_10_items_2015.json"), at: "items")
+            [HandWrittenBook].self, from: try Fixtures.data("googlebooks/volumes_tolstoy_10_items_2015.json"),
+            at: "items")
         #expect(books.count == 10)
         #expect(books[1].firstAuthor == nil)
         #expect(books[0].firstAuthor == "graf Leo Tolstoy")

@@ -16,7 +16,8 @@ import Testing
         let data = json(
             #"{"items": [{"volumeInfo": {"title": "a"}}, {"volumeInfo": {"title": "b"}}, {"volumeInfo": {"title": "c"}}, {"volumeInfo": {"title": null}}]}"#
         )
-        let failure = try #require(#expect(throws: DecodingFailure.self) { try PathDecoder().decode(Page.self, from: data) })
+        let failure = try #require(
+            #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Page.self, from: data) })
         #expect(failure.description == "items[3].volumeInfo.title: expected String, found null")
         #expect(failure.path == "items[3].volumeInfo.title")
         #expect(failure.kind == .nullValue)

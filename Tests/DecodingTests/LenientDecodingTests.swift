@@ -19,7 +19,9 @@ import Testing
     @Test func lossyArraySkipsBadElementsAndReportsEachWithItsPath() throws {
         let (shelf, report) = try PathDecoder().decodeWithReport(
             Shelf.self,
-            from: json(#"{"shelf": {"books": ["a", null, 3, "d", {"x": 1}]}, "tags": ["t"], "meta": {"rating": 4.5}, "visible": false}"#))
+            from: json(
+                #"{"shelf": {"books": ["a", null, 3, "d", {"x": 1}]}, "tags": ["t"], "meta": {"rating": 4.5}, "visible": false}"#
+            ))
         #expect(shelf.books == ["a", "d"])
         #expect(shelf.tags == ["t"])
         #expect(shelf.rating == 4.5)
@@ -108,11 +110,12 @@ import Testing
         #expect(failure?.description == #"count: expected Int, found string "many""#)
     }
 
-    @Test(arguments: [
-        ("1862", 1862, nil, nil, PartialDate.Precision.year, 1862.0),
-        ("2016-10", 2016, 10, nil, .month, 2016.75),
-        ("2016-10-14", 2016, 10, 14, .day, 2016.79),
-    ] as [(String, Int, Int?, Int?, PartialDate.Precision, Double)])
+    @Test(
+        arguments: [
+            ("1862", 1862, nil, nil, PartialDate.Precision.year, 1862.0),
+            ("2016-10", 2016, 10, nil, .month, 2016.75),
+            ("2016-10-14", 2016, 10, 14, .day, 2016.79),
+        ] as [(String, Int, Int?, Int?, PartialDate.Precision, Double)])
     func partialDatesKeepTheirPrecision(
         _ text: String, _ year: Int, _ month: Int?, _ day: Int?, _ precision: PartialDate.Precision, _ approx: Double
     ) throws {
@@ -146,7 +149,9 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Dated.self, from: json(#"{"published": "sometime"}"#))
         }
-        #expect(failure?.description == #"published: expected a date such as 1862, 2016-10 or 2016-10-14, found "sometime""#)
+        #expect(
+            failure?.description == #"published: expected a date such as 1862, 2016-10 or 2016-10-14, found "sometime""#
+        )
     }
 
     @Test func leapDayIsAcceptedOnlyInLeapYears() throws {

@@ -7,7 +7,8 @@ import Testing
     let decoder = PathDecoder()
 
     @Test func decodesEveryBookOfTheFirstDawnPage() throws {
-        let page = try decoder.decode(BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
+        let page = try decoder.decode(
+            BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
         #expect(page.totalItems == 811)
         #expect(page.books.count == 30)
         let first = page.books[0]
@@ -21,11 +22,13 @@ import Testing
         #expect(first.bookDescription?.hasPrefix("Discover the wonder of the cosmos") == true)
         #expect(
             first.thumbnailURL?.absoluteString
-                == "http://books.google.com/books/content?id=pideEAAAQBAJ&printsec=frontcover&img=1&zoom=5&source=gbs_api")
+                == "http://books.google.com/books/content?id=pideEAAAQBAJ&printsec=frontcover&img=1&zoom=5&source=gbs_api"
+        )
     }
 
     @Test func findsTheISBN13WhenItIsNotTheFirstIdentifier() throws {
-        let page = try decoder.decode(BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
+        let page = try decoder.decode(
+            BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
         // Item 14 lists ISBN_10 first, then ISBN_13, and has no imageLinks or publisher.
         let book = page.books[14]
         #expect(book.title == "When Morning Comes")
@@ -37,7 +40,8 @@ import Testing
     }
 
     @Test func bookWithoutIdentifiersHasNoISBN() throws {
-        let page = try decoder.decode(BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
+        let page = try decoder.decode(
+            BookPage.self, from: try Fixtures.data("googlebooks/volumes_dawn_page1_30_items.json"))
         #expect(page.books[18].title == "Dawn of Dae")
         #expect(page.books[18].isbn13 == nil)
         #expect(page.books[18].authors == "RJ Blain, Trillian Anderson")

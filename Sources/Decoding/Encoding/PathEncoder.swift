@@ -116,7 +116,8 @@ struct PathKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         case .success(let path): return path
         case .failure(let error):
             throw EncodingError.invalidValue(
-                key.stringValue, EncodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
+                key.stringValue,
+                EncodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
         }
     }
 
@@ -196,7 +197,9 @@ struct PathKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    private func open<T>(_ node: EncodingNode, path: PathExpression, step: Int, key: Key, value: T) throws
+    private func open<T>(
+        _ node: EncodingNode, path: PathExpression, step: Int, key: Key, value: T
+    ) throws
         -> EncodingNode
     {
         let current = path.steps[step]
@@ -229,7 +232,9 @@ struct PathKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    private func notWellDefined<T>(_ path: PathExpression, step: Int, key: Key, value: T, _ reason: String)
+    private func notWellDefined<T>(
+        _ path: PathExpression, step: Int, key: Key, value: T, _ reason: String
+    )
         -> EncodingError
     {
         EncodingError.invalidValue(
@@ -255,7 +260,9 @@ struct PathUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         try base.encode(EncodingBox(value: value))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    )
         -> KeyedEncodingContainer<NestedKey>
     {
         KeyedEncodingContainer(

@@ -85,7 +85,8 @@ enum JSONValidator {
                 skipWhitespace()
                 guard position < bytes.count else {
                     if stack.isEmpty && sawTopLevelValue { return }
-                    throw error(sawTopLevelValue || !stack.isEmpty ? "unexpected end of data" : "the data holds no value")
+                    throw error(
+                        sawTopLevelValue || !stack.isEmpty ? "unexpected end of data" : "the data holds no value")
                 }
                 if stack.isEmpty && sawTopLevelValue {
                     throw error("unexpected \(describe(bytes[position])) after the end of the value")

@@ -2,7 +2,7 @@
 ///
 /// The lenient property wrappers adopt it (``DefaultValue``, ``DefaultEmpty``,
 /// ``LossyArray``, and ``LosslessValue`` over an optional). A `KeyedDecodingContainer`
-/// overload, ``Swift/KeyedDecodingContainer/decode(_:forKey:)-(W.Type,_)``, uses the
+/// overload, `KeyedDecodingContainer.decode(_:forKey:)`, uses the
 /// fallback instead of throwing, and records it in the ``DecodingReport`` when
 /// ``fallbackIsReported`` is true. Your own wrappers may adopt it too.
 public protocol DecodableWithFallback: Decodable {
@@ -30,7 +30,9 @@ extension KeyedDecodingContainer {
         if let value = try decodeIfPresent(type, forKey: key) { return value }
         guard let fallback = W.fallback else {
             throw DecodingError.keyNotFound(
-                key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)"))
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)"))
         }
         if W.fallbackIsReported {
             let reason = contains(key) ? "value is null" : "key is missing"

@@ -38,7 +38,9 @@ public struct LossyArray<Element: Decodable>: DecodableWithFallback {
                 DecodingReport.record(container.codingPath + [AnyCodingKey(intValue: index)], .skippedElement, reason)
                 // Step over the element; stop if the container cannot move on.
                 if container.currentIndex == index {
-                    guard (try? container.decode(SkippedValue.self)) != nil, container.currentIndex > index else { break }
+                    guard (try? container.decode(SkippedValue.self)) != nil, container.currentIndex > index else {
+                        break
+                    }
                 }
             }
         }

@@ -160,7 +160,9 @@ extension KeyedDecodingContainer {
     /// - Returns: the wrapper holding the transformed value or nil.
     /// - Throws: `DecodingError` when the input is present but does not decode, or the transform fails.
     @inlinable
-    public func decode<T: DecodingTransform>(_ type: TransformedIfPresent<T>.Type, forKey key: Key) throws
+    public func decode<T: DecodingTransform>(
+        _ type: TransformedIfPresent<T>.Type, forKey key: Key
+    ) throws
         -> TransformedIfPresent<T>
     {
         guard let input = try decodeIfPresent(T.Input.self, forKey: key) else {

@@ -1,7 +1,7 @@
 /// A coding key made from any string or integer, taken literally.
 ///
 /// Use it for hand-written `init(from:)` code that walks paths with
-/// ``Swift/KeyedDecodingContainer/decode(_:at:)``:
+/// `KeyedDecodingContainer.decode(_:at:)`:
 ///
 /// ```swift
 /// let container = try decoder.container(keyedBy: AnyCodingKey.self)

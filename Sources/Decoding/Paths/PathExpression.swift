@@ -223,7 +223,9 @@ final class PathCache: @unchecked Sendable {
             var copy = string
             (first, second) = withUnsafeBytes(of: &copy) { raw in
                 var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(16))) }
+                withUnsafeMutableBytes(of: &words) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(16)))
+                }
                 return words
             }
         }

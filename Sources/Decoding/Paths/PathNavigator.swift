@@ -28,7 +28,9 @@ final class NavigationCache {
 
     /// The deepest cached prefix of `path` strictly above step `limit`.
     @inline(__always)
-    func deepest(_ path: PathExpression, below limit: Int) -> (index: Int, container: KeyedDecodingContainer<AnyCodingKey>?)? {
+    func deepest(
+        _ path: PathExpression, below limit: Int
+    ) -> (index: Int, container: KeyedDecodingContainer<AnyCodingKey>?)? {
         guard count > 0 else { return nil }
         var index = limit - 1
         while index >= 0 {
@@ -272,8 +274,7 @@ enum PathNavigator {
         }
     }
 
-    private static func child(of node: PathNode, path: PathExpression, step: Int, required: Bool) throws -> PathNode?
-    {
+    private static func child(of node: PathNode, path: PathExpression, step: Int, required: Bool) throws -> PathNode? {
         let current = path.steps[step]
         switch node {
         case .object(let container):
@@ -429,7 +430,9 @@ enum PathNavigator {
     // MARK: Errors
 
     /// A `keyNotFound` whose coding path and key spell the whole path that was asked for.
-    static func missing(_ path: PathExpression, step: Int, codingPath: [any CodingKey], reason: String)
+    static func missing(
+        _ path: PathExpression, step: Int, codingPath: [any CodingKey], reason: String
+    )
         -> DecodingError
     {
         var fullPath = codingPath
@@ -447,7 +450,9 @@ enum PathNavigator {
     /// The start of the debug description of a path that is missing, read by ``DecodingFailure``.
     static let missingPrefix = "required value is missing: "
 
-    private static func arrayStepOnObject(_ path: PathExpression, step: Int, codingPath: [any CodingKey])
+    private static func arrayStepOnObject(
+        _ path: PathExpression, step: Int, codingPath: [any CodingKey]
+    )
         -> DecodingError
     {
         .typeMismatch(
@@ -459,7 +464,9 @@ enum PathNavigator {
             ))
     }
 
-    private static func keyStepOnArray(_ path: PathExpression, step: Int, codingPath: [any CodingKey])
+    private static func keyStepOnArray(
+        _ path: PathExpression, step: Int, codingPath: [any CodingKey]
+    )
         -> DecodingError
     {
         .typeMismatch(
