@@ -13,15 +13,22 @@
 public struct AnyCodingKey: CodingKey, Hashable, Sendable, LiteralCodingKey {
     /// The key's string form.
     public var stringValue: String
+    /// The integer form, with `Int.min` for none: it keeps the key at 24 bytes, so that
+    /// `any CodingKey` holds it inline and coding paths built from it allocate nothing.
+    private var storedIntValue: Int
+
     /// The key's integer form, for array positions.
-    public var intValue: Int?
+    public var intValue: Int? {
+        get { storedIntValue == .min ? nil : storedIntValue }
+        set { storedIntValue = newValue ?? .min }
+    }
 
     /// Creates a key from a string.
     ///
     /// - Parameter stringValue: the key.
     public init(_ stringValue: String) {
         self.stringValue = stringValue
-        self.intValue = nil
+        self.storedIntValue = .min
     }
 
     /// Creates a key from a string.
@@ -36,7 +43,7 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable, LiteralCodingKey {
     /// - Parameter intValue: the position.
     public init(intValue: Int) {
         self.stringValue = String(intValue)
-        self.intValue = intValue
+        self.storedIntValue = intValue
     }
 
     /// Creates a key with the same string and integer values as another key.
@@ -44,7 +51,7 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable, LiteralCodingKey {
     /// - Parameter key: the key to copy.
     public init(_ key: some CodingKey) {
         self.stringValue = key.stringValue
-        self.intValue = key.intValue
+        self.storedIntValue = key.intValue ?? .min
     }
 }
 

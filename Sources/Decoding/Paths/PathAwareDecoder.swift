@@ -43,18 +43,30 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var allKeys: [Key] { base.allKeys.compactMap { Key(stringValue: $0.stringValue) } }
 
-    /// The parsed path of `key`, or nil when it is a plain key.
+    /// How a key is read: as a plain key (the common, fast case) or as a parsed path.
+    enum Lookup {
+        case plain(AnyCodingKey)
+        case path(PathExpression)
+    }
+
+    /// Reads `key` once: its string value decides whether it is a path.
     @inline(__always)
-    private func path(of key: Key) throws -> PathExpression? {
-        guard readsPaths else { return nil }
+    private func lookup(_ key: Key) throws -> Lookup {
         let string = key.stringValue
-        if PathExpression.isPlainKey(string) { return nil }
+        guard readsPaths, !PathExpression.isPlainKey(string) else { return .plain(AnyCodingKey(string)) }
         switch PathCache.shared.expression(for: string) {
-        case .success(let path): return path
+        case .success(let path): return .path(path)
         case .failure(let error):
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
         }
+    }
+
+    /// The parsed path of `key`, or nil when it is a plain key.
+    @inline(__always)
+    private func path(of key: Key) throws -> PathExpression? {
+        if case .path(let path) = try lookup(key) { return path }
+        return nil
     }
 
     func contains(_ key: Key) -> Bool {
@@ -69,23 +81,27 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let path = try path(of: key) {
+        switch try lookup(key) {
+        case .plain(let plain):
+            if isDirectlyDecodable(T.self) { return try base.decodeLeaf(type, forKey: plain) }
+            return try base.decode(DecodingBox<T>.self, forKey: plain).value
+        case .path(let path):
             guard let value = try PathNavigator.decode(type, at: path, in: base, cache: cache, required: true) else {
                 throw DecodingError.valueNotFound(
                     type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "no value"))
             }
             return value
         }
-        if isDirectlyDecodable(T.self) { return try base.decodeLeaf(type, forKey: AnyCodingKey(key)) }
-        return try base.decode(DecodingBox<T>.self, forKey: AnyCodingKey(key)).value
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if let path = try path(of: key) {
+        switch try lookup(key) {
+        case .plain(let plain):
+            if isDirectlyDecodable(T.self) { return try base.decodeLeafIfPresent(type, forKey: plain) }
+            return try base.decodeIfPresent(DecodingBox<T>.self, forKey: plain)?.value
+        case .path(let path):
             return try PathNavigator.decode(type, at: path, in: base, cache: cache, required: false)
         }
-        if isDirectlyDecodable(T.self) { return try base.decodeLeafIfPresent(type, forKey: AnyCodingKey(key)) }
-        return try base.decodeIfPresent(DecodingBox<T>.self, forKey: AnyCodingKey(key))?.value
     }
 
     // The concrete overloads go straight to the fast path the generic one takes for leaves.
@@ -100,22 +116,26 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always)
     private func decodeLeaf<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        if let path = try path(of: key) {
+        switch try lookup(key) {
+        case .plain(let plain):
+            return try base.decodeLeaf(type, forKey: plain)
+        case .path(let path):
             guard let value = try PathNavigator.decode(type, at: path, in: base, cache: cache, required: true) else {
                 throw DecodingError.valueNotFound(
                     type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "no value"))
             }
             return value
         }
-        return try base.decodeLeaf(type, forKey: AnyCodingKey(key))
     }
 
     @inline(__always)
     private func decodeLeafIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        if let path = try path(of: key) {
+        switch try lookup(key) {
+        case .plain(let plain):
+            return try base.decodeLeafIfPresent(type, forKey: plain)
+        case .path(let path):
             return try PathNavigator.decode(type, at: path, in: base, cache: cache, required: false)
         }
-        return try base.decodeLeafIfPresent(type, forKey: AnyCodingKey(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(

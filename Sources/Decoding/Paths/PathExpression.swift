@@ -37,10 +37,12 @@ final class PathExpression: Sendable {
     /// Whether a key string needs parsing at all: plain keys (no `.`, `[` or `\`) are looked up as they are.
     @inline(__always)
     static func isPlainKey(_ string: String) -> Bool {
-        for byte in string.utf8 where byte == 0x2E || byte == 0x5B || byte == 0x5C {
-            return false
+        @inline(__always)
+        func isSpecial(_ byte: UInt8) -> Bool { byte == 0x2E || byte == 0x5B || byte == 0x5C }
+        if let plain = string.utf8.withContiguousStorageIfAvailable({ !$0.contains(where: isSpecial) }) {
+            return plain
         }
-        return true
+        return !string.utf8.contains(where: isSpecial)
     }
 
     /// Parses `text`.

@@ -371,13 +371,17 @@ enum PathNavigator {
 
     /// Whether `field` of `element` equals `value`: as text for strings, by value for numbers and booleans.
     static func matches(_ element: KeyedDecodingContainer<AnyCodingKey>, field: AnyCodingKey, value: String) -> Bool {
-        guard element.contains(field) else { return false }
-        if let string = try? element.decode(String.self, forKey: field) { return string == value }
-        if let bool = try? element.decode(Bool.self, forKey: field) { return String(bool) == value }
-        if let number = try? element.decode(Double.self, forKey: field), let wanted = Double(value) {
-            return number == wanted
+        // One lookup for the usual case, a string field; numbers and booleans only on a mismatch.
+        do {
+            guard let string = try element.decodeIfPresent(String.self, forKey: field) else { return false }
+            return string == value
+        } catch {
+            if let bool = try? element.decode(Bool.self, forKey: field) { return String(bool) == value }
+            if let number = try? element.decode(Double.self, forKey: field), let wanted = Double(value) {
+                return number == wanted
+            }
+            return false
         }
-        return false
     }
 
     // MARK: Leaves
