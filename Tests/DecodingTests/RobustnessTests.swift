@@ -67,7 +67,7 @@ import Testing
         #expect(failure?.kind == .invalidValue)
         #expect(failure?.message.contains("cannot represent") == true)
         #expect(throws: DecodingFailure.self) {
-            try PathDecoder().decode(Double.self, from: json("1e999"), at: "")
+            try PathDecoder().decode(Double.self, from: json("1e999"))
         }
         #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode([Double].self, from: json("[1e999]"))

@@ -158,18 +158,12 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        if let path = try path(of: key) {
-            guard
-                let box = try PathNavigator.decode(
-                    DecoderCapture.self, at: path, in: base, cache: cache, required: true)
-            else {
-                throw DecodingError.valueNotFound(
-                    (any Decoder).self,
-                    DecodingError.Context(codingPath: codingPath + [key], debugDescription: "no value"))
-            }
-            return box.decoder
+        switch try lookup(key) {
+        case .plain(let plain):
+            return PathAwareDecoder(try base.superDecoder(forKey: plain))
+        case .path(let path):
+            return PathAwareDecoder(try PathNavigator.superDecoder(at: path, in: base, cache: cache))
         }
-        return PathAwareDecoder(try base.superDecoder(forKey: AnyCodingKey(key)))
     }
 }
 
@@ -191,12 +185,6 @@ final class DecoderReference: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
-}
-
-/// Captures the decoder of a value, to hand out as a super decoder or nested container.
-private struct DecoderCapture: Decodable {
-    let decoder: any Decoder
-    init(from decoder: any Decoder) throws { self.decoder = decoder }
 }
 
 /// An unkeyed container whose elements may be types with path keys.

@@ -191,6 +191,61 @@ enum PathNavigator {
         }
     }
 
+    /// A fresh decoder for the value at `path` below `root`, for `superDecoder(forKey:)` and
+    /// nested containers opened with a path key.
+    ///
+    /// Foundation's decoder is reused while it decodes, so a decoder captured inside a
+    /// value's `init(from:)` must not outlive it: the last step asks the parent container
+    /// for a super decoder, which Foundation creates anew.
+    static func superDecoder(
+        at path: PathExpression, in root: KeyedDecodingContainer<AnyCodingKey>, cache: NavigationCache?
+    ) throws -> any Decoder {
+        let steps = path.steps
+        let last = steps.count - 1
+        var node = PathNode.object(root)
+        var index = 0
+        if let cache, let hit = cache.deepest(path, below: last), let container = hit.container {
+            node = .object(container)
+            index = hit.index + 1
+        }
+        while index < last {
+            guard let next = try child(of: node, path: path, step: index, required: true) else {
+                throw missing(path, step: index, codingPath: root.codingPath, reason: "no value")
+            }
+            node = next
+            index += 1
+        }
+        switch node {
+        case .object(let container):
+            guard let key = steps[last].key else {
+                throw arrayStepOnObject(path, step: last, codingPath: container.codingPath)
+            }
+            guard container.contains(key) else {
+                throw missing(path, step: last, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
+            }
+            return try container.superDecoder(forKey: key)
+        case .array(var container):
+            guard let arrayStep = steps[last].arrayStep else {
+                throw keyStepOnArray(path, step: last, codingPath: container.codingPath)
+            }
+            if case .filter(let field, let value) = arrayStep {
+                while !container.isAtEnd {
+                    let element = try container.superDecoder()
+                    if let object = try? element.container(keyedBy: AnyCodingKey.self),
+                        matches(object, field: field, value: value)
+                    {
+                        return element
+                    }
+                }
+                throw missing(
+                    path, step: last, codingPath: container.codingPath,
+                    reason: "no element with \(field.stringValue) == \"\(value)\"")
+            }
+            _ = try position(&container, at: arrayStep, path: path, step: last, required: true)
+            return try container.superDecoder()
+        }
+    }
+
     /// Whether a value exists at `path` below `root` (null counts as a value, as in `contains`).
     static func contains<Key: CodingKey>(_ path: PathExpression, in root: KeyedDecodingContainer<Key>) -> Bool {
         do {
