@@ -153,7 +153,7 @@ public struct PathDecoder: Sendable {
         decoder.dataDecodingStrategy = dataDecodingStrategy
         decoder.keyDecodingStrategy = keyDecodingStrategy
         decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
-        if let path { decoder.userInfo[ValueAtPathOptions.pathKey] = path }
+        if let path, let key = ValueAtPathOptions.pathKey { decoder.userInfo[key] = path }
         return decoder
     }
 
@@ -206,7 +206,8 @@ public struct PathDecoder: Sendable {
 
 /// Keys of `userInfo` for decoding at a path.
 enum ValueAtPathOptions {
-    static let pathKey = CodingUserInfoKey(rawValue: "Decoding.PathDecoder.path")!
+    /// The key under which ``PathDecoder/decode(_:from:at:)`` passes the parsed path (never nil in practice).
+    static let pathKey = CodingUserInfoKey(rawValue: "Decoding.PathDecoder.path")
 }
 
 /// Decodes the value at the path in `userInfo` from the root of the data.
@@ -214,7 +215,7 @@ private struct ValueAtPath<Value: Decodable>: Decodable {
     let value: Value
 
     init(from decoder: any Decoder) throws {
-        guard let path = decoder.userInfo[ValueAtPathOptions.pathKey] as? PathExpression else {
+        guard let key = ValueAtPathOptions.pathKey, let path = decoder.userInfo[key] as? PathExpression else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no path given"))
         }
         if let optional = Value.self as? any OptionalAtPath.Type {
