@@ -233,8 +233,19 @@ final class PathCache: @unchecked Sendable {
         }
     }
 
+    /// One cached key: immutable, so handing it out costs a single retain.
+    private final class Entry: Sendable {
+        let text: String
+        let result: Result<PathExpression, PathSyntaxError>
+
+        init(text: String, result: Result<PathExpression, PathSyntaxError>) {
+            self.text = text
+            self.result = result
+        }
+    }
+
     private let lock = NSLock()
-    private var entries: [Identity: (text: String, result: Result<PathExpression, PathSyntaxError>)] = [:]
+    private var entries: [Identity: Entry] = [:]
     private var byText: [String: Result<PathExpression, PathSyntaxError>] = [:]
     private var prefixIDs: [String: Int] = [:]
 
@@ -282,6 +293,6 @@ final class PathCache: @unchecked Sendable {
             entries.removeAll(keepingCapacity: true)
             byText.removeAll(keepingCapacity: true)
         }
-        entries[identity] = (text, result)
+        entries[identity] = Entry(text: text, result: result)
     }
 }
