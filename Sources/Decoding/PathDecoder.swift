@@ -1,14 +1,61 @@
 public import Foundation
 
-// CONTRACT STUB (issue 2): FetchKit codes against these signatures. The Decoding work
-// replaces the bodies and adds everything else, but keeps these names and shapes.
-
 /// Decodes JSON into `Decodable` types whose `CodingKeys` may name nested paths.
 ///
-/// Placeholder implementation: plain `JSONDecoder`, no path interpretation yet.
+/// A type declares where each property lives, keeps the compiler's own `init(from:)`, and
+/// `PathDecoder` reads the paths:
+///
+/// ```swift
+/// struct Book: Decodable {
+///     enum CodingKeys: String, CodingKey {
+///         case title = "volumeInfo.title"
+///         case isbn13 = "volumeInfo.industryIdentifiers[type=ISBN_13].identifier"
+///         case thumbnail = "volumeInfo.imageLinks.smallThumbnail"
+///     }
+///     var title: String
+///     var isbn13: String?
+///     var thumbnail: URL?
+/// }
+///
+/// let books = try PathDecoder().decode([Book].self, from: data, at: "items")
+/// ```
+///
+/// Paths work at any depth: nested types, arrays and dictionaries of them may use paths in
+/// their own keys, and types without paths decode exactly as with `JSONDecoder`, which does
+/// the parsing underneath. See <doc:NestedKeysAndLenientDecoding> for the path syntax.
+///
+/// `PathDecoder` is a value; it is safe to share one between threads.
 public struct PathDecoder: Sendable {
+    /// How dates are decoded; the default reads seconds since 2001, as `JSONDecoder` does.
+    public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
+    /// How `Data` values are decoded; the default reads Base64.
+    public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64
+    /// How JSON keys are mapped before lookup, for example `.convertFromSnakeCase`.
+    public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+    /// How `NaN` and infinities spelled as strings are decoded; the default rejects them.
+    public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
+    /// Whether data must be strict RFC 8259 JSON before it is decoded.
+    ///
+    /// Foundation's parser accepts a few inputs the RFC rejects (trailing commas such as
+    /// `[1,]` and `{"a":1,}`); in strict mode they throw ``DecodingFailure/Kind/invalidJSON``.
+    /// Strict mode checks the whole input once more before decoding, which costs time.
+    public var isStrict = false
+
     /// Creates a decoder with default settings.
     public init() {}
+
+    /// Creates a decoder and configures it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let decoder = PathDecoder { $0.keyDecodingStrategy = .convertFromSnakeCase }
+    /// ```
+    ///
+    /// - Parameter configure: changes the settings of the new decoder.
+    public init(_ configure: (inout PathDecoder) -> Void) {
+        configure(&self)
+    }
 
     /// Decodes a value of `type` from JSON `data`.
     ///
@@ -18,17 +65,17 @@ public struct PathDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> T {
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw DecodingFailure(error)
-        } catch {
-            throw DecodingFailure(path: "", message: "\(error)", underlying: nil)
+        try run(data) { decoder in
+            if isDirectlyDecodable(T.self) { return try decoder.decode(type, from: data) }
+            return try decoder.decode(DecodingBox<T>.self, from: data).value
         }
     }
 
     /// Decodes a value of `type` found at `path` inside JSON `data`, for example
     /// `"results.first"` or `"photos.photo"`.
+    ///
+    /// When `type` is an `Optional`, a value that is missing or null, or whose path runs
+    /// through a missing or null object, an empty array or an unmatched filter, decodes as nil.
     ///
     /// - Parameters:
     ///   - type: the type to decode.
@@ -36,42 +83,163 @@ public struct PathDecoder: Sendable {
     ///   - path: where the value is, in the path syntax of ``PathDecoder``.
     /// - Returns: the decoded value.
     /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: String) throws(DecodingFailure)
+    public func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, at path: String
+    ) throws(DecodingFailure)
         -> T
     {
-        throw DecodingFailure(path: path, message: "paths are not implemented yet", underlying: nil)
+        let expression: PathExpression
+        switch PathCache.shared.expression(for: path) {
+        case .success(let parsed): expression = parsed
+        case .failure(let error):
+            throw DecodingFailure(path: "", message: error.description, underlying: nil, kind: .invalidPath)
+        }
+        return try run(data, path: expression) { decoder in
+            try decoder.decode(ValueAtPath<T>.self, from: data).value
+        }
+    }
+
+    /// Decodes a value of `type` and reports what lenient helpers skipped, defaulted or converted.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - data: UTF-8 JSON.
+    /// - Returns: the decoded value and the ``DecodingReport``.
+    /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
+    public func decodeWithReport<T: Decodable>(
+        _ type: T.Type, from data: Data
+    ) throws(DecodingFailure) -> (
+        value: T, report: DecodingReport
+    ) {
+        let collector = ReportCollector()
+        let value = try collecting(into: collector) { () throws(DecodingFailure) in try decode(type, from: data) }
+        return (value, collector.report)
+    }
+
+    /// Decodes a value of `type` at `path` and reports what lenient helpers skipped, defaulted or converted.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - data: UTF-8 JSON.
+    ///   - path: where the value is, in the path syntax of ``PathDecoder``.
+    /// - Returns: the decoded value and the ``DecodingReport``.
+    /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
+    public func decodeWithReport<T: Decodable>(
+        _ type: T.Type, from data: Data, at path: String
+    )
+        throws(DecodingFailure) -> (value: T, report: DecodingReport)
+    {
+        let collector = ReportCollector()
+        let value = try collecting(into: collector) { () throws(DecodingFailure) in
+            try decode(type, from: data, at: path)
+        }
+        return (value, collector.report)
+    }
+
+    // MARK: Running
+
+    private func collecting<T>(
+        into collector: ReportCollector, _ body: () throws(DecodingFailure) -> T
+    ) throws(DecodingFailure) -> T {
+        let result: Result<T, DecodingFailure> = ReportCollector.$current.withValue(collector) {
+            do throws(DecodingFailure) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private func makeJSONDecoder(path: PathExpression?) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = dateDecodingStrategy
+        decoder.dataDecodingStrategy = dataDecodingStrategy
+        decoder.keyDecodingStrategy = keyDecodingStrategy
+        decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
+        if let path, let key = ValueAtPathOptions.pathKey { decoder.userInfo[key] = path }
+        return decoder
+    }
+
+    private func run<T>(
+        _ data: Data, path: PathExpression? = nil, _ body: (JSONDecoder) throws -> T
+    )
+        throws(DecodingFailure) -> T
+    {
+        if isStrict {
+            do {
+                try JSONValidator.validate(data)
+            } catch {
+                throw DecodingFailure(path: "", message: error.description, underlying: nil, kind: .invalidJSON)
+            }
+        }
+        do {
+            return try body(makeJSONDecoder(path: path))
+        } catch let error as DecodingError {
+            throw failure(for: error, data: data)
+        } catch let error as DecodingFailure {
+            throw error
+        } catch {
+            throw DecodingFailure(path: "", message: "\(error)", underlying: nil, kind: .invalidValue)
+        }
+    }
+
+    /// The failure for `error`; when Foundation rejects the JSON itself, the strict checker
+    /// finds the line and column.
+    private func failure(for error: DecodingError, data: Data) -> DecodingFailure {
+        var failure = DecodingFailure(error)
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            DecodingFailure.isSyntaxError(context)
+        {
+            do {
+                try JSONValidator.validate(data)
+                // The text is valid RFC 8259 JSON, yet Foundation refused it: it does so for
+                // numbers it cannot represent in the requested type.
+                failure.kind = .invalidValue
+                failure.message =
+                    "the JSON is valid but Foundation's parser rejected it, as it does for numbers it cannot "
+                    + "represent (an integer beyond 64 bits, 1e999, or 0e1 read as Double)"
+            } catch {
+                failure.kind = .invalidJSON
+                failure.message = error.description
+            }
+        }
+        return failure
     }
 }
 
-/// A decoding error that describes itself in one line, such as
-/// `items[3].volumeInfo.title: expected String, found null`.
-public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
-    /// The readable path of the failing value, such as `items[3].volumeInfo.title` (empty for the root).
-    public var path: String
-    /// What went wrong at `path`, such as `expected String, found null`.
-    public var message: String
-    /// The `DecodingError` behind this failure, when there is one.
-    public var underlying: DecodingError?
+/// Keys of `userInfo` for decoding at a path.
+enum ValueAtPathOptions {
+    /// The key under which ``PathDecoder/decode(_:from:at:)`` passes the parsed path (never nil in practice).
+    static let pathKey = CodingUserInfoKey(rawValue: "Decoding.PathDecoder.path")
+}
 
-    /// Creates a failure from its parts.
-    ///
-    /// - Parameters:
-    ///   - path: the readable path of the failing value.
-    ///   - message: what went wrong there.
-    ///   - underlying: the `DecodingError` behind it, if any.
-    public init(path: String, message: String, underlying: DecodingError?) {
-        self.path = path
-        self.message = message
-        self.underlying = underlying
+/// Decodes the value at the path in `userInfo` from the root of the data.
+private struct ValueAtPath<Value: Decodable>: Decodable {
+    let value: Value
+
+    init(from decoder: any Decoder) throws {
+        guard let key = ValueAtPathOptions.pathKey, let path = decoder.userInfo[key] as? PathExpression else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no path given"))
+        }
+        if let optional = Value.self as? any OptionalAtPath.Type {
+            guard let value = try optional.decodeIfPresent(at: path, from: decoder) as? Value else {
+                throw DecodingError.typeMismatch(Value.self, .init(codingPath: [], debugDescription: "optional"))
+            }
+            self.value = value
+            return
+        }
+        guard let value = try PathNavigator.decode(Value.self, at: path, from: decoder, required: true) else {
+            throw DecodingError.valueNotFound(Value.self, .init(codingPath: [], debugDescription: "no value"))
+        }
+        self.value = value
     }
+}
 
-    /// Creates a failure that describes a `DecodingError`.
-    ///
-    /// - Parameter error: the error to describe.
-    public init(_ error: DecodingError) {
-        self.init(path: "", message: "\(error)", underlying: error)
+/// Optionals decoded at a path: nil when the path leads nowhere.
+private protocol OptionalAtPath {
+    static func decodeIfPresent(at path: PathExpression, from decoder: any Decoder) throws -> Any
+}
+
+extension Optional: OptionalAtPath where Wrapped: Decodable {
+    fileprivate static func decodeIfPresent(at path: PathExpression, from decoder: any Decoder) throws -> Any {
+        let value: Wrapped? = try PathNavigator.decode(Wrapped.self, at: path, from: decoder, required: false)
+        return value as Any
     }
-
-    /// The one-line description: `path: message`, or just `message` at the root.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

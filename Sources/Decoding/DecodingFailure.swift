@@ -1,0 +1,175 @@
+import Foundation
+
+/// A decoding error that describes itself in one line, such as
+/// `items[3].volumeInfo.title: expected String, found null`.
+///
+/// Every error that ``PathDecoder`` throws is a `DecodingFailure`. Its ``path`` says where,
+/// its ``message`` says what, its ``kind`` lets code tell the cases apart, and ``underlying``
+/// keeps Foundation's `DecodingError` for code that wants its context.
+///
+/// ```swift
+/// do {
+///     let book = try PathDecoder().decode(Book.self, from: data)
+/// } catch {
+///     print(error)  // items[3].volumeInfo.title: expected String, found null
+/// }
+/// ```
+public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    ///
+    /// Kinds can be added without breaking callers; compare with `==` or match in `switch`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        private init(_ name: String) {
+            self.name = name
+        }
+
+        /// The data is not JSON (malformed, truncated, empty, or not UTF-8).
+        public static let invalidJSON = Kind("invalid JSON")
+        /// A required value, or an object on its path, is missing.
+        public static let missingValue = Kind("missing value")
+        /// A required value is null.
+        public static let nullValue = Kind("null value")
+        /// A value has another type than the one asked for.
+        public static let typeMismatch = Kind("type mismatch")
+        /// A value has the right type but a content that cannot be used (a bad date, a bad URL).
+        public static let invalidValue = Kind("invalid value")
+        /// A coding key or path has invalid path syntax.
+        public static let invalidPath = Kind("invalid path")
+
+        /// The kind's name, such as `missing value`.
+        public var description: String { name }
+    }
+
+    /// The readable path of the failing value, such as `items[3].volumeInfo.title` (empty for the root).
+    public var path: String
+    /// What went wrong at `path`, such as `expected String, found null`.
+    public var message: String
+    /// The `DecodingError` behind this failure, when there is one.
+    public var underlying: DecodingError?
+    /// What kind of failure this is.
+    public var kind: Kind
+
+    /// Creates a failure from its parts.
+    ///
+    /// - Parameters:
+    ///   - path: the readable path of the failing value.
+    ///   - message: what went wrong there.
+    ///   - underlying: the `DecodingError` behind it, if any.
+    public init(path: String, message: String, underlying: DecodingError?) {
+        self.init(
+            path: path, message: message, underlying: underlying, kind: underlying.map(Self.kind(of:)) ?? .invalidValue)
+    }
+
+    /// Creates a failure from its parts, with its kind.
+    ///
+    /// - Parameters:
+    ///   - path: the readable path of the failing value.
+    ///   - message: what went wrong there.
+    ///   - underlying: the `DecodingError` behind it, if any.
+    ///   - kind: what kind of failure it is.
+    public init(path: String, message: String, underlying: DecodingError?, kind: Kind) {
+        self.path = path
+        self.message = message
+        self.underlying = underlying
+        self.kind = kind
+    }
+
+    /// Creates a failure that describes a `DecodingError` in one line.
+    ///
+    /// - Parameter error: the error to describe.
+    public init(_ error: DecodingError) {
+        let (path, message) = Self.describe(error)
+        self.init(path: path, message: message, underlying: error, kind: Self.kind(of: error))
+    }
+
+    /// The one-line description: `path: message`, or just `message` at the root.
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+    // MARK: Describing DecodingError
+
+    private static func kind(of error: DecodingError) -> Kind {
+        switch error {
+        case .keyNotFound: return .missingValue
+        case .valueNotFound(_, let context):
+            return context.debugDescription.contains("null") ? .nullValue : .missingValue
+        case .typeMismatch: return .typeMismatch
+        case .dataCorrupted(let context):
+            if context.debugDescription.hasPrefix("invalid path") { return .invalidPath }
+            return context.codingPath.isEmpty && isSyntaxError(context) ? .invalidJSON : .invalidValue
+        @unknown default: return .invalidValue
+        }
+    }
+
+    static func isSyntaxError(_ context: DecodingError.Context) -> Bool {
+        let text = context.debugDescription
+        return text.contains("not valid JSON") || text.hasPrefix("invalid JSON") || text.contains("Unexpected")
+            || context.underlyingError != nil
+    }
+
+    private static func describe(_ error: DecodingError) -> (path: String, message: String) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = CodingPathFormatter.string(context.codingPath + [key])
+            let text = context.debugDescription
+            if text.hasPrefix(PathNavigator.missingPrefix) { return (path, text) }
+            if text.hasPrefix("No value associated with key") || text.isEmpty {
+                return (path, "required value is missing")
+            }
+            return (path, "required value is missing: \(text)")
+        case .valueNotFound(let type, let context):
+            let path = CodingPathFormatter.string(context.codingPath)
+            if context.debugDescription.contains("null") { return (path, "expected \(typeName(type)), found null") }
+            if context.debugDescription.contains("at end") {
+                return (path, "expected \(typeName(type)), but the array has no more elements")
+            }
+            return (path, "expected \(typeName(type)), found nothing")
+        case .typeMismatch(let type, let context):
+            let path = CodingPathFormatter.string(context.codingPath)
+            return (path, "expected \(typeName(type)), found \(foundKind(in: context.debugDescription))")
+        case .dataCorrupted(let context):
+            let path = CodingPathFormatter.string(context.codingPath)
+            var message = context.debugDescription
+            if let underlying = context.underlyingError {
+                let detail = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+                if let detail, !message.contains(detail) { message += " (\(detail))" }
+            }
+            return (path, message)
+        @unknown default:
+            return ("", "\(error)")
+        }
+    }
+
+    /// `String`, `Int`, `object` or `array` for a type in a `DecodingError`.
+    static func typeName(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary<") { return "object" }
+        if name.hasPrefix("Array<") { return "array" }
+        if name.hasPrefix("DecodingBox<") { return String(name.dropFirst("DecodingBox<".count).dropLast()) }
+        return name
+    }
+
+    /// `number`, `string`, `array`, `object`, `bool` out of Foundation's
+    /// "Expected to decode X but found Y instead." text.
+    private static func foundKind(in text: String) -> String {
+        guard let range = text.range(of: "but found ") else { return "another type (\(text))" }
+        var found = text[range.upperBound...]
+        if let end = found.range(of: " instead") { found = found[..<end.lowerBound] }
+        var kind = String(found)
+        for article in ["a ", "an "] where kind.hasPrefix(article) { kind = String(kind.dropFirst(article.count)) }
+        switch kind {
+        case "dictionary": kind = "object"
+        case "null value": kind = "null"
+        default: break
+        }
+        if let detail = text.range(of: ". (") {
+            kind += " " + text[detail.upperBound...].dropLast().description.surroundedByParentheses
+        }
+        return kind
+    }
+}
+
+extension String {
+    fileprivate var surroundedByParentheses: String { "(\(self))" }
+}

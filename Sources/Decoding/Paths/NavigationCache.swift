@@ -1,0 +1,64 @@
+import Foundation
+
+/// A place inside JSON that a path step can continue from.
+enum PathNode {
+    case object(KeyedDecodingContainer<AnyCodingKey>)
+    case array(any UnkeyedDecodingContainer)
+}
+
+/// The objects a container has already reached by path prefix, so that properties sharing a
+/// prefix (`volumeInfo.title`, `volumeInfo.publisher`) walk it once.
+///
+/// One cache belongs to one container of one value and is used from the thread that decodes
+/// that value; it is never shared.
+final class NavigationCache {
+    // Four inline slots cover the usual handful of distinct prefixes without allocating arrays.
+    private var count = 0
+    private var id0 = -1
+    private var id1 = -1
+    private var id2 = -1
+    private var id3 = -1
+    private var container0: KeyedDecodingContainer<AnyCodingKey>?
+    private var container1: KeyedDecodingContainer<AnyCodingKey>?
+    private var container2: KeyedDecodingContainer<AnyCodingKey>?
+    private var container3: KeyedDecodingContainer<AnyCodingKey>?
+    private var overflow: [(id: Int, container: KeyedDecodingContainer<AnyCodingKey>?)] = []
+
+    init() {}
+
+    /// The deepest cached prefix of `path` strictly above step `limit`.
+    @inline(__always)
+    func deepest(
+        _ path: PathExpression, below limit: Int
+    ) -> (index: Int, container: KeyedDecodingContainer<AnyCodingKey>?)? {
+        guard count > 0 else { return nil }
+        var index = limit - 1
+        while index >= 0 {
+            let id = path.prefixIDs[index]
+            if id == id0 { return (index, container0) }
+            if id == id1 { return (index, container1) }
+            if id == id2 { return (index, container2) }
+            if id == id3 { return (index, container3) }
+            if count > 4, let entry = overflow.first(where: { $0.id == id }) { return (index, entry.container) }
+            index -= 1
+        }
+        return nil
+    }
+
+    func store(_ path: PathExpression, _ step: Int, _ container: KeyedDecodingContainer<AnyCodingKey>?) {
+        let id = path.prefixIDs[step]
+        switch count {
+        case 0: (id0, container0) = (id, container)
+        case 1: (id1, container1) = (id, container)
+        case 2: (id2, container2) = (id, container)
+        case 3: (id3, container3) = (id, container)
+        default: overflow.append((id, container))
+        }
+        count += 1
+    }
+}
+
+/// A Decodable that decodes nothing, used to step over array elements.
+struct SkippedValue: Decodable {
+    init(from decoder: any Decoder) throws {}
+}

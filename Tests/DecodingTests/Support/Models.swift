@@ -1,0 +1,163 @@
+import Decoding
+import Foundation
+
+// The flat types the examples use, declared with path keys, plus the seed's hand-written
+// BookData for comparison.
+
+/// One Google Books volume, flattened: what the book lab stores.
+struct Book: Codable, Equatable, Sendable {
+    enum CodingKeys: String, CodingKey {
+        case id
+        case title = "volumeInfo.title"
+        case authors = "volumeInfo.authors"
+        case publisher = "volumeInfo.publisher"
+        case publishedDate = "volumeInfo.publishedDate"
+        case bookDescription = "volumeInfo.description"
+        case isbn13 = "volumeInfo.industryIdentifiers[type=ISBN_13].identifier"
+        case thumbnailURL = "volumeInfo.imageLinks.smallThumbnail"
+    }
+
+    var id: String
+    var title: String
+    @TransformedIfPresent<JoinedStrings> var authors: String?
+    var publisher: String?
+    var publishedDate: PartialDate?
+    var bookDescription: String?
+    var isbn13: String?
+    var thumbnailURL: URL?
+}
+
+/// One page of a Google Books search; a search with no match has no `items` key.
+struct BookPage: Codable, Equatable, Sendable {
+    enum CodingKeys: String, CodingKey {
+        case totalItems
+        case books = "items"
+    }
+
+    var totalItems: Int
+    @DefaultEmpty var books: [Book]
+}
+
+/// The benchmark's path-keyed book: the same fields and types as the seed's `BookData`.
+struct PathKeyedBookData: Decodable, Equatable {
+    enum CodingKeys: String, CodingKey {
+        case title = "volumeInfo.title"
+        case authors = "volumeInfo.authors"
+        case publisher = "volumeInfo.publisher"
+        case publicationDate = "volumeInfo.publishedDate"
+        case bookDescription = "volumeInfo.description"
+        case isbn13 = "volumeInfo.industryIdentifiers[type=ISBN_13].identifier"
+        case imageURL = "volumeInfo.imageLinks.smallThumbnail"
+    }
+
+    var isbn13: String?
+    var title: String
+    @TransformedIfPresent<JoinedStrings> var authors: String?
+    var publisher: String?
+    var publicationDate: String?
+    var bookDescription: String?
+    var imageURL: String?
+}
+
+/// The seed's hand-written `BookData` (seed 003), with its RootKeys, BookKeys, ImageKeys and
+/// the loop over `industryIdentifiers`.
+final class SeedBookData: Decodable {
+    var isbn13: String?
+    var title: String
+    var authors: String?
+    var publisher: String?
+    var publicationDate: String?
+    var bookDescription: String?
+    var imageURL: String?
+
+    private enum RootKeys: String, CodingKey {
+        case volumeInfo
+    }
+
+    private enum BookKeys: String, CodingKey {
+        case title
+        case publisher
+        case publicationDate = "publishedDate"
+        case bookDescription = "description"
+        case authors
+        case industryIdentifiers
+        case imageLinks
+    }
+
+    private enum ImageKeys: String, CodingKey {
+        case smallThumbnail
+    }
+
+    private struct ISBNCode: Decodable {
+        var type: String
+        var identifier: String
+    }
+
+    required init(from decoder: any Decoder) throws {
+        let rootContainer = try decoder.container(keyedBy: RootKeys.self)
+        let bookContainer = try rootContainer.nestedContainer(keyedBy: BookKeys.self, forKey: .volumeInfo)
+        let imageContainer = try? bookContainer.nestedContainer(keyedBy: ImageKeys.self, forKey: .imageLinks)
+        title = try bookContainer.decode(String.self, forKey: .title)
+        publisher = try? bookContainer.decode(String.self, forKey: .publisher)
+        publicationDate = try? bookContainer.decode(String.self, forKey: .publicationDate)
+        bookDescription = try? bookContainer.decode(String.self, forKey: .bookDescription)
+        if let authorArray = try? bookContainer.decode([String].self, forKey: .authors) {
+            authors = authorArray.joined(separator: ", ")
+        }
+        if let isbnCodes = try? bookContainer.decode([ISBNCode].self, forKey: .industryIdentifiers) {
+            for code in isbnCodes where code.type == "ISBN_13" {
+                isbn13 = code.identifier
+            }
+        }
+        imageURL = try imageContainer?.decode(String.self, forKey: .smallThumbnail)
+    }
+}
+
+/// The seed's `VolumeData`.
+struct SeedVolumeData: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case books = "items"
+    }
+
+    var books: [SeedBookData]?
+}
+
+/// A page of path-keyed seed books.
+struct PathKeyedVolumeData: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case books = "items"
+    }
+
+    var books: [PathKeyedBookData]?
+}
+
+/// A TMDB movie: what MustC stores.
+struct Movie: Codable, Equatable, Sendable {
+    var id: Int64
+    var title: String
+    var popularity: Double
+}
+
+/// A Flickr photo: what the Flickr example stores. Ids and coordinates arrive as strings or numbers.
+struct Photo: Codable, Equatable, Sendable {
+    enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case ownerName = "ownername"
+        case latitude
+        case longitude
+        case photoDescription = "description._content"
+    }
+
+    @LosslessValue var id: String
+    var title: String
+    var ownerName: String?
+    @LosslessValue var latitude: Double?
+    @LosslessValue var longitude: Double?
+    var photoDescription: String?
+}
+
+/// Reads JSON text in tests.
+func json(_ text: String) -> Data {
+    Data(text.utf8)
+}
