@@ -12,7 +12,12 @@ func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     let session = URLSession(configuration: .ephemeral)
     let client = FetchClient()
     let refreshCount = 1_000
+    let page = try googleBooksPage40()
     return [
+        BenchmarkCase(
+            name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
+            ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.15,
+            iterations: 15),
         BenchmarkCase(
             name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: client),

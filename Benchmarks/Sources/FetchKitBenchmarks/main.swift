@@ -24,7 +24,7 @@ if let memoryCase = option("--memory-case") {
 }
 
 let filter = option("--filter")
-let iterations = option("--iterations").flatMap(Int.init)
+let iterations = option("--iterations").flatMap { Int($0) }
 let verbose = arguments.contains("--verbose")
 
 @MainActor func log(_ line: String) {
