@@ -91,6 +91,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["ExampleSupport", "Persistence", "FetchKitTesting", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PersistenceTests",
             dependencies: ["Persistence", "TestSupport"],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import TestSupport
 import Testing
 
 /// The entity the crash writer stores (same table and shape as in `PersistenceCrashWriter`).
@@ -15,36 +16,13 @@ struct Entry: StoredEntity {
 enum CrashWriter {
     static let name = "PersistenceCrashWriter"
 
-    /// Finds the writer binary next to the test bundle (`swift test` builds every product).
-    static func locate() -> (URL?, [String]) {
-        var starts: [URL] = []
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles { starts.append(bundle.bundleURL) }
-        var searched: [String] = []
-        for start in starts {
-            var directory = start
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent(name)
-                searched.append(candidate.path)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return (candidate, searched) }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return (nil, searched)
-    }
-
     static func binary() throws -> URL {
-        let (url, searched) = locate()
-        guard let url else {
-            let message =
-                "The \(name) executable was not found next to the test bundle (searched \(searched.joined(separator: ", "))). "
-                + "Build every product first: swift build --build-tests"
-            Issue.record(Comment(rawValue: message))
+        do {
+            return try BuiltProducts.executable(named: name)
+        } catch {
+            Issue.record(Comment(rawValue: error.description))
             throw Boom()
         }
-        return url
     }
 }
 
