@@ -4,7 +4,8 @@ public import Foundation
 /// `flickr.photos.search` with `has_geo=1&extras=geo,owner_name,description`
 /// (shapes from the real responses in `Sources/TestSupport/Fixtures/flickr/`: `pages` and
 /// `total` as strings, coordinates as numbers in some photos and strings in others,
-/// `description` as `{"_content": …}`).
+/// `description` as `{"_content": …}`, `dateupload` as a string of seconds since 1970). One
+/// photo in 20 has no usable location: Flickr's `0`/`0` with accuracy `0`, or no coordinates.
 ///
 /// The stream is generated deterministically. "Recent" is a window that moves forward with a
 /// tick: each tick adds `photosPerTick` new photos at the front, so two fetches a tick apart
@@ -44,16 +45,50 @@ public struct PhotoStream: Sendable {
         let (latValue, lonValue) = (latitude.rounded() / 1e6, longitude.rounded() / 1e6)
         let id = 10_586_602_103 + n * 17
         let asStrings = n % 3 == 0  // some responses carry coordinates as strings
-        return [
+        var photo: [String: Any] = [
             "id": "\(id)", "owner": owner, "secret": String(format: "%010x", g.next() & 0xFF_FFFF_FFFF),
             "server": "\(3000 + n % 900)", "farm": 4 + n % 3, "title": "\(g.pick(Self.subjects)), \(place)",
             "ispublic": 1, "isfriend": 0, "isfamily": 0,
             "description": ["_content": n % 4 == 0 ? "" : "Taken in \(place)."], "ownername": ownerName,
+            "dateupload": "\(Self.uploadTime(ofPhoto: n))",
             "latitude": asStrings ? "\(latValue)" as Any : latValue as Any,
             "longitude": asStrings ? "\(lonValue)" as Any : lonValue as Any,
             "accuracy": 16, "context": 0, "place_id": placeID, "woeid": "\(2_000_000 + n % 5000)",
             "geo_is_public": 1,
         ]
+        // A few photos come without a usable location, as real responses sometimes do:
+        // Flickr's 0/0 with accuracy 0 (location hidden), or no coordinates at all.
+        switch n % 40 {
+        case 17: (photo["latitude"], photo["longitude"], photo["accuracy"]) = (0, 0, 0)
+        case 37: (photo["latitude"], photo["longitude"], photo["accuracy"]) = (nil, nil, nil)
+        default: break
+        }
+        return photo
+    }
+
+    /// How much wall-clock time one tick stands for, when the tick follows the clock
+    /// (see ``tick(at:)``).
+    public static let tickLength: TimeInterval = 10
+
+    /// The start of the stream's clock: 2026-01-01T00:00:00Z, in seconds since 1970.
+    static let origin = 1_767_225_600
+
+    /// The tick of the stream at a moment of wall-clock time: one tick every ``tickLength``
+    /// seconds since 2026-01-01T00:00:00Z (0 before then), so a program that fetches every
+    /// minute sees new photos each time.
+    ///
+    /// - Parameter date: the moment.
+    /// - Returns: the tick, at least 0.
+    public static func tick(at date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970 - TimeInterval(origin)
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds / tickLength, 1e12))
+    }
+
+    /// The upload time of photo `n`, in seconds since 1970: the newest photo of ``tick(at:)``'s
+    /// tick was uploaded about then.
+    static func uploadTime(ofPhoto n: Int) -> Int {
+        origin + (n - 400) * Int(tickLength) / 25
     }
 
     /// The JSON body of one page of recent photos as of `tick`: the newest photo first.

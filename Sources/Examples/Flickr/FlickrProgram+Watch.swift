@@ -1,0 +1,134 @@
+import Dispatch
+import ExampleSupport
+import FetchKit
+import Foundation
+import Persistence
+
+extension FlickrProgram {
+    /// Something the watch loop hears about.
+    enum WatchEvent: Sendable {
+        /// A run of the periodic fetcher ended (its outcome is nil when it was a run that
+        /// began after a stop was asked for, and did nothing).
+        case run(PeriodicRun<FetchReport?>)
+        /// Ctrl-C (SIGINT).
+        case interrupt
+    }
+
+    /// Whether a run is going on, and whether a stop was asked for: one lock, so a run
+    /// either starts before the stop (and is waited for) or sees the stop and does nothing.
+    struct WatchState {
+        var stopping = false
+        var runInProgress = false
+    }
+
+    /// `flickr watch`: fetches every `interval` with a `PeriodicFetcher` (a tick that comes
+    /// while a fetch runs is skipped and reported), until `runs` runs or Ctrl-C.
+    ///
+    /// On the first Ctrl-C no further run starts; the run going on finishes and commits,
+    /// then the summary is printed and the program exits 0. A second Ctrl-C stops at once
+    /// (the run going on is cancelled; its `persist` is all or nothing, so nothing is half-stored).
+    static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let source = live ? try PhotoSource.live(program: program, environment: environment)
+                          : try PhotoSource.offline(environment: environment)
+        let store = try openStore(path)
+        let fetcher = try makeFetcher(source: source, store: store, progress: nil)
+        let state = Protected(WatchState())
+        let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
+
+        let periodic = PeriodicFetcher<FetchReport?>(every: interval) {
+            let begun = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.runInProgress = true
+                return true
+            }
+            guard begun else { return nil }
+            return try await fetcher.fetch()
+        } onRun: { run in
+            sink.yield(.run(run))
+        }
+
+        signal(SIGINT, SIG_IGN)
+        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupts.setEventHandler { sink.yield(.interrupt) }
+        interrupts.resume()
+        defer { interrupts.cancel() }
+
+        let limitText = limit.map { "stopping after \(FetchReport.count($0, "run")); " } ?? ""
+        say(
+            "watching \(source.origin) every \(IntervalText.format(interval)) (\(limitText)Ctrl-C stops)")
+        periodic.start()
+
+        var totals = WatchTotals()
+        var fatal: (any Error)?
+        loop: for await event in events {
+            switch event {
+            case .run(let run):
+                state.withLock { $0.runInProgress = false }
+                let stopping = state.withLock { $0.stopping }
+                totals.skippedTicks += run.skippedTicks
+                switch run.result {
+                case .success(nil):
+                    break
+                case .success(let report?):
+                    totals.record(report)
+                    say("run \(totals.runs): \(report.summary)\(skippedText(run.skippedTicks))")
+                case .failure(let error):
+                    totals.failedRuns += 1
+                    totals.runs += 1
+                    say("run \(totals.runs) failed: \(oneLine(error))\(skippedText(run.skippedTicks))")
+                    if (error as? FlickrError)?.isFatal == true || error is FetchError {
+                        fatal = error
+                        break loop
+                    }
+                }
+                if stopping || (limit.map { totals.runs >= $0 } ?? false) { break loop }
+            case .interrupt:
+                let (wasStopping, busy) = state.withLock { state in
+                    defer { state.stopping = true }
+                    return (state.stopping, state.runInProgress)
+                }
+                periodic.pause()
+                if wasStopping {
+                    say("interrupted again: stopping without waiting for the fetch in progress")
+                    break loop
+                }
+                guard busy else { break loop }
+                say("interrupted: stopping after the fetch in progress (Ctrl-C again to stop at once)")
+            }
+        }
+        periodic.stop()
+        sink.finish()
+        if let fatal { throw fatal }
+
+        let stored = (try? await store.context.read { tx in try tx.count(Photo.self) }) ?? totals.lastStored
+        say(
+            "watch stopped after \(FetchReport.count(totals.runs, "run")): \(totals.new) new photos, "
+                + "\(FetchReport.count(totals.skippedTicks, "tick")) skipped while a fetch ran, "
+                + "\(FetchReport.count(totals.failedRuns, "failed run")); the store holds \(FetchReport.count(stored, "photo"))"
+        )
+    }
+
+    private static func skippedText(_ ticks: Int) -> String {
+        ticks == 0 ? "" : " (\(FetchReport.count(ticks, "tick")) skipped while the previous fetch ran)"
+    }
+
+    private static func oneLine(_ error: any Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// What a watch has done so far.
+struct WatchTotals {
+    var runs = 0
+    var new = 0
+    var failedRuns = 0
+    var skippedTicks = 0
+    var lastStored = 0
+
+    mutating func record(_ report: FetchReport) {
+        runs += 1
+        new += report.new
+        lastStored = report.stored
+    }
+}

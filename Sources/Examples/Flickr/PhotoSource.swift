@@ -1,0 +1,107 @@
+import ExampleSupport
+import FetchKit
+import FetchKitTesting
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where photos come from: the embedded offline server (the default) or Flickr itself
+/// (`--live`), with the key that goes with it and the client and downloads to use.
+struct PhotoSource: Sendable {
+    /// The REST service URL.
+    let service: URL
+    /// The API key (never printed).
+    let key: String
+    /// What to check when Flickr refuses the key.
+    let keyHint: String
+    /// Where the photos come from, for a person.
+    let origin: String
+    /// The offline server, kept running while the program runs.
+    let server: StubServer?
+
+    /// The live source: `https://api.flickr.com/services/rest/` with `FLICKR_API_KEY`.
+    ///
+    /// - Parameters:
+    ///   - program: the program, which reads the key.
+    ///   - environment: the process environment.
+    /// - Returns: the source.
+    /// - Throws: `ExampleFailure` naming `FLICKR_API_KEY` when it is unset, before any request.
+    static func live(program: ExampleProgram, environment: [String: String]) throws -> PhotoSource {
+        let key = try program.liveKey(from: "FLICKR_API_KEY", environment: environment)
+        guard let service = FlickrEndpoint.liveService else { throw ExampleFailure("the Flickr service URL is invalid") }
+        return PhotoSource(
+            service: service, key: key, keyHint: "Check the key in FLICKR_API_KEY.", origin: "api.flickr.com",
+            server: nil)
+    }
+
+    /// The offline source: an embedded server on 127.0.0.1 serving `PhotoStream`.
+    ///
+    /// The stream's tick follows the wall clock (one tick, 25 new photos, every 10 seconds)
+    /// unless `FLICKR_OFFLINE_TICK` pins it. The key sent is `OfflineServers.offlineKey`, or
+    /// `FLICKR_OFFLINE_KEY` (the server refuses any other, as Flickr does a bad key).
+    /// `FLICKR_OFFLINE_LATENCY` sets the server's delay (default 40ms).
+    ///
+    /// - Parameter environment: the process environment.
+    /// - Returns: the source, its server running.
+    /// - Throws: `ExampleFailure` for a malformed variable or when no loopback port opens.
+    static func offline(environment: [String: String]) throws -> PhotoSource {
+        let tick: @Sendable () -> Int
+        let tickText: String
+        if let pinned = environment["FLICKR_OFFLINE_TICK"] {
+            guard let value = Int(pinned.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000_000 else {
+                throw ExampleFailure("FLICKR_OFFLINE_TICK must be a whole number from 0 to 1000000000, not '\(pinned)'")
+            }
+            tick = { value }
+            tickText = "stream pinned at tick \(value)"
+        } else {
+            tick = { PhotoStream.tick(at: Date()) }
+            tickText = "stream at tick \(PhotoStream.tick(at: Date())), 25 new photos every 10s"
+        }
+        var latency = Duration.milliseconds(40)
+        if let text = environment["FLICKR_OFFLINE_LATENCY"] {
+            do {
+                latency = try IntervalText.parse(text, option: "FLICKR_OFFLINE_LATENCY")
+            } catch {
+                throw ExampleFailure(error.description)
+            }
+        }
+        let key = environment["FLICKR_OFFLINE_KEY"] ?? OfflineServers.offlineKey
+        let server: StubServer
+        do {
+            server = try OfflineServers.flickr(tick: tick, latency: latency)
+        } catch {
+            throw ExampleFailure("cannot start the offline Flickr server: \(error)")
+        }
+        return PhotoSource(
+            service: server.baseURL.appendingPathComponent("services/rest/", isDirectory: true), key: key,
+            keyHint: "Offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY.",
+            origin: "the offline server at 127.0.0.1:\(server.port) (\(tickText))", server: server)
+    }
+
+    /// The client whose configuration builds requests: a 20-second timeout, the key as
+    /// `api_key` through an `APIKeyAdapter`, and Flickr's `"stat": "fail"` detector.
+    func makeClient() -> FetchClient {
+        FetchClient { configuration in
+            configuration.timeout = .seconds(20)
+            configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)]
+            configuration.apiFailureDetector = APIFailure.jsonField(
+                "stat", equals: "fail", code: "code", message: "message")
+        }
+    }
+
+    /// The download coordinator, over a session that gives up on a silent server after 20
+    /// seconds and on the whole transfer after a minute.
+    func makeDownloads() -> DownloadCoordinator {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 20
+        configuration.timeoutIntervalForResource = 60
+        return DownloadCoordinator(transport: URLSessionDownloadTransport(session: URLSession(configuration: configuration)))
+    }
+
+    /// The search for recent geo-referenced photos on this source.
+    var endpoint: FlickrEndpoint {
+        .recentGeoreferencedPhotos(service: service, perPage: 250)
+    }
+}

@@ -1,0 +1,228 @@
+import Decoding
+import FetchKit
+import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One fetch of recent geo-referenced photos: download, check, decode, upsert.
+///
+/// The seed started a background download named by its task description, kept a completion
+/// handler for the photos and another for "all downloads finished". Here the
+/// `DownloadCoordinator` keys the download (`recent-photos`: a second request while one is
+/// in flight joins it instead of starting another), calls the download's completion once,
+/// and says once when the batch of downloads has ended. The file is then checked for
+/// Flickr's `"stat": "fail"` with the client's own failure detector, decoded at
+/// `photos.photo`, and upserted by photo id in one `persist` transaction.
+final class RecentPhotosFetcher: Sendable {
+    /// The download's key (the seed's `FLICKR_FETCH_RECENT_PHOTOS` task description).
+    static let downloadKey = "recent-photos"
+
+    private let endpoint: FlickrEndpoint
+    private let client: FetchClient
+    private let downloads: DownloadCoordinator
+    private let store: ObjectStore
+    private let file: URL
+    private let secret: String
+    private let keyHint: String
+    private let progress: (@Sendable (String) -> Void)?
+
+    /// Creates the fetcher.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the search to run.
+    ///   - client: its configuration builds the request (timeout, the key adapter) and
+    ///     detects Flickr's failures.
+    ///   - downloads: the coordinator that runs the download.
+    ///   - store: where photos go.
+    ///   - file: where the download lands.
+    ///   - secret: the API key, scrubbed from any message the server sends back.
+    ///   - keyHint: what to check when Flickr refuses the key.
+    ///   - progress: told about each step, or nil for quiet.
+    init(
+        endpoint: FlickrEndpoint, client: FetchClient, downloads: DownloadCoordinator, store: ObjectStore,
+        file: URL, secret: String, keyHint: String, progress: (@Sendable (String) -> Void)?
+    ) {
+        self.endpoint = endpoint
+        self.client = client
+        self.downloads = downloads
+        self.store = store
+        self.file = file
+        self.secret = secret
+        self.keyHint = keyHint
+        self.progress = progress
+    }
+
+    /// Runs one fetch.
+    ///
+    /// - Returns: what it came to.
+    /// - Throws: `FetchError` (the request cannot be built), `DownloadError` (the transfer
+    ///   failed), ``FlickrError`` (Flickr refused, the answer is unreadable, the store failed),
+    ///   or `CancellationError`.
+    func fetch() async throws -> FetchReport {
+        var report = FetchReport()
+        let downloaded = try await download()
+        defer { try? FileManager.default.removeItem(at: downloaded) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: downloaded)
+        } catch {
+            throw FlickrError(
+                kind: .unreadableResponse, description: "cannot read the downloaded answer: \(error.localizedDescription)")
+        }
+        report.bytes = data.count
+        progress?("downloaded \(Self.downloadKey): \(Self.size(data.count))")
+        try checkStatus(of: data)
+
+        let now = Date()
+        let (photos, skipped) = try decode(data, fetchedAt: now)
+        report.received = photos.count + skipped.count
+        report.skipped = skipped
+        progress?(receivedLine(report))
+
+        let (new, updated, stored) = try await upsert(photos)
+        (report.new, report.updated, report.stored) = (new, updated, stored)
+        return report
+    }
+
+    // MARK: Steps
+
+    /// Downloads the search's answer through the coordinator and waits for both of its
+    /// handlers: the download's own completion and the end of the batch.
+    private func download() async throws -> URL {
+        var request = try endpoint.urlRequest(defaultTimeout: client.configuration.timeout)
+        for adapter in client.configuration.adapters { request = try adapter.adapt(request) }
+        let downloads = downloads
+        let key = Self.downloadKey
+        let (result, batch) = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<BatchEnd, Never>) in
+                let join = HandlerJoin(continuation)
+                downloads.download(request, key: key, to: file) { join.downloadEnded($0) }
+                downloads.whenAllFinished { join.batchEnded($0) }
+            }
+        } onCancel: {
+            downloads.cancel(key: key)
+        }
+        let failed = batch.failed.count
+        progress?(
+            "download batch finished: \(batch.succeeded.count) succeeded\(failed > 0 ? ", \(failed) failed" : "")")
+        return try result.get()
+    }
+
+    /// Throws Flickr's `"stat": "fail"` as a ``FlickrError``, with the same detector the
+    /// client applies to the responses it fetches itself.
+    private func checkStatus(of data: Data) throws {
+        guard let detector = client.configuration.apiFailureDetector, let url = try? endpoint.url(),
+            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil),
+            var failure = detector(data, response)
+        else { return }
+        if !secret.isEmpty { failure.message = failure.message.replacingOccurrences(of: secret, with: "REDACTED") }
+        throw FlickrError.apiFailure(failure, keyHint: keyHint)
+    }
+
+    /// Decodes `photos.photo`, leaving out (and reporting) photos that do not decode or
+    /// have no usable location.
+    private func decode(_ data: Data, fetchedAt now: Date) throws -> ([Photo], [FetchReport.Skipped]) {
+        let decoded: LossyArray<FlickrPhoto>
+        let report: DecodingReport
+        do {
+            (decoded, report) = try PathDecoder().decodeWithReport(
+                LossyArray<FlickrPhoto>.self, from: data, at: "photos.photo")
+        } catch {
+            throw FlickrError(
+                kind: .unreadableResponse, description: "Flickr's answer has no readable photo list: \(error)")
+        }
+        var skipped = report.entries(.skippedElement).map { FetchReport.Skipped(id: nil, reason: $0.description) }
+        var photos: [Photo] = []
+        var seen = Set<String>()
+        for photo in decoded.wrappedValue where seen.insert(photo.id).inserted {
+            switch photo.stored(fetchedAt: now) {
+            case .success(let stored): photos.append(stored)
+            case .failure(let unusable): skipped.append(FetchReport.Skipped(id: photo.id, reason: unusable.description))
+            }
+        }
+        return (photos, skipped)
+    }
+
+    /// Upserts the photos by id in one transaction, keeping each one's first-fetched time.
+    private func upsert(_ photos: [Photo]) async throws -> (new: Int, updated: Int, stored: Int) {
+        do {
+            return try await store.context.persist { tx in
+                let existing = try tx.fetch(Photo.self, where: Photo.idField.isIn(photos.map(\.id)))
+                let firstFetched = Dictionary(existing.map { ($0.id, $0.firstFetched) }, uniquingKeysWith: { a, _ in a })
+                var new = 0
+                for var photo in photos {
+                    if let first = firstFetched[photo.id] {
+                        photo.firstFetched = first
+                    } else {
+                        new += 1
+                    }
+                    try tx.upsert(photo)
+                }
+                return (new, photos.count - new, try tx.count(Photo.self))
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw FlickrError(kind: .store, description: "cannot store the photos: \(error)")
+        }
+    }
+
+    // MARK: Text
+
+    private func receivedLine(_ report: FetchReport) -> String {
+        var line = "received \(FetchReport.count(report.received, "photo"))"
+        guard !report.skipped.isEmpty else { return line }
+        let examples = report.skipped.prefix(3).map { skipped in
+            skipped.id.map { "\($0): \(skipped.reason)" } ?? skipped.reason
+        }
+        let more = report.skipped.count > 3 ? ", …" : ""
+        line += "; skipped \(report.skipped.count) without a usable location (\(examples.joined(separator: "; "))\(more))"
+        return line
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        bytes < 10_000 ? "\(bytes) bytes" : "\(bytes / 1000) kB"
+    }
+}
+
+/// What the two handlers of one download delivered.
+private typealias BatchEnd = (download: Result<URL, any Error>, batch: DownloadBatchSummary)
+
+/// Waits for a download's completion and its batch's end, in either order, and resumes
+/// once with both.
+private final class HandlerJoin: Sendable {
+    private struct State {
+        var download: Result<URL, any Error>?
+        var batch: DownloadBatchSummary?
+        var continuation: CheckedContinuation<BatchEnd, Never>?
+    }
+
+    private let state: Protected<State>
+
+    init(_ continuation: CheckedContinuation<BatchEnd, Never>) {
+        state = Protected(State(continuation: continuation))
+    }
+
+    func downloadEnded(_ result: Result<URL, any Error>) {
+        resumeIfComplete { $0.download = result }
+    }
+
+    func batchEnded(_ summary: DownloadBatchSummary) {
+        resumeIfComplete { $0.batch = summary }
+    }
+
+    private func resumeIfComplete(_ record: (inout State) -> Void) {
+        let ready: (CheckedContinuation<BatchEnd, Never>, BatchEnd)? = state.withLock { state in
+            record(&state)
+            guard let download = state.download, let batch = state.batch, let continuation = state.continuation else {
+                return nil
+            }
+            state.continuation = nil
+            return (continuation, (download, batch))
+        }
+        if let (continuation, value) = ready { continuation.resume(returning: value) }
+    }
+}
