@@ -32,7 +32,7 @@ extension FlickrProgram {
         let source = live ? try PhotoSource.live(program: program, environment: environment)
                           : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
-        let fetcher = try makeFetcher(source: source, store: store, progress: nil)
+        let fetcher = makeFetcher(source: source, store: store, progress: nil)
         let state = Protected(WatchState())
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 

@@ -90,20 +90,19 @@ struct FlickrProgram {
                           : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
         say("fetching recent geo-referenced photos from \(source.origin)")
-        let fetcher = try makeFetcher(source: source, store: store, progress: { say($0) })
+        let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
         let report = try await fetcher.fetch()
         say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
     }
 
-    static func makeFetcher(source: PhotoSource, store: ObjectStore, progress: (@Sendable (String) -> Void)?) throws
+    static func makeFetcher(source: PhotoSource, store: ObjectStore, progress: (@Sendable (String) -> Void)?)
         -> RecentPhotosFetcher
     {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "flickr-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flickr-\(ProcessInfo.processInfo.processIdentifier)-recent-photos.json")
         return RecentPhotosFetcher(
             endpoint: source.endpoint, client: source.makeClient(), downloads: source.makeDownloads(), store: store,
-            file: folder.appendingPathComponent("recent-photos.json"), secret: source.key, keyHint: source.keyHint,
-            progress: progress)
+            file: file, secret: source.key, keyHint: source.keyHint, progress: progress)
     }
 
     // MARK: Store

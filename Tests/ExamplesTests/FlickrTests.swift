@@ -1,0 +1,329 @@
+import ExampleSupport
+import Foundation
+import Persistence
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The flickr example end to end: the built program against its offline server, with a
+/// temporary store opened afterwards with Persistence.
+@Suite struct FlickrTests {
+    // MARK: fetch
+
+    @Test func fetchingTwiceStoresEachPhotoOnceAndTheSecondRunFindsNothingNew() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let expected = try FlickrOracle.usableIDs(tick: 5)
+        #expect(expected.count > 200 && expected.count < 250)
+
+        let first = try await sandbox.run(["fetch"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.output.contains("\(expected.count) new, 0 already stored"), "\(first)")
+        #expect(first.output.contains("skipped \(250 - expected.count) without a usable location"), "\(first)")
+        #expect(first.output.contains("download batch finished: 1 succeeded"), "\(first)")
+
+        let second = try await sandbox.run(["fetch"])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.output.contains("0 new, \(expected.count) already stored"), "\(second)")
+
+        let stored = try sandbox.storedPhotos()
+        #expect(stored.count == expected.count)
+        #expect(Set(stored.map(\.id)) == expected)
+    }
+
+    @Test func aLaterFetchAddsOnlyThePhotosTheStreamMovedOnTo() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let before = try FlickrOracle.usableIDs(tick: 5)
+        let after = try FlickrOracle.usableIDs(tick: 6)
+        let added = after.subtracting(before)
+        #expect(!added.isEmpty)
+
+        #expect(try await sandbox.run(["fetch"], tick: 5).status == 0)
+        let later = try await sandbox.run(["fetch"], tick: 6)
+        #expect(later.status == 0, "\(later)")
+        #expect(later.output.contains("\(added.count) new, \(after.count - added.count) already stored"), "\(later)")
+
+        let stored = try sandbox.storedPhotos()
+        #expect(Set(stored.map(\.id)) == before.union(after))
+        // Photos seen by both fetches keep the time they were first stored; the others were seen once.
+        let seenTwice = before.intersection(after)
+        #expect(stored.filter { seenTwice.contains($0.id) }.allSatisfy { $0.firstFetched < $0.lastFetched })
+        #expect(stored.filter { !seenTwice.contains($0.id) }.allSatisfy { $0.firstFetched == $0.lastFetched })
+    }
+
+    @Test func coordinatesSentAsStringsOrNumbersAreStoredAsNumbers() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        #expect(try await sandbox.run(["fetch"]).status == 0)
+        let stored = Dictionary(uniqueKeysWithValues: try sandbox.storedPhotos().map { ($0.id, $0) })
+        let sent = try FlickrOracle.photos(tick: 5)
+        let asString = try #require(sent.first { $0["latitude"] is String && ($0["latitude"] as? String) != "0" })
+        let asNumber = try #require(sent.first { !($0["latitude"] is String) && FlickrOracle.coordinate($0["latitude"]) != 0 })
+        for photo in [asString, asNumber] {
+            let id = try #require(photo["id"] as? String)
+            let row = try #require(stored[id])
+            #expect(row.latitude == FlickrOracle.coordinate(photo["latitude"]))
+            #expect(row.longitude == FlickrOracle.coordinate(photo["longitude"]))
+            #expect(row.ownerName == photo["ownername"] as? String)
+            #expect(row.uploaded != nil)
+        }
+    }
+
+    // MARK: watch
+
+    @Test func watchWithRunsStopsAfterThatManyRunsWithEverythingCommitted() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["watch", "--interval", "200ms", "--runs", "3"])
+        #expect(run.status == 0, "\(run)")
+        for number in 1...3 { #expect(run.output.contains("run \(number): "), "\(run)") }
+        #expect(!run.output.contains("run 4"), "\(run)")
+        #expect(run.output.contains("watch stopped after 3 runs"), "\(run)")
+        #expect(Set(try sandbox.storedPhotos().map(\.id)) == (try FlickrOracle.usableIDs(tick: 5)))
+    }
+
+    @Test func watchReportsTicksSkippedWhileAFetchWasStillRunning() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        // Each fetch waits at least 400ms for the server, so 50ms ticks must pass during it.
+        let run = try await sandbox.run(
+            ["watch", "--interval", "50ms", "--runs", "2"], extra: ["FLICKR_OFFLINE_LATENCY": "400ms"])
+        #expect(run.status == 0, "\(run)")
+        let second = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("run 2: ") })
+        #expect(second.contains("skipped while the previous fetch ran"), "\(run)")
+        #expect(!run.output.contains("0 ticks skipped while a fetch ran"), "\(run)")
+    }
+
+    @Test func ctrlCStopsAWatchCleanlyWithTheFetchInProgressCommitted() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let watch = try InterruptibleRun(
+            "flickr", ["watch", "--interval", "300ms", "--store", sandbox.storePath],
+            environment: sandbox.environment(tick: 5))
+        let ranOnce = await watch.waitForOutput(containing: "run 1: ", timeout: .seconds(30))
+        watch.interrupt()
+        let end = await watch.finish(timeout: .seconds(30))
+        #expect(ranOnce, "\(end.output)")
+        #expect(end.status == 0, "\(end.output)\n\(end.errorOutput)")
+        #expect(end.output.contains("watch stopped after"), "\(end.output)")
+        #expect(end.errorOutput.isEmpty, "\(end.errorOutput)")
+        #expect(Set(try sandbox.storedPhotos().map(\.id)) == (try FlickrOracle.usableIDs(tick: 5)))
+    }
+
+    // MARK: list
+
+    @Test func listGroupsByPhotographerAndByPlaceWithCounts() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        #expect(try await sandbox.run(["fetch"]).status == 0)
+        let stored = try sandbox.storedPhotos()
+
+        let byPhotographer = try await sandbox.run(["list", "--by", "photographer"])
+        #expect(byPhotographer.status == 0, "\(byPhotographer)")
+        let owners = Dictionary(grouping: stored, by: \.ownerID)
+        #expect(byPhotographer.output.hasPrefix("\(stored.count) photos by \(owners.count) photographers:"))
+        for (owner, photos) in owners {
+            let name = photos[0].ownerName
+            #expect(byPhotographer.output.contains("\(photos.count) photos   \(name) (\(owner))"), "\(byPhotographer)")
+        }
+
+        let byPlace = try await sandbox.run(["list", "--by", "place"])
+        #expect(byPlace.status == 0, "\(byPlace)")
+        let places = Dictionary(grouping: stored, by: { $0.placeID ?? "" })
+        #expect(byPlace.output.hasPrefix("\(stored.count) photos in \(places.count) places:"))
+        let counts = byPlace.output.split(separator: "\n").dropFirst().compactMap { line in
+            Int(line.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
+        }
+        #expect(counts.sorted() == places.values.map(\.count).sorted())
+        #expect(counts == counts.sorted(by: >))
+
+        let plain = try await sandbox.run(["list"])
+        #expect(plain.status == 0, "\(plain)")
+        #expect(plain.output.split(separator: "\n").count == stored.count + 1)
+    }
+
+    @Test func listingAnEmptyStoreSaysSo() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["list", "--by", "place"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("no photos stored yet"))
+    }
+
+    // MARK: map
+
+    @Test func mapWritesValidSVGWithOneDotPerStoredPhoto() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        #expect(try await sandbox.run(["fetch"]).status == 0)
+        // A photo another program stored, with text that must be escaped.
+        let now = Date()
+        try sandbox.insert([
+            FlickrStoredPhoto(
+                id: "1", title: #"<Tom & Jerry's "chase">"#, ownerID: "x@N00", ownerName: "A & B", latitude: -45,
+                longitude: 170, accuracy: nil, placeID: nil, details: "", imageURL: nil, uploaded: nil,
+                firstFetched: now, lastFetched: now)
+        ])
+        let count = try sandbox.storedPhotos().count
+        let out = sandbox.folder.file("map.svg")
+
+        let run = try await sandbox.run(["map", "--out", out.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("wrote a map of \(count) photos"))
+
+        let svg = try SVGSummary(contentsOf: out)
+        #expect(svg.root == "svg")
+        #expect(svg.circles == count)
+        #expect(svg.lines == 5 + 11)  // graticule every 30°: 5 parallels, 11 meridians inside the frame
+        #expect(svg.texts.contains("Recent geo-referenced Flickr photos: \(count) photos"))
+        #expect(svg.titles.contains(#"<Tom & Jerry's "chase"> — A & B"#))
+    }
+
+    // MARK: Errors
+
+    @Test func anUnknownCommandIsAWrongCall() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["upload"])
+        #expect(run.status == 2)
+        #expect(run.errorOutput.contains("unknown command 'upload'"))
+        #expect(run.errorOutput.contains("usage: flickr"))
+    }
+
+    @Test func liveWithoutAKeyFailsAtOnceNamingTheVariable() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["fetch", "--live"])
+        #expect(run.status == 1)
+        #expect(run.errorOutput.split(separator: "\n").count == 1)
+        #expect(run.errorOutput.contains("FLICKR_API_KEY"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+    }
+
+    @Test func anInvalidKeyGivesFlickrsStatFailMessageWithoutTheKey() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let key = "not-the-key-3f9a7c"
+        let run = try await sandbox.run(["fetch"], extra: ["FLICKR_OFFLINE_KEY": key])
+        #expect(run.status == 1)
+        #expect(run.errorOutput.split(separator: "\n").count == 1)
+        #expect(run.errorOutput.contains("stat: fail, code 100: Invalid API Key"), "\(run)")
+        #expect(!run.output.contains(key) && !run.errorOutput.contains(key))
+        #expect(try sandbox.storedPhotos().isEmpty)
+    }
+
+    @Test func watchStopsOnAnInvalidKeyInsteadOfRetryingForever() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(
+            ["watch", "--interval", "100ms", "--runs", "5"], extra: ["FLICKR_OFFLINE_KEY": "wrong"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("run 1 failed"))
+        #expect(!run.output.contains("run 2"))
+        #expect(run.errorOutput.contains("code 100"))
+    }
+
+    @Test(arguments: ["5", "0s", "-1m", "fast", "1d", "ms"])
+    func aBadIntervalIsAWrongCall(interval: String) async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["watch", "--interval=\(interval)", "--runs", "1"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.errorOutput.contains("--interval needs a duration such as 500ms, 30s, 5m or 1h"), "\(run)")
+    }
+
+    @Test func aStoreInAMissingFolderCannotBeOpened() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let path = sandbox.folder.file("missing/flickr.sqlite").path
+        let run = try await ProgramRun.run(
+            "flickr", ["fetch", "--store", path], environment: sandbox.environment(tick: 5))
+        #expect(run.status == 1)
+        #expect(run.errorOutput.split(separator: "\n").count == 1)
+        #expect(run.errorOutput.contains("cannot open the store at \(path)"))
+    }
+
+    @Test func aFileThatIsNotADatabaseCannotBeOpened() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(
+            to: URL(fileURLWithPath: sandbox.storePath))
+        let run = try await sandbox.run(["list"])
+        #expect(run.status == 1)
+        #expect(run.errorOutput.contains("cannot open the store"))
+        #expect(run.errorOutput.contains("not a SQLite database"))
+    }
+
+    @Test func mapWithoutAnOutputFileIsAWrongCall() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await sandbox.run(["map"])
+        #expect(run.status == 2)
+        #expect(run.errorOutput.contains("map needs --out <file.svg>"))
+    }
+
+    @Test func helpDescribesTheCommandsAndTheOfflineStream() async throws {
+        let run = try await ProgramRun.run("flickr", ["--help"])
+        #expect(run.status == 0)
+        for text in ["flickr fetch", "flickr watch", "--by photographer|place", "map --out", "FLICKR_OFFLINE_TICK"] {
+            #expect(run.output.contains(text), "\(text)")
+        }
+    }
+}
+
+/// The parts of an SVG file the map test checks, read with `XMLParser` (which fails on
+/// anything that is not well-formed XML, such as unescaped text).
+struct SVGSummary {
+    var root: String?
+    var circles = 0
+    var lines = 0
+    var texts: [String] = []
+    var titles: [String] = []
+
+    init(contentsOf url: URL) throws {
+        let parser = XMLParser(data: try Data(contentsOf: url))
+        let reader = Reader()
+        parser.delegate = reader
+        guard parser.parse() else {
+            throw SVGSummaryError(description: "not well-formed XML: \(String(describing: parser.parserError))")
+        }
+        root = reader.root
+        circles = reader.counts["circle", default: 0]
+        lines = reader.counts["line", default: 0]
+        texts = reader.texts["text", default: []]
+        titles = reader.texts["title", default: []]
+    }
+
+    private final class Reader: NSObject, XMLParserDelegate {
+        var root: String?
+        var counts: [String: Int] = [:]
+        var texts: [String: [String]] = [:]
+        private var open: [(name: String, text: String)] = []
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            if root == nil { root = name }
+            counts[name, default: 0] += 1
+            open.append((name, ""))
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if !open.isEmpty { open[open.count - 1].text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            guard let element = open.popLast() else { return }
+            texts[element.name, default: []].append(element.text)
+        }
+    }
+}
+
+struct SVGSummaryError: Error, CustomStringConvertible {
+    let description: String
+}
