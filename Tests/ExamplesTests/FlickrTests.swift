@@ -62,7 +62,8 @@ import Testing
         let stored = Dictionary(uniqueKeysWithValues: try sandbox.storedPhotos().map { ($0.id, $0) })
         let sent = try FlickrOracle.photos(tick: 5)
         let asString = try #require(sent.first { $0["latitude"] is String && ($0["latitude"] as? String) != "0" })
-        let asNumber = try #require(sent.first { !($0["latitude"] is String) && FlickrOracle.coordinate($0["latitude"]) != 0 })
+        let asNumber = try #require(
+            sent.first { !($0["latitude"] is String) && FlickrOracle.coordinate($0["latitude"]) != 0 })
         for photo in [asString, asNumber] {
             let id = try #require(photo["id"] as? String)
             let row = try #require(stored[id])

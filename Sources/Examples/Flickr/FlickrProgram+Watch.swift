@@ -29,8 +29,10 @@ extension FlickrProgram {
     /// (the run going on is cancelled; its `persist` is all or nothing, so nothing is half-stored).
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
         let environment = ProcessInfo.processInfo.environment
-        let source = live ? try PhotoSource.live(program: program, environment: environment)
-                          : try PhotoSource.offline(environment: environment)
+        let source =
+            live
+            ? try PhotoSource.live(program: program, environment: environment)
+            : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
         let fetcher = makeFetcher(source: source, store: store, progress: nil)
         let state = Protected(WatchState())

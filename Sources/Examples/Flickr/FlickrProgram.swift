@@ -86,8 +86,10 @@ struct FlickrProgram {
 
     static func fetch(live: Bool, store path: String?) async throws {
         let environment = ProcessInfo.processInfo.environment
-        let source = live ? try PhotoSource.live(program: program, environment: environment)
-                          : try PhotoSource.offline(environment: environment)
+        let source =
+            live
+            ? try PhotoSource.live(program: program, environment: environment)
+            : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
         say("fetching recent geo-referenced photos from \(source.origin)")
         let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
@@ -95,7 +97,9 @@ struct FlickrProgram {
         say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
     }
 
-    static func makeFetcher(source: PhotoSource, store: ObjectStore, progress: (@Sendable (String) -> Void)?)
+    static func makeFetcher(
+        source: PhotoSource, store: ObjectStore, progress: (@Sendable (String) -> Void)?
+    )
         -> RecentPhotosFetcher
     {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -30,7 +30,9 @@ struct PhotoSource: Sendable {
     /// - Throws: `ExampleFailure` naming `FLICKR_API_KEY` when it is unset, before any request.
     static func live(program: ExampleProgram, environment: [String: String]) throws -> PhotoSource {
         let key = try program.liveKey(from: "FLICKR_API_KEY", environment: environment)
-        guard let service = FlickrEndpoint.liveService else { throw ExampleFailure("the Flickr service URL is invalid") }
+        guard let service = FlickrEndpoint.liveService else {
+            throw ExampleFailure("the Flickr service URL is invalid")
+        }
         return PhotoSource(
             service: service, key: key, keyHint: "Check the key in FLICKR_API_KEY.", origin: "api.flickr.com",
             server: nil)
@@ -50,7 +52,8 @@ struct PhotoSource: Sendable {
         let tick: @Sendable () -> Int
         let tickText: String
         if let pinned = environment["FLICKR_OFFLINE_TICK"] {
-            guard let value = Int(pinned.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000_000 else {
+            guard let value = Int(pinned.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000_000
+            else {
                 throw ExampleFailure("FLICKR_OFFLINE_TICK must be a whole number from 0 to 1000000000, not '\(pinned)'")
             }
             tick = { value }
@@ -97,7 +100,8 @@ struct PhotoSource: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 20
         configuration.timeoutIntervalForResource = 60
-        return DownloadCoordinator(transport: URLSessionDownloadTransport(session: URLSession(configuration: configuration)))
+        return DownloadCoordinator(
+            transport: URLSessionDownloadTransport(session: URLSession(configuration: configuration)))
     }
 
     /// The search for recent geo-referenced photos on this source.

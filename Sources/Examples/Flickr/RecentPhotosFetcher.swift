@@ -70,7 +70,8 @@ final class RecentPhotosFetcher: Sendable {
             data = try Data(contentsOf: downloaded)
         } catch {
             throw FlickrError(
-                kind: .unreadableResponse, description: "cannot read the downloaded answer: \(error.localizedDescription)")
+                kind: .unreadableResponse,
+                description: "cannot read the downloaded answer: \(error.localizedDescription)")
         }
         report.bytes = data.count
         progress?("downloaded \(Self.downloadKey): \(Self.size(data.count))")
@@ -151,7 +152,8 @@ final class RecentPhotosFetcher: Sendable {
         do {
             return try await store.context.persist { tx in
                 let existing = try tx.fetch(Photo.self, where: Photo.idField.isIn(photos.map(\.id)))
-                let firstFetched = Dictionary(existing.map { ($0.id, $0.firstFetched) }, uniquingKeysWith: { a, _ in a })
+                let firstFetched = Dictionary(
+                    existing.map { ($0.id, $0.firstFetched) }, uniquingKeysWith: { a, _ in a })
                 var new = 0
                 for var photo in photos {
                     if let first = firstFetched[photo.id] {
@@ -179,7 +181,8 @@ final class RecentPhotosFetcher: Sendable {
             skipped.id.map { "\($0): \(skipped.reason)" } ?? skipped.reason
         }
         let more = report.skipped.count > 3 ? ", …" : ""
-        line += "; skipped \(report.skipped.count) without a usable location (\(examples.joined(separator: "; "))\(more))"
+        line +=
+            "; skipped \(report.skipped.count) without a usable location (\(examples.joined(separator: "; "))\(more))"
         return line
     }
 
