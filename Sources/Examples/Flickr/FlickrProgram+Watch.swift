@@ -19,6 +19,7 @@ extension FlickrProgram {
     struct WatchState {
         var stopping = false
         var runInProgress = false
+        var runsBegun = 0
     }
 
     /// `flickr watch`: fetches every `interval` with a `PeriodicFetcher` (a tick that comes
@@ -39,12 +40,14 @@ extension FlickrProgram {
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 
         let periodic = PeriodicFetcher<FetchReport?>(every: interval) {
-            let begun = state.withLock { state -> Bool in
-                guard !state.stopping else { return false }
+            let number = state.withLock { state -> Int? in
+                guard !state.stopping else { return nil }
                 state.runInProgress = true
-                return true
+                state.runsBegun += 1
+                return state.runsBegun
             }
-            guard begun else { return nil }
+            guard let number else { return nil }
+            say("run \(number): fetching…")
             return try await fetcher.fetch()
         } onRun: { run in
             sink.yield(.run(run))
