@@ -34,6 +34,16 @@ import Testing
         #expect(Set(stored.map(\.id)) == expected)
     }
 
+    @Test func withoutStoreTheStoreIsCreatedUnderTheDataHome() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        let run = try await ProgramRun.run("flickr", ["fetch"], environment: sandbox.environment(tick: 5))
+        #expect(run.status == 0, "\(run)")
+        let store = sandbox.folder.file("data/flickr/flickr.sqlite")
+        #expect(FileManager.default.fileExists(atPath: store.path))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+    }
+
     @Test func aLaterFetchAddsOnlyThePhotosTheStreamMovedOnTo() async throws {
         let sandbox = try FlickrSandbox()
         defer { sandbox.folder.remove() }

@@ -98,7 +98,10 @@ extension FlickrProgram {
                     say("interrupted again: stopping without waiting for the fetch in progress")
                     break loop
                 }
-                guard busy else { break loop }
+                guard busy else {
+                    say("interrupted: stopping")
+                    break loop
+                }
                 say("interrupted: stopping after the fetch in progress (Ctrl-C again to stop at once)")
             }
         }

@@ -102,6 +102,8 @@ final class RecentPhotosFetcher: Sendable {
                 let join = HandlerJoin(continuation)
                 downloads.download(request, key: key, to: file) { join.downloadEnded($0) }
                 downloads.whenAllFinished { join.batchEnded($0) }
+                // Cancelled before the download was registered: onCancel found nothing to cancel.
+                if Task.isCancelled { downloads.cancel(key: key) }
             }
         } onCancel: {
             downloads.cancel(key: key)
