@@ -95,6 +95,7 @@ import Testing
         let expected = try FlickrOracle.usableIDs(tick: 5)
         let results = run.output.split(separator: "\n").filter { $0.hasPrefix("run ") && !$0.hasSuffix("fetching…") }
         #expect(results.count == 3, "\(run)")
+        #expect(!run.output.contains("run 4"), "no fourth run begins: \(run)")
         #expect(results.first?.hasPrefix("run 1: \(expected.count) new, 0 already stored") == true, "\(run)")
         #expect(results.dropFirst().allSatisfy { $0.contains(": 0 new, \(expected.count) already stored") }, "\(run)")
         #expect(run.output.contains("watch stopped after 3 runs"), "\(run)")

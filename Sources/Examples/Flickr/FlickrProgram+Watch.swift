@@ -20,6 +20,17 @@ extension FlickrProgram {
         var stopping = false
         var runInProgress = false
         var runsBegun = 0
+        /// The most runs to begin (`--runs`), or nil.
+        var limit: Int?
+
+        /// Marks a run as begun and returns its number, or nil when the watch is stopping
+        /// or has begun its last run.
+        mutating func beginRun() -> Int? {
+            guard !stopping, limit.map({ runsBegun < $0 }) ?? true else { return nil }
+            runInProgress = true
+            runsBegun += 1
+            return runsBegun
+        }
     }
 
     /// `flickr watch`: fetches every `interval` with a `PeriodicFetcher` (a tick that comes
@@ -36,19 +47,19 @@ extension FlickrProgram {
             : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
         let fetcher = makeFetcher(source: source, store: store, progress: nil)
-        let state = Protected(WatchState())
+        let state = Protected(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 
         let periodic = PeriodicFetcher<FetchReport?>(every: interval) {
-            let number = state.withLock { state -> Int? in
-                guard !state.stopping else { return nil }
-                state.runInProgress = true
-                state.runsBegun += 1
-                return state.runsBegun
-            }
-            guard let number else { return nil }
+            guard let number = state.withLock({ $0.beginRun() }) else { return nil }
             say("run \(number): fetching…")
-            return try await fetcher.fetch()
+            do {
+                return try await fetcher.fetch()
+            } catch {
+                // No run after one that retrying cannot fix.
+                if isFatal(error) { state.withLock { $0.stopping = true } }
+                throw error
+            }
         } onRun: { run in
             sink.yield(.run(run))
         }
@@ -82,7 +93,7 @@ extension FlickrProgram {
                     totals.failedRuns += 1
                     totals.runs += 1
                     say("run \(totals.runs) failed: \(oneLine(error))\(skippedText(run.skippedTicks))")
-                    if (error as? FlickrError)?.isFatal == true || error is FetchError {
+                    if isFatal(error) {
                         fatal = error
                         break loop
                     }
@@ -115,6 +126,12 @@ extension FlickrProgram {
                 + "\(FetchReport.count(totals.skippedTicks, "tick")) skipped while a fetch ran, "
                 + "\(FetchReport.count(totals.failedRuns, "failed run")); the store holds \(FetchReport.count(stored, "photo"))"
         )
+    }
+
+    /// Whether a failed run should end the watch: Flickr refused the key, the store failed,
+    /// or the request cannot be built. A failed transfer is tried again at the next tick.
+    private static func isFatal(_ error: any Error) -> Bool {
+        (error as? FlickrError)?.isFatal == true || error is FetchError
     }
 
     private static func skippedText(_ ticks: Int) -> String {
