@@ -118,7 +118,7 @@ import Testing
         #expect(ticks > 0, "\(run)")
     }
 
-    @Test func ctrlCStopsAWatchCleanlyWithTheFetchInProgressCommitted() async throws {
+    @Test func ctrlCAfterARunStopsTheWatchCleanlyWithItsPhotosCommitted() async throws {
         let sandbox = try FlickrSandbox()
         defer { sandbox.folder.remove() }
         let watch = try InterruptibleRun(
