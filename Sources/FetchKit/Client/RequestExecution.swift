@@ -55,7 +55,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
-        group: CancellationGroup?, delivery: Delivery, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        group: CancellationGroup?, delivery: Delivery,
+        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) {
         self.id = id
         self.client = client
@@ -174,8 +175,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
     }
 
-    private func transportDidComplete(_ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>)
-    {
+    private func transportDidComplete(
+        _ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
+    ) {
         // Every exchange the transport started frees its slot exactly once, here.
         client.limiter.release(host: prepared.host)
         let proceed = state.withLock { state -> Bool in
@@ -199,7 +201,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             case .timedOut:
                 handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
             default:
-                let detail = error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
+                let detail =
+                    error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
                 handleFailure(
                     attempt, FetchError(code: .transportFailed, detail: detail, urlErrorCode: code), retryAfter: nil)
             }

@@ -63,7 +63,9 @@ extension Extraction where Value: Decodable {
     ///   - path: where the value is, such as `"results.first"` or `"photos.photo"`; `nil` for the whole body.
     ///   - decoder: the decoder to use.
     /// - Returns: the strategy.
-    public static func decode(_ type: Value.Type = Value.self, at path: String? = nil, decoder: PathDecoder = PathDecoder())
+    public static func decode(
+        _ type: Value.Type = Value.self, at path: String? = nil, decoder: PathDecoder = PathDecoder()
+    )
         -> Extraction
     {
         Extraction { (data, _) throws(FetchError) -> Value in
