@@ -138,8 +138,8 @@ struct FetchErrorPathTests {
         let error = try #require(await failure(server.url("/flickr"), .data, client: flickr))
         #expect(error.code == .apiFailure)
         #expect(error.statusCode == 200)
-        #expect(error.apiFailure?.code == "100")
-        #expect(error.apiFailure?.message.contains("Invalid API Key") == true)
+        #expect(error.reportedFailure?.code == "100")
+        #expect(error.reportedFailure?.message.contains("Invalid API Key") == true)
         #expect(try await flickr.fetch(server.url("/ok"), extracting: .data).count > 0)
     }
 

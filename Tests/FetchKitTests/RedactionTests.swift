@@ -70,7 +70,8 @@ struct RedactionTests {
             }
             descriptions.append(error.description)
             descriptions.append(String(reflecting: error))
-            descriptions.append("\(error.bodyExcerpt ?? "") \(error.apiFailure?.message ?? "") \(error.request ?? "")")
+            descriptions.append(
+                "\(error.bodyExcerpt ?? "") \(error.reportedFailure?.message ?? "") \(error.request ?? "")")
         }
         let cancelled = await completion { done in
             let task = client.fetch(server.url("/slow"), extracting: .data, completion: done)

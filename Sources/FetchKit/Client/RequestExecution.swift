@@ -228,7 +228,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         }
         if let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
-            return .failure(FetchError(code: .apiFailure, statusCode: status, apiFailure: failure))
+            return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
         do {
             return .success(try extraction.extract(response.data, response.response))

@@ -56,7 +56,7 @@ public struct Extraction<Value: Sendable>: Sendable {
 
 extension Extraction where Value: Decodable {
     /// A strategy that decodes the JSON body as `Value` with the Decoding module's
-    /// ``PathDecoder``, optionally at a path inside the body.
+    /// `PathDecoder`, optionally at a path inside the body.
     ///
     /// - Parameters:
     ///   - type: the type to decode, such as `Movie.self`.
