@@ -85,8 +85,7 @@ struct MustC {
                 shelf: shelf, connection: connection, useOperations: useOperations, concurrency: concurrency)
             let (outcome, failures) = try await refresh.run()
             if outcome == .failed {
-                let first = failures.first.map { "; first: \($0)" } ?? ""
-                throw ExampleFailure("refresh failed: \(failures.count) movie(s) could not be fetched\(first)")
+                throw ExampleFailure("refresh failed: could not refresh \(failures.first ?? "every movie")")
             }
         case "remove":
             let member = try memberOption(&arguments)

@@ -35,7 +35,7 @@ struct RefreshCommand {
 
         var changes: [UUID: Double] = [:]
         var lines: [String] = []
-        var failures: [String] = []
+        var failures: [(title: String, reason: String)] = []
         for (movie, result) in zip(movies, results) {
             switch result {
             case .success(let fetched):
@@ -43,18 +43,30 @@ struct RefreshCommand {
                 changes[movie.id] = popularity
                 lines.append(MovieFormat.change(movie, to: popularity))
             case .failure(let error):
-                failures.append("\"\(movie.title)\": \(connection.explain(error))")
+                failures.append((movie.title, connection.explain(error)))
             }
         }
         if !lines.isEmpty {
             print("Changed:")
             for line in lines { print("  \(line)") }
         }
-        for failure in failures { print("  could not refresh \(failure)") }
+        let failureLines = Self.group(failures)
+        for line in failureLines { print("  could not refresh \(line)") }
         let written = try await shelf.setPopularity(changes)
         if written > 0 { print("Saved \(written) change\(written == 1 ? "" : "s").") }
         print("outcome: \(outcome.rawValue)")
-        return (outcome, failures)
+        return (outcome, failureLines)
+    }
+
+    /// One line per distinct reason, naming its movies: `"A", "B": TMDB refused the API key …`.
+    static func group(_ failures: [(title: String, reason: String)]) -> [String] {
+        var reasons: [String] = []
+        var titles: [String: [String]] = [:]
+        for failure in failures {
+            if titles[failure.reason] == nil { reasons.append(failure.reason) }
+            titles[failure.reason, default: []].append("\"\(failure.title)\"")
+        }
+        return reasons.map { reason in "\(titles[reason, default: []].joined(separator: ", ")): \(reason)" }
     }
 
     /// Whether a fetched movie changes the stored one: a popularity that differs.
