@@ -64,7 +64,9 @@ import Testing
         ("Romeo + Juliet", Int64(454), 24.6),
         ("Mr. & Mrs. Smith", Int64(787), 39.9),
     ])
-    func titlesWithReservedOrNonASCIICharactersFindTheirOwnMovie(title: String, remoteID: Int64, popularity: Double)
+    func titlesWithReservedOrNonASCIICharactersFindTheirOwnMovie(
+        title: String, remoteID: Int64, popularity: Double
+    )
         async throws
     {
         // The offline search ranks a title equal to the whole query first, as TMDB does: a query
@@ -162,13 +164,14 @@ import Testing
     }
 
     @Test(arguments: [["--concurrency", "1"], ["--operations", "--concurrency", "3"]])
-    func refreshHonoursConcurrencyAndReportsProgressInOrder(options: [String]) async throws {
+    func refreshWithAConcurrencyLimitRefreshesEveryMovieWithProgressInOrder(options: [String]) async throws {
         let sandbox = try MustCSandbox()
         defer { sandbox.remove() }
         // Stored values that differ from the catalogue's for every movie, plus one without a TMDB id.
         let ids: [Int64] = [550, 13804, 82992, 194, 129, 18148, 603, 807]
         try sandbox.seed(
-            ids.map { MustCMovie(title: "Movie \($0)", remoteID: $0, popularity: 1) } + [MustCMovie(title: "Unmatched")])
+            ids.map { MustCMovie(title: "Movie \($0)", remoteID: $0, popularity: 1) } + [MustCMovie(title: "Unmatched")]
+        )
 
         let refresh = try await sandbox.run(["refresh"] + options)
         #expect(refresh.status == 0, "\(refresh)")
@@ -178,6 +181,11 @@ import Testing
         let progress = refresh.output.split(separator: "\n").filter { $0.hasSuffix("failed)") }
         #expect(progress.map { $0.split(separator: "/").first.map(String.init) } == (1...8).map { "  \($0)" })
         #expect(refresh.output.contains("Saved 8 changes."), "\(refresh)")
+        // The offline server, inside the program, counted the requests it had in flight at once.
+        let peakLine = try #require(
+            refresh.output.split(separator: "\n").first { $0.hasPrefix("The offline server had at most ") })
+        let peak = try #require(Int(peakLine.split(separator: " ")[6]))
+        #expect(peak >= 1 && peak <= (Int(limit) ?? 0), "\(refresh)")
         #expect(refresh.output.hasSuffix("outcome: newData\n"), "\(refresh)")
         let stored = try sandbox.movies()
         #expect(stored.filter { $0.remoteID != nil }.allSatisfy { $0.popularity != 1 })
@@ -224,7 +232,8 @@ import Testing
         let old = try ObjectStore(at: sandbox.store, entities: [MustCMovieV1.self])
         try old.context.persistAndWait { tx in
             try tx.insert(
-                MustCMovieV1(id: UUID(), title: "Spirited Away", titleKey: "spirited away", member: "Ann", addedAt: Date()))
+                MustCMovieV1(
+                    id: UUID(), title: "Spirited Away", titleKey: "spirited away", member: "Ann", addedAt: Date()))
             try tx.insert(MustCMovieV1(id: UUID(), title: "Se7en", titleKey: "se7en", member: "Ben", addedAt: Date()))
         }
         old.close()
@@ -269,7 +278,9 @@ import Testing
         defer { sandbox.remove() }
         let run = try await sandbox.run(["--help"])
         #expect(run.status == 0)
-        for word in ["add <title>", "refresh [--operations]", "MUSTC_OFFLINE_POPULARITY=fixed", "TMDB_API_KEY", "newData"] {
+        for word in [
+            "add <title>", "refresh [--operations]", "MUSTC_OFFLINE_POPULARITY=fixed", "TMDB_API_KEY", "newData",
+        ] {
             #expect(run.output.contains(word), "\(word)")
         }
     }

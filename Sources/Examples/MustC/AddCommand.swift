@@ -34,7 +34,8 @@ struct AddCommand {
             return
         }
         let year = match.year.map { " (\($0))" } ?? ""
-        print("Found TMDB \(match.id) \"\(match.title)\"\(year), popularity \(MovieFormat.popularity(match.popularity)).")
+        print(
+            "Found TMDB \(match.id) \"\(match.title)\"\(year), popularity \(MovieFormat.popularity(match.popularity)).")
         guard let updated = try await shelf.setMatch(match, of: movie.id) else {
             throw ExampleFailure("\"\(movie.title)\" was removed while its popularity was fetched")
         }

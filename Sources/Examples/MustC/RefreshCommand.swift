@@ -23,7 +23,9 @@ struct RefreshCommand {
         let movies = stored.filter { $0.remoteID != nil }
         let skipped = stored.count - movies.count
         let form = useOperations ? "FetchOperations on an OperationQueue" : "fetchAll"
-        print("Refreshing \(movies.count) movie\(movies.count == 1 ? "" : "s") with \(form), at most \(concurrency) at a time…")
+        print(
+            "Refreshing \(movies.count) movie\(movies.count == 1 ? "" : "s") with \(form), at most \(concurrency) at a time…"
+        )
         if skipped > 0 {
             print("(\(skipped) without a TMDB match skipped; 'mustc add <title>' looks one up again.)")
         }
@@ -54,6 +56,9 @@ struct RefreshCommand {
         for line in failureLines { print("  could not refresh \(line)") }
         let written = try await shelf.setPopularity(changes)
         if written > 0 { print("Saved \(written) change\(written == 1 ? "" : "s").") }
+        if let peak = connection.offlinePeakRequests, !movies.isEmpty {
+            print("The offline server had at most \(peak) request\(peak == 1 ? "" : "s") in flight at once.")
+        }
         print("outcome: \(outcome.rawValue)")
         return (outcome, failureLines)
     }
@@ -76,7 +81,9 @@ struct RefreshCommand {
     }
 
     /// The fan-out form: one `fetchAll` call, one aggregated report.
-    private func refreshWithFanOut(_ movies: [Movie], progress: ProgressPrinter) async
+    private func refreshWithFanOut(
+        _ movies: [Movie], progress: ProgressPrinter
+    ) async
         -> (RefreshOutcome, [Result<TMDBMovie, any Error>])
     {
         let connection = connection
@@ -91,7 +98,9 @@ struct RefreshCommand {
     }
 
     /// The Operation form: the seed's `UpdateMovieOperation`s and `BackgroundFetchCompletionOperation`.
-    private func refreshWithOperations(_ movies: [Movie], progress: ProgressPrinter) async
+    private func refreshWithOperations(
+        _ movies: [Movie], progress: ProgressPrinter
+    ) async
         -> (RefreshOutcome, [Result<TMDBMovie, any Error>])
     {
         let connection = connection
@@ -148,6 +157,8 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     private static func write(_ progress: FanOutProgress) {
-        Swift.print("  \(progress.completed)/\(progress.total) refreshed (\(progress.changed) changed, \(progress.failed) failed)")
+        Swift.print(
+            "  \(progress.completed)/\(progress.total) refreshed (\(progress.changed) changed, \(progress.failed) failed)"
+        )
     }
 }

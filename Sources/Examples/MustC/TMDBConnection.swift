@@ -69,6 +69,11 @@ struct TMDBConnection: Sendable {
         }
     }
 
+    /// The most requests the offline server has had in flight at once; nil when live.
+    var offlinePeakRequests: Int? {
+        server?.maxRequestsInFlight
+    }
+
     /// The search request for a title.
     func search(_ title: String) -> TMDBEndpoint {
         TMDBEndpoint(baseURL: baseURL, route: .searchMovie(title: title))
