@@ -16,11 +16,11 @@ struct AddCommand {
     func run() async throws {
         let (movie, isNew) = try await shelf.add(title: title, member: member)
         if isNew {
-            print("Added \"\(movie.title)\" to \(movie.member)'s list.")
+            show("Added \"\(movie.title)\" to \(movie.member)'s list.")
         } else {
-            print("\"\(movie.title)\" is already on \(movie.member)'s list; fetching its popularity again.")
+            show("\"\(movie.title)\" is already on \(movie.member)'s list; fetching its popularity again.")
         }
-        print("Searching TMDB for \"\(title)\"…")
+        show("Searching TMDB for \"\(title)\"…")
         let match: TMDBMovie?
         do {
             match = try await connection.client.fetch(
@@ -30,15 +30,15 @@ struct AddCommand {
                 "\"\(movie.title)\" is stored without popularity: \(connection.explain(error))")
         }
         guard let match else {
-            print("No TMDB match for \"\(title)\"; stored without popularity.")
+            show("No TMDB match for \"\(title)\"; stored without popularity.")
             return
         }
         let year = match.year.map { " (\($0))" } ?? ""
-        print(
+        show(
             "Found TMDB \(match.id) \"\(match.title)\"\(year), popularity \(MovieFormat.popularity(match.popularity)).")
         guard let updated = try await shelf.setMatch(match, of: movie.id) else {
             throw ExampleFailure("\"\(movie.title)\" was removed while its popularity was fetched")
         }
-        print("Updated \(MovieFormat.summary(updated)).")
+        show("Updated \(MovieFormat.summary(updated)).")
     }
 }

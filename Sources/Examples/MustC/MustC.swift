@@ -25,9 +25,10 @@ struct MustC {
               list [--member <name>]            the stored movies, most popular first
               refresh [--operations] [--concurrency <n>]
                                                 fetch every stored movie again by its TMDB id, at most
-                                                <n> at a time (default \(FanOut.defaultMaximumConcurrency)), with FetchKit's fan-out,
-                                                or with --operations its Operation pipeline; shows the
-                                                changes and the outcome: newData, noData or failed
+                                                <n> at a time (1-32, default \(FanOut.defaultMaximumConcurrency)), with FetchKit's
+                                                fan-out, or with --operations its Operation pipeline;
+                                                shows progress, the changes and the outcome: newData,
+                                                noData or failed
               remove <title> [--member <name>]  remove the movie (title matched ignoring case and accents)
 
             Options:
@@ -77,9 +78,10 @@ struct MustC {
         case "refresh":
             let useOperations = arguments.flag("--operations")
             let concurrency =
-                try arguments.integerOption("--concurrency", in: 1...64) ?? FanOut.defaultMaximumConcurrency
+                try arguments.integerOption("--concurrency", in: 1...32) ?? FanOut.defaultMaximumConcurrency
             try arguments.finish()
-            let connection = try TMDBConnection(live: live, program: program, environment: environment)
+            let connection = try TMDBConnection(
+                live: live, program: program, environment: environment, connections: concurrency)
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             let refresh = RefreshCommand(
                 shelf: shelf, connection: connection, useOperations: useOperations, concurrency: concurrency)
@@ -110,12 +112,12 @@ struct MustC {
     private static func list(_ shelf: MovieShelf, member: String?) async throws {
         let movies = try await shelf.all(member: member)
         guard !movies.isEmpty else {
-            print(member.map { "\($0)'s list is empty." } ?? "The list is empty. Add a movie: mustc add <title>")
+            show(member.map { "\($0)'s list is empty." } ?? "The list is empty. Add a movie: mustc add <title>")
             return
         }
         let whose = member.map { " on \($0)'s list" } ?? ""
-        print("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first:")
-        for movie in movies { print(MovieFormat.row(movie)) }
+        show("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first:")
+        for movie in movies { show(MovieFormat.row(movie)) }
     }
 
     /// `mustc remove <title>`: removes the movie for one member, or for everyone who listed it.
@@ -125,6 +127,6 @@ struct MustC {
             let whose = member.map { "\($0)'s list" } ?? "the list"
             throw ExampleFailure("no movie titled \"\(title)\" on \(whose); see 'mustc list'")
         }
-        for movie in removed { print("Removed \"\(movie.title)\" (\(movie.member)).") }
+        for movie in removed { show("Removed \"\(movie.title)\" (\(movie.member)).") }
     }
 }

@@ -23,11 +23,11 @@ struct RefreshCommand {
         let movies = stored.filter { $0.remoteID != nil }
         let skipped = stored.count - movies.count
         let form = useOperations ? "FetchOperations on an OperationQueue" : "fetchAll"
-        print(
+        show(
             "Refreshing \(movies.count) movie\(movies.count == 1 ? "" : "s") with \(form), at most \(concurrency) at a time…"
         )
         if skipped > 0 {
-            print("(\(skipped) without a TMDB match skipped; 'mustc add <title>' looks one up again.)")
+            show("(\(skipped) without a TMDB match skipped; 'mustc add <title>' looks one up again.)")
         }
         let progress = ProgressPrinter(total: movies.count)
         let (outcome, results) =
@@ -49,17 +49,17 @@ struct RefreshCommand {
             }
         }
         if !lines.isEmpty {
-            print("Changed:")
-            for line in lines { print("  \(line)") }
+            show("Changed:")
+            for line in lines { show("  \(line)") }
         }
         let failureLines = Self.group(failures)
-        for line in failureLines { print("  could not refresh \(line)") }
+        for line in failureLines { show("  could not refresh \(line)") }
         let written = try await shelf.setPopularity(changes)
-        if written > 0 { print("Saved \(written) change\(written == 1 ? "" : "s").") }
+        if written > 0 { show("Saved \(written) change\(written == 1 ? "" : "s").") }
         if let peak = connection.offlinePeakRequests, !movies.isEmpty {
-            print("The offline server had at most \(peak) request\(peak == 1 ? "" : "s") in flight at once.")
+            show("The offline server had at most \(peak) request\(peak == 1 ? "" : "s") in flight at once.")
         }
-        print("outcome: \(outcome.rawValue)")
+        show("outcome: \(outcome.rawValue)")
         return (outcome, failureLines)
     }
 
@@ -93,7 +93,7 @@ struct RefreshCommand {
             extracting: .decode(TMDBMovie.self),
             using: FanOut(maximumConcurrency: concurrency),
             changed: Self.isChanged,
-            progress: { progress.print($0) })
+            progress: { progress.report($0) })
         return (report.outcome, report.results)
     }
 
@@ -152,12 +152,12 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// Prints a fan-out's own progress value.
-    func print(_ progress: FanOutProgress) {
+    func report(_ progress: FanOutProgress) {
         lock.withLock { Self.write(progress) }
     }
 
     private static func write(_ progress: FanOutProgress) {
-        Swift.print(
+        show(
             "  \(progress.completed)/\(progress.total) refreshed (\(progress.changed) changed, \(progress.failed) failed)"
         )
     }

@@ -29,9 +29,14 @@ struct TMDBConnection: Sendable {
 
     /// Connects to the real API with the key in `TMDB_API_KEY`, or starts the offline server.
     ///
+    /// - Parameter connections: the most requests in flight at once (FetchKit's per-host
+    ///   limit, 6 by default, so a refresh's `--concurrency` above 6 is really used).
     /// - Throws: ``ExampleFailure`` when `--live` has no key, the offline settings are wrong,
     ///   or the offline server cannot start.
-    init(live: Bool, program: ExampleProgram, environment: [String: String]) throws(ExampleFailure) {
+    init(
+        live: Bool, program: ExampleProgram, environment: [String: String],
+        connections: Int = FanOut.defaultMaximumConcurrency
+    ) throws(ExampleFailure) {
         let key: String
         if live {
             key = try program.liveKey(from: Self.liveKeyVariable, environment: environment)
@@ -56,6 +61,7 @@ struct TMDBConnection: Sendable {
             // A live run without network fails after the retries, in well under a minute.
             configuration.timeout = live ? .seconds(15) : .seconds(10)
             configuration.retryPolicy = RetryPolicy(maximumRetries: live ? 2 : 0)
+            configuration.maximumConnectionsPerHost = max(connections, FanOut.defaultMaximumConcurrency)
         }
     }
 
