@@ -42,6 +42,18 @@ func saveFirstPage(of words: String, into store: ObjectStore, using client: Fetc
 // README sample ends
 
 @Suite struct ReadmeSamples {
+    @Test func theReadmeShowsExactlyThisSample() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let begin = "// README sample " + "begins\n"
+        let end = "// README sample " + "ends"
+        let sample = try #require(
+            source.components(separatedBy: begin).dropFirst().first?.components(separatedBy: end).first)
+        #expect(readme.contains(sample.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
     @Test func theReadmeSampleFetchesDecodesAndPersists() async throws {
         let server = StubServer()
         try server.start()
