@@ -225,7 +225,7 @@ public final class StubServer: Sendable {
     ///   - count: the number of requests to wait for.
     ///   - timeout: the longest time to wait.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await waitUntil(timeout: timeout) { $0.requests.count >= count }
     }
 
@@ -235,7 +235,7 @@ public final class StubServer: Sendable {
     ///   - count: the number of concurrent requests to wait for.
     ///   - timeout: the longest time to wait.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await waitUntil(timeout: timeout) { $0.inFlight >= count }
     }
 

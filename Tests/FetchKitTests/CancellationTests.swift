@@ -8,11 +8,11 @@ struct CancellationTests {
     let server = StubServer()
     let client = FetchClient {
         $0.retryPolicy = .none
-        $0.timeout = .seconds(30)
+        $0.timeout = .seconds(300)
     }
 
     init() throws {
-        server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(60)))
+        server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(600)))
         server.route("GET", "/ok", respond: .text("ok"))
         try server.start()
     }

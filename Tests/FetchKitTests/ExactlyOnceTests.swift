@@ -19,7 +19,7 @@ struct ExactlyOnceTests {
         /// fail before any I/O have a single possible outcome.
         var allowed: Set<FetchError.Code?> {
             switch self {
-            case .invalidURL, .nilURL, .cancelBefore: return expected
+            case .invalidURL, .nilURL: return expected
             default: return expected.union([.timedOut])
             }
         }
@@ -92,7 +92,9 @@ struct ExactlyOnceTests {
             case .timeout:
                 client.fetch(server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
             case .cancelBefore:
-                client.fetch(server.url("/success?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                // The slow route: on a loaded machine a fast request could finish before the
+                // calling thread reaches `cancel()`, which would test the scheduler, not us.
+                client.fetch(server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
                     .cancel()
             case .cancelDuring:
                 let task = client.fetch(

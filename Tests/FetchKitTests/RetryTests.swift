@@ -12,7 +12,7 @@ struct RetryTests {
         try server.start()
     }
 
-    private func client(_ policy: RetryPolicy, timeout: Duration = .seconds(10)) -> FetchClient {
+    private func client(_ policy: RetryPolicy, timeout: Duration = .seconds(120)) -> FetchClient {
         let observer = self.observer
         return FetchClient {
             $0.retryPolicy = policy
@@ -195,7 +195,7 @@ struct RetryTests {
 
     @Test func aCancelledRequestIsNeverRetried() async throws {
         defer { server.stop() }
-        server.route("GET", "/hang", respond: .text("x").delayed(by: .seconds(30)))
+        server.route("GET", "/hang", respond: .text("x").delayed(by: .seconds(600)))
         let client = client(RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(1)))
         let result = await completion { done in
             let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)

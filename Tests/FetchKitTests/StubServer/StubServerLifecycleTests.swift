@@ -38,7 +38,7 @@ struct StubServerLifecycleTests {
         @Test func stoppingClosesTheListenerAndEveryConnection() throws {
             let server = StubServer()
             server.route("GET", "/a", respond: .text("alpha"))
-            server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(60)))
+            server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(600)))
             for _ in 0..<25 {
                 try server.start()
                 let port = server.port
@@ -85,10 +85,10 @@ struct StubServerLifecycleTests {
 
     @Test func stopEndsADelayedResponseAndTheClientSeesAnError() async throws {
         let server = StubServer()
-        server.route("GET", "/forever", respond: .text("late").delayed(by: .seconds(60)))
+        server.route("GET", "/forever", respond: .text("late").delayed(by: .seconds(600)))
         try server.start()
         let url = server.url("/forever")
-        async let outcome = HTTP.get(url, timeout: 30)
+        async let outcome = HTTP.get(url, timeout: 120)
         #expect(await server.waitForRequestsInFlight(count: 1))
         server.stop()
         let result = await outcome
