@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "FetchKitTesting", "TestSupport"],
+            dependencies: ["FetchKit", "FetchKitTesting", "Persistence", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

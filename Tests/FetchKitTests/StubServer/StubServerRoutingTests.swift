@@ -137,13 +137,13 @@ struct StubServerRoutingTests {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
         server.route("GET", "/gated") { _ in
-            _ = gate.wait(timeout: .now() + 20)
+            _ = gate.wait(timeout: .now() + 120)
             return .text("done")
         }
         let url = server.url("/gated")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
-                group.addTask { _ = try await HTTP.get(url, timeout: 30).get() }
+                group.addTask { _ = try await HTTP.get(url, timeout: 120).get() }
             }
             #expect(await server.waitForRequestsInFlight(count: 4))
             for _ in 0..<4 { gate.signal() }

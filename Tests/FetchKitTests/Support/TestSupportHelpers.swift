@@ -56,7 +56,7 @@ func completion<Value: Sendable>(
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -57,6 +57,10 @@ public struct MovieCatalogue: Sendable {
         (807, "Se7en", "Se7en", "1995-09-22", 58.3),
         (150540, "Inside Out", "Inside Out", "2015-06-09", 97.4),
         (199951, "The Invisible Woman", "The Invisible Woman", "", 3.5),
+        // A title with `+`, and a more popular one with the same words: only a query that
+        // arrives with its `+` intact (sent as %2B) finds the 1996 film first.
+        (454, "Romeo + Juliet", "Romeo + Juliet", "1996-11-01", 24.6),
+        (6003, "Romeo and Juliet", "Romeo and Juliet", "1968-10-08", 36.4),
     ]
     private static let adjectives = ["Silent", "Last", "Broken", "Golden", "Hidden", "Red", "Endless", "Little"]
     private static let nouns = ["River", "Summer", "Kingdom", "Machine", "Garden", "Letter", "Storm", "Harbour"]
@@ -96,7 +100,9 @@ public struct MovieCatalogue: Sendable {
     }
 
     /// The JSON body of `GET /3/search/movie?query=…&page=…`: matches of every query word in
-    /// the title or original title, most popular first, 20 a page.
+    /// the title or original title, 20 a page. As on TMDB, a title equal to the whole query
+    /// (ignoring case and accents) ranks first; the rest follow most popular first, so
+    /// `Fast & Furious` finds the 2009 film, not its more popular sequel.
     ///
     /// - Parameters:
     ///   - query: the `query` parameter.
@@ -104,6 +110,10 @@ public struct MovieCatalogue: Sendable {
     /// - Returns: the response body.
     public func searchResponse(query: String, page: Int) -> Data {
         let words = queryWords(query)
+        let whole = folded(query.trimmingCharacters(in: .whitespaces))
+        func isExact(_ movie: Movie) -> Bool {
+            folded(movie.title) == whole || folded(movie.originalTitle) == whole
+        }
         let found =
             words.isEmpty
             ? []
@@ -111,7 +121,11 @@ public struct MovieCatalogue: Sendable {
                 let text = folded(movie.title + " " + movie.originalTitle)
                 return words.allSatisfy { text.contains($0) }
             }
-            .sorted { $0.popularity > $1.popularity }
+            .sorted { first, second in
+                let (firstExact, secondExact) = (isExact(first), isExact(second))
+                if firstExact != secondExact { return firstExact }
+                return first.popularity > second.popularity
+            }
         let pageSize = 20
         let pages = (found.count + pageSize - 1) / pageSize
         let start = (max(1, page) - 1) * pageSize

@@ -1,0 +1,132 @@
+import ExampleSupport
+import FetchKit
+import Foundation
+
+/// `mustc`: the family's favourite movies with their TMDB popularity, rebuilt on FetchKit,
+/// Persistence and Decoding (the MustC flow of seeds 004, 000 and 001).
+@main
+struct MustC {
+    static let defaultMember = "family"
+
+    static let program = ExampleProgram(
+        name: "mustc",
+        usage:
+            "mustc [--store <path>] [--live] add <title> [--member <name>] | list [--member <name>] "
+            + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>]",
+        help: """
+            mustc: the family's favourite movies, with their popularity from The Movie Database (TMDB).
+            FetchKit's MustC example: offline by default, live with --live.
+
+            usage: mustc [--store <path>] [--live] <command> [options]
+
+            Commands:
+              add <title> [--member <name>]     store the movie at once, then search TMDB for its
+                                                popularity and write it back (member: \(defaultMember))
+              list [--member <name>]            the stored movies, most popular first
+              refresh [--operations] [--concurrency <n>]
+                                                fetch every stored movie again by its TMDB id, at most
+                                                <n> at a time (1-32, default \(FanOut.defaultMaximumConcurrency)), with FetchKit's
+                                                fan-out, or with --operations its Operation pipeline;
+                                                shows progress, the changes and the outcome: newData,
+                                                noData or failed
+              remove <title> [--member <name>]  remove the movie (title matched ignoring case and accents)
+
+            Options:
+              --store <path>  the store file (default $XDG_DATA_HOME/mustc/mustc.sqlite,
+                              or ~/.local/share/mustc/mustc.sqlite); created on first use
+              --live          use the real API at https://api.themoviedb.org/3 (needs TMDB_API_KEY)
+              --help          show this text
+
+            Offline, an embedded server on 127.0.0.1 answers like TMDB from a generated catalogue
+            ("Fight Club", "Fast & Furious", "Amélie", "東京物語", "Romeo + Juliet", …).
+
+            Environment:
+              TMDB_API_KEY                    the TMDB API key --live sends (never printed)
+              MUSTC_OFFLINE_POPULARITY=fixed  keep offline popularity values fixed between runs, so a
+                                              refresh reports noData; by default (=drift) they move a
+                                              few percent each run, so a refresh reports newData
+              MUSTC_OFFLINE_KEY=<key>         send this key to the offline server instead of the one
+                                              it accepts, to see TMDB's invalid-key error
+
+            Exit status: 0 on success (a refresh whose outcome is newData or noData); 1 with a
+            one-line message on a failure, including a refresh whose outcome is failed; 2 on a
+            wrong call.
+            """)
+
+    static func main() async {
+        await program.run { @Sendable arguments in try await run(&arguments) }
+    }
+
+    static func run(_ arguments: inout Arguments) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let live = arguments.flag("--live")
+        let storeOption = try arguments.option("--store")
+        let command = try arguments.command()
+        switch command {
+        case "add":
+            let member = try memberOption(&arguments) ?? defaultMember
+            let title = try arguments.rest(named: "title").trimmingCharacters(in: .whitespaces)
+            try arguments.finish()
+            let connection = try TMDBConnection(live: live, program: program, environment: environment)
+            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+            try await AddCommand(shelf: shelf, connection: connection, title: title, member: member).run()
+        case "list":
+            let member = try memberOption(&arguments)
+            try arguments.finish()
+            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+            try await list(shelf, member: member)
+        case "refresh":
+            let useOperations = arguments.flag("--operations")
+            let concurrency =
+                try arguments.integerOption("--concurrency", in: 1...32) ?? FanOut.defaultMaximumConcurrency
+            try arguments.finish()
+            let connection = try TMDBConnection(
+                live: live, program: program, environment: environment, connections: concurrency)
+            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+            let refresh = RefreshCommand(
+                shelf: shelf, connection: connection, useOperations: useOperations, concurrency: concurrency)
+            let (outcome, failures) = try await refresh.run()
+            if outcome == .failed {
+                throw ExampleFailure("refresh failed: could not refresh \(failures.first ?? "every movie")")
+            }
+        case "remove":
+            let member = try memberOption(&arguments)
+            let title = try arguments.rest(named: "title").trimmingCharacters(in: .whitespaces)
+            try arguments.finish()
+            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+            try await remove(shelf, title: title, member: member)
+        default:
+            throw UsageError("unknown command '\(command)'")
+        }
+    }
+
+    /// The value of `--member`, trimmed; a wrong call when it is blank.
+    private static func memberOption(_ arguments: inout Arguments) throws(UsageError) -> String? {
+        guard let member = try arguments.option("--member") else { return nil }
+        let trimmed = member.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw UsageError("--member needs a name") }
+        return trimmed
+    }
+
+    /// `mustc list`: the stored movies, most popular first, those without popularity last.
+    private static func list(_ shelf: MovieShelf, member: String?) async throws {
+        let movies = try await shelf.all(member: member)
+        guard !movies.isEmpty else {
+            show(member.map { "\($0)'s list is empty." } ?? "The list is empty. Add a movie: mustc add <title>")
+            return
+        }
+        let whose = member.map { " on \($0)'s list" } ?? ""
+        show("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first:")
+        for movie in movies { show(MovieFormat.row(movie)) }
+    }
+
+    /// `mustc remove <title>`: removes the movie for one member, or for everyone who listed it.
+    private static func remove(_ shelf: MovieShelf, title: String, member: String?) async throws {
+        let removed = try await shelf.remove(title: title, member: member)
+        guard !removed.isEmpty else {
+            let whose = member.map { "\($0)'s list" } ?? "the list"
+            throw ExampleFailure("no movie titled \"\(title)\" on \(whose); see 'mustc list'")
+        }
+        for movie in removed { show("Removed \"\(movie.title)\" (\(movie.member)).") }
+    }
+}

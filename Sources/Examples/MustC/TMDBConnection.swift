@@ -1,0 +1,123 @@
+import ExampleSupport
+import FetchKit
+import FetchKitTesting
+import Foundation
+
+/// Where MustC's TMDB requests go and how they are authorised: the embedded offline server
+/// (the default) or the real API with `--live`.
+///
+/// The key is configuration, added to every request by FetchKit's ``APIKeyAdapter`` as the
+/// `api_key` query item; it is never printed, and FetchKit redacts it from every error.
+struct TMDBConnection: Sendable {
+    /// The variable that sets the live key.
+    static let liveKeyVariable = "TMDB_API_KEY"
+    /// The variable that overrides the key sent to the offline server (to see the invalid-key error).
+    static let offlineKeyVariable = "MUSTC_OFFLINE_KEY"
+    /// The variable that keeps offline popularity values fixed between runs (`fixed`) or lets them drift.
+    static let offlinePopularityVariable = "MUSTC_OFFLINE_POPULARITY"
+    /// The real API.
+    static let liveBaseURL = URL(string: "https://api.themoviedb.org/3")
+
+    /// The client every request goes through.
+    let client: FetchClient
+    /// `https://api.themoviedb.org/3`, or the offline server's `/3`.
+    let baseURL: URL
+    /// Whether requests reach the real API.
+    let isLive: Bool
+    /// The offline server, kept running while the connection lives.
+    private let server: StubServer?
+
+    /// Connects to the real API with the key in `TMDB_API_KEY`, or starts the offline server.
+    ///
+    /// - Parameter connections: the most requests in flight at once (FetchKit's per-host
+    ///   limit, 6 by default, so a refresh's `--concurrency` above 6 is really used).
+    /// - Throws: ``ExampleFailure`` when `--live` has no key, the offline settings are wrong,
+    ///   or the offline server cannot start.
+    init(
+        live: Bool, program: ExampleProgram, environment: [String: String],
+        connections: Int = FanOut.defaultMaximumConcurrency
+    ) throws(ExampleFailure) {
+        let key: String
+        if live {
+            key = try program.liveKey(from: Self.liveKeyVariable, environment: environment)
+            guard let url = Self.liveBaseURL else { throw ExampleFailure("the TMDB base URL is malformed") }
+            baseURL = url
+            server = nil
+        } else {
+            let driftSeed = try Self.driftSeed(environment[Self.offlinePopularityVariable])
+            let server: StubServer
+            do {
+                server = try OfflineServers.tmdb(driftSeed: driftSeed)
+            } catch {
+                throw ExampleFailure("the offline TMDB server could not start: \(error)")
+            }
+            self.server = server
+            baseURL = server.baseURL.appendingPathComponent("3")
+            key = environment[Self.offlineKeyVariable].flatMap { $0.isEmpty ? nil : $0 } ?? OfflineServers.offlineKey
+        }
+        isLive = live
+        client = FetchClient { configuration in
+            configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)]
+            // A live run without network fails after the retries, in well under a minute.
+            configuration.timeout = live ? .seconds(15) : .seconds(10)
+            configuration.retryPolicy = RetryPolicy(maximumRetries: live ? 2 : 0)
+            configuration.maximumConnectionsPerHost = max(connections, FanOut.defaultMaximumConcurrency)
+        }
+    }
+
+    /// The drift seed for the offline catalogue: a fresh random one per run, or nil for fixed values.
+    private static func driftSeed(_ setting: String?) throws(ExampleFailure) -> UInt64? {
+        switch setting?.lowercased() {
+        case nil, "", "drift": return UInt64.random(in: 1...UInt64.max)
+        case "fixed": return nil
+        case let other?:
+            throw ExampleFailure("\(offlinePopularityVariable) must be 'fixed' or 'drift', not '\(other)'")
+        }
+    }
+
+    /// The most requests the offline server has had in flight at once; nil when live.
+    var offlinePeakRequests: Int? {
+        server?.maxRequestsInFlight
+    }
+
+    /// The search request for a title.
+    func search(_ title: String) -> TMDBEndpoint {
+        TMDBEndpoint(baseURL: baseURL, route: .searchMovie(title: title))
+    }
+
+    /// The detail request for a TMDB id.
+    func movie(_ id: Int64) -> TMDBEndpoint {
+        TMDBEndpoint(baseURL: baseURL, route: .movie(id: id))
+    }
+
+    /// One line a person can act on, for a failed request (never containing the key).
+    func explain(_ error: any Error) -> String {
+        guard let error = error as? FetchError else {
+            return String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
+        let reported = Self.tmdbMessage(in: error.bodyExcerpt)
+        switch error.code {
+        case .unacceptableStatus where error.statusCode == 401:
+            let variable = isLive ? Self.liveKeyVariable : Self.offlineKeyVariable
+            let hint = isLive ? "set \(variable) to a valid TMDB API key" : "unset \(variable) to use the offline key"
+            return "TMDB refused the API key (HTTP 401\(reported.map { ": \($0)" } ?? "")); \(hint)"
+        case .unacceptableStatus where error.statusCode == 404:
+            return "TMDB has no such movie (HTTP 404\(reported.map { ": \($0)" } ?? ""))"
+        case .transportFailed, .timedOut:
+            let place = isLive ? "TMDB (api.themoviedb.org)" : "the offline TMDB server"
+            return "cannot reach \(place): \(error.description)"
+        default:
+            return error.description
+        }
+    }
+
+    /// TMDB's own `status_message` and `status_code` from an error body, if it has them.
+    private static func tmdbMessage(in body: String?) -> String? {
+        guard let body, let data = body.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let message = object["status_message"] as? String
+        else { return nil }
+        let code = (object["status_code"] as? NSNumber).map { "status_code \($0.intValue), " } ?? ""
+        return "\(code)\(message)"
+    }
+}

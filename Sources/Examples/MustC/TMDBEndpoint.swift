@@ -1,0 +1,60 @@
+import FetchKit
+import Foundation
+
+/// The two TMDB requests MustC makes, as a FetchKit endpoint: the seed's
+/// `MovieDBHelper.Endpoint`, without the key pasted into a URL string and with every query
+/// value percent-encoded by FetchKit (so `Fast & Furious` stays one query value).
+///
+/// The base URL is part of the value so the same endpoints reach the real API or the
+/// offline server.
+struct TMDBEndpoint: Endpoint {
+    /// What to ask TMDB.
+    enum Route: Sendable {
+        /// `GET /search/movie?query=<title>`: movies matching a title, best first.
+        case searchMovie(title: String)
+        /// `GET /movie/{id}`: one movie by its TMDB id.
+        case movie(id: Int64)
+    }
+
+    /// `https://api.themoviedb.org/3`, or the offline server's `/3`.
+    let baseURL: URL
+    /// The request.
+    let route: Route
+
+    var path: String {
+        switch route {
+        case .searchMovie: "/search/movie"
+        case .movie(let id): "/movie/\(id)"
+        }
+    }
+
+    var queryItems: [URLQueryItem] {
+        switch route {
+        case .searchMovie(let title): [URLQueryItem(name: "query", value: title)]
+        case .movie: []
+        }
+    }
+}
+
+/// The part of a TMDB movie MustC reads, from a search result or a movie detail.
+struct TMDBMovie: Decodable, Sendable {
+    enum CodingKeys: String, CodingKey {
+        case id, title, popularity
+        case releaseDate = "release_date"
+    }
+
+    /// The TMDB id.
+    var id: Int64
+    /// TMDB's title.
+    var title: String
+    /// TMDB's popularity score.
+    var popularity: Double?
+    /// `"2001-04-25"`, or empty when TMDB does not know it.
+    var releaseDate: String?
+
+    /// The release year, when TMDB knows the date.
+    var year: String? {
+        guard let date = releaseDate, date.count >= 4 else { return nil }
+        return String(date.prefix(4))
+    }
+}
