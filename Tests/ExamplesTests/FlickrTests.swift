@@ -137,18 +137,27 @@ import Testing
     @Test func ctrlCDuringAFetchLetsItFinishAndCommitBeforeStopping() async throws {
         let sandbox = try FlickrSandbox()
         defer { sandbox.folder.remove() }
-        // The server answers after 3 seconds, so the first fetch is still running when Ctrl-C comes.
+        // The server holds its answer until the gate file exists, so the fetch is surely in
+        // progress when Ctrl-C comes, and ends only after the watch has said it will wait.
+        let gate = sandbox.folder.file("release-answer")
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "1h", "--store", sandbox.storePath],
-            environment: sandbox.environment(tick: 5, extra: ["FLICKR_OFFLINE_LATENCY": "3s"]))
+            environment: sandbox.environment(tick: 5, extra: ["FLICKR_OFFLINE_HOLD": gate.path]))
         let fetching = await watch.waitForOutput(containing: "run 1: fetching", timeout: .seconds(30))
         watch.interrupt()
+        let waiting = await watch.waitForOutput(
+            containing: "interrupted: stopping after the fetch in progress", timeout: .seconds(30))
+        try Data().write(to: gate)
         let end = await watch.finish(timeout: .seconds(30))
-        #expect(fetching, "\(end.output)")
+        #expect(fetching && waiting, "\(end.output)")
         #expect(end.status == 0, "\(end.output)\n\(end.errorOutput)")
-        #expect(end.output.contains("interrupted: stopping after the fetch in progress"), "\(end.output)")
-        #expect(end.output.contains("watch stopped after 1 run: "), "\(end.output)")
-        #expect(Set(try sandbox.storedPhotos().map(\.id)) == (try FlickrOracle.usableIDs(tick: 5)))
+        let lines = end.output.split(separator: "\n").map(String.init)
+        let expected = try FlickrOracle.usableIDs(tick: 5)
+        let interrupted = try #require(lines.firstIndex { $0.hasPrefix("interrupted") })
+        let result = try #require(lines.firstIndex { $0.hasPrefix("run 1: \(expected.count) new") }, "\(end.output)")
+        #expect(interrupted < result)
+        #expect(lines.last?.hasPrefix("watch stopped after 1 run: ") == true, "\(end.output)")
+        #expect(Set(try sandbox.storedPhotos().map(\.id)) == expected)
     }
 
     // MARK: list

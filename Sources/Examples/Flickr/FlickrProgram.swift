@@ -39,6 +39,8 @@ struct FlickrProgram {
               FLICKR_OFFLINE_KEY=<key>        Send this key instead of the offline one (the server refuses it,
                                               as Flickr refuses a bad key: stat fail, code 100).
               FLICKR_OFFLINE_LATENCY=<d>      The server's delay before each answer (default 40ms).
+              FLICKR_OFFLINE_HOLD=<file>      Hold each answer until <file> exists (at most 30s), so a
+                                              test can press Ctrl-C while a fetch is surely in progress.
 
             Exit status: 0 on success, 1 on failure (one line on standard error), 2 on a wrong call.
             """)

@@ -43,13 +43,14 @@ struct PhotoSource: Sendable {
     /// The stream's tick follows the wall clock (one tick, 25 new photos, every 10 seconds)
     /// unless `FLICKR_OFFLINE_TICK` pins it. The key sent is `OfflineServers.offlineKey`, or
     /// `FLICKR_OFFLINE_KEY` (the server refuses any other, as Flickr does a bad key).
-    /// `FLICKR_OFFLINE_LATENCY` sets the server's delay (default 40ms).
+    /// `FLICKR_OFFLINE_LATENCY` sets the server's delay (default 40ms); `FLICKR_OFFLINE_HOLD`
+    /// names a file the server waits for (at most 30 seconds) before each answer.
     ///
     /// - Parameter environment: the process environment.
     /// - Returns: the source, its server running.
     /// - Throws: `ExampleFailure` for a malformed variable or when no loopback port opens.
     static func offline(environment: [String: String]) throws -> PhotoSource {
-        let tick: @Sendable () -> Int
+        var tick: @Sendable () -> Int
         let tickText: String
         if let pinned = environment["FLICKR_OFFLINE_TICK"] {
             guard let value = Int(pinned.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000_000
@@ -61,6 +62,14 @@ struct PhotoSource: Sendable {
         } else {
             tick = { PhotoStream.tick(at: Date()) }
             tickText = "stream at tick \(PhotoStream.tick(at: Date())), 25 new photos every 10s"
+        }
+        if let gate = environment["FLICKR_OFFLINE_HOLD"], !gate.isEmpty {
+            // The server reads the tick while it builds each answer, so waiting here holds the answer.
+            let stream = tick
+            tick = {
+                holdUntilFileExists(gate, atMost: 30)
+                return stream()
+            }
         }
         var latency = Duration.milliseconds(40)
         if let text = environment["FLICKR_OFFLINE_LATENCY"] {
@@ -81,6 +90,15 @@ struct PhotoSource: Sendable {
             service: server.baseURL.appendingPathComponent("services/rest/", isDirectory: true), key: key,
             keyHint: "Offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY.",
             origin: "the offline server at 127.0.0.1:\(server.port) (\(tickText))", server: server)
+    }
+
+    /// Waits until a file exists, for at most `limit` seconds (`FLICKR_OFFLINE_HOLD`: a test
+    /// that must interrupt a fetch while it is in progress releases the answer when it is ready).
+    private static func holdUntilFileExists(_ path: String, atMost limit: TimeInterval) {
+        let deadline = Date().addingTimeInterval(limit)
+        while !FileManager.default.fileExists(atPath: path), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     /// The client whose configuration builds requests: a 20-second timeout, the key as
