@@ -160,7 +160,8 @@ enum BookLabFlow {
         try server.start()
         defer { server.stop() }
 
-        let summary = await BookLabFlow.search("Unreal Engine", client: FetchClient(), baseURL: server.baseURL).collect()
+        let summary = await BookLabFlow.search("Unreal Engine", client: FetchClient(), baseURL: server.baseURL)
+            .collect()
 
         #expect(summary.items.count == 43)
         #expect(summary.stop == .shortPage)

@@ -58,7 +58,8 @@ enum FlickrFlow {
     }
 
     static func recentPhotos(client: FetchClient) async throws(FetchError) -> [FlickrPhoto] {
-        try await client.fetch(Flickr.recentGeoPhotos(page: 1), extracting: .decode([FlickrPhoto].self, at: "photos.photo"))
+        try await client.fetch(
+            Flickr.recentGeoPhotos(page: 1), extracting: .decode([FlickrPhoto].self, at: "photos.photo"))
     }
 
     // MARK: 4. The named download task → a keyed download
