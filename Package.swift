@@ -95,6 +95,13 @@ let package = Package(
             dependencies: ["ExampleSupport", "Persistence", "FetchKitTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // The documentation's code samples (README, DocC articles, Docs/ guides) that use
+        // several modules together, compiled in CI and the cheap ones run.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PersistenceTests",
             dependencies: ["Persistence", "TestSupport"],

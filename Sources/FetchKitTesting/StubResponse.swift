@@ -25,7 +25,7 @@ public struct StubResponse: Sendable {
     /// Header fields to send. The server adds `Content-Length` (unless chunked encoding
     /// is used) and `Connection`.
     public var headers: [String: String]
-    /// The body.
+    /// The body to send: fixed bytes, or the contents of a file read when the response is sent.
     public var body: Body
     /// How long the server waits before sending anything.
     public var delay: Duration = .zero

@@ -130,27 +130,27 @@ extension DefaultEmpty: Sendable where Value: Sendable {}
 
 /// Default value providers for the common cases.
 public enum Defaults {
-    /// `false`.
+    /// Supplies `false` for a missing or null `Bool`: `@DefaultValue<Defaults.False> var isEbook: Bool`.
     public enum False: DefaultValueProvider {
-        /// `false`.
+        /// The value used when the key is missing or null: `false`.
         public static var defaultValue: Bool { false }
     }
 
-    /// `true`.
+    /// Supplies `true` for a missing or null `Bool`: `@DefaultValue<Defaults.True> var isPublic: Bool`.
     public enum True: DefaultValueProvider {
-        /// `true`.
+        /// The value used when the key is missing or null: `true`.
         public static var defaultValue: Bool { true }
     }
 
-    /// Zero.
+    /// Supplies zero for a missing or null number: `@DefaultValue<Defaults.Zero<Int>> var pageCount: Int`.
     public enum Zero<Number: Decodable & Numeric>: DefaultValueProvider {
-        /// `0`.
+        /// The value used when the key is missing or null: `0`.
         public static var defaultValue: Number { 0 }
     }
 
-    /// The empty string.
+    /// Supplies `""` for a missing or null `String`: `@DefaultValue<Defaults.EmptyString> var subtitle: String`.
     public enum EmptyString: DefaultValueProvider {
-        /// `""`.
+        /// The value used when the key is missing or null: the empty string.
         public static var defaultValue: String { "" }
     }
 }

@@ -53,15 +53,15 @@ public protocol Endpoint: Sendable {
 }
 
 extension Endpoint {
-    /// `GET`.
+    /// The default method, ``HTTPMethod/get``; implement ``Endpoint/method`` to send another.
     public var method: HTTPMethod { .get }
-    /// No query items.
+    /// The default query: no items; implement ``Endpoint/queryItems`` to add some, unencoded.
     public var queryItems: [URLQueryItem] { [] }
-    /// No header fields.
+    /// The default headers: none; implement ``Endpoint/headers`` to send some.
     public var headers: [String: String] { [:] }
-    /// No body.
+    /// The default body: none; implement ``Endpoint/body`` to send one.
     public var body: RequestBody? { nil }
-    /// The client's timeout.
+    /// The default timeout: `nil`, meaning the client's ``FetchClient/Configuration-swift.struct/timeout``.
     public var timeout: Duration? { nil }
 
     /// The URL of this endpoint: ``baseURL`` with ``path`` appended and ``queryItems``

@@ -86,7 +86,7 @@ public struct RetryPolicy: Sendable {
     /// Two retries, starting at half a second and doubling, with 20% jitter.
     public static let `default` = RetryPolicy()
 
-    /// No retries.
+    /// A policy that never retries: every failure is final after the first attempt.
     public static let none = RetryPolicy(maximumRetries: 0)
 
     /// The backoff wait before retry number `retry` (from 1), with jitter drawn from `generator`.

@@ -66,7 +66,7 @@ extension Bool: QueryableValue {
 }
 
 extension Double: QueryableValue {
-    /// The number.
+    /// The number as a SQLite `REAL`.
     public var databaseValue: DatabaseValue { .real(self) }
 }
 
@@ -76,12 +76,12 @@ extension Float: QueryableValue {
 }
 
 extension String: QueryableValue {
-    /// The text.
+    /// The string as SQLite `TEXT` (UTF-8).
     public var databaseValue: DatabaseValue { .text(self) }
 }
 
 extension Data: QueryableValue {
-    /// The bytes.
+    /// The bytes as a SQLite `BLOB`.
     public var databaseValue: DatabaseValue { .blob(self) }
 }
 

@@ -46,7 +46,7 @@ extension StoredEntity {
     public static var idField: Field<Self, ID> { Field("id") }
     /// No unique keys besides the identity.
     public static var uniqueKeys: [UniqueKey<Self>] { [] }
-    /// No indexes.
+    /// The default: no indexes besides those of the identity and the unique keys.
     public static var indexes: [EntityIndex<Self>] { [] }
     /// No defaults.
     public static var columnDefaults: [ColumnDefault<Self>] { [] }

@@ -5,7 +5,7 @@ public import Foundation
 /// Used for the raw-SQL escape hatch's arguments and results, and for declared
 /// column defaults. Every value is bound to its statement, never spliced into SQL.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
-    /// SQL `NULL`.
+    /// SQL `NULL`: no value (a `nil` optional).
     case null
     /// A 64-bit signed integer.
     case integer(Int64)
@@ -13,7 +13,7 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
     case real(Double)
     /// UTF-8 text; may contain any character, including NUL.
     case text(String)
-    /// Bytes.
+    /// Bytes, stored as a SQLite `BLOB`.
     case blob(Data)
 
     /// A readable rendering for logs and messages.

@@ -12,7 +12,7 @@ import Foundation
 /// }
 /// ```
 public struct PageCount: Sendable, Hashable, Decodable, CustomStringConvertible {
-    /// The count.
+    /// The count as an integer, whichever JSON type it arrived as.
     public var value: Int
 
     /// Creates a count.

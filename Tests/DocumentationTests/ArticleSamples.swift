@@ -1,0 +1,122 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Persistence
+import Testing
+
+/// Samples of the module catalogs' articles that no module test target compiled:
+/// "Endpoints and fetching", "Retries and cancellation", "Testing with the stub server",
+/// "Queries and sorting" and "Observing changes". Compiled, never run.
+enum ArticleSamples {
+    struct Volumes: Decodable, Sendable {
+        var totalItems: Int
+    }
+
+    // MARK: Endpoints and fetching
+
+    enum GoogleBooks: Endpoint {
+        case volumes(query: String, startIndex: Int)
+
+        var baseURL: URL { URL(string: "https://www.googleapis.com/books/v1") ?? URL(fileURLWithPath: "/") }
+        var path: String { "/volumes" }
+        var queryItems: [URLQueryItem] {
+            switch self {
+            case .volumes(let query, let startIndex):
+                [
+                    URLQueryItem(name: "q", value: query),
+                    URLQueryItem(name: "maxResults", value: "40"),
+                    URLQueryItem(name: "startIndex", value: String(startIndex)),
+                ]
+            }
+        }
+    }
+
+    static func endpointsAndFetching(url: URL, myQueue: DispatchQueue) async throws {
+        let client = FetchClient { configuration in
+            configuration.adapters = [
+                APIKeyAdapter(.query(name: "api_key"), value: ProcessInfo.processInfo.environment["TMDB_API_KEY"] ?? "")
+            ]
+        }
+        client.fetch(url, extracting: .decode(Volumes.self)) { result in print(result) }
+        client.fetch(GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .data, queue: myQueue) {
+            result in print(result)
+        }
+        let volumes = try await client.fetch(
+            GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .decode(Volumes.self))
+        _ = volumes
+    }
+
+    // MARK: Retries and cancellation
+
+    static func retries() -> FetchClient {
+        FetchClient { configuration in
+            configuration.retryPolicy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(200), jitter: 0.3)
+        }
+    }
+
+    static let searches = CancellationGroup()
+
+    static func search(_ text: String, client: FetchClient) {
+        searches.cancelAll()
+        client.fetch(
+            GoogleBooks.volumes(query: text, startIndex: 0), extracting: .decode(Volumes.self), group: searches
+        ) { result in
+            print(result)
+        }
+    }
+
+    // MARK: Testing with the stub server
+
+    static func stubServer(recordedResponseURL: URL) throws {
+        let server = StubServer()
+        server.route("GET", "/books/v1/volumes", respond: .file(recordedResponseURL))
+        try server.start()
+        defer { server.stop() }
+        let url = server.url("/books/v1/volumes?q=tolstoy")
+        _ = url
+    }
+
+    static func stubServerLandingPage() throws {
+        let server = StubServer()
+        server.route("GET", "/3/search/movie", respond: .json(#"{"page":1,"results":[]}"#))
+        try server.start()
+        defer { server.stop() }
+
+        // Point the client under test at server.baseURL, then:
+        let request = try #require(server.receivedRequests.first)
+        #expect(request.queryValue("query") == "Fast & Furious")
+    }
+
+    // MARK: Queries and sorting, observing changes
+
+    struct Book: StoredEntity {
+        var id: String
+        var title: String
+        var rating: Double?
+        var pages: Int
+
+        static let indexes = [EntityIndex(title, caseInsensitive: true), EntityIndex(rating)]
+    }
+
+    static func queries(tx: ObjectTransaction) throws {
+        let filter = (Book.rating >= 4 && !Book.title.hasPrefix("The")) || Book.pages.isIn([100, 200])
+        let books = try tx.fetch(Book.self, where: filter, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+        _ = books
+    }
+
+    static func observing(
+        store: ObjectStore, render: @escaping @Sendable ([Book], ChangeSet) -> Void
+    )
+        -> ObservationToken
+    {
+        store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), on: .main) { change in
+            render(change.results, change.changes)  // deleted, inserted, updated, moved
+        }
+    }
+}
+
+extension ArticleSamples.Book {
+    static let title = Field<ArticleSamples.Book, String>("title")
+    static let rating = Field<ArticleSamples.Book, Double?>("rating")
+    static let pages = Field<ArticleSamples.Book, Int>("pages")
+}
