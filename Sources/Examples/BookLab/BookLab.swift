@@ -28,6 +28,10 @@ struct BookLab {
                                 or ~/.local/share/booklab/booklab.sqlite)
               --help            this text
 
+            environment:
+              BOOKLAB_API_URL   use another Google Books-compatible server instead of the built-in one,
+                                such as http://127.0.0.1:8080/books/v1 (a mirror, or recorded responses)
+
             Adding a book twice keeps one: books are matched by ISBN-13, or by Google Books volume id
             when they have none.
             """)

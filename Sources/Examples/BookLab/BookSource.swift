@@ -3,8 +3,9 @@ import FetchKit
 import FetchKitTesting
 import Foundation
 
-/// Where the books come from: the offline server on 127.0.0.1 (the default) or, with `--live`,
-/// the real Google Books API. The same endpoints and decoding serve both.
+/// Where the books come from: the offline server on 127.0.0.1 (the default), with `--live` the
+/// real Google Books API, or the Google Books–compatible server named by `BOOKLAB_API_URL`
+/// (a mirror, or a test serving recorded responses). The same endpoints and decoding serve all.
 final class BookSource: Sendable {
     /// The client every request goes through.
     let client: FetchClient
@@ -14,13 +15,29 @@ final class BookSource: Sendable {
     let isLive: Bool
     private let server: StubServer?
 
+    /// The variable naming another Google Books–compatible server, such as `http://127.0.0.1:8080/books/v1`.
+    static let serverVariable = "BOOKLAB_API_URL"
+
     /// Starts the offline server, or prepares the live client.
     ///
-    /// - Parameter live: whether to talk to the real API.
-    /// - Throws: ``ExampleFailure`` when the offline server cannot open a loopback port.
-    init(live: Bool) throws(ExampleFailure) {
+    /// - Parameters:
+    ///   - live: whether to talk to the real API.
+    ///   - environment: the process environment, read for ``serverVariable``.
+    /// - Throws: ``ExampleFailure`` when the offline server cannot open a loopback port, or
+    ///   ``serverVariable`` is not an http(s) URL.
+    init(live: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ExampleFailure) {
         isLive = live
-        if live {
+        if !live, let text = environment[Self.serverVariable], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ExampleFailure("\(Self.serverVariable) must be an http or https URL, not '\(text)'")
+            }
+            server = nil
+            baseURL = url
+            client = FetchClient { configuration in
+                configuration.timeout = .seconds(10)
+                configuration.retryPolicy = .none
+            }
+        } else if live {
             guard let url = GoogleBooks.liveBaseURL else { throw ExampleFailure("the Google Books URL is invalid") }
             server = nil
             baseURL = url
@@ -47,7 +64,10 @@ final class BookSource: Sendable {
     }
 
     /// What to call the source in messages.
-    var name: String { isLive ? "Google Books" : "the offline Google Books catalogue" }
+    var name: String {
+        if isLive { return "Google Books" }
+        return server == nil ? "Google Books at \(baseURL.absoluteString)" : "the offline Google Books catalogue"
+    }
 
     /// Stops the offline server, if one runs.
     func stop() {

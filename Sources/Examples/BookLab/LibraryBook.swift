@@ -23,6 +23,8 @@ struct LibraryBook: StoredEntity, BookFields {
     var volumeID: String { id }
 
     static let title = Field<LibraryBook, String>("title")
+    /// The table's name, fixed so that renaming the type keeps existing stores readable.
+    static let entityName = "LibraryBook"
     static let isbnField = Field<LibraryBook, String?>("isbn")
     static let byISBN = UniqueKey(isbnField)
     static let uniqueKeys = [byISBN]

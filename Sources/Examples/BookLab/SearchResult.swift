@@ -16,6 +16,8 @@ struct SearchResult: StoredEntity, BookFields {
     var isbn: String?
     var thumbnailURL: URL?
 
+    /// The table's name, fixed so that renaming the type keeps existing stores readable.
+    static let entityName = "SearchResult"
     static let isbnField = Field<SearchResult, String?>("isbn")
 
     /// Numbers a decoded volume.
