@@ -74,7 +74,8 @@ import Testing
 
         let add = try await sandbox.run(["add", "3"])
         #expect(add.status == 0, "\(add)")
-        #expect(add.lines.first == "Added to your library: \(picked.title) — \(authorsLine(picked))\(dateSuffix(picked))")
+        #expect(
+            add.lines.first == "Added to your library: \(picked.title) — \(authorsLine(picked))\(dateSuffix(picked))")
         #expect(add.lines.contains("Your library now holds 1 book. See 'booklab list'."))
 
         let stored = try #require(try sandbox.libraryBooks().first)
@@ -202,7 +203,9 @@ import Testing
         let store = try ObjectStore(
             at: sandbox.store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
         try store.context.persistAndWait { tx in
-            for (id, title) in [("lower-a", "aardvark tales"), ("upper-z", "ZZ Top: a biography"), ("lower-m", "mid book")] {
+            for (id, title) in [
+                ("lower-a", "aardvark tales"), ("upper-z", "ZZ Top: a biography"), ("lower-m", "mid book"),
+            ] {
                 try tx.insert(BookLabLibraryBook(id: id, title: title, addedAt: Date()))
             }
         }
@@ -227,11 +230,17 @@ import Testing
         let sandbox = try BookLabSandbox()
         defer { sandbox.directory.remove() }
         let server = StubServer()
-        server.route("GET", "/books/v1/volumes", query: ["q": "Dawn"], respond: .file(Fixtures.url("googlebooks/volumes_dawn_page1_30_items.json")))
-        server.route("GET", "/books/v1/volumes", query: ["q": "nothing"], respond: .file(Fixtures.url("googlebooks/volumes_zero_results.json")))
+        server.route(
+            "GET", "/books/v1/volumes", query: ["q": "Dawn"],
+            respond: .file(Fixtures.url("googlebooks/volumes_dawn_page1_30_items.json")))
+        server.route(
+            "GET", "/books/v1/volumes", query: ["q": "nothing"],
+            respond: .file(Fixtures.url("googlebooks/volumes_zero_results.json")))
         try server.start()
         defer { server.stop() }
-        let environment: [String: String?] = ["BOOKLAB_API_URL": server.baseURL.appendingPathComponent("books/v1").absoluteString]
+        let environment: [String: String?] = [
+            "BOOKLAB_API_URL": server.baseURL.appendingPathComponent("books/v1").absoluteString
+        ]
 
         let run = try await sandbox.run(["search", "Dawn"], environment: environment)
         #expect(run.status == 0, "\(run)")
@@ -308,11 +317,13 @@ import Testing
                 let run = try await sandbox.run(arguments, storePath: path)
                 #expect(run.status == 1, "\(run)")
                 let lines = run.errorOutput.split(separator: "\n")
-                #expect(lines.count == 1 && lines[0].hasPrefix("booklab: cannot open the library at \(path): "), "\(run)")
+                #expect(
+                    lines.count == 1 && lines[0].hasPrefix("booklab: cannot open the library at \(path): "), "\(run)")
                 #expect(run.errorOutput.contains(reason), "\(run)")
             }
         }
-        #expect(try String(contentsOf: notADatabase, encoding: .utf8) == "these are not the books you are looking for\n")
+        #expect(
+            try String(contentsOf: notADatabase, encoding: .utf8) == "these are not the books you are looking for\n")
     }
 
     @Test func theDefaultStoreLivesUnderXDGDataHome() async throws {

@@ -9,7 +9,8 @@ import Foundation
 struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
-        usage: "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list | show <n|isbn> | remove <n|isbn>",
+        usage:
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list | show <n|isbn> | remove <n|isbn>",
         help: """
             booklab: search Google Books and keep a personal library.
 

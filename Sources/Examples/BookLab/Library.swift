@@ -52,7 +52,8 @@ struct Library: Sendable {
         }
         if let result { return result }
         guard let query, count > 0 else {
-            throw ExampleFailure("there is no result \(number): no search results are stored; run 'booklab search <words>' first")
+            throw ExampleFailure(
+                "there is no result \(number): no search results are stored; run 'booklab search <words>' first")
         }
         throw ExampleFailure(
             "there is no result \(number) in the last search (\"\(query)\" gave results 1 to \(count))")
