@@ -27,7 +27,10 @@ public import Foundation
 /// match a request, the one added last answers, so a test can override a general route.
 /// A request that matches no route gets a 404 that names the method and path.
 ///
-/// All methods are safe to call from any thread.
+/// Each connection is served on its own thread, so a delayed response or a handler that
+/// blocks holds up only its own connection. All methods are safe to call from any thread,
+/// except that ``stop()`` must not be called from inside a route handler (it waits for
+/// every connection, including the handler's own, to finish).
 public final class StubServer: Sendable {
     private let core = ServerCore()
 

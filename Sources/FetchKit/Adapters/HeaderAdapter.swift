@@ -53,7 +53,9 @@ public struct HeaderAdapter: RequestAdapter, CustomStringConvertible {
 
     /// The adapter's field names with secret values redacted.
     public var description: String {
-        let fields = Redactor.standard.redact(headers: headers).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        let fields = Redactor.standard.redact(headers: headers).sorted { $0.key < $1.key }.map {
+            "\($0.key): \($0.value)"
+        }
         return "HeaderAdapter(\(fields.joined(separator: ", ")))"
     }
 }

@@ -30,7 +30,10 @@ public final class CancellationGroup: Sendable {
             defer { members.removeAll() }
             return Array(members.values)
         }
-        for execution in running { execution.cancel() }
+        // Mark every fetch cancelled before any of them frees its connection slot, so that
+        // a queued fetch of this group is never handed to the transport on the way out.
+        let remainingWork = running.compactMap { $0.markCancelled() }
+        for work in remainingWork { work() }
     }
 
     /// Adds a fetch (called when the fetch starts; returns at once if it already finished).

@@ -27,10 +27,3 @@ public final class FetchTask: Sendable {
     /// Whether the request has finished (its completion has been scheduled), for any reason.
     public var isFinished: Bool { execution.isFinished }
 }
-
-/// What a ``FetchTask`` needs from the request it controls.
-protocol CancellableExecution: AnyObject, Sendable {
-    var id: Int { get }
-    var isFinished: Bool { get }
-    func cancel()
-}

@@ -16,7 +16,9 @@ extension FetchClient {
     ///   - group: a group to cancel this fetch with, if any.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including an invalid URL and cancellation.
-    public func fetch<Value>(_ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil)
+    public func fetch<Value>(
+        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
+    )
         async throws(FetchError) -> Value
     {
         let timeout = configuration.timeout

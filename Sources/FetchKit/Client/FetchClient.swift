@@ -146,11 +146,3 @@ public final class FetchClient: Sendable {
         return task
     }
 }
-
-/// Where a completion runs.
-enum Delivery: Sendable {
-    /// Asynchronously on this queue.
-    case queue(DispatchQueue)
-    /// Synchronously on the thread that finishes the request (for the async API, which resumes a continuation).
-    case immediate
-}

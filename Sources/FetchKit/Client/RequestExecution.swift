@@ -55,7 +55,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
-        group: CancellationGroup?, delivery: Delivery, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        group: CancellationGroup?, delivery: Delivery,
+        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) {
         self.id = id
         self.client = client
@@ -71,6 +72,10 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     func cancel() {
         finish(.failure(FetchError(code: .cancelled)))
+    }
+
+    func markCancelled() -> (() -> Void)? {
+        conclude(.failure(FetchError(code: .cancelled)))
     }
 
     // MARK: Start
@@ -174,8 +179,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
     }
 
-    private func transportDidComplete(_ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>)
-    {
+    private func transportDidComplete(
+        _ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
+    ) {
         // Every exchange the transport started frees its slot exactly once, here.
         client.limiter.release(host: prepared.host)
         let proceed = state.withLock { state -> Bool in
@@ -199,7 +205,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             case .timedOut:
                 handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
             default:
-                let detail = error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
+                let detail =
+                    error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
                 handleFailure(
                     attempt, FetchError(code: .transportFailed, detail: detail, urlErrorCode: code), retryAfter: nil)
             }
@@ -225,7 +232,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         }
         if let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
-            return .failure(FetchError(code: .apiFailure, statusCode: status, apiFailure: failure))
+            return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
         do {
             return .success(try extraction.extract(response.data, response.response))
@@ -258,6 +265,14 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     // MARK: Finish
 
     private func finish(_ result: Result<Value, FetchError>) {
+        conclude(result)?()
+    }
+
+    /// Marks the request finished and returns what is left to do (cancel the transport
+    /// task or timers, tell observers, deliver the completion), or `nil` when it had
+    /// already finished. Splitting the two lets a group mark all its requests cancelled
+    /// before any freed connection slot can start one of them.
+    private func conclude(_ result: Result<Value, FetchError>) -> (() -> Void)? {
         let ended = state.withLock { state -> (phase: Phase, state: State)? in
             guard !state.finished else { return nil }
             state.finished = true
@@ -267,9 +282,13 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             state.timeoutItem = nil
             return (phase, state)
         }
-        guard let ended else { return }
+        guard let ended else { return nil }
+        return { [self] in complete(result, ended.phase, ended.state) }
+    }
+
+    private func complete(_ result: Result<Value, FetchError>, _ phase: Phase, _ ended: State) {
         let prepared = prepared.withLock { $0 }
-        switch ended.phase {
+        switch phase {
         case .running(let task): task?.cancel()
         case .retryWait(let item): item.cancel()
         case .waitingForSlot: if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: id) }
@@ -280,11 +299,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
         if let summary = prepared?.summary, !client.configuration.observers.isEmpty {
             let metrics = FetchMetrics(
-                error: result.failureValue, statusCode: ended.state.lastStatus, attempts: ended.state.attemptsStarted,
-                bytesReceived: ended.state.lastBytes, duration: ContinuousClock.now - startedAt,
-                waitForConnection: ended.state.waited)
+                error: result.failureValue, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
+                bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
+                waitForConnection: ended.waited)
             for observer in client.configuration.observers {
-                observer.requestDidFinish(summary.with(attempt: max(1, ended.state.attempt)), metrics: metrics)
+                observer.requestDidFinish(summary.with(attempt: max(1, ended.attempt)), metrics: metrics)
             }
         }
         switch delivery {

@@ -44,7 +44,9 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
     ///   - code: the field that holds the API's error code.
     ///   - message: the field that holds the API's message.
     /// - Returns: a detector that returns an ``APIFailure`` for bodies that match, and `nil` otherwise.
-    public static func jsonField(_ field: String, equals value: String, code: String, message: String)
+    public static func jsonField(
+        _ field: String, equals value: String, code: String, message: String
+    )
         -> @Sendable (Data, HTTPURLResponse) -> APIFailure?
     {
         { data, _ in

@@ -46,7 +46,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         public static let unacceptableStatus = Code(.unacceptableStatus)
         /// The body could not be turned into the requested value; see ``FetchError/decodingFailure``.
         public static let decodingFailed = Code(.decodingFailed)
-        /// The API reported a failure inside an acceptable response; see ``FetchError/apiFailure``.
+        /// The API reported a failure inside an acceptable response; see ``FetchError/reportedFailure``.
         public static let apiFailure = Code(.apiFailure)
 
         /// The code's name, such as `timedOut`.
@@ -69,7 +69,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The Decoding module's failure, with its readable path, for a ``Code-swift.struct/decodingFailed`` error.
     public let decodingFailure: DecodingFailure?
     /// What the API reported, for an ``Code-swift.struct/apiFailure`` error.
-    public let apiFailure: APIFailure?
+    public let reportedFailure: APIFailure?
     /// The timeout that ran out, for a ``Code-swift.struct/timedOut`` error.
     public let timeout: Duration?
     private let detail: String?
@@ -77,7 +77,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     init(
         code: Code, request: String? = nil, detail: String? = nil, urlErrorCode: URLError.Code? = nil,
         statusCode: Int? = nil, bodyExcerpt: String? = nil, decodingFailure: DecodingFailure? = nil,
-        apiFailure: APIFailure? = nil, timeout: Duration? = nil
+        reportedFailure: APIFailure? = nil, timeout: Duration? = nil
     ) {
         self.code = code
         self.request = request
@@ -86,7 +86,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.statusCode = statusCode
         self.bodyExcerpt = bodyExcerpt
         self.decodingFailure = decodingFailure
-        self.apiFailure = apiFailure
+        self.reportedFailure = reportedFailure
         self.timeout = timeout
     }
 
@@ -94,7 +94,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     func describing(_ request: String?) -> FetchError {
         FetchError(
             code: code, request: request ?? self.request, detail: detail, urlErrorCode: urlErrorCode,
-            statusCode: statusCode, bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure, apiFailure: apiFailure,
+            statusCode: statusCode, bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure,
+            reportedFailure: reportedFailure,
             timeout: timeout)
     }
 
@@ -104,12 +105,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         func clean(_ text: String?) -> String? { text.map { redactor.scrub($0, secrets: secrets) } }
         var failure = decodingFailure
         if let message = failure?.message { failure?.message = redactor.scrub(message, secrets: secrets) }
-        var reported = apiFailure
+        var reported = reportedFailure
         if let message = reported?.message { reported?.message = redactor.scrub(message, secrets: secrets) }
         return FetchError(
             code: code, request: request, detail: clean(detail), urlErrorCode: urlErrorCode,
             statusCode: statusCode ?? status, bodyExcerpt: clean(bodyExcerpt), decodingFailure: failure,
-            apiFailure: reported, timeout: timeout)
+            reportedFailure: reported, timeout: timeout)
     }
 
     // MARK: Patterns
@@ -181,7 +182,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             let what = decodingFailure.map { $0.description } ?? detail ?? "unknown reason"
             return "\(subject) returned a body that does not decode: \(what)."
         case .apiFailure:
-            return "\(subject) reported a failure: \(apiFailure.map { $0.description } ?? "no details")."
+            return "\(subject) reported a failure: \(reportedFailure.map { $0.description } ?? "no details")."
         default:
             return "\(subject) failed (\(code))."
         }

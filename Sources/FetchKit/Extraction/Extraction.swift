@@ -56,14 +56,16 @@ public struct Extraction<Value: Sendable>: Sendable {
 
 extension Extraction where Value: Decodable {
     /// A strategy that decodes the JSON body as `Value` with the Decoding module's
-    /// ``PathDecoder``, optionally at a path inside the body.
+    /// `PathDecoder`, optionally at a path inside the body.
     ///
     /// - Parameters:
     ///   - type: the type to decode, such as `Movie.self`.
     ///   - path: where the value is, such as `"results.first"` or `"photos.photo"`; `nil` for the whole body.
     ///   - decoder: the decoder to use.
     /// - Returns: the strategy.
-    public static func decode(_ type: Value.Type = Value.self, at path: String? = nil, decoder: PathDecoder = PathDecoder())
+    public static func decode(
+        _ type: Value.Type = Value.self, at path: String? = nil, decoder: PathDecoder = PathDecoder()
+    )
         -> Extraction
     {
         Extraction { (data, _) throws(FetchError) -> Value in

@@ -44,6 +44,7 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
             let status = statusCode.map { "HTTP \($0), " } ?? ""
             return "failed (\(error.code)), \(status)\(attempts) \(plural), \(duration.readable)"
         }
-        return "\(statusCode.map(String.init) ?? "-"), \(bytesReceived) bytes, \(attempts) \(plural), \(duration.readable)"
+        return
+            "\(statusCode.map(String.init) ?? "-"), \(bytesReceived) bytes, \(attempts) \(plural), \(duration.readable)"
     }
 }

@@ -10,7 +10,7 @@ extension Duration {
     /// A duration from a `TimeInterval` (negative values become zero).
     static func interval(_ seconds: TimeInterval) -> Duration {
         guard seconds.isFinite, seconds > 0 else { return .zero }
-        return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
+        return .nanoseconds(Int64((min(seconds, 1e9) * 1e9).rounded()))
     }
 
     /// A short readable form such as `250 ms` or `1.5 s`.

@@ -20,6 +20,44 @@ struct StubServerLifecycleTests {
         #expect(server.receivedRequests.count == 15)
     }
 
+    #if os(Linux)
+        /// The states of the TCP sockets whose local port is `port` (from `/proc/net/tcp`):
+        /// `0A` listening, `01` established, `08` close-wait (the peer closed, we did not).
+        /// The kernel does not read the table atomically, so an entry can be missed while
+        /// other tests open sockets: use it only to look for sockets that should be gone.
+        static func socketStates(localPort port: UInt16) -> [String] {
+            guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+            let suffix = ":" + String(format: "%04X", port)
+            return table.split(separator: "\n").dropFirst().compactMap { line in
+                let columns = line.split(separator: " ")
+                guard columns.count > 3, columns[1].hasSuffix(suffix) else { return nil }
+                return String(columns[3])
+            }
+        }
+
+        @Test func stoppingClosesTheListenerAndEveryConnection() throws {
+            let server = StubServer()
+            server.route("GET", "/a", respond: .text("alpha"))
+            server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(60)))
+            for _ in 0..<25 {
+                try server.start()
+                let port = server.port
+                let kept = try RawConnection(port: port)
+                kept.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(kept.read(untilOccurrences: 1, of: "alpha").contains("200 OK"))
+                let hanging = try RawConnection(port: port)
+                hanging.send("GET /hang HTTP/1.1\r\nHost: x\r\n\r\n")
+                server.stop()
+                // The server closed both connections, kept-alive and mid-delay, and stopped listening.
+                #expect(kept.readToEnd().isEmpty)
+                #expect(hanging.readToEnd().isEmpty)
+                let open = Self.socketStates(localPort: port).filter { ["0A", "01", "08"].contains($0) }
+                #expect(open.isEmpty, "sockets still open on port \(port): \(open)")
+            }
+            #expect(server.requestsInFlight == 0)
+        }
+    #endif
+
     @Test func manyServersRunSideBySideOnDistinctPorts() async throws {
         let servers = (0..<10).map { _ in StubServer() }
         for (index, server) in servers.enumerated() {

@@ -1,0 +1,179 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@Suite("Cancellation")
+struct CancellationTests {
+    let server = StubServer()
+    let client = FetchClient {
+        $0.retryPolicy = .none
+        $0.timeout = .seconds(30)
+    }
+
+    init() throws {
+        server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(60)))
+        server.route("GET", "/ok", respond: .text("ok"))
+        try server.start()
+    }
+
+    @Test func cancellingBeforeTheResponseCompletesOnceWithCancelled() async throws {
+        defer { server.stop() }
+        let calls = Box(0)
+        let result = await completion { done in
+            let task = client.fetch(server.url("/hang"), extracting: .data) { result in
+                calls.withLock { $0 += 1 }
+                done(result)
+            }
+            task.cancel()
+            task.cancel()
+        }
+        guard case .failure(let error) = result else { throw Failure("expected a failure") }
+        #expect(error.code == .cancelled)
+        #expect(error.description.contains("was cancelled"))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(calls.current == 1)
+    }
+
+    @Test func cancellingDuringTheRequestClosesTheConnection() async throws {
+        defer { server.stop() }
+        let result = await completion { done in
+            let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)
+            Task {
+                _ = await server.waitForRequestsInFlight(count: 1)
+                task.cancel()
+            }
+        }
+        guard case .failure(let error) = result else { throw Failure("expected a failure") }
+        #expect(error.code == .cancelled)
+        // The URLSession task was cancelled: the server sees the client go away.
+        #expect(await eventually { server.requestsInFlight == 0 })
+    }
+
+    @Test func cancellingAFinishedTaskDoesNothing() async throws {
+        defer { server.stop() }
+        let box = Box<FetchTask?>(nil)
+        let result = await completion { done in
+            box.withLock { $0 = client.fetch(server.url("/ok"), extracting: .string, completion: done) }
+        }
+        #expect(try result?.get() == "ok")
+        let task = try #require(box.current)
+        #expect(task.isFinished)
+        task.cancel()
+    }
+
+    @Test func aGroupCancelsItsFetchesAndLaterFetchesStillWork() async throws {
+        defer { server.stop() }
+        let group = CancellationGroup()
+        let results = Box<[Result<Data, FetchError>]>([])
+        for _ in 0..<5 {
+            client.fetch(server.url("/hang"), extracting: .data, group: group) { result in
+                results.withLock { $0.append(result) }
+            }
+        }
+        let outsider = Box<Result<Data, FetchError>?>(nil)
+        client.fetch(server.url("/hang"), extracting: .data) { result in outsider.withLock { $0 = result } }
+        #expect(await server.waitForRequestsInFlight(count: 6))
+        #expect(group.count == 5)
+        group.cancelAll()
+        #expect(await eventually { results.current.count == 5 })
+        #expect(results.current.allSatisfy { (try? $0.get()) == nil })
+        #expect(group.count == 0)
+        #expect(outsider.current == nil)
+
+        // The group, the client and the session keep working for the next search.
+        let next = try await client.fetch(server.url("/ok"), extracting: .string, group: group)
+        #expect(next == "ok")
+        client.cancelAll()
+        #expect(await eventually { outsider.current != nil })
+    }
+
+    @Test func cancelAllCancelsEveryRunningRequestOfTheClient() async throws {
+        defer { server.stop() }
+        let finished = Box(0)
+        for _ in 0..<20 {
+            client.fetch(server.url("/hang"), extracting: .data) { result in
+                if case .failure(let error) = result, error.code == .cancelled { finished.withLock { $0 += 1 } }
+            }
+        }
+        #expect(await eventually { client.runningCount == 20 })
+        client.cancelAll()
+        #expect(await eventually { finished.current == 20 })
+        #expect(client.runningCount == 0)
+        #expect(try await client.fetch(server.url("/ok"), extracting: .string) == "ok")
+    }
+
+    @Test func swiftTaskCancellationReachesTheURLSessionTask() async throws {
+        defer { server.stop() }
+        let task = Task { try await client.fetch(server.url("/hang"), extracting: .data) }
+        #expect(await server.waitForRequestsInFlight(count: 1))
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as FetchError) = result else { throw Failure("expected a FetchError") }
+        #expect(error.code == .cancelled)
+        #expect(await eventually { server.requestsInFlight == 0 })
+    }
+
+    @Test func anAlreadyCancelledSwiftTaskFailsAtOnce() async throws {
+        defer { server.stop() }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.fetch(server.url("/hang"), extracting: .data)
+        }
+        let result = await task.result
+        guard case .failure(let error as FetchError) = result else { throw Failure("expected a FetchError") }
+        #expect(error.code == .cancelled)
+    }
+
+    @Test func cancellingHundredsOfInFlightRequestsDoesNotCrash() async throws {
+        defer { server.stop() }
+        let wide = FetchClient {
+            $0.retryPolicy = .none
+            $0.maximumConnectionsPerHost = 64
+        }
+        let count = 300
+        let outcomes = Box<[Int: FetchError.Code]>([:])
+        let tasks = (0..<count).map { index in
+            wide.fetch(server.url("/hang?i=\(index)"), extracting: .data) { result in
+                outcomes.withLock { outcomes in
+                    outcomes[index] = (try? result.get()) == nil ? (result.failure?.code ?? .cancelled) : nil
+                }
+            }
+        }
+        #expect(await server.waitForRequestsInFlight(count: 64))
+        for task in tasks { task.cancel() }
+        #expect(await eventually { outcomes.current.count == count })
+        #expect(outcomes.current.values.allSatisfy { $0 == .cancelled })
+        #expect(try await wide.fetch(server.url("/ok"), extracting: .string) == "ok")
+    }
+
+    @Test func cancellingHundredsOfAsyncFetchesThroughTheirTasksDoesNotCrash() async throws {
+        defer { server.stop() }
+        let wide = FetchClient {
+            $0.retryPolicy = .none
+            $0.maximumConnectionsPerHost = 32
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    do throws(FetchError) {
+                        _ = try await wide.fetch(server.url("/hang?i=\(index)"), extracting: .data)
+                        Issue.record("a hanging request succeeded")
+                    } catch {
+                        #expect(error.code == .cancelled)
+                    }
+                }
+            }
+            #expect(await server.waitForRequestsInFlight(count: 32))
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,0 +1,68 @@
+import FetchKit
+import Foundation
+
+/// The code samples of the documentation, compiled (never run) so they stay honest.
+enum CodeSamples {
+    struct Movie: Decodable, Sendable {
+        var id: Int64
+        var popularity: Double
+    }
+
+    enum TMDB: Endpoint {
+        case search(String)
+        case movie(id: Int64)
+
+        var baseURL: URL { URL(string: "https://api.themoviedb.org/3") ?? URL(fileURLWithPath: "/") }
+        var path: String {
+            switch self {
+            case .search: "/search/movie"
+            case .movie(let id): "/movie/\(id)"
+            }
+        }
+        var queryItems: [URLQueryItem] {
+            if case .search(let title) = self { [URLQueryItem(name: "query", value: title)] } else { [] }
+        }
+    }
+
+    static func landingPage(apiKey: String) async throws {
+        let client = FetchClient { configuration in
+            configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: apiKey)]
+        }
+        client.fetch(TMDB.search("Fast & Furious"), extracting: .decode(Movie.self, at: "results.first")) { result in
+            print(result)
+        }
+        let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
+        print(movie.popularity)
+    }
+
+    static func errors(client: FetchClient) async {
+        do {
+            let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
+            print(movie)
+        } catch FetchError.unacceptableStatus {
+            print("status")
+        } catch FetchError.timedOut, FetchError.transportFailed {
+            print("network")
+        } catch {
+            print(error)
+        }
+    }
+
+    static func configuration(key: String) -> FetchClient {
+        FetchClient { configuration in
+            configuration.timeout = .seconds(10)
+            configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)]
+            configuration.apiFailureDetector = APIFailure.jsonField(
+                "stat", equals: "fail", code: "code", message: "message")
+            configuration.retryPolicy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(200), jitter: 0.3)
+            configuration.observers = [FetchLogger()]
+        }
+    }
+
+    static func searches(client: FetchClient, searches: CancellationGroup, text: String) {
+        searches.cancelAll()
+        client.fetch(TMDB.search(text), extracting: .data, group: searches) { result in
+            print(result)
+        }
+    }
+}

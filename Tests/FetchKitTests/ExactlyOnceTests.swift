@@ -1,0 +1,134 @@
+import Dispatch
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+/// The completion runs exactly once on every path, proven over many randomized requests
+/// against a server that fails in every way a network can.
+@Suite("Exactly-once completion")
+struct ExactlyOnceTests {
+    enum Kind: CaseIterable {
+        case success, notFound, serverError, emptyBody, badJSON, apiFailure, dropMidBody, closeWithoutAnswer, timeout,
+            refused, invalidURL, nilURL, cancelBefore, cancelDuring, cancelAsyncTask, trickle
+
+        /// The error codes this kind may end with (`nil` stands for success).
+        ///
+        /// The timeout is short on purpose (it bounds the test), so on a loaded machine any
+        /// request that reaches the network may time out instead; only the requests that
+        /// fail before any I/O have a single possible outcome.
+        var allowed: Set<FetchError.Code?> {
+            switch self {
+            case .invalidURL, .nilURL, .cancelBefore: return expected
+            default: return expected.union([.timedOut])
+            }
+        }
+
+        private var expected: Set<FetchError.Code?> {
+            switch self {
+            case .success, .trickle: [nil]
+            case .notFound, .serverError: [.unacceptableStatus]
+            case .emptyBody, .badJSON: [.decodingFailed]
+            case .apiFailure: [.apiFailure]
+            case .dropMidBody, .closeWithoutAnswer, .refused: [.transportFailed]
+            case .timeout: [.timedOut]
+            case .invalidURL, .nilURL: [.invalidURL]
+            case .cancelBefore: [.cancelled]
+            case .cancelDuring, .cancelAsyncTask: [.cancelled, .timedOut]
+            }
+        }
+    }
+
+    @Test func everyRequestCompletesExactlyOnceWhateverGoesWrong() async throws {
+        let server = StubServer()
+        let movie = #"{"id":1,"title":"t","popularity":2.5}"#
+        server.route("GET", "/success", respond: .json(movie))
+        server.route("GET", "/trickle", respond: .json(movie).sentSlowly(chunkSize: 8, interval: .milliseconds(2)))
+        server.route("GET", "/notFound", respond: .json(#"{"status_code":34}"#, status: 404))
+        server.route("GET", "/serverError", respond: .status(500))
+        server.route("GET", "/emptyBody", respond: .status(200))
+        server.route("GET", "/badJSON", respond: .json(#"{"id":1,"ti"#))
+        server.route("GET", "/apiFailure", respond: .json(#"{"stat":"fail","code":100,"message":"Invalid API Key"}"#))
+        server.route(
+            "GET", "/dropMidBody",
+            respond: .json(String(repeating: movie, count: 50)).droppingConnection(afterBodyBytes: 40))
+        server.route("GET", "/closeWithoutAnswer", respond: .closeWithoutAnswer)
+        server.route("GET", "/slow", respond: .json(movie).delayed(by: .seconds(20)))
+        try server.start()
+        defer { server.stop() }
+
+        let closed = StubServer()
+        try closed.start()
+        let refusedURL = closed.url("/refused")
+        closed.stop()
+
+        let client = FetchClient {
+            $0.timeout = .milliseconds(250)
+            $0.maximumConnectionsPerHost = 32
+            $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
+            $0.apiFailureDetector = APIFailure.jsonField("stat", equals: "fail", code: "code", message: "message")
+        }
+
+        let total = 1_000
+        var generator = SeededGenerator(seed: 20_261_122)
+        let kinds = (0..<total).map { _ in Kind.allCases.randomElement(using: &generator) ?? .success }
+        let delays = (0..<total).map { _ in Int.random(in: 0...20, using: &generator) }
+        let calls = Box([Int](repeating: 0, count: total))
+        let outcomes = Box([FetchError.Code?](repeating: nil, count: total))
+        let record: @Sendable (Int, Result<Movie, FetchError>) -> Void = { index, result in
+            calls.withLock { $0[index] += 1 }
+            outcomes.withLock { $0[index] = result.failure?.code }
+        }
+
+        for (index, kind) in kinds.enumerated() {
+            let done: @Sendable (Result<Movie, FetchError>) -> Void = { record(index, $0) }
+            switch kind {
+            case .invalidURL:
+                client.fetch(URL(string: "ftp://127.0.0.1/\(index)"), extracting: .decode(Movie.self), completion: done)
+            case .nilURL:
+                client.fetch(nil, extracting: .decode(Movie.self), completion: done)
+            case .refused:
+                client.fetch(refusedURL, extracting: .decode(Movie.self), completion: done)
+            case .timeout:
+                client.fetch(server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+            case .cancelBefore:
+                client.fetch(server.url("/success?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                    .cancel()
+            case .cancelDuring:
+                let task = client.fetch(
+                    server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delays[index])) { task.cancel() }
+            case .cancelAsyncTask:
+                let url = server.url("/slow?i=\(index)")
+                let task = Task {
+                    do throws(FetchError) {
+                        done(.success(try await client.fetch(url, extracting: .decode(Movie.self))))
+                    } catch {
+                        done(.failure(error))
+                    }
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delays[index])) { task.cancel() }
+            default:
+                client.fetch(server.url("/\(kind)?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+            }
+        }
+
+        let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
+        #expect(allArrived)
+        // Give any doubled completion a chance to show up.
+        try await Task.sleep(for: .milliseconds(300))
+        let counts = calls.current
+        let lost = counts.indices.filter { counts[$0] == 0 }
+        let doubled = counts.indices.filter { counts[$0] > 1 }
+        #expect(lost.isEmpty, "lost: \(lost.prefix(10).map { "\($0) \(kinds[$0])" })")
+        #expect(doubled.isEmpty, "doubled: \(doubled.prefix(10).map { "\($0) \(kinds[$0])" })")
+        let codes = outcomes.current
+        let unexpected = kinds.indices.filter { !kinds[$0].allowed.contains(codes[$0]) }
+        #expect(
+            unexpected.isEmpty,
+            "unexpected outcomes: \(unexpected.prefix(10).map { "\(kinds[$0]) → \(codes[$0].map { "\($0)" } ?? "success")" })"
+        )
+        #expect(Set(kinds).count == Kind.allCases.count)
+        #expect(client.runningCount == 0)
+    }
+}

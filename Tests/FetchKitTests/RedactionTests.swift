@@ -1,0 +1,103 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@Suite("Secret redaction")
+struct RedactionTests {
+    static let secret = "sk_live_5ecr3tValue42"
+
+    @Test(
+        "Secret-looking names are recognised",
+        arguments: [
+            "api_key", "API_KEY", "key", "apikey", "x-api-key", "client_secret", "access_token", "Authorization",
+            "password", "refresh-token", "auth", "signature", "private_key",
+        ])
+    func secretNames(name: String) {
+        #expect(Redactor.standard.isSecret(name))
+    }
+
+    @Test("Ordinary names are kept", arguments: ["query", "page", "author", "keyword", "title", "language", "monkey"])
+    func ordinaryNames(name: String) {
+        #expect(!Redactor.standard.isSecret(name))
+    }
+
+    @Test func describesURLsWithSecretValuesRedacted() throws {
+        let url = try #require(
+            URL(string: "https://user:pw@api.example.com/3/movie?api_key=abc&query=a%26b&Token=t#frag"))
+        let text = Redactor.standard.describe(url)
+        #expect(text == "https://user:REDACTED@api.example.com/3/movie?api_key=REDACTED&query=a%26b&Token=REDACTED")
+        let extra = Redactor(additionalNames: ["sig2"])
+        #expect(extra.describe(try #require(URL(string: "https://h/x?sig2=zz"))) == "https://h/x?sig2=REDACTED")
+    }
+
+    @Test func aKeyNeverAppearsInAnyErrorDescriptionOrObserverEvent() async throws {
+        let server = StubServer()
+        server.route("GET", "/echo-key") { request in
+            .text(
+                "invalid key \(request.queryValue("api_key") ?? "") for \(request.header("Authorization") ?? "")",
+                status: 401)
+        }
+        server.route("GET", "/api-fail") { request in
+            .json(#"{"stat":"fail","code":100,"message":"Invalid API Key (\#(request.queryValue("api_key") ?? ""))"}"#)
+        }
+        server.route("GET", "/slow", respond: .text("x").delayed(by: .seconds(30)))
+        server.route("GET", "/silent", respond: .closeWithoutAnswer)
+        server.route("GET", "/bad-json", respond: .json("{not json"))
+        server.route("GET", "/unavailable", respond: .status(503, headers: ["Retry-After": "0"]))
+        try server.start()
+        defer { server.stop() }
+
+        let observer = RecordingObserver()
+        let lines = Box<[String]>([])
+        let client = FetchClient {
+            $0.timeout = .milliseconds(250)
+            $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1))
+            $0.adapters = [
+                APIKeyAdapter(.query(name: "api_key"), value: Self.secret), HeaderAdapter.bearer(token: Self.secret),
+            ]
+            $0.observers = [observer, FetchLogger { line in lines.withLock { $0.append(line) } }]
+            $0.apiFailureDetector = APIFailure.jsonField("stat", equals: "fail", code: "code", message: "message")
+        }
+        var descriptions: [String] = []
+        for path in ["/echo-key", "/api-fail", "/slow", "/silent", "/bad-json", "/unavailable"] {
+            let result = await completion { done in
+                client.fetch(server.url(path), extracting: .decode(Movie.self), completion: done)
+            }
+            guard case .failure(let error) = result else {
+                Issue.record("expected \(path) to fail")
+                continue
+            }
+            descriptions.append(error.description)
+            descriptions.append(String(reflecting: error))
+            descriptions.append(
+                "\(error.bodyExcerpt ?? "") \(error.reportedFailure?.message ?? "") \(error.request ?? "")")
+        }
+        let cancelled = await completion { done in
+            let task = client.fetch(server.url("/slow"), extracting: .data, completion: done)
+            task.cancel()
+        }
+        if case .failure(let error) = cancelled { descriptions.append(error.description) }
+
+        #expect(descriptions.count >= 19)
+        #expect(descriptions.contains { $0.contains("api_key=REDACTED") })
+        for text in descriptions + lines.current {
+            #expect(!text.contains(Self.secret), "leaked in: \(text)")
+        }
+        for summary in observer.started.current + observer.finished.current.map(\.0) {
+            #expect(!summary.description.contains(Self.secret))
+            #expect(summary.headers["Authorization"] == "REDACTED")
+        }
+        for retry in observer.retries.current {
+            #expect(!retry.error.description.contains(Self.secret))
+        }
+        // The key did reach the server.
+        #expect(server.receivedRequests.allSatisfy { $0.queryValue("api_key") == Self.secret })
+        #expect(server.receivedRequests.allSatisfy { $0.header("Authorization") == "Bearer \(Self.secret)" })
+    }
+
+    @Test func adaptersDescribeThemselvesWithoutTheirSecrets() {
+        #expect(!"\(APIKeyAdapter(.query(name: "api_key"), value: Self.secret))".contains(Self.secret))
+        #expect(!"\(HeaderAdapter.bearer(token: Self.secret))".contains(Self.secret))
+    }
+}

@@ -1,0 +1,213 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@Suite("Retries")
+struct RetryTests {
+    let server = StubServer()
+    let observer = RecordingObserver()
+
+    init() throws {
+        try server.start()
+    }
+
+    private func client(_ policy: RetryPolicy, timeout: Duration = .seconds(10)) -> FetchClient {
+        let observer = self.observer
+        return FetchClient {
+            $0.retryPolicy = policy
+            $0.timeout = timeout
+            $0.observers = [observer]
+        }
+    }
+
+    @Test func failsTwiceThenSucceeds() async throws {
+        defer { server.stop() }
+        server.route("GET", "/flaky", respondInTurn: [.status(503), .status(500), .text("ok")])
+        let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5))).fetch(
+            server.url("/flaky"), extracting: .string)
+        #expect(text == "ok")
+        #expect(server.requests(to: "/flaky").count == 3)
+        #expect(observer.retries.current.map(\.attempt) == [1, 2])
+        #expect(observer.finished.current.first?.1.attempts == 3)
+    }
+
+    @Test func stopsAtTheLimitAndReportsTheLastError() async throws {
+        defer { server.stop() }
+        server.route("GET", "/down", respond: .status(502))
+        let error = await #expect(throws: FetchError.self) {
+            try await client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1))).fetch(
+                server.url("/down"), extracting: .data)
+        }
+        #expect(error?.statusCode == 502)
+        #expect(server.requests(to: "/down").count == 4)
+    }
+
+    @Test func honoursRetryAfterInSeconds() async throws {
+        defer { server.stop() }
+        server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "1"]), .text("ok")])
+        let text = try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(
+            server.url("/limited"), extracting: .string)
+        #expect(text == "ok")
+        #expect(observer.retries.current.map(\.delay) == [.seconds(1)])
+    }
+
+    @Test func honoursRetryAfterAsAnHTTPDate() async throws {
+        defer { server.stop() }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        server.route("GET", "/busy") { request in
+            request.sequenceNumber == 0
+                ? .status(503, headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(3))])
+                : .text("ok")
+        }
+        let text = try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(
+            server.url("/busy"), extracting: .string)
+        #expect(text == "ok")
+        let delay = try #require(observer.retries.current.first?.delay)
+        // A whole-second date three seconds ahead: between 2 and 3 seconds after the server
+        // wrote it, less however long the client took to read it (bounded loosely below).
+        #expect(delay > .milliseconds(500) && delay <= .seconds(3))
+    }
+
+    @Test func aRetryAfterLongerThanTheMaximumEndsTheRetries() async throws {
+        defer { server.stop() }
+        server.route("GET", "/later", respond: .status(503, headers: ["Retry-After": "3600"]))
+        let error = await #expect(throws: FetchError.self) {
+            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(server.url("/later"), extracting: .data)
+        }
+        #expect(error?.statusCode == 503)
+        #expect(server.requests(to: "/later").count == 1)
+    }
+
+    @Test func retryAfterIsIgnoredOutside429And503() async throws {
+        defer { server.stop() }
+        server.route("GET", "/error", respondInTurn: [.status(500, headers: ["Retry-After": "120"]), .text("ok")])
+        _ = try await client(RetryPolicy(baseDelay: .milliseconds(2), jitter: 0)).fetch(
+            server.url("/error"), extracting: .string)
+        #expect(observer.retries.current.map(\.delay) == [.milliseconds(2)])
+    }
+
+    @Test func backoffGrowsExponentiallyUpToTheCap() {
+        let policy = RetryPolicy(
+            baseDelay: .milliseconds(100), multiplier: 2, maximumDelay: .milliseconds(500), jitter: 0)
+        var generator = SeededGenerator(seed: 1)
+        let delays = (1...5).map { policy.backoff(beforeRetry: $0, using: &generator) }
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
+            ])
+    }
+
+    @Test func jitterShortensEachWaitByAtMostItsFraction() {
+        let policy = RetryPolicy(baseDelay: .milliseconds(1000), multiplier: 2, jitter: 0.5)
+        var generator = SeededGenerator(seed: 7)
+        var seen = Set<Duration>()
+        for retry in 1...3 {
+            let full = Duration.milliseconds(1000) * (1 << (retry - 1))
+            for _ in 0..<50 {
+                let delay = policy.backoff(beforeRetry: retry, using: &generator)
+                #expect(delay <= full && delay >= full / 2)
+                seen.insert(delay)
+            }
+        }
+        #expect(seen.count > 10)
+    }
+
+    @Test func observedWaitsGrowBetweenAttempts() async throws {
+        defer { server.stop() }
+        server.route("GET", "/always", respond: .status(503))
+        _ = await completion { done in
+            client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(5), multiplier: 3, jitter: 0)).fetch(
+                server.url("/always"), extracting: .data, completion: done)
+        }
+        #expect(observer.retries.current.map(\.delay) == [.milliseconds(5), .milliseconds(15), .milliseconds(45)])
+    }
+
+    @Test func nonIdempotentMethodsAreNotRetriedByDefault() async throws {
+        defer { server.stop() }
+        server.route("POST", "/order", respond: .status(503))
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/order", method: .post, body: .text("1 book"))
+        _ = await #expect(throws: FetchError.self) {
+            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(endpoint, extracting: .data)
+        }
+        #expect(server.requests(to: "/order").count == 1)
+        _ = await #expect(throws: FetchError.self) {
+            try await client(
+                RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1), retriesNonIdempotentMethods: true)
+            )
+            .fetch(endpoint, extracting: .data)
+        }
+        #expect(server.requests(to: "/order").count == 4)
+    }
+
+    @Test func timeoutsAndDroppedConnectionsAreRetried() async throws {
+        defer { server.stop() }
+        server.route(
+            "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: .seconds(30)), .closeWithoutAnswer, .text("ok")])
+        let text = try await client(
+            RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1)), timeout: .seconds(1)
+        )
+        .fetch(server.url("/hiccup"), extracting: .string)
+        #expect(text == "ok")
+        #expect(observer.retries.current.map(\.error.code) == [.timedOut, .transportFailed])
+    }
+
+    @Test func clientErrorsAreNotRetried() async throws {
+        defer { server.stop() }
+        server.route("GET", "/nope", respond: .status(404))
+        _ = await #expect(throws: FetchError.self) {
+            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(server.url("/nope"), extracting: .data)
+        }
+        #expect(server.requests(to: "/nope").count == 1)
+    }
+
+    @Test func cancellingDuringTheWaitEndsTheRequestWithoutAnotherAttempt() async throws {
+        defer { server.stop() }
+        server.route("GET", "/wait", respond: .status(503, headers: ["Retry-After": "1"]))
+        /// Cancels the request the moment its retry is scheduled, so the cancellation
+        /// certainly lands during the wait.
+        final class CancelOnRetry: FetchObserver {
+            let task = Box<FetchTask?>(nil)
+            let retries = Box(0)
+            func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
+                retries.withLock { $0 += 1 }
+                task.current?.cancel()
+            }
+        }
+        let observer = CancelOnRetry()
+        let client = FetchClient {
+            $0.retryPolicy = RetryPolicy(baseDelay: .milliseconds(1))
+            $0.observers = [observer]
+        }
+        let result = await completion { done in
+            observer.task.withLock { $0 = client.fetch(server.url("/wait"), extracting: .data, completion: done) }
+        }
+        guard case .failure(let error) = result else { throw Failure("expected a failure") }
+        #expect(error.code == .cancelled)
+        #expect(observer.retries.current == 1)
+        // Wait past the Retry-After: a retry would have arrived by now.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(server.requests(to: "/wait").count == 1)
+    }
+
+    @Test func aCancelledRequestIsNeverRetried() async throws {
+        defer { server.stop() }
+        server.route("GET", "/hang", respond: .text("x").delayed(by: .seconds(30)))
+        let client = client(RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(1)))
+        let result = await completion { done in
+            let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)
+            Task {
+                _ = await server.waitForRequests(count: 1)
+                task.cancel()
+            }
+        }
+        guard case .failure(let error) = result else { throw Failure("expected a failure") }
+        #expect(error.code == .cancelled)
+        #expect(observer.retries.current.isEmpty)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.requests(to: "/hang").count == 1)
+    }
+}
