@@ -66,6 +66,50 @@ struct BookLabSandbox {
             environment: environment, timeout: .seconds(60))
     }
 
+    /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
+    /// (Ctrl-C) once `ready` returns true, and waits (at most 60 seconds) for it to end.
+    func runInterrupted(
+        _ arguments: [String], environment: [String: String], ready: @Sendable () async -> Bool
+    ) async throws -> InterruptedRun {
+        let process = Process()
+        process.executableURL = try BuiltProducts.executable(named: "booklab")
+        process.arguments = arguments + ["--store", store.path]
+        var merged = ProcessInfo.processInfo.environment
+        merged["XDG_DATA_HOME"] = dataHome.path
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        // Files, not pipes: reading pipes would block threads of the small cooperative pool that
+        // `ready` needs to run on.
+        let outURL = directory.file("interrupted.out")
+        let errURL = directory.file("interrupted.err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let isReady = await ready()
+        kill(process.processIdentifier, SIGINT)  // Ctrl-C
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate() }
+        guard isReady, !process.isRunning else {
+            throw InterruptedRun.Failure(
+                description: isReady ? "booklab did not end within 60 s of SIGINT" : "booklab never became ready")
+        }
+        process.waitUntilExit()
+        return InterruptedRun(
+            status: process.terminationStatus, output: try String(contentsOf: outURL, encoding: .utf8),
+            errorOutput: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
     /// The data directory the program is given as `XDG_DATA_HOME`.
     var dataHome: URL { directory.file("data") }
 
@@ -86,6 +130,20 @@ struct BookLabSandbox {
             try tx.fetch(Query(sortedBy: [BookLabSearchResult.idField.ascending()]))
         }
     }
+}
+
+/// What a booklab run that was sent SIGINT printed, and how it ended.
+struct InterruptedRun: CustomStringConvertible {
+    /// The run could not be interrupted as planned.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let status: Int32
+    let output: String
+    let errorOutput: String
+
+    var description: String { "exit status \(status)\n--- stdout ---\n\(output)\n--- stderr ---\n\(errorOutput)" }
 }
 
 extension ProgramRun {

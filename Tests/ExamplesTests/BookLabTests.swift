@@ -281,6 +281,36 @@ import Testing
         #expect(try sandbox.searchResults().count == catalogue.matches("zeppelin").count)
     }
 
+    @Test func ctrlCEndsASearchCleanlyKeepingThePagesAlreadyStored() async throws {
+        let sandbox = try BookLabSandbox()
+        defer { sandbox.directory.remove() }
+        // Pages 1 and 2 answer at once; page 3 would take a minute, so the search is surely
+        // waiting for it when the interrupt comes.
+        let catalogue = catalogue
+        let server = StubServer()
+        server.route("GET", "/books/v1/volumes") { request in
+            let start = request.queryValue("startIndex").flatMap(Int.init) ?? 0
+            let body = catalogue.searchResponse(query: "Unreal Engine", startIndex: start, maxResults: 40)
+            let response = StubResponse.data(body, status: 200, contentType: "application/json")
+            return start >= 80 ? response.delayed(by: .seconds(60)) : response
+        }
+        try server.start()
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("books/v1").absoluteString
+
+        let run = try await sandbox.runInterrupted(
+            ["search", "Unreal Engine"], environment: ["BOOKLAB_API_URL": url],
+            ready: { await server.waitForRequests(count: 3, timeout: .seconds(30)) })
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.errorOutput
+                == "booklab: search interrupted; the 80 results of pages 1 to 2 are numbered and can be added\n",
+            "\(run)")
+        #expect(run.output.contains("page 2: 40 books (80 so far)"))
+        #expect(server.requests(to: "/books/v1/volumes").count == 3)
+        #expect(try sandbox.searchResults().map(\.id) == Array(1...80))
+    }
+
     @Test func wrongCallsPrintTheUsageAndExitWithStatusTwo() async throws {
         let sandbox = try BookLabSandbox()
         defer { sandbox.directory.remove() }
