@@ -33,6 +33,7 @@ struct BookLab {
               BOOKLAB_API_URL   use another Google Books-compatible server instead of the built-in one,
                                 such as http://127.0.0.1:8080/books/v1 (a mirror, or recorded responses)
 
+            Ctrl-C stops a search; the pages already shown stay numbered.
             Adding a book twice keeps one: books are matched by ISBN-13, or by Google Books volume id
             when they have none.
             """)
