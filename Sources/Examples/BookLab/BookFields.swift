@@ -1,0 +1,37 @@
+import Foundation
+
+/// The details a book carries, in the search results and in the library alike.
+protocol BookFields {
+    /// The Google Books volume id.
+    var volumeID: String { get }
+    var title: String { get }
+    var authors: String? { get }
+    var publisher: String? { get }
+    var publishedDate: String? { get }
+    var summary: String? { get }
+    var isbn: String? { get }
+    var thumbnailURL: URL? { get }
+}
+
+extension BookFields {
+    /// One line: `Title — Authors (date)`.
+    var line: String {
+        let by = authors.map { " — \($0)" } ?? " — unknown author"
+        let when = publishedDate.map { " (\($0))" } ?? ""
+        return title + by + when
+    }
+
+    /// Every stored detail, one per line, labelled.
+    var detailLines: [String] {
+        var lines = ["Title:       \(title)", "Authors:     \(authors ?? "unknown")"]
+        lines.append("Publisher:   \(publisher ?? "unknown")")
+        lines.append("Published:   \(publishedDate ?? "unknown")")
+        lines.append("ISBN-13:     \(isbn ?? "none")")
+        lines.append("Volume id:   \(volumeID)")
+        lines.append("Thumbnail:   \(thumbnailURL?.absoluteString ?? "none")")
+        if let summary, !summary.isEmpty {
+            lines.append("Description: \(summary)")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,134 @@
+import ExampleSupport
+import Foundation
+
+/// The book lab (seed 003): search Google Books, keep a personal library.
+///
+/// Offline by default against a built-in catalogue served on 127.0.0.1; `--live` talks to
+/// Google Books itself (no key needed).
+@main
+struct BookLab {
+    static let program = ExampleProgram(
+        name: "booklab",
+        usage:
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list | show <n|isbn> | remove <n|isbn>",
+        help: """
+            booklab: search Google Books and keep a personal library.
+
+            usage:
+              booklab search <words>       search, 40 results a page, at most 10 pages; the results are numbered
+              booklab add <n>              add result <n> of the last search to the library
+              booklab add --isbn <isbn>    add a book by ISBN (from the last search, else looked up)
+              booklab list                 the library, sorted by title
+              booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list')
+              booklab remove <n|isbn>      remove a book from the library
+
+            options:
+              --live            talk to the real Google Books API (no key needed); by default booklab
+                                answers from a built-in offline catalogue of 1,200 volumes
+              --store <path>    the library file (default: $XDG_DATA_HOME/booklab/booklab.sqlite,
+                                or ~/.local/share/booklab/booklab.sqlite)
+              --help            this text
+
+            environment:
+              BOOKLAB_API_URL   use another Google Books-compatible server instead of the built-in one,
+                                such as http://127.0.0.1:8080/books/v1 (a mirror, or recorded responses)
+
+            Ctrl-C stops a search; the pages already shown stay numbered.
+            Adding a book twice keeps one: books are matched by ISBN-13, or by Google Books volume id
+            when they have none.
+            """)
+
+    static func main() async {
+        await program.run { @Sendable arguments in try await run(&arguments) }
+    }
+
+    /// Parses the command and runs it.
+    static func run(_ arguments: inout Arguments) async throws {
+        let live = arguments.flag("--live")
+        let storeOption = try arguments.option("--store")
+        let command = try arguments.command()
+        switch command {
+        case "search":
+            let words = try arguments.rest(named: "search words")
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            let source = try BookSource(live: live)
+            defer { source.stop() }
+            try await BookSearch(words: words, source: source, library: library).run()
+        case "add":
+            let isbnText = try arguments.option("--isbn")
+            let number = isbnText == nil ? try arguments.integer(named: "result number") : nil
+            try arguments.finish()
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            let result: SearchResult
+            if let isbnText {
+                result = try await lookUp(isbn: isbnText, library: library, live: live)
+            } else {
+                result = try await library.result(numbered: number ?? 0)
+            }
+            let watcher = LibraryWatcher(library)
+            let (book, isNew) = try await library.add(result)
+            print(isNew ? "Added to your library: \(book.line)" : "Already in your library, updated: \(book.line)")
+            let id = book.id
+            printCount(await watcher.list(where: { $0.contains { $0.id == id } }))
+        case "list":
+            try arguments.finish()
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            printList(try await library.books())
+        case "show", "remove":
+            let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
+            try arguments.finish()
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            let book = try await library.book(reference)
+            if command == "show" {
+                book.detailLines.forEach { print($0) }
+                print("Added:       \(book.addedAt.formatted(.iso8601))")
+            } else {
+                let watcher = LibraryWatcher(library)
+                try await library.remove(book)
+                print("Removed from your library: \(book.line)")
+                let id = book.id
+                printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
+            }
+        default:
+            throw UsageError("unknown command '\(command)'")
+        }
+    }
+
+    /// The result with this ISBN in the last search, else the first volume Google Books finds for it.
+    static func lookUp(isbn text: String, library: Library, live: Bool) async throws -> SearchResult {
+        guard let isbn = BookReference.isbn13(text) else {
+            throw UsageError("'\(text)' is not an ISBN (13 digits, or 10)")
+        }
+        if let result = try await library.result(isbn: isbn) { return result }
+        let source = try BookSource(live: live)
+        defer { source.stop() }
+        let page: VolumePage
+        do {
+            page = try await source.client.fetch(
+                GoogleBooks(baseURL: source.baseURL, route: .isbn(isbn)), extracting: .decode(VolumePage.self))
+        } catch {
+            throw source.failure(error)
+        }
+        guard let volume = page.volumes.first(where: { $0.isbn13 == isbn }) else {
+            throw ExampleFailure("no book with ISBN \(isbn) is in the last search or in \(source.name)")
+        }
+        return SearchResult(number: 0, query: "isbn:\(isbn)", volume: volume)
+    }
+
+    /// Reports the size of the library the watcher was told about after a change.
+    static func printCount(_ books: [LibraryBook]?) {
+        guard let books else { return }
+        print("Your library now holds \(books.count) \(books.count == 1 ? "book" : "books"). See 'booklab list'.")
+    }
+
+    static func printList(_ books: [LibraryBook]) {
+        guard !books.isEmpty else {
+            print("Your library is empty. Find a book with 'booklab search <words>', then 'booklab add <n>'.")
+            return
+        }
+        print("Your library (\(books.count) \(books.count == 1 ? "book" : "books"), by title):")
+        for (index, book) in books.enumerated() {
+            print("\(String(index + 1).leftPadded(to: 5)). \(book.line)\(book.isbn.map { "  ISBN \($0)" } ?? "")")
+        }
+    }
+}

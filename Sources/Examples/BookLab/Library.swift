@@ -1,0 +1,143 @@
+import ExampleSupport
+import Foundation
+import Persistence
+
+/// The reader's library and the last search's results, in one store file.
+///
+/// Every write goes through `persist`: the block runs on the context's queue inside one
+/// transaction and is committed when it returns, so nothing accepted is lost when the
+/// program exits (the seed's `cleanup()` save is not needed).
+struct Library: Sendable {
+    let store: ObjectStore
+
+    /// Opens (or creates) the store.
+    ///
+    /// - Parameter url: the store file.
+    /// - Throws: ``ExampleFailure`` naming the file and why it cannot be opened (a missing
+    ///   directory, a file that is not a database, a store from a newer version).
+    init(at url: URL) throws(ExampleFailure) {
+        do {
+            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self])
+        } catch {
+            throw ExampleFailure("cannot open the library at \(url.path): \(error.message)")
+        }
+    }
+
+    // MARK: Search results
+
+    /// Stores one page of search results; the first page of a search replaces the previous
+    /// search's results in the same transaction.
+    ///
+    /// - Parameters:
+    ///   - results: the page's numbered results.
+    ///   - replacing: whether this is the search's first page.
+    func remember(_ results: [SearchResult], replacing: Bool) async throws {
+        try await store.context.persist { tx in
+            if replacing { try tx.delete(SearchResult.self, where: nil) }
+            try tx.insert(contentsOf: results)
+        }
+    }
+
+    /// The result numbered `number` in the last search.
+    ///
+    /// - Parameter number: the number the search printed.
+    /// - Returns: the result.
+    /// - Throws: ``ExampleFailure`` when there was no search or no such number.
+    func result(numbered number: Int) async throws -> SearchResult {
+        let (result, count, query) = try await store.context.read { tx in
+            (
+                try tx.fetch(SearchResult.self, id: number), try tx.count(SearchResult.self),
+                try tx.first(Query<SearchResult>(limit: 1))?.query
+            )
+        }
+        if let result { return result }
+        guard let query, count > 0 else {
+            throw ExampleFailure(
+                "there is no result \(number): no search results are stored; run 'booklab search <words>' first")
+        }
+        throw ExampleFailure(
+            "there is no result \(number) in the last search (\"\(query)\" gave results 1 to \(count))")
+    }
+
+    /// The first result of the last search with this ISBN-13, if any.
+    ///
+    /// - Parameter isbn: 13 digits.
+    /// - Returns: the result, or nil.
+    func result(isbn: String) async throws -> SearchResult? {
+        try await store.context.read { tx in
+            try tx.first(Query(where: SearchResult.isbnField == isbn, sortedBy: [SearchResult.idField.ascending()]))
+        }
+    }
+
+    // MARK: Library
+
+    /// Adds a search result to the library: an upsert, so adding the same book twice keeps one.
+    ///
+    /// A book with an ISBN-13 is matched by that unique key, one without by its volume id. The
+    /// stored book keeps the date it was first added.
+    ///
+    /// - Parameter result: the result to add.
+    /// - Returns: the stored book, and whether it is new to the library.
+    func add(_ result: SearchResult) async throws -> (book: LibraryBook, isNew: Bool) {
+        let candidate = LibraryBook(result, addedAt: Date())
+        return try await store.context.persist { tx in
+            var book = candidate
+            if let sameVolume = try tx.fetch(LibraryBook.self, id: book.id) {
+                book.addedAt = sameVolume.addedAt
+                try tx.update(book)
+                return (book, false)
+            }
+            guard let isbn = book.isbn else {
+                try tx.insert(book)
+                return (book, true)
+            }
+            let sameISBN = try tx.first(Query(where: LibraryBook.isbnField == isbn))
+            if let sameISBN {
+                book.addedAt = sameISBN.addedAt
+                book.id = sameISBN.id
+            }
+            try tx.upsert(book, matching: LibraryBook.byISBN)
+            return (book, sameISBN == nil)
+        }
+    }
+
+    /// The library, sorted by title ignoring case.
+    ///
+    /// - Returns: every stored book.
+    func books() async throws -> [LibraryBook] {
+        try await store.context.read { tx in try tx.fetch(Query(sortedBy: LibraryBook.byTitle)) }
+    }
+
+    /// The book a reference names.
+    ///
+    /// - Parameter reference: a number in `booklab list`, an ISBN or a volume id.
+    /// - Returns: the book.
+    /// - Throws: ``ExampleFailure`` when no book matches.
+    func book(_ reference: BookReference) async throws -> LibraryBook {
+        let found: LibraryBook?
+        switch reference {
+        case .number(let number):
+            let books = try await books()
+            guard books.indices.contains(number - 1) else {
+                throw ExampleFailure(
+                    books.isEmpty
+                        ? "there is no book \(number): your library is empty"
+                        : "there is no book \(number) in your library (it holds \(books.count); see 'booklab list')")
+            }
+            return books[number - 1]
+        case .isbn(let isbn):
+            found = try await store.context.read { tx in try tx.first(Query(where: LibraryBook.isbnField == isbn)) }
+        case .volumeID(let id):
+            found = try await store.context.read { tx in try tx.fetch(LibraryBook.self, id: id) }
+        }
+        guard let found else { throw ExampleFailure("no book with \(reference.description) is in your library") }
+        return found
+    }
+
+    /// Removes a book from the library.
+    ///
+    /// - Parameter book: the book to remove.
+    func remove(_ book: LibraryBook) async throws {
+        _ = try await store.context.persist { tx in try tx.delete(LibraryBook.self, id: book.id) }
+    }
+}

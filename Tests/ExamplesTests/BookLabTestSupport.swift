@@ -1,0 +1,152 @@
+import Foundation
+import Persistence
+import TestSupport
+
+// The booklab program's stored entities, declared again because an executable cannot be
+// imported. Keep them in sync with Sources/Examples/BookLab/LibraryBook.swift and SearchResult.swift.
+
+/// A book in booklab's library (mirror of the program's `LibraryBook`, same table).
+struct BookLabLibraryBook: StoredEntity {
+    static let entityName = "LibraryBook"
+
+    var id: String
+    var title: String
+    var authors: String?
+    var publisher: String?
+    var publishedDate: String?
+    var summary: String?
+    var isbn: String?
+    var thumbnailURL: URL?
+    var addedAt: Date
+
+    static let title = Field<BookLabLibraryBook, String>("title")
+    static let isbnField = Field<BookLabLibraryBook, String?>("isbn")
+    static let byISBN = UniqueKey(isbnField)
+    static let uniqueKeys = [byISBN]
+    static let indexes = [EntityIndex(title, caseInsensitive: true)]
+}
+
+/// One remembered search result (mirror of the program's `SearchResult`, same table).
+struct BookLabSearchResult: StoredEntity {
+    static let entityName = "SearchResult"
+
+    var id: Int
+    var query: String
+    var volumeID: String
+    var title: String
+    var authors: String?
+    var publisher: String?
+    var publishedDate: String?
+    var summary: String?
+    var isbn: String?
+    var thumbnailURL: URL?
+}
+
+/// Runs booklab with a temporary store and data directory, and opens that store.
+struct BookLabSandbox {
+    let directory: TemporaryDirectory
+    var store: URL { directory.file("library.sqlite") }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "BookLabTests")
+    }
+
+    /// Runs `booklab <arguments> --store <temp store>` with `XDG_DATA_HOME` in the temp dir.
+    func run(
+        _ arguments: [String], storePath: String? = nil, usesDefaultStore: Bool = false,
+        environment: [String: String?] = [:]
+    ) async throws -> ProgramRun {
+        var environment = environment
+        environment["XDG_DATA_HOME"] = dataHome.path
+        if environment.index(forKey: "BOOKLAB_API_URL") == nil {
+            environment.updateValue(nil, forKey: "BOOKLAB_API_URL")  // never inherit a mirror
+        }
+        return try await ProgramRun.run(
+            "booklab", usesDefaultStore ? arguments : arguments + ["--store", storePath ?? store.path],
+            environment: environment, timeout: .seconds(60))
+    }
+
+    /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
+    /// (Ctrl-C) once `ready` returns true, and waits (at most 60 seconds) for it to end.
+    func runInterrupted(
+        _ arguments: [String], environment: [String: String], ready: @Sendable () async -> Bool
+    ) async throws -> InterruptedRun {
+        let process = Process()
+        process.executableURL = try BuiltProducts.executable(named: "booklab")
+        process.arguments = arguments + ["--store", store.path]
+        var merged = ProcessInfo.processInfo.environment
+        merged["XDG_DATA_HOME"] = dataHome.path
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        // Files, not pipes: reading pipes would block threads of the small cooperative pool that
+        // `ready` needs to run on.
+        let outURL = directory.file("interrupted.out")
+        let errURL = directory.file("interrupted.err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let isReady = await ready()
+        kill(process.processIdentifier, SIGINT)  // Ctrl-C
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate() }
+        guard isReady, !process.isRunning else {
+            throw InterruptedRun.Failure(
+                description: isReady ? "booklab did not end within 60 s of SIGINT" : "booklab never became ready")
+        }
+        process.waitUntilExit()
+        return InterruptedRun(
+            status: process.terminationStatus, output: try String(contentsOf: outURL, encoding: .utf8),
+            errorOutput: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    /// The data directory the program is given as `XDG_DATA_HOME`.
+    var dataHome: URL { directory.file("data") }
+
+    /// The library as stored, sorted by title ignoring case.
+    func libraryBooks(at url: URL? = nil) throws -> [BookLabLibraryBook] {
+        let store = try ObjectStore(at: url ?? store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
+        defer { store.close() }
+        return try store.context.readAndWait { tx in
+            try tx.fetch(Query(sortedBy: [BookLabLibraryBook.title.ascending(caseInsensitive: true)]))
+        }
+    }
+
+    /// The remembered search results, by number.
+    func searchResults() throws -> [BookLabSearchResult] {
+        let store = try ObjectStore(at: store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
+        defer { store.close() }
+        return try store.context.readAndWait { tx in
+            try tx.fetch(Query(sortedBy: [BookLabSearchResult.idField.ascending()]))
+        }
+    }
+}
+
+/// What a booklab run that was sent SIGINT printed, and how it ended.
+struct InterruptedRun: CustomStringConvertible {
+    /// The run could not be interrupted as planned.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let status: Int32
+    let output: String
+    let errorOutput: String
+
+    var description: String { "exit status \(status)\n--- stdout ---\n\(output)\n--- stderr ---\n\(errorOutput)" }
+}
+
+extension ProgramRun {
+    /// The lines of standard output.
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+}
