@@ -48,21 +48,30 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
         } catch {
             throw ProgramRunError(description: "\(name) could not start: \(error)")
         }
-        // Read both pipes while the program runs, so a full pipe never blocks it.
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        // Read both pipes and wait for the exit on Dispatch's threads, never on the
+        // cooperative pool (which has one thread per core): blocking there would stall every
+        // other async test while the program runs.
+        async let outData = Self.offPool { stdout.fileHandleForReading.readDataToEndOfFile() }
+        async let errData = Self.offPool { stderr.fileHandleForReading.readDataToEndOfFile() }
         let seconds = Double(timeout.components.seconds)
-        let waited = await Task.detached { finished.wait(timeout: .now() + seconds) }.value
+        let waited = await Self.offPool { finished.wait(timeout: .now() + seconds) }
         if waited == .timedOut {
             process.terminate()
-            _ = await (out, err)
+            _ = await (outData, errData)
             throw ProgramRunError(
                 description: "\(name) \(arguments.joined(separator: " ")) did not finish in \(timeout)")
         }
-        let (outData, errData) = await (out, err)
+        let (out, err) = await (outData, errData)
         return ProgramRun(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-            errorOutput: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            errorOutput: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs a blocking call on a Dispatch thread and resumes the caller with its result.
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
     }
 }
 

@@ -94,7 +94,9 @@ public struct Arguments: Sendable {
         }
         if words[index] == "--" {
             guard index + 1 < words.count else { throw UsageError("missing \(name)") }
-            return words.remove(at: index + 1)
+            let word = words[index + 1]
+            words.removeSubrange(index...index + 1)
+            return word
         }
         return words.remove(at: index)
     }

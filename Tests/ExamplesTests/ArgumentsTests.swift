@@ -1,0 +1,41 @@
+import ExampleSupport
+import Testing
+
+/// The examples' hand-written argument parser.
+@Suite struct ArgumentsTests {
+    @Test func optionsAndFlagsMayStandAnywhere() throws {
+        var arguments = Arguments(["add", "--store", "/tmp/b.sqlite", "3", "--live", "--member=Ann"])
+        let live = arguments.flag("--live")
+        let store = try arguments.option("--store")
+        let member = try arguments.option("--member")
+        let command = try arguments.command()
+        let number = try arguments.integer(named: "number")
+        try arguments.finish()
+        #expect(live && store == "/tmp/b.sqlite" && member == "Ann")
+        #expect(command == "add" && number == 3)
+    }
+
+    @Test func aDoubleDashIsConsumedWithTheWordAfterIt() throws {
+        var arguments = Arguments(["add", "--", "--5"])
+        let command = try arguments.command()
+        let number = try arguments.positional(named: "number")
+        try arguments.finish()
+        #expect(command == "add" && number == "--5")
+    }
+
+    @Test func wrongCallsThrowUsageErrorsThatSayWhatIsWrong() {
+        #expect(throws: UsageError.self) {
+            var arguments = Arguments(["list", "--store"])
+            _ = try arguments.option("--store")
+        }
+        #expect(throws: UsageError.self) {
+            var arguments = Arguments(["--concurrency", "many"])
+            _ = try arguments.integerOption("--concurrency", in: 1...32)
+        }
+        #expect(throws: UsageError.self) { try Arguments(["--frob"]).finish() }
+        #expect(throws: UsageError.self) {
+            var arguments = Arguments([String]())
+            _ = try arguments.command()
+        }
+    }
+}
