@@ -36,30 +36,80 @@ func waitBounded(_ semaphore: DispatchSemaphore, what: String) throws {
 /// request after another.
 func rawPerRequestSide(server: StubServer, session: URLSession) -> Side {
     let url = server.url("/movie")
+    let failures = RawFailures()
     return Side(name: "URLSession + JSONDecoder") {
-        try time {
+        let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
-                let task = session.dataTask(with: url) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                let task = session.dataTask(with: url) { data, response, error in
+                    failures.check(data, response, error)
                     done.signal()
                 }
                 task.resume()
                 try waitBounded(done, what: "a raw request")
             }
         }
+        try failures.throwIfAny(side: "URLSession + JSONDecoder")
+        return duration
+    }
+}
+
+/// Collects the failures of the URLSession sides, which the harness turns into a failed run:
+/// a side that errors must not look fast. Each completion checks the status and decodes the
+/// body with `JSONDecoder`, as FetchKit's side does.
+final class RawFailures: @unchecked Sendable {
+    // @unchecked Sendable: `count` and `first` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    private var first: String?
+
+    /// Checks one completion: no error, status 200, a body that decodes as a `SmallMovie`.
+    func check(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        var failure: String?
+        if let error {
+            failure = "\(error)"
+        } else if (response as? HTTPURLResponse)?.statusCode != 200 {
+            failure = "status \((response as? HTTPURLResponse)?.statusCode ?? -1)"
+        } else {
+            do {
+                _ = try JSONDecoder().decode(SmallMovie.self, from: data ?? Data())
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        if let failure { record(failure) }
+    }
+
+    /// Records one failure.
+    func record(_ failure: String) {
+        lock.withLock {
+            count += 1
+            if first == nil { first = failure }
+        }
+    }
+
+    /// Throws when any completion failed, then starts counting afresh.
+    func throwIfAny(side: String) throws {
+        let (count, first) = lock.withLock { () -> (Int, String?) in
+            defer { (self.count, self.first) = (0, nil) }
+            return (self.count, self.first)
+        }
+        if count > 0 {
+            throw RawSQLite.Failure(description: "\(side): \(count) requests failed, the first with \(first ?? "?")")
+        }
     }
 }
 
 /// The seed's refresh: a `DispatchGroup` that starts every request at once.
 func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
-    Side(name: "seed DispatchGroup (all at once)") {
-        try time {
+    let failures = RawFailures()
+    return Side(name: "seed DispatchGroup (all at once)") {
+        let duration = try time {
             let group = DispatchGroup()
             for n in 0..<count {
                 group.enter()
-                session.dataTask(with: server.url("/slow/\(n)")) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
                     group.leave()
                 }.resume()
             }
@@ -67,23 +117,27 @@ func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: In
                 throw RawSQLite.Failure(description: "the DispatchGroup refresh did not finish")
             }
         }
+        try failures.throwIfAny(side: "seed DispatchGroup")
+        return duration
     }
 }
 
 /// One request after another: `count / 10` requests are timed and the time is scaled by 10,
 /// so the case does not spend 20 s per round on the obviously slow side.
 func oneAtATimeRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
-    Side(name: "one at a time (\(count / 10) timed, x10)") {
+    let failures = RawFailures()
+    return Side(name: "one at a time (\(count / 10) timed, x10)") {
         let measured = try time {
             for n in 0..<count / 10 {
                 let done = DispatchSemaphore(value: 0)
-                session.dataTask(with: server.url("/slow/\(n)")) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
                     done.signal()
                 }.resume()
                 try waitBounded(done, what: "a one-at-a-time request")
             }
         }
+        try failures.throwIfAny(side: "one at a time")
         return measured * 10
     }
 }
@@ -116,14 +170,20 @@ final class ResultBox<T>: @unchecked Sendable {
 /// FetchKit's side of the per-request case: `fetch` decoding the same small body, one after another.
 func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
     let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
+    let failures = RawFailures()
     return Side(name: "FetchKit fetch") {
-        try time {
+        let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
-                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { _ in done.signal() }
+                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { result in
+                    if case .failure(let error) = result { failures.record("\(error)") }
+                    done.signal()
+                }
                 try waitBounded(done, what: "a FetchKit request")
             }
         }
+        try failures.throwIfAny(side: "FetchKit fetch")
+        return duration
     }
 }
 
