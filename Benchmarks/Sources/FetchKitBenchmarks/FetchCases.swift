@@ -25,6 +25,12 @@ func makeBenchmarkServer() throws -> StubServer {
     return server
 }
 
+/// The number of distinct connections the server saw since its recording was last reset,
+/// logged with `--verbose`: each side should reuse keep-alive connections alike.
+func connectionsUsed(_ server: StubServer, prefix: String) -> Int {
+    Set(server.receivedRequests.filter { $0.target.hasPrefix(prefix) }.map(\.connectionID)).count
+}
+
 /// Waits for a semaphore with a generous bound, so a broken side fails instead of hanging.
 func waitBounded(_ semaphore: DispatchSemaphore, what: String) throws {
     guard semaphore.wait(timeout: .now() + 120) == .success else {
@@ -38,6 +44,8 @@ func rawPerRequestSide(server: StubServer, session: URLSession) -> Side {
     let url = server.url("/movie")
     let failures = RawFailures()
     return Side(name: "URLSession + JSONDecoder") {
+        server.resetRecording()
+        defer { diagnose("URLSession per-request: \(connectionsUsed(server, prefix: "/movie")) connections") }
         let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
@@ -104,6 +112,7 @@ final class RawFailures: @unchecked Sendable {
 func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
     let failures = RawFailures()
     return Side(name: "seed DispatchGroup (all at once)") {
+        server.resetRecording()
         let duration = try time {
             let group = DispatchGroup()
             for n in 0..<count {
@@ -118,6 +127,7 @@ func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: In
             }
         }
         try failures.throwIfAny(side: "seed DispatchGroup")
+        diagnose("seed DispatchGroup: \(connectionsUsed(server, prefix: "/slow/")) connections")
         return duration
     }
 }
@@ -172,6 +182,8 @@ func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
     let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
     let failures = RawFailures()
     return Side(name: "FetchKit fetch") {
+        server.resetRecording()
+        defer { diagnose("FetchKit per-request: \(connectionsUsed(server, prefix: "/movie")) connections") }
         let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
@@ -191,7 +203,9 @@ func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
 func fetchKitRefreshSide(server: StubServer, client: FetchClient, count: Int) -> Side {
     let base = server.baseURL
     return Side(name: "FetchKit fetchAll (limit 6)") {
-        try time {
+        server.resetRecording()
+        defer { diagnose("FetchKit fetchAll: \(connectionsUsed(server, prefix: "/slow/")) connections") }
+        return try time {
             let report = try blocking {
                 await client.fetchAll(
                     Array(0..<count), endpoint: { BenchEndpoint(baseURL: base, path: "/slow/\($0)") },

@@ -124,3 +124,11 @@ func printTable(_ results: [CaseResult]) {
                 + "\(others.isEmpty ? "—" : others) |")
     }
 }
+
+/// Whether `--verbose` was given: sides then log diagnostics (such as connections used).
+nonisolated(unsafe) var verboseDiagnostics = false
+
+/// Writes a diagnostic line to standard error when `--verbose` was given.
+func diagnose(_ line: String) {
+    if verboseDiagnostics { FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+}

@@ -26,6 +26,7 @@ if let memoryCase = option("--memory-case") {
 let filter = option("--filter")
 let iterations = option("--iterations").flatMap { Int($0) }
 let verbose = arguments.contains("--verbose")
+verboseDiagnostics = verbose
 let warmups = option("--warmups").flatMap { Int($0) }
 onlySide = option("--side")
 
