@@ -29,12 +29,16 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
         BenchmarkCase(
             name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: client),
-            reference: rawPerRequestSide(server: server, session: session), target: 1.05, iterations: 9),
+            reference: rawPerRequestSide(server: server, session: session),
+            others: [rawPerRequestHoppingSide(server: server, session: session)], target: 1.05, iterations: 9),
         BenchmarkCase(
             name: "FetchKit: refresh 1,000 items, 20 ms latency, limit 6",
             ours: fetchKitRefreshSide(server: server, client: client, count: refreshCount),
             reference: dispatchGroupRefreshSide(server: server, session: session, count: refreshCount),
-            others: [oneAtATimeRefreshSide(server: server, session: session, count: refreshCount)],
+            others: [
+                rawWorkersRefreshSide(server: server, session: session, count: refreshCount),
+                oneAtATimeRefreshSide(server: server, session: session, count: refreshCount),
+            ],
             target: 1.15, idealTime: .milliseconds(refreshCount * 20 / 6), iterations: 3),
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",

@@ -62,6 +62,30 @@ func rawPerRequestSide(server: StubServer, session: URLSession) -> Side {
     }
 }
 
+/// The raw side with one more step FetchKit's contract has: the completion runs on a
+/// dispatch queue of the caller's choosing (FetchKit's callback queue), not on URLSession's
+/// delegate thread. Shown beside the reference to price that thread hop.
+func rawPerRequestHoppingSide(server: StubServer, session: URLSession) -> Side {
+    let url = server.url("/movie")
+    let failures = RawFailures()
+    let queue = DispatchQueue(label: "benchmark.callbacks", qos: .userInitiated)
+    return Side(name: "URLSession + JSONDecoder + hop to a queue") {
+        let duration = try time {
+            for _ in 0..<perRequestCount {
+                let done = DispatchSemaphore(value: 0)
+                let task = session.dataTask(with: url) { data, response, error in
+                    failures.check(data, response, error)
+                    queue.async { done.signal() }
+                }
+                task.resume()
+                try waitBounded(done, what: "a raw request")
+            }
+        }
+        try failures.throwIfAny(side: "URLSession + JSONDecoder + hop")
+        return duration
+    }
+}
+
 /// Collects the failures of the URLSession sides, which the harness turns into a failed run:
 /// a side that errors must not look fast. Each completion checks the status and decodes the
 /// body with `JSONDecoder`, as FetchKit's side does.
@@ -129,6 +153,59 @@ func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: In
         try failures.throwIfAny(side: "seed DispatchGroup")
         diagnose("seed DispatchGroup: \(connectionsUsed(server, prefix: "/slow/")) connections")
         return duration
+    }
+}
+
+/// FetchKit's scheduling without FetchKit: 6 workers, each starting its next data task from
+/// the completion of the previous one. It shows what this way of limiting concurrency costs
+/// in URLSession itself, beside the seed's way of handing URLSession every request at once.
+func rawWorkersRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
+    let failures = RawFailures()
+    return Side(name: "URLSession, 6 workers chaining tasks") {
+        server.resetRecording()
+        let duration = try time {
+            let group = DispatchGroup()
+            let next = NextIndex(count: count)
+            @Sendable func startNext() {
+                guard let n = next.take() else {
+                    group.leave()
+                    return
+                }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
+                    startNext()
+                }.resume()
+            }
+            for _ in 0..<6 {
+                group.enter()
+                startNext()
+            }
+            guard group.wait(timeout: .now() + 600) == .success else {
+                throw RawSQLite.Failure(description: "the URLSession workers refresh did not finish")
+            }
+        }
+        try failures.throwIfAny(side: "URLSession workers")
+        diagnose("URLSession workers: \(connectionsUsed(server, prefix: "/slow/")) connections")
+        return duration
+    }
+}
+
+/// Hands out the indices 0..<count once each, to several workers.
+final class NextIndex: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// The next index, or nil when all have been handed out.
+    func take() -> Int? {
+        lock.withLock {
+            guard value < count else { return nil }
+            defer { value += 1 }
+            return value
+        }
     }
 }
 
