@@ -3,7 +3,7 @@
 // fastest honest alternative, in one release-mode run. It is a separate package so the main
 // manifest keeps zero dependencies; it may depend on GRDB for the comparison.
 //
-// Run: swift run -c release --package-path Benchmarks fetchkit-benchmarks
+// Run: swift run -c release --package-path Benchmarks FetchKitBenchmarks
 
 import PackageDescription
 

@@ -1,15 +1,23 @@
 import FetchKit
 import Foundation
+import Persistence
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 /// Every benchmark case, in report order.
-func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
-    let fetchPath = try makeFetchDatabase(scratch)
+func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let server = try makeBenchmarkServer()
-    let session = URLSession(configuration: .ephemeral)
+    // The same session settings as FetchKit's default transport (no cache, no cookies, 6
+    // connections per host), so the raw sides do no work FetchKit's side is spared.
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = 6
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    let session = URLSession(configuration: configuration)
     let client = FetchClient()
     let refreshCount = 1_000
     let page = try googleBooksPage40()
@@ -21,12 +29,16 @@ func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
         BenchmarkCase(
             name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: client),
-            reference: rawPerRequestSide(server: server, session: session), target: 1.05, iterations: 9),
+            reference: rawPerRequestSide(server: server, session: session),
+            others: [rawPerRequestHoppingSide(server: server, session: session)], target: 1.05, iterations: 9),
         BenchmarkCase(
             name: "FetchKit: refresh 1,000 items, 20 ms latency, limit 6",
             ours: fetchKitRefreshSide(server: server, client: client, count: refreshCount),
             reference: dispatchGroupRefreshSide(server: server, session: session, count: refreshCount),
-            others: [oneAtATimeRefreshSide(server: server, session: session, count: refreshCount)],
+            others: [
+                rawWorkersRefreshSide(server: server, session: session, count: refreshCount),
+                oneAtATimeRefreshSide(server: server, session: session, count: refreshCount),
+            ],
             target: 1.15, idealTime: .milliseconds(refreshCount * 20 / 6), iterations: 3),
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",
@@ -46,10 +58,63 @@ func allCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     ]
 }
 
-/// The names of the memory cases, each measured in a child process.
-let memoryCaseNames: [String] = []
+/// A memory case: a name for the table and the work its child process does.
+struct MemoryCase: Sendable {
+    var name: String
+    var run: @Sendable (_ fetchPath: String) throws -> Void
+}
+
+let memoryFanOutCount = 10_000
+
+/// Every memory case, each measured in a child process of its own (peak resident memory,
+/// `VmHWM`), in report order. The baseline is the same child doing nothing, so each other
+/// row can be read as baseline + the case's own cost.
+let memoryCases: [MemoryCase] = [
+    MemoryCase(name: "baseline: the benchmark process doing nothing") { _ in },
+    MemoryCase(name: "FanOut: 10,000 trivial async jobs, limit 6") { _ in
+        let report = try blocking {
+            await FanOut(maximumConcurrency: 6).run(0..<memoryFanOutCount, changed: { _, _ in true }) { n in
+                await Task.yield()
+                return n
+            }
+        }
+        guard report.changedCount == memoryFanOutCount else {
+            throw RawSQLite.Failure(description: "the fan-out changed \(report.changedCount) items")
+        }
+    },
+    MemoryCase(name: "FetchKit: fetchAll of 10,000 items on the stub server, limit 6") { _ in
+        let server = try makeBenchmarkServer()
+        defer { server.stop() }
+        let client = FetchClient()
+        let base = server.baseURL
+        let report = try blocking {
+            await client.fetchAll(
+                Array(0..<memoryFanOutCount), endpoint: { _ in BenchEndpoint(baseURL: base, path: "/movie") },
+                extracting: .decode(SmallMovie.self), using: FanOut(maximumConcurrency: 6),
+                changed: { _, _ in true },
+                // The stub server records every request; forget them as we go so the peak is FetchKit's.
+                progress: { if $0.completed % 500 == 0 { server.resetRecording() } })
+        }
+        guard report.changedCount == memoryFanOutCount else {
+            throw RawSQLite.Failure(description: "fetchAll: \(report.failedCount) of the requests failed")
+        }
+    },
+    MemoryCase(name: "Persistence: FetchKit fetch of 200,000 rows") { path in
+        let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchItem.self])
+        defer { store.close() }
+        let count = try store.context.readAndWait { try $0.fetch(BenchItem.self) }.count
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "FetchKit fetch read \(count) rows") }
+    },
+    MemoryCase(name: "Persistence: raw C fetch of 200,000 rows (reference)") { path in
+        let count = try RawSQLite(path: path).fetchItems().count
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "raw fetch read \(count) rows") }
+    },
+]
 
 /// Runs one memory case in this (child) process.
-func runMemoryCase(_ name: String) throws {
-    throw RawSQLite.Failure(description: "unknown memory case \(name)")
+func runMemoryCase(_ name: String, fetchPath: String) throws {
+    guard let memoryCase = memoryCases.first(where: { $0.name == name }) else {
+        throw RawSQLite.Failure(description: "unknown memory case \(name)")
+    }
+    try memoryCase.run(fetchPath)
 }

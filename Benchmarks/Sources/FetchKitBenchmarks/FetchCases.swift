@@ -25,6 +25,12 @@ func makeBenchmarkServer() throws -> StubServer {
     return server
 }
 
+/// The number of distinct connections the server saw since its recording was last reset,
+/// logged with `--verbose`: each side should reuse keep-alive connections alike.
+func connectionsUsed(_ server: StubServer, prefix: String) -> Int {
+    Set(server.receivedRequests.filter { $0.target.hasPrefix(prefix) }.map(\.connectionID)).count
+}
+
 /// Waits for a semaphore with a generous bound, so a broken side fails instead of hanging.
 func waitBounded(_ semaphore: DispatchSemaphore, what: String) throws {
     guard semaphore.wait(timeout: .now() + 120) == .success else {
@@ -36,30 +42,107 @@ func waitBounded(_ semaphore: DispatchSemaphore, what: String) throws {
 /// request after another.
 func rawPerRequestSide(server: StubServer, session: URLSession) -> Side {
     let url = server.url("/movie")
+    let failures = RawFailures()
     return Side(name: "URLSession + JSONDecoder") {
-        try time {
+        server.resetRecording()
+        defer { diagnose("URLSession per-request: \(connectionsUsed(server, prefix: "/movie")) connections") }
+        let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
-                let task = session.dataTask(with: url) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                let task = session.dataTask(with: url) { data, response, error in
+                    failures.check(data, response, error)
                     done.signal()
                 }
                 task.resume()
                 try waitBounded(done, what: "a raw request")
             }
         }
+        try failures.throwIfAny(side: "URLSession + JSONDecoder")
+        return duration
+    }
+}
+
+/// The raw side with one more step FetchKit's contract has: the completion runs on a
+/// dispatch queue of the caller's choosing (FetchKit's callback queue), not on URLSession's
+/// delegate thread. Shown beside the reference to price that thread hop.
+func rawPerRequestHoppingSide(server: StubServer, session: URLSession) -> Side {
+    let url = server.url("/movie")
+    let failures = RawFailures()
+    let queue = DispatchQueue(label: "benchmark.callbacks", qos: .userInitiated)
+    return Side(name: "URLSession + JSONDecoder + hop to a queue") {
+        let duration = try time {
+            for _ in 0..<perRequestCount {
+                let done = DispatchSemaphore(value: 0)
+                let task = session.dataTask(with: url) { data, response, error in
+                    failures.check(data, response, error)
+                    queue.async { done.signal() }
+                }
+                task.resume()
+                try waitBounded(done, what: "a raw request")
+            }
+        }
+        try failures.throwIfAny(side: "URLSession + JSONDecoder + hop")
+        return duration
+    }
+}
+
+/// Collects the failures of the URLSession sides, which the harness turns into a failed run:
+/// a side that errors must not look fast. Each completion checks the status and decodes the
+/// body with `JSONDecoder`, as FetchKit's side does.
+final class RawFailures: @unchecked Sendable {
+    // @unchecked Sendable: `count` and `first` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    private var first: String?
+
+    /// Checks one completion: no error, status 200, a body that decodes as a `SmallMovie`.
+    func check(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        var failure: String?
+        if let error {
+            failure = "\(error)"
+        } else if (response as? HTTPURLResponse)?.statusCode != 200 {
+            failure = "status \((response as? HTTPURLResponse)?.statusCode ?? -1)"
+        } else {
+            do {
+                _ = try JSONDecoder().decode(SmallMovie.self, from: data ?? Data())
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        if let failure { record(failure) }
+    }
+
+    /// Records one failure.
+    func record(_ failure: String) {
+        lock.withLock {
+            count += 1
+            if first == nil { first = failure }
+        }
+    }
+
+    /// Throws when any completion failed, then starts counting afresh.
+    func throwIfAny(side: String) throws {
+        let (count, first) = lock.withLock { () -> (Int, String?) in
+            defer { (self.count, self.first) = (0, nil) }
+            return (self.count, self.first)
+        }
+        if count > 0 {
+            throw RawSQLite.Failure(description: "\(side): \(count) requests failed, the first with \(first ?? "?")")
+        }
     }
 }
 
 /// The seed's refresh: a `DispatchGroup` that starts every request at once.
 func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
-    Side(name: "seed DispatchGroup (all at once)") {
-        try time {
+    let failures = RawFailures()
+    return Side(name: "seed DispatchGroup (all at once)") {
+        server.resetRecording()
+        let duration = try time {
             let group = DispatchGroup()
             for n in 0..<count {
                 group.enter()
-                session.dataTask(with: server.url("/slow/\(n)")) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
                     group.leave()
                 }.resume()
             }
@@ -67,23 +150,81 @@ func dispatchGroupRefreshSide(server: StubServer, session: URLSession, count: In
                 throw RawSQLite.Failure(description: "the DispatchGroup refresh did not finish")
             }
         }
+        try failures.throwIfAny(side: "seed DispatchGroup")
+        diagnose("seed DispatchGroup: \(connectionsUsed(server, prefix: "/slow/")) connections")
+        return duration
+    }
+}
+
+/// FetchKit's scheduling without FetchKit: 6 workers, each starting its next data task from
+/// the completion of the previous one. It shows what this way of limiting concurrency costs
+/// in URLSession itself, beside the seed's way of handing URLSession every request at once.
+func rawWorkersRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
+    let failures = RawFailures()
+    return Side(name: "URLSession, 6 workers chaining tasks") {
+        server.resetRecording()
+        let duration = try time {
+            let group = DispatchGroup()
+            let next = NextIndex(count: count)
+            @Sendable func startNext() {
+                guard let n = next.take() else {
+                    group.leave()
+                    return
+                }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
+                    startNext()
+                }.resume()
+            }
+            for _ in 0..<6 {
+                group.enter()
+                startNext()
+            }
+            guard group.wait(timeout: .now() + 600) == .success else {
+                throw RawSQLite.Failure(description: "the URLSession workers refresh did not finish")
+            }
+        }
+        try failures.throwIfAny(side: "URLSession workers")
+        diagnose("URLSession workers: \(connectionsUsed(server, prefix: "/slow/")) connections")
+        return duration
+    }
+}
+
+/// Hands out the indices 0..<count once each, to several workers.
+final class NextIndex: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// The next index, or nil when all have been handed out.
+    func take() -> Int? {
+        lock.withLock {
+            guard value < count else { return nil }
+            defer { value += 1 }
+            return value
+        }
     }
 }
 
 /// One request after another: `count / 10` requests are timed and the time is scaled by 10,
 /// so the case does not spend 20 s per round on the obviously slow side.
 func oneAtATimeRefreshSide(server: StubServer, session: URLSession, count: Int) -> Side {
-    Side(name: "one at a time (\(count / 10) timed, x10)") {
+    let failures = RawFailures()
+    return Side(name: "one at a time (\(count / 10) timed, x10)") {
         let measured = try time {
             for n in 0..<count / 10 {
                 let done = DispatchSemaphore(value: 0)
-                session.dataTask(with: server.url("/slow/\(n)")) { data, _, _ in
-                    _ = data.flatMap { try? JSONDecoder().decode(SmallMovie.self, from: $0) }
+                session.dataTask(with: server.url("/slow/\(n)")) { data, response, error in
+                    failures.check(data, response, error)
                     done.signal()
                 }.resume()
                 try waitBounded(done, what: "a one-at-a-time request")
             }
         }
+        try failures.throwIfAny(side: "one at a time")
         return measured * 10
     }
 }
@@ -116,14 +257,22 @@ final class ResultBox<T>: @unchecked Sendable {
 /// FetchKit's side of the per-request case: `fetch` decoding the same small body, one after another.
 func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
     let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
+    let failures = RawFailures()
     return Side(name: "FetchKit fetch") {
-        try time {
+        server.resetRecording()
+        defer { diagnose("FetchKit per-request: \(connectionsUsed(server, prefix: "/movie")) connections") }
+        let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
-                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { _ in done.signal() }
+                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { result in
+                    if case .failure(let error) = result { failures.record("\(error)") }
+                    done.signal()
+                }
                 try waitBounded(done, what: "a FetchKit request")
             }
         }
+        try failures.throwIfAny(side: "FetchKit fetch")
+        return duration
     }
 }
 
@@ -131,7 +280,9 @@ func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
 func fetchKitRefreshSide(server: StubServer, client: FetchClient, count: Int) -> Side {
     let base = server.baseURL
     return Side(name: "FetchKit fetchAll (limit 6)") {
-        try time {
+        server.resetRecording()
+        defer { diagnose("FetchKit fetchAll: \(connectionsUsed(server, prefix: "/slow/")) connections") }
+        return try time {
             let report = try blocking {
                 await client.fetchAll(
                     Array(0..<count), endpoint: { BenchEndpoint(baseURL: base, path: "/slow/\($0)") },

@@ -61,12 +61,22 @@ func time(_ body: () throws -> Void) rethrows -> Duration {
     return clock.now - start
 }
 
+/// When set (`--side ours`, `--side reference` or a side's name), only that side runs: for profiling.
+nonisolated(unsafe) var onlySide: String?
+
 /// Runs a case: warm-ups, then `iterations` rounds in which every side runs once, in an order
 /// that rotates each round, so a noisy machine moves all sides alike. Returns the medians.
 func run(_ benchmark: BenchmarkCase, log: (String) -> Void) throws -> CaseResult {
     try benchmark.setUp()
     defer { benchmark.tearDown() }
     var sides = [benchmark.ours ?? Side(name: "pending") { .zero }, benchmark.reference] + benchmark.others
+    if let only = onlySide {
+        // Profiling one side (e.g. under callgrind): the others are skipped and read as zero.
+        let keep = only == "ours" ? 0 : (only == "reference" ? 1 : -1)
+        for index in sides.indices where index != keep && sides[index].name != only {
+            sides[index] = Side(name: sides[index].name) { .zero }
+        }
+    }
     var samples = Array(repeating: [Duration](), count: sides.count)
     let rounds = benchmark.warmups + benchmark.iterations
     for round in 0..<rounds {
@@ -113,4 +123,12 @@ func printTable(_ results: [CaseResult]) {
                 + (r.ratio.map { String(format: "%.2fx", $0) } ?? "—") + " | \(target) | \(holds) | "
                 + "\(others.isEmpty ? "—" : others) |")
     }
+}
+
+/// Whether `--verbose` was given: sides then log diagnostics (such as connections used).
+nonisolated(unsafe) var verboseDiagnostics = false
+
+/// Writes a diagnostic line to standard error when `--verbose` was given.
+func diagnose(_ line: String) {
+    if verboseDiagnostics { FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
 }

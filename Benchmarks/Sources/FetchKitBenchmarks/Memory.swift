@@ -11,17 +11,22 @@ func peakResidentBytes() -> Int? {
 }
 
 /// Runs this executable again with `--memory-case name` and returns the peak resident
-/// memory the child reports, so each memory case is measured in a process of its own.
-func measurePeakMemory(ofCase name: String) throws -> Int? {
+/// memory the child reports (throwing when the child fails or reports nothing), so each memory case is measured in a process of its own.
+func measurePeakMemory(ofCase name: String, fetchPath: String) throws -> Int {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["--memory-case", name]
+    process.arguments = ["--memory-case", name, "--fetch-path", fetchPath]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
+    guard process.terminationStatus == 0 else {
+        throw RawSQLite.Failure(description: "the memory case \(name) exited with status \(process.terminationStatus)")
+    }
     let text = String(decoding: output, as: UTF8.self)
-    return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard let bytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+        bytes > 0
+    else { throw RawSQLite.Failure(description: "the memory case \(name) reported no peak (\(text))") }
+    return bytes
 }

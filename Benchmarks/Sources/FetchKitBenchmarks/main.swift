@@ -3,7 +3,7 @@ import Foundation
 // FetchKit benchmarks: each case runs our side and its honest comparison interleaved in one
 // process, after a warm-up, and reports medians. See Docs/Benchmarks.md.
 //
-//   swift run -c release --package-path Benchmarks fetchkit-benchmarks [--filter text] [--iterations n]
+//   swift run -c release --package-path Benchmarks FetchKitBenchmarks [--filter text] [--iterations n]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -14,7 +14,7 @@ func option(_ name: String, in arguments: [String] = CommandLine.arguments) -> S
 
 if let memoryCase = option("--memory-case") {
     do {
-        try runMemoryCase(memoryCase)
+        try runMemoryCase(memoryCase, fetchPath: option("--fetch-path") ?? "")
         print(peakResidentBytes() ?? 0)
         exit(0)
     } catch {
@@ -26,6 +26,9 @@ if let memoryCase = option("--memory-case") {
 let filter = option("--filter")
 let iterations = option("--iterations").flatMap { Int($0) }
 let verbose = arguments.contains("--verbose")
+verboseDiagnostics = verbose
+let warmups = option("--warmups").flatMap { Int($0) }
+onlySide = option("--side")
 
 @MainActor func log(_ line: String) {
     if verbose { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -33,10 +36,12 @@ let verbose = arguments.contains("--verbose")
 
 do {
     let scratch = try Scratch()
+    let fetchPath = try makeFetchDatabase(scratch)
     var results: [CaseResult] = []
-    for var benchmark in try allCases(scratch)
+    for var benchmark in try allCases(scratch, fetchPath: fetchPath)
     where filter.map({ benchmark.name.localizedCaseInsensitiveContains($0) }) ?? true {
         if let iterations { benchmark.iterations = iterations }
+        if let warmups { benchmark.warmups = warmups }
         FileHandle.standardError.write(Data("running \(benchmark.name)…\n".utf8))
         results.append(try run(benchmark, log: log))
     }
@@ -46,9 +51,10 @@ do {
         print("")
         print("| memory case | peak resident memory |")
         print("|---|---:|")
-        for name in memoryCaseNames {
-            let bytes = try measurePeakMemory(ofCase: name)
-            print("| \(name) | \(bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "failed") |")
+        for memoryCase in memoryCases {
+            FileHandle.standardError.write(Data("measuring \(memoryCase.name)…\n".utf8))
+            let bytes = try measurePeakMemory(ofCase: memoryCase.name, fetchPath: fetchPath)
+            print("| \(memoryCase.name) | \(String(format: "%.1f MiB", Double(bytes) / 1_048_576)) |")
         }
     }
     var machine = ProcessInfo.processInfo.hostName

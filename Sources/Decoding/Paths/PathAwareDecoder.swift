@@ -21,7 +21,7 @@ struct PathAwareDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let container = try base.container(keyedBy: AnyCodingKey.self)
         return KeyedDecodingContainer(
-            PathKeyedDecodingContainer<Key>(base: container, readsPaths: keysArePaths(Key.self)))
+            PathKeyedDecodingContainer<Key>(base: container, plan: KeyPlan.of(Key.self)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -3,7 +3,8 @@ import Foundation
 /// A keyed container that reads keys with path syntax as paths and forwards plain keys.
 struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<AnyCodingKey>
-    let readsPaths: Bool
+    /// How this key type's keys read, resolved once per type.
+    let plan: KeyPlan
     let cache = NavigationCache()
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -19,17 +20,15 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// Reads `key` once: its string value decides whether it is a path.
     @inline(__always)
     private func lookup(_ key: Key) throws -> Lookup {
-        let string = key.stringValue
-        guard readsPaths, !PathExpression.isPlainKey(string) else { return .plain(AnyCodingKey(string)) }
-        switch PathCache.shared.expression(for: string) {
-        case .success(let path): return .path(path)
-        case .failure(let error):
+        switch plan.lookup(key.stringValue, keyType: Key.self) {
+        case .plain(let plain): return .plain(plain)
+        case .path(let path): return .path(path)
+        case .invalid(let error):
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
         }
     }
 
-    /// The parsed path of `key`, or nil when it is a plain key.
     @inline(__always)
     private func path(of key: Key) throws -> PathExpression? {
         if case .path(let path) = try lookup(key) { return path }
@@ -111,8 +110,7 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         if try path(of: key) != nil { return try superDecoder(forKey: key).container(keyedBy: type) }
         let nested = try base.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(key))
         return KeyedDecodingContainer(
-            PathKeyedDecodingContainer<NestedKey>(
-                base: nested, readsPaths: keysArePaths(NestedKey.self)))
+            PathKeyedDecodingContainer<NestedKey>(base: nested, plan: KeyPlan.of(NestedKey.self)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

@@ -26,8 +26,7 @@ struct PathUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let nested = try base.nestedContainer(keyedBy: AnyCodingKey.self)
         return KeyedDecodingContainer(
-            PathKeyedDecodingContainer<NestedKey>(
-                base: nested, readsPaths: keysArePaths(NestedKey.self)))
+            PathKeyedDecodingContainer<NestedKey>(base: nested, plan: KeyPlan.of(NestedKey.self)))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
