@@ -9,9 +9,9 @@ import Testing
 
     /// Counts how often `execute()` runs, and finishes twice to prove the second call is inert.
     final class CountingOperation: AsyncOperation, @unchecked Sendable {
-        // @unchecked Sendable: `executions` is guarded by an OrchestrationLock.
-        let executions = OrchestrationLock(0)
-        let cancelledEarly = OrchestrationLock(false)
+        // @unchecked Sendable: `executions` is guarded by an Locked.
+        let executions = Locked(0)
+        let cancelledEarly = Locked(false)
 
         override func execute() {
             executions.withLock { $0 += 1 }
@@ -92,7 +92,7 @@ import Testing
     @Test func aCompletionOperationCancelledBeforeStartReportsFailedOnce() async throws {
         let queue = OperationQueue()
         let outcome = Delivery<RefreshOutcome>()
-        let gate = OrchestrationLock(false)
+        let gate = Locked(false)
         let slow = FetchOperation { () async throws -> Int in
             while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
             return 1
@@ -148,7 +148,7 @@ import Testing
     @Test func dependentsStartOnlyAfterTheirDependenciesFinish() async throws {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 3
-        let order = OrchestrationLock([String]())
+        let order = Locked([String]())
         let first = FetchOperation { () async throws -> Int in
             try await Task.sleep(nanoseconds: 2_000_000)
             order.withLock { $0.append("first") }

@@ -35,7 +35,7 @@ import Testing
         let fanOutCount = 12
         let itemsPerFanOut = 25
         let completions = (0..<fanOutCount).map { _ in Delivery<FanOutReport<String>>() }
-        let progressCounts = (0..<fanOutCount).map { _ in OrchestrationLock(0) }
+        let progressCounts = (0..<fanOutCount).map { _ in Locked(0) }
         var handles: [FanOutHandle] = []
         var willCancel: [Bool] = []
         for index in 0..<fanOutCount {

@@ -139,7 +139,7 @@ enum OrchestrationHTTP {
     }
 
     static func get(_ url: URL) async throws -> Data {
-        let box = OrchestrationLock<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
                 var request = URLRequest(url: url)

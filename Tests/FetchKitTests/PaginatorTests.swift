@@ -16,7 +16,7 @@ import Testing
     /// Serves recorded Google Books pages by start index and records every request.
     final class BooksServer: Sendable {
         let pages: [Int: String]
-        let requests = OrchestrationLock([PageRequest]())
+        let requests = Locked([PageRequest]())
 
         init(pages: [Int: String]) {
             self.pages = pages
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func thePageLimitCapsRequestsLikeTheSeedsTenRequests() async {
-        let requests = OrchestrationLock(0)
+        let requests = Locked(0)
         let paginator = Paginator(style: .offset(pageSize: 40), limits: .init(maximumPages: 10)) { request in
             requests.withLock { $0 += 1 }
             return Page(items: Array(request.offset..<request.offset + 40), totalItems: 5_000)
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func numberedPagesStopAtTheReportedLastPage() async throws {
-        let pageNumbers = OrchestrationLock([Int]())
+        let pageNumbers = Locked([Int]())
         let paginator = Paginator(style: .numbered()) { request in
             pageNumbers.withLock { $0.append(request.pageNumber) }
             return Page(items: ["p\(request.pageNumber)"], totalPages: 3)
@@ -110,7 +110,7 @@ import Testing
             let total_pages: Int
             let results: [Movie]
         }
-        let requests = OrchestrationLock(0)
+        let requests = Locked(0)
         let paginator = Paginator(style: .numbered(firstPage: 1)) { _ in
             requests.withLock { $0 += 1 }
             let search = try JSONDecoder().decode(
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func cursorPagesFollowNextUntilThereIsNone() async {
-        let cursors = OrchestrationLock([String?]())
+        let cursors = Locked([String?]())
         let next: [String?: String] = [nil: "b", "b": "c"]
         let paginator = Paginator(style: .cursor()) { request in
             cursors.withLock { $0.append(request.cursor) }
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func aCursorThatRepeatsItselfEndsTheRun() async {
-        let requests = OrchestrationLock(0)
+        let requests = Locked(0)
         let paginator = Paginator(style: .cursor(first: "same")) { _ in
             requests.withLock { $0 += 1 }
             return Page(items: [1], next: "same")
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func aFailingMiddlePageEndsTheSequenceWithItsErrorAndKeepsEarlierPages() async {
-        let requests = OrchestrationLock([Int]())
+        let requests = Locked([Int]())
         let paginator = Paginator(style: .numbered(pageSize: 2)) { request in
             requests.withLock { $0.append(request.pageNumber) }
             if request.pageNumber == 2 { throw Boom() }
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func cancellingTheHandleStopsTheRunAndSendsNoFurtherRequest() async throws {
-        let requests = OrchestrationLock([Int]())
+        let requests = Locked([Int]())
         let pages = Delivery<[Int]>()
         let done = Delivery<PaginationSummary<Int>>()
         let paginator = Paginator(style: .offset(pageSize: 2)) { request in
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func aCancelledTaskSendsNoRequest() async {
-        let requests = OrchestrationLock(0)
+        let requests = Locked(0)
         let paginator = Paginator(style: .offset(pageSize: 2)) { request in
             requests.withLock { $0 += 1 }
             return Page(items: [request.offset, request.offset + 1])

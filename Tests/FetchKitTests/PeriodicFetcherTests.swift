@@ -56,7 +56,7 @@ import Testing
     @Test func ticksDuringARunAreSkippedAndRunsNeverOverlap() async throws {
         let gate = Gate()
         let counter = InFlightCounter()
-        let calls = OrchestrationLock(0)
+        let calls = Locked(0)
         let fetcher = PeriodicFetcher(
             every: .seconds(10), clock: clock,
             job: {
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func failuresAreReportedAndTheScheduleGoesOn() async throws {
-        let calls = OrchestrationLock(0)
+        let calls = Locked(0)
         let fetcher = PeriodicFetcher(
             every: .seconds(10), clock: clock,
             job: { () async throws -> Int in
@@ -216,7 +216,7 @@ import Testing
 
     @Test func runNowIsRefusedDuringARunAndWhenNotActive() async throws {
         let gate = Gate()
-        let calls = OrchestrationLock(0)
+        let calls = Locked(0)
         let fetcher = PeriodicFetcher(
             every: .seconds(60), clock: clock,
             job: {

@@ -44,7 +44,7 @@ public final class DownloadCoordinator: Sendable {
     }
 
     private let transport: any DownloadTransport
-    private let state = OrchestrationLock(State())
+    private let state = Locked(State())
 
     /// Creates a coordinator.
     ///

@@ -34,7 +34,7 @@ public struct URLSessionDownloadTransport: DownloadTransport {
     ///   ``DownloadError/Code/unacceptableStatus``, ``DownloadError/Code/fileSystem`` or
     ///   ``DownloadError/Code/cancelled``.
     public func download(_ request: URLRequest, into file: URL, key: String) async throws {
-        let taskBox = OrchestrationLock<(task: URLSessionDownloadTask?, cancelled: Bool)>((nil, false))
+        let taskBox = Locked<(task: URLSessionDownloadTask?, cancelled: Bool)>((nil, false))
         let acceptable = acceptableStatusCodes
         let where_ = DownloadError.redacted(request.url)
         try await withTaskCancellationHandler {

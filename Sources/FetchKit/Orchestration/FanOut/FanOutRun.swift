@@ -6,7 +6,7 @@ import Foundation
 /// here when it finishes one, so no task waits for the parent between items and 10,000
 /// items never mean more than `maximumConcurrency` tasks.
 final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `store` are OrchestrationLocks, so the iterator and
+    // @unchecked Sendable: `pending` and `store` are `Locked` values (each an `NSLock` around its state), so the iterator and
     // the results are only touched under their locks; `progressLock` serializes progress
     // calls; `total` is immutable.
     private struct Store {
@@ -24,14 +24,14 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
     }
 
     let total: Int
-    private let pending: OrchestrationLock<AnyIterator<(offset: Int, element: Element)>>
-    private let store: OrchestrationLock<Store>
+    private let pending: Locked<AnyIterator<(offset: Int, element: Element)>>
+    private let store: Locked<Store>
     private let progressLock = NSLock()
 
     init(_ items: some Collection<Element>) {
         total = items.count
-        pending = OrchestrationLock(AnyIterator(items.enumerated().makeIterator()))
-        store = OrchestrationLock(
+        pending = Locked(AnyIterator(items.enumerated().makeIterator()))
+        store = Locked(
             Store(
                 results: [Result<Value, any Error>?](repeating: nil, count: total),
                 outcomes: [ItemOutcome](repeating: .failed, count: total)))

@@ -14,7 +14,7 @@ import Foundation
 /// }
 /// ```
 public final class FetchOperation<Value: Sendable>: AsyncOperation, ItemOutcomeReporting, @unchecked Sendable {
-    // @unchecked Sendable: `storage` is an OrchestrationLock; the other properties are
+    // @unchecked Sendable: `storage` is a `Locked` (an `NSLock` around it); the other properties are
     // immutable.
     private struct Storage {
         var result: Result<Value, any Error>?
@@ -23,7 +23,7 @@ public final class FetchOperation<Value: Sendable>: AsyncOperation, ItemOutcomeR
 
     private let job: @Sendable () async throws -> Value
     private let changed: @Sendable (Value) -> Bool
-    private let storage = OrchestrationLock(Storage())
+    private let storage = Locked(Storage())
 
     /// Creates an operation that runs `job` when the queue starts it.
     ///

@@ -20,11 +20,11 @@ import Foundation
 /// queue.addRefresh(updates) { outcome in completionHandler(outcome) }
 /// ```
 public final class RefreshCompletionOperation: AsyncOperation, @unchecked Sendable {
-    // @unchecked Sendable: `reported` is an OrchestrationLock; the other properties are immutable.
+    // @unchecked Sendable: `reported` is a `Locked` (an `NSLock` around it); the other properties are immutable.
     private let failureRule: FailureRule
     private let queue: DispatchQueue?
     private let handler: @Sendable (RefreshOutcome) -> Void
-    private let reported = OrchestrationLock<RefreshOutcome?>(nil)
+    private let reported = Locked<RefreshOutcome?>(nil)
 
     /// Creates a completion operation; add the operations it waits for as dependencies.
     ///

@@ -64,7 +64,7 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [UUID: Sleeper] = [:]
     }
 
-    private let state = OrchestrationLock(State())
+    private let state = Locked(State())
 
     /// Creates a clock at offset zero.
     public init() {}

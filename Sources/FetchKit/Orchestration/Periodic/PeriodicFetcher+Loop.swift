@@ -13,7 +13,7 @@ extension PeriodicFetcher {
         let makeSchedule: @Sendable () -> ClockSchedule
         let job: @Sendable () async throws -> Outcome
         let onRun: @Sendable (PeriodicRun<Outcome>) -> Void
-        let state: OrchestrationLock<State>
+        let state: Locked<State>
 
         func loop(generation: Int) async {
             let schedule = makeSchedule()
@@ -109,7 +109,7 @@ extension PeriodicFetcher {
             try Task.checkCancellation()
         }
 
-        private static func takeWake(from state: OrchestrationLock<State>) -> CheckedContinuation<Void, Never>? {
+        private static func takeWake(from state: Locked<State>) -> CheckedContinuation<Void, Never>? {
             state.withLock { state in
                 defer { state.wake = nil }
                 return state.wake

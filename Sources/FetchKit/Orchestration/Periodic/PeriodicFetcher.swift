@@ -51,7 +51,7 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
     private let makeSchedule: @Sendable () -> ClockSchedule
     private let job: @Sendable () async throws -> Outcome
     private let onRun: @Sendable (PeriodicRun<Outcome>) -> Void
-    private let state = OrchestrationLock(State())
+    private let state = Locked(State())
 
     /// Creates a stopped fetcher; call ``start()`` to begin.
     ///
