@@ -1,46 +1,7 @@
+import ExampleSupport
 import Foundation
 import Persistence
 import TestSupport
-
-// The booklab program's stored entities, declared again because an executable cannot be
-// imported. Keep them in sync with Sources/Examples/BookLab/LibraryBook.swift and SearchResult.swift.
-
-/// A book in booklab's library (mirror of the program's `LibraryBook`, same table).
-struct BookLabLibraryBook: StoredEntity {
-    static let entityName = "LibraryBook"
-
-    var id: String
-    var title: String
-    var authors: String?
-    var publisher: String?
-    var publishedDate: String?
-    var summary: String?
-    var isbn: String?
-    var thumbnailURL: URL?
-    var addedAt: Date
-
-    static let title = Field<BookLabLibraryBook, String>("title")
-    static let isbnField = Field<BookLabLibraryBook, String?>("isbn")
-    static let byISBN = UniqueKey(isbnField)
-    static let uniqueKeys = [byISBN]
-    static let indexes = [EntityIndex(title, caseInsensitive: true)]
-}
-
-/// One remembered search result (mirror of the program's `SearchResult`, same table).
-struct BookLabSearchResult: StoredEntity {
-    static let entityName = "SearchResult"
-
-    var id: Int
-    var query: String
-    var volumeID: String
-    var title: String
-    var authors: String?
-    var publisher: String?
-    var publishedDate: String?
-    var summary: String?
-    var isbn: String?
-    var thumbnailURL: URL?
-}
 
 /// Runs booklab with a temporary store and data directory, and opens that store.
 struct BookLabSandbox {
@@ -114,20 +75,20 @@ struct BookLabSandbox {
     var dataHome: URL { directory.file("data") }
 
     /// The library as stored, sorted by title ignoring case.
-    func libraryBooks(at url: URL? = nil) throws -> [BookLabLibraryBook] {
-        let store = try ObjectStore(at: url ?? store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
+    func libraryBooks(at url: URL? = nil) throws -> [LibraryBook] {
+        let store = try ObjectStore(at: url ?? store, entities: [LibraryBook.self, SearchResult.self])
         defer { store.close() }
         return try store.context.readAndWait { tx in
-            try tx.fetch(Query(sortedBy: [BookLabLibraryBook.title.ascending(caseInsensitive: true)]))
+            try tx.fetch(Query(sortedBy: [LibraryBook.title.ascending(caseInsensitive: true)]))
         }
     }
 
     /// The remembered search results, by number.
-    func searchResults() throws -> [BookLabSearchResult] {
-        let store = try ObjectStore(at: store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
+    func searchResults() throws -> [SearchResult] {
+        let store = try ObjectStore(at: store, entities: [LibraryBook.self, SearchResult.self])
         defer { store.close() }
         return try store.context.readAndWait { tx in
-            try tx.fetch(Query(sortedBy: [BookLabSearchResult.idField.ascending()]))
+            try tx.fetch(Query(sortedBy: [SearchResult.idField.ascending()]))
         }
     }
 }

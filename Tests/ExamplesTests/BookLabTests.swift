@@ -201,12 +201,12 @@ import Testing
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
         // Books another copy of the program wrote, with titles whose case differs.
         let store = try ObjectStore(
-            at: sandbox.store, entities: [BookLabLibraryBook.self, BookLabSearchResult.self])
+            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
         try store.context.persistAndWait { tx in
             for (id, title) in [
                 ("lower-a", "aardvark tales"), ("upper-z", "ZZ Top: a biography"), ("lower-m", "mid book"),
             ] {
-                try tx.insert(BookLabLibraryBook(id: id, title: title, addedAt: Date()))
+                try tx.insert(LibraryBook(id: id, title: title, addedAt: Date()))
             }
         }
         store.close()

@@ -3,31 +3,6 @@ import Foundation
 import Persistence
 import TestSupport
 
-/// The store's photo, declared as the flickr program declares it (`Sources/Examples/Flickr/Photo.swift`),
-/// so the tests can open the program's store. Keep the two in sync.
-struct FlickrStoredPhoto: StoredEntity {
-    static let entityName = "Photo"
-
-    var id: String
-    var title: String
-    var ownerID: String
-    var ownerName: String
-    var latitude: Double
-    var longitude: Double
-    var accuracy: Int?
-    var placeID: String?
-    var details: String
-    var imageURL: String?
-    var uploaded: Date?
-    var firstFetched: Date
-    var lastFetched: Date
-
-    static let ownerName = Field<FlickrStoredPhoto, String>("ownerName")
-    static let placeID = Field<FlickrStoredPhoto, String?>("placeID")
-    static let uploaded = Field<FlickrStoredPhoto, Date?>("uploaded")
-    static let indexes = [EntityIndex(ownerName, caseInsensitive: true), EntityIndex(placeID), EntityIndex(uploaded)]
-}
-
 /// A temporary folder for one flickr test: its store, its data home, and runs of the program.
 struct FlickrSandbox {
     let folder: TemporaryDirectory
@@ -57,15 +32,15 @@ struct FlickrSandbox {
     }
 
     /// The photos in the store, opened with Persistence.
-    func storedPhotos() throws -> [FlickrStoredPhoto] {
-        let store = try ObjectStore(at: folder.file("flickr.sqlite"), entities: [FlickrStoredPhoto.self])
+    func storedPhotos() throws -> [Photo] {
+        let store = try ObjectStore(at: folder.file("flickr.sqlite"), entities: [Photo.self])
         defer { store.close() }
-        return try store.context.readAndWait { tx in try tx.fetch(FlickrStoredPhoto.self) }
+        return try store.context.readAndWait { tx in try tx.fetch(Photo.self) }
     }
 
     /// Writes photos into the store directly, as another program sharing it would.
-    func insert(_ photos: [FlickrStoredPhoto]) throws {
-        let store = try ObjectStore(at: folder.file("flickr.sqlite"), entities: [FlickrStoredPhoto.self])
+    func insert(_ photos: [Photo]) throws {
+        let store = try ObjectStore(at: folder.file("flickr.sqlite"), entities: [Photo.self])
         defer { store.close() }
         try store.context.persistAndWait { tx in try tx.insert(contentsOf: photos) }
     }

@@ -209,7 +209,7 @@ import Testing
         // A photo another program stored, with text that must be escaped.
         let now = Date()
         try sandbox.insert([
-            FlickrStoredPhoto(
+            Photo(
                 id: "1", title: #"<Tom & Jerry's "chase">"#, ownerID: "x@N00", ownerName: "A & B", latitude: -45,
                 longitude: 170, accuracy: nil, placeID: nil, details: "", imageURL: nil, uploaded: nil,
                 firstFetched: now, lastFetched: now)

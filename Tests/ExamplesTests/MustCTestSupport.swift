@@ -1,35 +1,7 @@
+import ExampleSupport
 import Foundation
 import Persistence
 import TestSupport
-
-/// The program's `Movie` entity, declared again so tests can open mustc's store (an
-/// executable cannot be imported). Keep it in sync with `Sources/Examples/MustC/Movie.swift`.
-struct MustCMovie: StoredEntity {
-    static let entityName = "Movie"
-
-    var id: UUID
-    var title: String
-    var titleKey: String
-    var member: String
-    var addedAt: Date
-    var remoteID: Int64?
-    var popularity: Double?
-
-    static let title = Field<MustCMovie, String>("title")
-    static let titleKey = Field<MustCMovie, String>("titleKey")
-    static let member = Field<MustCMovie, String>("member")
-    static let uniqueKeys = [UniqueKey(titleKey, member)]
-
-    init(title: String, member: String = "family", remoteID: Int64? = nil, popularity: Double? = nil) {
-        id = UUID()
-        self.title = title
-        titleKey = title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        self.member = member
-        addedAt = Date()
-        self.remoteID = remoteID
-        self.popularity = popularity
-    }
-}
 
 /// The first version of mustc's `Movie`, before the popularity step added `remoteID` and
 /// `popularity`: what an older MustC wrote.
@@ -72,17 +44,17 @@ struct MustCSandbox {
     }
 
     /// Every stored movie, read with Persistence, sorted by title.
-    func movies() throws -> [MustCMovie] {
-        let opened = try ObjectStore(at: store, entities: [MustCMovie.self])
+    func movies() throws -> [Movie] {
+        let opened = try ObjectStore(at: store, entities: [Movie.self])
         defer { opened.close() }
         return try opened.context.readAndWait { tx in
-            try tx.fetch(MustCMovie.self, sortedBy: [MustCMovie.title.ascending()])
+            try tx.fetch(Movie.self, sortedBy: [Movie.title.ascending()])
         }
     }
 
     /// Writes movies straight into the store, as an earlier run would have.
-    func seed(_ movies: [MustCMovie]) throws {
-        let opened = try ObjectStore(at: store, entities: [MustCMovie.self])
+    func seed(_ movies: [Movie]) throws {
+        let opened = try ObjectStore(at: store, entities: [Movie.self])
         defer { opened.close() }
         try opened.context.persistAndWait { tx in try tx.insert(contentsOf: movies) }
     }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import Persistence
 import TestSupport
@@ -37,9 +38,9 @@ import Testing
         let sandbox = try MustCSandbox()
         defer { sandbox.remove() }
         try sandbox.seed([
-            MustCMovie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
-            MustCMovie(title: "Unheard Of"),
-            MustCMovie(title: "The Matrix", member: "Ben", remoteID: 603, popularity: 65.8),
+            Movie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
+            Movie(title: "Unheard Of"),
+            Movie(title: "The Matrix", member: "Ben", remoteID: 603, popularity: 65.8),
         ])
 
         let list = try await sandbox.run(["list"])
@@ -99,7 +100,7 @@ import Testing
     @Test func addingATitleAgainKeepsOneMovieAndFetchesItsPopularityAgain() async throws {
         let sandbox = try MustCSandbox()
         defer { sandbox.remove() }
-        try sandbox.seed([MustCMovie(title: "Amélie", member: "Ben")])
+        try sandbox.seed([Movie(title: "Amélie", member: "Ben")])
 
         let add = try await sandbox.run(["add", "AMELIE", "--member", "Ben"])
         #expect(add.status == 0, "\(add)")
@@ -170,7 +171,7 @@ import Testing
         // Stored values that differ from the catalogue's for every movie, plus one without a TMDB id.
         let ids: [Int64] = [550, 13804, 82992, 194, 129, 18148, 603, 807]
         try sandbox.seed(
-            ids.map { MustCMovie(title: "Movie \($0)", remoteID: $0, popularity: 1) } + [MustCMovie(title: "Unmatched")]
+            ids.map { Movie(title: "Movie \($0)", remoteID: $0, popularity: 1) } + [Movie(title: "Unmatched")]
         )
 
         let refresh = try await sandbox.run(["refresh"] + options)
@@ -206,8 +207,8 @@ import Testing
         let sandbox = try MustCSandbox()
         defer { sandbox.remove() }
         try sandbox.seed([
-            MustCMovie(title: "Amélie", member: "Ben"), MustCMovie(title: "Amélie", member: "Ann"),
-            MustCMovie(title: "Se7en", member: "Ben"),
+            Movie(title: "Amélie", member: "Ben"), Movie(title: "Amélie", member: "Ann"),
+            Movie(title: "Se7en", member: "Ben"),
         ])
 
         let remove = try await sandbox.run(["remove", "amelie", "--member", "Ben"])
@@ -311,7 +312,7 @@ import Testing
         // The movie itself was stored at once, before the lookup failed.
         #expect(try sandbox.movies().map(\.popularity) == [nil])
 
-        try sandbox.seed([MustCMovie(title: "Se7en", remoteID: 807, popularity: 1)])
+        try sandbox.seed([Movie(title: "Se7en", remoteID: 807, popularity: 1)])
         for form in Self.refreshForms {
             let refresh = try await sandbox.run(["refresh"] + form, environment: ["MUSTC_OFFLINE_KEY": key])
             #expect(refresh.status == 1, "\(refresh)")

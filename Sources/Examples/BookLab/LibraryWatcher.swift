@@ -1,4 +1,5 @@
 import Dispatch
+import ExampleSupport
 import Persistence
 
 /// The seed's `DatabaseListener` with `onBookListChange`: told the library's sorted list when

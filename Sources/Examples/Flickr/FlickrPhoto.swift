@@ -1,4 +1,5 @@
 import Decoding
+import ExampleSupport
 import Foundation
 
 /// One photo of a `flickr.photos.search` answer, as Flickr sends it.

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 /// The text of `flickr list`: every photo, newest first, or groups with counts.

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 /// The SVG of `flickr map`: the stored photos on an equirectangular longitude/latitude

@@ -1,4 +1,5 @@
 import Decoding
+import ExampleSupport
 import FetchKit
 import Foundation
 import Persistence

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 /// How MustC prints movies and popularity values: plain lines a person reads and tests match.

@@ -1,0 +1,72 @@
+public import Foundation
+public import Persistence
+
+/// A book saved to the `booklab` example's library.
+///
+/// Its identity is the Google Books volume id. Adding a book is an upsert: by the ISBN-13 unique
+/// key when the volume has one (Google lists some books under several volume ids; one ISBN is
+/// one book), else by the volume id. So adding the same book twice keeps one. It lives in
+/// `ExampleSupport` so the program and its end-to-end tests share one declaration.
+public struct LibraryBook: StoredEntity {
+    /// The Google Books volume id.
+    public var id: String
+    /// The title.
+    public var title: String
+    /// The authors, joined.
+    public var authors: String?
+    /// The publisher.
+    public var publisher: String?
+    /// The published date as Google sent it.
+    public var publishedDate: String?
+    /// The description.
+    public var summary: String?
+    /// The ISBN-13; unique among the books that have one.
+    public var isbn: String?
+    /// The small thumbnail's URL.
+    public var thumbnailURL: URL?
+    /// When the book was first added.
+    public var addedAt: Date
+
+    /// The Google Books volume id (the identity).
+    public var volumeID: String { id }
+
+    /// The title column.
+    public static let title = Field<LibraryBook, String>("title")
+    /// The table's name, fixed so that renaming the type keeps existing stores readable.
+    public static let entityName = "LibraryBook"
+    /// The ISBN column.
+    public static let isbnField = Field<LibraryBook, String?>("isbn")
+    /// One ISBN is one book.
+    public static let byISBN = UniqueKey(isbnField)
+    /// The unique keys: ``byISBN``.
+    public static let uniqueKeys = [byISBN]
+    /// The index that serves the library's order.
+    public static let indexes = [EntityIndex(title, caseInsensitive: true)]
+
+    /// The library's order: by title, ignoring case, then in the order books were added.
+    public static let byTitle = [title.ascending(caseInsensitive: true)]
+
+    /// Creates a book from its stored values; the optional ones default to `nil`.
+    public init(
+        id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,
+        summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date
+    ) {
+        self.id = id
+        self.title = title
+        self.authors = authors
+        self.publisher = publisher
+        self.publishedDate = publishedDate
+        self.summary = summary
+        self.isbn = isbn
+        self.thumbnailURL = thumbnailURL
+        self.addedAt = addedAt
+    }
+
+    /// Copies a search result into the library.
+    public init(_ result: SearchResult, addedAt: Date) {
+        self.init(
+            id: result.volumeID, title: result.title, authors: result.authors, publisher: result.publisher,
+            publishedDate: result.publishedDate, summary: result.summary, isbn: result.isbn,
+            thumbnailURL: result.thumbnailURL, addedAt: addedAt)
+    }
+}
