@@ -12,6 +12,9 @@ public final class ObjectTransaction {
     var isOpen = true
     var touched: Set<String> = []
     var touchedEverything = false
+    /// Whether raw SQL that changes rows recomputes the folded-text columns afterwards (the
+    /// migration runner does it once for all its migrations instead).
+    var refreshesFolds = true
     private var lastTouched: String?
 
     init(connection: Connection, writable: Bool) {
@@ -69,7 +72,10 @@ public final class ObjectTransaction {
         }
         try statement.bind(arguments)
         try statement.run()
-        return statement.isReadOnly ? 0 : connection.changes
+        guard !statement.isReadOnly else { return 0 }
+        let changes = connection.changes
+        if changes > 0, refreshesFolds { try connection.refreshFolds() }
+        return changes
     }
 
     /// Runs an SQL query with bound arguments and returns its rows.
@@ -93,6 +99,7 @@ public final class ObjectTransaction {
         while try statement.step() {
             result.append(Row(columns: columns, values: (0..<count).map { statement.value(at: $0) }))
         }
+        if !statement.isReadOnly, refreshesFolds, connection.changes > 0 { try connection.refreshFolds() }
         return result
     }
 

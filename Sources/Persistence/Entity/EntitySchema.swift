@@ -1,32 +1,20 @@
 import Foundation
 
-/// How a property is stored.
-enum ColumnType: String, Sendable {
-    case integer = "INTEGER"
-    case real = "REAL"
-    case text = "TEXT"
-    case blob = "BLOB"
-    /// A nested `Codable` value, stored as JSON text.
-    case json = "JSON"
-
-    /// The declared SQL type of the column.
-    var sqlType: String { self == .json ? "TEXT" : rawValue }
-
-    init(of value: DatabaseValue) {
-        switch value {
-        case .integer: self = .integer
-        case .real: self = .real
-        case .text: self = .text
-        case .blob, .null: self = .blob
-        }
-    }
-}
-
 /// One column of an entity's table.
 struct ColumnSchema: Sendable, Hashable {
     let name: String
-    let type: ColumnType
+    /// What the column holds, from the property's declared type.
+    let kind: ValueKind
+    /// Whether the property is a `RawRepresentable` stored by its raw value.
+    let isRaw: Bool
     let isOptional: Bool
+    /// The property's declared Swift type, for messages.
+    let swiftType: String
+    /// How store format 1 held the column.
+    let legacy: LegacyStorage
+
+    var storage: Storage { kind.storage }
+    var sqlType: String { storage.declaredType }
 }
 
 /// What the store knows about one entity: its columns (derived from Codable), keys, and SQL.
@@ -41,6 +29,12 @@ struct EntitySchema: Sendable {
     let uniqueKeys: [[String]]
     let indexes: [(columns: [String], caseInsensitive: Bool)]
     let defaults: [String: DatabaseValue]
+
+    /// The hidden column that holds the folded text of column `i` (``TextFold``), for the text
+    /// columns of case-insensitive indexes; `nil` for the others.
+    let foldNames: [String?]
+    /// The statement parameter (1-based) of each column's folded text, 0 when it has none.
+    let foldParameters: [Int32]
 
     let table: String
     let columnList: String
@@ -83,6 +77,31 @@ struct EntitySchema: Sendable {
                     entity: E.entityName, property: column)
             }
         }
+        for name in names where name.hasPrefix(EntitySchema.foldPrefix) {
+            throw PersistenceError(
+                .misuse,
+                "\(E.entityName).\(name) begins with \"\(EntitySchema.foldPrefix)\", which the store reserves for its "
+                    + "folded-text columns. Rename the property's coding key.", entity: E.entityName, property: name)
+        }
+        var folded = Set<String>()
+        for index in indexes where index.caseInsensitive {
+            for name in index.columns where columns[byName[name] ?? 0].kind == .string { folded.insert(name) }
+        }
+        var foldNames: [String?] = []
+        var foldParameters: [Int32] = []
+        var nextParameter = Int32(names.count)
+        for name in names {
+            if folded.contains(name) {
+                nextParameter += 1
+                foldNames.append(EntitySchema.foldPrefix + name)
+                foldParameters.append(nextParameter)
+            } else {
+                foldNames.append(nil)
+                foldParameters.append(0)
+            }
+        }
+        self.foldNames = foldNames
+        self.foldParameters = foldParameters
         for column in defaults.keys where byName[column] == nil {
             throw PersistenceError(
                 .unknownProperty, "\(E.entityName) declares a default for '\(column)', which it does not store.",
@@ -91,12 +110,14 @@ struct EntitySchema: Sendable {
 
         table = quote(entityName)
         columnList = names.map(quote).joined(separator: ", ")
-        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
-        insertSQL = "INSERT INTO \(table) (\(columnList)) VALUES (\(placeholders))"
+        // Written columns: the properties, then the folded texts, numbered in that order.
+        let written = names + foldNames.compactMap { $0 }
+        let placeholders = (1...written.count).map { "?\($0)" }.joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\(written.map(quote).joined(separator: ", "))) VALUES (\(placeholders))"
         let idQuoted = quote(names[id])
-        let assignments = names.enumerated().filter { $0.offset != id }
+        let assignments = written.enumerated().filter { $0.offset != id }
             .map { "\(quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
-        let excluded = names.enumerated().filter { $0.offset != id }
+        let excluded = written.enumerated().filter { $0.offset != id }
             .map { "\(quote($0.element)) = excluded.\(quote($0.element))" }.joined(separator: ", ")
         let onConflict = excluded.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(excluded)"
         upsertByIDSQL = "\(insertSQL) ON CONFLICT(\(idQuoted)) \(onConflict)"
@@ -111,10 +132,24 @@ struct EntitySchema: Sendable {
 
     var idName: String { names[idColumn] }
 
+    /// The prefix of the store's folded-text columns.
+    static let foldPrefix = "fk_fold_"
+
+    /// The columns written besides the properties: the folded texts.
+    var foldColumns: [(source: String, name: String)] {
+        zip(names, foldNames).compactMap { source, fold in fold.map { (source, $0) } }
+    }
+
+    /// The folded-text column of a property, if it has one.
+    func foldName(of column: String) -> String? {
+        indexByName[column].flatMap { foldNames[$0] }
+    }
+
     /// The upsert statement matching on a unique key: the stored row keeps its identity.
     func upsertSQL(matching key: [String]) -> String {
         let keySet = Set(key)
-        let excluded = names.enumerated().filter { $0.offset != idColumn && !keySet.contains($0.element) }
+        let written = names + foldNames.compactMap { $0 }
+        let excluded = written.enumerated().filter { $0.offset != idColumn && !keySet.contains($0.element) }
             .map { "\(quote($0.element)) = excluded.\(quote($0.element))" }.joined(separator: ", ")
         let action = excluded.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(excluded)"
         return "\(insertSQL) ON CONFLICT(\(key.map(quote).joined(separator: ", "))) \(action)"
@@ -125,7 +160,7 @@ struct EntitySchema: Sendable {
     }
 
     static func indexName(table: String, columns: [String], caseInsensitive: Bool) -> String {
-        "fk_index_\(table)_" + columns.joined(separator: "_") + (caseInsensitive ? "_nocase" : "")
+        "fk_index_\(table)_" + columns.joined(separator: "_") + (caseInsensitive ? "_folded" : "")
     }
 
     func column(named name: String, for use: String) throws(PersistenceError) -> ColumnSchema {
@@ -173,7 +208,11 @@ extension EntitySchema {
         }
         for name in resultColumns {
             let base = schema.indexByName[name].map { schema.columns[$0] }
-            columns.append(ColumnSchema(name: name, type: base?.type ?? .blob, isOptional: base?.isOptional ?? true))
+            columns.append(
+                base
+                    ?? ColumnSchema(
+                        name: name, kind: .data, isRaw: false, isOptional: true, swiftType: "an unused column",
+                        legacy: .same))
         }
         self = schema
         self.columns = columns

@@ -3,7 +3,8 @@ public import Foundation
 /// A value that can appear in a filter: it has one SQLite representation.
 ///
 /// The standard integer types (except `UInt` and `UInt64`, which may not fit),
-/// `Bool`, `Double`, `Float`, `String`, `Data`, `Date` (seconds since 1970, as a real),
+/// `Bool`, `Double`, `Float`, `String`, `Data`, `Date` (its `timeIntervalSinceReferenceDate`,
+/// seconds since 2001-01-01 00:00 UTC, as a real),
 /// `UUID` (its text), `URL` (its absolute string) and `Optional`s of these conform. Make your
 /// own raw-value enums conform with an empty extension:
 ///
@@ -86,8 +87,9 @@ extension Data: QueryableValue {
 }
 
 extension Date: QueryableValue {
-    /// Seconds since 1970-01-01 00:00 UTC, as a real.
-    public var databaseValue: DatabaseValue { .real(timeIntervalSince1970) }
+    /// Seconds since 2001-01-01 00:00 UTC (`timeIntervalSinceReferenceDate`), as a real: the
+    /// exact bits of the date, which seconds since 1970 would round.
+    public var databaseValue: DatabaseValue { .real(timeIntervalSinceReferenceDate) }
 }
 
 extension UUID: QueryableValue {

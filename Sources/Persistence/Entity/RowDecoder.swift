@@ -20,7 +20,7 @@ final class RowDecoder: Decoder {
     /// The statement's handle, read directly on the hot path (no retain/release per column).
     let handle: OpaquePointer
     @exclusivity(unchecked) var next = 0
-    private lazy var json = JSONDecoder()
+    private lazy var json = StoreJSON.makeDecoder()
 
     /// The keyed container handed out for every row (it holds no per-row state), kept in raw
     /// memory so returning it costs one load rather than two metadata lookups, an allocation
@@ -107,17 +107,13 @@ final class RowDecoder: Decoder {
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int32, key: some CodingKey) throws -> T {
-        let decoder = ColumnValueDecoder(statement: statement, index: index, codingPath: [key])
-        do {
-            return try decoder.decode(T.self)
-        } catch is NeedsJSON {
-            do {
-                return try json.decode(T.self, from: statement.bytes(index))
-            } catch {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: [key], debugDescription: "The stored JSON is not a valid \(T.self): \(error)"))
-            }
-        }
+        try ValueCoding.read(
+            T.self, at: index, handle: handle, column: schema.columns[Int(index)], schema: schema, json: json)
+    }
+
+    /// The error for a stored value whose SQLite type is not the column's.
+    func mismatch(at index: Int32, stored: Int32) -> PersistenceError {
+        ValueCoding.mismatch(schema, schema.columns[Int(index)], stored: stored)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
@@ -178,58 +174,82 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return index
     }
 
-    /// Reads a non-optional integer: NULL reads as 0, so the column type is only checked for 0.
+    /// The index of `key`'s column after checking that it holds a value of `storage`: NULL is
+    /// `valueNotFound`, another type is ``PersistenceError/typeMismatch``.
     @inline(__always)
-    private func int64(_ key: Key) throws -> Int64 {
+    private func checked<T>(_ key: Key, _ storage: Int32, _ type: T.Type) throws -> Int32 {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             let index = try decoder.column(key)
-            let value = sqlite3_column_int64(decoder.handle, index)
-            if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
-                throw DecodingError.valueNotFound(
-                    Int64.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+            let stored = sqlite3_column_type(decoder.handle, index)
+            if stored != storage {
+                if stored == SQLITE_NULL {
+                    throw DecodingError.valueNotFound(
+                        T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+                }
+                throw decoder.mismatch(at: index, stored: stored)
             }
-            return value
+            return index
         }
     }
 
     @inline(__always)
-    private func double(_ key: Key) throws -> Double {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let index = try decoder.column(key)
-            let value = sqlite3_column_double(decoder.handle, index)
-            if value == 0, sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
-                throw DecodingError.valueNotFound(
-                    Double.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
-            }
-            return value
-        }
+    private func int64(_ key: Key) throws -> Int64 {
+        let index = try checked(key, SQLITE_INTEGER, Int64.self)
+        return sqlite3_column_int64(decoder.handle, index)
     }
 
     @inline(__always)
     private func exact<I: FixedWidthInteger>(_ key: Key, _ type: I.Type) throws -> I {
         let raw = try int64(key)
         guard let value = I(exactly: raw) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [key], debugDescription: "The stored integer \(raw) does not fit in \(I.self)."))
+            throw PersistenceError(
+                .typeMismatch,
+                "\(decoder.schema.entityName).\(key.stringValue) holds the integer \(raw), which does not fit in \(I.self).",
+                entity: decoder.schema.entityName, property: key.stringValue)
         }
         return value
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try int64(key) != 0 }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let index = try decoder.column(key)
-            guard let pointer = sqlite3_column_text(decoder.handle, index) else {
-                throw DecodingError.valueNotFound(
-                    String.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
-            }
-            let count = Int(sqlite3_column_bytes(decoder.handle, index))
-            return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    private func bool(at index: Int32, _ key: Key) throws -> Bool {
+        let raw = sqlite3_column_int64(decoder.handle, index)
+        guard raw == 0 || raw == 1 else {
+            throw PersistenceError(
+                .typeMismatch,
+                "\(decoder.schema.entityName).\(key.stringValue) holds the integer \(raw); a Bool is stored as 0 or 1.",
+                entity: decoder.schema.entityName, property: key.stringValue)
         }
+        return raw == 1
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try double(key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try double(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { Int(truncatingIfNeeded: try int64(key)) }
+
+    private func float(at index: Int32, _ key: Key) throws -> Float {
+        let raw = sqlite3_column_double(decoder.handle, index)
+        guard let value = Float(exactly: raw) else {
+            throw PersistenceError(
+                .typeMismatch,
+                "\(decoder.schema.entityName).\(key.stringValue) holds \(raw), which is not exactly a Float.",
+                entity: decoder.schema.entityName, property: key.stringValue)
+        }
+        return value
+    }
+
+    @inline(__always)
+    private func string(at index: Int32) -> String {
+        String(decoding: ValueCoding.rawText(decoder.handle, index), as: UTF8.self)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try bool(at: try checked(key, SQLITE_INTEGER, type), key)
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        string(at: try checked(key, SQLITE_TEXT, type))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        sqlite3_column_double(decoder.handle, try checked(key, SQLITE_FLOAT, type))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try float(at: try checked(key, SQLITE_FLOAT, type), key)
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try exact(key, type) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try int64(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try exact(key, type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try exact(key, type) }
@@ -240,34 +260,45 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try exact(key, type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try exact(key, type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decodeValue(T.self, at: try nonNull(key, type), key: key)
+        let index = try decoder.column(key)
+        if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+            throw DecodingError.valueNotFound(T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        }
+        return try decoder.decodeValue(T.self, at: index, key: key)
     }
 
+    /// The index of `key`'s column when it holds `storage`, `nil` when it is NULL.
     @inline(__always)
-    private func present(_ key: Key) throws -> Int32? {
+    private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             let index = try decoder.column(key)
-            return sqlite3_column_type(decoder.handle, index) == SQLITE_NULL ? nil : index
+            let stored = sqlite3_column_type(decoder.handle, index)
+            if stored == storage { return index }
+            if stored == SQLITE_NULL { return nil }
+            throw decoder.mismatch(at: index, stored: stored)
         }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try present(key).map { sqlite3_column_int64(decoder.handle, $0) != 0 }
+        guard let index = try present(key, SQLITE_INTEGER) else { return nil }
+        return try bool(at: index, key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try present(key).map { decoder.statement.text($0) }
+        try present(key, SQLITE_TEXT).map { string(at: $0) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try present(key).map { sqlite3_column_double(decoder.handle, $0) }
+        try present(key, SQLITE_FLOAT).map { sqlite3_column_double(decoder.handle, $0) }
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try present(key).map { Int(truncatingIfNeeded: sqlite3_column_int64(decoder.handle, $0)) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let index = try present(key, SQLITE_FLOAT) else { return nil }
+        return try float(at: index, key)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try present(key).map { sqlite3_column_int64(decoder.handle, $0) }
+        try present(key, SQLITE_INTEGER).map { sqlite3_column_int64(decoder.handle, $0) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = try present(key) else { return nil }
+        let index = try decoder.column(key)
+        if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL { return nil }
         return try decoder.decodeValue(T.self, at: index, key: key)
     }
 

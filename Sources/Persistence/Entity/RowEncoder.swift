@@ -25,16 +25,19 @@ final class RowEncoder: Encoder {
     @exclusivity(unchecked) var boundMask: UInt64 = 0
     let fullMask: UInt64?
     var failure: (any Error)?
-    private lazy var json: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
+    /// Each column's kind, and the parameter of its folded text (0 for none).
+    let kinds: [ValueKind]
+    let foldParameters: [Int32]
+    let hasFolds: Bool
+    private lazy var json = StoreJSON.makeEncoder()
 
     init(schema: EntitySchema) {
         self.schema = schema
         names = schema.names
         count = names.count
+        kinds = schema.columns.map(\.kind)
+        foldParameters = schema.foldParameters
+        hasFolds = schema.foldParameters.contains { $0 != 0 }
         fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
     }
 
@@ -56,12 +59,44 @@ final class RowEncoder: Encoder {
         if let fullMask, boundMask != fullMask {
             for index in 0..<count where boundMask & (UInt64(1) << UInt64(index)) == 0 {
                 statement.bindNull(at: Int32(index + 1))
+                if foldParameters[index] != 0 { statement.bindNull(at: foldParameters[index]) }
             }
         }
     }
 
+    /// Checks that the value written for the column at `parameter` is of the column's kind.
+    @inline(__always)
+    func expect(_ kind: ValueKind, at parameter: Int32, wrote: @autoclosure () -> String) throws {
+        let index = Int(parameter) - 1
+        if kinds[index] != kind {
+            throw ValueCoding.wrongWrite(schema, schema.columns[index], wrote: wrote())
+        }
+    }
+
+    /// Binds text, and its folded form when the column has a folded-text column.
+    @inline(__always)
+    func bindString(_ value: String, at parameter: Int32) {
+        statement?.bindText(value, at: parameter)
+        if hasFolds, case let fold = foldParameters[Int(parameter) - 1], fold != 0 {
+            statement?.bindText(TextFold.fold(value), at: fold)
+        }
+    }
+
+    @inline(__always)
+    func bindNull(at parameter: Int32) {
+        sqlite3_bind_null(handle, parameter)
+        if hasFolds, case let fold = foldParameters[Int(parameter) - 1], fold != 0 { sqlite3_bind_null(handle, fold) }
+    }
+
+    @inline(__always)
+    func bindDouble(_ value: Double, at parameter: Int32) throws {
+        if value.isNaN { throw ValueCoding.nan(schema, schema.columns[Int(parameter) - 1]) }
+        sqlite3_bind_double(handle, parameter, value)
+    }
+
     private func wrap(_ error: any Error) -> PersistenceError {
         if let error = error as? PersistenceError {
+            if error.message.hasPrefix(schema.entityName) { return error }
             return PersistenceError(
                 error.kind, "\(schema.entityName): \(error.message)", entity: schema.entityName,
                 property: error.property, sqliteCode: error.sqliteCode)
@@ -91,21 +126,14 @@ final class RowEncoder: Encoder {
         return Int32(next)
     }
 
-    func bindValue<T: Encodable>(_ value: T, at index: Int32, key: String) throws {
+    func bindValue<T: Encodable>(_ value: T, at parameter: Int32) throws {
         guard let statement else { return }
-        if let special = SpecialValues.databaseValue(of: value) {
-            try statement.bind(special, at: index)
-            return
-        }
-        let capture = SingleValueCapture()
-        try value.encode(to: capture)
-        if capture.needsJSON {
-            let data = try json.encode(value)
-            statement.bindText(String(decoding: data, as: UTF8.self), at: index)
-        } else if let captured = capture.value {
-            try statement.bind(captured, at: index)
+        let column = schema.columns[Int(parameter) - 1]
+        let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
+        if case .text(let text) = stored {
+            bindString(text, at: parameter)
         } else {
-            statement.bindNull(at: index)
+            try statement.bind(stored, at: parameter)
         }
     }
 
@@ -167,40 +195,66 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func integer(_ value: Int64, _ key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
             let index = try encoder.parameter(key)
+            try encoder.expect(.integer, at: index, wrote: "an integer")
             sqlite3_bind_int64(encoder.handle, index, value)
         }
     }
 
+    private func unsigned(_ value: some BinaryInteger, _ key: Key) throws {
+        let index = try encoder.parameter(key)
+        try encoder.expect(.integer, at: index, wrote: "an integer")
+        guard let exact = Int64(exactly: value) else {
+            throw ValueCoding.unsupported(
+                encoder.schema, encoder.schema.columns[Int(index) - 1],
+                "is \(value), which does not fit in SQLite's 64-bit signed integer (at most \(Int64.max)). "
+                    + "Store it as a String instead.")
+        }
+        sqlite3_bind_int64(encoder.handle, index, exact)
+    }
+
     mutating func encodeNil(forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        sqlite3_bind_null(encoder.handle, index)
+        encoder.bindNull(at: index)
     }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try integer(value ? 1 : 0, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            let index = try encoder.parameter(key)
+            try encoder.expect(.bool, at: index, wrote: "a Bool")
+            sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
+        }
+    }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(try RowValues.int64(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(Int64(value), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(try RowValues.int64(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        let index = try encoder.parameter(key)
-        sqlite3_bind_double(encoder.handle, index, value)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            let index = try encoder.parameter(key)
+            try encoder.expect(.double, at: index, wrote: "a Double")
+            try encoder.bindDouble(value, at: index)
+        }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        sqlite3_bind_double(encoder.handle, index, Double(value))
+        try encoder.expect(.float, at: index, wrote: "a Float")
+        try encoder.bindDouble(Double(value), at: index)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        let index = try encoder.parameter(key)
-        encoder.statement?.bindText(value, at: index)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            let index = try encoder.parameter(key)
+            try encoder.expect(.string, at: index, wrote: "a String")
+            encoder.bindString(value, at: index)
+        }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let index = try encoder.parameter(key)
-        try encoder.bindValue(value, at: index, key: key.stringValue)
+        try encoder.bindValue(value, at: index)
     }
 
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {

@@ -93,6 +93,11 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public static let busy = make("busy", "The database is locked.")
     /// A query names a property the entity does not store, or compares it with a value of another type.
     public static let unknownProperty = make("unknownProperty", "The entity has no such property.")
+    /// A stored value's SQLite type is not the one its property is stored as (for example `TEXT`
+    /// in a column that holds a `Double`), or an entity's `encode(to:)` writes a different type
+    /// than its `init(from:)` reads. The message names `Entity.property`, the stored type and the
+    /// expected one; the store never converts such a value silently.
+    public static let typeMismatch = make("typeMismatch", "A stored value does not have its property's type.")
     /// A row could not be turned into an entity value.
     public static let decodingFailed = make("decodingFailed", "A row could not be decoded.")
     /// An entity value could not be turned into a row.

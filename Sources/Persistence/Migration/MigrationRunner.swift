@@ -9,42 +9,50 @@ enum MigrationRunner {
             throw PersistenceError(.misuse, "Two migrations are named \"\(migration.name)\"; names must be unique.")
         }
         let table = quote(SchemaReconciler.migrationsTable)
-        let fresh = try isFresh(connection)
-        if !fresh {
-            let applied = try appliedMigrations(connection)
-            if let unknown = applied.first(where: { !seen.contains($0) }) {
-                throw PersistenceError(
-                    .newerSchema,
-                    "The store at \(connection.path) records the migration \"\(unknown)\", which this program does not "
-                        + "know: it was written by a newer version. Update the program; the file was left untouched.")
-            }
-            for migration in migrations where !applied.contains(migration.name) {
-                try transaction(connection) { () throws(PersistenceError) in
+        // One transaction for everything the open changes: when any step fails (a newer file, an
+        // incompatible entity, a failing migration) it rolls back and the file keeps every byte.
+        try transaction(connection) { () throws(PersistenceError) in
+            let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
+            try StoreCore.checkVersion(version, connection: connection)
+            let fresh = try isFresh(connection)
+            var wroteRows = false
+            if !fresh {
+                let applied = try appliedMigrations(connection)
+                if let unknown = applied.first(where: { !seen.contains($0) }) {
+                    throw PersistenceError(
+                        .newerSchema,
+                        "The store at \(connection.path) records the migration \"\(unknown)\", which this program does "
+                            + "not know: it was written by a newer version. Update the program; the file was left untouched.")
+                }
+                if version == 1 {
+                    try FormatMigration.upgradeFormat1(connection, schemas: schemas)
+                    wroteRows = true
+                }
+                for migration in migrations where !applied.contains(migration.name) {
                     try connection.execute(
                         "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
-                    let again = try connection.scalar(
-                        "SELECT COUNT(*) FROM \(table) WHERE name = ?", [.text(migration.name)])
-                    guard again == .integer(0) else { return }  // another process ran it meanwhile
                     let tx = ObjectTransaction(connection: connection, writable: true)
+                    tx.refreshesFolds = false
                     defer { tx.isOpen = false }
                     do {
                         try migration.body(tx)
                     } catch {
                         throw PersistenceError(
                             .migrationFailed,
-                            "The migration \"\(migration.name)\" failed and was rolled back: \(error). "
-                                + "The store was not opened; fix the migration and open it again.")
+                            "The migration \"\(migration.name)\" failed: \(error). Nothing was changed and the store "
+                                + "was not opened; fix the migration and open it again.")
                     }
                     let insert = try connection.prepare(
                         "INSERT INTO \(table) (name, applied) VALUES (?, julianday('now'))")
                     try insert.bind([.text(migration.name)])
                     try insert.run()
+                    wroteRows = true
                 }
             }
-        }
-        try transaction(connection) { () throws(PersistenceError) in
             let ddl = try SchemaReconciler.plan(connection, schemas: schemas)
             for statement in ddl { try connection.execute(statement) }
+            // Migrations write with raw SQL: bring the folded-text columns up to date once.
+            if wroteRows { try connection.refreshFolds() }
             if fresh, !migrations.isEmpty {
                 try connection.execute(
                     "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
@@ -56,7 +64,6 @@ enum MigrationRunner {
                     try insert.run()
                 }
             }
-            let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
             if version != SchemaReconciler.formatVersion {
                 try connection.execute("PRAGMA user_version = \(SchemaReconciler.formatVersion)")
             }

@@ -7,7 +7,11 @@ import Foundation
 /// a single byte is written.
 enum SchemaReconciler {
     /// The store's file format version, kept in `PRAGMA user_version`.
-    static let formatVersion: Int64 = 1
+    ///
+    /// Format 2 stores dates as `timeIntervalSinceReferenceDate`, floating-point columns without
+    /// a declared type, values without a column type of their own as JSON, and folded-text
+    /// columns for case-insensitive indexes; ``FormatMigration`` upgrades format 1 files.
+    static let formatVersion: Int64 = 2
     static let migrationsTable = "fk_migrations"
 
     static func hint(_ entity: String) -> String {
@@ -39,15 +43,18 @@ enum SchemaReconciler {
     }
 
     static func columnDefinition(_ column: ColumnSchema, schema: EntitySchema) -> String {
-        var definition = "\(quote(column.name)) \(column.type.sqlType)"
+        var definition = quote(column.name)
+        if !column.sqlType.isEmpty { definition += " \(column.sqlType)" }
         if !column.isOptional { definition += " NOT NULL" }
         if column.name == schema.idName { definition += " PRIMARY KEY" }
         return definition
     }
 
     static func create(_ schema: EntitySchema) -> [String] {
-        let columns = schema.columns.map { columnDefinition($0, schema: schema) }.joined(separator: ", ")
-        return ["CREATE TABLE \(schema.table) (\(columns))"] + indexes(schema)
+        let columns =
+            schema.columns.map { columnDefinition($0, schema: schema) }
+            + schema.foldColumns.map { "\(quote($0.name)) TEXT" }
+        return ["CREATE TABLE \(schema.table) (\(columns.joined(separator: ", ")))"] + indexes(schema)
     }
 
     static func indexes(_ schema: EntitySchema, existing: Set<String> = []) -> [String] {
@@ -63,8 +70,9 @@ enum SchemaReconciler {
             let name = EntitySchema.indexName(
                 table: schema.entityName, columns: index.columns, caseInsensitive: index.caseInsensitive)
             if existing.contains(name) { continue }
-            let collate = index.caseInsensitive ? " COLLATE NOCASE" : ""
-            let columns = index.columns.map { quote($0) + collate }.joined(separator: ", ")
+            let columns = index.columns.map { name in
+                quote((index.caseInsensitive ? schema.foldName(of: name) : nil) ?? name)
+            }.joined(separator: ", ")
             ddl.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(schema.table) (\(columns))")
         }
         return ddl
@@ -87,12 +95,12 @@ enum SchemaReconciler {
                 if column.name == schema.idName {
                     throw incompatible(entity, column.name, "is the new identity, but the table has no such column")
                 }
+                let definition = quote(column.name) + (column.sqlType.isEmpty ? "" : " \(column.sqlType)")
                 if column.isOptional {
-                    ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(column.name)) \(column.type.sqlType)")
+                    ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(definition)")
                 } else if let value = schema.defaults[column.name] {
                     ddl.append(
-                        "ALTER TABLE \(schema.table) ADD COLUMN \(quote(column.name)) \(column.type.sqlType) "
-                            + "NOT NULL DEFAULT \(sqlLiteral(value))")
+                        "ALTER TABLE \(schema.table) ADD COLUMN \(definition) NOT NULL DEFAULT \(sqlLiteral(value))")
                 } else {
                     throw incompatible(
                         entity, column.name,
@@ -101,11 +109,12 @@ enum SchemaReconciler {
                 }
                 continue
             }
-            if stored.type != column.type.sqlType {
+            if stored.type != column.sqlType {
+                let needed = column.sqlType.isEmpty ? "no declared type (a floating-point column)" : column.sqlType
                 throw incompatible(
                     entity, column.name,
                     "changed type: the table stores it as \(stored.type.isEmpty ? "untyped" : stored.type), "
-                        + "the entity now needs \(column.type.sqlType)")
+                        + "the entity (\(column.swiftType)) now needs \(needed)")
             }
             if column.name == schema.idName, !stored.pk {
                 throw incompatible(
@@ -124,7 +133,12 @@ enum SchemaReconciler {
                 }
             }
         }
-        let wanted = Set(schema.names)
+        for (source, fold) in schema.foldColumns where existing[fold] == nil {
+            ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(fold)) TEXT")
+            ddl.append(
+                "UPDATE \(schema.table) SET \(quote(fold)) = \(TextFold.functionName)(\(quote(source)))")
+        }
+        let wanted = Set(schema.names).union(schema.foldColumns.map(\.name))
         for (name, stored) in existing.sorted(by: { $0.key < $1.key }) where !wanted.contains(name) {
             if stored.pk {
                 throw incompatible(entity, name, "was the identity and is no longer stored")

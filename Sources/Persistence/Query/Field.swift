@@ -25,7 +25,8 @@ public struct Field<Entity: StoredEntity, Value: QueryableValue>: Sendable, Hash
 
     /// Sorts by this field, smallest first.
     ///
-    /// - Parameter caseInsensitive: whether text is compared ignoring ASCII case.
+    /// - Parameter caseInsensitive: whether text is compared by its folded form, ignoring case
+    ///   and diacritics (see ``Sort/caseInsensitive``).
     /// - Returns: the sort.
     public func ascending(caseInsensitive: Bool = false) -> Sort<Entity> {
         Sort(column: name, descending: false, caseInsensitive: caseInsensitive)
@@ -33,7 +34,8 @@ public struct Field<Entity: StoredEntity, Value: QueryableValue>: Sendable, Hash
 
     /// Sorts by this field, largest first.
     ///
-    /// - Parameter caseInsensitive: whether text is compared ignoring ASCII case.
+    /// - Parameter caseInsensitive: whether text is compared by its folded form, ignoring case
+    ///   and diacritics (see ``Sort/caseInsensitive``).
     /// - Returns: the sort.
     public func descending(caseInsensitive: Bool = false) -> Sort<Entity> {
         Sort(column: name, descending: true, caseInsensitive: caseInsensitive)
@@ -55,51 +57,67 @@ extension String: TextQueryableValue {}
 extension Optional: TextQueryableValue where Wrapped == String {}
 
 extension Field where Value: TextQueryableValue {
-    /// Matches rows whose text contains `text`.
+    /// Matches rows whose text equals `text`, by default ignoring case and diacritics.
+    ///
+    /// Case-insensitive comparison compares folded forms (see ``Sort/caseInsensitive``), so
+    /// `Book.title.equals("eclair")` matches "Éclair". On a property with a case-insensitive
+    /// ``EntityIndex`` it is an index lookup.
     ///
     /// - Parameters:
-    ///   - text: the substring; `%`, `_` and `\` in it are matched literally.
-    ///   - caseSensitive: when `false` (the default), ASCII letters match regardless of case.
+    ///   - text: the text to compare with.
+    ///   - caseSensitive: when `true`, the same as `==`.
+    /// - Returns: the filter.
+    public func equals(_ text: String, caseSensitive: Bool = false) -> Filter<Entity> {
+        Filter(.text(column: name, match: .equals, text: text, caseSensitive: caseSensitive))
+    }
+
+    /// Matches rows whose text contains `text`, by default ignoring case and diacritics.
+    ///
+    /// Works for a `text` of any length.
+    ///
+    /// - Parameters:
+    ///   - text: the substring, matched literally (no pattern characters).
+    ///   - caseSensitive: when `false` (the default), compares folded forms (see ``Sort/caseInsensitive``).
     /// - Returns: the filter.
     public func contains(_ text: String, caseSensitive: Bool = false) -> Filter<Entity> {
-        caseSensitive
-            ? Filter(.instr(column: name, text: text))
-            : Filter(.like(column: name, pattern: "%" + Self.escape(text) + "%"))
+        Filter(.text(column: name, match: .contains, text: text, caseSensitive: caseSensitive))
     }
 
-    /// Matches rows whose text starts with `prefix` (ASCII case-insensitive).
+    /// Matches rows whose text starts with `prefix`, by default ignoring case and diacritics.
     ///
-    /// - Parameter prefix: the prefix; `%`, `_` and `\` in it are matched literally.
+    /// Runs as an index range on a property with a matching index (a case-insensitive
+    /// ``EntityIndex`` for the default, a plain one with `caseSensitive: true`), for a `prefix` of
+    /// any length.
+    ///
+    /// - Parameters:
+    ///   - prefix: the prefix, matched literally.
+    ///   - caseSensitive: when `false` (the default), compares folded forms (see ``Sort/caseInsensitive``).
     /// - Returns: the filter.
-    public func hasPrefix(_ prefix: String) -> Filter<Entity> {
-        Filter(.like(column: name, pattern: Self.escape(prefix) + "%"))
+    public func hasPrefix(_ prefix: String, caseSensitive: Bool = false) -> Filter<Entity> {
+        Filter(.text(column: name, match: .prefix, text: prefix, caseSensitive: caseSensitive))
     }
 
-    /// Matches rows whose text ends with `suffix` (ASCII case-insensitive).
+    /// Matches rows whose text ends with `suffix`, by default ignoring case and diacritics.
     ///
-    /// - Parameter suffix: the suffix; `%`, `_` and `\` in it are matched literally.
+    /// - Parameters:
+    ///   - suffix: the suffix, matched literally, of any length.
+    ///   - caseSensitive: when `false` (the default), compares folded forms (see ``Sort/caseInsensitive``).
     /// - Returns: the filter.
-    public func hasSuffix(_ suffix: String) -> Filter<Entity> {
-        Filter(.like(column: name, pattern: "%" + Self.escape(suffix)))
+    public func hasSuffix(_ suffix: String, caseSensitive: Bool = false) -> Filter<Entity> {
+        Filter(.text(column: name, match: .suffix, text: suffix, caseSensitive: caseSensitive))
     }
 
     /// Matches rows whose text matches a SQL `LIKE` pattern (`%` any run, `_` one character,
-    /// `\` escapes; ASCII case-insensitive).
+    /// `\` escapes; SQLite's `LIKE`, which ignores the case of ASCII letters only).
+    ///
+    /// SQLite refuses patterns longer than 50,000 bytes ("LIKE or GLOB pattern too complex");
+    /// ``contains(_:caseSensitive:)``, ``hasPrefix(_:caseSensitive:)`` and
+    /// ``hasSuffix(_:caseSensitive:)`` have no such limit.
     ///
     /// - Parameter pattern: the pattern, bound as a value.
     /// - Returns: the filter.
     public func like(_ pattern: String) -> Filter<Entity> {
         Filter(.like(column: name, pattern: pattern))
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { result.append("\\") }
-            result.append(character)
-        }
-        return result
     }
 }
 

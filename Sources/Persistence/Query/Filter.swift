@@ -9,7 +9,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         case compare(column: String, op: String, value: DatabaseValue)
         case inList(column: String, values: [DatabaseValue])
         case like(column: String, pattern: String)
-        case instr(column: String, text: String)
+        case text(column: String, match: TextMatch, text: String, caseSensitive: Bool)
         case isNull(column: String, negated: Bool)
         case and(Node, Node)
         case or(Node, Node)
@@ -48,7 +48,16 @@ public struct Filter<Entity: StoredEntity>: Sendable {
     public static prefix func ! (filter: Filter) -> Filter { Filter(.not(filter.node)) }
 }
 
+/// How a text filter compares.
+enum TextMatch: Sendable {
+    case equals, contains, prefix, suffix
+}
+
 /// Matches rows whose property equals `value` (`== nil` matches `NULL`).
+///
+/// Text compares exactly (code point by code point); use ``Field/equals(_:caseSensitive:)`` to
+/// ignore case and diacritics. On a property with a case-insensitive ``EntityIndex`` an exact
+/// comparison still uses that index.
 ///
 /// - Parameters:
 ///   - field: the property.

@@ -18,8 +18,7 @@ struct QuerySQL {
         var parts: [String] = []
         for key in sort {
             let column = try schema.column(named: key.column, for: "a sort")
-            var part = quote(column.name)
-            if key.caseInsensitive { part += " COLLATE NOCASE" }
+            var part = key.caseInsensitive ? foldedExpression(column.name) : quote(column.name)
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
         }
@@ -48,18 +47,63 @@ struct QuerySQL {
 
     private func check(_ column: ColumnSchema, _ value: DatabaseValue, _ use: String) throws(PersistenceError) {
         let ok: Bool
-        switch (column.type, value) {
+        switch (column.storage, value) {
         case (_, .null): ok = true
         case (.integer, .integer), (.integer, .real), (.real, .integer), (.real, .real): ok = true
-        case (.text, .text), (.json, .text), (.blob, .blob): ok = true
+        case (.text, .text), (.blob, .blob): ok = true
         default: ok = false
         }
         guard ok else {
             throw PersistenceError(
                 .unknownProperty,
-                "\(use) compares \(schema.entityName).\(column.name), stored as \(column.type.rawValue), "
+                "\(use) compares \(schema.entityName).\(column.name), stored as \(column.storage.rawValue), "
                     + "with the value \(value); declare the Field with the property's own type.",
                 entity: schema.entityName, property: column.name)
+        }
+    }
+
+    /// The folded text of a column: its folded-text column when a case-insensitive index keeps
+    /// one, else the store's `fk_fold` function.
+    func foldedExpression(_ name: String) -> String {
+        if let fold = schema.foldName(of: name) { return quote(fold) }
+        return "\(TextFold.functionName)(\(quote(name)))"
+    }
+
+    private mutating func renderText(
+        _ name: String, _ match: TextMatch, _ text: String, caseSensitive: Bool
+    ) throws(PersistenceError) {
+        let column = try schema.column(named: name, for: "a text filter")
+        try check(column, .text(text), "A text filter")
+        let expression = caseSensitive ? quote(name) : foldedExpression(name)
+        let needle = caseSensitive ? text : TextFold.fold(text)
+        switch match {
+        case .equals:
+            if caseSensitive, let fold = schema.foldName(of: name) {
+                sql += "(\(quote(fold)) = ? AND \(expression) = ?)"
+                arguments += [.text(TextFold.fold(text)), .text(text)]
+            } else {
+                sql += "\(expression) = ?"
+                arguments.append(.text(needle))
+            }
+        case .contains:
+            sql += "instr(\(expression), ?) > 0"
+            arguments.append(.text(needle))
+        case .prefix:
+            // Code-point order is byte order in UTF-8, so the prefix's range is exact and indexable.
+            if let upper = TextFold.prefixUpperBound(needle) {
+                sql += "(\(expression) >= ? AND \(expression) < ?)"
+                arguments += [.text(needle), .text(upper)]
+            } else {
+                sql += "\(expression) IS NOT NULL"
+            }
+        case .suffix:
+            let count = needle.unicodeScalars.count
+            if count == 0 {
+                sql += "\(expression) IS NOT NULL"
+            } else {
+                sql += "substr(\(expression), ?) = ?"
+                arguments += [.integer(-Int64(count)), .text(needle)]
+            }
         }
     }
 
@@ -70,8 +114,14 @@ struct QuerySQL {
         case .compare(let name, let op, let value):
             let column = try schema.column(named: name, for: "a filter")
             try check(column, value, "A filter")
-            sql += "\(quote(name)) \(op) ?"
-            arguments.append(value)
+            if op == "=", case .text(let text) = value, let fold = schema.foldName(of: name) {
+                // The folded-text index finds the candidates; the exact comparison decides.
+                sql += "(\(quote(fold)) = ? AND \(quote(name)) = ?)"
+                arguments += [.text(TextFold.fold(text)), value]
+            } else {
+                sql += "\(quote(name)) \(op) ?"
+                arguments.append(value)
+            }
         case .inList(let name, let values):
             let column = try schema.column(named: name, for: "a filter")
             let nonNull = values.filter { $0 != .null }
@@ -90,11 +140,8 @@ struct QuerySQL {
             try check(column, .text(pattern), "A text filter")
             sql += "\(quote(name)) LIKE ? ESCAPE '\\'"
             arguments.append(.text(pattern))
-        case .instr(let name, let text):
-            let column = try schema.column(named: name, for: "a text filter")
-            try check(column, .text(text), "A text filter")
-            sql += "instr(\(quote(name)), ?) > 0"
-            arguments.append(.text(text))
+        case .text(let name, let match, let text, let caseSensitive):
+            try renderText(name, match, text, caseSensitive: caseSensitive)
         case .isNull(let name, let negated):
             _ = try schema.column(named: name, for: "a filter")
             sql += "\(quote(name)) IS \(negated ? "NOT " : "")NULL"

@@ -9,6 +9,12 @@ public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     public let column: String
     /// Whether larger values come first.
     public let descending: Bool
-    /// Whether text is compared ignoring ASCII case (SQLite's `NOCASE` collation).
+    /// Whether text is compared by its folded form, ignoring case and diacritics.
+    ///
+    /// The folded form is the text lower-cased with Unicode's default lowercase mapping,
+    /// decomposed (NFD) and stripped of nonspacing marks (the combining accents), compared code
+    /// point by code point: "Alien, Ångström, apple, Éclair, Émile, zebra, Zorro". Texts with the
+    /// same folded form ("Apple", "apple") keep the order they were inserted in. On a property with
+    /// a case-insensitive ``EntityIndex`` the sort reads the index.
     public let caseInsensitive: Bool
 }

@@ -31,6 +31,7 @@ final class Connection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        TextFold.register(on: db)
     }
 
     deinit {

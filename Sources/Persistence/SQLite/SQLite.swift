@@ -71,6 +71,7 @@ extension PersistenceError.Kind {
     static let readOnly = PersistenceError.readOnly.kind
     static let diskFull = PersistenceError.diskFull.kind
     static let unsupportedValue = PersistenceError.unsupportedValue.kind
+    static let typeMismatch = PersistenceError.typeMismatch.kind
     static let uniqueKeyViolation = PersistenceError.uniqueKeyViolation.kind
     static let constraintViolation = PersistenceError.constraintViolation.kind
     static let newerSchema = PersistenceError.newerSchema.kind

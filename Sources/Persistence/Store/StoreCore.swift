@@ -47,8 +47,12 @@ final class StoreCore: Sendable {
         }
         self.schemas = schemas
         let setup = try Self.connect(path: path, configuration: configuration, schemas: schemas, create: true)
-        try Self.prepareFile(setup, isMemory: isMemory)
+        // Read-only checks first; the migration runner changes the file in one transaction that
+        // rolls back on any failure; only then does the file switch to WAL.
+        let version = try setup.scalar("PRAGMA user_version").integerValue ?? 0
+        try Self.checkVersion(version, connection: setup)
         try MigrationRunner.run(setup, schemas: ordered, configuration: configuration)
+        try Self.enableWAL(setup, isMemory: isMemory)
         shared = isMemory ? SharedConnection(setup) : nil
     }
 
@@ -69,10 +73,8 @@ final class StoreCore: Sendable {
         return connection
     }
 
-    /// Switches the file to WAL and refuses a file written by a newer format.
-    private static func prepareFile(_ connection: Connection, isMemory: Bool) throws(PersistenceError) {
-        // The first statement that reads the file: a non-database or damaged file fails here.
-        let version = try connection.scalar("PRAGMA user_version").integerValue ?? 0
+    /// Refuses a file written by a newer store format, before anything is written.
+    static func checkVersion(_ version: Int64, connection: Connection) throws(PersistenceError) {
         if version > SchemaReconciler.formatVersion {
             throw PersistenceError(
                 .newerSchema,
@@ -80,13 +82,16 @@ final class StoreCore: Sendable {
                     + "\(version), this version reads up to \(SchemaReconciler.formatVersion)). Update the program; "
                     + "the file was left untouched.")
         }
-        if !isMemory {
-            let mode = try connection.scalar("PRAGMA journal_mode = WAL").textValue?.lowercased()
-            guard mode == "wal" else {
-                throw PersistenceError(
-                    .cannotOpen,
-                    "The store at \(connection.path) could not switch to WAL journaling (got \(mode ?? "none")).")
-            }
+    }
+
+    /// Switches the file to WAL, once it is known to be a compatible store.
+    private static func enableWAL(_ connection: Connection, isMemory: Bool) throws(PersistenceError) {
+        guard !isMemory else { return }
+        let mode = try connection.scalar("PRAGMA journal_mode = WAL").textValue?.lowercased()
+        guard mode == "wal" else {
+            throw PersistenceError(
+                .cannotOpen,
+                "The store at \(connection.path) could not switch to WAL journaling (got \(mode ?? "none")).")
         }
     }
 
