@@ -104,7 +104,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PersistenceTests",
-            dependencies: ["Persistence", "TestSupport"],
+            dependencies: [
+                "Persistence", "Decoding", "TestSupport",
+                // The stock SQLite library, to read store files as other programs do.
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -2,6 +2,7 @@ import Dispatch
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// The completion runs exactly once on every path, proven over many randomized requests

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Retries")

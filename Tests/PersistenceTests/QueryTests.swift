@@ -92,7 +92,7 @@ import Testing
             )
         }
         #expect(plan.0.joined().contains("USING INDEX fk_index_Book_pages"))
-        #expect(plan.1.joined().contains("fk_index_Book_title_nocase"))
+        #expect(plan.1.joined().contains("fk_index_Book_title_folded"))
         #expect(!plan.1.joined().contains("TEMP B-TREE"))
         #expect(plan.2.joined().contains("USING INDEX fk_unique_Book_isbn"))
     }

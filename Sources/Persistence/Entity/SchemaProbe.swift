@@ -111,8 +111,11 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        probe.record(key.stringValue, T.self, optional: true, firstProfile: SampleValue.make(T.self)?.firstProfile ?? false)
-        return nil
+        // A sample rather than nil: wrappers whose decode(_:forKey:) overload calls decodeIfPresent
+        // (such as Decoding's `@LosslessValue`) throw on nil when they have no fallback.
+        let sample = SampleValue.make(T.self)
+        probe.record(key.stringValue, T.self, optional: true, firstProfile: sample?.firstProfile ?? false)
+        return sample?.value
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -78,13 +78,16 @@ enum FormatMigration {
             try connection.execute("CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))")
             try connection.execute(
                 "INSERT INTO \(temporary) (rowid, \(names)) SELECT rowid, \(selections.joined(separator: ", ")) FROM \(table)")
+            // Read the old values from the old table: the new TEXT column has already turned 1 into '1'.
+            for (name, captured) in toJSON {
+                try convertToJSON(connection, from: table, into: temporary, column: name, captured: captured)
+            }
             try connection.execute("DROP TABLE \(table)")
             try connection.execute("ALTER TABLE \(temporary) RENAME TO \(table)")
             for row in oldIndexes {
                 guard let name = row[0].textValue, let sql = row[1].textValue, !name.hasSuffix("_nocase") else { continue }
                 try connection.execute(sql)
             }
-            for (name, captured) in toJSON { try convertToJSON(connection, table: table, column: name, from: captured) }
         } else {
             for row in oldIndexes {
                 guard let name = row[0].textValue, name.hasSuffix("_nocase") else { continue }
@@ -95,10 +98,11 @@ enum FormatMigration {
 
     /// Rewrites a single-value column format 1 kept as a primitive into the JSON format 2 reads.
     private static func convertToJSON(
-        _ connection: Connection, table: String, column: String, from captured: SingleValueCapture.Captured
+        _ connection: Connection, from table: String, into rebuilt: String, column: String,
+        captured: SingleValueCapture.Captured
     ) throws(PersistenceError) {
         let rows = try connection.rows("SELECT rowid, \(quote(column)) FROM \(table) WHERE \(quote(column)) IS NOT NULL")
-        let update = try connection.prepare("UPDATE \(table) SET \(quote(column)) = ? WHERE rowid = ?")
+        let update = try connection.prepare("UPDATE \(rebuilt) SET \(quote(column)) = ? WHERE rowid = ?")
         let encoder = StoreJSON.makeEncoder()
         for row in rows {
             let json: String

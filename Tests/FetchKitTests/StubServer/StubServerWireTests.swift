@@ -1,5 +1,6 @@
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Tests that speak raw bytes to the server: keep-alive, pipelining, partial reads and malformed input.

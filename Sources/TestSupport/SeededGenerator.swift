@@ -1,12 +1,18 @@
 /// A deterministic random number generator (SplitMix64), so randomized tests can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// Creates a generator whose sequence is fixed by `seed`.
+    ///
+    /// - Parameter seed: any value; print it with a failure so the run can be replayed.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    ///
+    /// - Returns: the bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
