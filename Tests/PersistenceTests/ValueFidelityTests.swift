@@ -139,6 +139,16 @@ struct Plain: StoredEntity, Equatable {
         #expect(nested?.property == "scalar")
     }
 
+    @Test func aValueKeptAsJSONRefusesInfinityByNameAndKeepsInfinityLookalikeStrings() throws {
+        let error = writeError(Specimen(id: 1, shape: .circle(radius: .infinity)))
+        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.property == "shape")
+        #expect(error?.message.contains("Specimen.shape") == true)
+        for (id, text) in ["+Infinity", "-Infinity", "NaN", "inf"].enumerated() {
+            #expect(try roundTrip(Specimen(id: 10 + id, scalar: .string(text)))?.scalar == .string(text))
+        }
+    }
+
     @Test func datesComeBackBitForBit() throws {
         for (id, interval) in [0.1, -0.0, 1e-300, 700_000_000.123456, -63_000_000_000.5].enumerated() {
             let back = try roundTrip(Specimen(id: id, moment: Date(timeIntervalSinceReferenceDate: interval)))
