@@ -116,6 +116,18 @@ final class RowDecoder: Decoder {
         ValueCoding.mismatch(schema, schema.columns[Int(index)], stored: stored)
     }
 
+    /// The error for a value of `stored` type where another was expected: NULL is
+    /// `valueNotFound` (reported as a missing value), anything else a type mismatch. Kept out of
+    /// line so the checks on the hot path stay small.
+    @inline(never)
+    func unexpected(at index: Int32, stored: Int32, key: some CodingKey) -> any Error {
+        if stored == SQLITE_NULL {
+            return DecodingError.valueNotFound(
+                Any.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
+        }
+        return mismatch(at: index, stored: stored)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
             return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
@@ -177,25 +189,29 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The index of `key`'s column after checking that it holds a value of `storage`: NULL is
     /// `valueNotFound`, another type is ``PersistenceError/typeMismatch``.
     @inline(__always)
-    private func checked<T>(_ key: Key, _ storage: Int32, _ type: T.Type) throws -> Int32 {
+    private func checked(_ key: Key, _ storage: Int32) throws -> Int32 {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             let index = try decoder.column(key)
             let stored = sqlite3_column_type(decoder.handle, index)
-            if stored != storage {
-                if stored == SQLITE_NULL {
-                    throw DecodingError.valueNotFound(
-                        T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
-                }
-                throw decoder.mismatch(at: index, stored: stored)
-            }
+            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
             return index
         }
     }
 
+    /// Reads an integer, checking its type: one `sqlite3_column_value` call (a `sqlite3_column_*`
+    /// call costs about as much as the row's whole decoding step), then the value's type and
+    /// integer. The value is "unprotected" in SQLite's terms, which differs from a protected one
+    /// only by the connection's mutex, and the store's connections have none (`SQLITE_OPEN_NOMUTEX`,
+    /// confined to one queue).
     @inline(__always)
     private func int64(_ key: Key) throws -> Int64 {
-        let index = try checked(key, SQLITE_INTEGER, Int64.self)
-        return sqlite3_column_int64(decoder.handle, index)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            let value = sqlite3_column_value(decoder.handle, index)
+            let stored = sqlite3_value_type(value)
+            if stored != SQLITE_INTEGER { throw decoder.unexpected(at: index, stored: stored, key: key) }
+            return sqlite3_value_int64(value)
+        }
     }
 
     @inline(__always)
@@ -238,18 +254,26 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try bool(at: try checked(key, SQLITE_INTEGER, type), key)
+        try bool(at: try checked(key, SQLITE_INTEGER), key)
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        string(at: try checked(key, SQLITE_TEXT, type))
+        string(at: try checked(key, SQLITE_TEXT))
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        sqlite3_column_double(decoder.handle, try checked(key, SQLITE_FLOAT, type))
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            let index = try decoder.column(key)
+            let value = sqlite3_column_value(decoder.handle, index)
+            let stored = sqlite3_value_type(value)
+            if stored != SQLITE_FLOAT { throw decoder.unexpected(at: index, stored: stored, key: key) }
+            return sqlite3_value_double(value)
+        }
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try float(at: try checked(key, SQLITE_FLOAT, type), key)
+        try float(at: try checked(key, SQLITE_FLOAT), key)
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try exact(key, type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        Int.bitWidth == 64 ? Int(truncatingIfNeeded: try int64(key)) : try exact(key, type)
+    }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try int64(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try exact(key, type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try exact(key, type) }

@@ -1,10 +1,13 @@
 /// A value type the store keeps in its own table: adopt it on your `Codable` structs.
 ///
 /// The store derives one column per stored property from the type's `Codable`
-/// conformance (the compiler's synthesized one or your own). Integers, `Bool`, floating-point
-/// numbers, `String`, `Data`, `Date`, `UUID`, `URL` and enums with such raw values get a
-/// column of their own type; any other `Codable` value (a nested struct, an array, a
-/// dictionary) is stored as JSON text. Optional properties become nullable columns.
+/// conformance (the compiler's synthesized one or your own), typed by each property's declared
+/// Swift type. Integers, `Bool`, floating-point numbers, `String`, `Data`, `Date`, `UUID`,
+/// `URL`, `Decimal` and any `RawRepresentable` type with such a raw value get a column of
+/// their own type; any other `Codable` value (a nested struct, an array, a dictionary, an enum
+/// with associated values) is stored as JSON text. Optional properties become nullable columns.
+/// Every value comes back bit for bit, or the write fails naming the property (NaN, for one, is
+/// refused); see "How values are stored" in the queries article.
 ///
 /// For example:
 ///

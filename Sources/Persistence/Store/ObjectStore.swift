@@ -28,7 +28,9 @@ public final class ObjectStore: Sendable {
     /// `Optional` (or defaulted) property gets its column with existing rows intact, and a new
     /// index or unique key is created. Anything else stops the open with
     /// ``PersistenceError/incompatibleSchema`` naming the entity and property, leaving the file
-    /// untouched; add a ``Migration`` for it.
+    /// untouched; add a ``Migration`` for it. A file written by an older store format is
+    /// upgraded. All of it runs in one transaction, before the file is switched to WAL: an open
+    /// that fails changes no byte of the file.
     ///
     /// - Parameters:
     ///   - url: the database file; its directory must exist and be writable.
