@@ -1,7 +1,8 @@
 /// A condition on an entity's rows, rendered to SQL with every value bound.
 ///
 /// Build filters from ``Field``s with `==`, `!=`, `<`, `<=`, `>`, `>=`,
-/// ``Field/isIn(_:)``, ``Field/contains(_:caseSensitive:)``, ``Field/hasPrefix(_:)``,
+/// ``Field/isIn(_:)``, ``Field/equals(_:caseSensitive:)``, ``Field/contains(_:caseSensitive:)``,
+/// ``Field/hasPrefix(_:caseSensitive:)``, ``Field/hasSuffix(_:caseSensitive:)``,
 /// ``Field/isNil``, and combine them with `&&`, `||` and `!`.
 public struct Filter<Entity: StoredEntity>: Sendable {
     indirect enum Node: Sendable {
