@@ -25,8 +25,7 @@ extension ObjectTransaction {
         try checkOpen()
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
-        let statement = try connection.cached(built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built)
         let decoder = RowDecoder(schema: codec.schema, statement: statement)
         return try collectRows(E.self, statement, decoder)
     }
@@ -74,8 +73,7 @@ extension ObjectTransaction {
         var built = QuerySQL(schema: codec.schema)
         built.sql = "SELECT COUNT(*) FROM \(codec.schema.table)"
         try built.appendWhere(filter)
-        let statement = try connection.cached(built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return Int(statement.int64(0))
@@ -96,8 +94,7 @@ extension ObjectTransaction {
         built.sql = "SELECT EXISTS(SELECT 1 FROM \(codec.schema.table)"
         try built.appendWhere(filter)
         built.sql += ")"
-        let statement = try connection.cached(built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built)
         defer { statement.reset() }
         guard try statement.step() else { return false }
         return statement.int64(0) != 0
@@ -107,8 +104,7 @@ extension ObjectTransaction {
     func fetchWithRows<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> ([E], [[DatabaseValue]]) {
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
-        let statement = try connection.cached(built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built)
         let decoder = RowDecoder(schema: codec.schema, statement: statement)
         let count = statement.columnCount
         var entities: [E] = []

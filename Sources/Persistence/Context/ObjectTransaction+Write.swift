@@ -131,8 +131,7 @@ extension ObjectTransaction {
         var built = QuerySQL(schema: codec.schema)
         built.sql = "DELETE FROM \(codec.schema.table)"
         try built.appendWhere(filter)
-        let statement = try connection.cached(built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built)
         try statement.run()
         let count = connection.changes
         if count > 0 { touch(codec.schema.entityName) }

@@ -140,8 +140,7 @@ public final class ObjectTransaction {
         try checkOpen()
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
-        let statement = try connection.prepare("EXPLAIN QUERY PLAN " + built.sql)
-        try statement.bind(built.arguments)
+        let statement = try connection.statement(for: built, explain: true)
         var lines: [String] = []
         while try statement.step() { lines.append(statement.text(3)) }
         return lines

@@ -29,6 +29,8 @@ struct EntitySchema: Sendable {
     let uniqueKeys: [[String]]
     let indexes: [(columns: [String], caseInsensitive: Bool)]
     let defaults: [String: DatabaseValue]
+    /// The properties of the full-text index, empty when the entity has none.
+    let fullText: [String]
 
     /// The hidden column that holds the folded text of column `i` (``TextFold``), for the text
     /// columns of case-insensitive indexes; `nil` for the others.
@@ -75,6 +77,21 @@ struct EntitySchema: Sendable {
                     "\(E.entityName) declares a key or index on '\(column)', which is not one of its stored properties ("
                         + names.joined(separator: ", ") + ").",
                     entity: E.entityName, property: column)
+            }
+        }
+        fullText = E.fullTextIndex?.columns ?? []
+        for name in fullText {
+            guard let index = byName[name] else {
+                throw PersistenceError(
+                    .unknownProperty,
+                    "\(E.entityName)'s full-text index names '\(name)', which is not one of its stored properties ("
+                        + names.joined(separator: ", ") + ").", entity: E.entityName, property: name)
+            }
+            guard columns[index].kind == .string else {
+                throw PersistenceError(
+                    .unsupportedValue,
+                    "\(E.entityName)'s full-text index names '\(name)', a \(columns[index].swiftType); a full-text index "
+                        + "holds String properties only.", entity: E.entityName, property: name)
             }
         }
         for name in names where name.hasPrefix(EntitySchema.foldPrefix) {
@@ -131,6 +148,9 @@ struct EntitySchema: Sendable {
     }
 
     var idName: String { names[idColumn] }
+
+    /// The FTS5 table of the entity's full-text index.
+    var fullTextTable: String { "fk_fts_" + entityName }
 
     /// The prefix of the store's folded-text columns.
     static let foldPrefix = "fk_fold_"

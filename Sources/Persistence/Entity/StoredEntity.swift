@@ -40,6 +40,9 @@ public protocol StoredEntity: Codable, Sendable, Identifiable where ID: Queryabl
     /// A property listed here can be added to an existing store without a ``Migration``:
     /// existing rows get the default.
     static var columnDefaults: [ColumnDefault<Self>] { get }
+    /// The full-text index over text properties, searched with ``Field/matches(_:)``; by
+    /// default none.
+    static var fullTextIndex: FullTextIndex<Self>? { get }
 }
 
 extension StoredEntity {
@@ -53,6 +56,8 @@ extension StoredEntity {
     public static var indexes: [EntityIndex<Self>] { [] }
     /// No defaults.
     public static var columnDefaults: [ColumnDefault<Self>] { [] }
+    /// No full-text index.
+    public static var fullTextIndex: FullTextIndex<Self>? { nil }
 }
 
 /// A set of properties whose combined values no two rows may share, declared by an entity.

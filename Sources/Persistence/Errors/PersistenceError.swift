@@ -98,6 +98,9 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// than its `init(from:)` reads. The message names `Entity.property`, the stored type and the
     /// expected one; the store never converts such a value silently.
     public static let typeMismatch = make("typeMismatch", "A stored value does not have its property's type.")
+    /// A full-text query given to ``Field/matches(_:)`` is malformed (an unbalanced quote, a
+    /// bare operator); the message names the query and what SQLite's FTS5 found wrong.
+    public static let invalidQuery = make("invalidQuery", "A full-text query is malformed.")
     /// A row could not be turned into an entity value.
     public static let decodingFailed = make("decodingFailed", "A row could not be decoded.")
     /// An entity value could not be turned into a row.

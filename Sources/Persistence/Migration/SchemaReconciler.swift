@@ -38,6 +38,7 @@ enum SchemaReconciler {
             } else {
                 ddl += create(schema)
             }
+            ddl += try FullTextReconciler.plan(connection, schema)
         }
         return ddl
     }

@@ -107,6 +107,36 @@ extension Field where Value: TextQueryableValue {
         Filter(.text(column: name, match: .suffix, text: suffix, caseSensitive: caseSensitive))
     }
 
+    /// Matches rows whose text matches a full-text query, using the entity's ``FullTextIndex``.
+    ///
+    /// The query is FTS5's query syntax: words (all must appear, in any order, ignoring case and
+    /// diacritics), `"quoted phrases"`, prefix terms (`unre*`), `OR`, `NOT`, `NEAR(…)` and
+    /// parentheses. Sort by ``relevance`` to get the best matches first. It composes with every
+    /// other filter:
+    ///
+    /// ```swift
+    /// let hits = try tx.fetch(
+    ///     Book.self, where: Book.title.matches("unreal engine") && Book.rating >= 4,
+    ///     sortedBy: [Book.title.relevance])
+    /// ```
+    ///
+    /// A malformed query (an unbalanced quote, a bare operator) makes the fetch throw
+    /// ``PersistenceError/invalidQuery`` naming the query.
+    ///
+    /// - Parameter query: the full-text query.
+    /// - Returns: the filter.
+    public func matches(_ query: String) -> Filter<Entity> {
+        Filter(.fullText(column: name, query: query))
+    }
+
+    /// Sorts the rows a ``matches(_:)`` filter on this field selects by relevance, best first
+    /// (FTS5's BM25 rank).
+    ///
+    /// A query sorted by relevance must filter with ``matches(_:)`` on the same field.
+    public var relevance: Sort<Entity> {
+        Sort(column: name, descending: false, caseInsensitive: false, isRelevance: true)
+    }
+
     /// Matches rows whose text matches a SQL `LIKE` pattern (`%` any run, `_` one character,
     /// `\` escapes; SQLite's `LIKE`, which ignores the case of ASCII letters only).
     ///

@@ -11,6 +11,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         case inList(column: String, values: [DatabaseValue])
         case like(column: String, pattern: String)
         case text(column: String, match: TextMatch, text: String, caseSensitive: Bool)
+        case fullText(column: String, query: String)
         case isNull(column: String, negated: Bool)
         case and(Node, Node)
         case or(Node, Node)
@@ -18,6 +19,23 @@ public struct Filter<Entity: StoredEntity>: Sendable {
     }
 
     let node: Node
+
+    /// The full-text matches of this filter, for relevance sorts.
+    func fullTextMatches() -> [(column: String, query: String)] {
+        func collect(_ node: Node, into result: inout [(column: String, query: String)]) {
+            switch node {
+            case .fullText(let column, let query): result.append((column, query))
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                collect(lhs, into: &result)
+                collect(rhs, into: &result)
+            case .not(let inner): collect(inner, into: &result)
+            default: break
+            }
+        }
+        var result: [(column: String, query: String)] = []
+        collect(node, into: &result)
+        return result
+    }
 
     init(_ node: Node) { self.node = node }
 

@@ -4,6 +4,8 @@ struct QuerySQL {
     let schema: EntitySchema
     var sql = ""
     var arguments: [DatabaseValue] = []
+    /// The full-text queries the SQL runs, checked before it runs (see `Connection.statement(for:)`).
+    var fullTextQueries: [(table: String, column: String, query: String)] = []
 
     init(schema: EntitySchema) { self.schema = schema }
 
@@ -13,11 +15,25 @@ struct QuerySQL {
         try render(filter.node)
     }
 
-    mutating func appendOrder<E>(_ sort: [Sort<E>]) throws(PersistenceError) {
+    mutating func appendOrder<E>(_ sort: [Sort<E>], filter: Filter<E>? = nil) throws(PersistenceError) {
         guard !sort.isEmpty else { return }
         var parts: [String] = []
         for key in sort {
             let column = try schema.column(named: key.column, for: "a sort")
+            if key.isRelevance {
+                guard let match = filter?.fullTextMatches().first(where: { $0.column == key.column }) else {
+                    throw PersistenceError(
+                        .misuse,
+                        "A sort by \(schema.entityName).\(key.column).relevance needs a filter with "
+                            + "\(schema.entityName).\(key.column).matches(…) in the same query.",
+                        entity: schema.entityName, property: key.column)
+                }
+                let fts = quote(schema.fullTextTable)
+                parts.append(
+                    "(SELECT rank FROM \(fts) WHERE \(quote(key.column)) MATCH ? AND rowid = \(schema.table).rowid) ASC")
+                arguments.append(.text(match.query))
+                continue
+            }
             var part = key.caseInsensitive ? foldedExpression(column.name) : quote(column.name)
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
@@ -40,7 +56,7 @@ struct QuerySQL {
         var builder = QuerySQL(schema: schema)
         builder.sql = schema.selectSQL
         try builder.appendWhere(query.filter)
-        try builder.appendOrder(query.sort)
+        try builder.appendOrder(query.sort, filter: query.filter)
         builder.appendWindow(limit: query.limit, offset: query.offset)
         return builder
     }
@@ -142,6 +158,19 @@ struct QuerySQL {
             arguments.append(.text(pattern))
         case .text(let name, let match, let text, let caseSensitive):
             try renderText(name, match, text, caseSensitive: caseSensitive)
+        case .fullText(let name, let query):
+            _ = try schema.column(named: name, for: "a full-text filter")
+            guard schema.fullText.contains(name) else {
+                throw PersistenceError(
+                    .unknownProperty,
+                    "\(schema.entityName).\(name).matches(…) needs a full-text index on '\(name)': declare "
+                        + "`static let fullTextIndex: FullTextIndex<\(schema.entityName)>? = FullTextIndex(\(name))`"
+                        + (schema.fullText.isEmpty ? "." : " (it indexes \(schema.fullText.joined(separator: ", "))).")
+                    , entity: schema.entityName, property: name)
+            }
+            sql += "\(schema.table).rowid IN (SELECT rowid FROM \(quote(schema.fullTextTable)) WHERE \(quote(name)) MATCH ?)"
+            arguments.append(.text(query))
+            fullTextQueries.append((schema.fullTextTable, name, query))
         case .isNull(let name, let negated):
             _ = try schema.column(named: name, for: "a filter")
             sql += "\(quote(name)) IS \(negated ? "NOT " : "")NULL"
@@ -162,5 +191,31 @@ struct QuerySQL {
             try render(inner)
             sql += ")"
         }
+    }
+}
+
+extension Connection {
+    /// The cached statement for `built`, bound to its arguments, after checking its full-text
+    /// queries: FTS5 reports a malformed query only when the statement runs, with a message that
+    /// does not say which query.
+    func statement(for built: QuerySQL, explain: Bool = false) throws(PersistenceError) -> Statement {
+        for (table, column, query) in built.fullTextQueries {
+            let probe = try cached("SELECT 1 FROM \(quote(table)) WHERE \(quote(column)) MATCH ? LIMIT 1")
+            try probe.bind([.text(query)])
+            defer { probe.reset() }
+            do {
+                _ = try probe.step()
+            } catch {
+                throw PersistenceError(
+                    .invalidQuery,
+                    "The full-text query \"\(query)\" on \(column) is malformed (\(lastMessage)). Close every "
+                        + "double quote and parenthesis, and put words around AND, OR and NOT; to search for such a "
+                        + "word, quote it.",
+                    property: column, sqliteCode: error.sqliteCode)
+            }
+        }
+        let statement = explain ? try prepare("EXPLAIN QUERY PLAN " + built.sql) : try cached(built.sql)
+        try statement.bind(built.arguments)
+        return statement
     }
 }

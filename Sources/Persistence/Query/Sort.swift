@@ -17,4 +17,13 @@ public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     /// same folded form ("Apple", "apple") keep the order they were inserted in. On a property with
     /// a case-insensitive ``EntityIndex`` the sort reads the index.
     public let caseInsensitive: Bool
+    /// Whether this sorts by full-text relevance (``Field/relevance``) rather than by value.
+    public let isRelevance: Bool
+
+    init(column: String, descending: Bool, caseInsensitive: Bool, isRelevance: Bool = false) {
+        self.column = column
+        self.descending = descending
+        self.caseInsensitive = caseInsensitive
+        self.isRelevance = isRelevance
+    }
 }

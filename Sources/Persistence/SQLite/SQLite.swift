@@ -72,6 +72,7 @@ extension PersistenceError.Kind {
     static let diskFull = PersistenceError.diskFull.kind
     static let unsupportedValue = PersistenceError.unsupportedValue.kind
     static let typeMismatch = PersistenceError.typeMismatch.kind
+    static let invalidQuery = PersistenceError.invalidQuery.kind
     static let uniqueKeyViolation = PersistenceError.uniqueKeyViolation.kind
     static let constraintViolation = PersistenceError.constraintViolation.kind
     static let newerSchema = PersistenceError.newerSchema.kind
