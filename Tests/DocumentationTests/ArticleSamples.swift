@@ -2,6 +2,7 @@ import FetchKit
 import FetchKitTesting
 import Foundation
 import Persistence
+import TestSupport
 import Testing
 
 /// Samples of the module catalogs' articles that no module test target compiled:
@@ -104,6 +105,26 @@ enum ArticleSamples {
         _ = books
     }
 
+    // The full-text search section, as printed.
+    enum FullText {
+        struct Book: StoredEntity {
+            var id: String
+            var title: String
+            var summary: String?
+
+            static let title = Field<Book, String>("title")
+            static let summary = Field<Book, String?>("summary")
+            static let fullTextIndex: FullTextIndex<Book>? = FullTextIndex(title, summary)
+        }
+
+        static func search(tx: ObjectTransaction) throws -> [Book] {
+            let hits = try tx.fetch(
+                Book.self, where: Book.title.matches("unreal engine") && Book.summary != nil,
+                sortedBy: [Book.title.relevance])
+            return hits
+        }
+    }
+
     static func observing(
         store: ObjectStore, render: @escaping @Sendable ([Book], ChangeSet) -> Void
     )
@@ -119,4 +140,21 @@ extension ArticleSamples.Book {
     static let title = Field<ArticleSamples.Book, String>("title")
     static let rating = Field<ArticleSamples.Book, Double?>("rating")
     static let pages = Field<ArticleSamples.Book, Int>("pages")
+}
+
+/// Runs the full-text search sample of "Queries and sorting".
+@Suite struct FullTextSampleTests {
+    @Test func theFullTextSampleFindsAndRanks() throws {
+        let directory = try TemporaryDirectory(prefix: "ArticleSamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("fts.sqlite"), entities: [ArticleSamples.FullText.Book.self])
+        defer { store.close() }
+        try store.context.persistAndWait { tx in
+            try tx.insert(ArticleSamples.FullText.Book(id: "1", title: "Unreal Engine 5 Game Development", summary: "C++"))
+            try tx.insert(ArticleSamples.FullText.Book(id: "2", title: "Unreal Engine", summary: nil))
+            try tx.insert(ArticleSamples.FullText.Book(id: "3", title: "Unity", summary: "engine"))
+        }
+        let hits = try store.context.readAndWait { tx in try ArticleSamples.FullText.search(tx: tx) }
+        #expect(hits.map(\.id) == ["1"])
+    }
 }
