@@ -213,6 +213,7 @@ public final class ObjectContext: @unchecked Sendable {
         var committed: ObjectTransaction?
         let value = try withConnection(write: true) { connection in
             try connection.cached("BEGIN IMMEDIATE").run()
+            connection.changeLog.reset()
             let tx = ObjectTransaction(connection: connection, writable: true)
             active = tx
             defer {
@@ -223,6 +224,8 @@ public final class ObjectContext: @unchecked Sendable {
             do {
                 value = try block(tx)
                 try connection.cached("COMMIT").run()
+                tx.changedRows = connection.changeLog.rowids
+                tx.unknownChanges = connection.changeLog.overflowed
             } catch {
                 if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
                 throw error

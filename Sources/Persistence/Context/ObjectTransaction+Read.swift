@@ -100,20 +100,26 @@ extension ObjectTransaction {
         return statement.int64(0) != 0
     }
 
-    /// Fetches the rows a query selects with their raw values, for observation's change sets.
-    func fetchWithRows<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> ([E], [[DatabaseValue]]) {
+    /// Fetches the rows a query selects with their raw values, row ids and sort keys, for
+    /// observation: all of them, or only `rowids` (those that still match the filter).
+    func fetchObserved<E: StoredEntity>(
+        _ query: Query<E>, keys: Bool, rowids: Set<Int64>? = nil
+    ) throws(PersistenceError) -> [ObservedRow<E>] {
         let codec = try connection.codec(E.self)
-        let built = try QuerySQL.select(query, schema: codec.schema)
+        let built = try QuerySQL.observed(query, schema: codec.schema, keys: keys, rowids: rowids)
         let statement = try connection.statement(for: built)
         let decoder = RowDecoder(schema: codec.schema, statement: statement)
-        let count = statement.columnCount
-        var entities: [E] = []
-        var rows: [[DatabaseValue]] = []
+        let count = Int32(codec.schema.names.count)
+        let keyCount = keys ? Int32(query.sort.count) : 0
+        var result: [ObservedRow<E>] = []
         while try statement.step() {
-            entities.append(try decoder.decodeRow(E.self))
-            rows.append((0..<count).map { statement.value(at: $0) })
+            let entity = try decoder.decodeRow(E.self)
+            let row = (0..<count).map { statement.value(at: $0) }
+            let rowid = statement.int64(count)
+            let key = (0..<keyCount).map { statement.value(at: count + 1 + $0) }
+            result.append(ObservedRow(entity: entity, row: row, rowid: rowid, key: key))
         }
-        return (entities, rows)
+        return result
     }
 }
 

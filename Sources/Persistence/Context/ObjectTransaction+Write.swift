@@ -131,6 +131,8 @@ extension ObjectTransaction {
         var built = QuerySQL(schema: codec.schema)
         built.sql = "DELETE FROM \(codec.schema.table)"
         try built.appendWhere(filter)
+        // Without a WHERE clause SQLite may empty the table without reporting each row.
+        if filter == nil { connection.changeLog.overflow(codec.schema.entityName) }
         let statement = try connection.statement(for: built)
         try statement.run()
         let count = connection.changes

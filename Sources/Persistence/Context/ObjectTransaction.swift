@@ -12,6 +12,10 @@ public final class ObjectTransaction {
     var isOpen = true
     var touched: Set<String> = []
     var touchedEverything = false
+    /// After commit: the row ids each table's changes touched, and the tables whose changed rows
+    /// are not all known (observers of those refresh in full).
+    var changedRows: [String: Set<Int64>] = [:]
+    var unknownChanges: Set<String> = []
     /// Whether raw SQL that changes rows recomputes the folded-text columns afterwards (the
     /// migration runner does it once for all its migrations instead).
     var refreshesFolds = true

@@ -69,30 +69,40 @@ public struct ChangeSet: Sendable, Hashable {
         }
         // Rows on the longest increasing run of old positions kept their relative order; the rest moved.
         let stays = longestIncreasing(common.map(\.old))
-        for (position, pair) in common.enumerated() where !stays.contains(position) {
+        for (position, pair) in common.enumerated() where !stays[position] {
             changes.moved.append(Move(from: pair.old, to: pair.new))
         }
         return changes
     }
 
-    /// The positions of one longest strictly increasing subsequence of `values`.
-    static func longestIncreasing(_ values: [Int]) -> Set<Int> {
+    /// Marks the positions of one longest strictly increasing subsequence of `values`.
+    ///
+    /// Patience sorting; a value above every pile's top extends the longest run without a binary
+    /// search, so a nearly sorted sequence (results after a few changed rows) takes linear time.
+    /// The incremental observation path relies on this choosing exactly the run a full diff chooses.
+    static func longestIncreasing(_ values: [Int]) -> [Bool] {
         var tails: [Int] = []  // positions
+        tails.reserveCapacity(values.count)
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+            var low: Int
+            if let last = tails.last, values[last] < value {
+                low = tails.count
+            } else {
+                low = 0
+                var high = tails.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+                }
             }
             if low > 0 { previous[position] = tails[low - 1] }
             if low == tails.count { tails.append(position) } else { tails[low] = position }
         }
-        var result: Set<Int> = []
+        var result = [Bool](repeating: false, count: values.count)
         var cursor = tails.last ?? -1
         while cursor >= 0 {
-            result.insert(cursor)
+            result[cursor] = true
             cursor = previous[cursor]
         }
         return result

@@ -61,6 +61,37 @@ struct QuerySQL {
         return builder
     }
 
+    /// The SQL an observed query runs: the entity's columns, then its row id and the value of each
+    /// sort key (what ``ObservedResults`` orders by). With `rowids`, only those rows (that still
+    /// match the filter) are read, for the incremental path; the window then does not apply.
+    static func observed<E>(
+        _ query: Query<E>, schema: EntitySchema, keys: Bool, rowids: Set<Int64>? = nil
+    ) throws(PersistenceError) -> QuerySQL {
+        var builder = QuerySQL(schema: schema)
+        var keyColumns = ""
+        if keys {
+            for key in query.sort {
+                let column = try schema.column(named: key.column, for: "a sort")
+                keyColumns += ", " + (key.caseInsensitive ? builder.foldedExpression(column.name) : quote(column.name))
+            }
+        }
+        builder.sql = "SELECT \(schema.columnList), \(schema.table).rowid\(keyColumns) FROM \(schema.table)"
+        if let rowids {
+            builder.sql += " WHERE \(schema.table).rowid IN (SELECT value FROM json_each(?))"
+            builder.arguments.append(.text("[" + rowids.map { String($0) }.joined(separator: ",") + "]"))
+            if let filter = query.filter {
+                builder.sql += " AND "
+                try builder.render(filter.node)
+            }
+        } else {
+            try builder.appendWhere(query.filter)
+        }
+        try builder.appendOrder(query.sort, filter: query.filter)
+        if query.sort.isEmpty { builder.sql += " ORDER BY \(schema.table).rowid ASC" }
+        if rowids == nil { builder.appendWindow(limit: query.limit, offset: query.offset) }
+        return builder
+    }
+
     private func check(_ column: ColumnSchema, _ value: DatabaseValue, _ use: String) throws(PersistenceError) {
         let ok: Bool
         switch (column.storage, value) {
@@ -123,7 +154,7 @@ struct QuerySQL {
         }
     }
 
-    private mutating func render<E>(_ node: Filter<E>.Node) throws(PersistenceError) {
+    mutating func render<E>(_ node: Filter<E>.Node) throws(PersistenceError) {
         switch node {
         case .constant(let value):
             sql += value ? "1" : "0"

@@ -19,6 +19,8 @@ final class Connection {
     var schemas: [ObjectIdentifier: EntitySchema] = [:]
     /// Per-entity statements and coders, created on first use.
     var codecs: [ObjectIdentifier: EntityCodec] = [:]
+    /// The rows the current write transaction changed.
+    let changeLog = ChangeLog()
 
     init(path: String, flags: Int32) throws(PersistenceError) {
         self.path = path
@@ -32,9 +34,11 @@ final class Connection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         TextFold.register(on: db)
+        ChangeLog.install(changeLog, on: db)
     }
 
     deinit {
+        sqlite3_update_hook(handle, nil, nil)
         codecs.removeAll()
         cache.removeAll()
         sqlite3_close_v2(handle)

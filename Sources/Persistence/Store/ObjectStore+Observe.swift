@@ -28,7 +28,7 @@ extension ObjectStore {
         let observer = QueryObserver(
             query: query, reader: observerContext, queue: queue, onError: onError, handler: handler)
         core.center.add(observer)
-        observer.scheduleRefresh()
+        observer.scheduleRefresh(after: nil)
         return ObservationToken { observer.cancel() }
     }
 

@@ -101,7 +101,10 @@ final class StoreCore: Sendable {
     }
 
     func didCommit(_ transaction: ObjectTransaction) {
-        center.didCommit(tables: transaction.touched, everything: transaction.touchedEverything)
+        center.didCommit(
+            CommitSummary(
+                tables: transaction.touched, everything: transaction.touchedEverything,
+                rowids: transaction.changedRows, unknown: transaction.unknownChanges))
     }
 }
 

@@ -1,0 +1,127 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Persistence
+
+struct Item: StoredEntity, Equatable {
+    var id: Int
+    var name: String
+    var score: Double?
+    var group: Int
+
+    static let name = Field<Item, String>("name")
+    static let score = Field<Item, Double?>("score")
+    static let group = Field<Item, Int>("group")
+    static let indexes = [EntityIndex(name, caseInsensitive: true), EntityIndex(score)]
+
+    /// The item's column values, as the store compares rows.
+    var row: [DatabaseValue] { [.integer(Int64(id)), .text(name), score.map { .real($0) } ?? .null, .integer(Int64(group))] }
+}
+
+/// One observer of the randomized test: its query and every delivery it made.
+final class Watched: Sendable {
+    let label: String
+    let query: Query<Item>
+    let deliveries = Collector<QueryChange<Item>>()
+    let queue: DispatchQueue
+
+    init(_ label: String, _ query: Query<Item>) {
+        self.label = label
+        self.query = query
+        queue = DispatchQueue(label: "IncrementalObservationTests." + label)
+    }
+}
+
+@Suite struct IncrementalObservationTests {
+    static let names = ["apple", "Apple", "éclair", "Éclair", "zebra", "Zorro", "Ångström", "alien", "émile", "b", "B", ""]
+
+    /// After every step, each observer's latest results equal a fresh query, and every change set
+    /// it delivered equals the full diff of the two result lists it connects.
+    @Test func incrementalChangeSetsMatchAFullDiffAfterEveryRandomStep() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Item.self])
+        defer { store.close() }
+        try store.context.persistAndWait { tx in
+            for id in 0..<150 {
+                try tx.insert(
+                    Item(id: id, name: Self.names[id % Self.names.count], score: id % 7 == 0 ? nil : Double(id % 13) / 4,
+                         group: id % 5))
+            }
+        }
+        let watched = [
+            Watched("score-desc-name", Query(where: Item.group != 3, sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
+            Watched("name-folded", Query(sortedBy: [Item.name.ascending(caseInsensitive: true)])),
+            Watched("unsorted-filtered", Query(where: Item.score > 1.5)),
+            Watched("window", Query(sortedBy: [Item.group.ascending(), Item.score.ascending()], limit: 10, offset: 3)),
+            Watched("prefix", Query(where: Item.name.hasPrefix("a") || Item.group == 1, sortedBy: [Item.name.descending()])),
+        ]
+        let tokens = watched.map { item in
+            store.observe(item.query, on: item.queue) { change in item.deliveries.append(change) }
+        }
+        defer { tokens.forEach { $0.cancel() } }
+        var nextID = 1_000
+        var seen = [Int](repeating: 0, count: watched.count)
+
+        for step in 0..<2_000 {
+            let existing = try store.context.readAndWait { tx in try tx.fetch(Item.self).map(\.id) }
+            func randomItem(id: Int) -> Item {
+                Item(
+                    id: id, name: Self.names[Int.random(in: 0..<Self.names.count, using: &random)],
+                    score: Int.random(in: 0..<6, using: &random) == 0 ? nil : Double(Int.random(in: -4...12, using: &random)) / 4,
+                    group: Int.random(in: 0..<5, using: &random))
+            }
+            let kind = Int.random(in: 0..<100, using: &random)
+            try store.context.persistAndWait { tx in
+                let count = kind < 85 ? 1 : Int.random(in: 2...6, using: &random)
+                for _ in 0..<count {
+                    let target = existing.randomElement(using: &random) ?? 0
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<3:
+                        try tx.insert(randomItem(id: nextID))
+                        nextID += 1
+                    case 3..<6: try tx.upsert(randomItem(id: target))
+                    case 6..<8: try tx.delete(Item.self, id: target)
+                    default:
+                        if var item = try tx.fetch(Item.self, id: target) {
+                            item.score = item.score.map { $0 + 0.25 }
+                            try tx.update(item)
+                        }
+                    }
+                }
+                if kind == 98 { try tx.execute("UPDATE Item SET score = -score WHERE \"group\" = 2") }
+                if kind == 99 { try tx.delete(Item.self, where: Item.group == Int.random(in: 0..<5, using: &random)) }
+            }
+            for (index, item) in watched.enumerated() {
+                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+                // Without a sort the order is unspecified (an observer keeps row-id order).
+                let ordered = !item.query.sort.isEmpty
+                let reached = waitUntil {
+                    guard let results = item.deliveries.values.last?.results else { return false }
+                    return ordered ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
+                }
+                #expect(reached, "seed \(seed), step \(step): \(item.label) never delivered the query's results")
+                if !reached { return }
+                store.observerContext.waitUntilIdle()
+                item.queue.sync {}
+                let deliveries = item.deliveries.values
+                for position in max(1, seen[index])..<max(1, deliveries.count) {
+                    let before = deliveries[position - 1].results
+                    let after = deliveries[position].results
+                    let full = ChangeSet.diff(
+                        old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id), newRows: after.map(\.row))
+                    #expect(
+                        deliveries[position].changes == full,
+                        "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)")
+                    if deliveries[position].changes != full { return }
+                }
+                seen[index] = deliveries.count
+            }
+        }
+        let counts = store.core.center.refreshCounts
+        #expect(counts.incremental > 5_000, "seed \(seed): only \(counts.incremental) refreshes were incremental")
+        #expect(counts.full > 2_000)
+    }
+}
