@@ -75,7 +75,8 @@ final class Watched: Sendable {
             }
             let kind = Int.random(in: 0..<100, using: &random)
             try store.context.persistAndWait { tx in
-                let count = kind < 85 ? 1 : Int.random(in: 2...6, using: &random)
+                // Mostly one row; sometimes a few; sometimes 40 (the merge that rebuilds the arrays).
+                let count = kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
                 for _ in 0..<count {
                     let target = existing.randomElement(using: &random) ?? 0
                     switch Int.random(in: 0..<10, using: &random) {

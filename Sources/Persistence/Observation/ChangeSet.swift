@@ -81,26 +81,36 @@ public struct ChangeSet: Sendable, Hashable {
     /// search, so a nearly sorted sequence (results after a few changed rows) takes linear time.
     /// The incremental observation path relies on this choosing exactly the run a full diff chooses.
     static func longestIncreasing(_ values: [Int]) -> [Bool] {
-        var tails: [Int] = []  // positions
-        tails.reserveCapacity(values.count)
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low: Int
-            if let last = tails.last, values[last] < value {
-                low = tails.count
-            } else {
-                low = 0
-                var high = tails.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-                }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        let count = values.count
+        var result = [Bool](repeating: false, count: count)
+        guard count > 0 else { return result }
+        let tails = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)  // positions
+        let previous = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+        defer {
+            tails.deallocate()
+            previous.deallocate()
         }
-        var result = [Bool](repeating: false, count: values.count)
-        var cursor = tails.last ?? -1
+        var length = 0
+        values.withUnsafeBufferPointer { values in
+            for position in 0..<count {
+                let value = values[position]
+                var low: Int
+                if length > 0, values[tails[length - 1]] < value {
+                    low = length
+                } else {
+                    low = 0
+                    var high = length
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+                    }
+                }
+                previous[position] = low > 0 ? tails[low - 1] : -1
+                tails[low] = position
+                if low == length { length += 1 }
+            }
+        }
+        var cursor = tails[length - 1]
         while cursor >= 0 {
             result[cursor] = true
             cursor = previous[cursor]

@@ -72,14 +72,66 @@ struct ObservedResults<E: StoredEntity> {
         }
         removed.sort()
         let inserts = reread.sorted {
-            SQLiteOrder.compare($0.key, $0.rowid, $1.key, $1.rowid, descending: descending) < 0
+            SQLiteOrder.compare($0.key, $0.rowid, $1.key, $1.rowid, descending: descending)
+                < 0
         }
-        let insertAt = inserts.map { lowerBound($0.key, $0.rowid) }
+        // Where each re-read row lands: its place among the old rows, less the removed rows before
+        // it, plus the re-read rows before it.
+        var removedBefore = 0
+        var landing: [Int] = []
+        landing.reserveCapacity(inserts.count)
+        for (offset, item) in inserts.enumerated() {
+            let old = lowerBound(item.key, item.rowid)
+            while removedBefore < removed.count, removed[removedBefore] < old { removedBefore += 1 }
+            landing.append(old - removedBefore + offset)
+        }
+        // A re-read row with the identity of a removed one is the same entity (moved or updated).
         var removedByID: [E.ID: Int] = [:]
         for position in removed { removedByID[ids[position]] = position }
+        var previousPosition = [Int](repeating: -1, count: inserts.count)
+        var changes = ChangeSet()
+        var matched = Set<Int>()
+        for (offset, item) in inserts.enumerated() {
+            if let previous = removedByID[item.entity.id] {
+                previousPosition[offset] = previous
+                matched.insert(previous)
+                if rows[previous] != item.row { changes.updated.append(landing[offset]) }
+            } else {
+                changes.inserted.append(landing[offset])
+            }
+        }
+        changes.deleted = removed.filter { !matched.contains($0) }
+        let newCount = rowids.count - removed.count + inserts.count
+        changes.moved = Self.moves(
+            newCount: newCount, removed: removed, landing: landing, previousPosition: previousPosition)
 
-        let oldCount = rowids.count
-        let newCount = oldCount - removed.count + inserts.count
+        for rowid in changed { keyByRowid[rowid] = nil }
+        for item in inserts { keyByRowid[item.rowid] = item.key }
+        if removed.count + inserts.count <= 32 {
+            // Few rows: shift the arrays in place (a move of memory, no copies of the rows).
+            for position in removed.reversed() {
+                entities.remove(at: position)
+                ids.remove(at: position)
+                rows.remove(at: position)
+                rowids.remove(at: position)
+                keys.remove(at: position)
+            }
+            for (offset, item) in inserts.enumerated() {
+                let position = landing[offset]
+                entities.insert(item.entity, at: position)
+                ids.insert(item.entity.id, at: position)
+                rows.insert(item.row, at: position)
+                rowids.insert(item.rowid, at: position)
+                keys.insert(item.key, at: position)
+            }
+        } else {
+            rebuild(removed: removed, inserts: inserts, landing: landing, newCount: newCount)
+        }
+        return changes
+    }
+
+    /// Rebuilds the arrays from runs of kept rows and the re-read rows, for many changed rows.
+    private mutating func rebuild(removed: [Int], inserts: [ObservedRow<E>], landing: [Int], newCount: Int) {
         var newEntities: [E] = []
         var newIDs: [E.ID] = []
         var newRows: [[DatabaseValue]] = []
@@ -90,61 +142,75 @@ struct ObservedResults<E: StoredEntity> {
         newRows.reserveCapacity(newCount)
         newRowids.reserveCapacity(newCount)
         newKeys.reserveCapacity(newCount)
-        var commonOld: [Int] = []
-        var commonNew: [Int] = []
-        commonOld.reserveCapacity(newCount)
-        commonNew.reserveCapacity(newCount)
-        var changes = ChangeSet()
-        var matched: Set<Int> = []
-
+        var old = 0
         var nextRemoved = 0
         var nextInsert = 0
-        for old in 0...oldCount {
-            while nextInsert < inserts.count, insertAt[nextInsert] == old {
+        while newEntities.count < newCount {
+            if nextInsert < inserts.count, landing[nextInsert] == newEntities.count {
                 let item = inserts[nextInsert]
-                let position = newEntities.count
-                if let previous = removedByID[item.entity.id] {
-                    commonOld.append(previous)
-                    commonNew.append(position)
-                    matched.insert(previous)
-                    if rows[previous] != item.row { changes.updated.append(position) }
-                } else {
-                    changes.inserted.append(position)
-                }
                 newEntities.append(item.entity)
                 newIDs.append(item.entity.id)
                 newRows.append(item.row)
                 newRowids.append(item.rowid)
                 newKeys.append(item.key)
                 nextInsert += 1
-            }
-            if old == oldCount { break }
-            if nextRemoved < removed.count, removed[nextRemoved] == old {
-                nextRemoved += 1
                 continue
             }
-            commonOld.append(old)
-            commonNew.append(newEntities.count)
-            newEntities.append(entities[old])
-            newIDs.append(ids[old])
-            newRows.append(rows[old])
-            newRowids.append(rowids[old])
-            newKeys.append(keys[old])
+            while nextRemoved < removed.count, removed[nextRemoved] == old {
+                nextRemoved += 1
+                old += 1
+            }
+            // Copy the run of kept rows up to the next removed row or the next landing place.
+            var end = nextRemoved < removed.count ? removed[nextRemoved] : entities.count
+            if nextInsert < inserts.count { end = min(end, old + landing[nextInsert] - newEntities.count) }
+            newEntities.append(contentsOf: entities[old..<end])
+            newIDs.append(contentsOf: ids[old..<end])
+            newRows.append(contentsOf: rows[old..<end])
+            newRowids.append(contentsOf: rowids[old..<end])
+            newKeys.append(contentsOf: keys[old..<end])
+            old = end
         }
-        changes.deleted = removed.filter { !matched.contains($0) }
-        let stays = ChangeSet.longestIncreasing(commonOld)
-        for index in commonOld.indices where !stays[index] {
-            changes.moved.append(ChangeSet.Move(from: commonOld[index], to: commonNew[index]))
-        }
-
-        for rowid in changed { keyByRowid[rowid] = nil }
-        for item in inserts { keyByRowid[item.rowid] = item.key }
         entities = newEntities
         ids = newIDs
         rows = newRows
         rowids = newRowids
         keys = newKeys
-        return changes
+    }
+
+    /// The moves a full diff reports: the common rows in new order, by old position, minus one
+    /// longest increasing run. Rows not re-read kept their order; they are enumerated here
+    /// arithmetically, without touching the rows themselves.
+    static func moves(newCount: Int, removed: [Int], landing: [Int], previousPosition: [Int]) -> [ChangeSet.Move] {
+        var oldPositions: [Int] = []
+        var newPositions: [Int] = []
+        oldPositions.reserveCapacity(newCount)
+        newPositions.reserveCapacity(newCount)
+        var old = 0
+        var nextRemoved = 0
+        var nextInsert = 0
+        for position in 0..<newCount {
+            if nextInsert < landing.count, landing[nextInsert] == position {
+                if previousPosition[nextInsert] >= 0 {
+                    oldPositions.append(previousPosition[nextInsert])
+                    newPositions.append(position)
+                }
+                nextInsert += 1
+                continue
+            }
+            while nextRemoved < removed.count, removed[nextRemoved] == old {
+                nextRemoved += 1
+                old += 1
+            }
+            oldPositions.append(old)
+            newPositions.append(position)
+            old += 1
+        }
+        let stays = ChangeSet.longestIncreasing(oldPositions)
+        var moves: [ChangeSet.Move] = []
+        for index in oldPositions.indices where !stays[index] {
+            moves.append(ChangeSet.Move(from: oldPositions[index], to: newPositions[index]))
+        }
+        return moves
     }
 
     /// The change set between these results and `fetched` (a full re-read), by identity.

@@ -77,14 +77,17 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
         do {
             let initial = results == nil
             let changes: ChangeSet
-            if incremental, let changed, var held = results {
+            if incremental, let changed, results != nil {
                 guard !changed.isEmpty else { return }
                 let reread = try reader.performRead { tx in try tx.fetchObserved(query, keys: true, rowids: changed) }
+                // Moved out while it changes, so its storage is not copied on write.
+                guard var held = results.take() else { return }
                 if let applied = held.apply(changed: changed, reread: reread) {
                     changes = applied
                     results = held
                     reader.core.center.noteRefresh(incremental: true)
                 } else {
+                    results = held
                     changes = try refreshFully()
                 }
             } else {

@@ -86,9 +86,12 @@ struct QuerySQL {
         } else {
             try builder.appendWhere(query.filter)
         }
+        // The changed rows are few and placed by the observer: no ORDER BY, which could make SQLite
+        // walk a whole sort index instead of looking the row ids up.
+        guard rowids == nil else { return builder }
         try builder.appendOrder(query.sort, filter: query.filter)
         if query.sort.isEmpty { builder.sql += " ORDER BY \(schema.table).rowid ASC" }
-        if rowids == nil { builder.appendWindow(limit: query.limit, offset: query.offset) }
+        builder.appendWindow(limit: query.limit, offset: query.offset)
         return builder
     }
 
