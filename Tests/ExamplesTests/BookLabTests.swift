@@ -224,6 +224,35 @@ import Testing
         for (line, title) in zip(shown, titles) { #expect(line.hasPrefix(title + " — "), "\(line)") }
     }
 
+    @Test func listFindSearchesTitlesAndAuthorsByWordIgnoringCaseAndAccents() async throws {
+        let sandbox = try BookLabSandbox()
+        let store = try ObjectStore(at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
+        try store.context.persistAndWait { tx in
+            for (id, title, authors) in [
+                ("a", "Dune", "Frank Herbert"), ("b", "L'Éclair de génie", "Émile Zola"),
+                ("c", "Unreal Engine 5 Game Development", "Ana Torres"), ("d", "C++ Crash Course", "Josh Lospinoso"),
+            ] {
+                try tx.insert(LibraryBook(id: id, title: title, authors: authors, addedAt: Date()))
+            }
+        }
+        store.close()
+
+        let byAuthor = try await sandbox.run(["list", "--find", "herbert", "DUNE"])
+        #expect(byAuthor.status == 0, "\(byAuthor)")
+        #expect(byAuthor.lines.first == "Books matching \"herbert DUNE\" (1 of 4, numbered as in 'booklab list'):")
+        #expect(byAuthor.lines.count == 2 && byAuthor.lines[1].hasPrefix("    2. Dune — "))
+        let accents = try await sandbox.run(["list", "--find", "eclair", "emile"])
+        #expect(accents.lines.count == 2 && accents.lines[1].hasPrefix("    3. L'Éclair de génie — "), "\(accents)")
+        let prefix = try await sandbox.run(["list", "--find", "unre", "eng"])
+        #expect(prefix.lines.count == 2 && prefix.lines[1].contains("Unreal Engine 5"), "\(prefix)")
+        let punctuation = try await sandbox.run(["list", "--find", "C++", "(crash"])
+        #expect(punctuation.status == 0 && punctuation.lines.count == 2, "\(punctuation)")
+        let none = try await sandbox.run(["list", "--find", "cobol"])
+        #expect(none.lines == ["No book in your library matches \"cobol\". 'booklab list' shows all 4."])
+        let missing = try await sandbox.run(["list", "--find"])
+        #expect(missing.status != 0 && missing.errorOutput.contains("missing words to find"), "\(missing)")
+    }
+
     // MARK: Real responses and failures
 
     @Test func recordedGoogleBooksResponsesDecodeThroughPathKeys() async throws {

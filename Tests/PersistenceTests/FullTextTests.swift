@@ -53,6 +53,13 @@ struct UnindexedVolume: StoredEntity, Equatable {
         #expect(try ids(Volume.summary.matches("unreal")) == [3])
     }
 
+    @Test func aMatchOnTheWholeIndexFindsWordsSpreadOverItsFields() throws {
+        #expect(try ids(Filter<Volume>.matches("unity unreal")) == [3])
+        #expect(try ids(Filter<Volume>.matches("unreal")) == [1, 2, 3, 5])
+        let ranked = try ids(Filter<Volume>.matches("unreal"), [Volume.title.relevance])
+        #expect(Set(ranked) == [1, 2, 3, 5])
+    }
+
     @Test func prefixesPhrasesAndOperators() throws {
         #expect(try ids(Volume.title.matches("unre* ess*")) == [2])
         #expect(try ids(Volume.title.matches("\"unreal engine\"")) == [1, 2])

@@ -10,7 +10,7 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list | show <n|isbn> | remove <n|isbn>",
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words>] | show <n|isbn> | remove <n|isbn>",
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -19,6 +19,8 @@ struct BookLab {
               booklab add <n>              add result <n> of the last search to the library
               booklab add --isbn <isbn>    add a book by ISBN (from the last search, else looked up)
               booklab list                 the library, sorted by title
+              booklab list --find <words>  the books whose title and authors hold these words (or words
+                                           starting with them), ignoring case and accents
               booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list')
               booklab remove <n|isbn>      remove a book from the library
 
@@ -71,9 +73,15 @@ struct BookLab {
             let id = book.id
             printCount(await watcher.list(where: { $0.contains { $0.id == id } }))
         case "list":
+            let find = arguments.flag("--find") ? try arguments.rest(named: "words to find") : nil
             try arguments.finish()
             let library = try Library(at: try program.storeURL(option: storeOption))
-            printList(try await library.books())
+            if let find {
+                let (matches, total) = try await library.books(matching: find)
+                printMatches(matches, words: find, total: total)
+            } else {
+                printList(try await library.books())
+            }
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
@@ -119,6 +127,17 @@ struct BookLab {
     static func printCount(_ books: [LibraryBook]?) {
         guard let books else { return }
         print("Your library now holds \(books.count) \(books.count == 1 ? "book" : "books"). See 'booklab list'.")
+    }
+
+    static func printMatches(_ matches: [(number: Int, book: LibraryBook)], words: String, total: Int) {
+        guard !matches.isEmpty else {
+            print("No book in your library matches \"\(words)\". 'booklab list' shows all \(total).")
+            return
+        }
+        print("Books matching \"\(words)\" (\(matches.count) of \(total), numbered as in 'booklab list'):")
+        for (number, book) in matches {
+            print("\(String(number).leftPadded(to: 5)). \(book.line)\(book.isbn.map { "  ISBN \($0)" } ?? "")")
+        }
     }
 
     static func printList(_ books: [LibraryBook]) {

@@ -108,6 +108,25 @@ struct Library: Sendable {
         try await store.context.read { tx in try tx.fetch(Query(sortedBy: LibraryBook.byTitle)) }
     }
 
+    /// The books whose title and authors hold every word (each as the start of a word, ignoring
+    /// case and accents), by title, with their numbers in ``books()``.
+    ///
+    /// - Parameter words: the words a person typed; punctuation is ignored.
+    /// - Returns: each matching book with its number in the whole list, and the library's size.
+    func books(matching words: String) async throws -> (matches: [(number: Int, book: LibraryBook)], total: Int) {
+        // Each word becomes a quoted prefix term, so a person's punctuation ("C++", "Fast & Furious")
+        // is never read as the query language.
+        let terms = words.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { "\"\($0)\"*" }
+        return try await store.context.read { tx in
+            let all = try tx.fetch(Query(sortedBy: LibraryBook.byTitle))
+            guard !terms.isEmpty else { return ([], all.count) }
+            let found = Set(
+                try tx.fetch(Query(where: Filter<LibraryBook>.matches(terms.joined(separator: " ")))).map(\.id))
+            let matches = all.enumerated().filter { found.contains($0.element.id) }.map { ($0.offset + 1, $0.element) }
+            return (matches, all.count)
+        }
+    }
+
     /// The book a reference names.
     ///
     /// - Parameter reference: a number in `booklab list`, an ISBN or a volume id.

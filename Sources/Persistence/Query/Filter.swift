@@ -11,7 +11,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         case inList(column: String, values: [DatabaseValue])
         case like(column: String, pattern: String)
         case text(column: String, match: TextMatch, text: String, caseSensitive: Bool)
-        case fullText(column: String, query: String)
+        case fullText(column: String?, query: String)
         case isNull(column: String, negated: Bool)
         case and(Node, Node)
         case or(Node, Node)
@@ -21,8 +21,8 @@ public struct Filter<Entity: StoredEntity>: Sendable {
     let node: Node
 
     /// The full-text matches of this filter, for relevance sorts.
-    func fullTextMatches() -> [(column: String, query: String)] {
-        func collect(_ node: Node, into result: inout [(column: String, query: String)]) {
+    func fullTextMatches() -> [(column: String?, query: String)] {
+        func collect(_ node: Node, into result: inout [(column: String?, query: String)]) {
             switch node {
             case .fullText(let column, let query): result.append((column, query))
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
@@ -32,7 +32,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
             default: break
             }
         }
-        var result: [(column: String, query: String)] = []
+        var result: [(column: String?, query: String)] = []
         collect(node, into: &result)
         return result
     }
@@ -43,6 +43,17 @@ public struct Filter<Entity: StoredEntity>: Sendable {
     public static var all: Filter<Entity> { Filter(.constant(true)) }
     /// Matches no row.
     public static var nothing: Filter<Entity> { Filter(.constant(false)) }
+
+    /// Matches rows whose full-text indexed properties, taken together, match a full-text query:
+    /// `Filter<Book>.matches("herbert dune")` finds a book whose title holds "Dune" and whose
+    /// authors hold "Herbert". The query syntax is that of ``Field/matches(_:)``; sort by
+    /// ``Field/relevance`` of any indexed field for the best matches first.
+    ///
+    /// - Parameter query: the full-text query.
+    /// - Returns: the filter.
+    public static func matches(_ query: String) -> Filter<Entity> {
+        Filter(.fullText(column: nil, query: query))
+    }
 
     /// Both filters match.
     ///

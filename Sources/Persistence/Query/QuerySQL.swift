@@ -5,7 +5,7 @@ struct QuerySQL {
     var sql = ""
     var arguments: [DatabaseValue] = []
     /// The full-text queries the SQL runs, checked before it runs (see `Connection.statement(for:)`).
-    var fullTextQueries: [(table: String, column: String, query: String)] = []
+    var fullTextQueries: [(table: String, column: String?, query: String)] = []
 
     init(schema: EntitySchema) { self.schema = schema }
 
@@ -21,16 +21,18 @@ struct QuerySQL {
         for key in sort {
             let column = try schema.column(named: key.column, for: "a sort")
             if key.isRelevance {
-                guard let match = filter?.fullTextMatches().first(where: { $0.column == key.column }) else {
+                let matches = filter?.fullTextMatches() ?? []
+                guard let match = matches.first(where: { $0.column == key.column }) ?? matches.first(where: { $0.column == nil })
+                else {
                     throw PersistenceError(
                         .misuse,
                         "A sort by \(schema.entityName).\(key.column).relevance needs a filter with "
-                            + "\(schema.entityName).\(key.column).matches(…) in the same query.",
+                            + "\(schema.entityName).\(key.column).matches(…) or Filter.matches(…) in the same query.",
                         entity: schema.entityName, property: key.column)
                 }
                 let fts = quote(schema.fullTextTable)
-                parts.append(
-                    "(SELECT rank FROM \(fts) WHERE \(quote(key.column)) MATCH ? AND rowid = \(schema.table).rowid) ASC")
+                let target = match.column.map(quote) ?? fts
+                parts.append("(SELECT rank FROM \(fts) WHERE \(target) MATCH ? AND rowid = \(schema.table).rowid) ASC")
                 arguments.append(.text(match.query))
                 continue
             }
@@ -193,16 +195,25 @@ struct QuerySQL {
         case .text(let name, let match, let text, let caseSensitive):
             try renderText(name, match, text, caseSensitive: caseSensitive)
         case .fullText(let name, let query):
-            _ = try schema.column(named: name, for: "a full-text filter")
-            guard schema.fullText.contains(name) else {
+            guard !schema.fullText.isEmpty else {
                 throw PersistenceError(
                     .unknownProperty,
-                    "\(schema.entityName).\(name).matches(…) needs a full-text index on '\(name)': declare "
-                        + "`static let fullTextIndex: FullTextIndex<\(schema.entityName)>? = FullTextIndex(\(name))`"
-                        + (schema.fullText.isEmpty ? "." : " (it indexes \(schema.fullText.joined(separator: ", "))).")
-                    , entity: schema.entityName, property: name)
+                    "A full-text filter on \(schema.entityName) needs a full-text index: declare "
+                        + "`static let fullTextIndex: FullTextIndex<\(schema.entityName)>? = FullTextIndex(…)`.",
+                    entity: schema.entityName, property: name)
             }
-            sql += "\(schema.table).rowid IN (SELECT rowid FROM \(quote(schema.fullTextTable)) WHERE \(quote(name)) MATCH ?)"
+            if let name {
+                _ = try schema.column(named: name, for: "a full-text filter")
+                guard schema.fullText.contains(name) else {
+                    throw PersistenceError(
+                        .unknownProperty,
+                        "\(schema.entityName).\(name).matches(…) needs '\(name)' in the full-text index, which indexes "
+                            + "\(schema.fullText.joined(separator: ", ")); add it to `FullTextIndex(…)`.",
+                        entity: schema.entityName, property: name)
+                }
+            }
+            let target = name.map(quote) ?? quote(schema.fullTextTable)
+            sql += "\(schema.table).rowid IN (SELECT rowid FROM \(quote(schema.fullTextTable)) WHERE \(target) MATCH ?)"
             arguments.append(.text(query))
             fullTextQueries.append((schema.fullTextTable, name, query))
         case .isNull(let name, let negated):
@@ -234,7 +245,8 @@ extension Connection {
     /// does not say which query.
     func statement(for built: QuerySQL, explain: Bool = false) throws(PersistenceError) -> Statement {
         for (table, column, query) in built.fullTextQueries {
-            let probe = try cached("SELECT 1 FROM \(quote(table)) WHERE \(quote(column)) MATCH ? LIMIT 1")
+            let target = column.map(quote) ?? quote(table)
+            let probe = try cached("SELECT 1 FROM \(quote(table)) WHERE \(target) MATCH ? LIMIT 1")
             try probe.bind([.text(query)])
             defer { probe.reset() }
             do {
@@ -242,7 +254,7 @@ extension Connection {
             } catch {
                 throw PersistenceError(
                     .invalidQuery,
-                    "The full-text query \"\(query)\" on \(column) is malformed (\(lastMessage)). Close every "
+                    "The full-text query \"\(query)\" on \(column ?? "the full-text index") is malformed (\(lastMessage)). Close every "
                         + "double quote and parenthesis, and put words around AND, OR and NOT; to search for such a "
                         + "word, quote it.",
                     property: column, sqliteCode: error.sqliteCode)

@@ -42,6 +42,10 @@ public struct LibraryBook: StoredEntity {
     public static let uniqueKeys = [byISBN]
     /// The index that serves the library's order.
     public static let indexes = [EntityIndex(title, caseInsensitive: true)]
+    /// The authors column.
+    public static let authorsField = Field<LibraryBook, String?>("authors")
+    /// The words of titles and authors, for `booklab list --find`.
+    public static let fullTextIndex: FullTextIndex<LibraryBook>? = FullTextIndex(title, authorsField)
 
     /// The library's order: by title, ignoring case, then in the order books were added.
     public static let byTitle = [title.ascending(caseInsensitive: true)]
