@@ -25,7 +25,7 @@ struct GRDBItem: Codable, FetchableRecord, PersistableRecord {
 func openGRDB(path: String) throws -> DatabaseQueue {
     var configuration = Configuration()
     configuration.prepareDatabase { db in
-        try db.execute(sql: "PRAGMA synchronous=NORMAL")
+        try db.execute(sql: "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536")
     }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
     try queue.writeWithoutTransaction { db in

@@ -23,7 +23,9 @@ final class RawSQLite {
             throw Failure(description: "cannot open \(path)")
         }
         handle = db
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        // The pragmas FetchKit's store sets, page cache included (its default 64 MiB).
+        try execute(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536")
     }
 
     deinit { sqlite3_close_v2(handle) }

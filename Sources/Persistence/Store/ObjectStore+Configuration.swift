@@ -26,6 +26,15 @@ extension ObjectStore {
         /// How long a writer waits for another writer before failing with
         /// ``PersistenceError/busy``; 5 seconds by default.
         public var busyTimeout: TimeInterval = 5
+        /// How much memory each connection may use to cache database pages, in bytes; 64 MiB by
+        /// default (SQLite's own default is 2 MiB).
+        ///
+        /// Index and table pages that stay cached spare disk reads: with SQLite's default, inserting
+        /// into a table of a million rows with a secondary index slows down once the index outgrows
+        /// the cache. The memory is only used as pages are read; each context has its own connection
+        /// and cache. See the size sweep in `Docs/Benchmarks.md` for the measurements behind the
+        /// default.
+        public var pageCacheSize: Int = 64 << 20
         /// The named migrations, in the order they must run. Keep every migration in this list
         /// for the life of the app: the store refuses to open a file that records a migration it
         /// does not know (the file was written by a newer version).

@@ -68,7 +68,9 @@ final class StoreCore: Sendable {
         let connection = try Connection(path: path, flags: flags)
         sqlite3_busy_timeout(connection.handle, Int32(max(0, min(configuration.busyTimeout * 1000, 2e9))))
         let synchronous = configuration.synchronous == .full ? "FULL" : "NORMAL"
-        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous)")
+        let cacheKiB = max(64, configuration.pageCacheSize / 1024)
+        try connection.execute(
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous); PRAGMA cache_size = -\(cacheKiB)")
         connection.schemas = schemas
         return connection
     }
