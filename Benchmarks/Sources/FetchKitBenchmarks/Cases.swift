@@ -29,6 +29,13 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
         scaleStore = made
         return made
     }
+    var commitStream: CommitStream?
+    let stream = { () throws -> CommitStream in
+        if let commitStream { return commitStream }
+        let made = try CommitStream(scratch)
+        commitStream = made
+        return made
+    }
     return [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
@@ -71,6 +78,14 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             name: "Persistence: full-text match of two words over 1,000,000 titles",
             ours: oursFullTextSide(scale), reference: rawFullTextSide(scale), target: 1.0,
             idealTime: .milliseconds(10), iterations: 15),
+        BenchmarkCase(
+            name: "Persistence: a read on one context while another holds a 2 s write, 1,000,000 rows",
+            ours: oursReadBesideWriteSide(scale), reference: oursReadAloneSide(scale), target: 1.0,
+            idealTime: .milliseconds(10), iterations: 5),
+        BenchmarkCase(
+            name: "Persistence: observed 100,000-row query under 200 one-row commits a second, first commit to last delivery",
+            ours: oursCommitStreamSide(stream), reference: commitPaceSide(stream), target: 1.05,
+            idealTime: .seconds(1), iterations: 5),
     ]
 }
 

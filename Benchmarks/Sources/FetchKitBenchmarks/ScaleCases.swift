@@ -132,3 +132,110 @@ func rawFullTextSide(_ scale: @escaping () throws -> ScaleStore) -> Side {
         return duration
     }
 }
+
+/// FetchKit's side of the reads-beside-writes case: while another context holds a write
+/// transaction open for two seconds (inserting rows), a read on a second context fetches one row
+/// by identity; the read is timed.
+func oursReadBesideWriteSide(_ scale: @escaping () throws -> ScaleStore) -> Side {
+    Side(name: "FetchKit read during a 2 s write") {
+        let scale = try scale()
+        // No observer: each write adds more rows than an observer follows one by one, and its full
+        // refresh of a million rows would compete for the two cores with the read being timed.
+        scale.token?.cancel()
+        scale.token = nil
+        let writer = scale.store.makeContext(label: "bench.writer")
+        let reader = scale.store.makeContext(label: "bench.reader")
+        _ = try reader.readAndWait { tx in try tx.fetch(ScaleTitle.self, id: 1) }  // open its connection
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let base = scaleRows + 10_000_000 + scale.next * 1_000_000
+        scale.next += 1
+        writer.persist({ tx in
+            started.signal()
+            let end = Date(timeIntervalSinceNow: 2)
+            var n = 0
+            while Date() < end {
+                try tx.insert(ScaleTitle(id: base + n, title: "written while reading \(n)", score: 0))
+                n += 1
+            }
+        }, completion: { _ in finished.signal() })
+        started.wait()
+        var found: ScaleTitle?
+        let duration = try time { found = try reader.readAndWait { tx in try tx.fetch(ScaleTitle.self, id: 42) } }
+        finished.wait()
+        guard found != nil else { throw RawSQLite.Failure(description: "the read beside the write found nothing") }
+        return duration
+    }
+}
+
+/// The same read with no write running, for comparison.
+func oursReadAloneSide(_ scale: @escaping () throws -> ScaleStore) -> Side {
+    Side(name: "the same read with no write") {
+        let scale = try scale()
+        let reader = scale.store.makeContext(label: "bench.reader.alone")
+        _ = try reader.readAndWait { tx in try tx.fetch(ScaleTitle.self, id: 1) }
+        var found: ScaleTitle?
+        let duration = try time { found = try reader.readAndWait { tx in try tx.fetch(ScaleTitle.self, id: 42) } }
+        guard found != nil else { throw RawSQLite.Failure(description: "the read found nothing") }
+        return duration
+    }
+}
+
+/// An observed 100,000-row table under a stream of commits: 200 one-row commits, one every
+/// 5 ms, then the time until the observer delivers the results of the last one.
+final class CommitStream: @unchecked Sendable {
+    // `expected` and `reached` are guarded by `lock`; the rest is used from the benchmark's thread.
+    let store: ObjectStore
+    private let lock = NSLock()
+    private var expected = 0.0
+    private let reached = DispatchSemaphore(value: 0)
+    private var token: ObservationToken?
+    private var counter = 0
+    static let rows = 100_000
+
+    init(_ scratch: Scratch) throws {
+        scratch.removeDatabase("stream.sqlite")
+        store = try ObjectStore(at: URL(fileURLWithPath: scratch.path("stream.sqlite")), entities: [ScaleTitle.self])
+        try store.context.persistAndWait { tx in for n in 0..<Self.rows { try tx.insert(ScaleTitle.make(n)) } }
+        let started = DispatchSemaphore(value: 0)
+        token = store.observe(
+            Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()]),
+            on: DispatchQueue(label: "bench.stream")
+        ) { [self] change in
+            if change.isInitial { started.signal() }
+            let first = change.results.first?.score
+            let done = lock.withLock { first == expected }
+            if done { reached.signal() }
+        }
+        started.wait()
+    }
+
+    /// Runs one stream of 200 commits and returns the time until the last one was delivered (or,
+    /// with `waiting` false, until the last commit returned).
+    func run(waiting: Bool = true) throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var last = 0.0
+        for index in 0..<200 {
+            counter += 1
+            last = -Double(counter)
+            let row = ScaleTitle(id: (counter &* 7_919) % Self.rows, title: "streamed \(counter)", score: last)
+            if index == 199 { lock.withLock { expected = waiting ? last : .nan } }
+            try store.context.persistAndWait { tx in try tx.update(row) }
+            let due = start + .milliseconds(5 * (index + 1))
+            let now = clock.now
+            if now < due { Thread.sleep(forTimeInterval: (due - now).seconds) }
+        }
+        if waiting { reached.wait() }
+        return clock.now - start
+    }
+}
+
+func oursCommitStreamSide(_ stream: @escaping () throws -> CommitStream) -> Side {
+    Side(name: "FetchKit observation") { try stream().run() }
+}
+
+/// The same stream timed to its last commit only: the pace the observer has to keep.
+func commitPaceSide(_ stream: @escaping () throws -> CommitStream) -> Side {
+    Side(name: "the commits alone") { try stream().run(waiting: false) }
+}
