@@ -227,6 +227,23 @@ func runSweep(sizes: [Int], rounds: Int) throws {
             })
         }
         token.cancel()
+        // GRDB's ValueObservation of the same sorted query (it re-fetches the query after a commit).
+        let grdbDelivered = DispatchSemaphore(value: 0)
+        let observation = ValueObservation.tracking { db in try GRDBSweepRow.order(Column("score")).fetchAll(db) }
+        let cancellable = observation.start(
+            in: grdb, scheduling: .async(onQueue: DispatchQueue(label: "sweep.grdb")),
+            onError: { _ in grdbDelivered.signal() }, onChange: { _ in grdbDelivered.signal() })
+        grdbDelivered.wait()
+        for round in 0..<(size >= 1_000_000 ? rounds : rounds * 5) {
+            var row = rows[(round &* 7_919 + 13) % size]
+            row.score = -Double(1_000 + round)
+            let record = GRDBSweepRow(id: row.id, title: row.title, score: row.score, grp: row.grp)
+            samples[2].append(try time {
+                try grdb.write { db in try record.update(db) }
+                grdbDelivered.wait()
+            })
+        }
+        cancellable.cancel()
         lines.append(line("observed one-row commit to delivery", size, 1, "commit", samples))
         store.close()
         scratch.removeDatabase("read-\(size).sqlite")
