@@ -49,7 +49,11 @@ enum FormatMigration {
                 switch entityColumn.legacy {
                 case .date1970:
                     selection = "\(quote(column.name)) - \(referenceOffset)"
-                    defaultValue = defaultValue.flatMap(Double.init).map { sqlLiteral(.real($0 - 978_307_200.0)) }
+                    // A numeric default moves with the dates; any other default (none is written by
+                    // the store) is kept as it was.
+                    if let seconds = defaultValue.flatMap(Double.init) {
+                        defaultValue = sqlLiteral(.real(seconds - 978_307_200.0))
+                    }
                 case .primitive(let captured):
                     toJSON.append((column.name, captured))
                 default:
