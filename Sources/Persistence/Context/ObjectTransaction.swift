@@ -74,11 +74,14 @@ public final class ObjectTransaction {
             try checkWritable("This SQL statement")
             touchedEverything = true
         }
+        let before = connection.totalChanges
         try statement.bind(arguments)
         try statement.run()
         guard !statement.isReadOnly else { return 0 }
-        let changes = connection.changes
-        if changes > 0, refreshesFolds { try connection.refreshFolds() }
+        // Rows this statement changed, its triggers' included (a DDL statement changes none).
+        let changed = connection.totalChanges != before
+        let changes = changed ? connection.changes : 0
+        if changed, refreshesFolds { try connection.refreshFolds() }
         return changes
     }
 
@@ -96,6 +99,7 @@ public final class ObjectTransaction {
             try checkWritable("This SQL statement")
             touchedEverything = true
         }
+        let before = connection.totalChanges
         try statement.bind(arguments)
         let count = statement.columnCount
         let columns = (0..<count).map { statement.columnName($0) }
@@ -103,7 +107,7 @@ public final class ObjectTransaction {
         while try statement.step() {
             result.append(Row(columns: columns, values: (0..<count).map { statement.value(at: $0) }))
         }
-        if !statement.isReadOnly, refreshesFolds, connection.changes > 0 { try connection.refreshFolds() }
+        if !statement.isReadOnly, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
         return result
     }
 
@@ -121,6 +125,12 @@ public final class ObjectTransaction {
         try checkOpen()
         let codec = try connection.codec(E.self)
         let statement = try connection.cached(sql)
+        let writes = !statement.isReadOnly  // `UPDATE … RETURNING *`
+        if writes {
+            try checkWritable("This SQL statement")
+            touchedEverything = true
+        }
+        let before = connection.totalChanges
         try statement.bind(arguments)
         // Map the entity's columns onto the query's result columns.
         var names: [String] = []
@@ -129,6 +139,7 @@ public final class ObjectTransaction {
         let decoder = RowDecoder(schema: reordered, statement: statement)
         var result: [E] = []
         while try statement.step() { result.append(try decoder.decodeRow(E.self)) }
+        if writes, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
         return result
     }
 

@@ -94,7 +94,13 @@ struct EntitySchema: Sendable {
                         + "holds String properties only.", entity: E.entityName, property: name)
             }
         }
-        for name in names where name.hasPrefix(EntitySchema.foldPrefix) {
+        for name in names where ["rowid", "oid", "_rowid_"].contains(name.lowercased()) {
+            throw PersistenceError(
+                .misuse,
+                "\(E.entityName).\(name) is named like SQLite's row id, which the store uses to order and track "
+                    + "rows. Rename the property's coding key.", entity: E.entityName, property: name)
+        }
+        for name in names where name.lowercased().hasPrefix(EntitySchema.foldPrefix) {
             throw PersistenceError(
                 .misuse,
                 "\(E.entityName).\(name) begins with \"\(EntitySchema.foldPrefix)\", which the store reserves for its "

@@ -44,11 +44,13 @@ final class SchemaProbe: Decoder {
     func record<T: Decodable>(_ name: String, _ type: T.Type, optional: Bool, firstProfile: Bool) {
         guard seen.insert(name).inserted else { return }
         let (kind, isRaw) = ValueKind.of(T.self)
+        // How format 1 held it: it sampled the type (first case, or defaults) and stored what the
+        // sample encoded to; a type it could not sample was JSON (when optional) or refused.
         let legacy: LegacyStorage =
             switch kind {
             case .date: isRaw ? .same : .date1970
             case .json: firstProfile ? LegacyStorage.of(T.self) : .json
-            default: .same
+            default: isRaw && !firstProfile ? .json : .same
             }
         columns.append(
             ColumnSchema(

@@ -13,10 +13,44 @@ enum FormatMigration {
     /// Seconds from 1970-01-01 to 2001-01-01, the difference `Date(timeIntervalSince1970:)` subtracts.
     static let referenceOffset = "978307200.0"
 
+    /// The table recording which tables of a format 1 file hold format 2 values.
+    static let metaTable = "fk_meta"
+
+    /// Upgrades the tables of `schemas` that are still in format 1. Only the entities passed to
+    /// an open are known, so each upgraded table is recorded; the file's version becomes 2 once
+    /// every table is (see ``finish(_:schemas:)``).
     static func upgradeFormat1(_ connection: Connection, schemas: [EntitySchema]) throws(PersistenceError) {
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS \(quote(metaTable)) (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)")
         for schema in schemas where try SchemaReconciler.tableExists(connection, schema.entityName) {
+            guard try !isUpgraded(connection, schema.entityName) else { continue }
             try upgrade(connection, schema)
+            try markUpgraded(connection, schema.entityName)
         }
+    }
+
+    static func isUpgraded(_ connection: Connection, _ table: String) throws(PersistenceError) -> Bool {
+        try connection.scalar(
+            "SELECT COUNT(*) FROM \(quote(metaTable)) WHERE key = ?", [.text("format." + table)]) != .integer(0)
+    }
+
+    static func markUpgraded(_ connection: Connection, _ table: String) throws(PersistenceError) {
+        let insert = try connection.prepare("INSERT OR REPLACE INTO \(quote(metaTable)) (key, value) VALUES (?, '2')")
+        try insert.bind([.text("format." + table)])
+        try insert.run()
+    }
+
+    /// After the open's schema changes: records the tables it made (they hold format 2 values) and
+    /// tells whether every table of the file is in format 2 now.
+    static func finish(_ connection: Connection, schemas: [EntitySchema]) throws(PersistenceError) -> Bool {
+        for schema in schemas where try !isUpgraded(connection, schema.entityName) {
+            try markUpgraded(connection, schema.entityName)
+        }
+        let left = try connection.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                + "AND name NOT LIKE 'fk\\_%' ESCAPE '\\' AND name NOT IN (SELECT substr(key, 8) FROM \(quote(metaTable)) "
+                + "WHERE key LIKE 'format.%')")
+        return left == .integer(0)
     }
 
     private struct StoredColumn {
@@ -45,21 +79,29 @@ enum FormatMigration {
             var type = column.type
             var selection = quote(column.name)
             var defaultValue = column.defaultValue
-            if let entityColumn, column.type.uppercased() == "REAL" || column.type.isEmpty || entityColumn.kind == .json {
+            let wasReal = column.type.uppercased() == "REAL" || column.type.isEmpty
+            if let entityColumn {
                 switch entityColumn.legacy {
-                case .date1970:
+                case .date1970 where wasReal:
                     selection = "\(quote(column.name)) - \(referenceOffset)"
                     // A numeric default moves with the dates; any other default (none is written by
                     // the store) is kept as it was.
                     if let seconds = defaultValue.flatMap(Double.init) {
                         defaultValue = sqlLiteral(.real(seconds - 978_307_200.0))
                     }
-                case .primitive(let captured):
+                    type = entityColumn.sqlType
+                case .primitive(let captured) where entityColumn.kind == .json:
                     toJSON.append((column.name, captured))
+                    type = entityColumn.sqlType
+                case .json where entityColumn.isRaw && entityColumn.kind != .json:
+                    // An optional raw enum format 1 could not sample: it kept the raw value as JSON.
+                    selection = "json_extract(\(quote(column.name)), '$')"
+                    type = entityColumn.sqlType
                 default:
-                    break
+                    // Only a floating-point property leaves its REAL column (which lost -0.0); a
+                    // property whose type changed keeps its column, and the open reports it.
+                    if wasReal, entityColumn.storage == .real { type = entityColumn.sqlType }
                 }
-                type = entityColumn.sqlType
             }
             if type != column.type || selection != quote(column.name) { changed = true }
             var definition = quote(column.name)

@@ -9,6 +9,12 @@ enum MigrationRunner {
             throw PersistenceError(.misuse, "Two migrations are named \"\(migration.name)\"; names must be unique.")
         }
         let table = quote(SchemaReconciler.migrationsTable)
+        // Upgrading a format 1 file rebuilds tables (DROP TABLE): with foreign keys on, SQLite
+        // would delete or refuse rows of other tables that reference them. They are off for that
+        // transaction (the pragma has no effect inside one) and checked before it commits.
+        let upgrading = (try connection.scalar("PRAGMA user_version").integerValue ?? 0) == 1
+        if upgrading { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if upgrading { try? connection.execute("PRAGMA foreign_keys = ON") } }
         // One transaction for everything the open changes: when any step fails (a newer file, an
         // incompatible entity, a failing migration) it rolls back and the file keeps every byte.
         try transaction(connection) { () throws(PersistenceError) in
@@ -64,7 +70,16 @@ enum MigrationRunner {
                     try insert.run()
                 }
             }
-            if version != SchemaReconciler.formatVersion {
+            if upgrading, let violation = try connection.rows("PRAGMA foreign_key_check").first {
+                throw PersistenceError(
+                    .migrationFailed,
+                    "Upgrading the store at \(connection.path) from format 1 would break a foreign key "
+                        + "(\(violation.map(\.description).joined(separator: ", "))); nothing was changed.")
+            }
+            // A format 1 file stays version 1 until every table in it was upgraded (an open
+            // upgrades the tables of the entities it is given).
+            let complete = version == 1 ? try FormatMigration.finish(connection, schemas: schemas) : true
+            if version != SchemaReconciler.formatVersion, complete {
                 try connection.execute("PRAGMA user_version = \(SchemaReconciler.formatVersion)")
             }
         }

@@ -56,6 +56,30 @@ enum SchemaReconciler {
             schema.columns.map { columnDefinition($0, schema: schema) }
             + schema.foldColumns.map { "\(quote($0.name)) TEXT" }
         return ["CREATE TABLE \(schema.table) (\(columns.joined(separator: ", ")))"] + indexes(schema)
+            + schema.foldColumns.flatMap { recordFold(schema, $0.name) }
+    }
+
+    static func foldKey(_ schema: EntitySchema, _ fold: String) -> String { "fold.\(schema.entityName).\(fold)" }
+
+    /// Records that `fold` holds texts folded by this platform's ``TextFold``.
+    static func recordFold(_ schema: EntitySchema, _ fold: String) -> [String] {
+        [
+            "CREATE TABLE IF NOT EXISTS \(quote(FormatMigration.metaTable)) (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)",
+            "INSERT OR REPLACE INTO \(quote(FormatMigration.metaTable)) (key, value) VALUES ("
+                + "\(sqlLiteral(.text(foldKey(schema, fold)))), \(sqlLiteral(.text(TextFold.fingerprint))))",
+        ]
+    }
+
+    /// How each folded-text column of `schema` was last filled, by column.
+    static func foldRecords(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) -> [String: String] {
+        guard try tableExists(connection, FormatMigration.metaTable) else { return [:] }
+        var records: [String: String] = [:]
+        for (_, fold) in schema.foldColumns {
+            records[fold] = try connection.scalar(
+                "SELECT value FROM \(quote(FormatMigration.metaTable)) WHERE key = ?", [.text(foldKey(schema, fold))]
+            ).textValue
+        }
+        return records
     }
 
     static func indexes(_ schema: EntitySchema, existing: Set<String> = []) -> [String] {
@@ -134,10 +158,38 @@ enum SchemaReconciler {
                 }
             }
         }
-        for (source, fold) in schema.foldColumns where existing[fold] == nil {
-            ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(fold)) TEXT")
+        // Folded-text columns: added and filled when new; refilled when the record of how they
+        // were folded is missing or differs (the index was dropped and declared again, or the
+        // Unicode tables of the platform changed); emptied, with their indexes dropped, when no
+        // longer declared, so nothing reads a column that writes stopped updating.
+        let recorded = try foldRecords(connection, schema)
+        for (source, fold) in schema.foldColumns {
+            let folded = "\(TextFold.functionName)(\(quote(source)))"
+            if existing[fold] == nil {
+                ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(fold)) TEXT")
+                ddl.append("UPDATE \(schema.table) SET \(quote(fold)) = \(folded)")
+            } else if recorded[fold] != TextFold.fingerprint {
+                ddl.append("UPDATE \(schema.table) SET \(quote(fold)) = \(folded) WHERE \(quote(fold)) IS NOT \(folded)")
+            } else {
+                continue
+            }
+            ddl += recordFold(schema, fold)
+        }
+        let declaredFolds = Set(schema.foldColumns.map(\.name))
+        for name in existing.keys.sorted()
+        where name.lowercased().hasPrefix(EntitySchema.foldPrefix) && !declaredFolds.contains(name) {
+            ddl.append("UPDATE \(schema.table) SET \(quote(name)) = NULL")
             ddl.append(
-                "UPDATE \(schema.table) SET \(quote(fold)) = \(TextFold.functionName)(\(quote(source)))")
+                "DELETE FROM \(quote(FormatMigration.metaTable)) WHERE key = \(sqlLiteral(.text(foldKey(schema, name))))")
+        }
+        let declaredIndexes = Set(
+            schema.indexes.map { EntitySchema.indexName(table: entity, columns: $0.columns, caseInsensitive: $0.caseInsensitive) })
+        for row in try connection.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fk\\_index\\_%\\_folded' ESCAPE '\\'",
+            [.text(entity)])
+        {
+            guard let name = row[0].textValue, !declaredIndexes.contains(name) else { continue }
+            ddl.append("DROP INDEX \(quote(name))")
         }
         let wanted = Set(schema.names).union(schema.foldColumns.map(\.name))
         for (name, stored) in existing.sorted(by: { $0.key < $1.key }) where !wanted.contains(name) {

@@ -36,7 +36,8 @@ struct QuerySQL {
                 arguments.append(.text(match.query))
                 continue
             }
-            var part = key.caseInsensitive ? foldedExpression(column.name) : quote(column.name)
+            // Case only exists in text: other values sort as themselves.
+            var part = key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
         }
@@ -74,7 +75,8 @@ struct QuerySQL {
         if keys {
             for key in query.sort {
                 let column = try schema.column(named: key.column, for: "a sort")
-                keyColumns += ", " + (key.caseInsensitive ? builder.foldedExpression(column.name) : quote(column.name))
+                let folded = key.caseInsensitive && column.kind == .string
+                keyColumns += ", " + (folded ? builder.foldedExpression(column.name) : quote(column.name))
             }
         }
         builder.sql = "SELECT \(schema.columnList), \(schema.table).rowid\(keyColumns) FROM \(schema.table)"
@@ -146,14 +148,17 @@ struct QuerySQL {
                 sql += "(\(expression) >= ? AND \(expression) < ?)"
                 arguments += [.text(needle), .text(upper)]
             } else {
-                sql += "\(expression) IS NOT NULL"
+                sql += needle.isEmpty ? "\(expression) IS NOT NULL" : "\(expression) >= ?"
+                if !needle.isEmpty { arguments.append(.text(needle)) }
             }
         case .suffix:
-            let count = needle.unicodeScalars.count
+            // Compared as bytes: SQLite counts the characters of text only up to a NUL, and a
+            // UTF-8 byte suffix is a character suffix.
+            let count = needle.utf8.count
             if count == 0 {
                 sql += "\(expression) IS NOT NULL"
             } else {
-                sql += "substr(\(expression), ?) = ?"
+                sql += "substr(CAST(\(expression) AS BLOB), ?) = CAST(? AS BLOB)"
                 arguments += [.integer(-Int64(count)), .text(needle)]
             }
         }

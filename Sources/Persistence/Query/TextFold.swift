@@ -33,6 +33,11 @@ enum TextFold {
         return String(scalars)
     }
 
+    /// The folded form of characters whose case mappings Unicode added over the years (Cherokee,
+    /// Georgian Mtavruli, Adlam, Medefaidrin, recent Latin): it differs when a platform's Unicode
+    /// tables do, and the store then folds its stored texts again.
+    static let fingerprint = "fold-1:" + fold("ǅẞᎠꭰᲐ𐐀𖹀𞤀ꟀꟐɤİÅﬃ")
+
     /// The SQL function `fk_fold(text)` the store registers on its own connections, for
     /// case-insensitive sorts and filters on properties without a folded index. Nothing in the file
     /// refers to it, so other programs read the file without it.
@@ -42,10 +47,13 @@ enum TextFold {
         sqlite3_create_function_v2(
             handle, functionName, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
             { context, count, arguments in
-                guard count == 1, let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL,
-                    let pointer = sqlite3_value_text(argument)
-                else {
+                guard count == 1, let argument = arguments?[0] else {
                     sqlite3_result_null(context)
+                    return
+                }
+                // Only text has case: numbers, blobs and NULL come back as they are.
+                guard sqlite3_value_type(argument) == SQLITE_TEXT, let pointer = sqlite3_value_text(argument) else {
+                    sqlite3_result_value(context, argument)
                     return
                 }
                 let length = Int(sqlite3_value_bytes(argument))

@@ -107,5 +107,7 @@ final class Connection {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows changed since the connection opened, by any statement and its triggers.
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 }

@@ -63,20 +63,30 @@ enum SampleValue {
 /// Answers every request of a `Decodable` type with a sample value.
 struct SampleDecoder: Decoder, SingleValueDecodingContainer {
     let profile: Int
+    /// How many values deep this decoder is; past ``SampleDecoder/maximumDepth`` keyed containers
+    /// offer no keys, so a recursive type (`indirect enum Expr { case add(Expr, Expr) … }`) ends
+    /// in an error instead of recursing until the stack overflows.
+    var depth = 0
+    static let maximumDepth = 8
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(SampleKeyedContainer<Key>(profile: profile))
+        KeyedDecodingContainer(SampleKeyedContainer<Key>(profile: profile, depth: depth))
     }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { EmptyUnkeyedContainer() }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     func decodeNil() -> Bool { false }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try make(T.self) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try SampleDecoder(profile: profile, depth: depth + 1).make(T.self)
+    }
 
     func make<T: Decodable>(_ type: T.Type) throws -> T {
         if let value = SampleValue.primitive(T.self, profile: profile) { return value }
+        guard depth < Self.maximumDepth else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "sample too deep"))
+        }
         if let cases = T.self as? any CaseIterable.Type, let first = SampleValue.firstCase(cases) as? T {
             return first
         }
@@ -88,24 +98,27 @@ struct SampleDecoder: Decoder, SingleValueDecodingContainer {
 
 struct SampleKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let profile: Int
+    let depth: Int
     var codingPath: [any CodingKey] { [] }
     /// One key when the key type is a payload-free enum (its first case): the synthesized
     /// `init(from:)` of an enum with associated values wants exactly one key, the case's name.
-    var allKeys: [Key] { SampleValue.zeroFilled(Key.self).map { [$0] } ?? [] }
+    var allKeys: [Key] {
+        guard depth < SampleDecoder.maximumDepth else { return [] }
+        return SampleValue.zeroFilled(Key.self).map { [$0] } ?? []
+    }
+    private var nested: SampleDecoder { SampleDecoder(profile: profile, depth: depth + 1) }
     func contains(_ key: Key) -> Bool { true }
     func decodeNil(forKey key: Key) throws -> Bool { false }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try SampleDecoder(profile: profile).make(T.self)
-    }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try nested.make(T.self) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { nil }
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(SampleKeyedContainer<NestedKey>(profile: profile))
+        KeyedDecodingContainer(SampleKeyedContainer<NestedKey>(profile: profile, depth: depth + 1))
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { EmptyUnkeyedContainer() }
-    func superDecoder() throws -> any Decoder { SampleDecoder(profile: profile) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { SampleDecoder(profile: profile) }
+    func superDecoder() throws -> any Decoder { nested }
+    func superDecoder(forKey key: Key) throws -> any Decoder { nested }
 }
 
 struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {

@@ -19,12 +19,12 @@ enum StoreJSON {
     ) throws(PersistenceError) -> String {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
-        } catch EncodingError.invalidValue(let invalid, let context) {
+        } catch EncodingError.invalidValue(let invalid, let context) where invalid is Double || invalid is Float {
             let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            let number = (invalid as? Double).map { "\($0)" } ?? (invalid as? Float).map { "\($0)" }
+            let number = (invalid as? Double).map { "\($0)" } ?? (invalid as? Float).map { "\($0)" } ?? "\(invalid)"
             throw PersistenceError(
                 .unsupportedValue,
-                "\(schema.entityName).\(column.name)\(path) is \(number ?? "\(invalid)"), which the store keeps as JSON, "
+                "\(schema.entityName).\(column.name)\(path) is \(number), which the store keeps as JSON, "
                     + "and JSON has no infinity or NaN. Give the number a Double property of its own (which keeps "
                     + "infinities), or use nil for a missing number.",
                 entity: schema.entityName, property: column.name)
