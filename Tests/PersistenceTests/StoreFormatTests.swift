@@ -143,6 +143,47 @@ struct Stranger: StoredEntity {
         reopened.close()
     }
 
+    @Test func theUpgradeKeepsRowsOfOtherTablesThatReferenceARebuiltTable() throws {
+        let fixture = try format1Copy()
+        do {
+            let raw = try RawSQLite(fixture.url)
+            try raw.execute(
+                "CREATE TABLE Comment (id INTEGER PRIMARY KEY, note INTEGER NOT NULL REFERENCES LegacyNote(id) "
+                    + "ON DELETE CASCADE); INSERT INTO Comment VALUES (1, 1), (2, 3)")
+        }
+        let store = try fixture.open([LegacyNote.self])
+        store.close()
+        let raw = try RawSQLite(fixture.url)
+        #expect(try raw.rows("SELECT id, note FROM Comment ORDER BY id") == [["1", "1"], ["2", "3"]])
+        #expect(try raw.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test func aTableOfAnEntityNotGivenToAnOpenIsUpgradedByALaterOpen() throws {
+        struct Visit: StoredEntity, Equatable {
+            var id: Int
+            var at: Date
+        }
+        let fixture = try format1Copy()
+        do {  // a second table as format 1 wrote it: dates in seconds since 1970
+            let raw = try RawSQLite(fixture.url)
+            try raw.execute(
+                "CREATE TABLE Visit (\"id\" INTEGER NOT NULL PRIMARY KEY, \"at\" REAL NOT NULL); "
+                    + "INSERT INTO Visit VALUES (1, 978307200.5)")
+        }
+        let first = try fixture.open([LegacyNote.self])
+        first.close()
+        #expect(try RawSQLite(fixture.url).rows("PRAGMA user_version") == [["1"]])
+        let second = try fixture.open([LegacyNote.self, Visit.self])
+        let visit = try second.context.readAndWait { tx in try tx.fetch(Visit.self, id: 1) }
+        #expect(visit?.at == Date(timeIntervalSince1970: 978_307_200.5))
+        #expect(try second.context.readAndWait { tx in try tx.count(LegacyNote.self) } == 3)
+        second.close()
+        #expect(try RawSQLite(fixture.url).rows("PRAGMA user_version") == [["2"]])
+        let third = try fixture.open([LegacyNote.self, Visit.self])
+        #expect(try third.context.readAndWait { tx in try tx.fetch(Visit.self, id: 1) }?.at == visit?.at)
+        third.close()
+    }
+
     @Test func anIncompatibleFileIsLeftWithEveryByteAndItsJournalMode() throws {
         let fixture = try StoreFixture("theirs.sqlite")
         do {

@@ -1,0 +1,139 @@
+import Foundation
+import Persistence
+import TestSupport
+import Testing
+
+/// A recursive enum whose first case is recursive.
+indirect enum Expression: Codable, Sendable, Equatable {
+    case sum(Expression, Expression)
+    case number(Double)
+}
+
+struct Formula: StoredEntity, Equatable {
+    var id: Int
+    var expression: Expression?
+}
+
+struct RequiredFormula: StoredEntity {
+    static let entityName = "Formula"
+    var id: Int
+    var expression: Expression
+}
+
+struct Ranked: StoredEntity, Equatable {
+    var id: Int
+    var rank: Int
+    var label: String
+    static let rank = Field<Ranked, Int>("rank")
+    static let label = Field<Ranked, String>("label")
+}
+
+/// `Ranked` with a case-insensitive index on its label.
+struct IndexedRanked: StoredEntity, Equatable {
+    static let entityName = "Ranked"
+    var id: Int
+    var rank: Int
+    var label: String
+    static let label = Field<IndexedRanked, String>("label")
+    static let indexes = [EntityIndex(label, caseInsensitive: true)]
+}
+
+struct RowIDNamed: StoredEntity {
+    var id: Int
+    var rowid: Int
+}
+
+@Suite struct StoreEdgeTests {
+    @Test func anOptionalRecursiveEnumIsStoredAndARequiredOneIsATypedError() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Formula.self])
+        let formula = Formula(id: 1, expression: .sum(.number(1), .sum(.number(-0.0), .number(2.5))))
+        try store.context.persistAndWait { tx in try tx.insert(formula) }
+        #expect(try store.context.readAndWait { tx in try tx.fetch(Formula.self, id: 1) } == formula)
+        store.close()
+        let other = try StoreFixture()
+        let error = openError { () throws(PersistenceError) in try other.open([RequiredFormula.self]) }
+        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.property == "expression")
+    }
+
+    @Test func aCaseInsensitiveSortOnANumberSortsByValue() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Ranked.self])
+        try store.context.persistAndWait { tx in
+            for (id, rank) in [10, 9, 100, -1].enumerated() { try tx.insert(Ranked(id: id, rank: rank, label: "x")) }
+        }
+        let ranks = try store.context.readAndWait { tx in
+            try tx.fetch(Ranked.self, sortedBy: [Ranked.rank.ascending(caseInsensitive: true)]).map(\.rank)
+        }
+        #expect(ranks == [-1, 9, 10, 100])
+    }
+
+    @Test func aSuffixMatchesTextHoldingNUL() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Ranked.self])
+        try store.context.persistAndWait { tx in try tx.insert(Ranked(id: 1, rank: 0, label: "a\u{0}bc")) }
+        let found = try store.context.readAndWait { tx in
+            (
+                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("bc")).count,
+                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("\u{0}BC")).count,
+                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("xbc")).count
+            )
+        }
+        #expect(found == (1, 1, 0))
+    }
+
+    @Test func aFoldedIndexDeclaredAgainIsRefilledAndExactEqualityStillFindsEveryRow() throws {
+        let fixture = try StoreFixture()
+        do {
+            let store = try fixture.open([IndexedRanked.self])
+            try store.context.persistAndWait { tx in try tx.insert(IndexedRanked(id: 1, rank: 0, label: "Dune")) }
+            store.close()
+        }
+        do {  // an older build without the index writes rows and renames one
+            let store = try fixture.open([Ranked.self])
+            try store.context.persistAndWait { tx in
+                try tx.insert(Ranked(id: 2, rank: 0, label: "Éclair"))
+                try tx.update(Ranked(id: 1, rank: 0, label: "Arrakis"))
+            }
+            store.close()
+        }
+        let store = try fixture.open([IndexedRanked.self])
+        let found = try store.context.readAndWait { tx in
+            (
+                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label == "Arrakis").map(\.id),
+                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label.equals("eclair")).map(\.id),
+                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label == "Dune").map(\.id)
+            )
+        }
+        #expect(found.0 == [1])
+        #expect(found.1 == [2])
+        #expect(found.2 == [])
+    }
+
+    @Test func rawWritesThroughFetchSQLKeepFoldsAndNeedAPersistBlock() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([IndexedRanked.self])
+        try store.context.persistAndWait { tx in try tx.insert(IndexedRanked(id: 1, rank: 0, label: "Dune")) }
+        #expect(throws: PersistenceError.misuse) {
+            try store.context.readAndWait { tx in
+                try tx.fetch(IndexedRanked.self, sql: "UPDATE Ranked SET label = 'Zed' WHERE id = 1 RETURNING *")
+            }
+        }
+        let updated = try store.context.persistAndWait { tx in
+            try tx.fetch(IndexedRanked.self, sql: "UPDATE Ranked SET label = 'Ångström' WHERE id = 1 RETURNING *")
+        }
+        #expect(updated.map(\.label) == ["Ångström"])
+        let found = try store.context.readAndWait { tx in
+            try tx.fetch(IndexedRanked.self, where: IndexedRanked.label.equals("angstrom")).map(\.id)
+        }
+        #expect(found == [1])
+    }
+
+    @Test func aPropertyNamedLikeTheRowIDIsRefused() throws {
+        let fixture = try StoreFixture()
+        let error = openError { () throws(PersistenceError) in try fixture.open([RowIDNamed.self]) }
+        #expect(error?.kind == PersistenceError.misuse.kind)
+        #expect(error?.property == "rowid")
+    }
+}
