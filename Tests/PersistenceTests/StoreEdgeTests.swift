@@ -38,6 +38,33 @@ struct IndexedRanked: StoredEntity, Equatable {
     static let indexes = [EntityIndex(label, caseInsensitive: true)]
 }
 
+/// A raw-representable type whose Codable keeps more than its raw value.
+struct SourcedTag: RawRepresentable, Codable, Sendable, Equatable {
+    var rawValue: String
+    var source = "user"
+    init(rawValue: String) { self.rawValue = rawValue }
+    init(rawValue: String, source: String) {
+        self.rawValue = rawValue
+        self.source = source
+    }
+    enum CodingKeys: String, CodingKey { case rawValue, source }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rawValue = try container.decode(String.self, forKey: .rawValue)
+        source = try container.decode(String.self, forKey: .source)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rawValue, forKey: .rawValue)
+        try container.encode(source, forKey: .source)
+    }
+}
+
+struct Tagged: StoredEntity, Equatable {
+    var id: Int
+    var tag: SourcedTag
+}
+
 struct RowIDNamed: StoredEntity {
     var id: Int
     var rowid: Int
@@ -128,6 +155,14 @@ struct RowIDNamed: StoredEntity {
             try tx.fetch(IndexedRanked.self, where: IndexedRanked.label.equals("angstrom")).map(\.id)
         }
         #expect(found == [1])
+    }
+
+    @Test func aRawRepresentableWhoseCodableKeepsMoreIsStoredByItsCodable() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Tagged.self])
+        let tagged = Tagged(id: 1, tag: SourcedTag(rawValue: "scifi", source: "import"))
+        try store.context.persistAndWait { tx in try tx.insert(tagged) }
+        #expect(try store.context.readAndWait { tx in try tx.fetch(Tagged.self, id: 1) } == tagged)
     }
 
     @Test func aPropertyNamedLikeTheRowIDIsRefused() throws {

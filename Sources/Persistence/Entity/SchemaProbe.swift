@@ -43,7 +43,10 @@ final class SchemaProbe: Decoder {
 
     func record<T: Decodable>(_ name: String, _ type: T.Type, optional: Bool, firstProfile: Bool) {
         guard seen.insert(name).inserted else { return }
-        let (kind, isRaw) = ValueKind.of(T.self)
+        var (kind, isRaw) = ValueKind.of(T.self)
+        // A RawRepresentable type whose Codable writes something else than its raw value (more
+        // state, another spelling) is kept by its Codable, as JSON, so nothing of it is lost.
+        if isRaw, !SingleValueCapture.encodesItsRawValue(T.self) { (kind, isRaw) = (.json, false) }
         // How format 1 held it: it sampled the type (first case, or defaults) and stored what the
         // sample encoded to; a type it could not sample was JSON (when optional) or refused.
         let legacy: LegacyStorage =

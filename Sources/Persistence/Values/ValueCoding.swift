@@ -36,6 +36,8 @@ final class SingleValueCapture: Encoder, SingleValueEncodingContainer {
     var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] = [:]
     var captured: Captured?
+    /// The primitive itself, when one was encoded.
+    var value: AnyHashable?
     var needsJSON = false
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -49,25 +51,26 @@ final class SingleValueCapture: Encoder, SingleValueEncodingContainer {
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     func encodeNil() { captured = .null }
-    func encode(_ value: Bool) { captured = .bool }
-    func encode(_ value: String) { captured = .text }
-    func encode(_ value: Double) { captured = .real }
-    func encode(_ value: Float) { captured = .real }
-    func encode(_ value: Int) { captured = .integer }
-    func encode(_ value: Int8) { captured = .integer }
-    func encode(_ value: Int16) { captured = .integer }
-    func encode(_ value: Int32) { captured = .integer }
-    func encode(_ value: Int64) { captured = .integer }
-    func encode(_ value: UInt) { captured = .integer }
-    func encode(_ value: UInt8) { captured = .integer }
-    func encode(_ value: UInt16) { captured = .integer }
-    func encode(_ value: UInt32) { captured = .integer }
-    func encode(_ value: UInt64) { captured = .integer }
+    func encode(_ value: Bool) { (captured, self.value) = (.bool, value) }
+    func encode(_ value: String) { (captured, self.value) = (.text, value) }
+    func encode(_ value: Double) { (captured, self.value) = (.real, value) }
+    func encode(_ value: Float) { (captured, self.value) = (.real, value) }
+    func encode(_ value: Int) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: Int8) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: Int16) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: Int32) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: Int64) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: UInt) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: UInt8) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: UInt16) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: UInt32) { (captured, self.value) = (.integer, value) }
+    func encode(_ value: UInt64) { (captured, self.value) = (.integer, value) }
     func encode<T: Encodable>(_ value: T) throws {
         switch value {
         case is Date: captured = .date1970
         case is UUID, is URL: captured = .text
         case is Data: captured = .blob
+        case is Decimal: captured = .text
         default: try value.encode(to: self)
         }
     }
@@ -316,5 +319,20 @@ enum ValueCoding {
         let pointer = sqlite3_column_text(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         return UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count)
+    }
+}
+
+extension SingleValueCapture {
+    /// Whether `T`'s own encoding is exactly its raw value (so storing the raw value loses
+    /// nothing its `Codable` conformance would keep). Checked on a sample of `T`.
+    static func encodesItsRawValue<T: Decodable>(_ type: T.Type) -> Bool {
+        guard let (sample, _) = SampleValue.make(T.self), let raw = sample as? any RawRepresentable,
+            let encodable = sample as? any Encodable
+        else { return false }
+        let capture = SingleValueCapture()
+        guard (try? encodable.encode(to: capture)) != nil, !capture.needsJSON, let value = capture.value else {
+            return false
+        }
+        return (raw.rawValue as? AnyHashable) == value
     }
 }
