@@ -58,10 +58,9 @@ struct ExactlyOnceTests {
         try server.start()
         defer { server.stop() }
 
-        let closed = StubServer()
-        try closed.start()
-        let refusedURL = closed.url("/refused")
-        closed.stop()
+        // Port 1 on loopback: nothing listens there, so the connection is refused. (The port of a
+        // stopped stub server is not: another test's server, started meanwhile, may be given it.)
+        let refusedURL = try #require(URL(string: "http://127.0.0.1:1/refused"))
 
         let client = FetchClient {
             $0.timeout = .milliseconds(250)
