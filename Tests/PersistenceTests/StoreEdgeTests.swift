@@ -65,6 +65,27 @@ struct Tagged: StoredEntity, Equatable {
     var tag: SourcedTag
 }
 
+/// Declares an `Int8` but its own `encode(to:)` writes a wider integer.
+struct Narrow: StoredEntity {
+    var id: Int
+    var level: Int8
+    var wide = 0
+    enum CodingKeys: String, CodingKey { case id, level }
+    init(id: Int, level: Int8, wide: Int = 0) {
+        (self.id, self.level, self.wide) = (id, level, wide)
+    }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        level = try container.decode(Int8.self, forKey: .level)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(wide == 0 ? Int(level) : wide, forKey: .level)
+    }
+}
+
 struct RowIDNamed: StoredEntity {
     var id: Int
     var rowid: Int
@@ -163,6 +184,39 @@ struct RowIDNamed: StoredEntity {
         let tagged = Tagged(id: 1, tag: SourcedTag(rawValue: "scifi", source: "import"))
         try store.context.persistAndWait { tx in try tx.insert(tagged) }
         #expect(try store.context.readAndWait { tx in try tx.fetch(Tagged.self, id: 1) } == tagged)
+    }
+
+    @Test func anIntegerItsPropertyCannotHoldIsRefusedAtTheWrite() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Narrow.self])
+        try store.context.persistAndWait { tx in try tx.insert(Narrow(id: 1, level: -128)) }
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in try tx.insert(Narrow(id: 2, level: 0, wide: 300)) }
+        }
+        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.property == "level")
+    }
+
+    @Test func textThatIsNotUTF8IsATypeMismatchNotARepair() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Ranked.self])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Ranked(id: 1, rank: 0, label: "ok"))
+            try tx.execute("UPDATE Ranked SET label = CAST(x'41ff42' AS TEXT) WHERE id = 1")
+        }
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.readAndWait { tx in try tx.fetch(Ranked.self, id: 1) }
+        }
+        #expect(error?.kind == PersistenceError.typeMismatch.kind)
+        #expect(error?.property == "label")
+    }
+
+    @Test func aRawQueryMayLeaveOutAnOptionalColumn() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Formula.self])
+        try store.context.persistAndWait { tx in try tx.insert(Formula(id: 1, expression: .number(1))) }
+        let fetched = try store.context.readAndWait { tx in try tx.fetch(Formula.self, sql: "SELECT id FROM Formula") }
+        #expect(fetched == [Formula(id: 1, expression: nil)])
     }
 
     @Test func aPropertyNamedLikeTheRowIDIsRefused() throws {

@@ -12,6 +12,8 @@ struct ColumnSchema: Sendable, Hashable {
     let swiftType: String
     /// How store format 1 held the column.
     let legacy: LegacyStorage
+    /// The values the property's integer type holds, when it is narrower than SQLite's 64 bits.
+    var integerRange: ClosedRange<Int64>? = nil
 
     var storage: Storage { kind.storage }
     var sqlType: String { storage.declaredType }

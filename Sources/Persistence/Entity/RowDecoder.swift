@@ -249,15 +249,18 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    private func string(at index: Int32) -> String {
-        String(decoding: ValueCoding.rawText(decoder.handle, index), as: UTF8.self)
+    private func string(at index: Int32) throws -> String {
+        guard let text = ValueCoding.validString(ValueCoding.rawText(decoder.handle, index)) else {
+            throw ValueCoding.invalidText(decoder.schema, decoder.schema.columns[Int(index)])
+        }
+        return text
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         try bool(at: try checked(key, SQLITE_INTEGER), key)
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        string(at: try checked(key, SQLITE_TEXT))
+        try string(at: try checked(key, SQLITE_TEXT))
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
@@ -291,10 +294,16 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.decodeValue(T.self, at: index, key: key)
     }
 
-    /// The index of `key`'s column when it holds `storage`, `nil` when it is NULL.
+    /// The index of `key`'s column when it holds `storage`, `nil` when it is NULL (or, in a raw
+    /// query that left it out, absent).
     @inline(__always)
     private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
+            if decoder.next >= decoder.count || decoder.names[decoder.next] != key.stringValue,
+                decoder.schema.indexByName[key.stringValue] == nil
+            {
+                return nil
+            }
             let index = try decoder.column(key)
             let stored = sqlite3_column_type(decoder.handle, index)
             if stored == storage { return index }
@@ -308,7 +317,8 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try bool(at: index, key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try present(key, SQLITE_TEXT).map { string(at: $0) }
+        guard let index = try present(key, SQLITE_TEXT) else { return nil }
+        return try string(at: index)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         try present(key, SQLITE_FLOAT).map { sqlite3_column_double(decoder.handle, $0) }
@@ -321,6 +331,8 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try present(key, SQLITE_INTEGER).map { sqlite3_column_int64(decoder.handle, $0) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        // A raw query (`fetch(_:sql:)`) may leave out an optional column: it reads as nil.
+        guard decoder.schema.indexByName[key.stringValue] != nil else { return nil }
         let index = try decoder.column(key)
         if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL { return nil }
         return try decoder.decodeValue(T.self, at: index, key: key)

@@ -25,8 +25,10 @@ final class RowEncoder: Encoder {
     @exclusivity(unchecked) var boundMask: UInt64 = 0
     let fullMask: UInt64?
     var failure: (any Error)?
-    /// Each column's kind, and the parameter of its folded text (0 for none).
+    /// Each column's kind, the range of a narrow integer property, and the parameter of its
+    /// folded text (0 for none).
     let kinds: [ValueKind]
+    let integerRanges: [ClosedRange<Int64>?]
     let foldParameters: [Int32]
     let hasFolds: Bool
     private lazy var json = StoreJSON.makeEncoder()
@@ -36,6 +38,7 @@ final class RowEncoder: Encoder {
         names = schema.names
         count = names.count
         kinds = schema.columns.map(\.kind)
+        integerRanges = schema.columns.map(\.integerRange)
         foldParameters = schema.foldParameters
         hasFolds = schema.foldParameters.contains { $0 != 0 }
         fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
@@ -80,6 +83,15 @@ final class RowEncoder: Encoder {
         if hasFolds, case let fold = foldParameters[Int(parameter) - 1], fold != 0 {
             statement?.bindText(TextFold.fold(value), at: fold)
         }
+    }
+
+    /// An integer the property's own type cannot hold (a custom `encode(to:)` wrote it).
+    func outOfRange(_ value: Int64, at parameter: Int32) -> PersistenceError {
+        let column = schema.columns[Int(parameter) - 1]
+        return ValueCoding.unsupported(
+            schema, column,
+            "is \(value), which its type \(column.swiftType) cannot hold, so it could not be read back. "
+                + "Encode a value of the property's own type.")
     }
 
     @inline(__always)
@@ -130,6 +142,9 @@ final class RowEncoder: Encoder {
         guard let statement else { return }
         let column = schema.columns[Int(parameter) - 1]
         let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
+        if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {
+            throw outOfRange(integer, at: parameter)
+        }
         if case .text(let text) = stored {
             bindString(text, at: parameter)
         } else {
@@ -196,6 +211,9 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
             let index = try encoder.parameter(key)
             try encoder.expect(.integer, at: index, wrote: "an integer")
+            if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
+                throw encoder.outOfRange(value, at: index)
+            }
             sqlite3_bind_int64(encoder.handle, index, value)
         }
     }

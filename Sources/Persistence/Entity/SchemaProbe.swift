@@ -55,10 +55,20 @@ final class SchemaProbe: Decoder {
             case .json: firstProfile ? LegacyStorage.of(T.self) : .json
             default: isRaw && !firstProfile ? .json : .same
             }
-        columns.append(
-            ColumnSchema(
-                name: name, kind: kind, isRaw: isRaw, isOptional: optional, swiftType: String(describing: T.self),
-                legacy: legacy))
+        var column = ColumnSchema(
+            name: name, kind: kind, isRaw: isRaw, isOptional: optional, swiftType: String(describing: T.self),
+            legacy: legacy)
+        if kind == .integer, !isRaw, let integer = T.self as? any FixedWidthInteger.Type {
+            column.integerRange = Self.range(of: integer)
+        }
+        columns.append(column)
+    }
+
+    /// The values of an integer type that fit in 64 signed bits, or `nil` for `Int64` itself.
+    static func range<I: FixedWidthInteger>(of type: I.Type) -> ClosedRange<Int64>? {
+        let low = Int64(clamping: I.min)
+        let high = Int64(clamping: I.max)
+        return low == .min && high == .max ? nil : low...high
     }
 
     func unsupported(_ detail: String) -> PersistenceError {

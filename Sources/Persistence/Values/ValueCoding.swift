@@ -285,7 +285,8 @@ enum ValueCoding {
             guard let value = Float(exactly: raw) else { throw corrupt("holds \(raw), which is not exactly a Float.") }
             return value
         case .string:
-            return String(decoding: rawText(handle, index), as: UTF8.self)
+            guard let text = validString(rawText(handle, index)) else { throw invalidText(schema, column) }
+            return text
         case .data:
             let count = Int(sqlite3_column_bytes(handle, index))
             guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return Data() }
@@ -312,6 +313,22 @@ enum ValueCoding {
     }
 
     private static func rawValueType<R: RawRepresentable>(_ type: R.Type) -> Any.Type { R.RawValue.self }
+
+    /// The text, when its bytes are valid UTF-8 (raw SQL can store anything in a TEXT value).
+    @inline(__always)
+    static func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) { return String(validating: bytes, as: UTF8.self) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    static func invalidText(_ schema: EntitySchema, _ column: ColumnSchema) -> PersistenceError {
+        PersistenceError(
+            .typeMismatch,
+            "\(schema.entityName).\(column.name) holds text that is not valid UTF-8 (written by raw SQL or another "
+                + "program); the store does not repair it silently. Fix the row with a Migration.",
+            entity: schema.entityName, property: column.name)
+    }
 
     /// The bytes of a text column of the current row (valid until the next step).
     @inline(__always)
