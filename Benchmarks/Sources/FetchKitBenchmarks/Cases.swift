@@ -21,21 +21,9 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let client = FetchClient()
     let refreshCount = 1_000
     let page = try googleBooksPage40()
-    var scaleStore: ScaleStore?
-    // Made when a scale case first runs (so a filtered run that skips them does not pay for it).
-    let scale = { () throws -> ScaleStore in
-        if let scaleStore { return scaleStore }
-        let made = try ScaleStore(scratch)
-        scaleStore = made
-        return made
-    }
-    var commitStream: CommitStream?
-    let stream = { () throws -> CommitStream in
-        if let commitStream { return commitStream }
-        let made = try CommitStream(scratch)
-        commitStream = made
-        return made
-    }
+    // Made when a case first runs (so a filtered run that skips them does not pay for them).
+    let scale = lazily { try ScaleStore(scratch) }
+    let stream = lazily { try CommitStream(scratch) }
     return [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
@@ -148,4 +136,15 @@ func runMemoryCase(_ name: String, fetchPath: String) throws {
         throw RawSQLite.Failure(description: "unknown memory case \(name)")
     }
     try memoryCase.run(fetchPath)
+}
+
+/// A function that makes its value on the first call and returns the same one afterwards.
+func lazily<T>(_ make: @escaping () throws -> T) -> () throws -> T {
+    var made: T?
+    return {
+        if let made { return made }
+        let value = try make()
+        made = value
+        return value
+    }
 }

@@ -213,7 +213,7 @@ public final class ObjectContext: @unchecked Sendable {
         var committed: ObjectTransaction?
         let value = try withConnection(write: true) { connection in
             try connection.cached("BEGIN IMMEDIATE").run()
-            connection.changeLog.reset()
+            connection.changeLog.begin(recording: core.center.hasObservers)
             let tx = ObjectTransaction(connection: connection, writable: true)
             active = tx
             defer {

@@ -93,15 +93,26 @@ final class RowDecoder: Decoder {
     /// The 0-based column index for `key`.
     @inline(__always)
     func column(_ key: some CodingKey) throws -> Int32 {
+        guard let index = columnIfPresent(key) else {
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: [key],
+                    debugDescription: "\(schema.entityName) has no column '\(key.stringValue)'."))
+        }
+        return index
+    }
+
+    /// The 0-based column index for `key`, or `nil` when the row has no such column (a raw
+    /// query, `fetch(_:sql:)`, may leave out an optional one).
+    @inline(__always)
+    func columnIfPresent(_ key: some CodingKey) -> Int32? {
         let name = key.stringValue
         if next < count, namePointer[next] == name {
             next += 1
             return Int32(next - 1)
         }
-        guard let index = schema.indexByName[name] else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: [key], debugDescription: "\(schema.entityName) has no column '\(name)'."))
-        }
+        guard let index = schema.indexByName[name] else { return nil }
         next = index + 1
         return Int32(index)
     }
@@ -299,12 +310,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            if decoder.next >= decoder.count || decoder.names[decoder.next] != key.stringValue,
-                decoder.schema.indexByName[key.stringValue] == nil
-            {
-                return nil
-            }
-            let index = try decoder.column(key)
+            guard let index = decoder.columnIfPresent(key) else { return nil }
             let stored = sqlite3_column_type(decoder.handle, index)
             if stored == storage { return index }
             if stored == SQLITE_NULL { return nil }
@@ -331,9 +337,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try present(key, SQLITE_INTEGER).map { sqlite3_column_int64(decoder.handle, $0) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        // A raw query (`fetch(_:sql:)`) may leave out an optional column: it reads as nil.
-        guard decoder.schema.indexByName[key.stringValue] != nil else { return nil }
-        let index = try decoder.column(key)
+        guard let index = decoder.columnIfPresent(key) else { return nil }
         if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL { return nil }
         return try decoder.decodeValue(T.self, at: index, key: key)
     }

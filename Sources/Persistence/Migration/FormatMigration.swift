@@ -15,13 +15,14 @@ enum FormatMigration {
 
     /// The table recording which tables of a format 1 file hold format 2 values.
     static let metaTable = "fk_meta"
+    static let createMetaTable =
+        "CREATE TABLE IF NOT EXISTS \(quote(metaTable)) (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)"
 
     /// Upgrades the tables of `schemas` that are still in format 1. Only the entities passed to
     /// an open are known, so each upgraded table is recorded; the file's version becomes 2 once
     /// every table is (see ``finish(_:schemas:)``).
     static func upgradeFormat1(_ connection: Connection, schemas: [EntitySchema]) throws(PersistenceError) {
-        try connection.execute(
-            "CREATE TABLE IF NOT EXISTS \(quote(metaTable)) (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)")
+        try connection.execute(createMetaTable)
         for schema in schemas where try SchemaReconciler.tableExists(connection, schema.entityName) {
             guard try !isUpgraded(connection, schema.entityName) else { continue }
             try upgrade(connection, schema)

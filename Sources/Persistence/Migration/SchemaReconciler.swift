@@ -64,7 +64,7 @@ enum SchemaReconciler {
     /// Records that `fold` holds texts folded by this platform's ``TextFold``.
     static func recordFold(_ schema: EntitySchema, _ fold: String) -> [String] {
         [
-            "CREATE TABLE IF NOT EXISTS \(quote(FormatMigration.metaTable)) (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)",
+            FormatMigration.createMetaTable,
             "INSERT OR REPLACE INTO \(quote(FormatMigration.metaTable)) (key, value) VALUES ("
                 + "\(sqlLiteral(.text(foldKey(schema, fold)))), \(sqlLiteral(.text(TextFold.fingerprint))))",
         ]

@@ -37,6 +37,9 @@ final class ObservationCenter: @unchecked Sendable {
     private var observers: [ObjectIdentifier: any CommitObserver] = [:]
     private var refreshes = (incremental: 0, full: 0)
 
+    /// Whether anyone observes the store (commits then record the rows they change).
+    var hasObservers: Bool { lock.withLock { !observers.isEmpty } }
+
     /// How many refreshes took each path since the store opened (for tests and diagnostics).
     var refreshCounts: (incremental: Int, full: Int) { lock.withLock { refreshes } }
 

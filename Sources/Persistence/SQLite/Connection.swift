@@ -20,7 +20,7 @@ final class Connection {
     /// Per-entity statements and coders, created on first use.
     var codecs: [ObjectIdentifier: EntityCodec] = [:]
     /// The rows the current write transaction changed.
-    let changeLog = ChangeLog()
+    let changeLog: ChangeLog
 
     init(path: String, flags: Int32) throws(PersistenceError) {
         self.path = path
@@ -34,11 +34,11 @@ final class Connection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         TextFold.register(on: db)
-        ChangeLog.install(changeLog, on: db)
+        changeLog = ChangeLog(handle: db)
     }
 
     deinit {
-        sqlite3_update_hook(handle, nil, nil)
+        changeLog.stop()
         codecs.removeAll()
         cache.removeAll()
         sqlite3_close_v2(handle)
