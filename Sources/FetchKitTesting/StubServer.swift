@@ -7,8 +7,9 @@ public import Foundation
 /// The server is pure Swift over POSIX sockets and threads, with no dependencies. It
 /// supports keep-alive and pipelined requests, `Content-Length` and chunked request
 /// bodies, and it can misbehave on purpose: delay, trickle a body, drop the connection
-/// mid-body, or close without answering. It can be started and stopped many times in one
-/// process; each start listens on a fresh port.
+/// mid-body, or close without answering, or charge a handshake-like delay on every new
+/// connection (``newConnectionDelay``). It can be started and stopped many times in one
+/// process; each start listens on a fresh ephemeral port unless you choose one.
 ///
 /// For example:
 ///
@@ -43,12 +44,18 @@ public final class StubServer: Sendable {
 
     // MARK: Lifecycle
 
-    /// Starts listening on a fresh ephemeral port of 127.0.0.1; does nothing when already running.
+    /// Starts listening on 127.0.0.1; does nothing when already running.
     ///
-    /// - Throws: ``StubServerError`` when the system refuses a loopback socket.
-    public func start() throws(StubServerError) {
+    /// By default each start listens on a fresh ephemeral port the system chooses, so
+    /// servers in parallel tests never collide. Pass a port to listen on a known one, such
+    /// as an app's staging configuration that names `http://127.0.0.1:8080`.
+    ///
+    /// - Parameter port: the port to listen on, or 0 (the default) for an ephemeral port.
+    /// - Throws: ``StubServerError`` (code `cannotListen`) when the system refuses a loopback
+    ///   socket or the chosen port is taken.
+    public func start(port: UInt16 = 0) throws(StubServerError) {
         guard core.state.withLock({ $0.run == nil }) else { return }
-        let (listener, port) = try Socket.listenOnLoopback()
+        let (listener, port) = try Socket.listenOnLoopback(port: port)
         let wake: (read: Int32, write: Int32)
         do {
             wake = try Socket.makePipe()
@@ -94,6 +101,25 @@ public final class StubServer: Sendable {
         _ = run.group.wait(timeout: .now() + 10)
         Socket.close(run.wakeRead)
         Socket.close(run.wakeWrite)
+    }
+
+    /// A delay charged on the first response of every new connection, as a stand-in for
+    /// the TCP and TLS handshakes a real server costs; zero by default.
+    ///
+    /// Later responses on a kept-alive connection do not pay it, so a client that reuses its
+    /// connections is measurably faster than one that churns them, as it is against a real
+    /// API over TLS. The delay comes on top of each response's own
+    /// ``StubResponse/delayed(by:)``. It may be changed at any time; it applies to
+    /// connections whose first response has not been sent yet.
+    public var newConnectionDelay: Duration {
+        get { core.state.withLock { $0.newConnectionDelay } }
+        set { core.state.withLock { $0.newConnectionDelay = max(.zero, newValue) } }
+    }
+
+    /// The number of distinct connections that sent the requests recorded since the server
+    /// was created or ``resetRecording()`` was last called.
+    public var connectionsUsed: Int {
+        core.state.withLock { Set($0.requests.map(\.connectionID)).count }
     }
 
     /// Whether the server is listening.

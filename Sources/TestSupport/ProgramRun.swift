@@ -51,10 +51,10 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
         // Read both pipes and wait for the exit on Dispatch's threads, never on the
         // cooperative pool (which has one thread per core): blocking there would stall every
         // other async test while the program runs.
-        async let outData = Self.offPool { stdout.fileHandleForReading.readDataToEndOfFile() }
-        async let errData = Self.offPool { stderr.fileHandleForReading.readDataToEndOfFile() }
+        async let outData = Blocking.run { stdout.fileHandleForReading.readDataToEndOfFile() }
+        async let errData = Blocking.run { stderr.fileHandleForReading.readDataToEndOfFile() }
         let seconds = Double(timeout.components.seconds)
-        let waited = await Self.offPool { finished.wait(timeout: .now() + seconds) }
+        let waited = await Blocking.run { finished.wait(timeout: .now() + seconds) }
         if waited == .timedOut {
             process.terminate()
             _ = await (outData, errData)
@@ -65,13 +65,6 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
         return ProgramRun(
             status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
             errorOutput: String(decoding: err, as: UTF8.self))
-    }
-
-    /// Runs a blocking call on a Dispatch thread and resumes the caller with its result.
-    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
-        }
     }
 }
 

@@ -77,13 +77,20 @@ enum FlickrOracle {
 
 /// A program run that a test interrupts: started, watched line by line, sent a signal.
 final class InterruptibleRun: @unchecked Sendable {
-    // `@unchecked Sendable`: `output` and `lines` are guarded by `lock`; the rest is immutable after init.
+    // `@unchecked Sendable`: `output` and `triggers` are guarded by `lock`; the rest is immutable after init.
     private let process = Process()
     private let lock = NSLock()
     private var output = ""
     private let stdout = Pipe()
     private let stderr = Pipe()
     private let finished = DispatchSemaphore(value: 0)
+    private var triggers: [Trigger] = []
+
+    /// An action to take as soon as standard output contains some text.
+    private struct Trigger {
+        let text: String
+        let action: @Sendable () -> Void
+    }
 
     init(_ name: String, _ arguments: [String], environment: [String: String?]) throws {
         process.executableURL = try BuiltProducts.executable(named: name)
@@ -98,7 +105,15 @@ final class InterruptibleRun: @unchecked Sendable {
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.output += String(decoding: data, as: UTF8.self) }
+            let due = self.lock.withLock { () -> [@Sendable () -> Void] in
+                self.output += String(decoding: data, as: UTF8.self)
+                let (due, waiting) = self.triggers.reduce(into: ([Trigger](), [Trigger]())) { parts, trigger in
+                    if self.output.contains(trigger.text) { parts.0.append(trigger) } else { parts.1.append(trigger) }
+                }
+                self.triggers = waiting
+                return due.map(\.action)
+            }
+            for action in due { action() }
         }
         try process.run()
     }
@@ -124,10 +139,23 @@ final class InterruptibleRun: @unchecked Sendable {
         kill(process.processIdentifier, SIGINT)
     }
 
+    /// Runs `action` on the thread that reads standard output as soon as it contains `text`.
+    ///
+    /// The action does not wait for the test's task to be scheduled: on a loaded machine the
+    /// cooperative pool can be busy for seconds, longer than the program's own timeouts.
+    func when(output text: String, _ action: @escaping @Sendable () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if output.contains(text) { return true }
+            triggers.append(Trigger(text: text, action: action))
+            return false
+        }
+        if now { action() }
+    }
+
     /// Waits for the program to end (killing it after `timeout`) and returns its status and output.
     func finish(timeout: Duration) async -> (status: Int32?, output: String, errorOutput: String) {
         let seconds = Double(timeout.components.seconds)
-        let waited = await Task.detached { [finished] in finished.wait(timeout: .now() + seconds) }.value
+        let waited = await Blocking.run { [finished] in finished.wait(timeout: .now() + seconds) }
         if waited == .timedOut {
             process.terminate()
             return (nil, printed, "")

@@ -143,11 +143,15 @@ import Testing
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "1h", "--store", sandbox.storePath],
             environment: sandbox.environment(tick: 5, extra: ["FLICKR_OFFLINE_HOLD": gate.path]))
+        // Both steps run on the thread that reads the program's output, so they follow the
+        // program at once however busy the test process is.
+        watch.when(output: "interrupted: stopping after the fetch in progress") {
+            _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
+        }
+        watch.when(output: "run 1: fetching") { watch.interrupt() }
         let fetching = await watch.waitForOutput(containing: "run 1: fetching", timeout: .seconds(30))
-        watch.interrupt()
         let waiting = await watch.waitForOutput(
             containing: "interrupted: stopping after the fetch in progress", timeout: .seconds(30))
-        try Data().write(to: gate)
         let end = await watch.finish(timeout: .seconds(30))
         #expect(fetching && waiting, "\(end.output)")
         #expect(end.status == 0, "\(end.output)\n\(end.errorOutput)")

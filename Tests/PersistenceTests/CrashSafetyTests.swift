@@ -46,7 +46,7 @@ final class OutputCollector: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct CrashSafetyTests {
-    @Test func everyReportedCommitSurvivesSIGKILLAndTheFileStaysIntact() throws {
+    @Test func everyReportedCommitSurvivesSIGKILLAndTheFileStaysIntact() async throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         var generator = SystemRandomNumberGenerator()
@@ -61,9 +61,9 @@ final class OutputCollector: @unchecked Sendable {
             pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
             try process.run()
             let wanted = Int.random(in: 5...60, using: &generator)
-            let started = waitUntil(timeout: 30) { output.lines.count >= wanted || !process.isRunning }
+            let started = await Blocking.poll(upTo: 30) { output.lines.count >= wanted || !process.isRunning }
             #expect(started, "round \(round): the writer did not start committing")
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.03, using: &generator))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             pipe.fileHandleForReading.readabilityHandler = nil
@@ -89,7 +89,7 @@ final class OutputCollector: @unchecked Sendable {
         #expect(reported.count >= 25)
     }
 
-    @Test func anotherProcessWritingAtTheSameTimeMakesWritersTakeTurns() throws {
+    @Test func anotherProcessWritingAtTheSameTimeMakesWritersTakeTurns() async throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         let store = try fixture.open([Entry.self, Counter.self])
@@ -106,14 +106,14 @@ final class OutputCollector: @unchecked Sendable {
             process.waitUntilExit()
             pipe.fileHandleForReading.readabilityHandler = nil
         }
-        #expect(waitUntil(timeout: 30) { output.lines.count >= 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: 30) { output.lines.count >= 5 || !process.isRunning })
         // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
         // busy timeout make the two take turns instead of failing.
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
         let before = output.lines.count
-        #expect(waitUntil(timeout: 30) { output.lines.count > before + 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: 30) { output.lines.count > before + 5 || !process.isRunning })
         #expect(process.isRunning, "the writer process died while sharing the store")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -125,14 +125,14 @@ final class OutputCollector: @unchecked Sendable {
         #expect(reported.isSubset(of: entries))
     }
 
-    @Test func blocksAcceptedBeforeExitAreCommitted() throws {
+    @Test func blocksAcceptedBeforeExitAreCommitted() async throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         let process = Process()
         process.executableURL = binary
         process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
         try process.run()
-        let finished = waitUntil(timeout: 60) { !process.isRunning }
+        let finished = await Blocking.poll(upTo: 60) { !process.isRunning }
         if !finished { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(finished)

@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import TestSupport
 import Testing
 
 struct Boom: Error {}
@@ -148,7 +149,7 @@ struct Boom: Error {}
         #expect(throws: PersistenceError.misuse) { try escaped.insert(Counter(id: 1, value: 1)) }
     }
 
-    @Test func sixteenThreadsIncrementingOneCounterReachExactlyEightThousand() throws {
+    @Test func sixteenThreadsIncrementingOneCounterReachExactlyEightThousand() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 0)) }
@@ -173,7 +174,7 @@ struct Boom: Error {}
                 }
             }
         }
-        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(await Blocking.run { group.wait(timeout: .now() + 120) } == .success)
         #expect(failures.values.isEmpty)
         #expect(try store.context.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 8_000)
     }

@@ -82,6 +82,7 @@ final class ServerCore: Sendable {
         var maxInFlight = 0
         var nextConnectionID = 0
         var nextSequenceNumber = 0
+        var newConnectionDelay = Duration.zero
         var run: Run?
     }
 

@@ -11,10 +11,11 @@ import Foundation
 /// Thin wrappers over the POSIX socket calls the stub server uses, hiding the
 /// differences between Glibc and Darwin.
 enum Socket {
-    /// Opens a listening TCP socket on an ephemeral port of 127.0.0.1.
+    /// Opens a listening TCP socket on a port of 127.0.0.1.
     ///
-    /// - Returns: the descriptor (non-blocking) and the port the system chose.
-    static func listenOnLoopback() throws(StubServerError) -> (descriptor: Int32, port: UInt16) {
+    /// - Parameter port: the port to listen on, or 0 for an ephemeral port the system chooses.
+    /// - Returns: the descriptor (non-blocking) and the port it listens on.
+    static func listenOnLoopback(port: UInt16 = 0) throws(StubServerError) -> (descriptor: Int32, port: UInt16) {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -29,7 +30,7 @@ enum Socket {
             address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(0).bigEndian
+        address.sin_port = in_port_t(port).bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -39,7 +40,8 @@ enum Socket {
         guard bound == 0 else {
             let code = errno
             close(descriptor)
-            throw StubServerError(.cannotListen, "bind() to 127.0.0.1 failed", errno: code)
+            let place = port == 0 ? "an ephemeral port of 127.0.0.1" : "127.0.0.1:\(port)"
+            throw StubServerError(.cannotListen, "bind() to \(place) failed", errno: code)
         }
         guard listen(descriptor, 512) == 0 else {
             let code = errno

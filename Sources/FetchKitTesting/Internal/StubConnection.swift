@@ -10,6 +10,7 @@ struct StubConnection {
 
     func serve() {
         var buffer: [UInt8] = []
+        var isFirstResponse = true
         while !run.isStopping {
             var head: RequestHead
             var headLength: Int
@@ -61,6 +62,15 @@ struct StubConnection {
             buffer.removeFirst(headLength + bodyLength)
             let request = core.record(head, body: body, connectionID: connectionID)
             let response = core.response(for: request)
+            if isFirstResponse {
+                // The handshake stand-in: only the first answer on a connection pays it.
+                isFirstResponse = false
+                let delay = core.state.withLock { $0.newConnectionDelay }
+                if delay > .zero, !pause(delay) {
+                    core.finish()
+                    return
+                }
+            }
             let keepOpen = send(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
             core.finish()
             if !keepOpen { return }

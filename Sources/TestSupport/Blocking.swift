@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Blocking calls made from async tests without stalling the cooperative pool.
+///
+/// The pool has one thread per core (two on CI machines); a test that blocks one of them in
+/// `DispatchSemaphore.wait`, `DispatchGroup.wait` or `Process.waitUntilExit` holds up every
+/// other async test in the process for as long as it waits.
+public enum Blocking {
+    /// Runs a blocking call on a Dispatch thread and resumes the caller with its result.
+    ///
+    /// - Parameter body: the blocking call.
+    /// - Returns: what `body` returned.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Waits until `condition` holds, checking every few milliseconds, for at most `seconds`.
+    ///
+    /// The sleep only paces the polling; it suspends the task instead of blocking a thread.
+    ///
+    /// - Parameters:
+    ///   - seconds: the bound.
+    ///   - condition: what to wait for.
+    /// - Returns: whether `condition` held before the bound.
+    public static func poll(upTo seconds: Double, until condition: () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(seconds))
+        while clock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+}
