@@ -49,6 +49,24 @@ struct ConcurrencyTests {
         #expect(server.receivedRequests.count == 24)
     }
 
+    @Test func aFanOutKeepsItsKeptAliveConnectionsInsteadOfOpeningNewOnes() async throws {
+        defer { server.stop() }
+        // Every new connection costs 50 ms on its first answer, as a TLS handshake would.
+        server.newConnectionDelay = .milliseconds(50)
+        server.route("GET", "/item/*", respond: StubResponse.json(#"{"id":1,"title":"t","popularity":1.5}"#)
+            .delayed(by: .milliseconds(5)))
+        let client = FetchClient { $0.retryPolicy = .none }
+        let report = await client.fetchAll(
+            Array(0..<300), endpoint: { TestEndpoint(baseURL: server.baseURL, path: "/item/\($0)") },
+            extracting: .decode(Movie.self), changed: { _, _ in false })
+        #expect(report.failedCount == 0)
+        #expect(server.receivedRequests.count == 300)
+        // Six connections carry the run; a handful more would still be reuse, one per
+        // request (what handing URLSession one request at a time did) would not.
+        #expect(server.connectionsUsed <= 8, "\(server.connectionsUsed) connections for 300 requests")
+        #expect(server.maxRequestsInFlight <= 6)
+    }
+
     @Test func aTimeoutCountsFromWhenTheRequestStartsNotWhileItWaitsForAConnection() async throws {
         defer { server.stop() }
         // One connection, twelve requests of 250 ms each: the last one waits far longer

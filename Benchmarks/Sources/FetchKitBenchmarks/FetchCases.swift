@@ -295,3 +295,52 @@ func fetchKitRefreshSide(server: StubServer, client: FetchClient, count: Int) ->
         }
     }
 }
+
+// MARK: Refresh with a cost per new connection
+
+/// The per-connection cost of the handshake case: a stand-in for TCP + TLS to a real API.
+let handshakeCost = Duration.milliseconds(100)
+
+/// A stub server whose `/slow/*` answers after 20 ms and whose every new connection costs
+/// ``handshakeCost`` more on its first answer.
+func makeHandshakeServer() throws -> StubServer {
+    let server = StubServer()
+    server.route("GET", "/slow/*", respond: StubResponse.json(smallMovieJSON).delayed(by: .milliseconds(20)))
+    server.newConnectionDelay = handshakeCost
+    try server.start()
+    return server
+}
+
+/// A session configured as FetchKit's default transport, made fresh for each sample so
+/// every side starts with no open connection, as an app does at launch.
+func freshSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = 6
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    return URLSession(configuration: configuration)
+}
+
+/// The seed's `DispatchGroup` refresh on a fresh session, against the handshake server.
+func dispatchGroupHandshakeSide(server: StubServer, count: Int) -> Side {
+    let inner = { (session: URLSession) in dispatchGroupRefreshSide(server: server, session: session, count: count) }
+    return Side(name: "seed DispatchGroup (all at once)") {
+        let session = freshSession()
+        defer { session.finishTasksAndInvalidate() }
+        let duration = try inner(session).sample()
+        diagnose("seed DispatchGroup, handshake: \(server.connectionsUsed) connections")
+        return duration
+    }
+}
+
+/// FetchKit's `fetchAll` with a fresh client, against the handshake server.
+func fetchKitHandshakeSide(server: StubServer, count: Int) -> Side {
+    Side(name: "FetchKit fetchAll (limit 6)") {
+        let client = FetchClient()
+        let duration = try fetchKitRefreshSide(server: server, client: client, count: count).sample()
+        diagnose("FetchKit fetchAll, handshake: \(server.connectionsUsed) connections")
+        return duration
+    }
+}

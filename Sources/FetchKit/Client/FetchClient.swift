@@ -47,7 +47,10 @@ public final class FetchClient: Sendable {
         self.transport =
             configuration.transport
             ?? URLSessionTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
-        self.limiter = HostLimiter(limit: configuration.maximumConnectionsPerHost)
+        let limit = configuration.maximumConnectionsPerHost
+        // Look ahead only when the transport itself keeps the wire within the limit.
+        let transportLimit = transport.connectionLimitPerHost ?? Int.max
+        self.limiter = HostLimiter(limit: limit, lookAhead: transportLimit <= limit ? Self.lookAhead(limit) : 0)
         self.callbackQueue =
             configuration.callbackQueue ?? DispatchQueue(label: "FetchKit.FetchClient.callbacks", qos: .userInitiated)
     }
@@ -125,6 +128,15 @@ public final class FetchClient: Sendable {
     }
 
     // MARK: Internals
+
+    /// How many requests per host the client hands its transport ahead of time.
+    static func lookAhead(_ limit: Int) -> Int { max(1, limit) }
+
+    /// How many more requests than `limit` a fan-out may start at once so that the
+    /// client's look-ahead has requests to hand over (0 when it does not look ahead).
+    func fanOutLookAhead(forLimit limit: Int) -> Int {
+        limiter.lookAhead > 0 && limit >= limiter.limit ? limiter.lookAhead : 0
+    }
 
     func makeID() -> Int {
         nextID.withLock { id in

@@ -1,64 +1,113 @@
-/// Limits the requests a client has in flight per host, queueing the rest in order.
+/// Limits the requests a client has on the wire per host, queueing the rest in order.
 ///
-/// URLSession on Linux lets libcurl open 6 connections per host and queues the rest
-/// inside the session, where the request's timeout already runs. By holding requests
-/// here instead, a request's timeout starts only when it is handed to the transport.
+/// URLSession on Linux lets libcurl open 6 connections per host and queues further tasks
+/// inside the session, where the request's timeout already runs. The limiter keeps at most
+/// `limit` requests *running* per host (their timeout clocks on). When the transport caps
+/// its own connections per host (``HTTPTransport/connectionLimitPerHost``), up to
+/// `lookAhead` more are handed to it early, *parked*: they wait inside the transport for
+/// the next free kept-alive connection, so no connection sits idle between two requests
+/// (and libcurl keeps its connections instead of closing and reopening them). A parked
+/// request's timeout clock starts when a running request of its host ends, the moment it
+/// could start.
 final class HostLimiter: Sendable {
+    /// What the limiter tells a request it admits.
+    enum Admission {
+        /// The request runs now: its timeout clock starts.
+        case running
+        /// The request is handed to the transport ahead of time; its clock starts when
+        /// `startClock` is called.
+        case parked
+    }
+
     private struct Waiter {
         let token: Int
-        let grant: @Sendable () -> Void
+        let grant: @Sendable (Admission) -> Void
+        let startClock: @Sendable () -> Void
+    }
+
+    private struct Parked {
+        let token: Int
+        let startClock: @Sendable () -> Void
     }
 
     private struct HostState {
-        var active = 0
+        var running: Set<Int> = []
+        var parked: [Parked] = []
         var waiting: [Waiter] = []
         var head = 0
+
+        var isIdle: Bool { running.isEmpty && parked.isEmpty && head >= waiting.count }
     }
 
-    private let limit: Int
+    let limit: Int
+    let lookAhead: Int
     private let hosts = Locked<[String: HostState]>([:])
 
-    init(limit: Int) {
+    /// Creates a limiter.
+    ///
+    /// - Parameters:
+    ///   - limit: the most requests running per host.
+    ///   - lookAhead: how many more may be parked in the transport per host.
+    init(limit: Int, lookAhead: Int = 0) {
         self.limit = max(1, limit)
+        self.lookAhead = max(0, lookAhead)
     }
 
-    /// Runs `grant` now if the host has a free slot, or later when one frees up.
-    func acquire(host: String, token: Int, grant: @escaping @Sendable () -> Void) {
-        let grantedNow = hosts.withLock { hosts -> Bool in
+    /// Admits the request now if the host has room, or later, in order, when it has.
+    ///
+    /// - Parameters:
+    ///   - host: the request's host and port.
+    ///   - token: identifies the request in later calls.
+    ///   - grant: called once when the request is admitted, running or parked.
+    ///   - startClock: called once, later, when a parked request could start.
+    func acquire(
+        host: String, token: Int, grant: @escaping @Sendable (Admission) -> Void,
+        startClock: @escaping @Sendable () -> Void
+    ) {
+        let admission = hosts.withLock { hosts -> Admission? in
             var state = hosts[host, default: HostState()]
             defer { hosts[host] = state }
-            if state.active < limit {
-                state.active += 1
-                return true
-            }
-            state.waiting.append(Waiter(token: token, grant: grant))
-            return false
-        }
-        if grantedNow { grant() }
-    }
-
-    /// Frees a slot; the next waiter, if any, takes it.
-    func release(host: String) {
-        let next = hosts.withLock { hosts -> Waiter? in
-            guard var state = hosts[host] else { return nil }
-            defer { hosts[host] = state.active == 0 && state.head >= state.waiting.count ? nil : state }
-            if state.head < state.waiting.count {
-                let waiter = state.waiting[state.head]
-                state.head += 1
-                if state.head > 64 && state.head * 2 > state.waiting.count {
-                    state.waiting.removeFirst(state.head)
-                    state.head = 0
-                }
-                return waiter
-            }
-            state.active = max(0, state.active - 1)
+            if let admission = admit(token, startClock, &state) { return admission }
+            state.waiting.append(Waiter(token: token, grant: grant, startClock: startClock))
             return nil
         }
-        next?.grant()
+        if let admission { grant(admission) }
+    }
+
+    /// Ends the exchange of `token` (running or parked): a parked request of the host, if
+    /// any, starts its clock, and the next waiter is admitted.
+    func release(host: String, token: Int) {
+        let (started, next) = hosts.withLock { hosts -> ((@Sendable () -> Void)?, (Waiter, Admission)?) in
+            guard var state = hosts[host] else { return (nil, nil) }
+            defer { hosts[host] = state.isIdle ? nil : state }
+            var started: (@Sendable () -> Void)?
+            if state.running.remove(token) != nil {
+                if !state.parked.isEmpty {
+                    let promoted = state.parked.removeFirst()
+                    state.running.insert(promoted.token)
+                    started = promoted.startClock
+                }
+            } else if let index = state.parked.firstIndex(where: { $0.token == token }) {
+                state.parked.remove(at: index)
+            } else {
+                return (nil, nil)
+            }
+            guard state.head < state.waiting.count else { return (started, nil) }
+            let waiter = state.waiting[state.head]
+            guard let admission = admit(waiter.token, waiter.startClock, &state) else { return (started, nil) }
+            state.head += 1
+            if state.head > 64 && state.head * 2 > state.waiting.count {
+                state.waiting.removeFirst(state.head)
+                state.head = 0
+            }
+            return (started, (waiter, admission))
+        }
+        started?()
+        if let (waiter, admission) = next { waiter.grant(admission) }
     }
 
     /// Removes a waiter that no longer wants a slot; returns `false` when it was not waiting
-    /// (it has been granted a slot, or was never queued).
+    /// (it has been admitted, or was never queued).
     @discardableResult
     func cancelWaiting(host: String, token: Int) -> Bool {
         hosts.withLock { hosts -> Bool in
@@ -66,16 +115,30 @@ final class HostLimiter: Sendable {
                 let index = state.waiting[state.head...].firstIndex(where: { $0.token == token })
             else { return false }
             state.waiting.remove(at: index)
-            hosts[host] = state
+            hosts[host] = state.isIdle ? nil : state
             return true
         }
     }
 
-    /// The number of requests in flight and waiting for `host` (for tests).
-    func counts(host: String) -> (active: Int, waiting: Int) {
+    /// The number of requests running, parked and waiting for `host` (for tests).
+    func counts(host: String) -> (running: Int, parked: Int, waiting: Int) {
         hosts.withLock { hosts in
-            guard let state = hosts[host] else { return (0, 0) }
-            return (state.active, state.waiting.count - state.head)
+            guard let state = hosts[host] else { return (0, 0, 0) }
+            return (state.running.count, state.parked.count, state.waiting.count - state.head)
         }
+    }
+
+    private func admit(_ token: Int, _ startClock: @escaping @Sendable () -> Void, _ state: inout HostState)
+        -> Admission?
+    {
+        if state.running.count < limit {
+            state.running.insert(token)
+            return .running
+        }
+        if state.parked.count < lookAhead {
+            state.parked.append(Parked(token: token, startClock: startClock))
+            return .parked
+        }
+        return nil
     }
 }

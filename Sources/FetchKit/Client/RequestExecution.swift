@@ -28,6 +28,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         var attempt = 0
         var attemptsStarted = 0
         var timeoutItem: DispatchWorkItem?
+        /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
+        var clockRunning = false
+        var slotRequestedAt = ContinuousClock.now
         var waited = Duration.zero
         var lastStatus: Int?
         var lastBytes = 0
@@ -125,24 +128,27 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return true
         }
         guard proceed else { return }
-        client.limiter.acquire(host: prepared.host, token: id) { [self] in
-            run(attempt, prepared)
-        }
+        client.limiter.acquire(
+            host: prepared.host, token: id, grant: { [self] admission in run(attempt, prepared, admission) },
+            startClock: { [weak self] in self?.clockStarted(attempt) })
     }
 
-    /// Runs one attempt once the limiter has granted a slot.
-    private func run(_ attempt: Int, _ prepared: Prepared) {
+    /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
+    /// parked in the transport (its clock starts when ``clockStarted(_:)`` is called).
+    private func run(_ attempt: Int, _ prepared: Prepared, _ admission: HostLimiter.Admission) {
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .waitingForSlot(let since) = state.phase else {
                 return false
             }
-            state.waited += ContinuousClock.now - since
+            state.slotRequestedAt = since
+            state.clockRunning = admission == .running
+            if state.clockRunning { state.waited += ContinuousClock.now - since }
             state.phase = .running(nil)
             state.attemptsStarted += 1
             return true
         }
         guard proceed else {
-            client.limiter.release(host: prepared.host)
+            client.limiter.release(host: prepared.host, token: id)
             return
         }
         let summary = prepared.summary.with(attempt: attempt)
@@ -150,19 +156,43 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         let task = client.transport.send(prepared.request) { [self] result in
             transportDidComplete(attempt, prepared, result)
         }
-        let timeoutItem = DispatchWorkItem { [weak self] in self?.attemptTimedOut(attempt) }
         let cancelNow = state.withLock { state -> Bool in
             if state.finished { return true }
             guard state.attempt == attempt, case .running(nil) = state.phase else { return false }
             state.phase = .running(task)
-            state.timeoutItem = timeoutItem
             return false
         }
         if cancelNow {
             task.cancel()
         } else {
-            DispatchQueue.global().asyncAfter(deadline: timeout.fromNow, execute: timeoutItem)
+            armTimeout(attempt)
         }
+    }
+
+    /// A parked attempt could start now: a running request of its host has ended.
+    private func clockStarted(_ attempt: Int) {
+        let proceed = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt, case .running = state.phase, !state.clockRunning else {
+                return false
+            }
+            state.clockRunning = true
+            state.waited += ContinuousClock.now - state.slotRequestedAt
+            return true
+        }
+        if proceed { armTimeout(attempt) }
+    }
+
+    /// Starts the attempt's timeout once both its transport task exists and its clock runs.
+    private func armTimeout(_ attempt: Int) {
+        let item = state.withLock { state -> DispatchWorkItem? in
+            guard !state.finished, state.attempt == attempt, case .running(.some) = state.phase, state.clockRunning,
+                state.timeoutItem == nil
+            else { return nil }
+            let item = DispatchWorkItem { [weak self] in self?.attemptTimedOut(attempt) }
+            state.timeoutItem = item
+            return item
+        }
+        if let item { DispatchQueue.global().asyncAfter(deadline: timeout.fromNow, execute: item) }
     }
 
     // MARK: Outcomes of an attempt
@@ -183,7 +213,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         _ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
     ) {
         // Every exchange the transport started frees its slot exactly once, here.
-        client.limiter.release(host: prepared.host)
+        client.limiter.release(host: prepared.host, token: id)
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
             state.phase = .processing

@@ -23,6 +23,23 @@ public protocol HTTPTransport: Sendable {
     func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// The most connections the transport itself opens to one host, queueing further
+    /// requests until one is free; `nil` (the default) when it does not limit them.
+    ///
+    /// When the transport limits its connections to at most the client's
+    /// ``FetchClient/Configuration-swift.struct/maximumConnectionsPerHost``, the client hands
+    /// it a few requests ahead of time, so a kept-alive connection that frees up takes the
+    /// next request at once instead of idling (or being closed) until the client reacts.
+    /// Their timeouts start only when a request of the same host ends. A transport that
+    /// sends every request it is given at once must return `nil`, or the server would see
+    /// more requests in flight than the limit.
+    var connectionLimitPerHost: Int? { get }
+}
+
+extension HTTPTransport {
+    /// `nil`: the transport sends every request it is given at once.
+    public var connectionLimitPerHost: Int? { nil }
 }
 
 /// A handle to one exchange started by an ``HTTPTransport``.

@@ -38,6 +38,12 @@ public final class URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// The session's `httpMaximumConnectionsPerHost`: it queues further tasks until a
+    /// connection is free.
+    public var connectionLimitPerHost: Int? {
+        session.configuration.httpMaximumConnectionsPerHost
+    }
+
     deinit {
         session.finishTasksAndInvalidate()
     }

@@ -62,8 +62,20 @@ public struct FanOut: Sendable {
         progress: (@Sendable (FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value
     ) async -> FanOutReport<Value> {
+        await run(elements, extraWorkers: 0, changed: changed, progress: progress, transform: transform)
+    }
+
+    /// ``run(_:changed:progress:transform:)`` with `extraWorkers` more items in flight than
+    /// ``maximumConcurrency``, for `fetchAll`, whose client keeps the wire within the limit.
+    func run<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element>,
+        extraWorkers: Int,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        progress: (@Sendable (FanOutProgress) -> Void)?,
+        transform: @escaping @Sendable (Element) async throws -> Value
+    ) async -> FanOutReport<Value> {
         let run = FanOutRun<Element, Value>(elements)
-        let workers = min(max(1, maximumConcurrency), run.total)
+        let workers = min(max(1, maximumConcurrency) + max(0, extraWorkers), run.total)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {

@@ -1,6 +1,13 @@
 extension FetchClient {
     /// Fetches one endpoint per element with a ``FanOut`` and reports one outcome.
     ///
+    /// At most `maximumConcurrency` requests per host are on the wire at once. When the
+    /// fan-out's limit is at least the client's
+    /// ``Configuration-swift.struct/maximumConnectionsPerHost`` and the transport limits its
+    /// own connections (as the default one does), a few more are handed to the client ahead
+    /// of time: they wait inside the transport for the next free kept-alive connection,
+    /// their timeouts not yet running, so connections never idle between two items.
+    ///
     /// For example, MustC's background refresh:
     ///
     /// ```swift
@@ -33,7 +40,8 @@ extension FetchClient {
             fanOut
             ?? FanOut(
                 maximumConcurrency: min(FanOut.defaultMaximumConcurrency, configuration.maximumConnectionsPerHost))
-        return await fanOut.run(elements, changed: changed, progress: progress) { element in
+        let extra = fanOutLookAhead(forLimit: fanOut.maximumConcurrency)
+        return await fanOut.run(elements, extraWorkers: extra, changed: changed, progress: progress) { element in
             try await self.fetch(endpoint(element), extracting: extraction, group: group)
         }
     }
