@@ -91,13 +91,11 @@ enum MustCFlow {
         let report = await client.fetchAll(
             movies, endpoint: { TMDB.movie(id: $0.id) }, extracting: .decode(Rating.self),
             changed: { movie, rating in rating.popularity != movie.popularity })
-        let changed = report.values.filter { rating in
-            movies.contains { $0.id == rating.id && $0.popularity != rating.popularity }
-        }
         try await store.context.persist { tx in
-            for rating in changed {
-                guard var movie = try tx.fetch(Movie.self, id: rating.id) else { continue }
-                movie.popularity = rating.popularity
+            // Only the items `changed` said yes to, each with its fetched rating: nothing is compared twice.
+            for item in report.changedItems {
+                guard var movie = try tx.fetch(Movie.self, id: movies[item.index].id) else { continue }
+                movie.popularity = item.value.popularity
                 try tx.update(movie)
             }
         }

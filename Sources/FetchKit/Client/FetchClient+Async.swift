@@ -45,9 +45,10 @@ extension FetchClient {
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
     ) async throws(FetchError) -> Value {
         let timeout = endpoint.timeout ?? configuration.timeout
+        let base = configuration.baseURL
         return try await run(method: endpoint.method, timeout: timeout, extraction: extraction, group: group) {
             () throws(FetchError) -> URLRequest in
-            try endpoint.urlRequest(defaultTimeout: timeout)
+            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
         }
     }
 

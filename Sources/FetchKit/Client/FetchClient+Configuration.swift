@@ -19,6 +19,22 @@ extension FetchClient {
     /// }
     /// ```
     public struct Configuration: Sendable {
+        /// A base URL that replaces every ``Endpoint``'s own ``Endpoint/baseURL``; `nil` (the
+        /// default) keeps each endpoint's.
+        ///
+        /// Point one set of endpoints at another environment without a global variable:
+        /// production, staging, or a `StubServer` in tests and offline runs. The whole base is
+        /// replaced (scheme, host, port and base path); the endpoint's ``Endpoint/path`` and
+        /// query are appended to it as usual:
+        ///
+        /// ```swift
+        /// let staging = FetchClient { $0.baseURL = URL(string: "https://staging.example.com/3") }
+        /// // TMDB.movie(id: 550) now goes to https://staging.example.com/3/movie/550
+        /// ```
+        ///
+        /// Fetches of a plain `URL` are not affected.
+        public var baseURL: URL?
+
         /// The timeout of a request whose endpoint names none; 60 seconds by default.
         ///
         /// The clock starts when an attempt is handed to the transport, not while the

@@ -119,11 +119,12 @@ public final class FetchClient: Sendable {
         queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) -> FetchTask {
         let timeout = endpoint.timeout ?? configuration.timeout
+        let base = configuration.baseURL
         return start(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
             delivery: .queue(queue ?? callbackQueue), completion: completion
         ) { () throws(FetchError) -> URLRequest in
-            try endpoint.urlRequest(defaultTimeout: timeout)
+            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
         }
     }
 

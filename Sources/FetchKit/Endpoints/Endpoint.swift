@@ -67,11 +67,14 @@ extension Endpoint {
     /// The URL of this endpoint: ``baseURL`` with ``path`` appended and ``queryItems``
     /// added, all percent-encoded.
     ///
+    /// - Parameter base: a base URL to use instead of ``baseURL``, such as a staging server
+    ///   or a `StubServer` (a client's ``FetchClient/Configuration-swift.struct/baseURL``);
+    ///   `nil` for the endpoint's own.
     /// - Returns: the URL.
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` when
     ///   the parts do not make an http or https URL with a host.
-    public func url() throws(FetchError) -> URL {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
+    public func url(base: URL? = nil) throws(FetchError) -> URL {
+        guard var components = URLComponents(url: base ?? baseURL, resolvingAgainstBaseURL: true) else {
             throw FetchError(code: .invalidURL, detail: "the base URL cannot be parsed")
         }
         var basePath = components.percentEncodedPath
@@ -101,12 +104,16 @@ extension Endpoint {
     ///
     /// Request adapters are not applied here; the client applies them when it fetches.
     ///
-    /// - Parameter defaultTimeout: the timeout to use when ``timeout`` is `nil`.
+    /// - Parameters:
+    ///   - defaultTimeout: the timeout to use when ``timeout`` is `nil`.
+    ///   - base: a base URL to use instead of ``baseURL``; `nil` for the endpoint's own.
     /// - Returns: the request.
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` or
     ///   ``FetchError/Code-swift.struct/invalidRequest`` (a body that could not be encoded).
-    public func urlRequest(defaultTimeout: Duration = .seconds(60)) throws(FetchError) -> URLRequest {
-        var request = URLRequest(url: try url())
+    public func urlRequest(defaultTimeout: Duration = .seconds(60), base: URL? = nil) throws(FetchError)
+        -> URLRequest
+    {
+        var request = URLRequest(url: try url(base: base))
         request.httpMethod = method.rawValue
         request.timeoutInterval = (timeout ?? defaultTimeout).timeInterval
         for (name, value) in headers {

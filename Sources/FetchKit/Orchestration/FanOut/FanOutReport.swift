@@ -43,6 +43,32 @@ public struct FanOutReport<Value: Sendable>: Sendable {
         }
     }
 
+    /// One item's value, with the item's position in the input.
+    public struct Item: Sendable {
+        /// The item's index in the input (and in ``FanOutReport/results``).
+        public let index: Int
+        /// The value fetched for the item.
+        public let value: Value
+    }
+
+    /// The items whose value changed something (the `changed` closure said so), in input
+    /// order, each with its value: what a refresh writes back, without comparing anything again.
+    ///
+    /// ```swift
+    /// let report = await client.fetchAll(movies, endpoint: { TMDB.movie(id: $0.id) },
+    ///                                    extracting: .decode(Rating.self),
+    ///                                    changed: { movie, rating in rating.popularity != movie.popularity })
+    /// for item in report.changedItems {
+    ///     print(movies[item.index].title, item.value.popularity)
+    /// }
+    /// ```
+    public var changedItems: [Item] {
+        zip(itemOutcomes.indices, itemOutcomes).compactMap { index, outcome in
+            guard outcome == .changed, case .success(let value) = results[index] else { return nil }
+            return Item(index: index, value: value)
+        }
+    }
+
     /// How many items changed something.
     public var changedCount: Int { itemOutcomes.lazy.filter { $0 == .changed }.count }
     /// How many items changed nothing.
