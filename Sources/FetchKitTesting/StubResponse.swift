@@ -37,6 +37,9 @@ public struct StubResponse: Sendable {
     public var closesWithoutAnswer = false
     /// Whether the body is sent with `Transfer-Encoding: chunked` instead of `Content-Length`.
     public var usesChunkedEncoding = false
+    /// When set, these bytes are written as they are, instead of a status line, headers and
+    /// body, and the connection is closed: see ``raw(_:)``.
+    public var rawBytes: Data?
 
     /// Creates a response.
     ///
@@ -135,6 +138,22 @@ public struct StubResponse: Sendable {
         var copy = self
         copy.slowBody = (max(1, chunkSize), interval)
         return copy
+    }
+
+    /// A response written byte for byte as given, then the connection closed: for
+    /// responses no well-behaved server sends, such as a garbage status line, broken
+    /// chunked encoding or a body that does not match its `Content-Encoding`.
+    ///
+    /// ```swift
+    /// server.route("GET", "/broken", respond: .raw(Data("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".utf8)))
+    /// ```
+    ///
+    /// - Parameter bytes: everything to send.
+    /// - Returns: the response.
+    public static func raw(_ bytes: Data) -> StubResponse {
+        var response = StubResponse()
+        response.rawBytes = bytes
+        return response
     }
 
     /// A copy that announces its full body, sends `count` bytes of it, then closes the connection.

@@ -70,17 +70,35 @@ struct FetchErrorPathTests {
         #expect(error.description.contains("cannotConnectToHost"))
     }
 
-    @Test func aConnectionDroppedMidBodyIsATransportFailure() async throws {
+    @Test func aConnectionDroppedMidBodyIsALostConnection() async throws {
         defer { server.stop() }
         let error = try #require(await failure(server.url("/drop"), .data))
-        #expect(error.code == .transportFailed)
+        #expect(error.code == .connectionLost)
         #expect(error.urlErrorCode != nil)
+        #expect(error.description.contains("lost its connection before the response was complete"))
     }
 
-    @Test func aConnectionClosedWithoutAnswerIsATransportFailure() async throws {
+    @Test func aConnectionClosedWithoutAnswerIsALostConnection() async throws {
         defer { server.stop() }
         let error = try #require(await failure(server.url("/silent"), .data))
-        #expect(error.code == .transportFailed)
+        #expect(error.code == .connectionLost)
+        #expect(error.description.contains("closed the connection without answering"))
+    }
+
+    @Test(arguments: [
+        ("a body shorter than its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789",
+            FetchError.Code.connectionLost),
+        ("a garbage status line", "HTTQ/9 nonsense\r\n\r\n", .badResponse),
+        ("broken chunked encoding", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n", .badResponse),
+        ("a body that is not the gzip it claims",
+            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 10\r\n\r\n0123456789", .badResponse),
+    ])
+    func aBrokenAnswerHasAKindAPersonUnderstands(what: String, raw: String, code: FetchError.Code) async throws {
+        defer { server.stop() }
+        server.route("GET", "/broken", respond: .raw(Data(raw.utf8)))
+        let error = try #require(await failure(server.url("/broken"), .data), "\(what)")
+        #expect(error.code == code, "\(what): \(error)")
+        #expect(!error.description.contains("URLError"), "\(what): \(error)")
     }
 
     @Test func aSlowServerTimesOutWithTheTimeoutNamed() async throws {

@@ -235,10 +235,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             case .timedOut:
                 handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
             default:
-                let detail =
-                    error is URLError ? nil : client.configuration.redactor.scrub("\(error)", secrets: prepared.secrets)
+                let failure = TransportFailure.classify(error)
+                let detail = failure.detail.map { client.configuration.redactor.scrub($0, secrets: prepared.secrets) }
                 handleFailure(
-                    attempt, FetchError(code: .transportFailed, detail: detail, urlErrorCode: code), retryAfter: nil)
+                    attempt, FetchError(code: failure.code, detail: detail, urlErrorCode: failure.urlErrorCode),
+                    retryAfter: nil)
             }
         case .success(let response):
             switch evaluate(response, prepared) {

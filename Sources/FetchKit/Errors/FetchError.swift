@@ -24,8 +24,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The kind of a ``FetchError``. New kinds may be added without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidURL, invalidRequest, transportFailed, timedOut, cancelled, unacceptableStatus,
-                decodingFailed, apiFailure
+            case invalidURL, invalidRequest, transportFailed, connectionLost, badResponse, timedOut, cancelled,
+                unacceptableStatus, decodingFailed, apiFailure
         }
 
         private let base: Base
@@ -37,6 +37,13 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code(.invalidRequest)
         /// The transport failed before a complete response arrived; see ``FetchError/urlErrorCode``.
         public static let transportFailed = Code(.transportFailed)
+        /// The connection closed before the response was complete: mid-body, before any
+        /// answer, or with fewer body bytes than its `Content-Length` announced. Idempotent
+        /// requests are retried (``RetryPolicy/retriesConnectionLoss``).
+        public static let connectionLost = Code(.connectionLost)
+        /// What came back is not valid HTTP: a garbage status line, broken chunked encoding,
+        /// or a body that does not match its `Content-Encoding`. Not retried.
+        public static let badResponse = Code(.badResponse)
         /// No complete response arrived within the request's timeout.
         public static let timedOut = Code(.timedOut)
         /// The request was cancelled (by its ``FetchTask``, a ``CancellationGroup``, the
@@ -58,7 +65,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The request this error belongs to, described with secrets redacted, such as
     /// `GET https://api.example.com/v1/items?api_key=REDACTED`; `nil` when no request was built.
     public let request: String?
-    /// The `URLError` code of a ``Code-swift.struct/transportFailed`` error (the code only:
+    /// The `URLError` code of a ``Code-swift.struct/transportFailed``,
+    /// ``Code-swift.struct/connectionLost`` or ``Code-swift.struct/badResponse`` error (the code only:
     /// a `URLError` carries the failing URL, which may hold a secret).
     public let urlErrorCode: URLError.Code?
     /// The HTTP status of an ``Code-swift.struct/unacceptableStatus`` error, or of the response
@@ -121,6 +129,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     public static let invalidRequest = FetchError(code: .invalidRequest)
     /// Matches any transport failure: `catch FetchError.transportFailed`.
     public static let transportFailed = FetchError(code: .transportFailed)
+    /// Matches any lost connection: `catch FetchError.connectionLost`.
+    public static let connectionLost = FetchError(code: .connectionLost)
+    /// Matches any response that is not valid HTTP: `catch FetchError.badResponse`.
+    public static let badResponse = FetchError(code: .badResponse)
     /// Matches any timeout: `catch FetchError.timedOut`.
     public static let timedOut = FetchError(code: .timedOut)
     /// Matches any cancellation: `catch FetchError.cancelled`.
@@ -168,6 +180,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             let number = urlErrorCode.map { " \($0.rawValue)" } ?? ""
             return "\(subject) failed before a complete response arrived (URLError \(name)\(number))"
                 + "\(detail.map { ": \($0)" } ?? ""). Check the network and that the server is reachable."
+        case .connectionLost:
+            return "\(subject) lost its connection before the response was complete"
+                + "\(detail.map { ": \($0)" } ?? ""). Check that the server stays up and nothing in between cuts connections."
+        case .badResponse:
+            return "\(subject) got an answer that is not valid HTTP\(detail.map { ": \($0)" } ?? ""). "
+                + "Check that the URL points at an HTTP server and that no proxy alters its responses."
         case .timedOut:
             let limit = timeout.map { " after \($0.readable)" } ?? ""
             return "\(subject) timed out\(limit) without a complete response. "

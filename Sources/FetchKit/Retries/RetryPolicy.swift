@@ -7,6 +7,7 @@ public import Foundation
 /// - it has been retried fewer than ``maximumRetries`` times;
 /// - its method is idempotent (``HTTPMethod/isIdempotent``), or ``retriesNonIdempotentMethods`` is on;
 /// - it failed with a status in ``retryableStatusCodes``, a timeout (when ``retriesTimeouts``),
+///   a lost connection (when ``retriesConnectionLoss``),
 ///   or a transport error whose code is in ``retryableURLErrorCodes``;
 /// - it was not cancelled. Cancellation during the wait ends the request at once.
 ///
@@ -40,6 +41,11 @@ public struct RetryPolicy: Sendable {
     public var retryableURLErrorCodes: Set<URLError.Code>
     /// Whether a timeout is worth another attempt.
     public var retriesTimeouts: Bool
+    /// Whether a lost connection (``FetchError/Code-swift.struct/connectionLost``) is retried;
+    /// `true` by default. Only idempotent requests are, unless
+    /// ``retriesNonIdempotentMethods`` is set: a `POST` whose connection dropped may have
+    /// been processed.
+    public var retriesConnectionLoss: Bool
     /// Whether `POST`, `PATCH` and other non-idempotent methods are retried too.
     public var retriesNonIdempotentMethods: Bool
 
@@ -55,6 +61,7 @@ public struct RetryPolicy: Sendable {
     ///   - retryableStatusCodes: statuses worth another attempt.
     ///   - retryableURLErrorCodes: transport errors worth another attempt.
     ///   - retriesTimeouts: whether timeouts are retried.
+    ///   - retriesConnectionLoss: whether lost connections are retried.
     ///   - retriesNonIdempotentMethods: whether non-idempotent methods are retried.
     public init(
         maximumRetries: Int = 2,
@@ -69,6 +76,7 @@ public struct RetryPolicy: Sendable {
             .cannotFindHost, .badServerResponse,
         ],
         retriesTimeouts: Bool = true,
+        retriesConnectionLoss: Bool = true,
         retriesNonIdempotentMethods: Bool = false
     ) {
         self.maximumRetries = max(0, maximumRetries)
@@ -80,6 +88,7 @@ public struct RetryPolicy: Sendable {
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableURLErrorCodes = retryableURLErrorCodes
         self.retriesTimeouts = retriesTimeouts
+        self.retriesConnectionLoss = retriesConnectionLoss
         self.retriesNonIdempotentMethods = retriesNonIdempotentMethods
     }
 
@@ -117,6 +126,7 @@ public struct RetryPolicy: Sendable {
         switch error.code {
         case .unacceptableStatus: return error.statusCode.map(retryableStatusCodes.contains) ?? false
         case .timedOut: return retriesTimeouts
+        case .connectionLost: return retriesConnectionLoss
         case .transportFailed: return error.urlErrorCode.map(retryableURLErrorCodes.contains) ?? false
         default: return false
         }

@@ -88,6 +88,10 @@ struct StubConnection {
     private func send(_ response: StubResponse, for request: RecordedRequest, clientWantsKeepAlive: Bool) -> Bool {
         if response.delay > .zero, !pause(response.delay) { return false }
         if response.closesWithoutAnswer { return false }
+        if let raw = response.rawBytes {
+            _ = Socket.sendAll(descriptor, raw)
+            return false
+        }
         var status = response.status
         var headers = response.headers
         var body: Data
