@@ -64,11 +64,9 @@ enum FlickrFlow {
 
     // MARK: 4. The named download task → a keyed download
 
-    static func downloadRecentPhotos(
-        client: FetchClient, downloads: DownloadCoordinator, cacheFile: URL
-    ) async throws -> [FlickrPhoto] {
-        let file = try await downloads.download(
-            Flickr.recentGeoPhotos(page: 1), using: client, key: "recent-photos", to: cacheFile)
+    static func downloadRecentPhotos(client: FetchClient, cacheFile: URL) async throws -> [FlickrPhoto] {
+        let downloads = DownloadCoordinator(client: client)
+        let file = try await downloads.download(Flickr.recentGeoPhotos(page: 1), key: "recent-photos", to: cacheFile)
         let data = try Data(contentsOf: file)
         return try PathDecoder().decode([FlickrPhoto].self, from: data, at: "photos.photo")
     }

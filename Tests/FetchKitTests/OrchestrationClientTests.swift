@@ -121,8 +121,8 @@ import Testing
         let flickr = FetchClient { configuration in
             configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: "test-key")]
         }
-        let file = try await DownloadCoordinator().download(
-            StubEndpoint(baseURL: server.baseURL, path: "/services/rest"), using: flickr, key: "recent",
+        let file = try await DownloadCoordinator(client: flickr).download(
+            StubEndpoint(baseURL: server.baseURL, path: "/services/rest"), key: "recent",
             to: directory.file("recent.json"))
         #expect(try Data(contentsOf: file) == Fixtures.data("flickr/photos_with_geo_extras_2014.json"))
         #expect(server.receivedRequests.first?.queryValue("api_key") == "test-key")

@@ -106,8 +106,9 @@ struct FlickrProgram {
     {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flickr-\(ProcessInfo.processInfo.processIdentifier)-recent-photos.json")
+        let client = source.makeClient()
         return RecentPhotosFetcher(
-            endpoint: source.endpoint, client: source.makeClient(), downloads: source.makeDownloads(), store: store,
+            endpoint: source.endpoint, client: client, downloads: source.makeDownloads(client: client), store: store,
             file: file, secret: source.key, keyHint: source.keyHint, progress: progress)
     }
 

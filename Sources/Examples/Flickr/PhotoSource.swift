@@ -112,14 +112,10 @@ struct PhotoSource: Sendable {
         }
     }
 
-    /// The download coordinator, over a session that gives up on a silent server after 20
-    /// seconds and on the whole transfer after a minute.
-    func makeDownloads() -> DownloadCoordinator {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 20
-        configuration.timeoutIntervalForResource = 60
-        return DownloadCoordinator(
-            transport: URLSessionDownloadTransport(session: URLSession(configuration: configuration)))
+    /// The download coordinator, over the same client: the download gets the key adapter,
+    /// the timeout, retries, status validation and redaction of every other request.
+    func makeDownloads(client: FetchClient) -> DownloadCoordinator {
+        DownloadCoordinator(client: client)
     }
 
     /// The search for recent geo-referenced photos on this source.

@@ -94,14 +94,13 @@ final class RecentPhotosFetcher: Sendable {
     /// Downloads the search's answer through the coordinator and waits for both of its
     /// handlers: the download's own completion and the end of the batch.
     private func download() async throws -> URL {
-        var request = try endpoint.urlRequest(defaultTimeout: client.configuration.timeout)
-        for adapter in client.configuration.adapters { request = try adapter.adapt(request) }
+        let endpoint = endpoint
         let downloads = downloads
         let key = Self.downloadKey
         let (result, batch) = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<BatchEnd, Never>) in
                 let join = HandlerJoin(continuation)
-                downloads.download(request, key: key, to: file) { join.downloadEnded($0) }
+                downloads.download(endpoint, key: key, to: file) { join.downloadEnded($0) }
                 downloads.whenAllFinished { join.batchEnded($0) }
                 // Cancelled before the download was registered: onCancel found nothing to cancel.
                 if Task.isCancelled { downloads.cancel(key: key) }

@@ -52,16 +52,16 @@ extension FetchClient {
         }
     }
 
-    private func run<Value>(
-        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, group: CancellationGroup?,
-        build: @escaping @Sendable () throws(FetchError) -> URLRequest
+    func run<Value>(
+        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
+        group: CancellationGroup?, build: @escaping @Sendable () throws(FetchError) -> URLRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FetchError>, Never>) in
                 let task = start(
-                    method: method, timeout: timeout, extraction: extraction, group: group, delivery: .immediate,
-                    completion: { continuation.resume(returning: $0) }, build: build)
+                    method: method, timeout: timeout, extraction: extraction, downloadTo: downloadTo, group: group,
+                    delivery: .immediate, completion: { continuation.resume(returning: $0) }, build: build)
                 handle.set(task)
             }
         } onCancel: {

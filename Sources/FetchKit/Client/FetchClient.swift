@@ -147,13 +147,14 @@ public final class FetchClient: Sendable {
     }
 
     func start<Value>(
-        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, group: CancellationGroup?,
-        delivery: Delivery, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
+        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
+        group: CancellationGroup?, delivery: Delivery,
+        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
         build: @escaping @Sendable () throws(FetchError) -> URLRequest
     ) -> FetchTask {
         let execution = RequestExecution(
-            id: makeID(), client: self, method: method, timeout: timeout, extraction: extraction, group: group,
-            delivery: delivery, completion: completion)
+            id: makeID(), client: self, method: method, timeout: timeout, extraction: extraction,
+            downloadTo: downloadTo, group: group, delivery: delivery, completion: completion)
         let task = FetchTask(execution: execution)
         execution.begin(build: build)
         return task

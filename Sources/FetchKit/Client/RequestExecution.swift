@@ -49,6 +49,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private let method: HTTPMethod
     private let timeout: Duration
     private let extraction: Extraction<Value>
+    /// Where a download writes the body; `nil` for a data request, whose body stays in memory.
+    private let downloadTo: URL?
     private let group: CancellationGroup?
     private let delivery: Delivery
     private let completion: @Sendable (Result<Value, FetchError>) -> Void
@@ -58,10 +60,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
-        group: CancellationGroup?, delivery: Delivery,
+        downloadTo: URL? = nil, group: CancellationGroup?, delivery: Delivery,
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) {
         self.id = id
+        self.downloadTo = downloadTo
         self.client = client
         self.method = method
         self.timeout = timeout
@@ -153,8 +156,15 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         }
         let summary = prepared.summary.with(attempt: attempt)
         for observer in client.configuration.observers { observer.requestWillStart(summary) }
-        let task = client.transport.send(prepared.request) { [self] result in
-            transportDidComplete(attempt, prepared, result)
+        let task: any TransportTask
+        if let downloadTo {
+            task = client.transport.download(prepared.request, into: downloadTo) { [self] result in
+                transportDidComplete(attempt, prepared, result.map { TransportResponse(response: $0, data: Data()) })
+            }
+        } else {
+            task = client.transport.send(prepared.request) { [self] result in
+                transportDidComplete(attempt, prepared, result)
+            }
         }
         let cancelNow = state.withLock { state -> Bool in
             if state.finished { return true }
@@ -258,10 +268,18 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         let status = response.response.statusCode
         let redactor = configuration.redactor
         guard configuration.acceptableStatusCodes.contains(status) else {
-            let excerpt = redactor.scrub(Self.excerpt(of: response.data), secrets: prepared.secrets)
+            var body = response.data
+            if let downloadTo {
+                // A download's body is on disk: read its start for the excerpt, then drop it.
+                body = (try? FileHandle(forReadingFrom: downloadTo).read(upToCount: 600)) ?? Data()
+                try? FileManager.default.removeItem(at: downloadTo)
+            }
+            let excerpt = redactor.scrub(Self.excerpt(of: body), secrets: prepared.secrets)
             return .failure(FetchError(code: .unacceptableStatus, statusCode: status, bodyExcerpt: excerpt))
         }
-        if let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
+        // An API-reported failure is looked for in bodies kept in memory; a download's body is
+        // a file the caller reads.
+        if downloadTo == nil, let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
             return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
@@ -320,13 +338,15 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private func complete(_ result: Result<Value, FetchError>, _ phase: Phase, _ ended: State) {
         let prepared = prepared.withLock { $0 }
         switch phase {
-        case .running(let task): task?.cancel()
+        case .running(let task):
+            task?.cancel()
         case .retryWait(let item): item.cancel()
         case .waitingForSlot: if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: id) }
         case .preparing, .processing, .done: break
         }
         client.running.remove(self)
         group?.remove(self)
+        if let downloadTo, case .failure = result { try? FileManager.default.removeItem(at: downloadTo) }
         let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
         if let summary = prepared?.summary, !client.configuration.observers.isEmpty {
             let metrics = FetchMetrics(

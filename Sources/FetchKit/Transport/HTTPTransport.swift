@@ -35,11 +35,54 @@ public protocol HTTPTransport: Sendable {
     /// sends every request it is given at once must return `nil`, or the server would see
     /// more requests in flight than the limit.
     var connectionLimitPerHost: Int? { get }
+
+    /// Starts sending `request` and writes the response body into `file` instead of
+    /// keeping it in memory.
+    ///
+    /// The client runs the same pipeline around it as around ``send(_:completion:)``
+    /// (adapters, per-host limit, timeout, retries, validation, observers, redaction); it
+    /// passes a `file` in a folder that exists, and it removes the file again when the
+    /// exchange fails. The default implementation calls ``send(_:completion:)`` and writes the
+    /// body it returns, so a custom transport need not implement it; implement it to stream
+    /// large bodies to disk.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, complete with headers and body.
+    ///   - file: where the body goes, replacing any file there.
+    ///   - completion: called exactly once, on any thread, with the response once the whole
+    ///     body is in `file`, or with the error that ended the exchange.
+    /// - Returns: a handle to cancel the exchange.
+    func download(
+        _ request: URLRequest, into file: URL,
+        completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
+    ) -> any TransportTask
 }
 
 extension HTTPTransport {
     /// `nil`: the transport sends every request it is given at once.
     public var connectionLimitPerHost: Int? { nil }
+
+    /// Sends the request with ``send(_:completion:)`` and writes the body it returns into `file`.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - file: where the body goes, replacing any file there.
+    ///   - completion: called once with the response, or the error.
+    /// - Returns: the handle of the underlying exchange.
+    public func download(
+        _ request: URLRequest, into file: URL,
+        completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        send(request) { result in
+            completion(
+                result.flatMap { response in
+                    Result {
+                        try response.data.write(to: file, options: .atomic)
+                        return response.response
+                    }
+                })
+        }
+    }
 }
 
 /// A handle to one exchange started by an ``HTTPTransport``.

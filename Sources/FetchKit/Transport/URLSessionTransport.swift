@@ -1,8 +1,7 @@
+public import Foundation
+
 #if canImport(FoundationNetworking)
-    import Foundation
     public import FoundationNetworking
-#else
-    public import Foundation
 #endif
 
 /// The default ``HTTPTransport``: a `URLSession` of its own (FoundationNetworking on Linux).
@@ -70,9 +69,42 @@ public final class URLSessionTransport: HTTPTransport {
         return SessionTask(task: task)
     }
 
+    /// Starts a download task for `request` and moves the file it writes to `file`.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - file: where the body goes, replacing any file there.
+    ///   - completion: called once with the response or the error.
+    /// - Returns: the task's handle.
+    public func download(
+        _ request: URLRequest, into file: URL,
+        completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let task = session.downloadTask(with: request) { location, response, error in
+            if let error {
+                completion(.failure(error))
+                return
+            }
+            guard let response = response as? HTTPURLResponse, let location else {
+                completion(.failure(URLError(.badServerResponse)))
+                return
+            }
+            // The session deletes `location` when this handler returns: move it now.
+            completion(
+                Result {
+                    let manager = FileManager.default
+                    if manager.fileExists(atPath: file.path) { try manager.removeItem(at: file) }
+                    try manager.moveItem(at: location, to: file)
+                    return response
+                })
+        }
+        task.resume()
+        return SessionTask(task: task)
+    }
+
     /// `@unchecked Sendable`: `URLSessionTask.cancel()` is thread-safe, and the task is never mutated here.
     private struct SessionTask: TransportTask, @unchecked Sendable {
-        let task: URLSessionDataTask
+        let task: URLSessionTask
         func cancel() { task.cancel() }
     }
 }

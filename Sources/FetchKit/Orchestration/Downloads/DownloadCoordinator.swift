@@ -8,6 +8,10 @@ public import Foundation
 /// Downloads files keyed by an identifier: joins requests for a key in flight, moves each
 /// finished file into place atomically, and says once when a batch of downloads has ended.
 ///
+/// Every transfer goes through its ``FetchClient``'s pipeline, as a `fetch` does: the
+/// client's adapters, per-host limit, timeout, retries with `Retry-After`, status
+/// validation, observers and redaction (``FetchClient/download(_:to:group:)-(URLRequest,_,_)``).
+///
 /// - A request for a key already in flight joins it: no second transfer starts, and every
 ///   caller gets the same result (the file at the first request's destination).
 /// - The transport writes into a hidden temporary file next to the destination; once the
@@ -21,7 +25,7 @@ public import Foundation
 /// For example, the Flickr lab's recent-photos download:
 ///
 /// ```swift
-/// let downloads = DownloadCoordinator()
+/// let downloads = DownloadCoordinator(client: client)
 /// let file = try await downloads.download(recentPhotosRequest, key: "recent-photos", to: cacheFile)
 /// downloads.whenAllFinished { summary in backgroundCompletionHandler() }
 /// ```
@@ -43,14 +47,17 @@ public final class DownloadCoordinator: Sendable {
         var batchHandlers: [@Sendable (DownloadBatchSummary) -> Void] = []
     }
 
-    private let transport: any DownloadTransport
+    /// The client whose pipeline runs every transfer.
+    public let client: FetchClient
     private let state = Locked(State())
 
     /// Creates a coordinator.
     ///
-    /// - Parameter transport: what moves the bytes; a `URLSession` download by default.
-    public init(transport: any DownloadTransport = URLSessionDownloadTransport()) {
-        self.transport = transport
+    /// - Parameter client: the client whose pipeline (adapters, limits, retries, validation,
+    ///   observers, redaction) runs the transfers; a client with the default configuration
+    ///   when omitted.
+    public init(client: FetchClient = FetchClient()) {
+        self.client = client
     }
 
     /// The keys of the downloads in flight.
@@ -77,18 +84,22 @@ public final class DownloadCoordinator: Sendable {
     /// itself is cancelled only when no other caller is still waiting for it.
     ///
     /// - Parameters:
-    ///   - request: the request to send (ignored when joining).
+    ///   - request: the request to send (ignored when joining); the client's adapters are applied to it.
     ///   - key: identifies the download, such as `"recent-photos"` or a photo id.
     ///   - destination: where the finished file goes, replacing any file there (ignored
     ///     when joining: a joining caller gets the first caller's destination).
     /// - Returns: the URL of the finished file.
-    /// - Throws: ``DownloadError`` when the download fails (or the error a custom
-    ///   ``DownloadTransport`` throws), or `CancellationError` when the calling task is cancelled.
+    /// - Throws: ``DownloadError`` when the download fails, or `CancellationError` when the
+    ///   calling task is cancelled.
     public func download(_ request: URLRequest, key: String, to destination: URL) async throws -> URL {
+        try await download(transfer(request), key: key, to: destination)
+    }
+
+    func download(_ transfer: @escaping Transfer, key: String, to destination: URL) async throws -> URL {
         let id = UUID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
-                enqueue(request, key: key, destination: destination, waiterID: id) { continuation.resume(with: $0) }
+                enqueue(transfer, key: key, destination: destination, waiterID: id) { continuation.resume(with: $0) }
                 if Task.isCancelled { abandon(key: key, waiterID: id) }
             }
         } onCancel: {
@@ -104,13 +115,19 @@ public final class DownloadCoordinator: Sendable {
     ///   - key: identifies the download.
     ///   - destination: where the finished file goes (ignored when joining).
     ///   - queue: where `completion` runs; the coordinator's own thread when `nil`.
-    ///   - completion: receives the file's URL or the error (a ``DownloadError`` from the
-    ///     default transport), exactly once.
+    ///   - completion: receives the file's URL or the ``DownloadError``, exactly once.
     public func download(
         _ request: URLRequest, key: String, to destination: URL, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<URL, any Error>) -> Void
     ) {
-        enqueue(request, key: key, destination: destination, waiterID: UUID()) { result in
+        download(transfer(request), key: key, to: destination, queue: queue, completion: completion)
+    }
+
+    func download(
+        _ transfer: @escaping Transfer, key: String, to destination: URL, queue: DispatchQueue?,
+        completion: @escaping @Sendable (Result<URL, any Error>) -> Void
+    ) {
+        enqueue(transfer, key: key, destination: destination, waiterID: UUID()) { result in
             if let queue { queue.async { completion(result) } } else { completion(result) }
         }
     }
@@ -163,7 +180,15 @@ public final class DownloadCoordinator: Sendable {
 
     // MARK: Internals
 
-    private func enqueue(_ request: URLRequest, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
+    /// One transfer into a staging file, through the client's pipeline.
+    typealias Transfer = @Sendable (_ staging: URL) async throws(FetchError) -> Void
+
+    private func transfer(_ request: URLRequest) -> Transfer {
+        let client = client
+        return { staging throws(FetchError) in try await client.download(request, to: staging) }
+    }
+
+    private func enqueue(_ transfer: @escaping Transfer, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
     {
         state.withLock { state in
             if state.entries[key] != nil {
@@ -172,8 +197,8 @@ public final class DownloadCoordinator: Sendable {
             }
             var entry = Entry(destination: destination)
             entry.waiters[waiterID] = waiter
-            entry.task = Task { [transport] in
-                let result = await Self.perform(request, key: key, destination: destination, transport: transport)
+            entry.task = Task {
+                let result = await Self.perform(transfer, key: key, destination: destination)
                 self.complete(key: key, with: result)
             }
             state.entries[key] = entry
@@ -211,24 +236,22 @@ public final class DownloadCoordinator: Sendable {
         for handler in handlers { handler(summary) }
     }
 
-    private static func perform(
-        _ request: URLRequest, key: String, destination: URL, transport: any DownloadTransport
-    ) async -> Result<URL, any Error> {
+    private static func perform(_ transfer: Transfer, key: String, destination: URL) async -> Result<URL, any Error> {
         let directory = destination.deletingLastPathComponent()
         let staging = directory.appendingPathComponent(
             ".\(destination.lastPathComponent).\(UUID().uuidString).download")
         do {
             try createDirectory(directory, key: key)
-            try await transport.download(request, into: staging, key: key)
-            try Task.checkCancellation()
+            do {
+                try await transfer(staging)
+            } catch {
+                throw DownloadError(key: key, cause: error)
+            }
+            if Task.isCancelled { throw DownloadError(key: key, cause: FetchError(code: .cancelled)) }
             try moveAtomically(staging, to: destination, key: key)
             return .success(destination)
         } catch {
             try? FileManager.default.removeItem(at: staging)
-            if error is CancellationError {
-                return .failure(
-                    DownloadError(code: .cancelled, key: key, underlying: error, detail: "the download was cancelled"))
-            }
             return .failure(error)
         }
     }
@@ -238,7 +261,7 @@ public final class DownloadCoordinator: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw DownloadError(
-                code: .fileSystem, key: key, underlying: error,
+                code: .fileSystem, key: key,
                 detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
         }
     }

@@ -12,7 +12,8 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
 
         /// The server answered with a status outside the acceptable range.
         public static let unacceptableStatus = Code("unacceptableStatus")
-        /// The transfer failed (connection refused, lost, timed out…); see ``DownloadError/underlying``.
+        /// The transfer failed (connection refused, lost, timed out, a response that is not
+        /// HTTP…); see ``DownloadError/cause``.
         public static let transport = Code("transport")
         /// The file could not be written or moved into place.
         public static let fileSystem = Code("fileSystem")
@@ -39,8 +40,12 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     public let key: String
     /// The HTTP status, for ``Code/unacceptableStatus``.
     public let statusCode: Int?
-    /// The error underneath, such as the `URLError` of a failed transfer.
-    public let underlying: (any Error)?
+    /// The pipeline's error behind a transfer that failed, with its kind, status, body
+    /// excerpt and redacted request; `nil` for file-system failures.
+    ///
+    /// No download error keeps a URL, `URLRequest` or `URLError`: any of them could carry a
+    /// secret in its query or headers.
+    public let cause: FetchError?
     private let detail: String
 
     /// Creates a download error.
@@ -49,14 +54,25 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     ///   - code: the kind of failure.
     ///   - key: the download's key.
     ///   - statusCode: the HTTP status, if the server answered.
-    ///   - underlying: the error underneath, if any.
+    ///   - cause: the pipeline's error behind the failure, if any.
     ///   - detail: what happened, for a person to read (no secrets: name the host and path, not the query).
-    public init(code: Code, key: String, statusCode: Int? = nil, underlying: (any Error)? = nil, detail: String) {
+    public init(code: Code, key: String, statusCode: Int? = nil, cause: FetchError? = nil, detail: String) {
         self.code = code
         self.key = key
         self.statusCode = statusCode
-        self.underlying = underlying
+        self.cause = cause
         self.detail = detail
+    }
+
+    /// The download error for a transfer that the pipeline ended with `cause`.
+    init(key: String, cause: FetchError) {
+        let code: Code =
+            switch cause.code {
+            case .cancelled: .cancelled
+            case .unacceptableStatus: .unacceptableStatus
+            default: .transport
+            }
+        self.init(code: code, key: key, statusCode: cause.statusCode, cause: cause, detail: cause.description)
     }
 
     /// What went wrong and for which download.

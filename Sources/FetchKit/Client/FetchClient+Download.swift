@@ -1,0 +1,65 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+extension FetchClient {
+    /// Downloads an endpoint's body into a file, through the same pipeline as `fetch`.
+    ///
+    /// The request gets the client's adapters, per-host limit, timeout, retries (with
+    /// `Retry-After`), status validation, observers and redaction, and the call ends exactly
+    /// once. The body streams to disk instead of memory (with the default transport). On
+    /// failure no file is left at `file`. For several callers sharing one download, and
+    /// files that appear atomically, use a ``DownloadCoordinator``.
+    ///
+    /// The client's ``Configuration-swift.struct/apiFailureDetector`` is not applied: the
+    /// body is a file, not a value in memory.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send.
+    ///   - file: where the body goes, replacing any file there; its folder must exist.
+    ///   - group: a group to cancel this download with, if any.
+    /// - Returns: `file`, once the whole body is in it.
+    /// - Throws: ``FetchError`` on every failure (an unacceptable status keeps the start of the
+    ///   body as ``FetchError/bodyExcerpt``).
+    @discardableResult
+    public func download(_ endpoint: some Endpoint, to file: URL, group: CancellationGroup? = nil)
+        async throws(FetchError) -> URL
+    {
+        let timeout = endpoint.timeout ?? configuration.timeout
+        let base = configuration.baseURL
+        return try await run(
+            method: endpoint.method, timeout: timeout, extraction: Self.fileExtraction(file), downloadTo: file,
+            group: group
+        ) { () throws(FetchError) -> URLRequest in
+            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
+        }
+    }
+
+    /// Downloads a request's body into a file, through the same pipeline as `fetch` (the
+    /// client's adapters are applied to `request`).
+    ///
+    /// - Parameters:
+    ///   - request: the request to send; its method decides whether it may be retried.
+    ///   - file: where the body goes, replacing any file there; its folder must exist.
+    ///   - group: a group to cancel this download with, if any.
+    /// - Returns: `file`, once the whole body is in it.
+    /// - Throws: ``FetchError`` on every failure.
+    @discardableResult
+    public func download(_ request: URLRequest, to file: URL, group: CancellationGroup? = nil)
+        async throws(FetchError) -> URL
+    {
+        try await run(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), timeout: configuration.timeout,
+            extraction: Self.fileExtraction(file), downloadTo: file, group: group
+        ) { () throws(FetchError) -> URLRequest in
+            try URLValidation.check(request.url)
+            return request
+        }
+    }
+
+    private static func fileExtraction(_ file: URL) -> Extraction<URL> {
+        .custom { _, _ in file }
+    }
+}
