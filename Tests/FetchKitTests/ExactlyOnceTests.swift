@@ -5,6 +5,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The completion runs exactly once on every path, proven over many randomized requests
 /// against a server that fails in every way a network can.
 @Suite("Exactly-once completion")
@@ -133,5 +137,104 @@ struct ExactlyOnceTests {
         )
         #expect(Set(kinds).count == Kind.allCases.count)
         #expect(client.runningCount == 0)
+    }
+}
+
+/// Downloads go through the same pipeline: each one completes exactly once, with the kind of
+/// failure the server caused, a file only on success, and no staging file left behind.
+@Suite("Exactly-once downloads")
+struct DownloadExactlyOnceTests {
+    enum Kind: CaseIterable {
+        case success, notFound, serverError, dropMidBody, closeWithoutAnswer, timeout, refused, cancelDuring
+
+        /// The download error codes this kind may end with (`nil` stands for success); any
+        /// download that reaches the network may also time out on a loaded machine.
+        var allowed: Set<DownloadError.Code?> {
+            let expected: Set<DownloadError.Code?> =
+                switch self {
+                case .success: [nil]
+                case .notFound, .serverError: [.unacceptableStatus]
+                case .dropMidBody, .closeWithoutAnswer, .refused, .timeout: [.transport]
+                case .cancelDuring: [.cancelled]
+                }
+            return expected.union([.transport])
+        }
+
+        /// The pipeline's code behind the failure, when the download failed the expected way.
+        var cause: FetchError.Code? {
+            switch self {
+            case .dropMidBody, .closeWithoutAnswer: .connectionLost
+            case .refused: .transportFailed
+            case .timeout: .timedOut
+            default: nil
+            }
+        }
+    }
+
+    @Test func everyDownloadCompletesExactlyOnceWhateverGoesWrong() async throws {
+        let server = StubServer()
+        let body = String(repeating: #"{"id":1,"title":"t","popularity":2.5}"#, count: 40)
+        server.route("GET", "/success", respond: .json(body))
+        server.route("GET", "/notFound", respond: .json(#"{"status_code":34}"#, status: 404))
+        server.route("GET", "/serverError", respond: .status(500))
+        server.route("GET", "/dropMidBody", respond: .json(body).droppingConnection(afterBodyBytes: 40))
+        server.route("GET", "/closeWithoutAnswer", respond: .closeWithoutAnswer)
+        server.route("GET", "/slow", respond: .json(body).delayed(by: .seconds(20)))
+        try server.start()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+
+        let downloads = DownloadCoordinator(
+            client: FetchClient {
+                $0.timeout = .milliseconds(400)
+                $0.maximumConnectionsPerHost = 16
+                $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
+            })
+        let total = 300
+        var generator = SeededGenerator(seed: 20_261_122)
+        let kinds = (0..<total).map { _ in Kind.allCases.randomElement(using: &generator) ?? .success }
+        let calls = Box([Int](repeating: 0, count: total))
+        let outcomes = Box([DownloadError?](repeating: nil, count: total))
+
+        for (index, kind) in kinds.enumerated() {
+            let url: URL =
+                switch kind {
+                case .refused: try #require(URL(string: "http://127.0.0.1:1/refused"))
+                case .timeout, .cancelDuring: server.url("/slow?i=\(index)")
+                default: server.url("/\(kind)?i=\(index)")
+                }
+            let key = "item-\(index)"
+            downloads.download(URLRequest(url: url), key: key, to: directory.file("\(index).json")) { result in
+                calls.withLock { $0[index] += 1 }
+                if case .failure(let error) = result { outcomes.withLock { $0[index] = error as? DownloadError } }
+            }
+            if kind == .cancelDuring {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(index % 20))) {
+                    downloads.cancel(key: key)
+                }
+            }
+        }
+
+        let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
+        #expect(allArrived)
+        try await Task.sleep(for: .milliseconds(300))
+        let counts = calls.current
+        #expect(counts.allSatisfy { $0 == 1 }, "lost or doubled: \(counts.indices.filter { counts[$0] != 1 }.prefix(10))")
+        let errors = outcomes.current
+        let unexpected = kinds.indices.filter { !kinds[$0].allowed.contains(errors[$0]?.code) }
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(10).map { "\($0) \(kinds[$0]): \(String(describing: errors[$0]))" })")
+        for index in kinds.indices {
+            let exists = FileManager.default.fileExists(atPath: directory.file("\(index).json").path)
+            #expect(exists == (errors[index] == nil), "\(index) \(kinds[index])")
+            // A failure the server caused names the pipeline's kind, unless the machine was
+            // slow enough for a timeout to come first.
+            if let cause = kinds[index].cause, let error = errors[index] {
+                #expect([cause, .timedOut].contains(error.cause?.code), "\(index) \(kinds[index]): \(error)")
+            }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .filter { $0.hasSuffix(".download") }
+        #expect(leftovers.isEmpty, "\(leftovers.prefix(5))")
     }
 }

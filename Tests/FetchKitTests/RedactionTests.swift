@@ -1,7 +1,12 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Secret redaction")
 struct RedactionTests {
@@ -11,7 +16,8 @@ struct RedactionTests {
         "Secret-looking names are recognised",
         arguments: [
             "api_key", "API_KEY", "key", "apikey", "x-api-key", "client_secret", "access_token", "Authorization",
-            "password", "refresh-token", "auth", "signature", "private_key",
+            "password", "refresh-token", "auth", "signature", "private_key", "proxy-authorization", "cookie",
+            "set-cookie", "x-auth-token", "token", "secret", "sig",
         ])
     func secretNames(name: String) {
         #expect(Redactor.standard.isSecret(name))
@@ -97,7 +103,49 @@ struct RedactionTests {
     }
 
     @Test func adaptersDescribeThemselvesWithoutTheirSecrets() {
-        #expect(!"\(APIKeyAdapter(.query(name: "api_key"), value: Self.secret))".contains(Self.secret))
-        #expect(!"\(HeaderAdapter.bearer(token: Self.secret))".contains(Self.secret))
+        let adapters: [any RequestAdapter] = [
+            APIKeyAdapter(.query(name: "api_key"), value: Self.secret),
+            APIKeyAdapter(.header(name: "X-Api-Key"), value: Self.secret),
+            HeaderAdapter.bearer(token: Self.secret),
+            HeaderAdapter(["X-Auth-Token": Self.secret, "Accept": "application/json"]),
+        ]
+        for adapter in adapters {
+            var dumped = ""
+            dump(adapter, to: &dumped)
+            #expect(!"\(adapter)".contains(Self.secret))
+            #expect(!String(reflecting: adapter).contains(Self.secret), "\(String(reflecting: adapter))")
+            #expect(!dumped.contains(Self.secret), "\(dumped)")
+        }
+    }
+
+    @Test func aFailedDownloadKeepsNoSecretInItsErrorOrItsDump() async throws {
+        let server = StubServer()
+        server.route("GET", "/file", respond: .text("no such file, key \(Self.secret)", status: 404))
+        server.route("GET", "/drop", respond: StubResponse.text(String(repeating: "x", count: 400)).droppingConnection(afterBodyBytes: 10))
+        try server.start()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let downloads = DownloadCoordinator(
+            client: FetchClient {
+                $0.retryPolicy = .none
+                $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: Self.secret)]
+            })
+        for path in ["/file", "/drop"] {
+            let error = await #expect(throws: DownloadError.self) {
+                try await downloads.download(
+                    URLRequest(url: server.url(path)), key: path, to: directory.file("out"))
+            }
+            let failure = try #require(error)
+            var dumped = ""
+            dump(failure, to: &dumped)
+            #expect(failure.cause != nil)
+            #expect(!"\(failure)".contains(Self.secret), "\(failure)")
+            #expect(!String(reflecting: failure).contains(Self.secret))
+            #expect(!dumped.contains(Self.secret), "\(dumped)")
+            #expect("\(failure)".contains("api_key=REDACTED"), "\(failure)")
+        }
+        // The server did receive the key: the download went through the client's adapters.
+        #expect(server.receivedRequests.allSatisfy { $0.queryValue("api_key") == Self.secret })
     }
 }

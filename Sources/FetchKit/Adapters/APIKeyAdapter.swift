@@ -19,7 +19,7 @@
 ///
 /// An empty key fails each request with ``FetchError/Code-swift.struct/invalidRequest``
 /// and a message that names the missing item, instead of sending a request the API will refuse.
-public struct APIKeyAdapter: RequestAdapter, CustomStringConvertible {
+public struct APIKeyAdapter: RequestAdapter, CustomStringConvertible, CustomReflectable {
     /// Where the key goes.
     public enum Placement: Sendable, Hashable {
         /// A query item with this name, such as `api_key`.
@@ -81,5 +81,11 @@ public struct APIKeyAdapter: RequestAdapter, CustomStringConvertible {
         case .query(let name): "APIKeyAdapter(query \(name))"
         case .header(let name): "APIKeyAdapter(header \(name))"
         }
+    }
+
+    /// What `dump()`, `String(reflecting:)` and debuggers show: the placement, and the key as
+    /// `REDACTED`.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["placement": placement, "value": Redactor.placeholder], displayStyle: .struct)
     }
 }

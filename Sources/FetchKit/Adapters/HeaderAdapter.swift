@@ -15,7 +15,7 @@
 /// ```
 ///
 /// Fields the request already has are kept unless ``overridesExisting`` is `true`.
-public struct HeaderAdapter: RequestAdapter, CustomStringConvertible {
+public struct HeaderAdapter: RequestAdapter, CustomStringConvertible, CustomReflectable {
     private let headers: [String: String]
     /// Whether these fields replace fields of the same name already on the request.
     public let overridesExisting: Bool
@@ -57,5 +57,15 @@ public struct HeaderAdapter: RequestAdapter, CustomStringConvertible {
             "\($0.key): \($0.value)"
         }
         return "HeaderAdapter(\(fields.joined(separator: ", ")))"
+    }
+
+    /// What `dump()`, `String(reflecting:)` and debuggers show: the headers with secret
+    /// values (by ``Redactor/standard``'s names) as `REDACTED`.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "headers": Redactor.standard.redact(headers: headers), "overridesExisting": overridesExisting,
+            ], displayStyle: .struct)
     }
 }

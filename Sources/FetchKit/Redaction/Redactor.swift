@@ -10,10 +10,13 @@ public import Foundation
 /// FetchKit uses the client's redactor wherever it describes a request: in every
 /// ``FetchError``, in what ``FetchObserver``s receive, and in ``FetchLogger`` lines.
 ///
-/// A name is secret when, compared case-insensitively, it is one of `key`, `api_key`,
-/// `apikey`, `token`, `authorization`, `password`, `secret`, `signature`, `sig`,
-/// `cookie`, `set-cookie` or `proxy-authorization`; or ends in `_key`, `-key` or `apikey`;
-/// or contains `token`, `secret`, `password` or `passwd`. The password of a URL's user
+/// A name is secret when, compared case-insensitively, it is one of `authorization`,
+/// `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, `x-auth-token`, `api_key`,
+/// `apikey`, `api-key`, `key`, `access_token`, `refresh_token`, `id_token`, `token`,
+/// `client_secret`, `password`, `secret`, `sig`, `signature` or `auth`; or ends in `_key`,
+/// `-key` or `apikey`; or contains `token`, `secret`, `password` or `passwd`. Add your
+/// API's own names with ``init(additionalNames:)`` and set the result as the client's
+/// ``FetchClient/Configuration-swift.struct/redactor``. The password of a URL's user
 /// information is redacted too.
 ///
 /// ```swift
@@ -37,8 +40,9 @@ public struct Redactor: Sendable {
     }
 
     private static let exactNames: Set<String> = [
-        "key", "api_key", "apikey", "api-key", "token", "authorization", "proxy-authorization", "password", "secret",
-        "signature", "sig", "cookie", "set-cookie", "auth",
+        "key", "api_key", "apikey", "api-key", "x-api-key", "token", "access_token", "refresh_token", "id_token",
+        "x-auth-token", "authorization", "proxy-authorization", "password", "secret", "client_secret", "signature",
+        "sig", "cookie", "set-cookie", "auth",
     ]
 
     /// Whether a query item or header named `name` holds a secret.
