@@ -103,10 +103,29 @@ struct FetchErrorPathTests {
 
     @Test func aSlowServerTimesOutWithTheTimeoutNamed() async throws {
         defer { server.stop() }
-        let error = try #require(await failure(server.url("/slow"), .data, client: impatient))
+        let clock = TestClock()
+        let client = FetchClient {
+            $0.retryPolicy = .none
+            $0.timeout = .seconds(45)
+            $0.clock = clock
+        }
+        let fetch = Task { () async -> FetchError? in
+            do throws(FetchError) {
+                _ = try await client.fetch(server.url("/slow"), extracting: .data)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await server.waitForRequests(count: 1))
+        #expect(await clock.sleepers(count: 1))
+        await clock.advance(by: .seconds(44))
+        #expect(server.requestsInFlight == 1)
+        await clock.advance(by: .seconds(1))
+        let error = try #require(await fetch.value)
         #expect(error.code == .timedOut)
-        #expect(error.timeout == .milliseconds(300))
-        #expect(error.description.contains("timed out after 300 ms"))
+        #expect(error.timeout == .seconds(45))
+        #expect(error.description.contains("timed out after 45 s"), "\(error)")
     }
 
     @Test func anEndpointTimeoutOverridesTheClients() async throws {

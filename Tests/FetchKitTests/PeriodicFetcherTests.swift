@@ -1,3 +1,4 @@
+import FetchKitTesting
 import Foundation
 import Testing
 

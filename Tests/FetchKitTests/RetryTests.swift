@@ -13,13 +13,24 @@ struct RetryTests {
         try server.start()
     }
 
-    private func client(_ policy: RetryPolicy, timeout: Duration = .seconds(120)) -> FetchClient {
+    private func client(
+        _ policy: RetryPolicy, timeout: Duration = .seconds(120), clock: (any Clock<Duration>)? = nil
+    ) -> FetchClient {
         let observer = self.observer
         return FetchClient {
             $0.retryPolicy = policy
             $0.timeout = timeout
             $0.observers = [observer]
+            if let clock { $0.clock = clock }
         }
+    }
+
+    /// Waits (in short real-time steps, each well under 100 ms) until `count` retries have
+    /// been announced and the wait before the last one sleeps on `clock`.
+    private func retryScheduled(_ count: Int, on clock: TestClock) async -> Bool {
+        let observer = observer
+        guard await eventually(timeout: .seconds(30), { observer.retries.current.count >= count }) else { return false }
+        return await clock.sleepers(count: 1)
     }
 
     @Test func failsTwiceThenSucceeds() async throws {
@@ -46,11 +57,18 @@ struct RetryTests {
 
     @Test func honoursRetryAfterInSeconds() async throws {
         defer { server.stop() }
-        server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "1"]), .text("ok")])
-        let text = try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(
-            server.url("/limited"), extracting: .string)
-        #expect(text == "ok")
-        #expect(observer.retries.current.map(\.delay) == [.seconds(1)])
+        server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "120"]), .text("ok")])
+        let clock = TestClock()
+        let client = client(RetryPolicy(baseDelay: .milliseconds(1), maximumRetryAfter: .seconds(300)), clock: clock)
+        let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
+        #expect(await retryScheduled(1, on: clock))
+        #expect(observer.retries.current.map(\.delay) == [.seconds(120)])
+        // Two minutes pass in no real time; the retry goes out when they have.
+        await clock.advance(by: .seconds(119))
+        #expect(clock.sleeperCount == 1)
+        await clock.advance(by: .seconds(1))
+        #expect(try await fetch.value == "ok")
+        #expect(server.requests(to: "/limited").count == 2)
     }
 
     @Test func honoursRetryAfterAsAnHTTPDate() async throws {
@@ -61,16 +79,19 @@ struct RetryTests {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         server.route("GET", "/busy") { request in
             request.sequenceNumber == 0
-                ? .status(503, headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(3))])
+                ? .status(503, headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(30))])
                 : .text("ok")
         }
-        let text = try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(
-            server.url("/busy"), extracting: .string)
-        #expect(text == "ok")
+        let clock = TestClock()
+        let client = client(RetryPolicy(baseDelay: .milliseconds(1)), clock: clock)
+        let fetch = Task { try await client.fetch(server.url("/busy"), extracting: .string) }
+        #expect(await retryScheduled(1, on: clock))
         let delay = try #require(observer.retries.current.first?.delay)
-        // A whole-second date three seconds ahead: between 2 and 3 seconds after the server
+        // A whole-second date thirty seconds ahead: between 29 and 30 seconds after the server
         // wrote it, less however long the client took to read it (bounded loosely below).
-        #expect(delay > .milliseconds(500) && delay <= .seconds(3))
+        #expect(delay > .seconds(20) && delay <= .seconds(30))
+        await clock.advance(by: delay)
+        #expect(try await fetch.value == "ok")
     }
 
     @Test func aRetryAfterLongerThanTheMaximumEndsTheRetries() async throws {
@@ -148,12 +169,22 @@ struct RetryTests {
         defer { server.stop() }
         server.route(
             "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: .seconds(30)), .closeWithoutAnswer, .text("ok")])
-        let text = try await client(
-            RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1)), timeout: .seconds(1)
-        )
-        .fetch(server.url("/hiccup"), extracting: .string)
-        #expect(text == "ok")
+        let clock = TestClock()
+        let client = client(
+            RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(10), clock: clock)
+        let fetch = Task { try await client.fetch(server.url("/hiccup"), extracting: .string) }
+        // The first answer is held by the server: its 10-second timeout is the only sleeper.
+        #expect(await server.waitForRequests(count: 1))
+        #expect(await clock.sleepers(count: 1))
+        await clock.advance(by: .seconds(10))
+        #expect(await retryScheduled(1, on: clock))
+        await clock.advance(by: .seconds(1))
+        // The second attempt's connection closes without an answer: retried after 2 s.
+        #expect(await retryScheduled(2, on: clock))
+        await clock.advance(by: .seconds(2))
+        #expect(try await fetch.value == "ok")
         #expect(observer.retries.current.map(\.error.code) == [.timedOut, .connectionLost])
+        #expect(observer.retries.current.map(\.delay) == [.seconds(1), .seconds(2)])
     }
 
     @Test func aLostConnectionIsRetriedForGetButNotForPost() async throws {
@@ -197,9 +228,11 @@ struct RetryTests {
             }
         }
         let observer = CancelOnRetry()
+        let clock = TestClock()
         let client = FetchClient {
             $0.retryPolicy = RetryPolicy(baseDelay: .milliseconds(1))
             $0.observers = [observer]
+            $0.clock = clock
         }
         let result = await completion { done in
             observer.task.withLock { $0 = client.fetch(server.url("/wait"), extracting: .data, completion: done) }
@@ -207,15 +240,17 @@ struct RetryTests {
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(error.code == .cancelled)
         #expect(observer.retries.current == 1)
-        // Wait past the Retry-After: a retry would have arrived by now.
-        try await Task.sleep(for: .milliseconds(1500))
+        // Move past the Retry-After: nothing is left to wake, and no retry goes out.
+        await clock.advance(by: .seconds(2))
+        #expect(clock.sleeperCount == 0)
         #expect(server.requests(to: "/wait").count == 1)
     }
 
     @Test func aCancelledRequestIsNeverRetried() async throws {
         defer { server.stop() }
         server.route("GET", "/hang", respond: .text("x").delayed(by: .seconds(600)))
-        let client = client(RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(1)))
+        let clock = TestClock()
+        let client = client(RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(1)), clock: clock)
         let result = await completion { done in
             let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)
             Task {
@@ -226,7 +261,9 @@ struct RetryTests {
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(error.code == .cancelled)
         #expect(observer.retries.current.isEmpty)
-        try await Task.sleep(for: .milliseconds(200))
+        // Whatever time passes, nothing is scheduled to send it again.
+        await clock.advance(by: .seconds(600))
+        #expect(clock.sleeperCount == 0)
         #expect(server.requests(to: "/hang").count == 1)
     }
 }

@@ -72,6 +72,20 @@ extension FetchClient {
         /// ``URLSessionTransport`` with ``maximumConnectionsPerHost`` connections per host.
         public var transport: (any HTTPTransport)?
 
+        /// The clock that times timeouts and the waits before retries; `ContinuousClock()` by default.
+        ///
+        /// Tests pass a `TestClock` from FetchKitTesting and advance it, so a 30-second
+        /// timeout or a `Retry-After: 120` takes no real time and no test depends on how
+        /// busy the machine is:
+        ///
+        /// ```swift
+        /// let clock = TestClock()
+        /// let client = FetchClient { $0.clock = clock }
+        /// // … start a fetch whose server never answers, then:
+        /// await clock.advance(by: .seconds(60))  // the fetch times out now
+        /// ```
+        public var clock: any Clock<Duration> = ContinuousClock()
+
         /// The queue completions run on when a `fetch` call names none.
         ///
         /// By default each client has its own serial queue, so completions of one client

@@ -18,7 +18,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         case waitingForSlot(since: ContinuousClock.Instant)
         case running((any TransportTask)?)
         case processing
-        case retryWait(DispatchWorkItem)
+        case retryWait(ScheduledAction)
         case done
     }
 
@@ -27,7 +27,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         var phase = Phase.preparing
         var attempt = 0
         var attemptsStarted = 0
-        var timeoutItem: DispatchWorkItem?
+        var timeoutItem: ScheduledAction?
         /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
         var clockRunning = false
         var slotRequestedAt = ContinuousClock.now
@@ -194,15 +194,15 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     /// Starts the attempt's timeout once both its transport task exists and its clock runs.
     private func armTimeout(_ attempt: Int) {
-        let item = state.withLock { state -> DispatchWorkItem? in
+        let item = state.withLock { state -> ScheduledAction? in
             guard !state.finished, state.attempt == attempt, case .running(.some) = state.phase, state.clockRunning,
                 state.timeoutItem == nil
             else { return nil }
-            let item = DispatchWorkItem { [weak self] in self?.attemptTimedOut(attempt) }
+            let item = ScheduledAction()
             state.timeoutItem = item
             return item
         }
-        if let item { DispatchQueue.global().asyncAfter(deadline: timeout.fromNow, execute: item) }
+        item?.start(after: timeout, on: client.configuration.clock) { [weak self] in self?.attemptTimedOut(attempt) }
     }
 
     // MARK: Outcomes of an attempt
@@ -297,18 +297,20 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             finish(.failure(error))
             return
         }
-        let item = DispatchWorkItem { [weak self] in self?.startAttempt(attempt + 1) }
+        let item = ScheduledAction()
         let scheduled = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .processing = state.phase else { return false }
             state.phase = .retryWait(item)
             return true
         }
-        guard scheduled, let summary = prepared.withLock({ $0?.summary }) else { return }
-        let described = error.describing("\(summary)")
-        for observer in client.configuration.observers {
-            observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
+        guard scheduled else { return }
+        if let summary = prepared.withLock({ $0?.summary }) {
+            let described = error.describing("\(summary)")
+            for observer in client.configuration.observers {
+                observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
+            }
         }
-        DispatchQueue.global().asyncAfter(deadline: delay.fromNow, execute: item)
+        item.start(after: delay, on: client.configuration.clock) { [weak self] in self?.startAttempt(attempt + 1) }
     }
 
     // MARK: Finish

@@ -8,7 +8,7 @@
 /// a run between ticks, unless one is going (then it is refused, like a tick).
 ///
 /// The clock is any Swift `Clock` measured in `Duration`: `ContinuousClock` by default,
-/// ``ManualClock`` in tests, so no test waits in real time.
+/// a `TestClock` or `ManualClock` from FetchKitTesting in tests, so no test waits in real time.
 ///
 /// For example, the Flickr lab's "a few times an hour":
 ///

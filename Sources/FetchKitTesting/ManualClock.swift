@@ -2,8 +2,10 @@ import Foundation
 
 /// A clock that moves only when told to: for tests of timed work that must not wait in real time.
 ///
-/// It is a Swift `Clock`, so anything that takes `some Clock<Duration>` (such as
-/// ``PeriodicFetcher``) runs on it. Sleepers wake when ``advance(by:)`` moves ``now`` to or
+/// It is a Swift `Clock`, so anything that takes `some Clock<Duration>` (such as FetchKit's
+/// `PeriodicFetcher`) runs on it. ``advance(by:)`` is synchronous and only resumes the
+/// sleepers it wakes; ``TestClock`` also lets the woken tasks run before it returns, which
+/// most tests want. Sleepers wake when ``advance(by:)`` moves ``now`` to or
 /// past their deadline; ``waitForSleepers(count:timeout:)`` lets a test wait until the code
 /// under test has gone to sleep before advancing.
 ///
