@@ -35,7 +35,7 @@ public import Foundation
 public final class StubServer: Sendable {
     private let core = ServerCore()
 
-    /// Creates a stopped server with no routes. Call ``start()`` to listen.
+    /// Creates a stopped server with no routes. Call ``start(port:)`` to listen.
     public init() {}
 
     deinit {
@@ -89,7 +89,7 @@ public final class StubServer: Sendable {
     /// connection has finished; does nothing when not running.
     ///
     /// Responses that are being delayed or trickled end at once. After `stop()` returns,
-    /// the routes and recorded requests are kept, and ``start()`` may be called again.
+    /// the routes and recorded requests are kept, and ``start(port:)`` may be called again.
     public func stop() {
         guard
             let run = core.state.withLock({ state -> Run? in
@@ -134,7 +134,7 @@ public final class StubServer: Sendable {
 
     /// The server's base URL, such as `http://127.0.0.1:50123`.
     ///
-    /// Read it after ``start()``: each start listens on a new port.
+    /// Read it after ``start(port:)``: each start listens on a new port.
     public var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }

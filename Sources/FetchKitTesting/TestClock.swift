@@ -71,6 +71,7 @@ public final class TestClock: Clock, Sendable {
 
     private struct CountWaiter {
         let count: Int
+        let within: Duration?
         let continuation: CheckedContinuation<Bool, Never>
     }
 
@@ -171,12 +172,17 @@ public final class TestClock: Clock, Sendable {
     /// Waits until at least `count` tasks sleep on the clock, told by each registration
     /// rather than by polling, for at most `timeout` of real time.
     ///
+    /// With `within`, only sleepers due at most that long from now count: a test that waits
+    /// for a 2-minute retry wait passes `within: .minutes(2)` and is not fooled by a request's
+    /// 10-minute timeout sleeping on the same clock.
+    ///
     /// - Parameters:
     ///   - count: the number of sleepers to wait for.
+    ///   - within: how soon a sleeper must be due to count; `nil` counts every sleeper.
     ///   - timeout: a bound in real time, so a test that goes wrong fails instead of hanging.
     /// - Returns: whether the count was reached.
     @discardableResult
-    public func sleepers(count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+    public func sleepers(count: Int = 1, within: Duration? = nil, timeout: Duration = .seconds(30)) async -> Bool {
         let id = UUID()
         let timer = Task {
             try? await Task.sleep(for: timeout)
@@ -185,17 +191,23 @@ public final class TestClock: Clock, Sendable {
         defer { timer.cancel() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let reached = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.countWaiters[id] = CountWaiter(count: count, continuation: continuation)
+                if Self.count(state, within: within) >= count { return true }
+                state.countWaiters[id] = CountWaiter(count: count, within: within, continuation: continuation)
                 return false
             }
             if reached { continuation.resume(returning: true) }
         }
     }
 
+    private static func count(_ state: State, within: Duration?) -> Int {
+        guard let within else { return state.sleepers.count }
+        let limit = state.now.advanced(by: within)
+        return state.sleepers.values.lazy.filter { $0.deadline <= limit }.count
+    }
+
     private static func takeSatisfied(_ state: inout State) -> [CountWaiter] {
-        let count = state.sleepers.count
-        let due = state.countWaiters.filter { $0.value.count <= count }
+        let snapshot = state
+        let due = state.countWaiters.filter { $0.value.count <= count(snapshot, within: $0.value.within) }
         for id in due.keys { state.countWaiters.removeValue(forKey: id) }
         return Array(due.values)
     }

@@ -47,7 +47,32 @@ enum ArticleSamples {
         _ = volumes
     }
 
+    static func environments() throws -> URL? {
+        let staging = FetchClient { $0.baseURL = URL(string: "https://staging.example.com/books/v1") }
+        return try GoogleBooks.volumes(query: "tolstoy", startIndex: 0).url(base: staging.configuration.baseURL)
+    }
+
+    static func typedEndpoints(client: FetchClient) async throws -> Volumes {
+        let volumes = try await client.fetch(GoogleBooks.search("tolstoy"))  // a Volumes
+        return volumes
+    }
+
     // MARK: Retries and cancellation
+
+    static func timeOnAClock(server: StubServer) async throws -> String {
+        let clock = TestClock()
+        let client = FetchClient {
+            $0.clock = clock
+            $0.timeout = .seconds(600)
+            $0.retryPolicy = RetryPolicy(maximumRetryAfter: .seconds(300))
+        }
+        let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
+        // The 429 comes back with Retry-After: 120, and the retry waits on the clock:
+        await clock.sleepers(count: 1, within: .seconds(120))
+        await clock.advance(by: .seconds(120))  // the retry goes out now
+        let text = try await fetch.value
+        return text
+    }
 
     static func retries() -> FetchClient {
         FetchClient { configuration in
@@ -156,5 +181,37 @@ extension ArticleSamples.Book {
         }
         let hits = try store.context.readAndWait { tx in try ArticleSamples.FullText.search(tx: tx) }
         #expect(hits.map(\.id) == ["1"])
+    }
+}
+
+extension ArticleSamples.GoogleBooks {
+    static func search(_ query: String) -> TypedRequest<ArticleSamples.Volumes> {
+        TypedRequest(ArticleSamples.GoogleBooks.volumes(query: query, startIndex: 0))
+    }
+}
+
+@Suite struct EnvironmentAndClockSampleTests {
+    @Test func theStagingSampleGoesWhereTheArticleSays() throws {
+        #expect(
+            try ArticleSamples.environments()?.absoluteString
+                == "https://staging.example.com/books/v1/volumes?q=tolstoy&maxResults=40&startIndex=0")
+    }
+
+    @Test func theClockSampleRetriesAfterTwoMinutesOfClockTime() async throws {
+        let server = StubServer()
+        server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "120"]), .text("ok")])
+        try server.start()
+        defer { server.stop() }
+        #expect(try await ArticleSamples.timeOnAClock(server: server) == "ok")
+        #expect(server.requests(to: "/limited").count == 2)
+    }
+
+    @Test func theTypedSampleInfersVolumes() async throws {
+        let server = StubServer()
+        server.route("GET", "/volumes", query: ["q": "tolstoy"], respond: .json(#"{"totalItems":7}"#))
+        try server.start()
+        defer { server.stop() }
+        let client = FetchClient { $0.baseURL = server.baseURL }
+        #expect(try await ArticleSamples.typedEndpoints(client: client).totalItems == 7)
     }
 }
