@@ -276,6 +276,28 @@ func fetchKitPerRequestSide(server: StubServer, client: FetchClient) -> Side {
     }
 }
 
+/// FetchKit's `fetch` with `JSONDecoder` in a custom strategy instead of the Decoding
+/// module's `PathDecoder`: it separates the pipeline's cost from the decoder's.
+func fetchKitJSONDecoderPerRequestSide(server: StubServer, client: FetchClient) -> Side {
+    let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
+    let failures = RawFailures()
+    let extraction = Extraction<SmallMovie>.custom { data, _ in try JSONDecoder().decode(SmallMovie.self, from: data) }
+    return Side(name: "FetchKit fetch, JSONDecoder strategy") {
+        let duration = try time {
+            for _ in 0..<perRequestCount {
+                let done = DispatchSemaphore(value: 0)
+                client.fetch(endpoint, extracting: extraction) { result in
+                    if case .failure(let error) = result { failures.record("\(error)") }
+                    done.signal()
+                }
+                try waitBounded(done, what: "a FetchKit request")
+            }
+        }
+        try failures.throwIfAny(side: "FetchKit fetch, JSONDecoder strategy")
+        return duration
+    }
+}
+
 /// FetchKit's side of the refresh case: `fetchAll` with a limit of 6.
 func fetchKitRefreshSide(server: StubServer, client: FetchClient, count: Int) -> Side {
     let base = server.baseURL
