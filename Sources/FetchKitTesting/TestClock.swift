@@ -21,7 +21,7 @@ import Foundation
 /// ```
 ///
 /// Work that the code under test does on other threads (a response arriving from a
-/// server) is not part of time: wait for its next sleeper with ``sleepers(count:timeout:)``,
+/// server) is not part of time: wait for its next sleeper with ``sleepers(count:within:timeout:)``,
 /// which is told when one registers instead of polling.
 public final class TestClock: Clock, Sendable {
     /// A point in the test clock's time: an offset from its start.

@@ -123,7 +123,7 @@ struct ExactlyOnceTests {
         let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
         // Give any doubled completion a chance to show up.
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(100))
         let counts = calls.current
         let lost = counts.indices.filter { counts[$0] == 0 }
         let doubled = counts.indices.filter { counts[$0] > 1 }
@@ -218,7 +218,7 @@ struct DownloadExactlyOnceTests {
 
         let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(100))
         let counts = calls.current
         #expect(counts.allSatisfy { $0 == 1 }, "lost or doubled: \(counts.indices.filter { counts[$0] != 1 }.prefix(10))")
         let errors = outcomes.current
