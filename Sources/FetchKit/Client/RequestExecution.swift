@@ -37,11 +37,24 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     /// The parts of the request fixed once it is built and adapted.
+    ///
+    /// The redacted summary and the secret values are worked out only when something needs
+    /// them (an observer, a failure): describing a URL parses it again, which a request that
+    /// succeeds unobserved should not pay for.
     private struct Prepared: Sendable {
         var request: URLRequest
         var host: String
-        var summary: RequestSummary
-        var secrets: [String]
+        var id: Int
+        var method: HTTPMethod
+        var redactor: Redactor
+
+        var summary: RequestSummary {
+            RequestSummary(
+                id: id, method: method, url: request.url.map(redactor.describe) ?? "<no URL>",
+                headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
+        }
+
+        var secrets: [String] { RequestExecution.secrets(in: request, redactor) }
     }
 
     let id: Int
@@ -110,11 +123,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         request.timeoutInterval = timeout.timeInterval + 5
         let url = request.url
         let host = "\(url?.host ?? ""):\(url?.port ?? (url?.scheme == "https" ? 443 : 80))"
-        let summary = RequestSummary(
-            id: id, method: method, url: url.map(redactor.describe) ?? "<no URL>",
-            headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
         prepared.withLock {
-            $0 = Prepared(request: request, host: host, summary: summary, secrets: Self.secrets(in: request, redactor))
+            $0 = Prepared(request: request, host: host, id: id, method: method, redactor: redactor)
         }
         startAttempt(1)
     }
@@ -154,8 +164,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             client.limiter.release(host: prepared.host, token: id)
             return
         }
-        let summary = prepared.summary.with(attempt: attempt)
-        for observer in client.configuration.observers { observer.requestWillStart(summary) }
+        let observers = client.configuration.observers
+        if !observers.isEmpty {
+            let summary = prepared.summary.with(attempt: attempt)
+            for observer in observers { observer.requestWillStart(summary) }
+        }
         let task: any TransportTask
         if let downloadTo {
             task = client.transport.download(prepared.request, into: downloadTo) { [self] result in
@@ -304,7 +317,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return true
         }
         guard scheduled else { return }
-        if let summary = prepared.withLock({ $0?.summary }) {
+        if !client.configuration.observers.isEmpty, let summary = prepared.withLock({ $0?.summary }) {
             let described = error.describing("\(summary)")
             for observer in client.configuration.observers {
                 observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
@@ -350,7 +363,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         group?.remove(self)
         if let downloadTo, case .failure = result { try? FileManager.default.removeItem(at: downloadTo) }
         let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
-        if let summary = prepared?.summary, !client.configuration.observers.isEmpty {
+        if !client.configuration.observers.isEmpty, let summary = prepared?.summary {
             let metrics = FetchMetrics(
                 error: result.failureValue, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
                 bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
