@@ -26,13 +26,12 @@ struct BookSearch: Sendable {
     /// - Throws: ``ExampleFailure`` when a page cannot be fetched or stored, or the search is
     ///   interrupted; the pages before it stay numbered and remembered.
     func run() async throws {
-        // Ctrl-C is caught by a dispatch signal source (SIGINT ignored, so it no longer kills).
-        signal(SIGINT, SIG_IGN)
+        // Ctrl-C is caught by a dispatch signal source (SIGINT ignored, so it no longer kills),
+        // armed before the search starts so no early Ctrl-C is lost.
+        let cancel = SearchCancellation()
+        let interrupt = await Interrupts.listen(on: DispatchQueue(label: "booklab.interrupt")) { cancel.cancel() }
         let search = Task { try await runPages() }
-        let interrupt = DispatchSource.makeSignalSource(
-            signal: SIGINT, queue: DispatchQueue(label: "booklab.interrupt"))
-        interrupt.setEventHandler { search.cancel() }
-        interrupt.resume()
+        cancel.attach(search)
         defer {
             interrupt.cancel()
             signal(SIGINT, SIG_DFL)
@@ -107,5 +106,30 @@ extension String {
     /// The string with spaces in front, to `width` characters.
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// Cancels the search's task on Ctrl-C, also when Ctrl-C came before the task existed.
+///
+/// `@unchecked Sendable`: `task` and `cancelled` are only touched while holding `lock`.
+private final class SearchCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, any Error>?
+    private var cancelled = false
+
+    func attach(_ task: Task<Void, any Error>) {
+        let cancelNow = lock.withLock {
+            self.task = task
+            return cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
     }
 }

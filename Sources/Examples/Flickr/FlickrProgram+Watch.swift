@@ -64,10 +64,7 @@ extension FlickrProgram {
             sink.yield(.run(run))
         }
 
-        signal(SIGINT, SIG_IGN)
-        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupts.setEventHandler { sink.yield(.interrupt) }
-        interrupts.resume()
+        let interrupts = await Interrupts.listen(on: .global()) { sink.yield(.interrupt) }
         defer { interrupts.cancel() }
 
         let limitText = limit.map { "stopping after \(FetchReport.count($0, "run")); " } ?? ""
