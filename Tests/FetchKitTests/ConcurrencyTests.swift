@@ -105,32 +105,74 @@ struct ConcurrencyTests {
 
     @Test func aTimeoutCountsFromWhenTheRequestStartsNotWhileItWaitsForAConnection() async throws {
         defer { server.stop() }
-        // One connection, twelve requests of 250 ms each: the last one waits far longer
-        // than the 2-second timeout for its turn, and must still succeed.
-        server.route("GET", "/turn", respond: .text("ok").delayed(by: .milliseconds(250)))
-        let observer = RecordingObserver()
+        // One connection and three requests the server holds: the first runs, the second
+        // waits parked inside URLSession, the third in the client's queue. Time moves on a
+        // test clock only.
+        let gate = DispatchSemaphore(value: 0)
+        server.route("GET", "/turn") { _ in
+            _ = gate.wait(timeout: .now() + 60)
+            return .text("ok")
+        }
+        let clock = TestClock()
         let client = FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 1
-            $0.timeout = .seconds(2)
-            $0.observers = [observer]
+            $0.timeout = .seconds(10)
+            $0.clock = clock
         }
-        let results = await withTaskGroup(of: Result<String, FetchError>.self) { group in
-            for _ in 0..<12 {
-                group.addTask {
-                    do throws(FetchError) {
-                        return .success(try await client.fetch(server.url("/turn"), extracting: .string))
-                    } catch {
-                        return .failure(error)
-                    }
+        let fetch: @Sendable (Int) -> Task<Result<String, FetchError>, Never> = { index in
+            Task {
+                do throws(FetchError) {
+                    return .success(try await client.fetch(server.url("/turn?i=\(index)"), extracting: .string))
+                } catch {
+                    return .failure(error)
                 }
             }
-            return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(results.allSatisfy { (try? $0.get()) == "ok" })
-        #expect(server.maxRequestsInFlight == 1)
-        let longestWait = observer.finished.current.map(\.1.waitForConnection).max() ?? .zero
-        #expect(longestWait > .seconds(2))
+        // The first is on the wire before the others are asked for.
+        var fetches = [fetch(0)]
+        #expect(await server.waitForRequests(count: 1))
+        fetches += [fetch(1), fetch(2)]
+        // Only the running request's timeout is armed: one sleeper, not three (the short real
+        // pause lets the other two reach the client; it times nothing).
+        #expect(await clock.sleepers(count: 1))
+        try await Task.sleep(for: .milliseconds(50))
+        await clock.advance(by: .seconds(9))
+        #expect(clock.sleeperCount == 1)
+        // The first request has run 15 s: it times out. The others have waited as long, but
+        // their clocks had not started: the next one starts its 10 s now.
+        await clock.advance(by: .seconds(6))
+        let first = await fetches[0].value
+        #expect(first.failure?.code == .timedOut, "\(first)")
+        #expect(await clock.sleepers(count: 1))
+        for _ in 0..<4 { gate.signal() }
+        let second = await fetches[1].value
+        #expect((try? second.get()) == "ok", "\(second) \(server.receivedRequests.map(\.target))")
+        #expect((try? await fetches[2].value.get()) == "ok")
+    }
+
+    @Test func cancellingTheRunningRequestDoesNotStallTheOneWaitingInsideTheTransport() async throws {
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        server.route("GET", "/held") { request in
+            if request.queryValue("i") == "0" { _ = gate.wait(timeout: .now() + 60) }
+            return .text("ok")
+        }
+        let client = FetchClient {
+            $0.retryPolicy = .none
+            $0.maximumConnectionsPerHost = 1
+        }
+        let first = client.fetch(server.url("/held?i=0"), extracting: .string) { _ in }
+        #expect(await server.waitForRequests(count: 1))
+        // The second waits inside URLSession for the one connection.
+        let second = Task { try await client.fetch(server.url("/held?i=1"), extracting: .string) }
+        try await Task.sleep(for: .milliseconds(50))
+        first.cancel()
+        // libcurl does not hand a cancelled transfer's slot to a transfer waiting inside it;
+        // the client sends the waiting one again, long before URLSession's own backstop.
+        #expect(await server.waitForRequests(count: 2, timeout: .seconds(5)))
+        #expect(try await second.value == "ok")
+        gate.signal()
     }
 
     @Test func completionsRunOnTheQueueTheCallerNames() async throws {

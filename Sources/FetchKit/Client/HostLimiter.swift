@@ -21,14 +21,13 @@ final class HostLimiter: Sendable {
 
     private struct Waiter {
         let token: Int
+        let parkable: Bool
         let grant: @Sendable (Admission) -> Void
         let startClock: @Sendable () -> Void
+        let resend: @Sendable () -> Void
     }
 
-    private struct Parked {
-        let token: Int
-        let startClock: @Sendable () -> Void
-    }
+    private typealias Parked = Waiter
 
     private struct HostState {
         var running: Set<Int> = []
@@ -58,30 +57,45 @@ final class HostLimiter: Sendable {
     /// - Parameters:
     ///   - host: the request's host and port.
     ///   - token: identifies the request in later calls.
+    ///   - parkable: whether the request may be parked (only idempotent ones are: a parked
+    ///     request may have to be sent again, see `release(host:token:failed:)`).
     ///   - grant: called once when the request is admitted, running or parked.
     ///   - startClock: called once, later, when a parked request could start.
+    ///   - resend: called when a parked request should be handed to the transport again
+    ///     (its first exchange cancelled without a result); it keeps its admission.
     func acquire(
-        host: String, token: Int, grant: @escaping @Sendable (Admission) -> Void,
-        startClock: @escaping @Sendable () -> Void
+        host: String, token: Int, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
+        startClock: @escaping @Sendable () -> Void, resend: @escaping @Sendable () -> Void
     ) {
+        let waiter = Waiter(token: token, parkable: parkable, grant: grant, startClock: startClock, resend: resend)
         let admission = hosts.withLock { hosts -> Admission? in
             var state = hosts[host, default: HostState()]
             defer { hosts[host] = state }
-            if let admission = admit(token, startClock, &state) { return admission }
-            state.waiting.append(Waiter(token: token, grant: grant, startClock: startClock))
+            if let admission = admit(waiter, &state) { return admission }
+            state.waiting.append(waiter)
             return nil
         }
         if let admission { grant(admission) }
     }
 
     /// Ends the exchange of `token` (running or parked): a parked request of the host, if
-    /// any, starts its clock, and the next waiter is admitted.
-    func release(host: String, token: Int) {
-        let (started, next) = hosts.withLock { hosts -> ((@Sendable () -> Void)?, (Waiter, Admission)?) in
-            guard var state = hosts[host] else { return (nil, nil) }
+    /// any, starts its clock, and the next waiters are admitted.
+    ///
+    /// When a running exchange ended without a response (`failed`: cancelled, timed out, its
+    /// connection lost), every parked request of the host is also sent again: libcurl does
+    /// not always move a request waiting inside it to the connection slot a cancelled transfer
+    /// frees, so a parked request could sit there until its backstop timeout. Parked requests
+    /// have not been sent (the transport had no free connection for them) and are idempotent,
+    /// so sending them again is safe.
+    func release(host: String, token: Int, failed: Bool = false) {
+        let (started, unparked, next) = hosts.withLock {
+            hosts -> ((@Sendable () -> Void)?, [Waiter], [(Waiter, Admission)]) in
+            guard var state = hosts[host] else { return (nil, [], []) }
             defer { hosts[host] = state.isIdle ? nil : state }
             var started: (@Sendable () -> Void)?
+            var unparked: [Waiter] = []
             if state.running.remove(token) != nil {
+                if failed { unparked = state.parked }
                 if !state.parked.isEmpty {
                     let promoted = state.parked.removeFirst()
                     state.running.insert(promoted.token)
@@ -90,20 +104,25 @@ final class HostLimiter: Sendable {
             } else if let index = state.parked.firstIndex(where: { $0.token == token }) {
                 state.parked.remove(at: index)
             } else {
-                return (nil, nil)
+                return (nil, [], [])
             }
-            guard state.head < state.waiting.count else { return (started, nil) }
-            let waiter = state.waiting[state.head]
-            guard let admission = admit(waiter.token, waiter.startClock, &state) else { return (started, nil) }
-            state.head += 1
+            var next: [(Waiter, Admission)] = []
+            while state.head < state.waiting.count {
+                let waiter = state.waiting[state.head]
+                guard let admission = admit(waiter, &state) else { break }
+                state.head += 1
+                next.append((waiter, admission))
+            }
             if state.head > 64 && state.head * 2 > state.waiting.count {
                 state.waiting.removeFirst(state.head)
                 state.head = 0
             }
-            return (started, (waiter, admission))
+            return (started, unparked, next)
         }
+        // Resent before the promoted one's clock starts: a request sends itself again only while parked.
+        for waiter in unparked { waiter.resend() }
         started?()
-        if let (waiter, admission) = next { waiter.grant(admission) }
+        for (waiter, admission) in next { waiter.grant(admission) }
     }
 
     /// Removes a waiter that no longer wants a slot; returns `false` when it was not waiting
@@ -128,15 +147,13 @@ final class HostLimiter: Sendable {
         }
     }
 
-    private func admit(_ token: Int, _ startClock: @escaping @Sendable () -> Void, _ state: inout HostState)
-        -> Admission?
-    {
+    private func admit(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
         if state.running.count < limit {
-            state.running.insert(token)
+            state.running.insert(waiter.token)
             return .running
         }
-        if state.parked.count < lookAhead {
-            state.parked.append(Parked(token: token, startClock: startClock))
+        if waiter.parkable, state.parked.count < lookAhead {
+            state.parked.append(waiter)
             return .parked
         }
         return nil

@@ -31,6 +31,10 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
         var clockRunning = false
         var slotRequestedAt = ContinuousClock.now
+        /// Numbers the exchanges handed to the transport; a parked request sent again
+        /// supersedes its first exchange, whose completion then neither frees a slot nor counts.
+        var exchange = 0
+        var superseded: Set<Int> = []
         var waited = Duration.zero
         var lastStatus: Int?
         var lastBytes = 0
@@ -142,8 +146,13 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         }
         guard proceed else { return }
         client.limiter.acquire(
-            host: prepared.host, token: id, grant: { [self] admission in run(attempt, prepared, admission) },
-            startClock: { [weak self] in self?.clockStarted(attempt) })
+            host: prepared.host, token: id,
+            // A parked request may be sent again; a download's superseded exchange could still
+            // write the shared staging file, so downloads are never parked.
+            parkable: method.isIdempotent && downloadTo == nil,
+            grant: { [self] admission in run(attempt, prepared, admission) },
+            startClock: { [weak self] in self?.clockStarted(attempt) },
+            resend: { [weak self] in self?.resend(attempt, prepared) })
     }
 
     /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
@@ -169,16 +178,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             let summary = prepared.summary.with(attempt: attempt)
             for observer in observers { observer.requestWillStart(summary) }
         }
-        let task: any TransportTask
-        if let downloadTo {
-            task = client.transport.download(prepared.request, into: downloadTo) { [self] result in
-                transportDidComplete(attempt, prepared, result.map { TransportResponse(response: $0, data: Data()) })
-            }
-        } else {
-            task = client.transport.send(prepared.request) { [self] result in
-                transportDidComplete(attempt, prepared, result)
-            }
+        let exchange = state.withLock { state -> Int in
+            state.exchange += 1
+            return state.exchange
         }
+        let task = send(attempt, exchange, prepared)
         let cancelNow = state.withLock { state -> Bool in
             if state.finished { return true }
             guard state.attempt == attempt, case .running(nil) = state.phase else { return false }
@@ -190,6 +194,46 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         } else {
             armTimeout(attempt)
         }
+    }
+
+    /// Hands the request to the transport as exchange number `exchange`.
+    private func send(_ attempt: Int, _ exchange: Int, _ prepared: Prepared) -> any TransportTask {
+        if let downloadTo {
+            return client.transport.download(prepared.request, into: downloadTo) { [self] result in
+                transportDidComplete(
+                    attempt, exchange, prepared, result.map { TransportResponse(response: $0, data: Data()) })
+            }
+        }
+        return client.transport.send(prepared.request) { [self] result in
+            transportDidComplete(attempt, exchange, prepared, result)
+        }
+    }
+
+    /// Sends a parked attempt again, keeping its admission: the exchange that waited inside
+    /// the transport is cancelled and its completion ignored (see `HostLimiter.release`).
+    private func resend(_ attempt: Int, _ prepared: Prepared) {
+        let old = state.withLock { state -> (task: any TransportTask, exchange: Int)? in
+            guard !state.finished, state.attempt == attempt, case .running(let task?) = state.phase,
+                !state.clockRunning
+            else { return nil }
+            state.superseded.insert(state.exchange)
+            state.exchange += 1
+            return (task, state.exchange)
+        }
+        guard let old else { return }
+        old.task.cancel()
+        let task = send(attempt, old.exchange, prepared)
+        let cancelNow = state.withLock { state -> Bool in
+            if state.finished { return true }
+            guard state.attempt == attempt, state.exchange == old.exchange, case .running = state.phase else {
+                return true
+            }
+            state.phase = .running(task)
+            return false
+        }
+        if cancelNow { task.cancel() }
+        // The clock may have started while the request was being sent again.
+        armTimeout(attempt)
     }
 
     /// A parked attempt could start now: a running request of its host has ended.
@@ -233,10 +277,14 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     private func transportDidComplete(
-        _ attempt: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
+        _ attempt: Int, _ exchange: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
     ) {
-        // Every exchange the transport started frees its slot exactly once, here.
-        client.limiter.release(host: prepared.host, token: id)
+        // A superseded exchange was replaced by another that holds the same admission.
+        guard state.withLock({ $0.superseded.remove(exchange) == nil }) else { return }
+        // Every other exchange the transport started frees its slot exactly once, here.
+        var failed = false
+        if case .failure = result { failed = true }
+        client.limiter.release(host: prepared.host, token: id, failed: failed)
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
             state.phase = .processing
