@@ -11,13 +11,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let server = try makeBenchmarkServer()
     // The same session settings as FetchKit's default transport (no cache, no cookies, 6
     // connections per host), so the raw sides do no work FetchKit's side is spared.
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpMaximumConnectionsPerHost = 6
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    configuration.httpShouldSetCookies = false
-    let session = URLSession(configuration: configuration)
+    let session = freshSession()
     let client = FetchClient()
     let refreshCount = 1_000
     let page = try googleBooksPage40()

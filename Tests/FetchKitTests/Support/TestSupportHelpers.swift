@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -57,13 +58,7 @@ func completion<Value: Sendable>(
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes.
 func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
+    await Blocking.poll(upTo: timeout.seconds, until: condition)
 }
 
 extension Duration {
