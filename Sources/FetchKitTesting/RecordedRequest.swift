@@ -29,6 +29,13 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public let headers: [String: String]
     /// The body bytes (decoded from chunked transfer encoding when the client used it).
     public let body: Data
+    /// The size of the whole body. It is larger than `body.count` when the body was longer
+    /// than the server's ``StubServer/maximumRecordedBodySize``: the server then keeps only
+    /// the body's start, and counts and fingerprints the rest as it streams past.
+    public let bodyLength: Int
+    /// A fingerprint of the whole body (64-bit FNV-1a, in hex), to compare with
+    /// ``fingerprint(of:)-(Data)`` or ``fingerprint(ofFile:)`` of what was sent.
+    public let bodyFingerprint: String
     /// An identifier of the TCP connection the request came on; requests sent over one
     /// kept-alive connection share it.
     public let connectionID: Int
@@ -44,14 +51,18 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     ///   - body: the body bytes.
     ///   - connectionID: the connection identifier.
     ///   - sequenceNumber: the request's position among all requests received.
+    ///   - bodyLength: the size of the whole body, when `body` holds only its start.
+    ///   - bodyFingerprint: the whole body's fingerprint, when `body` holds only its start.
     public init(
         method: String, target: String, headers: [String: String] = [:], body: Data = Data(), connectionID: Int = 0,
-        sequenceNumber: Int = 0
+        sequenceNumber: Int = 0, bodyLength: Int? = nil, bodyFingerprint: String? = nil
     ) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.bodyLength = bodyLength ?? body.count
+        self.bodyFingerprint = bodyFingerprint ?? Self.fingerprint(of: body)
         self.connectionID = connectionID
         self.sequenceNumber = sequenceNumber
         var origin = Substring(target)
@@ -94,6 +105,29 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The body decoded as UTF-8, or `nil` when it is not valid UTF-8.
     public var bodyText: String? {
         String(data: body, encoding: .utf8)
+    }
+
+    /// The fingerprint of `data`, as ``bodyFingerprint`` computes it.
+    ///
+    /// - Parameter data: the bytes.
+    /// - Returns: 16 hex digits.
+    public static func fingerprint(of data: Data) -> String {
+        var hash = Fingerprint()
+        hash.add(data)
+        return hash.hex
+    }
+
+    /// The fingerprint of a file's bytes, read in chunks, as ``bodyFingerprint`` computes it.
+    ///
+    /// - Parameter file: a file URL.
+    /// - Returns: 16 hex digits.
+    /// - Throws: the error reading the file.
+    public static func fingerprint(ofFile file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hash = Fingerprint()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.add(chunk) }
+        return hash.hex
     }
 
     /// The request line, such as `GET /search?q=swift`.

@@ -40,6 +40,9 @@ public struct StubResponse: Sendable {
     /// When set, these bytes are written as they are, instead of a status line, headers and
     /// body, and the connection is closed: see ``raw(_:)``.
     public var rawBytes: Data?
+    /// Whether the server answers a matching `If-None-Match` or `If-Modified-Since` with
+    /// `304 Not Modified` and no body: see ``conditional(etag:lastModified:)``.
+    public var answersConditionalRequests = false
 
     /// Creates a response.
     ///
@@ -184,6 +187,31 @@ public struct StubResponse: Sendable {
     public func header(_ name: String, _ value: String) -> StubResponse {
         var copy = self
         copy.headers[name] = value
+        return copy
+    }
+
+    /// This response with validators, answered as a real server does: a request whose
+    /// `If-None-Match` names the ETag (or whose `If-Modified-Since` equals `lastModified`)
+    /// gets `304 Not Modified` with these headers and no body.
+    ///
+    /// ```swift
+    /// server.route("GET", "/3/movie/550", respond: .json(movie).conditional().header("Cache-Control", "no-cache"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - etag: the entity tag, quoted as HTTP wants it (`"\"v1\""`); by default a
+    ///     fingerprint of the body (for a ``Body-swift.enum/data(_:)`` body).
+    ///   - lastModified: a `Last-Modified` value in HTTP date form, if any.
+    /// - Returns: the response.
+    public func conditional(etag: String? = nil, lastModified: String? = nil) -> StubResponse {
+        var copy = self
+        copy.answersConditionalRequests = true
+        if let etag {
+            copy.headers["ETag"] = etag
+        } else if case .data(let data) = body {
+            copy.headers["ETag"] = "\"" + RecordedRequest.fingerprint(of: data) + "\""
+        }
+        if let lastModified { copy.headers["Last-Modified"] = lastModified }
         return copy
     }
 }

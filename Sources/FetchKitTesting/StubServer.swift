@@ -116,6 +116,16 @@ public final class StubServer: Sendable {
         set { core.state.withLock { $0.newConnectionDelay = max(.zero, newValue) } }
     }
 
+    /// The most body bytes kept in a ``RecordedRequest``; 8 MiB by default, at most 64 MiB.
+    ///
+    /// A request with a longer `Content-Length` body (a large upload) is not held in memory:
+    /// its first bytes are kept in ``RecordedRequest/body``, and its length and fingerprint
+    /// are in ``RecordedRequest/bodyLength`` and ``RecordedRequest/bodyFingerprint``.
+    public var maximumRecordedBodySize: Int {
+        get { core.state.withLock { $0.maximumRecordedBodySize } }
+        set { core.state.withLock { $0.maximumRecordedBodySize = min(max(0, newValue), 64 << 20) } }
+    }
+
     /// The number of distinct connections that sent the requests recorded since the server
     /// was created or ``resetRecording()`` was last called.
     public var connectionsUsed: Int {

@@ -14,19 +14,23 @@ extension FetchClient {
     ///   - url: the URL to `GET`.
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
+    ///   - progress: called with the download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before this method
+    ///     returns or throws, with ``TransferProgress/isFinished`` set; `nil` (the default) to
+    ///     not follow it. For an `AsyncSequence` of reports, use ``transfer(_:extracting:group:)``.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including an invalid URL and cancellation.
     public func fetch<Value>(
-        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
+        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     )
         async throws(FetchError) -> Value
     {
         let timeout = configuration.timeout
-        return try await run(method: .get, timeout: timeout, extraction: extraction, group: group) {
-            () throws(FetchError) -> URLRequest in
-            try URLValidation.check(url)
-            guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
-            return URLRequest(url: url)
+        return try await run(
+            method: .get, timeout: timeout, extraction: extraction, group: group, progress: progress
+        ) { () throws(FetchError) -> OutgoingRequest in
+            try OutgoingRequest(Self.getRequest(url))
         }
     }
 
@@ -39,29 +43,95 @@ extension FetchClient {
     ///   - endpoint: the request to send.
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
+    ///   - progress: called with the upload's and download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before this method
+    ///     returns or throws, with ``TransferProgress/isFinished`` set; `nil` (the default) to
+    ///     not follow it. For an `AsyncSequence` of reports, use ``transfer(_:extracting:group:)``.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including cancellation.
     public func fetch<Value>(
-        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(FetchError) -> Value {
         let timeout = endpoint.timeout ?? configuration.timeout
         let base = configuration.baseURL
-        return try await run(method: endpoint.method, timeout: timeout, extraction: extraction, group: group) {
-            () throws(FetchError) -> URLRequest in
-            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
+        return try await run(
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group, progress: progress
+        ) { () throws(FetchError) -> OutgoingRequest in
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
+        }
+    }
+
+    /// Starts fetching an endpoint and returns a ``Transfer`` whose ``Transfer/progress``
+    /// reports the upload and download as an `AsyncSequence`.
+    ///
+    /// ```swift
+    /// let upload = client.transfer(Videos.upload(file: movieURL), extracting: .decode(Receipt.self))
+    /// for await progress in upload.progress { print(progress) }
+    /// let receipt = try await upload.value
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send.
+    ///   - extraction: how to turn the response into a value.
+    ///   - group: a group to cancel this fetch with, if any.
+    /// - Returns: the transfer, already started.
+    public func transfer<Value>(
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
+    ) -> Transfer<Value> {
+        Transfer { progress in
+            do throws(FetchError) {
+                return .success(try await self.fetch(endpoint, extracting: extraction, group: group, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Starts fetching a typed endpoint and returns a ``Transfer`` that reports its progress.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send, with its response type.
+    ///   - group: a group to cancel this fetch with, if any.
+    /// - Returns: the transfer, already started.
+    public func transfer<Target: TypedEndpoint>(_ endpoint: Target, group: CancellationGroup? = nil)
+        -> Transfer<Target.Response>
+    {
+        transfer(endpoint, extracting: endpoint.extraction, group: group)
+    }
+
+    /// Starts downloading an endpoint's body into `file` and returns a ``Transfer`` that
+    /// reports its progress (see ``download(_:to:group:progress:)``).
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send.
+    ///   - file: where the body goes, replacing any file there; its folder must exist.
+    ///   - group: a group to cancel this download with, if any.
+    /// - Returns: the transfer, already started; its value is `file`.
+    public func transfer(_ endpoint: some Endpoint, downloadingTo file: URL, group: CancellationGroup? = nil)
+        -> Transfer<URL>
+    {
+        Transfer { progress in
+            do throws(FetchError) {
+                return .success(try await self.download(endpoint, to: file, group: group, progress: progress))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
     func run<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
-        group: CancellationGroup?, build: @escaping @Sendable () throws(FetchError) -> URLRequest
+        group: CancellationGroup?, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FetchError>, Never>) in
                 let task = start(
                     method: method, timeout: timeout, extraction: extraction, downloadTo: downloadTo, group: group,
-                    delivery: .immediate, completion: { continuation.resume(returning: $0) }, build: build)
+                    delivery: .immediate, progress: progress, completion: { continuation.resume(returning: $0) },
+                    build: build)
                 handle.set(task)
             }
         } onCancel: {

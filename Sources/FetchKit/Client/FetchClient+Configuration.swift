@@ -86,6 +86,20 @@ extension FetchClient {
         /// ```
         public var clock: any Clock<Duration> = ContinuousClock()
 
+        /// The HTTP cache that answers `GET` requests, or `nil` (the default) for none.
+        ///
+        /// With a cache, responses with `max-age` are served without a request while fresh,
+        /// and stale ones are revalidated with `If-None-Match` / `If-Modified-Since`, a
+        /// `304 Not Modified` costing no body. See ``HTTPCache``.
+        public var cache: HTTPCache?
+
+        /// Adds a token to every request and refreshes it once, for all requests at once,
+        /// when the server rejects it; `nil` (the default) for none. See ``TokenAuthenticator``.
+        public var authenticator: TokenAuthenticator?
+
+        /// The shortest time between two progress reports of one request; 100 ms by default.
+        public var progressInterval: Duration = .milliseconds(100)
+
         /// The queue completions run on when a `fetch` call names none.
         ///
         /// By default each client has its own serial queue, so completions of one client

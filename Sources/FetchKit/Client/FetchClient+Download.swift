@@ -20,20 +20,25 @@ extension FetchClient {
     ///   - endpoint: the request to send.
     ///   - file: where the body goes, replacing any file there; its folder must exist.
     ///   - group: a group to cancel this download with, if any.
+    ///   - progress: called with the download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, with
+    ///     ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     /// - Returns: `file`, once the whole body is in it.
     /// - Throws: ``FetchError`` on every failure (an unacceptable status keeps the start of the
     ///   body as ``FetchError/bodyExcerpt``).
     @discardableResult
-    public func download(_ endpoint: some Endpoint, to file: URL, group: CancellationGroup? = nil)
-        async throws(FetchError) -> URL
-    {
+    public func download(
+        _ endpoint: some Endpoint, to file: URL, group: CancellationGroup? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(FetchError) -> URL {
         let timeout = endpoint.timeout ?? configuration.timeout
         let base = configuration.baseURL
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: Self.fileExtraction(file), downloadTo: file,
-            group: group
-        ) { () throws(FetchError) -> URLRequest in
-            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
+            group: group, progress: progress
+        ) { () throws(FetchError) -> OutgoingRequest in
+            // A download's body (if any) goes in memory: the body file is for the response.
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .inline)
         }
     }
 
@@ -44,18 +49,21 @@ extension FetchClient {
     ///   - request: the request to send; its method decides whether it may be retried.
     ///   - file: where the body goes, replacing any file there; its folder must exist.
     ///   - group: a group to cancel this download with, if any.
+    ///   - progress: called with the download's progress, and once, last, with
+    ///     ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     /// - Returns: `file`, once the whole body is in it.
     /// - Throws: ``FetchError`` on every failure.
     @discardableResult
-    public func download(_ request: URLRequest, to file: URL, group: CancellationGroup? = nil)
-        async throws(FetchError) -> URL
-    {
+    public func download(
+        _ request: URLRequest, to file: URL, group: CancellationGroup? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(FetchError) -> URL {
         try await run(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), timeout: configuration.timeout,
-            extraction: Self.fileExtraction(file), downloadTo: file, group: group
-        ) { () throws(FetchError) -> URLRequest in
+            extraction: Self.fileExtraction(file), downloadTo: file, group: group, progress: progress
+        ) { () throws(FetchError) -> OutgoingRequest in
             try URLValidation.check(request.url)
-            return request
+            return OutgoingRequest(request)
         }
     }
 

@@ -84,23 +84,23 @@ public final class FetchClient: Sendable {
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
     ///   - queue: where the completion runs; the client's callback queue when `nil`.
+    ///   - progress: called on `queue` with the download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
+    ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     ///   - completion: runs exactly once with the value or the ``FetchError``.
     /// - Returns: a handle that can cancel the fetch.
     @discardableResult
     public func fetch<Value>(
         _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) -> FetchTask {
         let timeout = configuration.timeout
         return start(
             method: .get, timeout: timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), completion: completion
-        ) { () throws(FetchError) -> URLRequest in
-            try URLValidation.check(url)
-            guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
-            var request = URLRequest(url: url)
-            request.httpMethod = HTTPMethod.get.rawValue
-            return request
+            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion
+        ) { () throws(FetchError) -> OutgoingRequest in
+            try OutgoingRequest(Self.getRequest(url))
         }
     }
 
@@ -111,20 +111,24 @@ public final class FetchClient: Sendable {
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
     ///   - queue: where the completion runs; the client's callback queue when `nil`.
+    ///   - progress: called on `queue` with the upload's and download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
+    ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     ///   - completion: runs exactly once with the value or the ``FetchError``.
     /// - Returns: a handle that can cancel the fetch.
     @discardableResult
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) -> FetchTask {
         let timeout = endpoint.timeout ?? configuration.timeout
         let base = configuration.baseURL
         return start(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), completion: completion
-        ) { () throws(FetchError) -> URLRequest in
-            try endpoint.urlRequest(defaultTimeout: timeout, base: base)
+            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion
+        ) { () throws(FetchError) -> OutgoingRequest in
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
         }
     }
 
@@ -146,15 +150,24 @@ public final class FetchClient: Sendable {
         }
     }
 
+    /// A `GET` request for `url`, or ``FetchError/Code-swift.struct/invalidURL``.
+    static func getRequest(_ url: URL?) throws(FetchError) -> URLRequest {
+        try URLValidation.check(url)
+        guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
+        var request = URLRequest(url: url)
+        request.httpMethod = HTTPMethod.get.rawValue
+        return request
+    }
+
     func start<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
-        group: CancellationGroup?, delivery: Delivery,
+        group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
-        build: @escaping @Sendable () throws(FetchError) -> URLRequest
+        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
     ) -> FetchTask {
         let execution = RequestExecution(
             id: makeID(), client: self, method: method, timeout: timeout, extraction: extraction,
-            downloadTo: downloadTo, group: group, delivery: delivery, completion: completion)
+            downloadTo: downloadTo, group: group, delivery: delivery, progress: progress, completion: completion)
         let task = FetchTask(execution: execution)
         execution.begin(build: build)
         return task

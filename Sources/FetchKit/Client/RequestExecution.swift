@@ -38,6 +38,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         var waited = Duration.zero
         var lastStatus: Int?
         var lastBytes = 0
+        var cacheUse = FetchMetrics.CacheUse.none
+        /// The token the current attempt was sent with.
+        var sentToken: String?
+        /// Whether the request was already sent again after its token was rejected.
+        var authRetried = false
     }
 
     /// The parts of the request fixed once it is built and adapted.
@@ -51,6 +56,19 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         var id: Int
         var method: HTTPMethod
         var redactor: Redactor
+        var bodyFile: OutgoingRequest.BodyFile?
+        /// The cache key of a cacheable `GET`.
+        var cacheKey: String?
+        /// The stored response this request revalidates (it carries its conditions).
+        var revalidating: CachedResponse?
+        /// Secret values that the redactor does not find by name (a token under a custom header).
+        var extraSecrets: [String] = []
+
+        /// The size of the request body.
+        var bodySize: Int64 {
+            if let bodyFile { return bodyFile.size }
+            return Int64(request.httpBody?.count ?? 0)
+        }
 
         var summary: RequestSummary {
             RequestSummary(
@@ -58,7 +76,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                 headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
         }
 
-        var secrets: [String] { RequestExecution.secrets(in: request, redactor) }
+        var secrets: [String] {
+            (RequestExecution.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
+        }
     }
 
     let id: Int
@@ -71,6 +91,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private let group: CancellationGroup?
     private let delivery: Delivery
     private let completion: @Sendable (Result<Value, FetchError>) -> Void
+    private let progress: ProgressReporter?
     private let startedAt = ContinuousClock.now
     private let state = Locked(State())
     private let prepared = Locked<Prepared?>(nil)
@@ -78,9 +99,21 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
         downloadTo: URL? = nil, group: CancellationGroup?, delivery: Delivery,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) {
         self.id = id
+        if let progress {
+            let queue: DispatchQueue? =
+                switch delivery {
+                case .queue(let queue): queue
+                case .immediate: nil
+                }
+            self.progress = ProgressReporter(
+                interval: client.configuration.progressInterval, delivery: queue, handler: progress)
+        } else {
+            self.progress = nil
+        }
         self.downloadTo = downloadTo
         self.client = client
         self.method = method
@@ -103,23 +136,26 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     // MARK: Start
 
-    func begin(build: @Sendable () throws(FetchError) -> URLRequest) {
+    func begin(build: @Sendable () throws(FetchError) -> OutgoingRequest) {
         client.running.add(self)
         group?.add(self)
-        let redactor = client.configuration.redactor
-        var request: URLRequest
+        let configuration = client.configuration
+        let redactor = configuration.redactor
+        var outgoing: OutgoingRequest
         do {
-            request = try build()
+            outgoing = try build()
         } catch {
             finish(.failure(error))
             return
         }
+        var request = outgoing.request
         do {
-            for adapter in client.configuration.adapters {
+            for adapter in configuration.adapters {
                 request = try adapter.adapt(request)
             }
             try URLValidation.check(request.url)
         } catch {
+            removeTemporaryBody(outgoing.bodyFile)
             finish(.failure(error.describing(redactor.describe(request))))
             return
         }
@@ -127,20 +163,83 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         request.timeoutInterval = timeout.timeInterval + 5
         let url = request.url
         let host = "\(url?.host ?? ""):\(url?.port ?? (url?.scheme == "https" ? 443 : 80))"
-        prepared.withLock {
-            $0 = Prepared(request: request, host: host, id: id, method: method, redactor: redactor)
+        var ready = Prepared(
+            request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
+        if let cache = configuration.cache, downloadTo == nil,
+            let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
+        {
+            ready.cacheKey = key
+            switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: Date()) {
+            case .fresh(let entry):
+                prepared.withLock { $0 = ready }
+                serveFromCache(entry, ready)
+                return
+            case .revalidate(let entry, let conditions):
+                for (name, value) in conditions { ready.request.setValue(value, forHTTPHeaderField: name) }
+                ready.revalidating = entry
+            case .miss:
+                break
+            }
         }
+        let prepared = ready
+        self.prepared.withLock { $0 = prepared }
         startAttempt(1)
     }
 
+    /// Answers with a fresh stored response; nothing is sent.
+    private func serveFromCache(_ entry: CachedResponse, _ prepared: Prepared) {
+        state.withLock { state in
+            state.cacheUse = .hit
+            state.lastStatus = entry.status
+            state.phase = .processing
+        }
+        guard let url = prepared.request.url, let response = entry.response(for: url) else {
+            finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
+            return
+        }
+        finish(evaluate(TransportResponse(response: response, data: entry.body), prepared))
+    }
+
+    /// Removes a temporary body file (a multipart form written for this request).
+    private func removeTemporaryBody(_ file: OutgoingRequest.BodyFile?) {
+        if let file, file.isTemporary { try? FileManager.default.removeItem(at: file.url) }
+    }
+
     private func startAttempt(_ attempt: Int) {
+        guard let authenticator = client.configuration.authenticator else {
+            proceed(attempt, token: nil)
+            return
+        }
+        authenticator.currentToken { [self] result in
+            switch result {
+            case .success(let token): proceed(attempt, token: token)
+            case .failure(let error): finish(.failure(error))
+            }
+        }
+    }
+
+    /// Starts an attempt (with `token` in place, when there is an authenticator): checks
+    /// that an upload file is still what it was, then waits for a slot for the host.
+    private func proceed(_ attempt: Int, token: String?) {
+        if let token, let authenticator = client.configuration.authenticator {
+            prepared.withLock { prepared in
+                guard let request = prepared?.request else { return }
+                prepared?.request = authenticator.apply(token, to: request)
+                if !(prepared?.extraSecrets.contains(token) ?? true) { prepared?.extraSecrets.append(token) }
+            }
+        }
         guard let prepared = prepared.withLock({ $0 }) else { return }
+        if let failure = uploadFileChanged(prepared) {
+            finish(.failure(failure))
+            return
+        }
         let proceed = state.withLock { state -> Bool in
             guard !state.finished else { return false }
             if attempt > 1 {
                 guard case .retryWait = state.phase, state.attempt == attempt - 1 else { return false }
             }
             state.attempt = attempt
+            state.sentToken = token
             state.phase = .waitingForSlot(since: .now)
             return true
         }
@@ -148,11 +247,32 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         client.limiter.acquire(
             host: prepared.host, token: id,
             // A parked request may be sent again; a download's superseded exchange could still
-            // write the shared staging file, so downloads are never parked.
-            parkable: method.isIdempotent && downloadTo == nil,
+            // write the shared staging file, and an upload would be sent twice, so neither is parked.
+            parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
             grant: { [self] admission in run(attempt, prepared, admission) },
             startClock: { [weak self] in self?.clockStarted(attempt) },
             resend: { [weak self] in self?.resend(attempt, prepared) })
+    }
+
+    /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
+    /// gone or no longer has the size it had when the request was built.
+    private func uploadFileChanged(_ prepared: Prepared) -> FetchError? {
+        guard let file = prepared.bodyFile else { return nil }
+        let size: Int64
+        do {
+            size = try OutgoingRequest.size(of: file.url)
+        } catch {
+            return FetchError(
+                code: .fileUnavailable,
+                detail: "the upload file \(file.url.path) disappeared or became unreadable while the request was sent")
+        }
+        guard size == file.size else {
+            return FetchError(
+                code: .fileUnavailable,
+                detail: "the upload file \(file.url.path) changed size while it was sent (\(file.size) bytes, now \(size)). "
+                    + "Upload a file that is complete and stays unchanged")
+        }
+        return nil
     }
 
     /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
@@ -193,6 +313,18 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             task.cancel()
         } else {
             armTimeout(attempt)
+            watchProgress(of: task, prepared)
+        }
+    }
+
+    /// Polls the exchange's progress for the caller who follows it.
+    private func watchProgress(of task: any TransportTask, _ prepared: Prepared) {
+        guard let progress else { return }
+        let bodySize = prepared.bodySize
+        progress.watch {
+            guard var report = task.progress else { return nil }
+            if report.totalBytesToSend == nil || report.totalBytesToSend == 0 { report.totalBytesToSend = bodySize }
+            return report
         }
     }
 
@@ -202,6 +334,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return client.transport.download(prepared.request, into: downloadTo) { [self] result in
                 transportDidComplete(
                     attempt, exchange, prepared, result.map { TransportResponse(response: $0, data: Data()) })
+            }
+        }
+        if let file = prepared.bodyFile {
+            return client.transport.upload(prepared.request, fromFile: file.url) { [self] result in
+                transportDidComplete(attempt, exchange, prepared, result)
             }
         }
         return client.transport.send(prepared.request) { [self] result in
@@ -285,6 +422,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         var failed = false
         if case .failure = result { failed = true }
         client.limiter.release(host: prepared.host, token: id, failed: failed)
+        progress?.pause()
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
             state.phase = .processing
@@ -300,6 +438,10 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         switch result {
         case .failure(let error):
             let code = (error as? URLError)?.code ?? .unknown
+            if code != .cancelled, let failure = uploadFileChanged(prepared) {
+                finish(.failure(failure))
+                return
+            }
             switch code {
             case .cancelled:
                 finish(.failure(FetchError(code: .cancelled)))
@@ -312,14 +454,70 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                     attempt, FetchError(code: failure.code, detail: detail, urlErrorCode: failure.urlErrorCode),
                     retryAfter: nil)
             }
-        case .success(let response):
+        case .success(var response):
+            let status = response.response.statusCode
+            if status == 304, let entry = prepared.revalidating,
+                let cache = client.configuration.cache
+            {
+                // Not modified: the stored body stands, with the fresh headers.
+                let updated = entry.revalidated(with: response.response, at: Date())
+                cache.store(updated)
+                if let url = prepared.request.url, let stored = updated.response(for: url) {
+                    response = TransportResponse(response: stored, data: updated.body)
+                    state.withLock { $0.cacheUse = .notModified }
+                }
+            } else if let authenticator = client.configuration.authenticator,
+                authenticator.rejectionStatuses.contains(status), renewToken(attempt, authenticator)
+            {
+                return
+            }
             switch evaluate(response, prepared) {
             case .success(let value):
+                updateCache(after: response, prepared)
                 finish(.success(value))
             case .failure(let error):
                 let retryAfter = RetryAfter.delay(from: Self.header("Retry-After", in: response.response))
                 handleFailure(attempt, error, retryAfter: retryAfter)
             }
+        }
+    }
+
+    /// After a rejected token: gets a newer one (one refresh for every request rejected
+    /// with the same token) and sends the request again, once. Returns `false` when the
+    /// request was already sent again, so the rejection stands.
+    private func renewToken(_ attempt: Int, _ authenticator: TokenAuthenticator) -> Bool {
+        let item = ScheduledAction()
+        let rejected = state.withLock { state -> String?? in
+            guard !state.authRetried, !state.finished, state.attempt == attempt, case .processing = state.phase else {
+                return .none
+            }
+            state.authRetried = true
+            state.phase = .retryWait(item)
+            return .some(state.sentToken)
+        }
+        guard case .some(let token) = rejected else { return false }
+        authenticator.renew(replacing: token) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success: startAttempt(attempt + 1)
+            case .failure(let error): finish(.failure(error))
+            }
+        }
+        return true
+    }
+
+    /// Stores a cacheable response, or drops the stored response of a URL that a
+    /// successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
+    private func updateCache(after response: TransportResponse, _ prepared: Prepared) {
+        guard let cache = client.configuration.cache, downloadTo == nil else { return }
+        let redactor = client.configuration.redactor
+        if let key = prepared.cacheKey {
+            guard state.withLock({ $0.cacheUse }) == .none else { return }
+            cache.storeIfCacheable(
+                key: key, request: prepared.request, response: response.response, body: response.data,
+                redactor: redactor, now: Date())
+        } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue), let url = prepared.request.url {
+            cache.remove(HTTPCache.key(method: "GET", url: url, redactor: redactor))
         }
     }
 
@@ -410,12 +608,16 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         client.running.remove(self)
         group?.remove(self)
         if let downloadTo, case .failure = result { try? FileManager.default.removeItem(at: downloadTo) }
+        removeTemporaryBody(prepared?.bodyFile)
+        if let progress {
+            progress.finish(finalProgress(result, prepared, ended))
+        }
         let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
         if !client.configuration.observers.isEmpty, let summary = prepared?.summary {
             let metrics = FetchMetrics(
                 error: result.failureValue, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
                 bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
-                waitForConnection: ended.waited)
+                waitForConnection: ended.waited, cacheUse: ended.cacheUse)
             for observer in client.configuration.observers {
                 observer.requestDidFinish(summary.with(attempt: max(1, ended.attempt)), metrics: metrics)
             }
@@ -427,6 +629,25 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         case .immediate:
             completion(result)
         }
+    }
+
+    /// The last progress report: the whole transfer on success, the last polled one otherwise.
+    private func finalProgress(_ result: Result<Value, FetchError>, _ prepared: Prepared?, _ ended: State)
+        -> TransferProgress
+    {
+        guard case .success = result else {
+            var report = progress?.lastReport ?? TransferProgress(totalBytesToSend: prepared?.bodySize)
+            report.isFinished = true
+            return report
+        }
+        var received = Int64(ended.lastBytes)
+        if let downloadTo, let size = try? FileManager.default.attributesOfItem(atPath: downloadTo.path)[.size] as? NSNumber {
+            received = size.int64Value
+        }
+        let sent = ended.cacheUse == .hit ? 0 : prepared?.bodySize ?? 0
+        return TransferProgress(
+            bytesSent: sent, totalBytesToSend: sent, bytesReceived: received, totalBytesToReceive: received,
+            isFinished: true)
     }
 
     // MARK: Helpers

@@ -50,6 +50,11 @@ public protocol Endpoint: Sendable {
     var body: RequestBody? { get }
     /// This endpoint's timeout, or `nil` (the default) for the client's.
     var timeout: Duration? { get }
+    /// How this endpoint uses the client's ``HTTPCache``; ``CachePolicy/useProtocol`` by default.
+    ///
+    /// Return ``CachePolicy/bypass`` for an endpoint whose answers must never be stored or
+    /// served from the cache (a one-time code, a live price).
+    var cachePolicy: CachePolicy { get }
 }
 
 extension Endpoint {
@@ -63,6 +68,8 @@ extension Endpoint {
     public var body: RequestBody? { nil }
     /// The default timeout: `nil`, meaning the client's ``FetchClient/Configuration-swift.struct/timeout``.
     public var timeout: Duration? { nil }
+    /// The default cache policy: ``CachePolicy/useProtocol``, the response's own headers decide.
+    public var cachePolicy: CachePolicy { .useProtocol }
 
     /// The URL of this endpoint: ``baseURL`` with ``path`` appended and ``queryItems``
     /// added, all percent-encoded.
@@ -102,29 +109,21 @@ extension Endpoint {
 
     /// The `URLRequest` for this endpoint: its URL, method, headers, body and timeout.
     ///
-    /// Request adapters are not applied here; the client applies them when it fetches.
+    /// Request adapters are not applied here; the client applies them when it fetches. A
+    /// ``RequestBody/file(_:contentType:)`` body becomes the request's `httpBodyStream`; a
+    /// multipart form is encoded into `httpBody` (the client itself streams forms with files
+    /// from disk instead).
     ///
     /// - Parameters:
     ///   - defaultTimeout: the timeout to use when ``timeout`` is `nil`.
     ///   - base: a base URL to use instead of ``baseURL``; `nil` for the endpoint's own.
     /// - Returns: the request.
-    /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` or
-    ///   ``FetchError/Code-swift.struct/invalidRequest`` (a body that could not be encoded).
+    /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL``,
+    ///   ``FetchError/Code-swift.struct/invalidRequest`` (a body that could not be encoded) or
+    ///   ``FetchError/Code-swift.struct/fileUnavailable`` (a body file that cannot be read).
     public func urlRequest(defaultTimeout: Duration = .seconds(60), base: URL? = nil) throws(FetchError)
         -> URLRequest
     {
-        var request = URLRequest(url: try url(base: base))
-        request.httpMethod = method.rawValue
-        request.timeoutInterval = (timeout ?? defaultTimeout).timeInterval
-        for (name, value) in headers {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        if let body {
-            request.httpBody = try body.content.get()
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
-            }
-        }
-        return request
+        try outgoing(defaultTimeout: defaultTimeout, base: base, handling: .inline).request
     }
 }

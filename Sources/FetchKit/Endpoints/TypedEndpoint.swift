@@ -75,6 +75,8 @@ public struct TypedRequest<Response: Sendable>: TypedEndpoint {
     public var body: RequestBody? { endpoint.body }
     /// The endpoint's timeout.
     public var timeout: Duration? { endpoint.timeout }
+    /// The endpoint's cache policy.
+    public var cachePolicy: CachePolicy { endpoint.cachePolicy }
 }
 
 extension TypedRequest where Response: Decodable {

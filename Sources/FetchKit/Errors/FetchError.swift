@@ -25,7 +25,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidURL, invalidRequest, transportFailed, connectionLost, badResponse, timedOut, cancelled,
-                unacceptableStatus, decodingFailed, apiFailure
+                unacceptableStatus, decodingFailed, apiFailure, fileUnavailable, authenticationFailed
         }
 
         private let base: Base
@@ -55,6 +55,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Code(.decodingFailed)
         /// The API reported a failure inside an acceptable response; see ``FetchError/reportedFailure``.
         public static let apiFailure = Code(.apiFailure)
+        /// A file to upload is missing or unreadable, or disappeared or changed size while it
+        /// was being sent; the description names it. Not retried.
+        public static let fileUnavailable = Code(.fileUnavailable)
+        /// The ``TokenAuthenticator`` could not get a token: its refresh failed (every request
+        /// waiting for that refresh fails with this one error). Not retried.
+        public static let authenticationFailed = Code(.authenticationFailed)
 
         /// The code's name, such as `timedOut`.
         public var description: String { base.rawValue }
@@ -143,6 +149,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     public static let decodingFailed = FetchError(code: .decodingFailed)
     /// Matches any API-reported failure: `catch FetchError.apiFailure`.
     public static let apiFailure = FetchError(code: .apiFailure)
+    /// Matches any unavailable upload file: `catch FetchError.fileUnavailable`.
+    public static let fileUnavailable = FetchError(code: .fileUnavailable)
+    /// Matches any failed token refresh: `catch FetchError.authenticationFailed`.
+    public static let authenticationFailed = FetchError(code: .authenticationFailed)
 
     /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
     ///
@@ -201,6 +211,11 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             return "\(subject) returned a body that does not decode: \(what)."
         case .apiFailure:
             return "\(subject) reported a failure: \(reportedFailure.map { $0.description } ?? "no details")."
+        case .fileUnavailable:
+            return "\(subject) could not send its body\(detail.map { ": \($0)" } ?? ": a file to upload is unavailable")."
+        case .authenticationFailed:
+            return "\(subject) could not be authenticated\(detail.map { ": \($0)" } ?? ""). "
+                + "Check the credentials the token is refreshed with."
         default:
             return "\(subject) failed (\(code))."
         }

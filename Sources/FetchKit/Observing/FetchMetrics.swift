@@ -1,13 +1,27 @@
 /// How a finished request went: its outcome, attempts and timing.
 public struct FetchMetrics: Sendable, CustomStringConvertible {
+    /// What the client's ``HTTPCache`` did for a request.
+    public enum CacheUse: Sendable, Hashable {
+        /// The cache was not involved (no cache, not a `GET`, or nothing stored for it).
+        case none
+        /// A fresh stored response was served; nothing was sent.
+        case hit
+        /// A stored response was revalidated: the server answered `304 Not Modified` with no
+        /// body, and the stored body was used.
+        case notModified
+    }
+
     /// The error the request ended with, or `nil` when it succeeded.
     public let error: FetchError?
     /// The HTTP status of the last response, when one arrived.
     public let statusCode: Int?
     /// The number of attempts handed to the transport (0 when the request never started).
     public let attempts: Int
-    /// The size of the last response body.
+    /// The body bytes of the last response that came over the network: 0 for a cache hit
+    /// and for a `304 Not Modified` revalidation.
     public let bytesReceived: Int
+    /// What the cache did; ``CacheUse-swift.enum/none`` without a cache.
+    public let cacheUse: CacheUse
     /// The time from the fetch call to the end of the request.
     public let duration: Duration
     /// The part of ``duration`` spent waiting for a free connection slot for the host.
@@ -22,10 +36,12 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
     ///   - bytesReceived: the size of the last body.
     ///   - duration: the total time.
     ///   - waitForConnection: the time spent waiting for a slot.
+    ///   - cacheUse: what the cache did.
     public init(
         error: FetchError?, statusCode: Int?, attempts: Int, bytesReceived: Int, duration: Duration,
-        waitForConnection: Duration
+        waitForConnection: Duration, cacheUse: CacheUse = .none
     ) {
+        self.cacheUse = cacheUse
         self.error = error
         self.statusCode = statusCode
         self.attempts = attempts
@@ -44,7 +60,13 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
             let status = statusCode.map { "HTTP \($0), " } ?? ""
             return "failed (\(error.code)), \(status)\(attempts) \(plural), \(duration.readable)"
         }
+        let cache =
+            switch cacheUse {
+            case .none: ""
+            case .hit: ", from the cache"
+            case .notModified: ", not modified"
+            }
         return
-            "\(statusCode.map(String.init) ?? "-"), \(bytesReceived) bytes, \(attempts) \(plural), \(duration.readable)"
+            "\(statusCode.map(String.init) ?? "-"), \(bytesReceived) bytes, \(attempts) \(plural), \(duration.readable)\(cache)"
     }
 }

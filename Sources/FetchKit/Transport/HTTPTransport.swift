@@ -56,6 +56,25 @@ public protocol HTTPTransport: Sendable {
         _ request: URLRequest, into file: URL,
         completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request` with the contents of `file` as its body, streamed from disk.
+    ///
+    /// The client calls it for ``RequestBody/file(_:contentType:)`` bodies and multipart forms
+    /// with files, with `Content-Length` already set to the file's size, and runs the same
+    /// pipeline around it as around ``send(_:completion:)``. The default implementation maps
+    /// the file into memory (`Data(contentsOf:options: .alwaysMapped)`, pages the system can
+    /// drop again) and calls ``send(_:completion:)``; implement it to stream from the file.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, without a body.
+    ///   - file: the file whose bytes are the body.
+    ///   - completion: called exactly once, on any thread, with the response and its body,
+    ///     or with the error that ended the exchange.
+    /// - Returns: a handle to cancel the exchange.
+    func upload(
+        _ request: URLRequest, fromFile file: URL,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
 }
 
 extension HTTPTransport {
@@ -85,11 +104,49 @@ extension HTTPTransport {
     }
 }
 
+extension HTTPTransport {
+    /// Maps `file` into memory and sends it with ``send(_:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - file: the file whose bytes are the body.
+    ///   - completion: called once with the response, or the error.
+    /// - Returns: the handle of the underlying exchange.
+    public func upload(
+        _ request: URLRequest, fromFile file: URL,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        var request = request
+        do {
+            request.httpBody = try Data(contentsOf: file, options: .alwaysMapped)
+        } catch {
+            completion(.failure(error))
+            return NoTask()
+        }
+        return send(request, completion: completion)
+    }
+}
+
+/// The handle of an exchange that never started.
+private struct NoTask: TransportTask {
+    func cancel() {}
+}
+
 /// A handle to one exchange started by an ``HTTPTransport``.
 public protocol TransportTask: Sendable {
     /// Cancels the exchange; the transport then completes it with a cancellation error
     /// (or with its result, if it had already finished).
     func cancel()
+
+    /// How far the exchange has come, read by the client a few times a second while a
+    /// caller follows its progress; `nil` (the default) when the transport cannot tell, in
+    /// which case only the final report is sent. Must be safe to read from any thread.
+    var progress: TransferProgress? { get }
+}
+
+extension TransportTask {
+    /// `nil`: the transport does not report progress.
+    public var progress: TransferProgress? { nil }
 }
 
 /// What an ``HTTPTransport`` received: the HTTP response and its complete body.

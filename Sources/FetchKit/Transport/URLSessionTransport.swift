@@ -102,9 +102,44 @@ public final class URLSessionTransport: HTTPTransport {
         return SessionTask(task: task)
     }
 
-    /// `@unchecked Sendable`: `URLSessionTask.cancel()` is thread-safe, and the task is never mutated here.
+    /// Starts an upload task that streams `file` as the body.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, without a body.
+    ///   - file: the file whose bytes are the body.
+    ///   - completion: called once with the response or the error.
+    /// - Returns: the task's handle.
+    public func upload(
+        _ request: URLRequest, fromFile file: URL,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let task = session.uploadTask(with: request, fromFile: file) { data, response, error in
+            if let error {
+                completion(.failure(error))
+            } else if let response = response as? HTTPURLResponse {
+                completion(.success(TransportResponse(response: response, data: data ?? Data())))
+            } else {
+                completion(.failure(URLError(.badServerResponse)))
+            }
+        }
+        task.resume()
+        return SessionTask(task: task)
+    }
+
+    /// `@unchecked Sendable`: `URLSessionTask.cancel()` and its byte counters are
+    /// thread-safe (Apple's are atomic; swift-corelibs-foundation reads them on the task's
+    /// own serial queue), and the task is never mutated here.
     private struct SessionTask: TransportTask, @unchecked Sendable {
         let task: URLSessionTask
         func cancel() { task.cancel() }
+
+        var progress: TransferProgress? {
+            let expectedToSend = task.countOfBytesExpectedToSend
+            let expectedToReceive = task.countOfBytesExpectedToReceive
+            return TransferProgress(
+                bytesSent: task.countOfBytesSent, totalBytesToSend: expectedToSend >= 0 ? expectedToSend : nil,
+                bytesReceived: task.countOfBytesReceived,
+                totalBytesToReceive: expectedToReceive > 0 ? expectedToReceive : nil)
+        }
     }
 }

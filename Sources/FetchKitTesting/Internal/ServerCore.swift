@@ -83,6 +83,7 @@ final class ServerCore: Sendable {
         var nextConnectionID = 0
         var nextSequenceNumber = 0
         var newConnectionDelay = Duration.zero
+        var maximumRecordedBodySize = 8 << 20
         var run: Run?
     }
 
@@ -104,11 +105,13 @@ final class ServerCore: Sendable {
     }
 
     /// Records a request and counts it in flight.
-    func record(_ head: RequestHead, body: Data, connectionID: Int) -> RecordedRequest {
+    func record(
+        _ head: RequestHead, body: Data, connectionID: Int, bodyLength: Int? = nil, bodyFingerprint: String? = nil
+    ) -> RecordedRequest {
         state.withLock { state in
             let request = RecordedRequest(
                 method: head.method, target: head.target, headers: head.headers, body: body, connectionID: connectionID,
-                sequenceNumber: state.nextSequenceNumber)
+                sequenceNumber: state.nextSequenceNumber, bodyLength: bodyLength, bodyFingerprint: bodyFingerprint)
             state.nextSequenceNumber += 1
             state.requests.append(request)
             state.inFlight += 1

@@ -42,6 +42,21 @@ struct StubConnection {
             {
                 guard Socket.sendAll(descriptor, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
             }
+            let recordLimit = core.state.withLock { $0.maximumRecordedBodySize }
+            if let declared, declared > recordLimit {
+                // A large body streams past: its start is kept, the rest counted and fingerprinted.
+                guard let streamed = streamBody(length: declared, keeping: recordLimit, buffer: &buffer, from: headLength)
+                else { return }
+                let request = core.record(
+                    head, body: streamed.start, connectionID: connectionID, bodyLength: declared,
+                    bodyFingerprint: streamed.fingerprint)
+                let response = core.response(for: request)
+                isFirstResponse = false
+                let keepOpen = send(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
+                core.finish()
+                if !keepOpen { return }
+                continue
+            }
             var body = Data()
             var bodyLength = 0
             readBody: while true {
@@ -77,6 +92,33 @@ struct StubConnection {
         }
     }
 
+    /// Reads a body of `length` bytes that starts at `start` in `buffer`, keeping its first
+    /// `keeping` bytes; leaves what follows it in `buffer`. `nil` when the client closed early.
+    private func streamBody(length: Int, keeping: Int, buffer: inout [UInt8], from start: Int)
+        -> (start: Data, fingerprint: String)?
+    {
+        var kept = Data()
+        var fingerprint = Fingerprint()
+        var remaining = length
+        func take(_ bytes: ArraySlice<UInt8>) {
+            if kept.count < keeping { kept.append(contentsOf: bytes.prefix(keeping - kept.count)) }
+            fingerprint.add(bytes)
+            remaining -= bytes.count
+        }
+        let available = buffer[start...]
+        let first = available.prefix(remaining)
+        take(first)
+        buffer = Array(available.dropFirst(first.count))
+        while remaining > 0 {
+            let more = Socket.receive(descriptor, maximum: 1 << 20)
+            if more.isEmpty { return nil }
+            let piece = more.prefix(remaining)
+            take(piece)
+            if piece.count < more.count { buffer += more[piece.count...] }
+        }
+        return (kept, fingerprint.hex)
+    }
+
     private func answerMalformed(status: Int, reason: String) {
         let body = Data("Bad request: \(reason).\n".utf8)
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
@@ -95,6 +137,7 @@ struct StubConnection {
         var status = response.status
         var headers = response.headers
         var body: Data
+        let notModified = response.answersConditionalRequests && Self.isNotModified(request, headers)
         switch response.body {
         case .data(let data):
             body = data
@@ -106,6 +149,10 @@ struct StubConnection {
                 headers = ["Content-Type": "text/plain; charset=utf-8"]
                 body = Data("The stub file \(url.path) could not be read.\n".utf8)
             }
+        }
+        if notModified {
+            status = 304
+            body = Data()
         }
         let hasNoBody = (100..<200).contains(status) || status == 204 || status == 304
         let isHead = request.method.uppercased() == "HEAD"
@@ -148,6 +195,25 @@ struct StubConnection {
             guard Socket.sendAll(descriptor, Data("0\r\n\r\n".utf8)) else { return false }
         }
         return keepOpen
+    }
+
+    /// Whether a conditional request matches the response's validators.
+    private static func isNotModified(_ request: RecordedRequest, _ headers: [String: String]) -> Bool {
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+        if let condition = request.header("If-None-Match") {
+            guard let etag = header("ETag") else { return false }
+            let weak = { (tag: String) in tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
+            return condition.split(separator: ",").contains { candidate in
+                let candidate = candidate.trimmingCharacters(in: .whitespaces)
+                return candidate == "*" || weak(candidate) == weak(etag)
+            }
+        }
+        if let condition = request.header("If-Modified-Since"), let lastModified = header("Last-Modified") {
+            return condition == lastModified
+        }
+        return false
     }
 
     /// Waits `duration`, ending early (returning `false`) when the client closes the

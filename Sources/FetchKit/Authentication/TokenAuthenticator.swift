@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Adds a token to every request and, when the server rejects it, gets a new one once for
+/// every request that was rejected at the same time.
+///
+/// ```swift
+/// let authenticator = TokenAuthenticator(token: savedToken) {
+///     try await signIn.refreshToken()   // your code: returns a new access token
+/// }
+/// let client = FetchClient { $0.authenticator = authenticator }
+/// ```
+///
+/// How it behaves:
+/// - Each attempt carries the current token (`Authorization: Bearer …` by default). With
+///   no token yet, the first request gets one from `refresh` before it is sent.
+/// - A response with a status in ``rejectionStatuses`` (401 by default) triggers one refresh:
+///   single-flight, so 100 requests rejected at once cause one call of `refresh`, and all
+///   100 are sent again with the new token. A request rejected with a token that was
+///   already replaced is simply sent again with the newer one.
+/// - A request is sent again at most once after a rejection: if the new token is rejected
+///   too, it fails with ``FetchError/Code-swift.struct/unacceptableStatus`` (401). It never loops.
+/// - When `refresh` throws, every request waiting for it fails with the same
+///   ``FetchError/Code-swift.struct/authenticationFailed`` error, and the next request
+///   tries to refresh again.
+/// - The token is a secret: it is redacted from descriptions, logs, errors and `dump()`.
+public final class TokenAuthenticator: Sendable, CustomStringConvertible, CustomReflectable {
+    /// Where the token goes.
+    public enum Placement: Sendable, Hashable {
+        /// `Authorization: Bearer <token>`.
+        case bearer
+        /// A header field with this name, the token after `prefix` (`""` for none).
+        case header(name: String, prefix: String)
+        /// A query item with this name.
+        case query(name: String)
+    }
+
+    private struct State {
+        var token: String?
+        var refreshing = false
+        var waiting: [@Sendable (Result<String, FetchError>) -> Void] = []
+        var refreshes = 0
+    }
+
+    /// Where the token goes.
+    public let placement: Placement
+    /// The statuses that mean "this token is no longer accepted"; `[401]` by default.
+    public let rejectionStatuses: Set<Int>
+    private let refresh: @Sendable () async throws -> String
+    private let state: Locked<State>
+
+    /// Creates an authenticator.
+    ///
+    /// - Parameters:
+    ///   - token: the token to start with, or `nil` to get one with `refresh` before the first request.
+    ///   - placement: where the token goes; `Authorization: Bearer` by default.
+    ///   - rejectionStatuses: the statuses that trigger a refresh; `[401]` by default.
+    ///   - refresh: gets a new token (from a refresh token, a sign-in); called once at a
+    ///     time, never concurrently with itself.
+    public init(
+        token: String? = nil, placement: Placement = .bearer, rejectionStatuses: Set<Int> = [401],
+        refresh: @escaping @Sendable () async throws -> String
+    ) {
+        self.placement = placement
+        self.rejectionStatuses = rejectionStatuses
+        self.refresh = refresh
+        self.state = Locked(State(token: token.flatMap { $0.isEmpty ? nil : $0 }))
+    }
+
+    /// The current token, if any.
+    public var token: String? { state.withLock { $0.token } }
+
+    /// Replaces the token (after a sign-in) or clears it (after a sign-out: the next
+    /// request refreshes first).
+    ///
+    /// - Parameter token: the new token, or `nil`.
+    public func setToken(_ token: String?) {
+        state.withLock { $0.token = token.flatMap { $0.isEmpty ? nil : $0 } }
+    }
+
+    /// How many times `refresh` has been called.
+    public var refreshCount: Int { state.withLock { $0.refreshes } }
+
+    /// `TokenAuthenticator(bearer, token: REDACTED)`: the token is never shown.
+    public var description: String {
+        let placement: String =
+            switch self.placement {
+            case .bearer: "bearer"
+            case .header(let name, _): "header \(name)"
+            case .query(let name): "query \(name)"
+            }
+        return "TokenAuthenticator(\(placement), token: \(token == nil ? "none" : Redactor.placeholder))"
+    }
+
+    /// A mirror without the token, so `dump()` shows none.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "placement": placement, "rejectionStatuses": rejectionStatuses,
+                "token": token == nil ? "none" : Redactor.placeholder,
+            ], displayStyle: .class)
+    }
+
+    // MARK: Internals
+
+    /// The current token, or a refreshed one when there is none yet.
+    func currentToken(_ completion: @escaping @Sendable (Result<String, FetchError>) -> Void) {
+        if let token = token {
+            completion(.success(token))
+        } else {
+            renew(replacing: nil, completion)
+        }
+    }
+
+    /// A token newer than `rejected`: the current one if it was already replaced, else the
+    /// result of the one refresh in flight (started now if none is).
+    func renew(replacing rejected: String?, _ completion: @escaping @Sendable (Result<String, FetchError>) -> Void) {
+        enum Step {
+            case use(String)
+            case wait
+            case start
+        }
+        let step = state.withLock { state -> Step in
+            if let token = state.token, token != rejected { return .use(token) }
+            state.waiting.append(completion)
+            if state.refreshing { return .wait }
+            state.refreshing = true
+            state.refreshes += 1
+            return .start
+        }
+        switch step {
+        case .use(let token): completion(.success(token))
+        case .wait: break
+        case .start:
+            let refresh = self.refresh
+            Task { [self] in
+                let result: Result<String, FetchError>
+                let known = [rejected, self.token].compactMap { $0 }
+                func failure(_ error: any Error) -> FetchError {
+                    FetchError(
+                        code: .authenticationFailed,
+                        detail: "the token refresh failed: " + Redactor.standard.scrub("\(error)", secrets: known))
+                }
+                do {
+                    let token = try await refresh()
+                    result =
+                        token.isEmpty
+                        ? .failure(FetchError(code: .authenticationFailed, detail: "the token refresh returned an empty token"))
+                        : .success(token)
+                } catch {
+                    result = .failure(failure(error))
+                }
+                let waiting = state.withLock { state in
+                    if case .success(let token) = result { state.token = token }
+                    state.refreshing = false
+                    let waiting = state.waiting
+                    state.waiting = []
+                    return waiting
+                }
+                for waiter in waiting { waiter(result) }
+            }
+        }
+    }
+
+    /// `request` with `token` in its place.
+    func apply(_ token: String, to request: URLRequest) -> URLRequest {
+        var request = request
+        switch placement {
+        case .bearer:
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        case .header(let name, let prefix):
+            request.setValue(prefix.isEmpty ? token : "\(prefix)\(token)", forHTTPHeaderField: name)
+        case .query(let name):
+            guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            else { return request }
+            var items = (components.percentEncodedQuery ?? "").split(separator: "&").map(String.init)
+            items.removeAll { $0.split(separator: "=", maxSplits: 1).first.map(String.init) == PercentEncoding.encode(name) }
+            items.append(PercentEncoding.encode(name) + "=" + PercentEncoding.encode(token))
+            components.percentEncodedQuery = items.joined(separator: "&")
+            request.url = components.url ?? url
+        }
+        return request
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response kept by an ``HTTPCache``: status, headers, body, and when it was received.
+struct CachedResponse: Sendable, Codable {
+    var key: String
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    /// When the response (or its last revalidation) was received.
+    var receivedAt: Date
+    /// The request's values of the header fields the response varies on (lowercased names).
+    var varyValues: [String: String]
+
+    /// The byte count this entry is charged for.
+    var cost: Int { body.count + headers.reduce(key.utf8.count + 64) { $0 + $1.key.utf8.count + $1.value.utf8.count } }
+
+    func header(_ name: String) -> String? {
+        for (key, value) in headers where key.caseInsensitiveCompare(name) == .orderedSame { return value }
+        return nil
+    }
+
+    var control: CacheControl { CacheControl.parse(header("Cache-Control")) ?? CacheControl(noCache: true) }
+    var etag: String? { header("ETag") }
+    var lastModified: String? { header("Last-Modified") }
+    var hasValidator: Bool { etag != nil || lastModified != nil }
+
+    /// How long the response stays fresh after it was received: `max-age`, else `Expires`
+    /// minus `Date`; zero when neither is given (it is then revalidated every time).
+    var freshnessLifetime: TimeInterval {
+        let control = self.control
+        if let maxAge = control.maxAge { return TimeInterval(maxAge) }
+        if let expires = header("Expires").flatMap(HTTPDate.parse) {
+            let date = header("Date").flatMap(HTTPDate.parse) ?? receivedAt
+            return max(0, expires.timeIntervalSince(date))
+        }
+        return 0
+    }
+
+    /// Whether it may be served without asking the server.
+    func isFresh(at now: Date) -> Bool {
+        let control = self.control
+        if control.noCache { return false }
+        let age = max(0, now.timeIntervalSince(receivedAt)) + (header("Age").flatMap(TimeInterval.init) ?? 0)
+        return age < freshnessLifetime
+    }
+
+    /// The response as the transport would have returned it.
+    func response(for url: URL) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+    }
+
+    /// This entry with the headers of a `304 Not Modified` merged in, received now.
+    func revalidated(with notModified: HTTPURLResponse, at now: Date) -> CachedResponse {
+        var copy = self
+        let ignored: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "connection"]
+        for (name, value) in notModified.allHeaderFields {
+            guard let name = name as? String, let value = value as? String, !ignored.contains(name.lowercased())
+            else { continue }
+            if let existing = copy.headers.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+                copy.headers[existing] = nil
+            }
+            copy.headers[name] = value
+        }
+        copy.receivedAt = now
+        return copy
+    }
+}
+
+/// Parses the date formats HTTP allows (RFC 9110 §5.6.7).
+enum HTTPDate {
+    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+
+    static func parse(_ text: String) -> Date? {
+        for format in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return date }
+        }
+        return nil
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+
+/// Reports one request's progress: polls the running transport task at most every
+/// `interval`, passes on what changed, and ends with exactly one finished report.
+///
+/// Every report goes through `queue` (serial), so the timer's reports and the final one
+/// never overtake each other, and none follows the final one.
+final class ProgressReporter: Sendable {
+    private struct State {
+        var last: TransferProgress?
+        var finished = false
+        var timer: (any DispatchSourceTimer)?
+        var poll: (@Sendable () -> TransferProgress?)?
+    }
+
+    private let handler: @Sendable (TransferProgress) -> Void
+    private let delivery: DispatchQueue?
+    private let interval: Duration
+    private let queue = DispatchQueue(label: "FetchKit.ProgressReporter")
+    private let state = Locked(State())
+
+    /// - Parameters:
+    ///   - interval: the shortest time between two reports.
+    ///   - delivery: the queue the handler runs on, or `nil` to run it on the reporter's own queue.
+    ///   - handler: receives the reports.
+    init(interval: Duration, delivery: DispatchQueue?, handler: @escaping @Sendable (TransferProgress) -> Void) {
+        self.interval = max(interval, .milliseconds(1))
+        self.delivery = delivery
+        self.handler = handler
+    }
+
+    /// Starts polling a new exchange (a retry replaces the previous one).
+    func watch(_ poll: @escaping @Sendable () -> TransferProgress?) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .milliseconds(5))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        let previous = state.withLock { state -> (any DispatchSourceTimer)?? in
+            guard !state.finished else { return .none }
+            let previous = state.timer
+            state.timer = timer
+            state.poll = poll
+            return .some(previous)
+        }
+        guard case .some(let previous) = previous else { return }
+        previous?.cancel()
+        timer.resume()
+    }
+
+    /// Stops polling (the exchange ended; a retry may watch again).
+    func pause() {
+        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
+            let timer = state.timer
+            state.timer = nil
+            state.poll = nil
+            return timer
+        }
+        timer?.cancel()
+    }
+
+    /// The last report sent, if any.
+    var lastReport: TransferProgress? { state.withLock { $0.last } }
+
+    /// Sends the final report (once; later calls do nothing) and stops polling.
+    func finish(_ final: TransferProgress) {
+        pause()
+        queue.sync {
+            let send = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                state.finished = true
+                state.last = final
+                return true
+            }
+            if send { deliver(final) }
+        }
+    }
+
+    /// Runs on `queue`: reports the polled progress when it changed.
+    private func tick() {
+        guard let poll = state.withLock({ $0.finished ? nil : $0.poll }), var progress = poll() else { return }
+        progress.isFinished = false
+        let changed = state.withLock { state -> Bool in
+            guard !state.finished, state.last != progress else { return false }
+            state.last = progress
+            return true
+        }
+        if changed { deliver(progress) }
+    }
+
+    private func deliver(_ progress: TransferProgress) {
+        if let delivery {
+            let handler = self.handler
+            delivery.async { handler(progress) }
+        } else {
+            handler(progress)
+        }
+    }
+}
