@@ -14,22 +14,16 @@ extension FetchClient {
     ///   - url: the URL to `GET`.
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
-    ///   - progress: called with the download's progress, at most every
-    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before this method
-    ///     returns or throws, with ``TransferProgress/isFinished`` set; `nil` (the default) to
-    ///     not follow it. For an `AsyncSequence` of reports, use ``transfer(_:extracting:group:)``.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including an invalid URL and cancellation.
     public func fetch<Value>(
-        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
     )
         async throws(FetchError) -> Value
     {
         let timeout = configuration.timeout
-        return try await run(
-            method: .get, timeout: timeout, extraction: extraction, group: group, progress: progress
-        ) { () throws(FetchError) -> OutgoingRequest in
+        return try await run(method: .get, timeout: timeout, extraction: extraction, group: group) {
+            () throws(FetchError) -> OutgoingRequest in
             try OutgoingRequest(Self.getRequest(url))
         }
     }
@@ -43,15 +37,18 @@ extension FetchClient {
     ///   - endpoint: the request to send.
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
-    ///   - progress: called with the upload's and download's progress, at most every
-    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before this method
-    ///     returns or throws, with ``TransferProgress/isFinished`` set; `nil` (the default) to
-    ///     not follow it. For an `AsyncSequence` of reports, use ``transfer(_:extracting:group:)``.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including cancellation.
     public func fetch<Value>(
-        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
+    ) async throws(FetchError) -> Value {
+        try await fetch(endpoint, extracting: extraction, group: group, progress: nil)
+    }
+
+    /// The async fetch of an endpoint, reporting progress to `progress` (for ``transfer(_:extracting:group:)``).
+    func fetch<Value>(
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(FetchError) -> Value {
         let timeout = endpoint.timeout ?? configuration.timeout
         let base = configuration.baseURL
@@ -63,7 +60,8 @@ extension FetchClient {
     }
 
     /// Starts fetching an endpoint and returns a ``Transfer`` whose ``Transfer/progress``
-    /// reports the upload and download as an `AsyncSequence`.
+    /// reports the upload and download as an `AsyncSequence`: the async way to follow a
+    /// fetch's progress (the callback `fetch` takes a `progress` closure).
     ///
     /// ```swift
     /// let upload = client.transfer(Videos.upload(file: movieURL), extracting: .decode(Receipt.self))

@@ -1,6 +1,7 @@
 import FetchKit
 import Foundation
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -35,6 +36,7 @@ struct TestEndpoint: Endpoint {
     var headers: [String: String] = [:]
     var body: RequestBody?
     var timeout: Duration?
+    var cachePolicy: CachePolicy = .useProtocol
 }
 
 /// Waits for one callback-style completion, bounded by `timeout`; `nil` means it never came.
@@ -96,4 +98,22 @@ struct Movie: Codable, Equatable, Sendable {
     var id: Int
     var title: String
     var popularity: Double
+}
+
+/// Runs `body` and expects it to throw a ``FetchError`` with `code`; returns the error.
+@discardableResult
+func expectFetchError<R>(
+    _ code: FetchError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> R
+) async -> FetchError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a FetchError \(code), but the call succeeded", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as FetchError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected a FetchError \(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
 }

@@ -1,0 +1,153 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+/// The token authenticator through the stub server: single-flight refresh, no loops, redaction.
+@Suite struct AuthenticationTests {
+    struct RefreshFailed: Error, CustomStringConvertible {
+        var description: String { "the identity server said no" }
+    }
+
+    /// A server that accepts only `Bearer <accepted>` and answers 401 otherwise.
+    static func server(accepting accepted: Box<String>) throws -> StubServer {
+        let server = StubServer()
+        try server.start()
+        server.route("GET", "/me/*", handler: { request in
+            request.header("Authorization") == "Bearer \(accepted.current)"
+                ? .json(#"{"ok":true}"#) : .text("token expired", status: 401)
+        })
+        return server
+    }
+
+    @Test func aHundredRequestsRejectedAtOnceCauseOneRefreshAndAllSucceed() async throws {
+        let accepted = Box("fresh-token-2")
+        let server = try Self.server(accepting: accepted)
+        defer { server.stop() }
+        let authenticator = TokenAuthenticator(token: "stale-token-1") {
+            try await Task.sleep(for: .milliseconds(50))
+            return "fresh-token-2"
+        }
+        let client = FetchClient {
+            $0.authenticator = authenticator
+            $0.maximumConnectionsPerHost = 100
+        }
+        let results = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)")
+                    return (try? await client.fetch(endpoint, extracting: .string)) == #"{"ok":true}"#
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { $0 })
+        #expect(authenticator.refreshCount == 1)
+        #expect(authenticator.token == "fresh-token-2")
+        let sent = server.receivedRequests
+        #expect(sent.filter { $0.header("Authorization") == "Bearer fresh-token-2" }.count == 100)
+        #expect(sent.count <= 200, "each request is sent at most twice")
+    }
+
+    @Test func aFailedRefreshFailsEveryWaitingRequestWithOneTypedError() async throws {
+        let accepted = Box("never")
+        let server = try Self.server(accepting: accepted)
+        defer { server.stop() }
+        let authenticator = TokenAuthenticator(token: "old-token-value") {
+            try await Task.sleep(for: .milliseconds(50))
+            throw RefreshFailed()
+        }
+        let client = FetchClient {
+            $0.authenticator = authenticator
+            $0.maximumConnectionsPerHost = 20
+        }
+        let errors = await withTaskGroup(of: FetchError?.self, returning: [FetchError?].self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do throws(FetchError) {
+                        _ = try await client.fetch(
+                            TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)"), extracting: .data)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(errors.allSatisfy { $0?.code == .authenticationFailed })
+        #expect(authenticator.refreshCount == 1)
+        let description = errors.first??.description ?? ""
+        #expect(description.contains("the identity server said no"))
+        #expect(!description.contains("old-token-value"))
+    }
+
+    @Test func aRequestIsSentAgainOnlyOnceSoARejectedNewTokenNeverLoops() async throws {
+        let accepted = Box("nothing-is-accepted")
+        let server = try Self.server(accepting: accepted)
+        defer { server.stop() }
+        let refreshes = Box(0)
+        let authenticator = TokenAuthenticator(token: "first") {
+            "token-\(refreshes.withLock { count -> Int in count += 1; return count })"
+        }
+        let client = FetchClient { $0.authenticator = authenticator }
+        let error = await expectFetchError(.unacceptableStatus) {
+            try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/me/x"), extracting: .data)
+        }
+        #expect(error?.statusCode == 401)
+        #expect(server.requests(to: "/me/x").count == 2)
+        #expect(authenticator.refreshCount == 1)
+    }
+
+    @Test func withoutATokenTheFirstRequestGetsOneBeforeItIsSent() async throws {
+        let accepted = Box("issued")
+        let server = try Self.server(accepting: accepted)
+        defer { server.stop() }
+        let authenticator = TokenAuthenticator { "issued" }
+        let client = FetchClient { $0.authenticator = authenticator }
+        let text = try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/me/a"), extracting: .string)
+        #expect(text == #"{"ok":true}"#)
+        #expect(server.requests(to: "/me/a").count == 1)
+        #expect(authenticator.refreshCount == 1)
+    }
+
+    @Test func aTokenInAHeaderOrQueryOfItsOwnIsPlacedAndRedacted() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/echo", handler: { request in
+            .text("you sent \(request.header("X-Session") ?? "") and \(request.queryValue("access_token") ?? "")", status: 500)
+        })
+        let header = TokenAuthenticator(token: "hdr-secret-123", placement: .header(name: "X-Session", prefix: "")) {
+            "unused"
+        }
+        let client = FetchClient {
+            $0.authenticator = header
+            $0.retryPolicy = .none
+        }
+        let error = await expectFetchError(.unacceptableStatus) {
+            try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/echo"), extracting: .data)
+        }
+        #expect(server.requests(to: "/echo").first?.header("X-Session") == "hdr-secret-123")
+        #expect(error?.description.contains("hdr-secret-123") == false)
+
+        let query = TokenAuthenticator(token: "qry-secret-456", placement: .query(name: "access_token")) { "unused" }
+        let queryClient = FetchClient {
+            $0.authenticator = query
+            $0.retryPolicy = .none
+        }
+        let queryError = await expectFetchError(.unacceptableStatus) {
+            try await queryClient.fetch(TestEndpoint(baseURL: server.baseURL, path: "/echo"), extracting: .data)
+        }
+        #expect(server.requests(to: "/echo").last?.queryValue("access_token") == "qry-secret-456")
+        #expect(queryError?.description.contains("qry-secret-456") == false)
+        #expect(queryError?.request?.contains("access_token=REDACTED") == true)
+
+        var dumped = ""
+        dump(query, to: &dumped)
+        #expect(!dumped.contains("qry-secret-456"))
+        #expect(!String(reflecting: query).contains("qry-secret-456"))
+        #expect(!"\(header)".contains("hdr-secret-123"))
+    }
+}
