@@ -341,6 +341,11 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                 transportDidComplete(attempt, exchange, prepared, result)
             }
         }
+        if progress != nil {
+            return client.transport.sendTrackingProgress(prepared.request) { [self] result in
+                transportDidComplete(attempt, exchange, prepared, result)
+            }
+        }
         return client.transport.send(prepared.request) { [self] result in
             transportDidComplete(attempt, exchange, prepared, result)
         }

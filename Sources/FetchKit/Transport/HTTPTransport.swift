@@ -75,6 +75,22 @@ public protocol HTTPTransport: Sendable {
         _ request: URLRequest, fromFile file: URL,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request` like ``send(_:completion:)``, for a caller who follows its
+    /// progress: the returned task's ``TransportTask/progress`` stays current as bytes go and come.
+    ///
+    /// The default implementation calls ``send(_:completion:)``. ``URLSessionTransport``
+    /// implements it with a delegate that counts each chunk, because a completion-handler
+    /// task on Linux updates its counters only when it ends.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, complete with headers and body.
+    ///   - completion: called exactly once, on any thread, with the response and its body,
+    ///     or with the error that ended the exchange.
+    /// - Returns: a handle to cancel the exchange and read its progress.
+    func sendTrackingProgress(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
 }
 
 extension HTTPTransport {
@@ -105,6 +121,18 @@ extension HTTPTransport {
 }
 
 extension HTTPTransport {
+    /// Sends the request with ``send(_:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - completion: called once with the response, or the error.
+    /// - Returns: the handle of the exchange.
+    public func sendTrackingProgress(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        send(request, completion: completion)
+    }
+
     /// Maps `file` into memory and sends it with ``send(_:completion:)``.
     ///
     /// - Parameters:

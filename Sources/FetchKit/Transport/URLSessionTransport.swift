@@ -12,6 +12,8 @@ public import Foundation
 /// a connection while its timeout runs.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    /// A session with a delegate for downloads and file uploads, whose bytes are counted as they go.
+    private let streaming: StreamingSession
 
     /// Creates a transport with its own ephemeral session.
     ///
@@ -27,6 +29,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.timeoutIntervalForRequest = 7 * 24 * 3600
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         session = URLSession(configuration: configuration)
+        streaming = StreamingSession(configuration: configuration)
     }
 
     /// Creates a transport over an existing session (its delegate, if any, must not
@@ -35,6 +38,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Parameter session: the session to send requests with.
     public init(session: URLSession) {
         self.session = session
+        self.streaming = StreamingSession(configuration: session.configuration)
     }
 
     /// The session's `httpMaximumConnectionsPerHost`: it queues further tasks until a
@@ -46,6 +50,7 @@ public final class URLSessionTransport: HTTPTransport {
     deinit {
         session.finishTasksAndInvalidate()
     }
+
 
     /// Starts a data task for `request`.
     ///
@@ -69,7 +74,8 @@ public final class URLSessionTransport: HTTPTransport {
         return SessionTask(task: task)
     }
 
-    /// Starts a download task for `request` and moves the file it writes to `file`.
+    /// Starts a data task whose body is written to `file` chunk by chunk as it arrives
+    /// (so its progress is known as it goes, on Linux too).
     ///
     /// - Parameters:
     ///   - request: the request to send.
@@ -80,29 +86,27 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, into file: URL,
         completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let task = session.downloadTask(with: request) { location, response, error in
-            if let error {
-                completion(.failure(error))
-                return
-            }
-            guard let response = response as? HTTPURLResponse, let location else {
-                completion(.failure(URLError(.badServerResponse)))
-                return
-            }
-            // The session deletes `location` when this handler returns: move it now.
-            completion(
-                Result {
-                    let manager = FileManager.default
-                    if manager.fileExists(atPath: file.path) { try manager.removeItem(at: file) }
-                    try manager.moveItem(at: location, to: file)
-                    return response
-                })
-        }
-        task.resume()
-        return SessionTask(task: task)
+        let exchange = StreamingSession.Exchange(
+            file: file, expectedToSend: Int64(request.httpBody?.count ?? 0),
+            completion: { completion($0.map(\.response)) })
+        return streaming.start(exchange) { $0.dataTask(with: request) }
     }
 
-    /// Starts an upload task that streams `file` as the body.
+    /// Starts a data task whose bytes are counted as they arrive, for a caller who follows its progress.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - completion: called once with the response or the error.
+    /// - Returns: the task's handle.
+    public func sendTrackingProgress(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let exchange = StreamingSession.Exchange(
+            file: nil, expectedToSend: Int64(request.httpBody?.count ?? 0), completion: completion)
+        return streaming.start(exchange) { $0.dataTask(with: request) }
+    }
+
+    /// Starts an upload task that streams `file` as the body, counting the bytes sent.
     ///
     /// - Parameters:
     ///   - request: the request to send, without a body.
@@ -113,17 +117,9 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, fromFile file: URL,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let task = session.uploadTask(with: request, fromFile: file) { data, response, error in
-            if let error {
-                completion(.failure(error))
-            } else if let response = response as? HTTPURLResponse {
-                completion(.success(TransportResponse(response: response, data: data ?? Data())))
-            } else {
-                completion(.failure(URLError(.badServerResponse)))
-            }
-        }
-        task.resume()
-        return SessionTask(task: task)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+        let exchange = StreamingSession.Exchange(file: nil, expectedToSend: size, completion: completion)
+        return streaming.start(exchange) { $0.uploadTask(with: request, fromFile: file) }
     }
 
     /// `@unchecked Sendable`: `URLSessionTask.cancel()` and its byte counters are

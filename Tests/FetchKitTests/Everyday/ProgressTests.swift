@@ -1,0 +1,126 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+/// Upload and download progress: throttled reports, one final report, exactly once.
+@Suite struct ProgressTests {
+    @Test func aSlowDownloadReportsGrowingProgressAndEndsOnceWithTheTotal() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let body = Data(repeating: 42, count: 400_000)
+        server.route("GET", "/video", respond: .data(body).sentSlowly(chunkSize: 40_000, interval: .milliseconds(30)))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let client = FetchClient { $0.progressInterval = .milliseconds(20) }
+        let transfer = client.transfer(
+            TestEndpoint(baseURL: server.baseURL, path: "/video"), downloadingTo: folder.appendingPathComponent("v.bin"))
+        var reports: [TransferProgress] = []
+        for await report in transfer.progress { reports.append(report) }
+        let file = try await transfer.value
+
+        #expect(try Data(contentsOf: file) == body)
+        #expect(reports.count >= 3, "\(reports)")
+        #expect(reports.filter(\.isFinished).count == 1)
+        #expect(reports.last?.isFinished == true)
+        #expect(reports.last?.bytesReceived == 400_000)
+        #expect(reports.last?.fractionCompleted == 1)
+        let received = reports.map(\.bytesReceived)
+        #expect(received == received.sorted(), "progress never goes back")
+        #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 400_000 }, "\(reports)")
+    }
+
+    @Test func anUploadReportsBytesSentAndTheFinalReportComesBeforeTheCompletion() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.maximumRecordedBodySize = 1 << 16
+        server.route("POST", "/upload", respond: .json(#"{"ok":true}"#))
+        let file = try UploadTests.temporaryFile(size: 6 << 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let client = FetchClient { $0.progressInterval = .milliseconds(5) }
+        let reports = Box<[TransferProgress]>([])
+        let completedAfter = Box<Int?>(nil)
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
+        let result: Result<String, FetchError>? = await completion { done in
+            client.fetch(endpoint, extracting: .string, progress: { report in reports.withLock { $0.append(report) } }) {
+                result in
+                completedAfter.withLock { $0 = reports.current.count }
+                done(result)
+            }
+        }
+        #expect(try result?.get() == #"{"ok":true}"#)
+        let all = reports.current
+        #expect(completedAfter.current == all.count, "no report after the completion")
+        #expect(all.filter(\.isFinished).count == 1)
+        let last = try #require(all.last)
+        #expect(last.isFinished)
+        #expect(last.bytesSent == 6 << 20)
+        #expect(last.totalBytesToSend == 6 << 20)
+        #expect(all.allSatisfy { $0.totalBytesToSend == 6 << 20 })
+        #expect(all.contains { $0.bytesSent > 0 && $0.bytesSent < 6 << 20 }, "\(all)")
+        let sent = all.map(\.bytesSent)
+        #expect(sent == sent.sorted())
+    }
+
+    @Test func aFailedRequestStillEndsItsProgressExactlyOnce() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/missing", respond: .status(404))
+        let client = FetchClient()
+        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/missing"), extracting: .data)
+        var reports: [TransferProgress] = []
+        for await report in transfer.progress { reports.append(report) }
+        #expect(reports.filter(\.isFinished).count == 1)
+        #expect(reports.last?.isFinished == true)
+        await expectFetchError(.unacceptableStatus) { try await transfer.value }
+    }
+
+    @Test func cancellingATransferEndsItsProgressAndItsValueThrowsCancelled() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/slow", respond: .json("{}").delayed(by: .seconds(20)))
+        let client = FetchClient()
+        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/slow"), extracting: .data)
+        #expect(await server.waitForRequests(count: 1, timeout: .seconds(10)))
+        transfer.cancel()
+        var reports: [TransferProgress] = []
+        for await report in transfer.progress { reports.append(report) }
+        #expect(reports.last?.isFinished == true)
+        await expectFetchError(.cancelled) { try await transfer.value }
+    }
+
+    @Test func aTypedEndpointTransferInfersItsValue() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/movie", respond: .json(#"{"id":1,"title":"Heat","popularity":9.5}"#))
+        let client = FetchClient()
+        let transfer = client.transfer(TypedRequest<Movie>(TestEndpoint(baseURL: server.baseURL, path: "/movie")))
+        let movie = try await transfer.value
+        #expect(movie == Movie(id: 1, title: "Heat", popularity: 9.5))
+    }
+}
+
+extension ProgressTests {
+    @Test func aSlowDataFetchReportsGrowingProgress() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let body = Data(repeating: 42, count: 400_000)
+        server.route("GET", "/blob", respond: .data(body).sentSlowly(chunkSize: 40_000, interval: .milliseconds(30)))
+        let client = FetchClient { $0.progressInterval = .milliseconds(20) }
+        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/blob"), extracting: .data)
+        var reports: [TransferProgress] = []
+        for await report in transfer.progress { reports.append(report) }
+        #expect(try await transfer.value == body)
+        #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 400_000 }, "\(reports)")
+        #expect(reports.last?.bytesReceived == 400_000)
+    }
+}
