@@ -19,7 +19,9 @@ extension DownloadCoordinator {
     public func download(_ endpoint: some Endpoint, key: String, to destination: URL) async throws -> URL {
         let client = client
         return try await download(
-            { staging throws(FetchError) in try await client.download(endpoint, to: staging) }, key: key,
+            { staging, progress throws(FetchError) in
+                try await client.download(endpoint, to: staging, progress: progress)
+            }, key: key,
             to: destination)
     }
 
@@ -38,7 +40,9 @@ extension DownloadCoordinator {
     ) {
         let client = client
         download(
-            { staging throws(FetchError) in try await client.download(endpoint, to: staging) }, key: key,
+            { staging, progress throws(FetchError) in
+                try await client.download(endpoint, to: staging, progress: progress)
+            }, key: key,
             to: destination, queue: queue, completion: completion)
     }
 }

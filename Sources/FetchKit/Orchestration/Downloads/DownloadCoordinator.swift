@@ -45,11 +45,17 @@ public final class DownloadCoordinator: Sendable {
         var batch = DownloadBatchSummary()
         var lastBatch = DownloadBatchSummary()
         var batchHandlers: [@Sendable (DownloadBatchSummary) -> Void] = []
+        /// The latest progress of each download of the batch, by key.
+        var progress: [String: TransferProgress] = [:]
+        var progressWatchers: [@Sendable (TransferProgress) -> Void] = []
+        var lastProgressReport = ContinuousClock.Instant.now
     }
 
     /// The client whose pipeline runs every transfer.
     public let client: FetchClient
     private let state = Locked(State())
+    /// Delivers batch progress reports in order.
+    private let progressQueue = DispatchQueue(label: "FetchKit.DownloadCoordinator.progress")
 
     /// Creates a coordinator.
     ///
@@ -169,6 +175,75 @@ public final class DownloadCoordinator: Sendable {
         if let idleSummary { deliver(idleSummary) }
     }
 
+    /// The progress of the current batch: the sum over its downloads, finished ones
+    /// included; totals are known once every download's are.
+    public var batchProgress: TransferProgress {
+        state.withLock { TransferProgress.sum($0.progress.values, isFinished: $0.entries.isEmpty) }
+    }
+
+    /// Calls `handler` with the current batch's progress as it changes (at most every
+    /// ``FetchClient/Configuration-swift.struct/progressInterval`` of the client), and once
+    /// more, last, with ``TransferProgress/isFinished`` set when the batch ends; then
+    /// releases it. With no download in flight, it is called once, at once, with a
+    /// finished report.
+    ///
+    /// - Parameters:
+    ///   - queue: where `handler` runs; the coordinator's own progress queue when `nil`.
+    ///   - handler: receives the batch's progress.
+    public func followBatchProgress(
+        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void
+    ) {
+        let deliver: @Sendable (TransferProgress) -> Void = { report in
+            if let queue { queue.async { handler(report) } } else { handler(report) }
+        }
+        let idle = state.withLock { state -> Bool in
+            guard state.entries.isEmpty else {
+                state.progressWatchers.append(deliver)
+                return false
+            }
+            return true
+        }
+        if idle { progressQueue.async { deliver(TransferProgress(isFinished: true)) } }
+    }
+
+    /// The current batch's progress as an `AsyncSequence` that ends with the batch (see
+    /// ``followBatchProgress(queue:_:)``).
+    ///
+    /// ```swift
+    /// for await progress in downloads.batchProgressUpdates() {
+    ///     print("\(progress.bytesReceived) bytes of \(progress.totalBytesToReceive.map(String.init) ?? "?")")
+    /// }
+    /// ```
+    ///
+    /// - Returns: the reports, ending with one whose ``TransferProgress/isFinished`` is set.
+    public func batchProgressUpdates() -> AsyncStream<TransferProgress> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TransferProgress.self, bufferingPolicy: .bufferingNewest(16))
+        followBatchProgress { report in
+            continuation.yield(report)
+            if report.isFinished { continuation.finish() }
+        }
+        return stream
+    }
+
+    /// Records one download's progress and reports the batch's, throttled.
+    private func update(key: String, _ report: TransferProgress) {
+        let interval = client.configuration.progressInterval
+        state.withLock { state in
+            guard state.entries[key] != nil else { return }
+            var report = report
+            report.isFinished = false
+            state.progress[key] = report
+            let now = ContinuousClock.now
+            guard !state.progressWatchers.isEmpty, now - state.lastProgressReport >= interval else { return }
+            state.lastProgressReport = now
+            let total = TransferProgress.sum(state.progress.values, isFinished: false)
+            let watchers = state.progressWatchers
+            // Queued under the lock, so reports keep their order.
+            progressQueue.async { for watcher in watchers { watcher(total) } }
+        }
+    }
+
     /// Waits until the current batch of downloads ends and returns its summary.
     ///
     /// - Returns: the batch's summary, or the last batch's when none is in flight.
@@ -180,12 +255,15 @@ public final class DownloadCoordinator: Sendable {
 
     // MARK: Internals
 
-    /// One transfer into a staging file, through the client's pipeline.
-    typealias Transfer = @Sendable (_ staging: URL) async throws(FetchError) -> Void
+    /// One transfer into a staging file, through the client's pipeline, reporting its progress.
+    typealias Transfer = @Sendable (_ staging: URL, _ progress: @escaping @Sendable (TransferProgress) -> Void)
+        async throws(FetchError) -> Void
 
     private func transfer(_ request: URLRequest) -> Transfer {
         let client = client
-        return { staging throws(FetchError) in try await client.download(request, to: staging) }
+        return { staging, progress throws(FetchError) in
+            try await client.download(request, to: staging, progress: progress)
+        }
     }
 
     private func enqueue(_ transfer: @escaping Transfer, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
@@ -197,8 +275,10 @@ public final class DownloadCoordinator: Sendable {
             }
             var entry = Entry(destination: destination)
             entry.waiters[waiterID] = waiter
+            state.progress[key] = TransferProgress()
             entry.task = Task {
-                let result = await Self.perform(transfer, key: key, destination: destination)
+                let result = await Self.perform(
+                    transfer, key: key, destination: destination, progress: { [weak self] in self?.update(key: key, $0) })
                 self.complete(key: key, with: result)
             }
             state.entries[key] = entry
@@ -218,6 +298,14 @@ public final class DownloadCoordinator: Sendable {
     private func complete(key: String, with result: Result<URL, any Error>) {
         let (waiters, handlers, summary) = state.withLock { state in
             let waiters = state.entries.removeValue(forKey: key).map { Array($0.waiters.values) } ?? []
+            if state.entries.isEmpty {
+                // The batch ends: one finished report, then the watchers are released.
+                let total = TransferProgress.sum(state.progress.values, isFinished: true)
+                let watchers = state.progressWatchers
+                state.progressWatchers.removeAll()
+                state.progress.removeAll()
+                progressQueue.async { for watcher in watchers { watcher(total) } }
+            }
             switch result {
             case .success: state.batch.succeeded.append(key)
             case .failure(let error): state.batch.failed[key] = error
@@ -236,14 +324,17 @@ public final class DownloadCoordinator: Sendable {
         for handler in handlers { handler(summary) }
     }
 
-    private static func perform(_ transfer: Transfer, key: String, destination: URL) async -> Result<URL, any Error> {
+    private static func perform(
+        _ transfer: Transfer, key: String, destination: URL,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async -> Result<URL, any Error> {
         let directory = destination.deletingLastPathComponent()
         let staging = directory.appendingPathComponent(
             ".\(destination.lastPathComponent).\(UUID().uuidString).download")
         do {
             try createDirectory(directory, key: key)
             do {
-                try await transfer(staging)
+                try await transfer(staging, progress)
             } catch {
                 throw DownloadError(key: key, cause: error)
             }
