@@ -19,6 +19,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let scale = lazily { try ScaleStore(scratch) }
     let handshakeServer = try makeHandshakeServer()
     let stream = lazily { try CommitStream(scratch) }
+    let conditionalServer = try makeConditionalServer()
     return [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
@@ -46,6 +47,11 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             ours: fetchKitHandshakeSide(server: handshakeServer, count: refreshCount),
             reference: dispatchGroupHandshakeSide(server: handshakeServer, count: refreshCount),
             target: 1.05, idealTime: .milliseconds(refreshCount * 20 / 6 + 100), iterations: 3),
+        BenchmarkCase(
+            name: "FetchKit: refresh 1,000 unchanged items with an HTTP cache (304s), 20 ms latency, limit 6",
+            ours: cachedRefreshSide(server: conditionalServer, count: refreshCount),
+            reference: uncachedRefreshSide(server: conditionalServer, count: refreshCount),
+            target: 1.05, iterations: 3),
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",
             ours: oursInsertSide(scratch), reference: rawInsertSide(scratch), others: [grdbInsertSide(scratch)],
@@ -91,7 +97,9 @@ let memoryFanOutCount = 10_000
 /// Every memory case, each measured in a child process of its own (peak resident memory,
 /// `VmHWM`), in report order. The baseline is the same child doing nothing, so each other
 /// row can be read as baseline + the case's own cost.
-let memoryCases: [MemoryCase] = [
+let memoryCases: [MemoryCase] = baseMemoryCases + uploadMemoryCases
+
+let baseMemoryCases: [MemoryCase] = [
     MemoryCase(name: "baseline: the benchmark process doing nothing") { _ in },
     MemoryCase(name: "FanOut: 10,000 trivial async jobs, limit 6") { _ in
         let report = try blocking {

@@ -59,6 +59,9 @@ do {
     }
     print("")
     printTable(results)
+    if filter == nil || "cache".localizedCaseInsensitiveContains(filter ?? "") {
+        try printCacheBytesTable(count: 1_000)
+    }
     if filter == nil || "memory".localizedCaseInsensitiveContains(filter ?? "") {
         print("")
         print("| memory case | peak resident memory |")
