@@ -99,7 +99,7 @@ extension FetchClient {
     }
 
     /// Starts downloading an endpoint's body into `file` and returns a ``Transfer`` that
-    /// reports its progress (see ``download(_:to:group:progress:)``).
+    /// reports its progress (see ``download(_:to:group:progress:)-(Endpoint,_,_,_)``).
     ///
     /// - Parameters:
     ///   - endpoint: the request to send.

@@ -3,7 +3,7 @@ import Foundation
 /// How far a request's transfer has come: bytes sent and received, and the totals when known.
 ///
 /// Delivered to a `progress` closure (``FetchClient/fetch(_:extracting:group:queue:progress:completion:)-(Endpoint,_,_,_,_,_)``,
-/// ``FetchClient/download(_:to:group:progress:)``) or through a ``Transfer``'s
+/// ``FetchClient/download(_:to:group:progress:)-(Endpoint,_,_,_)``) or through a ``Transfer``'s
 /// ``Transfer/progress`` sequence, at most every ``FetchClient/Configuration-swift.struct/progressInterval``,
 /// and once more, last, with ``isFinished`` set, whether the request succeeded or not.
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {

@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// Every transfer goes through its ``FetchClient``'s pipeline, as a `fetch` does: the
 /// client's adapters, per-host limit, timeout, retries with `Retry-After`, status
-/// validation, observers and redaction (``FetchClient/download(_:to:group:)-(URLRequest,_,_)``).
+/// validation, observers and redaction (``FetchClient/download(_:to:group:progress:)-(URLRequest,_,_,_)``).
 ///
 /// - A request for a key already in flight joins it: no second transfer starts, and every
 ///   caller gets the same result (the file at the first request's destination).
