@@ -8,7 +8,7 @@ import Foundation
 
 // MARK: HTTP cache: a refresh of unchanged items
 
-/// A TMDB-sized movie body (about 1.6 kB), so the bytes a refresh saves are realistic.
+/// A TMDB-sized movie body (about 1.4 kB), so the bytes a refresh saves are realistic.
 let cachedMovieJSON: String = {
     let overview = String(repeating: "A ticking-time-bomb insomniac and a slippery soap salesman. ", count: 22)
     return #"{"id":550,"title":"Fight Club","popularity":73.433,"vote_count":26279,"overview":"\#(overview)"}"#
@@ -123,7 +123,7 @@ func printCacheBytesTable(count: Int) throws {
     let server = try makeConditionalServer()
     defer { server.stop() }
     print("")
-    print("| refresh of \(count) unchanged movies (1.6 kB each) | requests | conditional | answered 304 | body bytes received | outcome |")
+    print("| refresh of \(count) unchanged movies (1.4 kB each) | requests | conditional | answered 304 | body bytes received | outcome |")
     print("|---|---:|---:|---:|---:|---|")
     for cached in [false, true] {
         let counter = ByteCounter()
