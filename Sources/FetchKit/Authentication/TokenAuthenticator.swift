@@ -107,6 +107,15 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
 
     // MARK: Internals
 
+    /// The header or query-item name the token travels under.
+    var secretName: String {
+        switch placement {
+        case .bearer: "authorization"
+        case .header(let name, _): name
+        case .query(let name): name
+        }
+    }
+
     /// The current token, or a refreshed one when there is none yet.
     func currentToken(_ completion: @escaping @Sendable (Result<String, FetchError>) -> Void) {
         if let token = token {

@@ -95,6 +95,9 @@ extension FetchClient {
 
         /// Adds a token to every request and refreshes it once, for all requests at once,
         /// when the server rejects it; `nil` (the default) for none. See ``TokenAuthenticator``.
+        ///
+        /// The client adds the header or query-item name the token travels under to its
+        /// ``redactor``'s secret names.
         public var authenticator: TokenAuthenticator?
 
         /// The shortest time between two progress reports of one request; 100 ms by default.

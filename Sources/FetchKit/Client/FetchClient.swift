@@ -43,6 +43,11 @@ public final class FetchClient: Sendable {
     ///
     /// - Parameter configuration: the configuration.
     public init(configuration: Configuration) {
+        var configuration = configuration
+        if let authenticator = configuration.authenticator {
+            // Wherever the token travels, it is redacted like a key.
+            configuration.redactor = configuration.redactor.adding(authenticator.secretName)
+        }
         self.configuration = configuration
         self.transport =
             configuration.transport

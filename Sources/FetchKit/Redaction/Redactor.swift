@@ -45,6 +45,11 @@ public struct Redactor: Sendable {
         "sig", "cookie", "set-cookie", "auth",
     ]
 
+    /// This redactor with `name` treated as secret too.
+    func adding(_ name: String) -> Redactor {
+        Redactor(additionalNames: additionalNames.union([name.lowercased()]))
+    }
+
     /// Whether a query item or header named `name` holds a secret.
     ///
     /// - Parameter name: the query-item or header-field name.

@@ -122,15 +122,20 @@ import Testing
         let header = TokenAuthenticator(token: "hdr-secret-123", placement: .header(name: "X-Session", prefix: "")) {
             "unused"
         }
+        let observer = RecordingObserver()
         let client = FetchClient {
             $0.authenticator = header
             $0.retryPolicy = .none
+            $0.observers = [observer]
         }
         let error = await expectFetchError(.unacceptableStatus) {
             try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/echo"), extracting: .data)
         }
         #expect(server.requests(to: "/echo").first?.header("X-Session") == "hdr-secret-123")
         #expect(error?.description.contains("hdr-secret-123") == false)
+        #expect(observer.started.current.first?.headers["X-Session"] == "REDACTED")
+        let command = try client.prepare(TestEndpoint(baseURL: server.baseURL, path: "/echo")).description
+        #expect(command.contains("-H 'X-Session: REDACTED'"), "\(command)")
 
         let query = TokenAuthenticator(token: "qry-secret-456", placement: .query(name: "access_token")) { "unused" }
         let queryClient = FetchClient {

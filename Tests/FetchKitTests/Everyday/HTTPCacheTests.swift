@@ -249,3 +249,45 @@ import Testing
         #expect(metrics.allSatisfy { $0.cacheUse == .notModified && $0.bytesReceived == 0 })
     }
 }
+
+extension HTTPCacheTests {
+    /// Two caches over one folder stand in for two processes: entries are renamed into place,
+    /// so a reader sees one whole response or none, never a mix.
+    @Test func cachesSharingAFolderNeverSeeATornEntry() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let bodies = (0..<4).map { String(repeating: String($0), count: 50_000) }
+        let counter = Box(0)
+        server.route("GET", "/shared", handler: { _ in
+            let index = counter.withLock { value -> Int in
+                value += 1
+                return value % 4
+            }
+            return .text(bodies[index]).header("Cache-Control", "max-age=0").header("ETag", "\"v\(index)\"")
+        })
+        let writers = (0..<2).map { _ in
+            FetchClient { $0.cache = try? HTTPCache(directory: folder, memoryBytes: 0) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for round in 0..<40 {
+                group.addTask {
+                    let client = writers[round % 2]
+                    // max-age=0 and no 304 support: every fetch downloads and stores a whole body.
+                    let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/shared")
+                    let text = try await client.fetch(endpoint, extracting: .string)
+                    #expect(bodies.contains(text))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let reader = try HTTPCache(directory: folder, memoryBytes: 0)
+        #expect(reader.count == 1)
+        let client = FetchClient { $0.cache = reader }
+        // max-age=0: the stored entry is revalidated; whichever body the server sends, it is whole.
+        let text = try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/shared"), extracting: .string)
+        #expect(bodies.contains(text))
+    }
+}
