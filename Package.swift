@@ -39,7 +39,7 @@ let package = Package(
             dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd]))],
             swiftSettings: strictSettings
         ),
-        .target(name: "FetchKitTesting", swiftSettings: strictSettings),
+        .target(name: "FetchKitTesting", dependencies: ["FetchKit"], swiftSettings: strictSettings),
 
         // MARK: Examples
         .target(

@@ -6,10 +6,15 @@ public import Foundation
 /// `String`, `Bool`, the integer types, `Double`, `Float` and `Decimal` adopt it, and so
 /// does `Optional` of any of them.
 public protocol LosslessDecodable: Decodable {
-    /// Creates a value from text such as `"42"`, `"37.765819"` or `"true"`; nil when the text does not fit.
+    /// Reads a value from text such as `"42"`, `"37.765819"` or `"true"`; nil when the text does not fit.
     ///
-    /// - Parameter losslessText: the text.
-    init?(losslessText: String)
+    /// A static function rather than an initializer, so adopting the protocol adds no
+    /// one-argument `init` to `Int`, `Double` or `Bool`: `.flatMap(Int.init)` stays unambiguous
+    /// in code that imports Decoding.
+    ///
+    /// - Parameter text: the text.
+    /// - Returns: the value, or nil.
+    static func fromLosslessText(_ text: String) -> Self?
 
     /// The value to use when the key is missing or null: nil (no value) for non-optional types.
     static var absentValue: Self? { get }
@@ -21,11 +26,12 @@ extension LosslessDecodable {
 }
 
 extension LosslessDecodable where Self: LosslessStringConvertible {
-    /// Creates the value with `init?(_ description:)`.
+    /// Reads the value with `init?(_ description:)`.
     ///
-    /// - Parameter losslessText: the text.
-    public init?(losslessText: String) {
-        self.init(losslessText)
+    /// - Parameter text: the text.
+    /// - Returns: the value, or nil.
+    public static func fromLosslessText(_ text: String) -> Self? {
+        Self(text)
     }
 }
 
@@ -46,12 +52,13 @@ extension Float: LosslessDecodable {}
 extension Bool: LosslessDecodable {
     /// Reads `true`, `false`, `1` and `0`.
     ///
-    /// - Parameter losslessText: the text.
-    public init?(losslessText: String) {
-        switch losslessText {
-        case "true", "1": self = true
-        case "false", "0": self = false
-        default: return nil
+    /// - Parameter text: the text.
+    /// - Returns: the value, or nil.
+    public static func fromLosslessText(_ text: String) -> Bool? {
+        switch text {
+        case "true", "1": true
+        case "false", "0": false
+        default: nil
         }
     }
 }
@@ -59,22 +66,23 @@ extension Bool: LosslessDecodable {
 extension Decimal: LosslessDecodable {
     /// Reads the text with `Decimal(string:)`, requiring all of it to be a number.
     ///
-    /// - Parameter losslessText: the text.
-    public init?(losslessText: String) {
-        guard let value = Decimal(string: losslessText, locale: Locale(identifier: "en_US_POSIX")),
-            Double(losslessText) != nil
+    /// - Parameter text: the text.
+    /// - Returns: the value, or nil.
+    public static func fromLosslessText(_ text: String) -> Decimal? {
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), Double(text) != nil
         else { return nil }
-        self = value
+        return value
     }
 }
 
 extension Optional: LosslessDecodable where Wrapped: LosslessDecodable {
     /// Reads the text as `Wrapped`.
     ///
-    /// - Parameter losslessText: the text.
-    public init?(losslessText: String) {
-        guard let value = Wrapped(losslessText: losslessText) else { return nil }
-        self = .some(value)
+    /// - Parameter text: the text.
+    /// - Returns: the value, or nil.
+    public static func fromLosslessText(_ text: String) -> Wrapped?? {
+        guard let value = Wrapped.fromLosslessText(text) else { return nil }
+        return .some(value)
     }
 
     /// `nil`: an optional may be absent.
@@ -135,7 +143,7 @@ public struct LosslessValue<Value: LosslessDecodable>: DecodableWithFallback {
                     codingPath: decoder.codingPath,
                     debugDescription: "Expected to decode \(Value.self) but found an array or object instead."))
         }
-        guard let value = Value(losslessText: text) else {
+        guard let value = Value.fromLosslessText(text) else {
             throw DecodingError.typeMismatch(
                 Value.self,
                 DecodingError.Context(

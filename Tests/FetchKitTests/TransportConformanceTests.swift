@@ -1,0 +1,38 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import Testing
+
+/// FetchKit's default transport against the transport conformance suite it ships.
+@Suite struct TransportConformanceTests {
+    @Test(arguments: TransportConformance.Check.allCases)
+    func urlSessionTransportConforms(_ check: TransportConformance.Check) async throws {
+        try await TransportConformance { URLSessionTransport(maximumConnectionsPerHost: $0) }.run(check)
+    }
+
+    /// A transport that loses every body fails the suite, naming what it did: the checks can fail.
+    @Test func aBrokenTransportFailsTheChecksThatCoverWhatItBreaks() async throws {
+        let failures = await TransportConformance { _ in BodyLosingTransport() }.runAll()
+        let failed = Set(failures.map(\.check))
+        #expect(failed.contains(.deliversResponses))
+        #expect(failed.contains(.downloadsFiles))
+        #expect(failures.first { $0.check == .deliversResponses }?.description.contains("the body was") == true)
+    }
+}
+
+/// Sends through URLSession but hands FetchKit an empty body.
+final class BodyLosingTransport: HTTPTransport {
+    private let inner = URLSessionTransport()
+
+    func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        inner.send(request) { result in
+            completion(result.map { TransportResponse(response: $0.response, data: Data()) })
+        }
+    }
+}
