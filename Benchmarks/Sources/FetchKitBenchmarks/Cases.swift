@@ -20,7 +20,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let handshakeServer = try makeHandshakeServer()
     let stream = lazily { try CommitStream(scratch) }
     let conditionalServer = try makeConditionalServer()
-    return [
+    let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
+    return linuxPeers + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
             ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.15,

@@ -24,9 +24,9 @@ import NIOHTTP1
 ///   HTTP/1.1 connections per host alive and queues further requests, which it reports as
 ///   ``connectionLimitPerHost``; with the client's limit at or above it, FetchKit hands it a
 ///   few requests ahead so a freed connection is reused at once.
-/// - **Timeouts and cancellation.** FetchKit's own clock ends an attempt; cancelling it
-///   cancels the `HTTPClient` task in flight. Each request also carries an `HTTPClient`
-///   deadline a little after FetchKit's timeout, as a backstop.
+/// - **Timeouts and cancellation.** FetchKit's own clock ends an attempt and cancels the
+///   `HTTPClient` task in flight (no `HTTPClient` deadline runs beside it); the connect
+///   timeout is `HTTPClient`'s (10 s by default, see `configure`).
 /// - **Redirects** are followed (at most 5, no cycles); **gzip and deflate** bodies are
 ///   decompressed (`Accept-Encoding` is sent unless the request sets it; a body that expands
 ///   more than 100-fold is refused as a decompression bomb).
@@ -184,8 +184,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return NoTask()
         }
         let collector = ResponseCollector(url: url, file: file, bodySize: bodySize)
-        let seconds = Int64(max(1, request.timeoutInterval.rounded(.up)))
-        let task = client.execute(request: ahcRequest, delegate: collector, deadline: .now() + .seconds(seconds))
+        // FetchKit's own clock ends the attempt (and cancels this task); no second timer here.
+        let task = client.execute(request: ahcRequest, delegate: collector)
         task.futureResult.whenComplete { result in
             completion(result.mapError { ErrorMapping.urlError(for: $0) })
         }
