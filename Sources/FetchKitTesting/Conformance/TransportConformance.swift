@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The behaviour FetchKit promises over any ``FetchKit/HTTPTransport``, written once as checks
+/// The behaviour FetchKit promises over any `HTTPTransport`, written once as checks
 /// a transport can run: exactly-once completion, retries and `Retry-After`, cancellation,
 /// timeouts, fault kinds, redaction, metrics, uploads, downloads, progress, redirects and
 /// decompression, each against a ``StubServer``.
@@ -103,7 +103,7 @@ public struct TransportConformance: Sendable {
 
     /// Runs every check and returns what failed (empty when the transport conforms).
     ///
-    /// - Returns: the failures, in the order of ``Check/allCases``.
+    /// - Returns: the failures, in the order of `Check.allCases`.
     public func runAll() async -> [Failure] {
         var failures: [Failure] = []
         for check in Check.allCases {
