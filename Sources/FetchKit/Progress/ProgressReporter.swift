@@ -19,6 +19,9 @@ final class ProgressReporter: Sendable {
     private let interval: Duration
     private let queue = DispatchQueue(label: "FetchKit.ProgressReporter")
     private let state = Locked(State())
+    /// Marks `queue`, so ``finish(_:)`` called from a report's handler (which runs on it
+    /// when there is no delivery queue) does not wait for itself.
+    private static let onQueue = DispatchSpecificKey<Bool>()
 
     /// - Parameters:
     ///   - interval: the shortest time between two reports.
@@ -28,6 +31,7 @@ final class ProgressReporter: Sendable {
         self.interval = max(interval, .milliseconds(1))
         self.delivery = delivery
         self.handler = handler
+        queue.setSpecific(key: Self.onQueue, value: true)
     }
 
     /// Starts polling a new exchange (a retry replaces the previous one).
@@ -65,7 +69,7 @@ final class ProgressReporter: Sendable {
     /// Sends the final report (once; later calls do nothing) and stops polling.
     func finish(_ final: TransferProgress) {
         pause()
-        queue.sync {
+        let send = { [self] in
             let send = state.withLock { state -> Bool in
                 guard !state.finished else { return false }
                 state.finished = true
@@ -73,6 +77,12 @@ final class ProgressReporter: Sendable {
                 return true
             }
             if send { deliver(final) }
+        }
+        if DispatchQueue.getSpecific(key: Self.onQueue) == true {
+            // Called from a report's handler (the caller cancelled from inside it): finish here.
+            send()
+        } else {
+            queue.sync(execute: send)
         }
     }
 

@@ -132,7 +132,8 @@ extension ProgressTests {
         try server.start()
         defer { server.stop() }
         let body = Data(repeating: 7, count: 200_000)
-        server.route("GET", "/photo/*", respond: .data(body).sentSlowly(chunkSize: 20_000, interval: .milliseconds(20)))
+        // About a second per photo, so the batch is surely still running when the test starts following it.
+        server.route("GET", "/photo/*", respond: .data(body).sentSlowly(chunkSize: 20_000, interval: .milliseconds(100)))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let downloads = DownloadCoordinator(client: FetchClient { $0.progressInterval = .milliseconds(20) })
@@ -144,7 +145,7 @@ extension ProgressTests {
                     to: folder.appendingPathComponent("\(index).jpg"))
             }
         }
-        #expect(await server.waitForRequests(count: 1, timeout: .seconds(10)))
+        #expect(await server.waitForRequests(count: 3, timeout: .seconds(30)))
         var reports: [TransferProgress] = []
         for await report in downloads.batchProgressUpdates() { reports.append(report) }
         for task in tasks { _ = try await task.value }
@@ -155,5 +156,32 @@ extension ProgressTests {
         #expect(last.bytesReceived == 600_000)
         #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 600_000 }, "\(reports)")
         #expect(downloads.batchProgress.isFinished)
+    }
+}
+
+extension ProgressTests {
+    /// Cancelling from inside a progress handler ends the download; nothing waits for itself.
+    @Test func cancellingFromInsideTheProgressHandlerEndsTheDownload() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/huge", respond: .data(Data(count: 2_000_000)).sentSlowly(chunkSize: 50_000, interval: .milliseconds(20)))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = FetchClient { $0.progressInterval = .milliseconds(10) }
+        let holder = Box<Task<Void, any Error>?>(nil)
+        let task = Task {
+            try await client.download(
+                TestEndpoint(baseURL: server.baseURL, path: "/huge"), to: folder.appendingPathComponent("h.bin")
+            ) { progress in
+                if progress.bytesReceived > 100_000 { holder.current?.cancel() }
+            }
+            return ()
+        }
+        holder.withLock { $0 = task }
+        let outcome = await Task { await task.result }.value
+        #expect(throws: FetchError.self) { try outcome.get() }
+        #expect((try? outcome.get()) == nil)
     }
 }
