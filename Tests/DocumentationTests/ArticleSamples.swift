@@ -175,7 +175,8 @@ extension ArticleSamples.Book {
         let store = try ObjectStore(at: directory.file("fts.sqlite"), entities: [ArticleSamples.FullText.Book.self])
         defer { store.close() }
         try store.context.persistAndWait { tx in
-            try tx.insert(ArticleSamples.FullText.Book(id: "1", title: "Unreal Engine 5 Game Development", summary: "C++"))
+            try tx.insert(
+                ArticleSamples.FullText.Book(id: "1", title: "Unreal Engine 5 Game Development", summary: "C++"))
             try tx.insert(ArticleSamples.FullText.Book(id: "2", title: "Unreal Engine", summary: nil))
             try tx.insert(ArticleSamples.FullText.Book(id: "3", title: "Unity", summary: "engine"))
         }

@@ -61,7 +61,9 @@ enum EverydayFeaturesSamples {
         return FetchClient { $0.cache = cache }
     }
 
-    static func authenticatedClient(savedToken: String?, refresh: @escaping @Sendable () async throws -> String)
+    static func authenticatedClient(
+        savedToken: String?, refresh: @escaping @Sendable () async throws -> String
+    )
         -> FetchClient
     {
         let authenticator = TokenAuthenticator(token: savedToken, placement: .bearer, refresh: refresh)

@@ -38,4 +38,28 @@ import Testing
             _ = try arguments.command()
         }
     }
+
+    @Test func aCallWithOnlyAnUnknownOptionNamesTheOptionNotAMissingCommand() {
+        var bogus = Arguments(["--bogus"], knownOptions: ["--live"])
+        #expect(throws: UsageError.self) { _ = try bogus.command() }
+        do {
+            _ = try bogus.command()
+        } catch {
+            #expect(error.description == "unknown option --bogus; check its spelling against the usage below")
+        }
+        var known = Arguments(["--live"], knownOptions: ["--live"])
+        do {
+            _ = try known.command()
+            Issue.record("a call without a command was accepted")
+        } catch {
+            #expect(error.problem == "missing command")
+        }
+        var valued = Arguments(["--strore=/tmp/x"], knownOptions: ["--store"])
+        do {
+            _ = try valued.command()
+            Issue.record("a misspelt option was accepted")
+        } catch {
+            #expect(error.problem == "unknown option --strore")
+        }
+    }
 }

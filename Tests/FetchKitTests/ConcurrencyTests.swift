@@ -2,8 +2,8 @@ import Dispatch
 import FetchKit
 import FetchKitTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -58,8 +58,10 @@ struct ConcurrencyTests {
         defer { server.stop() }
         // Every new connection costs 50 ms on its first answer, as a TLS handshake would.
         server.newConnectionDelay = .milliseconds(50)
-        server.route("GET", "/item/*", respond: StubResponse.json(#"{"id":1,"title":"t","popularity":1.5}"#)
-            .delayed(by: .milliseconds(5)))
+        server.route(
+            "GET", "/item/*",
+            respond: StubResponse.json(#"{"id":1,"title":"t","popularity":1.5}"#)
+                .delayed(by: .milliseconds(5)))
         let client = FetchClient { $0.retryPolicy = .none }
         let report = await client.fetchAll(
             Array(0..<300), endpoint: { TestEndpoint(baseURL: server.baseURL, path: "/item/\($0)") },

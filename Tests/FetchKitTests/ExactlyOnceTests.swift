@@ -220,10 +220,13 @@ struct DownloadExactlyOnceTests {
         #expect(allArrived)
         try await Task.sleep(for: .milliseconds(100))
         let counts = calls.current
-        #expect(counts.allSatisfy { $0 == 1 }, "lost or doubled: \(counts.indices.filter { counts[$0] != 1 }.prefix(10))")
+        #expect(
+            counts.allSatisfy { $0 == 1 }, "lost or doubled: \(counts.indices.filter { counts[$0] != 1 }.prefix(10))")
         let errors = outcomes.current
         let unexpected = kinds.indices.filter { !kinds[$0].allowed.contains(errors[$0]?.code) }
-        #expect(unexpected.isEmpty, "\(unexpected.prefix(10).map { "\($0) \(kinds[$0]): \(String(describing: errors[$0]))" })")
+        #expect(
+            unexpected.isEmpty,
+            "\(unexpected.prefix(10).map { "\($0) \(kinds[$0]): \(String(describing: errors[$0]))" })")
         for index in kinds.indices {
             let exists = FileManager.default.fileExists(atPath: directory.file("\(index).json").path)
             #expect(exists == (errors[index] == nil), "\(index) \(kinds[index])")

@@ -86,12 +86,16 @@ struct FetchErrorPathTests {
     }
 
     @Test(arguments: [
-        ("a body shorter than its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789",
-            FetchError.Code.connectionLost),
+        (
+            "a body shorter than its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789",
+            FetchError.Code.connectionLost
+        ),
         ("a garbage status line", "HTTQ/9 nonsense\r\n\r\n", .badResponse),
         ("broken chunked encoding", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n", .badResponse),
-        ("a body that is not the gzip it claims",
-            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 10\r\n\r\n0123456789", .badResponse),
+        (
+            "a body that is not the gzip it claims",
+            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 10\r\n\r\n0123456789", .badResponse
+        ),
     ])
     func aBrokenAnswerHasAKindAPersonUnderstands(what: String, raw: String, code: FetchError.Code) async throws {
         defer { server.stop() }

@@ -121,7 +121,9 @@ struct RedactionTests {
     @Test func aFailedDownloadKeepsNoSecretInItsErrorOrItsDump() async throws {
         let server = StubServer()
         server.route("GET", "/file", respond: .text("no such file, key \(Self.secret)", status: 404))
-        server.route("GET", "/drop", respond: StubResponse.text(String(repeating: "x", count: 400)).droppingConnection(afterBodyBytes: 10))
+        server.route(
+            "GET", "/drop",
+            respond: StubResponse.text(String(repeating: "x", count: 400)).droppingConnection(afterBodyBytes: 10))
         try server.start()
         defer { server.stop() }
         let directory = try TemporaryDirectory()

@@ -190,16 +190,22 @@ struct RetryTests {
     @Test func aLostConnectionIsRetriedForGetButNotForPost() async throws {
         defer { server.stop() }
         server.route(
-            "GET", "/flaky", respondInTurn: [.text(String(repeating: "x", count: 500)).droppingConnection(afterBodyBytes: 20), .text("ok")])
+            "GET", "/flaky",
+            respondInTurn: [
+                .text(String(repeating: "x", count: 500)).droppingConnection(afterBodyBytes: 20), .text("ok"),
+            ])
         let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1)))
             .fetch(server.url("/flaky"), extracting: .string)
         #expect(text == "ok")
         #expect(server.requests(to: "/flaky").count == 2)
 
-        server.route("POST", "/pay", respond: StubResponse.text(String(repeating: "x", count: 500)).droppingConnection(afterBodyBytes: 20))
+        server.route(
+            "POST", "/pay",
+            respond: StubResponse.text(String(repeating: "x", count: 500)).droppingConnection(afterBodyBytes: 20))
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/pay", method: .post)
         let error = await #expect(throws: FetchError.self) {
-            try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))).fetch(endpoint, extracting: .data)
+            try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))).fetch(
+                endpoint, extracting: .data)
         }
         #expect(error?.code == .connectionLost)
         #expect(server.requests(to: "/pay").count == 1)

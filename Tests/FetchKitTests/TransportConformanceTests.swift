@@ -1,11 +1,11 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 /// FetchKit's default transport against the transport conformance suite it ships.
 @Suite struct TransportConformanceTests {

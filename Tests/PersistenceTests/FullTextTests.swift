@@ -42,7 +42,8 @@ struct UnindexedVolume: StoredEntity, Equatable {
         try store.context.persistAndWait { tx in for volume in Self.volumes { try tx.insert(volume) } }
     }
 
-    func ids(_ filter: Filter<Volume>, _ sort: [Sort<Volume>] = [Field<Volume, Int>("id").ascending()]) throws -> [Int] {
+    func ids(_ filter: Filter<Volume>, _ sort: [Sort<Volume>] = [Field<Volume, Int>("id").ascending()]) throws -> [Int]
+    {
         try store.context.readAndWait { tx in try tx.fetch(Volume.self, where: filter, sortedBy: sort).map(\.id) }
     }
 
@@ -72,8 +73,10 @@ struct UnindexedVolume: StoredEntity, Equatable {
         #expect(try ids(Volume.title.matches("unity") || Volume.summary.matches("editor")) == [2, 3])
         #expect(try ids(!Volume.title.matches("unreal")) == [3, 4])
         let counts = try store.context.readAndWait { tx in
-            (try tx.count(Volume.self, where: Volume.title.matches("engine")),
-             try tx.exists(Volume.self, where: Volume.title.matches("cobol")))
+            (
+                try tx.count(Volume.self, where: Volume.title.matches("engine")),
+                try tx.exists(Volume.self, where: Volume.title.matches("cobol"))
+            )
         }
         #expect(counts.0 == 3)
         #expect(counts.1 == false)
@@ -145,7 +148,9 @@ struct UnindexedVolume: StoredEntity, Equatable {
             old.close()
         }
         let indexed = try plain.open([Volume.self])
-        #expect(try indexed.context.readAndWait { tx in try tx.count(Volume.self, where: Volume.title.matches("unreal")) } == 1)
+        #expect(
+            try indexed.context.readAndWait { tx in try tx.count(Volume.self, where: Volume.title.matches("unreal")) }
+                == 1)
         indexed.close()
         let unindexed = try plain.open([UnindexedVolume.self])
         try unindexed.context.persistAndWait { tx in

@@ -16,7 +16,9 @@ struct Item: StoredEntity, Equatable {
     static let indexes = [EntityIndex(name, caseInsensitive: true), EntityIndex(score)]
 
     /// The item's column values, as the store compares rows.
-    var row: [DatabaseValue] { [.integer(Int64(id)), .text(name), score.map { .real($0) } ?? .null, .integer(Int64(group))] }
+    var row: [DatabaseValue] {
+        [.integer(Int64(id)), .text(name), score.map { .real($0) } ?? .null, .integer(Int64(group))]
+    }
 }
 
 /// One observer of the randomized test: its query and every delivery it made.
@@ -34,7 +36,9 @@ final class Watched: Sendable {
 }
 
 @Suite struct IncrementalObservationTests {
-    static let names = ["apple", "Apple", "éclair", "Éclair", "zebra", "Zorro", "Ångström", "alien", "émile", "b", "B", ""]
+    static let names = [
+        "apple", "Apple", "éclair", "Éclair", "zebra", "Zorro", "Ångström", "alien", "émile", "b", "B", "",
+    ]
 
     /// After every step, each observer's latest results equal a fresh query, and every change set
     /// it delivered equals the full diff of the two result lists it connects.
@@ -47,16 +51,22 @@ final class Watched: Sendable {
         try store.context.persistAndWait { tx in
             for id in 0..<150 {
                 try tx.insert(
-                    Item(id: id, name: Self.names[id % Self.names.count], score: id % 7 == 0 ? nil : Double(id % 13) / 4,
-                         group: id % 5))
+                    Item(
+                        id: id, name: Self.names[id % Self.names.count], score: id % 7 == 0 ? nil : Double(id % 13) / 4,
+                        group: id % 5))
             }
         }
         let watched = [
-            Watched("score-desc-name", Query(where: Item.group != 3, sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
+            Watched(
+                "score-desc-name",
+                Query(
+                    where: Item.group != 3,
+                    sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
             Watched("name-folded", Query(sortedBy: [Item.name.ascending(caseInsensitive: true)])),
             Watched("unsorted-filtered", Query(where: Item.score > 1.5)),
             Watched("window", Query(sortedBy: [Item.group.ascending(), Item.score.ascending()], limit: 10, offset: 3)),
-            Watched("prefix", Query(where: Item.name.hasPrefix("a") || Item.group == 1, sortedBy: [Item.name.descending()])),
+            Watched(
+                "prefix", Query(where: Item.name.hasPrefix("a") || Item.group == 1, sortedBy: [Item.name.descending()])),
         ]
         let tokens = watched.map { item in
             store.observe(item.query, on: item.queue) { change in item.deliveries.append(change) }
@@ -70,7 +80,8 @@ final class Watched: Sendable {
             func randomItem(id: Int) -> Item {
                 Item(
                     id: id, name: Self.names[Int.random(in: 0..<Self.names.count, using: &random)],
-                    score: Int.random(in: 0..<6, using: &random) == 0 ? nil : Double(Int.random(in: -4...12, using: &random)) / 4,
+                    score: Int.random(in: 0..<6, using: &random) == 0
+                        ? nil : Double(Int.random(in: -4...12, using: &random)) / 4,
                     group: Int.random(in: 0..<5, using: &random))
             }
             let kind = Int.random(in: 0..<100, using: &random)
@@ -101,7 +112,8 @@ final class Watched: Sendable {
                 let ordered = !item.query.sort.isEmpty
                 let reached = waitUntil {
                     guard let results = item.deliveries.values.last?.results else { return false }
-                    return ordered ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
+                    return ordered
+                        ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
                 }
                 #expect(reached, "seed \(seed), step \(step): \(item.label) never delivered the query's results")
                 if !reached { return }
@@ -112,10 +124,12 @@ final class Watched: Sendable {
                     let before = deliveries[position - 1].results
                     let after = deliveries[position].results
                     let full = ChangeSet.diff(
-                        old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id), newRows: after.map(\.row))
+                        old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id),
+                        newRows: after.map(\.row))
                     #expect(
                         deliveries[position].changes == full,
-                        "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)")
+                        "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)"
+                    )
                     if deliveries[position].changes != full { return }
                 }
                 seen[index] = deliveries.count

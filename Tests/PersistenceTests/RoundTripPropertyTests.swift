@@ -26,7 +26,11 @@ struct Everything: StoredEntity, Equatable {
         }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            if let value { try container.encode(value) } else if let note { try container.encode(note) } else {
+            if let value {
+                try container.encode(value)
+            } else if let note {
+                try container.encode(note)
+            } else {
                 try container.encodeNil()
             }
         }
@@ -122,12 +126,16 @@ struct ValueGenerator {
     }
 
     mutating func date() -> Date {
-        let interval = int(0...2) == 0 ? double() : Double(int(-4_000_000_000...4_000_000_000)) + double().truncatingRemainder(dividingBy: 1)
+        let interval =
+            int(0...2) == 0
+            ? double() : Double(int(-4_000_000_000...4_000_000_000)) + double().truncatingRemainder(dividingBy: 1)
         return Date(timeIntervalSinceReferenceDate: interval.isFinite ? interval : 0.1)
     }
 
     mutating func decimal() -> Decimal {
-        Decimal(sign: bool() ? .minus : .plus, exponent: int(-60...60), significand: Decimal(UInt64.random(in: 0...UInt64.max, using: &random)))
+        Decimal(
+            sign: bool() ? .minus : .plus, exponent: int(-60...60),
+            significand: Decimal(UInt64.random(in: 0...UInt64.max, using: &random)))
     }
 
     mutating func url() -> URL {
@@ -162,15 +170,22 @@ struct ValueGenerator {
             uint32: UInt32.random(in: .min ... .max, using: &random), flag: bool(), double: double(), float: float(),
             optionalDouble: bool() ? double() : nil, text: string(), optionalText: bool() ? string() : nil,
             bytes: Data((0..<int(0...40)).map { _ in UInt8.random(in: 0...255, using: &random) }), date: date(),
-            optionalDate: bool() ? date() : nil, uuid: UUID(uuid: withUnsafeBytes(of: (random.next(), random.next())) {
-                $0.load(as: uuid_t.self)
-            }), url: url(), decimal: decimal(), genre: [Genre.fantasy, .history, .poetry][int(0...2)],
+            optionalDate: bool() ? date() : nil,
+            uuid: UUID(
+                uuid: withUnsafeBytes(of: (random.next(), random.next())) {
+                    $0.load(as: uuid_t.self)
+                }), url: url(), decimal: decimal(), genre: [Genre.fantasy, .history, .poetry][int(0...2)],
             priority: [Priority.low, .high, nil][int(0...2)], shape: shape(), scalar: scalar(),
             nestedOptional: [Int??.none, .some(nil), .some(int(-9...9))][int(0...2)],
             optionals: (0..<int(0...5)).map { _ in bool() ? finite() : nil },
-            dictionary: Dictionary(uniqueKeysWithValues: (0..<int(0...3)).map { i in ("\(i)" + string(), [int(-9...9)]) }),
-            nested: .init(when: date(), ratio: finiteFloat(), label: bool() ? string() : nil, tags: [string(), string()]),
-            measure: [Everything.Measure(value: finite(), note: nil), .init(value: nil, note: string()), .init(value: nil, note: nil)][int(0...2)])
+            dictionary: Dictionary(
+                uniqueKeysWithValues: (0..<int(0...3)).map { i in ("\(i)" + string(), [int(-9...9)]) }),
+            nested: .init(
+                when: date(), ratio: finiteFloat(), label: bool() ? string() : nil, tags: [string(), string()]),
+            measure: [
+                Everything.Measure(value: finite(), note: nil), .init(value: nil, note: string()),
+                .init(value: nil, note: nil),
+            ][int(0...2)])
     }
 }
 
@@ -183,7 +198,8 @@ func fingerprint(_ value: Everything) throws -> String {
         var container = encoder.singleValueContainer()
         try container.encode("date:\(date.timeIntervalSinceReferenceDate.bitPattern)")
     }
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
     var text = String(decoding: try encoder.encode(value), as: UTF8.self)
     // JSON prints the shortest text that reads back as the same double; add the raw bits of the
     // values a JSON number could blur (zero signs).
@@ -212,7 +228,9 @@ func fingerprint(_ value: Everything) throws -> String {
         for (written, read) in zip(rows, back) {
             let expected = try fingerprint(written)
             let actual = try fingerprint(read)
-            #expect(actual == expected, "seed \(seed): row \(written.id) came back changed.\nwrote \(written)\nread  \(read)")
+            #expect(
+                actual == expected,
+                "seed \(seed): row \(written.id) came back changed.\nwrote \(written)\nread  \(read)")
             if actual != expected { break }
         }
         store.close()

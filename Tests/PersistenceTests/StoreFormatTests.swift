@@ -94,7 +94,9 @@ struct Stranger: StoredEntity {
         #expect(eclair.toggle == .init(true))
         #expect(eclair.distance == .init(2.5))
         #expect(eclair.count == 4_000_000_000)
-        #expect(apple.created.timeIntervalSinceReferenceDate == Date(timeIntervalSince1970: 1_678_307_200.123456).timeIntervalSinceReferenceDate)
+        #expect(
+            apple.created.timeIntervalSinceReferenceDate
+                == Date(timeIntervalSince1970: 1_678_307_200.123456).timeIntervalSinceReferenceDate)
         #expect(apple.edited == nil)
         #expect(apple.score == 2.0)
         #expect(apple.blob == Data())
@@ -189,7 +191,8 @@ struct Stranger: StoredEntity {
         do {
             let raw = try RawSQLite(fixture.url)
             try raw.execute(
-                "CREATE TABLE Stranger (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO Stranger VALUES (1, 'x')")
+                "CREATE TABLE Stranger (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO Stranger VALUES (1, 'x')"
+            )
             #expect(try raw.rows("PRAGMA journal_mode") == [["delete"]])
         }
         let original = try Data(contentsOf: fixture.url)
@@ -197,7 +200,8 @@ struct Stranger: StoredEntity {
         #expect(error?.kind == PersistenceError.incompatibleSchema.kind)
         #expect(error?.property == "born")
         #expect(try Data(contentsOf: fixture.url) == original)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.deletingLastPathComponent().path)
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: fixture.url.deletingLastPathComponent().path)
         #expect(leftovers == ["theirs.sqlite"])
     }
 

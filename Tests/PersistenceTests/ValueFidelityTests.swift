@@ -167,7 +167,8 @@ struct Plain: StoredEntity, Equatable {
         specimen.count = UInt64(Int64.max)
         specimen.link = URL(string: "https://example.com/a%20b?q=%26&x=y#frag")
         #expect(try roundTrip(specimen) == specimen)
-        let poems = try store.context.readAndWait { tx in try tx.fetch(Specimen.self, where: Specimen.genre == .poetry) }
+        let poems = try store.context.readAndWait { tx in try tx.fetch(Specimen.self, where: Specimen.genre == .poetry)
+        }
         #expect(poems.map(\.id) == [7])
     }
 
@@ -219,7 +220,8 @@ struct Plain: StoredEntity, Equatable {
                 try tx.fetch(Titled.self, where: Titled.title.contains(long.uppercased())).map(\.id),
                 try tx.fetch(Titled.self, where: Titled.title.hasPrefix("prologue " + long)).map(\.id),
                 try tx.fetch(Titled.self, where: Titled.title.hasSuffix(long + " EPILOGUE")).map(\.id),
-                try tx.fetch(Plain.self, where: Plain.title.hasSuffix(long + " epilogue", caseSensitive: true)).map(\.id),
+                try tx.fetch(Plain.self, where: Plain.title.hasSuffix(long + " epilogue", caseSensitive: true)).map(
+                    \.id),
                 try tx.fetch(Plain.self, where: Plain.title.contains(long, caseSensitive: true)).map(\.id)
             )
         }
@@ -236,7 +238,11 @@ struct Plain: StoredEntity, Equatable {
     func caseInsensitiveOrderFoldsCaseAndDiacritics(indexed: Bool) throws {
         try store.context.persistAndWait { tx in
             for (id, title) in Self.mixedTitles.enumerated() {
-                if indexed { try tx.insert(Titled(id: id, title: title)) } else { try tx.insert(Plain(id: id, title: title)) }
+                if indexed {
+                    try tx.insert(Titled(id: id, title: title))
+                } else {
+                    try tx.insert(Plain(id: id, title: title))
+                }
             }
         }
         let titles = try store.context.readAndWait { tx in

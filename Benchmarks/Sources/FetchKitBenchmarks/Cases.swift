@@ -81,7 +81,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             ours: oursReadBesideWriteSide(scale), reference: oursReadAloneSide(scale), target: 1.0,
             idealTime: .milliseconds(10), iterations: 5),
         BenchmarkCase(
-            name: "Persistence: observed 100,000-row query under 200 one-row commits a second, first commit to last delivery",
+            name:
+                "Persistence: observed 100,000-row query under 200 one-row commits a second, first commit to last delivery",
             ours: oursCommitStreamSide(stream), reference: commitPaceSide(stream), target: 1.05,
             idealTime: .seconds(1), iterations: 5),
     ]

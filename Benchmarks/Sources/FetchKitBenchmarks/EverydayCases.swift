@@ -105,7 +105,9 @@ func cachedRefreshSide(server: StubServer, count: Int) -> Side {
         guard totals.notModified == count else {
             throw RawSQLite.Failure(description: "only \(totals.notModified) of \(count) requests were revalidated")
         }
-        diagnose("cached refresh: \(totals.requests) requests, \(totals.notModified) not modified, \(totals.bytes) body bytes")
+        diagnose(
+            "cached refresh: \(totals.requests) requests, \(totals.notModified) not modified, \(totals.bytes) body bytes"
+        )
         return elapsed
     }
 }
@@ -123,7 +125,9 @@ func printCacheBytesTable(count: Int) throws {
     let server = try makeConditionalServer()
     defer { server.stop() }
     print("")
-    print("| refresh of \(count) unchanged movies (1.4 kB each) | requests | conditional | answered 304 | body bytes received | outcome |")
+    print(
+        "| refresh of \(count) unchanged movies (1.4 kB each) | requests | conditional | answered 304 | body bytes received | outcome |"
+    )
     print("|---|---:|---:|---:|---:|---|")
     for cached in [false, true] {
         let counter = ByteCounter()
@@ -138,7 +142,9 @@ func printCacheBytesTable(count: Int) throws {
         let totals = counter.totals
         let conditional = server.receivedRequests.filter { $0.header("If-None-Match") != nil }.count
         let name = cached ? "FetchKit with `HTTPCache`" : "FetchKit without a cache"
-        print("| \(name) | \(server.receivedRequests.count) | \(conditional) | \(totals.notModified) | \(totals.bytes) | \(outcome) |")
+        print(
+            "| \(name) | \(server.receivedRequests.count) | \(conditional) | \(totals.notModified) | \(totals.bytes) | \(outcome) |"
+        )
     }
 }
 

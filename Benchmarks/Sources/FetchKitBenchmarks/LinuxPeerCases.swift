@@ -127,7 +127,8 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
     let ahcRefreshClient = { FetchClient { $0.transport = AsyncHTTPClientTransport(maximumConnectionsPerHost: 6) } }
     return [
         BenchmarkCase(
-            name: "Linux peers: per-request cost on a SwiftNIO server, FetchKit over AsyncHTTPClient (x\(perRequestCount))",
+            name:
+                "Linux peers: per-request cost on a SwiftNIO server, FetchKit over AsyncHTTPClient (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: overAHC, name: "FetchKit over AsyncHTTPClient"),
             reference: rawAHCPerRequestSide(server: server, client: rawClient),
             others: [
@@ -135,12 +136,14 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
                 fetchKitPerRequestSide(server: server, client: overURLSession, name: "FetchKit over URLSession"),
             ], target: 1.03, iterations: 9),
         BenchmarkCase(
-            name: "Linux peers: per-request, the fastest FetchKit (over AsyncHTTPClient) against raw URLSession (x\(perRequestCount))",
+            name:
+                "Linux peers: per-request, the fastest FetchKit (over AsyncHTTPClient) against raw URLSession (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: overAHC, name: "FetchKit over AsyncHTTPClient"),
             reference: rawURLSessionPerRequestSide(server: server, session: session),
             target: 0.85, iterations: 9),
         BenchmarkCase(
-            name: "Linux peers: refresh 1,000 items on a SwiftNIO server, 20 ms latency, limit 6, FetchKit over AsyncHTTPClient",
+            name:
+                "Linux peers: refresh 1,000 items on a SwiftNIO server, 20 ms latency, limit 6, FetchKit over AsyncHTTPClient",
             ours: fetchKitRefreshSide(
                 server: server, client: ahcRefreshClient(), count: refreshCount, name: "FetchKit over AsyncHTTPClient"),
             reference: rawAHCRefreshSide(server: server, client: rawClient, count: refreshCount),
@@ -150,14 +153,16 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
             ],
             target: 1.05, idealTime: .milliseconds(refreshCount * 20 / 6), iterations: 3),
         BenchmarkCase(
-            name: "Linux peers: refresh 1,000 items on a SwiftNIO server, 20 ms latency, 100 ms per new connection, limit 6",
+            name:
+                "Linux peers: refresh 1,000 items on a SwiftNIO server, 20 ms latency, 100 ms per new connection, limit 6",
             ours: fetchKitRefreshSide(
                 server: handshakeServer, client: ahcRefreshClient(), count: refreshCount,
                 name: "FetchKit over AsyncHTTPClient"),
             reference: rawAHCRefreshSide(server: handshakeServer, client: makeRawHTTPClient(), count: refreshCount),
             others: [
                 fetchKitRefreshSide(
-                    server: handshakeServer, client: FetchClient(), count: refreshCount, name: "FetchKit over URLSession")
+                    server: handshakeServer, client: FetchClient(), count: refreshCount,
+                    name: "FetchKit over URLSession")
             ],
             target: 1.05, idealTime: .milliseconds(refreshCount * 20 / 6 + 100), iterations: 3),
     ]

@@ -87,7 +87,9 @@ final class NIOReferenceServer: Sendable {
             headers.add(name: "Content-Type", value: "application/json")
             headers.add(name: "Content-Length", value: String(body.readableBytes))
             headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
             let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
             if !keepAlive {

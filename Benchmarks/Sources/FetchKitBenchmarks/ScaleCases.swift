@@ -150,15 +150,16 @@ func oursReadBesideWriteSide(_ scale: @escaping () throws -> ScaleStore) -> Side
         let finished = DispatchSemaphore(value: 0)
         let base = scaleRows + 10_000_000 + scale.next * 1_000_000
         scale.next += 1
-        writer.persist({ tx in
-            started.signal()
-            let end = Date(timeIntervalSinceNow: 2)
-            var n = 0
-            while Date() < end {
-                try tx.insert(ScaleTitle(id: base + n, title: "written while reading \(n)", score: 0))
-                n += 1
-            }
-        }, completion: { _ in finished.signal() })
+        writer.persist(
+            { tx in
+                started.signal()
+                let end = Date(timeIntervalSinceNow: 2)
+                var n = 0
+                while Date() < end {
+                    try tx.insert(ScaleTitle(id: base + n, title: "written while reading \(n)", score: 0))
+                    n += 1
+                }
+            }, completion: { _ in finished.signal() })
         started.wait()
         var found: ScaleTitle?
         let duration = try time { found = try reader.readAndWait { tx in try tx.fetch(ScaleTitle.self, id: 42) } }

@@ -80,7 +80,8 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                 switch side {
                 case 0:
                     let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [SweepRow.self])
-                    samples[0].append(try time { try store.context.persistAndWait { tx in for row in rows { try tx.insert(row) } } })
+                    samples[0].append(
+                        try time { try store.context.persistAndWait { tx in for row in rows { try tx.insert(row) } } })
                     store.close()
                 case 1:
                     let db = try RawSQLite(path: path)
@@ -90,7 +91,8 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                     if size > 100_000 { continue }  // GRDB at 1,000,000 rows takes minutes; the trend is clear
                     let queue = try openGRDBSweep(path: path)
                     let records = rows.map { GRDBSweepRow(id: $0.id, title: $0.title, score: $0.score, grp: $0.grp) }
-                    samples[2].append(try time { try queue.write { db in for record in records { try record.insert(db) } } })
+                    samples[2].append(
+                        try time { try queue.write { db in for record in records { try record.insert(db) } } })
                 }
                 scratch.removeDatabase(name)
             }
@@ -113,7 +115,8 @@ func runSweep(sizes: [Int], rounds: Int) throws {
         for round in 0..<rounds {
             for side in [0, 1, 2].map({ ($0 + round) % 3 }) {
                 switch side {
-                case 0: samples[0].append(try time { _ = try store.context.readAndWait { try $0.fetch(SweepRow.self) } })
+                case 0:
+                    samples[0].append(try time { _ = try store.context.readAndWait { try $0.fetch(SweepRow.self) } })
                 case 1:
                     let statement = try raw.prepare("SELECT id, title, score, grp FROM sweep")
                     defer { sqlite3_finalize(statement) }
@@ -130,25 +133,30 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                 let targets = (0..<lookups).map { Double(($0 &* 7_919) % size) }
                 switch side {
                 case 0:
-                    samples[0].append(try time {
-                        try store.context.readAndWait { tx in
-                            for target in targets { _ = try tx.fetch(SweepRow.self, where: SweepRow.score == target) }
-                        }
-                    })
+                    samples[0].append(
+                        try time {
+                            try store.context.readAndWait { tx in
+                                for target in targets {
+                                    _ = try tx.fetch(SweepRow.self, where: SweepRow.score == target)
+                                }
+                            }
+                        })
                 case 1:
                     let statement = try raw.prepare("SELECT id, title, score, grp FROM sweep WHERE score = ?")
                     defer { sqlite3_finalize(statement) }
-                    samples[1].append(time {
-                        for target in targets { _ = rawRows(statement, [target]) }
-                    })
+                    samples[1].append(
+                        time {
+                            for target in targets { _ = rawRows(statement, [target]) }
+                        })
                 default:
-                    samples[2].append(try time {
-                        try grdb.read { db in
-                            for target in targets {
-                                _ = try GRDBSweepRow.filter(Column("score") == target).fetchAll(db)
+                    samples[2].append(
+                        try time {
+                            try grdb.read { db in
+                                for target in targets {
+                                    _ = try GRDBSweepRow.filter(Column("score") == target).fetchAll(db)
+                                }
                             }
-                        }
-                    })
+                        })
                 }
             }
         }
@@ -159,31 +167,36 @@ func runSweep(sizes: [Int], rounds: Int) throws {
             for side in [0, 1, 2].map({ ($0 + round) % 3 }) {
                 switch side {
                 case 0:
-                    samples[0].append(try time {
-                        try store.context.readAndWait { tx in
-                            for page in 0..<pages {
-                                _ = try tx.fetch(
-                                    SweepRow.self, where: SweepRow.grp == page % 20, sortedBy: [SweepRow.score.descending()],
-                                    limit: 50)
+                    samples[0].append(
+                        try time {
+                            try store.context.readAndWait { tx in
+                                for page in 0..<pages {
+                                    _ = try tx.fetch(
+                                        SweepRow.self, where: SweepRow.grp == page % 20,
+                                        sortedBy: [SweepRow.score.descending()],
+                                        limit: 50)
+                                }
                             }
-                        }
-                    })
+                        })
                 case 1:
                     let statement = try raw.prepare(
                         "SELECT id, title, score, grp FROM sweep WHERE grp = ? ORDER BY score DESC, rowid LIMIT 50")
                     defer { sqlite3_finalize(statement) }
-                    samples[1].append(time {
-                        for page in 0..<pages { _ = rawRows(statement, [Double(page % 20)]) }
-                    })
+                    samples[1].append(
+                        time {
+                            for page in 0..<pages { _ = rawRows(statement, [Double(page % 20)]) }
+                        })
                 default:
-                    samples[2].append(try time {
-                        try grdb.read { db in
-                            for page in 0..<pages {
-                                _ = try GRDBSweepRow.filter(Column("grp") == page % 20).order(Column("score").desc).limit(50)
-                                    .fetchAll(db)
+                    samples[2].append(
+                        try time {
+                            try grdb.read { db in
+                                for page in 0..<pages {
+                                    _ = try GRDBSweepRow.filter(Column("grp") == page % 20).order(Column("score").desc)
+                                        .limit(50)
+                                        .fetchAll(db)
+                                }
                             }
-                        }
-                    })
+                        })
                 }
             }
         }
@@ -197,9 +210,12 @@ func runSweep(sizes: [Int], rounds: Int) throws {
         for round in 0..<rounds {
             for side in [0, 1].map({ ($0 + round) % 2 }) {
                 if side == 0 {
-                    samples[0].append(try time {
-                        _ = try store.context.readAndWait { tx in try tx.fetch(SweepText.self, where: SweepText.title.matches("w42 w7")) }
-                    })
+                    samples[0].append(
+                        try time {
+                            _ = try store.context.readAndWait { tx in
+                                try tx.fetch(SweepText.self, where: SweepText.title.matches("w42 w7"))
+                            }
+                        })
                 } else {
                     let statement = try raw.prepare(
                         "SELECT id, title, 0, 0 FROM sweeptext WHERE rowid IN "
@@ -213,7 +229,9 @@ func runSweep(sizes: [Int], rounds: Int) throws {
 
         // Observation: a one-row commit until the observer of the whole sorted table hears it.
         let delivered = DispatchSemaphore(value: 0)
-        let token = store.observe(Query<SweepRow>(sortedBy: [SweepRow.score.ascending()]), on: DispatchQueue(label: "sweep")) {
+        let token = store.observe(
+            Query<SweepRow>(sortedBy: [SweepRow.score.ascending()]), on: DispatchQueue(label: "sweep")
+        ) {
             _ in delivered.signal()
         }
         delivered.wait()
@@ -221,10 +239,11 @@ func runSweep(sizes: [Int], rounds: Int) throws {
         for round in 0..<(rounds * 5) {
             var row = rows[(round &* 104_729) % size]
             row.score = -Double(round + 1)
-            samples[0].append(try time {
-                try store.context.persistAndWait { tx in try tx.update(row) }
-                delivered.wait()
-            })
+            samples[0].append(
+                try time {
+                    try store.context.persistAndWait { tx in try tx.update(row) }
+                    delivered.wait()
+                })
         }
         token.cancel()
         // GRDB's ValueObservation of the same sorted query (it re-fetches the query after a commit).
@@ -238,10 +257,11 @@ func runSweep(sizes: [Int], rounds: Int) throws {
             var row = rows[(round &* 7_919 + 13) % size]
             row.score = -Double(1_000 + round)
             let record = GRDBSweepRow(id: row.id, title: row.title, score: row.score, grp: row.grp)
-            samples[2].append(try time {
-                try grdb.write { db in try record.update(db) }
-                grdbDelivered.wait()
-            })
+            samples[2].append(
+                try time {
+                    try grdb.write { db in try record.update(db) }
+                    grdbDelivered.wait()
+                })
         }
         cancellable.cancel()
         lines.append(line("observed one-row commit to delivery", size, 1, "commit", samples))
@@ -251,7 +271,9 @@ func runSweep(sizes: [Int], rounds: Int) throws {
     printSweep(lines)
 }
 
-private func line(_ operation: String, _ size: Int, _ unit: Int, _ unitName: String, _ samples: [[Duration]]) -> SweepLine {
+private func line(
+    _ operation: String, _ size: Int, _ unit: Int, _ unitName: String, _ samples: [[Duration]]
+) -> SweepLine {
     SweepLine(
         operation: operation, size: size, unit: unit, unitName: unitName, ours: median(samples[0]),
         raw: samples[1].isEmpty ? nil : median(samples[1]), grdb: samples[2].isEmpty ? nil : median(samples[2]))

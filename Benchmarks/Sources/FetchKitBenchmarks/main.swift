@@ -25,7 +25,8 @@ if let memoryCase = option("--memory-case") {
 
 if arguments.contains("--sweep") {
     do {
-        let sizes = option("--sizes").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let sizes =
+            option("--sizes").map { $0.split(separator: ",").compactMap { Int($0) } }
             ?? [1_000, 10_000, 100_000, 1_000_000]
         try runSweep(sizes: sizes, rounds: option("--iterations").flatMap { Int($0) } ?? 3)
         exit(0)

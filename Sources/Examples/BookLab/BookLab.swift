@@ -11,6 +11,7 @@ struct BookLab {
         name: "booklab",
         usage:
             "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words>] | show <n|isbn> | remove <n|isbn>",
+        options: ["--live", "--store", "--isbn", "--find"],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -35,7 +36,8 @@ struct BookLab {
               BOOKLAB_API_URL   use another Google Books-compatible server instead of the built-in one,
                                 such as http://127.0.0.1:8080/books/v1 (a mirror, or recorded responses)
 
-            Ctrl-C stops a search; the pages already shown stay numbered.
+            Ctrl-C stops any command with one line saying what was kept (exit status 130); after
+            Ctrl-C during a search, the pages already shown stay numbered.
             Adding a book twice keeps one: books are matched by ISBN-13, or by Google Books volume id
             when they have none.
             """)
@@ -68,7 +70,9 @@ struct BookLab {
                 result = try await library.result(numbered: number ?? 0)
             }
             let watcher = LibraryWatcher(library)
+            Interrupts.keep("your library is unchanged")
             let (book, isNew) = try await library.add(result)
+            Interrupts.keep("\(book.line) is in your library")
             print(isNew ? "Added to your library: \(book.line)" : "Already in your library, updated: \(book.line)")
             let id = book.id
             printCount(await watcher.list(where: { $0.contains { $0.id == id } }))
@@ -92,20 +96,22 @@ struct BookLab {
                 print("Added:       \(book.addedAt.formatted(.iso8601))")
             } else {
                 let watcher = LibraryWatcher(library)
+                Interrupts.keep("your library is unchanged")
                 try await library.remove(book)
+                Interrupts.keep("\(book.line) was removed from your library")
                 print("Removed from your library: \(book.line)")
                 let id = book.id
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'")
+            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show or remove")
         }
     }
 
     /// The result with this ISBN in the last search, else the first volume Google Books finds for it.
     static func lookUp(isbn text: String, library: Library, live: Bool) async throws -> SearchResult {
         guard let isbn = BookReference.isbn13(text) else {
-            throw UsageError("'\(text)' is not an ISBN (13 digits, or 10)")
+            throw UsageError("'\(text)' is not an ISBN", fix: "give its 13 digits (or 10), dashes allowed")
         }
         if let result = try await library.result(isbn: isbn) { return result }
         let source = try BookSource(live: live)
@@ -118,7 +124,9 @@ struct BookLab {
             throw source.failure(error)
         }
         guard let volume = page.volumes.first(where: { $0.isbn13 == isbn }) else {
-            throw ExampleFailure("no book with ISBN \(isbn) is in the last search or in \(source.name)")
+            throw ExampleFailure(
+                "no book with ISBN \(isbn) is in the last search or in \(source.name)",
+                fix: "check the ISBN, or find the book with 'booklab search <words>'")
         }
         return SearchResult(number: 0, query: "isbn:\(isbn)", volume: volume)
     }

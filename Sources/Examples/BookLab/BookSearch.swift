@@ -20,23 +20,22 @@ struct BookSearch: Sendable {
     /// `totalItems` never ends it: Google Books' total is an estimate that changes from page to
     /// page, so only a page that comes back short says the results are exhausted.
     ///
-    /// Ctrl-C cancels the search's task: the paginator sends no further request, the page in
-    /// flight is cancelled, and every page stored before stays numbered.
+    /// Ctrl-C cancels the program's task, and with it the search: the paginator sends no
+    /// further request, the page in flight is cancelled, and every page stored before stays
+    /// numbered (the program says so in its interruption line).
     ///
-    /// - Throws: ``ExampleFailure`` when a page cannot be fetched or stored, or the search is
-    ///   interrupted; the pages before it stay numbered and remembered.
+    /// - Throws: ``ExampleFailure`` when a page cannot be fetched or stored; the pages before
+    ///   it stay numbered and remembered.
     func run() async throws {
-        // Ctrl-C is caught by a dispatch signal source (SIGINT ignored, so it no longer kills),
-        // armed before the search starts so no early Ctrl-C is lost.
-        let cancel = SearchCancellation()
-        let interrupt = await Interrupts.listen(on: DispatchQueue(label: "booklab.interrupt")) { cancel.cancel() }
-        let search = Task { try await runPages() }
-        cancel.attach(search)
-        defer {
-            interrupt.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
-        try await search.value
+        Interrupts.keep(Self.kept(pageCount: 0, received: 0))
+        try await runPages()
+    }
+
+    /// What is kept after `pageCount` pages, for an interruption or a failure.
+    private static func kept(pageCount: Int, received: Int) -> String {
+        pageCount == 0
+            ? "the last search's results are kept"
+            : "the \(received) results of pages 1 to \(pageCount) are numbered and can be added"
     }
 
     private func runPages() async throws {
@@ -69,6 +68,7 @@ struct BookSearch: Sendable {
             }
             pageCount += 1
             received += results.count
+            Interrupts.keep(Self.kept(pageCount: pageCount, received: received))
             print("page \(pageCount): \(results.count) books (\(received) so far)")
             for result in results {
                 print("\(String(result.id).leftPadded(to: 5)). \(result.line)")
@@ -77,15 +77,13 @@ struct BookSearch: Sendable {
         print(summary(received: received, stop: iterator.stop, reportedTotal: reportedTotal))
     }
 
-    /// What to report when a page fails, or the search is interrupted, after `pageCount` pages.
-    private func failure(_ error: any Error, afterPage pageCount: Int, received: Int) -> ExampleFailure {
-        let kept =
-            pageCount == 0
-            ? "the last search's results are kept"
-            : "the \(received) results of pages 1 to \(pageCount) are numbered and can be added"
+    /// What to report when a page fails after `pageCount` pages (an interruption is told by
+    /// the program, from what ``Interrupts/keep(_:)`` was last given).
+    private func failure(_ error: any Error, afterPage pageCount: Int, received: Int) -> any Error {
         if Task.isCancelled || error is CancellationError || FetchError.cancelled ~= error {
-            return ExampleFailure("search interrupted; \(kept)")
+            return CancellationError()
         }
+        let kept = Self.kept(pageCount: pageCount, received: received)
         let cause = error is FetchError ? source.failure(error).description : "cannot remember the results: \(error)"
         return ExampleFailure(pageCount == 0 ? cause : "the search stopped after page \(pageCount): \(cause) (\(kept))")
     }
@@ -106,30 +104,5 @@ extension String {
     /// The string with spaces in front, to `width` characters.
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-/// Cancels the search's task on Ctrl-C, also when Ctrl-C came before the task existed.
-///
-/// `@unchecked Sendable`: `task` and `cancelled` are only touched while holding `lock`.
-private final class SearchCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: Task<Void, any Error>?
-    private var cancelled = false
-
-    func attach(_ task: Task<Void, any Error>) {
-        let cancelNow = lock.withLock {
-            self.task = task
-            return cancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
-        }
-        task?.cancel()
     }
 }

@@ -29,7 +29,9 @@ final class BookSource: Sendable {
         isLive = live
         if !live, let text = environment[Self.serverVariable], !text.isEmpty {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ExampleFailure("\(Self.serverVariable) must be an http or https URL, not '\(text)'")
+                throw ExampleFailure(
+                    "\(Self.serverVariable) must be an http or https URL, not '\(text)'",
+                    fix: "unset it to use the built-in catalogue")
             }
             server = nil
             baseURL = url
@@ -38,7 +40,10 @@ final class BookSource: Sendable {
                 configuration.retryPolicy = .none
             }
         } else if live {
-            guard let url = GoogleBooks.liveBaseURL else { throw ExampleFailure("the Google Books URL is invalid") }
+            guard let url = GoogleBooks.liveBaseURL else {
+                throw ExampleFailure(
+                    "the Google Books URL is invalid", fix: "this is a bug in the example; please report it")
+            }
             server = nil
             baseURL = url
             // A live run without network must fail within seconds, not hang: a short timeout
@@ -52,7 +57,9 @@ final class BookSource: Sendable {
             do {
                 server = try OfflineServers.googleBooks()
             } catch {
-                throw ExampleFailure("cannot start the offline Google Books server: \(error)")
+                throw ExampleFailure(
+                    "cannot start the offline Google Books server: \(error)",
+                    fix: "check that programs may listen on 127.0.0.1")
             }
             self.server = server
             baseURL = server.baseURL.appendingPathComponent("books/v1")
@@ -79,9 +86,11 @@ final class BookSource: Sendable {
     /// - Parameter error: what the fetch threw.
     /// - Returns: the failure to report.
     func failure(_ error: any Error) -> ExampleFailure {
-        let hint =
-            isLive && (error as? FetchError).map({ [.transportFailed, .timedOut].contains($0.code) }) == true
-            ? " (is this machine online? Without --live, booklab uses its built-in catalogue)" : ""
-        return ExampleFailure("cannot search \(name): \(error)\(hint)")
+        let unreachable = (error as? FetchError).map({ [.transportFailed, .timedOut].contains($0.code) }) == true
+        let fix =
+            isLive && unreachable
+            ? "check that this machine is online, or leave out --live to use the built-in catalogue"
+            : unreachable ? "try again in a moment" : nil
+        return ExampleFailure("cannot search \(name): \(error)", fix: fix)
     }
 }

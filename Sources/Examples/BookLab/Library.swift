@@ -19,7 +19,7 @@ struct Library: Sendable {
         do {
             store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self])
         } catch {
-            throw ExampleFailure("cannot open the library at \(url.path): \(error.message)")
+            throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
     }
 
@@ -53,10 +53,11 @@ struct Library: Sendable {
         if let result { return result }
         guard let query, count > 0 else {
             throw ExampleFailure(
-                "there is no result \(number): no search results are stored; run 'booklab search <words>' first")
+                "there is no result \(number): no search results are stored", fix: "run 'booklab search <words>' first")
         }
         throw ExampleFailure(
-            "there is no result \(number) in the last search (\"\(query)\" gave results 1 to \(count))")
+            "there is no result \(number) in the last search (\"\(query)\" gave results 1 to \(count))",
+            fix: "give a number from 1 to \(count)")
     }
 
     /// The first result of the last search with this ISBN-13, if any.
@@ -138,10 +139,12 @@ struct Library: Sendable {
         case .number(let number):
             let books = try await books()
             guard books.indices.contains(number - 1) else {
-                throw ExampleFailure(
-                    books.isEmpty
-                        ? "there is no book \(number): your library is empty"
-                        : "there is no book \(number) in your library (it holds \(books.count); see 'booklab list')")
+                throw books.isEmpty
+                    ? ExampleFailure(
+                        "there is no book \(number): your library is empty", fix: "add one with 'booklab add <n>'")
+                    : ExampleFailure(
+                        "there is no book \(number) in your library (it holds \(books.count))",
+                        fix: "see 'booklab list' for the numbers")
             }
             return books[number - 1]
         case .isbn(let isbn):
@@ -149,7 +152,11 @@ struct Library: Sendable {
         case .volumeID(let id):
             found = try await store.context.read { tx in try tx.fetch(LibraryBook.self, id: id) }
         }
-        guard let found else { throw ExampleFailure("no book with \(reference.description) is in your library") }
+        guard let found else {
+            throw ExampleFailure(
+                "no book with \(reference.description) is in your library",
+                fix: "see 'booklab list' for the numbers and ISBNs")
+        }
         return found
     }
 

@@ -19,6 +19,6 @@ struct FlickrError: Error, Sendable, CustomStringConvertible {
     var isFatal: Bool { kind != .unreadableResponse }
 
     static func apiFailure(_ failure: APIFailure, keyHint: String) -> FlickrError {
-        FlickrError(kind: .apiFailure, description: "Flickr refused the request (stat: fail, \(failure)). \(keyHint)")
+        FlickrError(kind: .apiFailure, description: "Flickr refused the request (stat: fail, \(failure)); \(keyHint)")
     }
 }

@@ -37,8 +37,9 @@ extension FlickrProgram {
     /// while a fetch runs is skipped and reported), until `runs` runs or Ctrl-C.
     ///
     /// On the first Ctrl-C no further run starts; the run going on finishes and commits,
-    /// then the summary is printed and the program exits 0. A second Ctrl-C stops at once
-    /// (the run going on is cancelled; its `persist` is all or nothing, so nothing is half-stored).
+    /// then the summary is the interruption line and the program exits 130. A second Ctrl-C
+    /// stops at once (the run going on is cancelled; its `persist` is all or nothing, so
+    /// nothing is half-stored).
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
         let environment = ProcessInfo.processInfo.environment
         let source =
@@ -46,6 +47,7 @@ extension FlickrProgram {
             ? try PhotoSource.live(program: program, environment: environment)
             : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
+        Interrupts.keep("the store holds what it held before")
         let fetcher = makeFetcher(source: source, store: store, progress: nil)
         let state = Protected(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
@@ -64,8 +66,7 @@ extension FlickrProgram {
             sink.yield(.run(run))
         }
 
-        let interrupts = await Interrupts.listen(on: .global()) { sink.yield(.interrupt) }
-        defer { interrupts.cancel() }
+        Interrupts.takeOver { _ in sink.yield(.interrupt) }
 
         let limitText = limit.map { "stopping after \(FetchReport.count($0, "run")); " } ?? ""
         say(
@@ -118,11 +119,16 @@ extension FlickrProgram {
         if let fatal { throw fatal }
 
         let stored = (try? await store.context.read { tx in try tx.count(Photo.self) }) ?? totals.lastStored
-        say(
+        let summary =
             "watch stopped after \(FetchReport.count(totals.runs, "run")): \(totals.new) new photos, "
-                + "\(FetchReport.count(totals.skippedTicks, "tick")) skipped while a fetch ran, "
-                + "\(FetchReport.count(totals.failedRuns, "failed run")); the store holds \(FetchReport.count(stored, "photo"))"
-        )
+            + "\(FetchReport.count(totals.skippedTicks, "tick")) skipped while a fetch ran, "
+            + "\(FetchReport.count(totals.failedRuns, "failed run")); the store holds \(FetchReport.count(stored, "photo"))"
+        // After Ctrl-C the summary is the program's interruption line (status 130).
+        if Interrupts.wereRequested {
+            Interrupts.keep(summary)
+        } else {
+            say(summary)
+        }
     }
 
     /// Whether a failed run should end the watch: Flickr refused the key, the store failed,

@@ -11,6 +11,7 @@ struct FlickrProgram {
         usage:
             "flickr fetch [--live] | watch [--interval <duration>] [--runs <n>] [--live] | "
             + "list [--by photographer|place] | map --out <file.svg>  [--store <path>]",
+        options: ["--live", "--interval", "--runs", "--by", "--out", "--store"],
         help: """
             flickr: recent geo-referenced Flickr photos, fetched into a store and drawn on a map.
 
@@ -22,7 +23,7 @@ struct FlickrProgram {
                                                 in progress finishes and is stored; a second Ctrl-C abandons it).
               flickr list [--by photographer|place]
                                                 The stored photos, newest first, or grouped with counts.
-              flickr map --out <file.svg>       Plot the stored photos on a longitude/latitude grid.
+              flickr map --out <file.svg>       Plot the stored photos on a world map.
 
             Durations: 500ms, 30s, 5m, 1h (also 1.5s).
 
@@ -42,7 +43,10 @@ struct FlickrProgram {
               FLICKR_OFFLINE_HOLD=<file>      Hold each answer until <file> exists (at most 30s), so a
                                               test can press Ctrl-C while a fetch is surely in progress.
 
-            Exit status: 0 on success, 1 on failure (one line on standard error), 2 on a wrong call.
+            Ctrl-C stops any command with one line saying what was kept.
+
+            Exit status: 0 on success, 1 on failure (one line on standard error), 2 on a wrong call,
+            130 after Ctrl-C.
             """)
 
     nonisolated static func main() async {
@@ -65,7 +69,8 @@ struct FlickrProgram {
             case "list":
                 let grouping = try arguments.option("--by").map { text throws(UsageError) in
                     guard let grouping = PhotoListing.Grouping(rawValue: text) else {
-                        throw UsageError("--by needs photographer or place, not '\(text)'")
+                        throw UsageError(
+                            "--by needs photographer or place, not '\(text)'", fix: "write --by place, for example")
                     }
                     return grouping
                 }
@@ -73,13 +78,16 @@ struct FlickrProgram {
                 let photos = try await allPhotos(in: try openStore(store))
                 for line in PhotoListing(photos: photos).lines(by: grouping) { say(line) }
             case "map":
-                guard let out = try arguments.option("--out") else { throw UsageError("map needs --out <file.svg>") }
+                guard let out = try arguments.option("--out") else {
+                    throw UsageError("map needs a file to write", fix: "give it with --out <file.svg>")
+                }
                 try arguments.finish()
                 let photos = try await allPhotos(in: try openStore(store))
                 try write(PhotoMap(photos: photos).svg(), to: out)
+                Interrupts.keep("\(out) was written")
                 say("wrote a map of \(FetchReport.count(photos.count, "photo")) to \(out)")
             default:
-                throw UsageError("unknown command '\(command)'")
+                throw UsageError("unknown command '\(command)'", fix: "use fetch, watch, list or map")
             }
         }
     }
@@ -93,9 +101,11 @@ struct FlickrProgram {
             ? try PhotoSource.live(program: program, environment: environment)
             : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
+        Interrupts.keep("the store holds what it held before")
         say("fetching recent geo-referenced photos from \(source.origin)")
         let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
         let report = try await fetcher.fetch()
+        Interrupts.keep("the fetch was stored: \(report.summary)")
         say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
     }
 
@@ -119,7 +129,7 @@ struct FlickrProgram {
         do {
             return try ObjectStore(at: url, entities: [Photo.self])
         } catch {
-            throw ExampleFailure("cannot open the store at \(url.path): \(error)")
+            throw ExampleFailure.store("cannot open the store at \(url.path)", error)
         }
     }
 
@@ -129,7 +139,7 @@ struct FlickrProgram {
                 try tx.fetch(Photo.self, sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()])
             }
         } catch {
-            throw ExampleFailure("cannot read the store: \(error)")
+            throw ExampleFailure.store("cannot read the store", error)
         }
     }
 
@@ -144,7 +154,9 @@ struct FlickrProgram {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw ExampleFailure("cannot write \(path): \(error.localizedDescription)")
+            throw ExampleFailure(
+                "cannot write \(path): \(error.localizedDescription)",
+                fix: "give --out a file in a folder you can write to")
         }
     }
 }

@@ -22,7 +22,8 @@ enum IntervalText {
             number.isFinite, number > 0, number * scale >= 0.001, number * scale <= 366 * 24 * 3600
         else {
             throw UsageError(
-                "\(option) needs a duration such as 500ms, 30s, 5m or 1h (from 1ms to a year), not '\(text)'")
+                "\(option) needs a duration from 1ms to a year, not '\(text)'",
+                fix: "write a number and a unit, such as 500ms, 30s, 5m or 1h")
         }
         return .milliseconds(Int64((number * scale * 1000).rounded()))
     }

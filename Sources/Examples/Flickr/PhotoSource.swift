@@ -31,10 +31,11 @@ struct PhotoSource: Sendable {
     static func live(program: ExampleProgram, environment: [String: String]) throws -> PhotoSource {
         let key = try program.liveKey(from: "FLICKR_API_KEY", environment: environment)
         guard let service = FlickrEndpoint.liveService else {
-            throw ExampleFailure("the Flickr service URL is invalid")
+            throw ExampleFailure(
+                "the Flickr service URL is invalid", fix: "this is a bug in the example; please report it")
         }
         return PhotoSource(
-            service: service, key: key, keyHint: "Check the key in FLICKR_API_KEY.", origin: "api.flickr.com",
+            service: service, key: key, keyHint: "check the key in FLICKR_API_KEY", origin: "api.flickr.com",
             server: nil)
     }
 
@@ -55,7 +56,9 @@ struct PhotoSource: Sendable {
         if let pinned = environment["FLICKR_OFFLINE_TICK"] {
             guard let value = Int(pinned.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1_000_000_000
             else {
-                throw ExampleFailure("FLICKR_OFFLINE_TICK must be a whole number from 0 to 1000000000, not '\(pinned)'")
+                throw ExampleFailure(
+                    "FLICKR_OFFLINE_TICK must be a whole number from 0 to 1000000000, not '\(pinned)'",
+                    fix: "unset it, or set a number such as 100")
             }
             tick = { value }
             tickText = "stream pinned at tick \(value)"
@@ -76,7 +79,7 @@ struct PhotoSource: Sendable {
             do {
                 latency = try IntervalText.parse(text, option: "FLICKR_OFFLINE_LATENCY")
             } catch {
-                throw ExampleFailure(error.description)
+                throw ExampleFailure(error.problem, fix: "unset it, or set a duration such as 40ms")
             }
         }
         let key = environment["FLICKR_OFFLINE_KEY"] ?? OfflineServers.offlineKey
@@ -84,11 +87,12 @@ struct PhotoSource: Sendable {
         do {
             server = try OfflineServers.flickr(tick: tick, latency: latency)
         } catch {
-            throw ExampleFailure("cannot start the offline Flickr server: \(error)")
+            throw ExampleFailure(
+                "cannot start the offline Flickr server: \(error)", fix: "check that programs may listen on 127.0.0.1")
         }
         return PhotoSource(
             service: server.baseURL.appendingPathComponent("services/rest/", isDirectory: true), key: key,
-            keyHint: "Offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY.",
+            keyHint: "offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY",
             origin: "the offline server at 127.0.0.1:\(server.port) (\(tickText))", server: server)
     }
 

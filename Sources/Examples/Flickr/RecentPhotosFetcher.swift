@@ -170,7 +170,8 @@ final class RecentPhotosFetcher: Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw FlickrError(kind: .store, description: "cannot store the photos: \(error)")
+            throw FlickrError(
+                kind: .store, description: ExampleFailure.store("cannot store the photos", error).description)
         }
     }
 

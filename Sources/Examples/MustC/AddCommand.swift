@@ -14,7 +14,11 @@ struct AddCommand {
     let member: String
 
     func run() async throws {
+        Interrupts.keep("nothing was stored")
         let (movie, isNew) = try await shelf.add(title: title, member: member)
+        Interrupts.keep(
+            "\"\(movie.title)\" is stored \(isNew ? "without its popularity" : "as before"); 'mustc refresh' fetches it"
+        )
         if isNew {
             show("Added \"\(movie.title)\" to \(movie.member)'s list.")
         } else {
@@ -37,8 +41,11 @@ struct AddCommand {
         show(
             "Found TMDB \(match.id) \"\(match.title)\"\(year), popularity \(MovieFormat.popularity(match.popularity)).")
         guard let updated = try await shelf.setMatch(match, of: movie.id) else {
-            throw ExampleFailure("\"\(movie.title)\" was removed while its popularity was fetched")
+            throw ExampleFailure(
+                "\"\(movie.title)\" was removed while its popularity was fetched",
+                fix: "add it again with 'mustc add <title>'")
         }
+        Interrupts.keep("\"\(updated.title)\" is stored with its popularity")
         show("Updated \(MovieFormat.summary(updated)).")
     }
 }

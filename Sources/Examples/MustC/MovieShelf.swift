@@ -15,9 +15,9 @@ struct MovieShelf: Sendable {
     /// - Throws: ``ExampleFailure`` with Persistence's reason when the file cannot be opened.
     init(at url: URL) throws(ExampleFailure) {
         do {
-            store = try ObjectStore(at: url, entities: [Movie.self])
+            store = try ObjectStore(at: url, entities: [Movie.self, PopularitySample.self, RefreshRecord.self])
         } catch {
-            throw ExampleFailure("cannot open the movie list at \(url.path): \(error.message)")
+            throw ExampleFailure.store("cannot open the movie list at \(url.path)", error)
         }
     }
 
@@ -43,34 +43,78 @@ struct MovieShelf: Sendable {
         }
     }
 
-    /// Writes a TMDB match back to a stored movie.
+    /// Writes a TMDB match back to a stored movie, with the first sample of its history.
     ///
     /// - Returns: the updated movie, or nil when it was removed meanwhile.
-    func setMatch(_ match: TMDBMovie, of id: UUID) async throws -> Movie? {
+    func setMatch(_ match: TMDBMovie, of id: UUID, at date: Date = Date()) async throws -> Movie? {
         try await store.context.persist { tx in
             guard var movie = try tx.fetch(Movie.self, id: id) else { return nil }
             movie.remoteID = match.id
             movie.popularity = match.popularity
             try tx.update(movie)
+            if let popularity = match.popularity {
+                try Self.addSample(PopularitySample(movieID: id, takenAt: date, popularity: popularity), in: tx)
+            }
             return movie
         }
     }
 
-    /// Writes refreshed popularity values, all in one transaction.
+    /// Writes a refresh's popularity values and their history samples, and records the
+    /// refresh, all in one transaction.
     ///
-    /// - Parameter changes: new popularity by movie id.
+    /// - Parameters:
+    ///   - changes: new popularity by movie id.
+    ///   - date: when the refresh saved (every sample of the refresh has this time).
     /// - Returns: how many stored movies changed (a movie removed meanwhile is skipped).
-    func setPopularity(_ changes: [UUID: Double]) async throws -> Int {
-        guard !changes.isEmpty else { return 0 }
-        return try await store.context.persist { tx in
+    func saveRefresh(_ changes: [UUID: Double], at date: Date = Date()) async throws -> Int {
+        try await store.context.persist { tx in
             var written = 0
             for (id, popularity) in changes {
                 guard var movie = try tx.fetch(Movie.self, id: id) else { continue }
                 movie.popularity = popularity
                 try tx.update(movie)
+                try Self.addSample(PopularitySample(movieID: id, takenAt: date, popularity: popularity), in: tx)
                 written += 1
             }
+            try tx.insert(RefreshRecord(finishedAt: date, changed: written))
+            let old = try tx.fetch(
+                Query<RefreshRecord>(
+                    sortedBy: [RefreshRecord.finishedAt.descending()], offset: RefreshRecord.maximumKept))
+            if !old.isEmpty { _ = try tx.delete(RefreshRecord.self, where: RefreshRecord.idField.isIn(old.map(\.id))) }
             return written
+        }
+    }
+
+    /// Inserts a sample and prunes the movie's history to its bound, oldest first.
+    private static func addSample(_ sample: PopularitySample, in tx: ObjectTransaction) throws {
+        try tx.insert(sample)
+        let old = try tx.fetch(
+            Query(
+                where: PopularitySample.movieID == sample.movieID, sortedBy: [PopularitySample.takenAt.descending()],
+                offset: PopularitySample.maximumPerMovie))
+        if !old.isEmpty {
+            _ = try tx.delete(PopularitySample.self, where: PopularitySample.idField.isIn(old.map(\.id)))
+        }
+    }
+
+    /// Every movie's popularity samples, oldest first, and when the latest refresh saved.
+    ///
+    /// - Parameter member: only this member's movies, or everyone's.
+    /// - Returns: the movies (most popular first) with their samples, and the latest refresh's time.
+    func history(
+        member: String? = nil
+    ) async throws -> (
+        movies: [(movie: Movie, samples: [PopularitySample])], lastRefresh: Date?
+    ) {
+        try await store.context.read { tx in
+            let movies = try tx.fetch(Movie.self, where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder)
+            let samples = try tx.fetch(
+                Query<PopularitySample>(
+                    where: PopularitySample.movieID.isIn(movies.map(\.id)),
+                    sortedBy: [PopularitySample.takenAt.ascending()]))
+            let byMovie = Dictionary(grouping: samples, by: \.movieID)
+            let last = try tx.first(Query<RefreshRecord>(sortedBy: [RefreshRecord.finishedAt.descending()]))
+            return (movies.map { ($0, byMovie[$0.id] ?? []) }, last?.finishedAt)
         }
     }
 
@@ -83,6 +127,9 @@ struct MovieShelf: Sendable {
             if let member { filter = filter && Movie.member == member }
             let found = try tx.fetch(Movie.self, where: filter, sortedBy: [Movie.member.ascending()])
             _ = try tx.delete(Movie.self, where: filter)
+            if !found.isEmpty {
+                _ = try tx.delete(PopularitySample.self, where: PopularitySample.movieID.isIn(found.map(\.id)))
+            }
             return found
         }
     }

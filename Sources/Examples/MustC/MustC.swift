@@ -12,7 +12,9 @@ struct MustC {
         name: "mustc",
         usage:
             "mustc [--store <path>] [--live] add <title> [--member <name>] | list [--member <name>] "
-            + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>]",
+            + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>] "
+            + "| chart --out <file.svg> [--member <name>]",
+        options: ["--store", "--live", "--member", "--operations", "--concurrency", "--out"],
         help: """
             mustc: the family's favourite movies, with their popularity from The Movie Database (TMDB).
             FetchKit's MustC example: offline by default, live with --live.
@@ -22,7 +24,8 @@ struct MustC {
             Commands:
               add <title> [--member <name>]     store the movie at once, then search TMDB for its
                                                 popularity and write it back (member: \(defaultMember))
-              list [--member <name>]            the stored movies, most popular first
+              list [--member <name>]            the stored movies, most popular first, with the trend in
+                                                the latest refresh: ↑ up, ↓ down, → unchanged
               refresh [--operations] [--concurrency <n>]
                                                 fetch every stored movie again by its TMDB id, at most
                                                 <n> at a time (1-32, default \(FanOut.defaultMaximumConcurrency)), with FetchKit's
@@ -30,6 +33,10 @@ struct MustC {
                                                 shows progress, the changes and the outcome: newData,
                                                 noData or failed
               remove <title> [--member <name>]  remove the movie (title matched ignoring case and accents)
+              chart --out <file.svg> [--member <name>]
+                                                draw every movie's popularity history (one sample per
+                                                refresh that changed it, the latest \(PopularitySample.maximumPerMovie) kept) as
+                                                an SVG line chart to open in a browser
 
             Options:
               --store <path>  the store file (default $XDG_DATA_HOME/mustc/mustc.sqlite,
@@ -48,9 +55,12 @@ struct MustC {
               MUSTC_OFFLINE_KEY=<key>         send this key to the offline server instead of the one
                                               it accepts, to see TMDB's invalid-key error
 
+            Ctrl-C stops any command with one line saying what was kept; a refresh interrupted
+            while fetching writes nothing.
+
             Exit status: 0 on success (a refresh whose outcome is newData or noData); 1 with a
             one-line message on a failure, including a refresh whose outcome is failed; 2 on a
-            wrong call.
+            wrong call; 130 after Ctrl-C.
             """)
 
     static func main() async {
@@ -89,6 +99,14 @@ struct MustC {
             if outcome == .failed {
                 throw ExampleFailure("refresh failed: could not refresh \(failures.first ?? "every movie")")
             }
+        case "chart":
+            let member = try memberOption(&arguments)
+            guard let out = try arguments.option("--out") else {
+                throw UsageError("chart needs a file to write", fix: "give it with --out <file.svg>")
+            }
+            try arguments.finish()
+            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+            try await chart(shelf, member: member, to: out)
         case "remove":
             let member = try memberOption(&arguments)
             let title = try arguments.rest(named: "title").trimmingCharacters(in: .whitespaces)
@@ -96,7 +114,7 @@ struct MustC {
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             try await remove(shelf, title: title, member: member)
         default:
-            throw UsageError("unknown command '\(command)'")
+            throw UsageError("unknown command '\(command)'", fix: "use add, list, refresh, remove or chart")
         }
     }
 
@@ -104,20 +122,46 @@ struct MustC {
     private static func memberOption(_ arguments: inout Arguments) throws(UsageError) -> String? {
         guard let member = try arguments.option("--member") else { return nil }
         let trimmed = member.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw UsageError("--member needs a name") }
+        guard !trimmed.isEmpty else { throw UsageError("--member needs a name", fix: "write --member <name>") }
         return trimmed
     }
 
-    /// `mustc list`: the stored movies, most popular first, those without popularity last.
+    /// `mustc list`: the stored movies, most popular first, those without popularity last,
+    /// each with its trend in the latest refresh.
     private static func list(_ shelf: MovieShelf, member: String?) async throws {
-        let movies = try await shelf.all(member: member)
+        let (movies, lastRefresh) = try await shelf.history(member: member)
         guard !movies.isEmpty else {
             show(member.map { "\($0)'s list is empty." } ?? "The list is empty. Add a movie: mustc add <title>")
             return
         }
         let whose = member.map { " on \($0)'s list" } ?? ""
-        show("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first:")
-        for movie in movies { show(MovieFormat.row(movie)) }
+        let since = lastRefresh == nil ? "" : " (↑ ↓ → since the previous refresh)"
+        show("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first\(since):")
+        for (movie, samples) in movies {
+            show(MovieFormat.row(movie, trend: Trend.of(movie, samples: samples, lastRefresh: lastRefresh)))
+        }
+    }
+
+    /// `mustc chart --out <file.svg>`: every movie's popularity history as an SVG line chart.
+    private static func chart(_ shelf: MovieShelf, member: String?, to path: String) async throws {
+        let (movies, _) = try await shelf.history(member: member)
+        let chart = PopularityChart(series: movies.map { ($0.movie.title, $0.movie.member, $0.samples) })
+        do {
+            try Data(chart.svg().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ExampleFailure(
+                "cannot write \(path): \(error.localizedDescription)",
+                fix: "give --out a file in a folder you can write to")
+        }
+        Interrupts.keep("\(path) was written")
+        let drawn = chart.drawnSeries.count
+        let samples = chart.drawnSeries.reduce(0) { $0 + $1.samples.count }
+        if drawn == 0 {
+            show(
+                "Wrote \(path): no popularity history yet; add a movie with 'mustc add <title>', then 'mustc refresh'.")
+        } else {
+            show("Wrote \(path): \(drawn) movie\(drawn == 1 ? "" : "s"), \(samples) sample\(samples == 1 ? "" : "s").")
+        }
     }
 
     /// `mustc remove <title>`: removes the movie for one member, or for everyone who listed it.
@@ -125,7 +169,7 @@ struct MustC {
         let removed = try await shelf.remove(title: title, member: member)
         guard !removed.isEmpty else {
             let whose = member.map { "\($0)'s list" } ?? "the list"
-            throw ExampleFailure("no movie titled \"\(title)\" on \(whose); see 'mustc list'")
+            throw ExampleFailure("no movie titled \"\(title)\" on \(whose)", fix: "see 'mustc list' for the titles")
         }
         for movie in removed { show("Removed \"\(movie.title)\" (\(movie.member)).") }
     }

@@ -7,8 +7,10 @@ import Foundation
 /// Every stored movie with a TMDB id is fetched again by id, at most `concurrency` at a
 /// time, with FetchKit's fan-out (`FetchClient.fetchAll`) or, with `--operations`, with the
 /// seed's Operation pipeline (`FetchOperation`s and `OperationQueue.addRefresh`). Changed
-/// popularity values are written back in one `persist` block, and the refresh reports one
-/// ``RefreshOutcome``: `newData`, `noData` or `failed`.
+/// popularity values are written back in one `persist` block, with a history sample for each
+/// changed movie and a record of the refresh (unless it failed), and the refresh reports one
+/// ``RefreshOutcome``: `newData`, `noData` or `failed`. Ctrl-C while the movies are fetched
+/// cancels the fetches and writes nothing.
 struct RefreshCommand {
     let shelf: MovieShelf
     let connection: TMDBConnection
@@ -19,6 +21,7 @@ struct RefreshCommand {
     ///
     /// - Returns: the outcome (the caller turns `failed` into exit status 1).
     func run() async throws -> (outcome: RefreshOutcome, failures: [String]) {
+        Interrupts.keep("no popularity was changed")
         let stored = try await shelf.all()
         let movies = stored.filter { $0.remoteID != nil }
         let skipped = stored.count - movies.count
@@ -34,6 +37,8 @@ struct RefreshCommand {
             useOperations
             ? await refreshWithOperations(movies, progress: progress)
             : await refreshWithFanOut(movies, progress: progress)
+        // Interrupted while fetching: nothing is written, every movie keeps its value.
+        try Task.checkCancellation()
 
         var changes: [UUID: Double] = [:]
         var lines: [String] = []
@@ -54,8 +59,10 @@ struct RefreshCommand {
         }
         let failureLines = Self.group(failures)
         for line in failureLines { show("  could not refresh \(line)") }
-        let written = try await shelf.setPopularity(changes)
-        if written > 0 { show("Saved \(written) change\(written == 1 ? "" : "s").") }
+        let written = outcome == .failed && changes.isEmpty ? 0 : try await shelf.saveRefresh(changes)
+        let saved = "\(written) change\(written == 1 ? "" : "s")"
+        Interrupts.keep(written == 0 ? "no popularity was changed" : "the refresh saved \(saved)")
+        if written > 0 { show("Saved \(saved).") }
         if let peak = connection.offlinePeakRequests, !movies.isEmpty {
             show("The offline server had at most \(peak) request\(peak == 1 ? "" : "s") in flight at once.")
         }
@@ -120,8 +127,12 @@ struct RefreshCommand {
                 }
             }
         }
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<RefreshOutcome, Never>) in
-            queue.addRefresh(operations) { continuation.resume(returning: $0) }
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<RefreshOutcome, Never>) in
+                queue.addRefresh(operations) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            queue.cancelAllOperations()
         }
         return (outcome, operations.map { $0.result ?? .failure(CancellationError()) })
     }

@@ -40,7 +40,10 @@ struct TMDBConnection: Sendable {
         let key: String
         if live {
             key = try program.liveKey(from: Self.liveKeyVariable, environment: environment)
-            guard let url = Self.liveBaseURL else { throw ExampleFailure("the TMDB base URL is malformed") }
+            guard let url = Self.liveBaseURL else {
+                throw ExampleFailure(
+                    "the TMDB base URL is malformed", fix: "this is a bug in the example; please report it")
+            }
             baseURL = url
             server = nil
         } else {
@@ -49,7 +52,9 @@ struct TMDBConnection: Sendable {
             do {
                 server = try OfflineServers.tmdb(driftSeed: driftSeed)
             } catch {
-                throw ExampleFailure("the offline TMDB server could not start: \(error)")
+                throw ExampleFailure(
+                    "the offline TMDB server could not start: \(error)",
+                    fix: "check that programs may listen on 127.0.0.1")
             }
             self.server = server
             baseURL = server.baseURL.appendingPathComponent("3")
@@ -71,7 +76,9 @@ struct TMDBConnection: Sendable {
         case nil, "", "drift": return UInt64.random(in: 1...UInt64.max)
         case "fixed": return nil
         case let other?:
-            throw ExampleFailure("\(offlinePopularityVariable) must be 'fixed' or 'drift', not '\(other)'")
+            throw ExampleFailure(
+                "\(offlinePopularityVariable) must be 'fixed' or 'drift', not '\(other)'",
+                fix: "unset it, or set fixed or drift")
         }
     }
 

@@ -158,7 +158,9 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
                     let token = try await refresh()
                     result =
                         token.isEmpty
-                        ? .failure(FetchError(code: .authenticationFailed, detail: "the token refresh returned an empty token"))
+                        ? .failure(
+                            FetchError(code: .authenticationFailed, detail: "the token refresh returned an empty token")
+                        )
                         : .success(token)
                 } catch {
                     result = .failure(failure(error))
@@ -187,7 +189,9 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
             guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             else { return request }
             var items = (components.percentEncodedQuery ?? "").split(separator: "&").map(String.init)
-            items.removeAll { $0.split(separator: "=", maxSplits: 1).first.map(String.init) == PercentEncoding.encode(name) }
+            items.removeAll {
+                $0.split(separator: "=", maxSplits: 1).first.map(String.init) == PercentEncoding.encode(name)
+            }
             items.append(PercentEncoding.encode(name) + "=" + PercentEncoding.encode(token))
             components.percentEncodedQuery = items.joined(separator: "&")
             request.url = components.url ?? url

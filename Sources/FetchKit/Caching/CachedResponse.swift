@@ -72,7 +72,9 @@ struct CachedResponse: Sendable, Codable {
 
 /// Parses the date formats HTTP allows (RFC 9110 §5.6.7).
 enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
 
     static func parse(_ text: String) -> Date? {
         for format in formats {

@@ -33,7 +33,8 @@ extension HTTPCache {
         for (name, value) in entry.varyValues where (request.value(forHTTPHeaderField: name) ?? "") != value {
             return .miss
         }
-        let requestSaysNoCache = request.value(forHTTPHeaderField: "Cache-Control").flatMap(CacheControl.parse)?.noCache ?? false
+        let requestSaysNoCache =
+            request.value(forHTTPHeaderField: "Cache-Control").flatMap(CacheControl.parse)?.noCache ?? false
         if policy == .useProtocol, !requestSaysNoCache, entry.isFresh(at: now) { return .fresh(entry) }
         guard entry.hasValidator else { return .miss }
         var conditions: [String: String] = [:]

@@ -77,7 +77,9 @@ public final class HTTPCache: Sendable {
         } catch {
             throw FetchError(
                 code: .invalidRequest,
-                detail: "the cache folder \(directory.path) could not be created (\(error)). Check its parent's permissions")
+                detail:
+                    "the cache folder \(directory.path) could not be created (\(error)). Check its parent's permissions"
+            )
         }
         self.maximumBytes = max(0, maximumBytes)
         self.directory = directory

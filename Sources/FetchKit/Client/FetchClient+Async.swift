@@ -79,7 +79,8 @@ extension FetchClient {
     ) -> Transfer<Value> {
         Transfer { progress in
             do throws(FetchError) {
-                return .success(try await self.fetch(endpoint, extracting: extraction, group: group, progress: progress))
+                return .success(
+                    try await self.fetch(endpoint, extracting: extraction, group: group, progress: progress))
             } catch {
                 return .failure(error)
             }
@@ -92,7 +93,9 @@ extension FetchClient {
     ///   - endpoint: the request to send, with its response type.
     ///   - group: a group to cancel this fetch with, if any.
     /// - Returns: the transfer, already started.
-    public func transfer<Target: TypedEndpoint>(_ endpoint: Target, group: CancellationGroup? = nil)
+    public func transfer<Target: TypedEndpoint>(
+        _ endpoint: Target, group: CancellationGroup? = nil
+    )
         -> Transfer<Target.Response>
     {
         transfer(endpoint, extracting: endpoint.extraction, group: group)
@@ -106,7 +109,9 @@ extension FetchClient {
     ///   - file: where the body goes, replacing any file there; its folder must exist.
     ///   - group: a group to cancel this download with, if any.
     /// - Returns: the transfer, already started; its value is `file`.
-    public func transfer(_ endpoint: some Endpoint, downloadingTo file: URL, group: CancellationGroup? = nil)
+    public func transfer(
+        _ endpoint: some Endpoint, downloadingTo file: URL, group: CancellationGroup? = nil
+    )
         -> Transfer<URL>
     {
         Transfer { progress in

@@ -86,7 +86,9 @@ extension Endpoint {
             case .multipart(let form):
                 if handling == .describe {
                     break
-                } else if handling == .stream && (form.containsFiles || form.inMemorySize > MultipartFormData.inMemoryLimit) {
+                } else if handling == .stream
+                    && (form.containsFiles || form.inMemorySize > MultipartFormData.inMemoryLimit)
+                {
                     let file = FileManager.default.temporaryDirectory
                         .appendingPathComponent("FetchKit-upload-\(UUID().uuidString).multipart")
                     do {

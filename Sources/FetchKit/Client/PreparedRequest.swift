@@ -73,7 +73,8 @@ extension Redactor {
         if let bodyFile {
             parts.append("--data-binary " + Self.quoted("@" + bodyFile.path))
         } else if let body = request.httpBody, !body.isEmpty {
-            parts.append("--data-binary " + bodyArgument(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
+            parts.append(
+                "--data-binary " + bodyArgument(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
         } else if request.httpBodyStream != nil {
             parts.append("--data-binary '@<stream>'")
         }
@@ -105,7 +106,8 @@ extension Redactor {
         var result = text
         let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
         for match in matches.reversed() {
-            guard let nameRange = Range(match.range(at: 1), in: text), let valueRange = Range(match.range(at: 2), in: text),
+            guard let nameRange = Range(match.range(at: 1), in: text),
+                let valueRange = Range(match.range(at: 2), in: text),
                 isSecret(String(text[nameRange]))
             else { continue }
             let offset = text.distance(from: text.startIndex, to: valueRange.lowerBound)

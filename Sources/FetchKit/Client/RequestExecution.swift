@@ -269,7 +269,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         guard size == file.size else {
             return FetchError(
                 code: .fileUnavailable,
-                detail: "the upload file \(file.url.path) changed size while it was sent (\(file.size) bytes, now \(size)). "
+                detail:
+                    "the upload file \(file.url.path) changed size while it was sent (\(file.size) bytes, now \(size)). "
                     + "Upload a file that is complete and stays unchanged")
         }
         return nil
@@ -543,7 +544,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         }
         // An API-reported failure is looked for in bodies kept in memory; a download's body is
         // a file the caller reads.
-        if downloadTo == nil, let detector = configuration.apiFailureDetector, var failure = detector(response.data, response.response) {
+        if downloadTo == nil, let detector = configuration.apiFailureDetector,
+            var failure = detector(response.data, response.response)
+        {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
             return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
@@ -637,7 +640,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     /// The last progress report: the whole transfer on success, the last polled one otherwise.
-    private func finalProgress(_ result: Result<Value, FetchError>, _ prepared: Prepared?, _ ended: State)
+    private func finalProgress(
+        _ result: Result<Value, FetchError>, _ prepared: Prepared?, _ ended: State
+    )
         -> TransferProgress
     {
         guard case .success = result else {
@@ -646,7 +651,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return report
         }
         var received = Int64(ended.lastBytes)
-        if let downloadTo, let size = try? FileManager.default.attributesOfItem(atPath: downloadTo.path)[.size] as? NSNumber {
+        if let downloadTo,
+            let size = try? FileManager.default.attributesOfItem(atPath: downloadTo.path)[.size] as? NSNumber
+        {
             received = size.int64Value
         }
         let sent = ended.cacheUse == .hit ? 0 : prepared?.bodySize ?? 0

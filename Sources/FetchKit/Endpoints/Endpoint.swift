@@ -121,7 +121,9 @@ extension Endpoint {
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL``,
     ///   ``FetchError/Code-swift.struct/invalidRequest`` (a body that could not be encoded) or
     ///   ``FetchError/Code-swift.struct/fileUnavailable`` (a body file that cannot be read).
-    public func urlRequest(defaultTimeout: Duration = .seconds(60), base: URL? = nil) throws(FetchError)
+    public func urlRequest(
+        defaultTimeout: Duration = .seconds(60), base: URL? = nil
+    ) throws(FetchError)
         -> URLRequest
     {
         try outgoing(defaultTimeout: defaultTimeout, base: base, handling: .inline).request

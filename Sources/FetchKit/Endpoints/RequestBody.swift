@@ -98,7 +98,8 @@ public struct RequestBody: Sendable {
     public static func form(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) -> RequestBody {
         let contentType = "application/x-www-form-urlencoded"
         do throws(FetchError) {
-            return RequestBody(source: .data(try FormEncoding.encode(value, encoder: encoder)), contentType: contentType)
+            return RequestBody(
+                source: .data(try FormEncoding.encode(value, encoder: encoder)), contentType: contentType)
         } catch {
             return RequestBody(source: .failed(error), contentType: contentType)
         }

@@ -98,7 +98,9 @@ extension FetchClient {
     ///   - group: a group to cancel this fetch with, if any.
     /// - Returns: the endpoint's response value.
     /// - Throws: ``FetchError`` on every failure, as ``fetch(_:extracting:group:)-(Endpoint,_,_)`` does.
-    public func fetch<Target: TypedEndpoint>(_ endpoint: Target, group: CancellationGroup? = nil)
+    public func fetch<Target: TypedEndpoint>(
+        _ endpoint: Target, group: CancellationGroup? = nil
+    )
         async throws(FetchError) -> Target.Response
     {
         try await fetch(endpoint, extracting: endpoint.extraction, group: group)

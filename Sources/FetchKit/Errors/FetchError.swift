@@ -212,7 +212,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case .apiFailure:
             return "\(subject) reported a failure: \(reportedFailure.map { $0.description } ?? "no details")."
         case .fileUnavailable:
-            return "\(subject) could not send its body\(detail.map { ": \($0)" } ?? ": a file to upload is unavailable")."
+            return
+                "\(subject) could not send its body\(detail.map { ": \($0)" } ?? ": a file to upload is unavailable")."
         case .authenticationFailed:
             return "\(subject) could not be authenticated\(detail.map { ": \($0)" } ?? ""). "
                 + "Check the credentials the token is refreshed with."

@@ -37,7 +37,8 @@ final class ProgressReporter: Sendable {
     /// Starts polling a new exchange (a retry replaces the previous one).
     func watch(_ poll: @escaping @Sendable () -> TransferProgress?) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        let nanoseconds = Int(
+            interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .milliseconds(5))
         timer.setEventHandler { [weak self] in self?.tick() }
         let previous = state.withLock { state -> (any DispatchSourceTimer)?? in

@@ -18,9 +18,10 @@ public final class Transfer<Value: Sendable>: Sendable {
     private let task: Task<Result<Value, FetchError>, Never>
 
     init(
-        start: @escaping @Sendable (_ progress: @escaping @Sendable (TransferProgress) -> Void) async -> Result<
-            Value, FetchError
-        >
+        start:
+            @escaping @Sendable (_ progress: @escaping @Sendable (TransferProgress) -> Void) async -> Result<
+                Value, FetchError
+            >
     ) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: TransferProgress.self, bufferingPolicy: .bufferingNewest(16))

@@ -68,7 +68,9 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             result.bytesSent += part.bytesSent
             result.bytesReceived += part.bytesReceived
-            result.totalBytesToSend = result.totalBytesToSend.flatMap { total in part.totalBytesToSend.map { total + $0 } }
+            result.totalBytesToSend = result.totalBytesToSend.flatMap { total in
+                part.totalBytesToSend.map { total + $0 }
+            }
             result.totalBytesToReceive = result.totalBytesToReceive.flatMap { total in
                 part.totalBytesToReceive.map { total + $0 }
             }

@@ -55,7 +55,8 @@ final class StreamingSession: Sendable {
         ///   - expectedToSend: the size of the request body, when known.
         ///   - completion: called once with the response and its body (empty for a file) or the error.
         init(
-            file: URL?, expectedToSend: Int64?, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+            file: URL?, expectedToSend: Int64?,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.file = file
             self.completion = completion

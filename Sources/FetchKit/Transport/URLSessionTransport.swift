@@ -51,7 +51,6 @@ public final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-
     /// Starts a data task for `request`.
     ///
     /// - Parameters:

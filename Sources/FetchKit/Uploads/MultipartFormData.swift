@@ -86,7 +86,8 @@ public struct MultipartFormData: Sendable {
     public mutating func append(
         file: URL, name: String, filename: String? = nil, contentType: String = "application/octet-stream"
     ) {
-        parts.append(.file(name: name, url: file, filename: filename ?? file.lastPathComponent, contentType: contentType))
+        parts.append(
+            .file(name: name, url: file, filename: filename ?? file.lastPathComponent, contentType: contentType))
     }
 
     // MARK: Encoding
@@ -108,7 +109,11 @@ public struct MultipartFormData: Sendable {
     /// The whole form in memory, with the boundary actually used.
     func encodedData() throws(FetchError) -> (data: Data, contentType: String) {
         var data = Data()
-        let boundary = try write { (chunk: Data) throws(FetchError) in data.append(chunk) } reset: { data = Data() }
+        let boundary = try write { (chunk: Data) throws(FetchError) in
+            data.append(chunk)
+        } reset: {
+            data = Data()
+        }
         return (data, "multipart/form-data; boundary=\(boundary)")
     }
 
@@ -157,7 +162,8 @@ public struct MultipartFormData: Sendable {
             }
             boundary = Self.randomBoundary()
         }
-        throw FetchError(code: .invalidRequest, detail: "no multipart boundary could be found that the parts do not contain")
+        throw FetchError(
+            code: .invalidRequest, detail: "no multipart boundary could be found that the parts do not contain")
     }
 
     /// Writes every part with `boundary`; returns `false` if a part contains the delimiter.
@@ -190,7 +196,8 @@ public struct MultipartFormData: Sendable {
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw FetchError(
                 code: .fileUnavailable,
-                detail: "the file \(url.path) of the multipart form cannot be read. Check that it exists and is readable")
+                detail:
+                    "the file \(url.path) of the multipart form cannot be read. Check that it exists and is readable")
         }
         defer { try? handle.close() }
         var tail = Data()

@@ -131,8 +131,11 @@ final class Context {
             return
         }
         expect(request.method == "PUT", "the method was \(request.method)")
-        expect(request.queryValue("q") == "Fast & Furious", "the query item q was \(request.queryValue("q").debugDescription)")
-        expect(request.header("X-Trace") == "t-1", "the X-Trace header was \(request.header("X-Trace").debugDescription)")
+        expect(
+            request.queryValue("q") == "Fast & Furious",
+            "the query item q was \(request.queryValue("q").debugDescription)")
+        expect(
+            request.header("X-Trace") == "t-1", "the X-Trace header was \(request.header("X-Trace").debugDescription)")
         expect(request.body == body, "the body was \(request.bodyText.debugDescription)")
         expect(
             request.header("Content-Type") == "application/x-www-form-urlencoded",
@@ -160,7 +163,9 @@ final class Context {
         expect(
             request.bodyFingerprint == (try? RecordedRequest.fingerprint(ofFile: file)),
             "the bytes the server received differ from the file's")
-        expect(request.header("Content-Length") == String(size), "Content-Length was \(request.header("Content-Length").debugDescription)")
+        expect(
+            request.header("Content-Length") == String(size),
+            "Content-Length was \(request.header("Content-Length").debugDescription)")
     }
 
     func downloadsFiles() async {
@@ -213,7 +218,9 @@ final class Context {
             return
         }
         expect((try? result.get()) == #"{"ok":true}"#, "the retried request ended with \(result)")
-        expect(server.requests(to: "/busy").count == 2, "the server saw \(server.requests(to: "/busy").count) requests, not 2")
+        expect(
+            server.requests(to: "/busy").count == 2,
+            "the server saw \(server.requests(to: "/busy").count) requests, not 2")
     }
 
     func cancels() async {
@@ -226,15 +233,20 @@ final class Context {
             Thread.sleep(forTimeInterval: 0.05)
             task.cancel()
         }
-        expect(one.count == 1 && one.allSatisfy { $0.failureCode == .cancelled }, "a cancelled request ended with \(one)")
+        expect(
+            one.count == 1 && one.allSatisfy { $0.failureCode == .cancelled }, "a cancelled request ended with \(one)")
         // A group.
         let group = CancellationGroup()
         let grouped = await completions(3) { done in
-            for index in 0..<3 { client.fetch(endpoint("/slow/g\(index)"), extracting: .data, group: group) { done($0) } }
+            for index in 0..<3 {
+                client.fetch(endpoint("/slow/g\(index)"), extracting: .data, group: group) { done($0) }
+            }
             Thread.sleep(forTimeInterval: 0.05)
             group.cancelAll()
         }
-        expect(grouped.count == 3 && grouped.allSatisfy { $0.failureCode == .cancelled }, "a cancelled group ended with \(grouped)")
+        expect(
+            grouped.count == 3 && grouped.allSatisfy { $0.failureCode == .cancelled },
+            "a cancelled group ended with \(grouped)")
         // Every request of the client.
         let all = await completions(4) { done in
             for index in 0..<4 { client.fetch(endpoint("/slow/a\(index)"), extracting: .data) { done($0) } }
@@ -256,7 +268,8 @@ final class Context {
     }
 
     func reportsLostConnections() async {
-        server.route("GET", "/drop", respond: StubResponse.data(Data(count: 50_000)).droppingConnection(afterBodyBytes: 1000))
+        server.route(
+            "GET", "/drop", respond: StubResponse.data(Data(count: 50_000)).droppingConnection(afterBodyBytes: 1000))
         server.route("GET", "/close", respond: .closeWithoutAnswer)
         let client = client()
         let dropped = await outcome { try await client.fetch(endpoint("/drop"), extracting: .data) }
@@ -289,7 +302,8 @@ final class Context {
         for (index, response) in responses.enumerated() { server.route("GET", "/fault/\(index)", respond: response) }
         let client = client(connections: 4) {
             $0.timeout = .milliseconds(800)
-            $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(10), maximumDelay: .milliseconds(10))
+            $0.retryPolicy = RetryPolicy(
+                maximumRetries: 1, baseDelay: .milliseconds(10), maximumDelay: .milliseconds(10))
         }
         let count = 42
         let counts = CallCounter(count)
@@ -317,12 +331,18 @@ final class Context {
     func redactsSecrets() async {
         let key = "conformance-key-9f8e7d"
         let token = "conformance-token-1a2b3c"
-        server.route("GET", "/echo", handler: { request in
-            .text("you sent \(request.queryValue("api_key") ?? "") and \(request.header("Authorization") ?? "")", status: 500)
-        })
+        server.route(
+            "GET", "/echo",
+            handler: { request in
+                .text(
+                    "you sent \(request.queryValue("api_key") ?? "") and \(request.header("Authorization") ?? "")",
+                    status: 500)
+            })
         let observer = SummaryRecorder()
         let client = client {
-            $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key), HeaderAdapter(["Authorization": "Bearer \(token)"])]
+            $0.adapters = [
+                APIKeyAdapter(.query(name: "api_key"), value: key), HeaderAdapter(["Authorization": "Bearer \(token)"]),
+            ]
             $0.observers = [observer]
         }
         let result = await outcome { try await client.fetch(endpoint("/echo"), extracting: .data) }
@@ -330,7 +350,8 @@ final class Context {
             problems.append("a 500 answer did not fail with a FetchError: \(result)")
             return
         }
-        let texts = [error.description, String(reflecting: error), error.bodyExcerpt ?? "", error.request ?? ""]
+        let texts =
+            [error.description, String(reflecting: error), error.bodyExcerpt ?? "", error.request ?? ""]
             + observer.texts
         for text in texts {
             expect(!text.contains(key) && !text.contains(token), "a secret appears in \(text.debugDescription)")
@@ -351,7 +372,9 @@ final class Context {
         expect(metrics.count == 2, "observers heard of \(metrics.count) finished requests, not 2")
         guard metrics.count == 2 else { return }
         expect(metrics[0].statusCode == 200, "the first request's status was \(metrics[0].statusCode.debugDescription)")
-        expect(metrics[0].bytesReceived == 12_345, "the first request received \(metrics[0].bytesReceived) bytes, not 12345")
+        expect(
+            metrics[0].bytesReceived == 12_345,
+            "the first request received \(metrics[0].bytesReceived) bytes, not 12345")
         expect(metrics[0].attempts == 1, "the first request took \(metrics[0].attempts) attempts")
         expect(metrics[1].attempts == 2, "the retried request took \(metrics[1].attempts) attempts, not 2")
         expect(metrics[1].succeeded, "the retried request failed: \(metrics[1])")
@@ -365,19 +388,26 @@ final class Context {
             for index in 0..<12 { client.fetch(endpoint("/limited/\(index)"), extracting: .data) { done($0) } }
         }
         expect(results.allSatisfy { $0.failureCode == nil }, "limited requests failed: \(results)")
-        expect(server.maxRequestsInFlight <= 3, "the server saw \(server.maxRequestsInFlight) requests at once; the limit is 3")
+        expect(
+            server.maxRequestsInFlight <= 3,
+            "the server saw \(server.maxRequestsInFlight) requests at once; the limit is 3")
     }
 
     func reportsProgress() async {
         let body = Data(count: 256_000)
-        server.route("GET", "/progress", respond: StubResponse.data(body).sentSlowly(chunkSize: 32_000, interval: .milliseconds(20)))
-        let transfer = client { $0.progressInterval = .milliseconds(10) }.transfer(endpoint("/progress"), extracting: .data)
+        server.route(
+            "GET", "/progress",
+            respond: StubResponse.data(body).sentSlowly(chunkSize: 32_000, interval: .milliseconds(20)))
+        let transfer = client { $0.progressInterval = .milliseconds(10) }.transfer(
+            endpoint("/progress"), extracting: .data)
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
         let value = try? await transfer.value
         expect(value == body, "the followed request did not return its body")
         expect(reports.filter(\.isFinished).count == 1, "\(reports.filter(\.isFinished).count) finished reports, not 1")
-        expect(reports.last?.bytesReceived == 256_000, "the last report says \(reports.last.map(String.init(describing:)) ?? "nothing")")
+        expect(
+            reports.last?.bytesReceived == 256_000,
+            "the last report says \(reports.last.map(String.init(describing:)) ?? "nothing")")
         let received = reports.map(\.bytesReceived)
         expect(received == received.sorted(), "progress went back: \(received)")
     }
@@ -390,11 +420,14 @@ final class Context {
     }
 
     func decompresses() async {
-        let gzip = Data(base64Encoded: "H4sIAAAAAAACA6tWSs7PLShKLS5OTVGyKikqTdVRKkmtKFGyUkpMSh5Fo4jqSKkWAJyzJvh1AgAA") ?? Data()
+        let gzip =
+            Data(base64Encoded: "H4sIAAAAAAACA6tWSs7PLShKLS5OTVGyKikqTdVRKkmtKFGyUkpMSh5Fo4jqSKkWAJyzJvh1AgAA")
+            ?? Data()
         server.route(
             "GET", "/gzip",
             respond: StubResponse(
-                status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: .data(gzip)))
+                status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                body: .data(gzip)))
         let expected = #"{"compressed":true,"text":""# + String(repeating: "abc", count: 200) + #""}"#
         let result = await outcome { try await client().fetch(endpoint("/gzip"), extracting: .string) }
         expect((try? result.get()) == expected, "a gzip body ended with \(result.map { String($0.prefix(60)) })")

@@ -45,7 +45,8 @@ struct StubConnection {
             let recordLimit = core.state.withLock { $0.maximumRecordedBodySize }
             if let declared, declared > recordLimit {
                 // A large body streams past: its start is kept, the rest counted and fingerprinted.
-                guard let streamed = streamBody(length: declared, keeping: recordLimit, buffer: &buffer, from: headLength)
+                guard
+                    let streamed = streamBody(length: declared, keeping: recordLimit, buffer: &buffer, from: headLength)
                 else { return }
                 let request = core.record(
                     head, body: streamed.start, connectionID: connectionID, bodyLength: declared,
@@ -94,7 +95,9 @@ struct StubConnection {
 
     /// Reads a body of `length` bytes that starts at `start` in `buffer`, keeping its first
     /// `keeping` bytes; leaves what follows it in `buffer`. `nil` when the client closed early.
-    private func streamBody(length: Int, keeping: Int, buffer: inout [UInt8], from start: Int)
+    private func streamBody(
+        length: Int, keeping: Int, buffer: inout [UInt8], from start: Int
+    )
         -> (start: Data, fingerprint: String)?
     {
         var kept = Data()

@@ -159,4 +159,3 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         throw error
     }
 }
-

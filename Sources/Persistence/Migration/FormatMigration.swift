@@ -124,7 +124,8 @@ enum FormatMigration {
             defer { try? connection.execute("PRAGMA legacy_alter_table = OFF") }
             try connection.execute("CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))")
             try connection.execute(
-                "INSERT INTO \(temporary) (rowid, \(names)) SELECT rowid, \(selections.joined(separator: ", ")) FROM \(table)")
+                "INSERT INTO \(temporary) (rowid, \(names)) SELECT rowid, \(selections.joined(separator: ", ")) FROM \(table)"
+            )
             // Read the old values from the old table: the new TEXT column has already turned 1 into '1'.
             for (name, captured) in toJSON {
                 try convertToJSON(connection, from: table, into: temporary, column: name, captured: captured)
@@ -132,7 +133,9 @@ enum FormatMigration {
             try connection.execute("DROP TABLE \(table)")
             try connection.execute("ALTER TABLE \(temporary) RENAME TO \(table)")
             for row in oldIndexes {
-                guard let name = row[0].textValue, let sql = row[1].textValue, !name.hasSuffix("_nocase") else { continue }
+                guard let name = row[0].textValue, let sql = row[1].textValue, !name.hasSuffix("_nocase") else {
+                    continue
+                }
                 try connection.execute(sql)
             }
         } else {
@@ -148,7 +151,8 @@ enum FormatMigration {
         _ connection: Connection, from table: String, into rebuilt: String, column: String,
         captured: SingleValueCapture.Captured
     ) throws(PersistenceError) {
-        let rows = try connection.rows("SELECT rowid, \(quote(column)) FROM \(table) WHERE \(quote(column)) IS NOT NULL")
+        let rows = try connection.rows(
+            "SELECT rowid, \(quote(column)) FROM \(table) WHERE \(quote(column)) IS NOT NULL")
         let update = try connection.prepare("UPDATE \(rebuilt) SET \(quote(column)) = ? WHERE rowid = ?")
         let encoder = StoreJSON.makeEncoder()
         for row in rows {

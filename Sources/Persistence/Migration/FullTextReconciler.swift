@@ -55,7 +55,8 @@ enum FullTextReconciler {
     /// Throws a clear error when the SQLite library has no FTS5.
     static func requireFTS5(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) {
         do {
-            try connection.execute("CREATE VIRTUAL TABLE temp.fk_fts5_probe USING fts5(x); DROP TABLE temp.fk_fts5_probe")
+            try connection.execute(
+                "CREATE VIRTUAL TABLE temp.fk_fts5_probe USING fts5(x); DROP TABLE temp.fk_fts5_probe")
         } catch {
             throw PersistenceError(
                 .cannotOpen,

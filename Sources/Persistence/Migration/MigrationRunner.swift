@@ -28,7 +28,8 @@ enum MigrationRunner {
                     throw PersistenceError(
                         .newerSchema,
                         "The store at \(connection.path) records the migration \"\(unknown)\", which this program does "
-                            + "not know: it was written by a newer version. Update the program; the file was left untouched.")
+                            + "not know: it was written by a newer version. Update the program; the file was left untouched."
+                    )
                 }
                 if version == 1 {
                     try FormatMigration.upgradeFormat1(connection, schemas: schemas)

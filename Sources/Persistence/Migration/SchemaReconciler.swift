@@ -71,7 +71,9 @@ enum SchemaReconciler {
     }
 
     /// How each folded-text column of `schema` was last filled, by column.
-    static func foldRecords(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) -> [String: String] {
+    static func foldRecords(
+        _ connection: Connection, _ schema: EntitySchema
+    ) throws(PersistenceError) -> [String: String] {
         guard try tableExists(connection, FormatMigration.metaTable) else { return [:] }
         var records: [String: String] = [:]
         for (_, fold) in schema.foldColumns {
@@ -169,7 +171,8 @@ enum SchemaReconciler {
                 ddl.append("ALTER TABLE \(schema.table) ADD COLUMN \(quote(fold)) TEXT")
                 ddl.append("UPDATE \(schema.table) SET \(quote(fold)) = \(folded)")
             } else if recorded[fold] != TextFold.fingerprint {
-                ddl.append("UPDATE \(schema.table) SET \(quote(fold)) = \(folded) WHERE \(quote(fold)) IS NOT \(folded)")
+                ddl.append(
+                    "UPDATE \(schema.table) SET \(quote(fold)) = \(folded) WHERE \(quote(fold)) IS NOT \(folded)")
             } else {
                 continue
             }
@@ -180,10 +183,13 @@ enum SchemaReconciler {
         where name.lowercased().hasPrefix(EntitySchema.foldPrefix) && !declaredFolds.contains(name) {
             ddl.append("UPDATE \(schema.table) SET \(quote(name)) = NULL")
             ddl.append(
-                "DELETE FROM \(quote(FormatMigration.metaTable)) WHERE key = \(sqlLiteral(.text(foldKey(schema, name))))")
+                "DELETE FROM \(quote(FormatMigration.metaTable)) WHERE key = \(sqlLiteral(.text(foldKey(schema, name))))"
+            )
         }
         let declaredIndexes = Set(
-            schema.indexes.map { EntitySchema.indexName(table: entity, columns: $0.columns, caseInsensitive: $0.caseInsensitive) })
+            schema.indexes.map {
+                EntitySchema.indexName(table: entity, columns: $0.columns, caseInsensitive: $0.caseInsensitive)
+            })
         for row in try connection.rows(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fk\\_index\\_%\\_folded' ESCAPE '\\'",
             [.text(entity)])

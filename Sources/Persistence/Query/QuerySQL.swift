@@ -22,7 +22,9 @@ struct QuerySQL {
             let column = try schema.column(named: key.column, for: "a sort")
             if key.isRelevance {
                 let matches = filter?.fullTextMatches() ?? []
-                guard let match = matches.first(where: { $0.column == key.column }) ?? matches.first(where: { $0.column == nil })
+                guard
+                    let match = matches.first(where: { $0.column == key.column })
+                        ?? matches.first(where: { $0.column == nil })
                 else {
                     throw PersistenceError(
                         .misuse,
@@ -37,7 +39,8 @@ struct QuerySQL {
                 continue
             }
             // Case only exists in text: other values sort as themselves.
-            var part = key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
+            var part =
+                key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
         }

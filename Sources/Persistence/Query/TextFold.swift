@@ -61,7 +61,8 @@ enum TextFold {
                     String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self))
                 folded.withUTF8 { buffer in
                     sqlite3_result_text64(
-                        context, UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        context,
+                        UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
                             .assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count), sqliteTransient,
                         UInt8(SQLITE_UTF8))
                 }

@@ -20,7 +20,8 @@ enum StoreJSON {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch EncodingError.invalidValue(let invalid, let context) where invalid is Double || invalid is Float {
-            let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+                .joined()
             let number = (invalid as? Double).map { "\($0)" } ?? (invalid as? Float).map { "\($0)" } ?? "\(invalid)"
             throw PersistenceError(
                 .unsupportedValue,

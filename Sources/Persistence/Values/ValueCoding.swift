@@ -196,7 +196,9 @@ enum ValueCoding {
     }
 
     @inline(__always)
-    static func real(_ value: Double, _ column: ColumnSchema, _ schema: EntitySchema) throws(PersistenceError)
+    static func real(
+        _ value: Double, _ column: ColumnSchema, _ schema: EntitySchema
+    ) throws(PersistenceError)
         -> DatabaseValue
     {
         guard !value.isNaN else { throw nan(schema, column) }

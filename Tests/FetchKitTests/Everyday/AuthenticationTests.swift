@@ -13,10 +13,12 @@ import Testing
     static func server(accepting accepted: Box<String>) throws -> StubServer {
         let server = StubServer()
         try server.start()
-        server.route("GET", "/me/*", handler: { request in
-            request.header("Authorization") == "Bearer \(accepted.current)"
-                ? .json(#"{"ok":true}"#) : .text("token expired", status: 401)
-        })
+        server.route(
+            "GET", "/me/*",
+            handler: { request in
+                request.header("Authorization") == "Bearer \(accepted.current)"
+                    ? .json(#"{"ok":true}"#) : .text("token expired", status: 401)
+            })
         return server
     }
 
@@ -116,9 +118,13 @@ import Testing
         let server = StubServer()
         try server.start()
         defer { server.stop() }
-        server.route("GET", "/echo", handler: { request in
-            .text("you sent \(request.header("X-Session") ?? "") and \(request.queryValue("access_token") ?? "")", status: 500)
-        })
+        server.route(
+            "GET", "/echo",
+            handler: { request in
+                .text(
+                    "you sent \(request.header("X-Session") ?? "") and \(request.queryValue("access_token") ?? "")",
+                    status: 500)
+            })
         let header = TokenAuthenticator(token: "hdr-secret-123", placement: .header(name: "X-Session", prefix: "")) {
             "unused"
         }

@@ -11,11 +11,14 @@ import Testing
     @Test func aGetWithAnAPIKeyNamesTheURLWithTheKeyRedacted() throws {
         let client = FetchClient { $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: "k-123456")] }
         let prepared = try client.prepare(
-            TestEndpoint(baseURL: Self.base, path: "/search/movie", queryItems: [URLQueryItem(name: "query", value: "Fast & Furious")]))
+            TestEndpoint(
+                baseURL: Self.base, path: "/search/movie",
+                queryItems: [URLQueryItem(name: "query", value: "Fast & Furious")]))
         #expect(
             prepared.description
                 == "curl 'https://api.example.com/3/search/movie?query=Fast%20%26%20Furious&api_key=REDACTED'")
-        #expect(prepared.urlRequest.url?.absoluteString.contains("k-123456") == true, "the request itself keeps the key")
+        #expect(
+            prepared.urlRequest.url?.absoluteString.contains("k-123456") == true, "the request itself keeps the key")
         var dumped = ""
         dump(prepared, to: &dumped)
         #expect(!dumped.contains("k-123456"))
@@ -39,8 +42,9 @@ import Testing
         #expect(command.contains("-H 'Authorization: REDACTED'"))
         #expect(command.contains("-H 'Content-Type: application/json'"))
         #expect(command.contains("-H 'X-Trace: t1'"))
-        #expect(command.contains(#"--data-binary '{"password":"REDACTED","user":"O'\''Brien"}'"#)
-            || command.contains(#"--data-binary '{"user":"O'\''Brien","password":"REDACTED"}'"#), "\(command)")
+        #expect(
+            command.contains(#"--data-binary '{"password":"REDACTED","user":"O'\''Brien"}'"#)
+                || command.contains(#"--data-binary '{"user":"O'\''Brien","password":"REDACTED"}'"#), "\(command)")
         #expect(!command.contains("hunter2-secret"))
         #expect(!command.contains("tok-abcdef"))
     }
@@ -49,7 +53,10 @@ import Testing
         let client = FetchClient()
         let endpoint = TestEndpoint(
             baseURL: Self.base, path: "/token", method: .post,
-            body: .form([URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "client_secret", value: "cs-999")]))
+            body: .form([
+                URLQueryItem(name: "grant_type", value: "password"),
+                URLQueryItem(name: "client_secret", value: "cs-999"),
+            ]))
         let command = try client.prepare(endpoint).description
         #expect(command.hasSuffix("--data-binary 'grant_type=password&client_secret=REDACTED'"))
     }
@@ -69,7 +76,8 @@ import Testing
         form.append("pw-777", name: "password")
         form.append(file: file, name: "photo", contentType: "image/jpeg")
         let multipart = try client.prepare(
-            TestEndpoint(baseURL: Self.base, path: "/photos", method: .post, body: .multipart(form))).description
+            TestEndpoint(baseURL: Self.base, path: "/photos", method: .post, body: .multipart(form))
+        ).description
         #expect(multipart.contains("-F 'title=Lisbon'"))
         #expect(multipart.contains("-F 'password=REDACTED'"))
         #expect(multipart.contains("-F 'photo=@\(file.path);filename=\(file.lastPathComponent);type=image/jpeg'"))

@@ -11,7 +11,9 @@ import Testing
         let client: FetchClient
         let cache: HTTPCache
 
-        init(cache: HTTPCache = HTTPCache(), configure: (inout FetchClient.Configuration) -> Void = { _ in })
+        init(
+            cache: HTTPCache = HTTPCache(), configure: (inout FetchClient.Configuration) -> Void = { _ in }
+        )
             throws
         {
             try server.start()
@@ -54,7 +56,8 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.server.stop() }
         let body = #"{"id":550,"popularity":61.4}"#
-        fixture.server.route("GET", "/movie/550", respond: .json(body).conditional().header("Cache-Control", "no-cache"))
+        fixture.server.route(
+            "GET", "/movie/550", respond: .json(body).conditional().header("Cache-Control", "no-cache"))
         #expect(try await fixture.get("/movie/550") == body)
         #expect(try await fixture.get("/movie/550") == body)
         let requests = fixture.server.requests(to: "/movie/550")
@@ -225,13 +228,18 @@ import Testing
     @Test func aRefreshOfUnchangedItemsSendsConditionalRequestsAndReceivesNoBodies() async throws {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/movie/*", handler: { request in
-            let id = request.path.split(separator: "/").last ?? "0"
-            return StubResponse.json(#"{"id":\#(id),"popularity":7.5}"#).conditional().header("Cache-Control", "no-cache")
-        })
+        fixture.server.route(
+            "GET", "/movie/*",
+            handler: { request in
+                let id = request.path.split(separator: "/").last ?? "0"
+                return StubResponse.json(#"{"id":\#(id),"popularity":7.5}"#).conditional().header(
+                    "Cache-Control", "no-cache")
+            })
         struct Rating: Decodable, Equatable, Sendable { var popularity: Double }
         let ids = Array(1...60)
-        let endpoint: @Sendable (Int) -> TestEndpoint = { TestEndpoint(baseURL: fixture.server.baseURL, path: "/movie/\($0)") }
+        let endpoint: @Sendable (Int) -> TestEndpoint = {
+            TestEndpoint(baseURL: fixture.server.baseURL, path: "/movie/\($0)")
+        }
         let first = await fixture.client.fetchAll(
             ids, endpoint: endpoint, extracting: .decode(Rating.self), changed: { _, rating in rating.popularity != 0 })
         #expect(first.outcome == .newData)
@@ -239,7 +247,8 @@ import Testing
         fixture.server.resetRecording()
 
         let second = await fixture.client.fetchAll(
-            ids, endpoint: endpoint, extracting: .decode(Rating.self), changed: { _, rating in rating.popularity != 7.5 })
+            ids, endpoint: endpoint, extracting: .decode(Rating.self),
+            changed: { _, rating in rating.popularity != 7.5 })
         #expect(second.outcome == .noData)
         let requests = fixture.server.receivedRequests
         #expect(requests.count == 60)
@@ -261,13 +270,15 @@ extension HTTPCacheTests {
         defer { server.stop() }
         let bodies = (0..<4).map { String(repeating: String($0), count: 50_000) }
         let counter = Box(0)
-        server.route("GET", "/shared", handler: { _ in
-            let index = counter.withLock { value -> Int in
-                value += 1
-                return value % 4
-            }
-            return .text(bodies[index]).header("Cache-Control", "max-age=0").header("ETag", "\"v\(index)\"")
-        })
+        server.route(
+            "GET", "/shared",
+            handler: { _ in
+                let index = counter.withLock { value -> Int in
+                    value += 1
+                    return value % 4
+                }
+                return .text(bodies[index]).header("Cache-Control", "max-age=0").header("ETag", "\"v\(index)\"")
+            })
         let writers = (0..<2).map { _ in
             FetchClient { $0.cache = try? HTTPCache(directory: folder, memoryBytes: 0) }
         }

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Upload and download progress: throttled reports, one final report, exactly once.
@@ -17,7 +18,8 @@ import Testing
 
         let client = FetchClient { $0.progressInterval = .milliseconds(20) }
         let transfer = client.transfer(
-            TestEndpoint(baseURL: server.baseURL, path: "/video"), downloadingTo: folder.appendingPathComponent("v.bin"))
+            TestEndpoint(baseURL: server.baseURL, path: "/video"), downloadingTo: folder.appendingPathComponent("v.bin")
+        )
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
         let file = try await transfer.value
@@ -47,7 +49,8 @@ import Testing
         let completedAfter = Box<Int?>(nil)
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
         let result: Result<String, FetchError>? = await completion { done in
-            client.fetch(endpoint, extracting: .string, progress: { report in reports.withLock { $0.append(report) } }) {
+            client.fetch(endpoint, extracting: .string, progress: { report in reports.withLock { $0.append(report) } })
+            {
                 result in
                 completedAfter.withLock { $0 = reports.current.count }
                 done(result)
@@ -133,22 +136,31 @@ extension ProgressTests {
         defer { server.stop() }
         let body = Data(repeating: 7, count: 200_000)
         // About a second per photo, so the batch is surely still running when the test starts following it.
-        server.route("GET", "/photo/*", respond: .data(body).sentSlowly(chunkSize: 20_000, interval: .milliseconds(100)))
+        server.route(
+            "GET", "/photo/*", respond: .data(body).sentSlowly(chunkSize: 20_000, interval: .milliseconds(100)))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let downloads = DownloadCoordinator(client: FetchClient { $0.progressInterval = .milliseconds(20) })
 
-        let tasks = (1...3).map { index in
-            Task {
-                try await downloads.download(
-                    TestEndpoint(baseURL: server.baseURL, path: "/photo/\(index)"), key: "photo-\(index)",
-                    to: folder.appendingPathComponent("\(index).jpg"))
-            }
+        // The callback forms register at once, on this thread, so the batch is surely running
+        // when the follower is added, however late the cooperative pool would schedule a task.
+        let outcomes = Box<[Result<URL, any Error>]>([])
+        for index in 1...3 {
+            downloads.download(
+                TestEndpoint(baseURL: server.baseURL, path: "/photo/\(index)"), key: "photo-\(index)",
+                to: folder.appendingPathComponent("\(index).jpg")
+            ) { result in outcomes.withLock { $0.append(result) } }
         }
-        #expect(await server.waitForRequests(count: 3, timeout: .seconds(30)))
-        var reports: [TransferProgress] = []
-        for await report in downloads.batchProgressUpdates() { reports.append(report) }
-        for task in tasks { _ = try await task.value }
+        let followed = Box<[TransferProgress]>([])
+        let ended = DispatchSemaphore(value: 0)
+        downloads.followBatchProgress { report in
+            followed.withLock { $0.append(report) }
+            if report.isFinished { ended.signal() }
+        }
+        #expect(await Blocking.run { ended.wait(timeout: .now() + 60) } == .success)
+        let reports = followed.current
+        #expect(await Blocking.poll(upTo: 10) { outcomes.current.count == 3 })
+        #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })
 
         #expect(reports.filter(\.isFinished).count == 1)
         let last = try #require(reports.last)
@@ -160,12 +172,43 @@ extension ProgressTests {
 }
 
 extension ProgressTests {
+    /// The `AsyncSequence` form keeps the newest reports until they are read: a reader that
+    /// comes late still sees the batch moving, then its one finished report.
+    @Test func batchProgressUpdatesEndWithTheBatch() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let body = Data(repeating: 3, count: 100_000)
+        server.route("GET", "/clip/*", respond: .data(body).sentSlowly(chunkSize: 10_000, interval: .milliseconds(50)))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("updates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let downloads = DownloadCoordinator(client: FetchClient { $0.progressInterval = .milliseconds(10) })
+        for index in 1...2 {
+            downloads.download(
+                TestEndpoint(baseURL: server.baseURL, path: "/clip/\(index)"), key: "clip-\(index)",
+                to: folder.appendingPathComponent("\(index).bin")
+            ) { _ in }
+        }
+        let updates = downloads.batchProgressUpdates()
+        var reports: [TransferProgress] = []
+        for await report in updates { reports.append(report) }
+        #expect(reports.filter(\.isFinished).count == 1 && reports.last?.isFinished == true, "\(reports)")
+        #expect(reports.last?.bytesReceived == 200_000)
+        #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 200_000 }, "\(reports)")
+        let received = reports.map(\.bytesReceived)
+        #expect(received == received.sorted(), "progress went back: \(received)")
+    }
+}
+
+extension ProgressTests {
     /// Cancelling from inside a progress handler ends the download; nothing waits for itself.
     @Test func cancellingFromInsideTheProgressHandlerEndsTheDownload() async throws {
         let server = StubServer()
         try server.start()
         defer { server.stop() }
-        server.route("GET", "/huge", respond: .data(Data(count: 2_000_000)).sentSlowly(chunkSize: 50_000, interval: .milliseconds(20)))
+        server.route(
+            "GET", "/huge",
+            respond: .data(Data(count: 2_000_000)).sentSlowly(chunkSize: 50_000, interval: .milliseconds(20)))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

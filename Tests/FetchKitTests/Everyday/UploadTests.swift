@@ -101,11 +101,13 @@ import Testing
         try server.start()
         defer { server.stop() }
         let file = try Self.temporaryFile(size: 64 * 1024)
-        server.route("PUT", "/up", handler: { _ in
-            // The file goes away while the first attempt's answer is on its way.
-            try? FileManager.default.removeItem(at: file)
-            return .status(503)
-        })
+        server.route(
+            "PUT", "/up",
+            handler: { _ in
+                // The file goes away while the first attempt's answer is on its way.
+                try? FileManager.default.removeItem(at: file)
+                return .status(503)
+            })
         let client = FetchClient {
             $0.retryPolicy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1))
         }

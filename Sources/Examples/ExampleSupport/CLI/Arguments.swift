@@ -14,12 +14,17 @@ import Foundation
 /// ```
 public struct Arguments: Sendable {
     private var words: [String]
+    private let knownOptions: Set<String>
 
     /// Creates the arguments from words (usually `CommandLine.arguments.dropFirst()`).
     ///
-    /// - Parameter words: the words after the program name.
-    public init(_ words: some Sequence<String>) {
+    /// - Parameters:
+    ///   - words: the words after the program name.
+    ///   - knownOptions: every flag and option the program's commands take (such as `--store`),
+    ///     so that a call with no command but `--bogus` is told about `--bogus`.
+    public init(_ words: some Sequence<String>, knownOptions: Set<String> = []) {
         self.words = Array(words)
+        self.knownOptions = knownOptions
     }
 
     /// Whether no words are left.
@@ -48,7 +53,7 @@ public struct Arguments: Sendable {
         }
         guard let index = words.firstIndex(of: name) else { return nil }
         guard index + 1 < words.count, !words[index + 1].hasPrefix("--") else {
-            throw UsageError("\(name) needs a value")
+            throw UsageError("\(name) needs a value", fix: "write \(name) <value>")
         }
         let value = words[index + 1]
         words.removeSubrange(index...index + 1)
@@ -70,7 +75,8 @@ public struct Arguments: Sendable {
         guard let text = try option(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(
-                "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'",
+                fix: "give a number in that range")
         }
         return value
     }
@@ -90,10 +96,16 @@ public struct Arguments: Sendable {
     /// - Throws: ``UsageError`` when no positional word is left.
     public mutating func positional(named name: String) throws(UsageError) -> String {
         guard let index = words.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--" }) else {
-            throw UsageError("missing \(name)")
+            // `--bogus` alone is a misspelt option, not a missing command.
+            if let unknown = words.first(where: { !knownOptions.contains(Self.optionName($0)) }) {
+                throw Self.unknownOption(unknown)
+            }
+            throw UsageError("missing \(name)", fix: "give the \(name) as the usage below shows")
         }
         if words[index] == "--" {
-            guard index + 1 < words.count else { throw UsageError("missing \(name)") }
+            guard index + 1 < words.count else {
+                throw UsageError("missing \(name)", fix: "give the \(name) after --")
+            }
             let word = words[index + 1]
             words.removeSubrange(index...index + 1)
             return word
@@ -108,7 +120,9 @@ public struct Arguments: Sendable {
     /// - Throws: ``UsageError`` when it is missing or not a whole number.
     public mutating func integer(named name: String) throws(UsageError) -> Int {
         let text = try positional(named: name)
-        guard let value = Int(text) else { throw UsageError("\(name) must be a whole number, not '\(text)'") }
+        guard let value = Int(text) else {
+            throw UsageError("\(name) must be a whole number, not '\(text)'", fix: "give its number, such as 3")
+        }
         return value
     }
 
@@ -119,11 +133,13 @@ public struct Arguments: Sendable {
     /// - Throws: ``UsageError`` when there are none, or an unknown option is left among them.
     public mutating func rest(named name: String) throws(UsageError) -> String {
         if let unknown = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
-            throw UsageError("unknown option \(unknown)")
+            throw Self.unknownOption(unknown)
         }
         let text = words.filter { $0 != "--" }.joined(separator: " ")
         words.removeAll()
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("missing \(name)") }
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw UsageError("missing \(name)", fix: "give the \(name) after the command")
+        }
         return text
     }
 
@@ -132,20 +148,41 @@ public struct Arguments: Sendable {
     /// - Throws: ``UsageError`` naming the first word left over.
     public func finish() throws(UsageError) {
         if let extra = words.first {
-            throw UsageError(extra.hasPrefix("--") ? "unknown option \(extra)" : "unexpected argument '\(extra)'")
+            throw extra.hasPrefix("--")
+                ? Self.unknownOption(extra)
+                : UsageError("unexpected argument '\(extra)'", fix: "quote words that belong together, or leave it out")
         }
+    }
+
+    /// The error for an option no command of the program knows.
+    private static func unknownOption(_ word: String) -> UsageError {
+        UsageError("unknown option \(optionName(word))", fix: "check its spelling against the usage below")
+    }
+
+    /// `--store` for `--store=/tmp/b.sqlite`.
+    private static func optionName(_ word: String) -> String {
+        word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
     }
 }
 
-/// A wrong call: the program prints the message and its usage line, and exits with status 2.
+/// A wrong call: the program prints `<program>: <problem>; <fix>`, its usage line, and exits
+/// with status 2.
 public struct UsageError: Error, Sendable, CustomStringConvertible {
     /// What was wrong with the call.
-    public let description: String
+    public let problem: String
+    /// What to do instead.
+    public let fix: String
+
+    /// `unknown option --bogus; check its spelling against the usage below`.
+    public var description: String { "\(problem); \(fix)" }
 
     /// Creates the error.
     ///
-    /// - Parameter message: what was wrong with the call.
-    public init(_ message: String) {
-        description = message
+    /// - Parameters:
+    ///   - problem: what was wrong with the call.
+    ///   - fix: what to do instead (by default: see the usage below).
+    public init(_ problem: String, fix: String = "see the usage below") {
+        self.problem = problem
+        self.fix = fix
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Persistence
 
 /// What every example program shares: its name, usage text, store location, and the
 /// one-line error and exit-status convention (0 on success, 1 on failure, 2 on a wrong call).
@@ -9,16 +10,21 @@ public struct ExampleProgram: Sendable {
     public let help: String
     /// The one-line usage, printed after a wrong call.
     public let usage: String
+    /// Every flag and option the program's commands take, such as `--store`.
+    public let options: Set<String>
 
     /// Creates the program description.
     ///
     /// - Parameters:
     ///   - name: the program's name.
     ///   - usage: the one-line usage.
+    ///   - options: every flag and option its commands take (an unknown one is named in
+    ///     the error of a call that has no command).
     ///   - help: the full help text.
-    public init(name: String, usage: String, help: String) {
+    public init(name: String, usage: String, options: Set<String> = [], help: String) {
         self.name = name
         self.usage = usage
+        self.options = options
         self.help = help
     }
 
@@ -59,7 +65,9 @@ public struct ExampleProgram: Sendable {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw ExampleFailure("cannot create \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+            throw ExampleFailure(
+                "cannot create \(url.deletingLastPathComponent().path): \(error.localizedDescription)",
+                fix: "give a store in a folder you can write to with --store <path>")
         }
         return url
     }
@@ -77,30 +85,51 @@ public struct ExampleProgram: Sendable {
         throws(ExampleFailure) -> String
     {
         guard let key = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty else {
-            throw ExampleFailure("--live needs an API key: set \(variable) in the environment")
+            throw ExampleFailure("--live needs an API key", fix: "set \(variable) in the environment")
         }
         return key
     }
 
     /// Runs the program's body and exits: status 0 after success, 2 with the message and the
-    /// usage line after a ``UsageError``, 1 with a one-line message after any other error.
-    /// `--help` or `-h` anywhere prints the help and exits 0.
+    /// usage line after a ``UsageError``, 1 with a one-line message after any other error,
+    /// 130 after Ctrl-C (see ``Interrupts``). `--help` or `-h` anywhere prints the help and
+    /// exits 0.
     ///
-    /// - Parameter body: the program, given its arguments.
-    public func run(_ body: (inout Arguments) async throws -> Void) async -> Never {
+    /// The Ctrl-C handler is installed before anything else, so a press at any moment is
+    /// answered with one line saying what was kept.
+    ///
+    /// - Parameter body: the program, given its arguments; it runs in a task that the first
+    ///   Ctrl-C cancels.
+    public func run(_ body: @escaping @Sendable (inout Arguments) async throws -> Void) async -> Never {
+        Interrupts.install(programName: name)
         let words = Array(CommandLine.arguments.dropFirst())
         if words.contains("--help") || words.contains("-h") || words.first == "help" {
             print(help)
             exit(0)
         }
-        var arguments = Arguments(words)
-        do {
-            try await body(&arguments)
+        let options = options
+        let task = Task { () -> (any Error)? in
+            // A press during start-up: do nothing at all.
+            if Interrupts.wereRequested { return CancellationError() }
+            var arguments = Arguments(words, knownOptions: options)
+            do {
+                try await body(&arguments)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        Interrupts.onFirstPress { task.cancel() }
+        let failure = await task.value
+        if Interrupts.wereRequested { Interrupts.stopNow() }
+        switch failure {
+        case nil:
+            fflush(nil)
             exit(0)
-        } catch let error as UsageError {
+        case let error as UsageError:
             printError("\(name): \(error.description)\nusage: \(usage)\nRun '\(name) --help' for more.")
             exit(2)
-        } catch {
+        case let error?:
             printError("\(name): \(Self.oneLine(error))")
             exit(1)
         }
@@ -110,24 +139,66 @@ public struct ExampleProgram: Sendable {
     ///
     /// - Parameter line: the text.
     public func printError(_ line: String) {
+        fflush(nil)  // what was printed before comes first, also in a pipe
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// An error's description, on one line.
-    static func oneLine(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    /// An error's description, on one line (Persistence's message without its type's name).
+    public static func oneLine(_ error: any Error) -> String {
+        let text = (error as? PersistenceError)?.message ?? String(describing: error)
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 
-/// A failure an example reports as one line and exit status 1.
+/// A failure an example reports as one line, `<problem>; <fix>`, and exit status 1.
 public struct ExampleFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for a person.
-    public let description: String
+    public let problem: String
+    /// What to do about it, when the program can say.
+    public let fix: String?
+
+    /// `cannot open the library at /x/b.sqlite: the directory /x does not exist; create it first`.
+    public var description: String { fix.map { "\(problem); \($0)" } ?? problem }
 
     /// Creates the failure.
     ///
-    /// - Parameter message: what went wrong.
-    public init(_ message: String) {
-        description = message
+    /// - Parameters:
+    ///   - problem: what went wrong.
+    ///   - fix: what to do about it.
+    public init(_ problem: String, fix: String? = nil) {
+        self.problem = problem
+        self.fix = fix
+    }
+
+    /// A store that cannot be opened, read or written: `<action>: <why>; <what to do>`, from
+    /// Persistence's message (whose last sentence says what to do) or any other error.
+    ///
+    /// - Parameters:
+    ///   - action: what failed, such as `cannot open the library at /x/b.sqlite`.
+    ///   - error: the error that stopped it.
+    ///   - fix: what to do when the error does not say.
+    /// - Returns: the failure.
+    public static func store(
+        _ action: String, _ error: any Error, fix: String = "check the file, or give another one with --store <path>"
+    ) -> ExampleFailure {
+        guard let error = error as? PersistenceError else {
+            return ExampleFailure("\(action): \(ExampleProgram.oneLine(error))", fix: fix)
+        }
+        let sentences = error.message.components(separatedBy: ". ").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        }.filter { !$0.isEmpty }
+        guard sentences.count > 1, let advice = sentences.last else {
+            return ExampleFailure("\(action): \(lowercasingFirst(sentences.first ?? error.message))", fix: fix)
+        }
+        let why = sentences.dropLast().map(lowercasingFirst).joined(separator: ", ")
+        return ExampleFailure("\(action): \(why)", fix: lowercasingFirst(advice))
+    }
+
+    /// `The store` → `the store`; a word in capitals (`SQLite`, `ISBN`) is kept.
+    private static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else {
+            return text
+        }
+        return first.lowercased() + text.dropFirst()
     }
 }

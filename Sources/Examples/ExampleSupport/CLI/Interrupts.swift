@@ -1,29 +1,131 @@
-public import Dispatch
 import Foundation
 
-/// Ctrl-C for the example programs: SIGINT stops killing the program and calls a handler.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Ctrl-C for the example programs: one handler, installed before a program does anything,
+/// so every command answers SIGINT with one line saying what was kept and exit status 130.
+///
+/// ``ExampleProgram/run(_:)`` installs it first thing. A command says, as it goes, what an
+/// interruption would leave behind (``keep(_:)``); on the first Ctrl-C the command's task is
+/// cancelled, and when it has stopped the program prints `<program>: interrupted; <kept>`
+/// and exits 130. A second Ctrl-C stops at once (every store write is one transaction, so
+/// the store keeps what was committed and nothing half-written). A command that handles
+/// Ctrl-C itself (`flickr watch` lets the fetch in progress finish) takes it over with
+/// ``takeOver(_:)``.
+///
+/// The signal handler only writes a byte to a pipe (async-signal-safe); a thread reading the
+/// pipe does the rest, so nothing runs inside the handler and no press is lost between the
+/// program's start and its first `await`.
 public enum Interrupts {
-    /// Ignores SIGINT's default action and calls `handler` on `queue` for each Ctrl-C, and
-    /// returns only once the signal source is armed.
+    /// What happens on the presses: the first cancels (or goes to a command's handler),
+    /// later ones stop at once.
+    struct State {
+        var presses = 0
+        var kept = "nothing was changed"
+        var cancel: (@Sendable () -> Void)?
+        var takeover: (@Sendable (Int) -> Void)?
+        var programName = "program"
+    }
+
+    static let state = Protected(State())
+
+    /// Installs the handler (once per process) for the program `name`.
     ///
-    /// A Dispatch signal source is registered asynchronously after `resume()`: a Ctrl-C that
-    /// came in between (a test that interrupts as soon as the program prints) would be
-    /// ignored and lost. Waiting for the registration handler closes that window.
-    ///
-    /// - Parameters:
-    ///   - queue: where `handler` runs.
-    ///   - handler: called once per SIGINT.
-    /// - Returns: the source; cancel it (and restore `SIG_DFL` if wanted) when done.
-    public static func listen(
-        on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void
-    ) async -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: queue)
-        source.setEventHandler(handler: handler)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            source.setRegistrationHandler { continuation.resume() }
-            source.resume()
+    /// - Parameter name: the program's name, for the interruption line.
+    static func install(programName name: String) {
+        let first = state.withLock { state -> Bool in
+            defer { state.programName = name }
+            return state.programName == "program"
         }
-        return source
+        guard first else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        interruptPipeWriteEnd = ends[1]
+        let readEnd = ends[0]
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 {
+                    pressed()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+        signal(SIGINT) { _ in
+            var byte: UInt8 = 1
+            _ = write(interruptPipeWriteEnd, &byte, 1)
+        }
+    }
+
+    /// Records what an interruption from now on would leave behind, said after
+    /// `interrupted; ` (for example `the 80 results of pages 1 to 2 are numbered`).
+    ///
+    /// - Parameter text: what was kept, in a few words.
+    public static func keep(_ text: String) {
+        state.withLock { $0.kept = text }
+    }
+
+    /// Whether Ctrl-C was pressed.
+    public static var wereRequested: Bool {
+        state.withLock { $0.presses > 0 }
+    }
+
+    /// Lets a command handle the first two presses itself; a third stops at once.
+    ///
+    /// - Parameter handler: called on the reading thread with the press count (1 or 2).
+    public static func takeOver(_ handler: @escaping @Sendable (_ presses: Int) -> Void) {
+        state.withLock { $0.takeover = handler }
+    }
+
+    /// Sets what the first press does when no command took Ctrl-C over: cancel the command's
+    /// task. A press that came before is acted on at once.
+    static func onFirstPress(_ cancel: @escaping @Sendable () -> Void) {
+        let pressedAlready = state.withLock { state -> Bool in
+            state.cancel = cancel
+            return state.presses > 0
+        }
+        if pressedAlready { cancel() }
+    }
+
+    /// The line printed when the program ends after Ctrl-C.
+    static var interruptedLine: String {
+        state.withLock { "\($0.programName): interrupted; \($0.kept)" }
+    }
+
+    private static func pressed() {
+        let (presses, cancel, takeover) = state.withLock { state in
+            state.presses += 1
+            return (state.presses, state.cancel, state.takeover)
+        }
+        if let takeover, presses <= 2 {
+            takeover(presses)
+        } else if presses == 1 {
+            cancel?()
+            // A command that does not notice the cancellation is not waited for long.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 5) { stopNow(suffix: " (stopped without waiting)") }
+        } else {
+            stopNow(suffix: " (stopped at once)")
+        }
+    }
+
+    /// Prints the interruption line and exits 130.
+    static func stopNow(suffix: String = "") -> Never {
+        fflush(nil)
+        FileHandle.standardError.write(Data((interruptedLine + suffix + "\n").utf8))
+        exit(130)
     }
 }
+
+/// The write end of the interrupt pipe, set once before the SIGINT handler is installed
+/// and only read by the handler afterwards.
+nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1

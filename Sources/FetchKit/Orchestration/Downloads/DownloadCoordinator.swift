@@ -256,7 +256,8 @@ public final class DownloadCoordinator: Sendable {
     // MARK: Internals
 
     /// One transfer into a staging file, through the client's pipeline, reporting its progress.
-    typealias Transfer = @Sendable (_ staging: URL, _ progress: @escaping @Sendable (TransferProgress) -> Void)
+    typealias Transfer =
+        @Sendable (_ staging: URL, _ progress: @escaping @Sendable (TransferProgress) -> Void)
         async throws(FetchError) -> Void
 
     private func transfer(_ request: URLRequest) -> Transfer {
@@ -266,8 +267,9 @@ public final class DownloadCoordinator: Sendable {
         }
     }
 
-    private func enqueue(_ transfer: @escaping Transfer, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter)
-    {
+    private func enqueue(
+        _ transfer: @escaping Transfer, key: String, destination: URL, waiterID: UUID, waiter: @escaping Waiter
+    ) {
         state.withLock { state in
             if state.entries[key] != nil {
                 state.entries[key]?.waiters[waiterID] = waiter
@@ -278,7 +280,8 @@ public final class DownloadCoordinator: Sendable {
             state.progress[key] = TransferProgress()
             entry.task = Task {
                 let result = await Self.perform(
-                    transfer, key: key, destination: destination, progress: { [weak self] in self?.update(key: key, $0) })
+                    transfer, key: key, destination: destination,
+                    progress: { [weak self] in self?.update(key: key, $0) })
                 self.complete(key: key, with: result)
             }
             state.entries[key] = entry
