@@ -6,7 +6,10 @@ import Testing
 
 /// Ctrl-C at any moment of any command of the three programs: one line saying what was
 /// kept, exit status 130, and a store that opens and reads as before.
-@Suite struct CtrlCTests {
+///
+/// Serialized: each case starts several programs, and 15 cases starting theirs at once would
+/// load a small machine enough to slow every other test of the run.
+@Suite(.serialized) struct CtrlCTests {
     /// One command to interrupt, after the setup commands ran to their end.
     struct Command: CustomStringConvertible, Sendable {
         let program: String

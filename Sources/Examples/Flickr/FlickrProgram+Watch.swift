@@ -107,10 +107,8 @@ extension FlickrProgram {
                     say("interrupted again: stopping without waiting for the fetch in progress")
                     break loop
                 }
-                guard busy else {
-                    say("interrupted: stopping")
-                    break loop
-                }
+                // Nothing to wait for: the summary (the interruption line) says the rest.
+                guard busy else { break loop }
                 say("interrupted: stopping after the fetch in progress (Ctrl-C again to stop at once)")
             }
         }
