@@ -83,7 +83,8 @@ import Testing
             var wanted = expected
             while wanted.last == "" { wanted.removeLast() }
             let matches = Self.matches(
-                wanted.map { Self.normalized($0, block.numbersVary) }, actual.map { Self.normalized($0, block.numbersVary) })
+                wanted.map { Self.normalized($0, block.numbersVary) },
+                actual.map { Self.normalized($0, block.numbersVary) })
             #expect(
                 matches,
                 "\(block), $ \(command)\n--- the page says ---\n\(wanted.joined(separator: "\n"))\n--- the program printed ---\n\(actual.joined(separator: "\n"))"
@@ -94,7 +95,8 @@ import Testing
     /// A line as compared: the time a book was added varies; with `numbersVary`, so does every number.
     static func normalized(_ line: String, _ numbersVary: Bool) -> String {
         if line.hasPrefix("Added:       ") { return "Added:       <time>" }
-        let line = line.replacingOccurrences(of: #"127\.0\.0\.1:[0-9]+"#, with: "127.0.0.1:<port>", options: .regularExpression)
+        let line = line.replacingOccurrences(
+            of: #"127\.0\.0\.1:[0-9]+"#, with: "127.0.0.1:<port>", options: .regularExpression)
         guard numbersVary else { return line }
         var result = ""
         var inNumber = false

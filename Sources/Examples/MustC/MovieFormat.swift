@@ -53,13 +53,13 @@ enum Trend: Equatable {
     }
 
     /// The trend of a movie from its samples (oldest first) and the latest refresh's time:
-    /// up or down when the latest refresh saved a sample for it, steady otherwise.
+    /// up or down when the latest refresh saved a sample for it (compared with the value that
+    /// sample replaced), steady otherwise.
     static func of(_ movie: Movie, samples: [PopularitySample], lastRefresh: Date?) -> Trend {
         guard movie.popularity != nil, let lastRefresh else { return .unknown }
-        guard samples.count >= 2, let latest = samples.last, latest.takenAt == lastRefresh else {
-            return .steady
-        }
-        let previous = samples[samples.count - 2].popularity
+        guard let latest = samples.last, latest.takenAt == lastRefresh,
+            let previous = latest.previous ?? (samples.count >= 2 ? samples[samples.count - 2].popularity : nil)
+        else { return .steady }
         return latest.popularity > previous ? .up : latest.popularity < previous ? .down : .steady
     }
 }

@@ -49,11 +49,13 @@ struct MovieShelf: Sendable {
     func setMatch(_ match: TMDBMovie, of id: UUID, at date: Date = Date()) async throws -> Movie? {
         try await store.context.persist { tx in
             guard var movie = try tx.fetch(Movie.self, id: id) else { return nil }
+            let previous = movie.popularity
             movie.remoteID = match.id
             movie.popularity = match.popularity
             try tx.update(movie)
             if let popularity = match.popularity {
-                try Self.addSample(PopularitySample(movieID: id, takenAt: date, popularity: popularity), in: tx)
+                try Self.addSample(
+                    PopularitySample(movieID: id, takenAt: date, popularity: popularity, previous: previous), in: tx)
             }
             return movie
         }
@@ -71,9 +73,11 @@ struct MovieShelf: Sendable {
             var written = 0
             for (id, popularity) in changes {
                 guard var movie = try tx.fetch(Movie.self, id: id) else { continue }
+                let previous = movie.popularity
                 movie.popularity = popularity
                 try tx.update(movie)
-                try Self.addSample(PopularitySample(movieID: id, takenAt: date, popularity: popularity), in: tx)
+                try Self.addSample(
+                    PopularitySample(movieID: id, takenAt: date, popularity: popularity, previous: previous), in: tx)
                 written += 1
             }
             try tx.insert(RefreshRecord(finishedAt: date, changed: written))

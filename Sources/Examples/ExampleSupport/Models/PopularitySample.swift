@@ -15,6 +15,8 @@ public struct PopularitySample: StoredEntity {
     public var takenAt: Date
     /// TMDB's popularity then.
     public var popularity: Double
+    /// The value it replaced, if the movie had one (the trend of a refresh compares the two).
+    public var previous: Double?
 
     /// The movie column.
     public static let movieID = Field<PopularitySample, UUID>("movieID")
@@ -32,10 +34,12 @@ public struct PopularitySample: StoredEntity {
     ///   - movieID: the movie's id.
     ///   - takenAt: when the value was fetched.
     ///   - popularity: the value.
-    public init(movieID: UUID, takenAt: Date, popularity: Double) {
+    ///   - previous: the value it replaced, if any.
+    public init(movieID: UUID, takenAt: Date, popularity: Double, previous: Double? = nil) {
         id = UUID()
         self.movieID = movieID
         self.takenAt = takenAt
         self.popularity = popularity
+        self.previous = previous
     }
 }
