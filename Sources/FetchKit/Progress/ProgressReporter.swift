@@ -48,7 +48,13 @@ final class ProgressReporter: Sendable {
             state.poll = poll
             return .some(previous)
         }
-        guard case .some(let previous) = previous else { return }
+        guard case .some(let previous) = previous else {
+            // Already finished: the new timer never runs. A dispatch source must not be released
+            // while suspended (libdispatch traps), so it is cancelled, then resumed to be dropped.
+            timer.cancel()
+            timer.resume()
+            return
+        }
         previous?.cancel()
         timer.resume()
     }
