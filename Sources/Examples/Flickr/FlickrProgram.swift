@@ -22,7 +22,7 @@ struct FlickrProgram {
                                                 in progress finishes and is stored; a second Ctrl-C abandons it).
               flickr list [--by photographer|place]
                                                 The stored photos, newest first, or grouped with counts.
-              flickr map --out <file.svg>       Plot the stored photos on a longitude/latitude grid.
+              flickr map --out <file.svg>       Draw the stored photos on a world map (SVG), one circle per place.
 
             Durations: 500ms, 30s, 5m, 1h (also 1.5s).
 
@@ -77,7 +77,10 @@ struct FlickrProgram {
                 try arguments.finish()
                 let photos = try await allPhotos(in: try openStore(store))
                 try write(PhotoMap(photos: photos).svg(), to: out)
-                say("wrote a map of \(FetchReport.count(photos.count, "photo")) to \(out)")
+                let places = PhotoCluster.clusters(of: photos).count
+                say(
+                    "wrote a map of \(FetchReport.count(photos.count, "photo")) "
+                        + "at \(FetchReport.count(places, "place")) to \(out)")
             default:
                 throw UsageError("unknown command '\(command)'")
             }
