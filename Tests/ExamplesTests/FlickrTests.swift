@@ -4,10 +4,6 @@ import Persistence
 import TestSupport
 import Testing
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The flickr example end to end: the built program against its offline server, with a
 /// temporary store opened afterwards with Persistence.
 @Suite struct FlickrTests {
@@ -204,35 +200,6 @@ import Testing
         #expect(run.output.contains("no photos stored yet"))
     }
 
-    // MARK: map
-
-    @Test func mapWritesValidSVGWithOneDotPerStoredPhoto() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
-        #expect(try await sandbox.run(["fetch"]).status == 0)
-        // A photo another program stored, with text that must be escaped.
-        let now = Date()
-        try sandbox.insert([
-            Photo(
-                id: "1", title: #"<Tom & Jerry's "chase">"#, ownerID: "x@N00", ownerName: "A & B", latitude: -45,
-                longitude: 170, accuracy: nil, placeID: nil, details: "", imageURL: nil, uploaded: nil,
-                firstFetched: now, lastFetched: now)
-        ])
-        let count = try sandbox.storedPhotos().count
-        let out = sandbox.folder.file("map.svg")
-
-        let run = try await sandbox.run(["map", "--out", out.path])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.output.contains("wrote a map of \(count) photos"))
-
-        let svg = try SVGSummary(contentsOf: out)
-        #expect(svg.root == "svg")
-        #expect(svg.circles == count)
-        #expect(svg.lines == 5 + 11)  // graticule every 30°: 5 parallels, 11 meridians inside the frame
-        #expect(svg.texts.contains("Recent geo-referenced Flickr photos: \(count) photos"))
-        #expect(svg.titles.contains(#"<Tom & Jerry's "chase"> — A & B"#))
-    }
-
     // MARK: Errors
 
     @Test func anUnknownCommandIsAWrongCall() async throws {
@@ -329,57 +296,4 @@ import Testing
             #expect(run.output.contains(text), "\(text)")
         }
     }
-}
-
-/// The parts of an SVG file the map test checks, read with `XMLParser` (which fails on
-/// anything that is not well-formed XML, such as unescaped text).
-struct SVGSummary {
-    var root: String?
-    var circles = 0
-    var lines = 0
-    var texts: [String] = []
-    var titles: [String] = []
-
-    init(contentsOf url: URL) throws {
-        let parser = XMLParser(data: try Data(contentsOf: url))
-        let reader = Reader()
-        parser.delegate = reader
-        guard parser.parse() else {
-            throw SVGSummaryError(description: "not well-formed XML: \(String(describing: parser.parserError))")
-        }
-        root = reader.root
-        circles = reader.counts["circle", default: 0]
-        lines = reader.counts["line", default: 0]
-        texts = reader.texts["text", default: []]
-        titles = reader.texts["title", default: []]
-    }
-
-    private final class Reader: NSObject, XMLParserDelegate {
-        var root: String?
-        var counts: [String: Int] = [:]
-        var texts: [String: [String]] = [:]
-        private var open: [(name: String, text: String)] = []
-
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            if root == nil { root = name }
-            counts[name, default: 0] += 1
-            open.append((name, ""))
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if !open.isEmpty { open[open.count - 1].text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let element = open.popLast() else { return }
-            texts[element.name, default: []].append(element.text)
-        }
-    }
-}
-
-struct SVGSummaryError: Error, CustomStringConvertible {
-    let description: String
 }

@@ -91,21 +91,22 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.output == "Wrote \(file.path): 3 movies, 12 samples.\n", "\(run)")
 
-        let svg = try SVGDocument(contentsOf: file)
-        #expect(svg.root == "svg")
-        let lines = svg.elements("polyline", in: "lines")
+        let svg = try SVGElement.read(contentsOf: file)
+        #expect(svg.name == "svg")
+        let drawn = try #require(svg.element(id: "lines"))
+        let lines = drawn.all("polyline")
         #expect(lines.count == 3)
         for line in lines {
             let points = (line.attributes["points"] ?? "").split(separator: " ")
             #expect(points.count == 4, "the match and three refreshes")
         }
-        #expect(svg.elements("circle", in: "lines").count == 12)
-        let legend = svg.elements("text", in: "legend").map(\.text)
+        #expect(drawn.all("circle").count == 12)
+        let legend = svg.element(id: "legend")?.all("text").map(\.text) ?? []
         for title in ["Fight Club (family): ", "Amélie (family): ", "Romeo + Juliet (family): "] {
             #expect(legend.contains { $0.hasPrefix(title) }, "\(legend)")
         }
         #expect(!legend.contains { $0.contains("Unmade") }, "a movie without popularity has no line")
-        let axes = svg.elements("text", in: "axes").map(\.text)
+        let axes = svg.element(id: "axes")?.all("text").map(\.text) ?? []
         #expect(axes.contains("Time (UTC)") && axes.contains("TMDB popularity"), "\(axes)")
         #expect(axes.filter { $0.contains(":") }.count >= 2, "time ticks: \(axes)")
         #expect(axes.filter { Double($0) != nil }.count >= 3, "value ticks: \(axes)")
@@ -118,7 +119,7 @@ import Testing
         let run = try await sandbox.run(["chart", "--out", file.path])
         #expect(run.status == 0, "\(run)")
         #expect(run.output.contains("no popularity history yet"), "\(run)")
-        #expect(try SVGDocument(contentsOf: file).root == "svg")
+        #expect(try SVGElement.read(contentsOf: file).name == "svg")
         let missing = try await sandbox.run(["chart"])
         #expect(missing.status == 2)
         #expect(missing.errorOutput.hasPrefix("mustc: chart needs a file to write; give it with --out <file.svg>\n"))

@@ -23,7 +23,7 @@ struct FlickrProgram {
                                                 in progress finishes and is stored; a second Ctrl-C abandons it).
               flickr list [--by photographer|place]
                                                 The stored photos, newest first, or grouped with counts.
-              flickr map --out <file.svg>       Plot the stored photos on a world map.
+              flickr map --out <file.svg>       Draw the stored photos on a world map (SVG), one circle per place.
 
             Durations: 500ms, 30s, 5m, 1h (also 1.5s).
 
@@ -85,7 +85,10 @@ struct FlickrProgram {
                 let photos = try await allPhotos(in: try openStore(store))
                 try write(PhotoMap(photos: photos).svg(), to: out)
                 Interrupts.keep("\(out) was written")
-                say("wrote a map of \(FetchReport.count(photos.count, "photo")) to \(out)")
+                let places = PhotoCluster.clusters(of: photos).count
+                say(
+                    "wrote a map of \(FetchReport.count(photos.count, "photo")) "
+                        + "at \(FetchReport.count(places, "place")) to \(out)")
             default:
                 throw UsageError("unknown command '\(command)'", fix: "use fetch, watch, list or map")
             }

@@ -1,0 +1,5 @@
+/// Why an SVG file could not be read.
+struct SVGElementError: Error, CustomStringConvertible {
+    /// What went wrong.
+    let description: String
+}
