@@ -26,8 +26,10 @@ let package = Package(
     ],
     targets: [
         // MARK: Libraries
-        .target(name: "Decoding", swiftSettings: strictSettings),
-        .target(name: "FetchKit", dependencies: ["Decoding"], swiftSettings: strictSettings),
+        // The lock box every module shares (`package` access; not a product).
+        .target(name: "Locking", swiftSettings: strictSettings),
+        .target(name: "Decoding", dependencies: ["Locking"], swiftSettings: strictSettings),
+        .target(name: "FetchKit", dependencies: ["Decoding", "Locking"], swiftSettings: strictSettings),
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -36,33 +38,35 @@ let package = Package(
         ),
         .target(
             name: "Persistence",
-            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd]))],
+            dependencies: [
+                "Locking", .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd])),
+            ],
             swiftSettings: strictSettings
         ),
-        .target(name: "FetchKitTesting", dependencies: ["FetchKit"], swiftSettings: strictSettings),
+        .target(name: "FetchKitTesting", dependencies: ["FetchKit", "Locking"], swiftSettings: strictSettings),
 
         // MARK: Examples
         .target(
             name: "ExampleSupport",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
             path: "Sources/Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "BookLab",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
             path: "Sources/Examples/BookLab",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "MustC",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
             path: "Sources/Examples/MustC",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "Flickr",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
             path: "Sources/Examples/Flickr",
             swiftSettings: strictSettings
         ),
@@ -76,6 +80,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["Locking"],
             path: "Sources/TestSupport",
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
@@ -87,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "FetchKitTesting", "Persistence", "TestSupport"],
+            dependencies: ["FetchKit", "FetchKitTesting", "Persistence", "TestSupport", "Locking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A clock whose time moves only when a test moves it: timeouts, retry waits and periodic
 /// ticks run at once, in order, and no test waits for real time to pass.

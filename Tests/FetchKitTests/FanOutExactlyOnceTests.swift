@@ -1,5 +1,6 @@
 import FetchKitTesting
 import Foundation
+import Locking
 import Testing
 
 @testable import FetchKit

@@ -2,6 +2,7 @@ import Dispatch
 import ExampleSupport
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 extension FlickrProgram {
@@ -49,7 +50,7 @@ extension FlickrProgram {
         let store = try openStore(path)
         Interrupts.keep("the store holds what it held before")
         let fetcher = makeFetcher(source: source, store: store, progress: nil)
-        let state = Protected(WatchState(limit: limit))
+        let state = Locked(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 
         let periodic = PeriodicFetcher<FetchReport?>(every: interval) {

@@ -150,7 +150,7 @@ struct FlickrProgram {
 
     /// Prints a line at once (unbuffered), so a reader of a pipe sees progress as it happens.
     @Sendable static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Terminal.say(line)
     }
 
     static func write(_ text: String, to path: String) throws {

@@ -2,6 +2,7 @@ import Decoding
 import ExampleSupport
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 #if canImport(FoundationNetworking)
@@ -206,10 +207,10 @@ private final class HandlerJoin: Sendable {
         var continuation: CheckedContinuation<BatchEnd, Never>?
     }
 
-    private let state: Protected<State>
+    private let state: Locked<State>
 
     init(_ continuation: CheckedContinuation<BatchEnd, Never>) {
-        state = Protected(State(continuation: continuation))
+        state = Locked(State(continuation: continuation))
     }
 
     func downloadEnded(_ result: Result<URL, any Error>) {

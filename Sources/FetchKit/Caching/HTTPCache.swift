@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,3 +1,5 @@
+import Locking
+
 /// A set of fetches that can be cancelled together, and that keeps working afterwards.
 ///
 /// Pass a group to any `fetch` call; ``cancelAll()`` cancels every fetch of the group

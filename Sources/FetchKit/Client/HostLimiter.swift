@@ -1,3 +1,5 @@
+import Locking
+
 /// Limits the requests a client has on the wire per host, queueing the rest in order.
 ///
 /// URLSession on Linux lets libcurl open 6 connections per host and queues further tasks

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 
 /// Reports one request's progress: polls the running transport task at most every
 /// `interval`, passes on what changed, and ends with exactly one finished report.
@@ -10,7 +11,8 @@ final class ProgressReporter: Sendable {
     private struct State {
         var last: TransferProgress?
         var finished = false
-        var timer: (any DispatchSourceTimer)?
+        /// Which exchange the ticks poll: a tick of an earlier one finds another number and stops.
+        var generation = 0
         var poll: (@Sendable () -> TransferProgress?)?
     }
 
@@ -36,38 +38,21 @@ final class ProgressReporter: Sendable {
 
     /// Starts polling a new exchange (a retry replaces the previous one).
     func watch(_ poll: @escaping @Sendable () -> TransferProgress?) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(
-            interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .milliseconds(5))
-        timer.setEventHandler { [weak self] in self?.tick() }
-        let previous = state.withLock { state -> (any DispatchSourceTimer)?? in
-            guard !state.finished else { return .none }
-            let previous = state.timer
-            state.timer = timer
+        let generation = state.withLock { state -> Int? in
+            guard !state.finished else { return nil }
+            state.generation += 1
             state.poll = poll
-            return .some(previous)
+            return state.generation
         }
-        guard case .some(let previous) = previous else {
-            // Already finished: the new timer never runs. A dispatch source must not be released
-            // while suspended (libdispatch traps), so it is cancelled, then resumed to be dropped.
-            timer.cancel()
-            timer.resume()
-            return
-        }
-        previous?.cancel()
-        timer.resume()
+        if let generation { queue.async { [self] in tick(generation) } }
     }
 
     /// Stops polling (the exchange ended; a retry may watch again).
     func pause() {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
-            let timer = state.timer
-            state.timer = nil
+        state.withLock { state in
+            state.generation += 1
             state.poll = nil
-            return timer
         }
-        timer?.cancel()
     }
 
     /// The last report sent, if any.
@@ -93,16 +78,20 @@ final class ProgressReporter: Sendable {
         }
     }
 
-    /// Runs on `queue`: reports the polled progress when it changed.
-    private func tick() {
-        guard let poll = state.withLock({ $0.finished ? nil : $0.poll }), var progress = poll() else { return }
-        progress.isFinished = false
-        let changed = state.withLock { state -> Bool in
-            guard !state.finished, state.last != progress else { return false }
-            state.last = progress
-            return true
+    /// Runs on `queue`: reports the polled progress when it changed, and comes back after
+    /// `interval` while the exchange is still the one watched.
+    private func tick(_ generation: Int) {
+        guard let poll = state.withLock({ $0.finished || $0.generation != generation ? nil : $0.poll }) else { return }
+        if var progress = poll() {
+            progress.isFinished = false
+            let changed = state.withLock { state -> Bool in
+                guard !state.finished, state.generation == generation, state.last != progress else { return false }
+                state.last = progress
+                return true
+            }
+            if changed { deliver(progress) }
         }
-        if changed { deliver(progress) }
+        queue.asyncAfter(deadline: interval.fromNow) { [weak self] in self?.tick(generation) }
     }
 
     private func deliver(_ progress: TransferProgress) {

@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

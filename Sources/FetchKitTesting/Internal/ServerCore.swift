@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A route: what it matches and how it answers.
 struct Route: Sendable {

@@ -139,8 +139,7 @@ public struct ExampleProgram: Sendable {
     ///
     /// - Parameter line: the text.
     public func printError(_ line: String) {
-        fflush(nil)  // what was printed before comes first, also in a pipe
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Terminal.complain(line)
     }
 
     /// An error's description, on one line (Persistence's message without its type's name).

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +34,7 @@ public enum Interrupts {
         var programName = "program"
     }
 
-    static let state = Protected(State())
+    static let state = Locked(State())
 
     /// Installs the handler (once per process) for the program `name`.
     ///
@@ -120,8 +121,7 @@ public enum Interrupts {
 
     /// Prints the interruption line and exits 130.
     static func stopNow(suffix: String = "") -> Never {
-        fflush(nil)
-        FileHandle.standardError.write(Data((interruptedLine + suffix + "\n").utf8))
+        Terminal.complain(interruptedLine + suffix)
         exit(130)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// The shared state of one fan-out: the items not started yet and the results so far.
 ///

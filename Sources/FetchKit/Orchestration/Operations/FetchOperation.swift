@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// An operation that runs one asynchronous job, such as a fetch, and keeps its result.
 ///

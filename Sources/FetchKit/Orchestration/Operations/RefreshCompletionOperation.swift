@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+import Locking
 
 /// An operation that runs after its dependencies and reports their aggregate outcome, once.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 extension PeriodicFetcher {
     /// What ended a wait of the loop.
     enum Wake: Sendable {

@@ -1,3 +1,5 @@
+import Locking
+
 /// Runs a job every interval, never two runs at once, reporting each run's outcome.
 ///
 /// The schedule is a fixed grid of ticks: the first at the start (or after a delay), then one
