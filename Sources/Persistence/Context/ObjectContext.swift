@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+import Locking
 
 /// A context: one serial queue and one SQLite connection, through which blocks read and write.
 ///
@@ -291,28 +292,25 @@ public final class ObjectContext: @unchecked Sendable {
 }
 
 /// Every live context, so pending blocks can be finished when the program exits.
-final class ContextRegistry: @unchecked Sendable {
-    // `contexts` is guarded by `lock`.
+final class ContextRegistry: Sendable {
     static let shared = ContextRegistry()
-    private let lock = NSLock()
-    private var contexts: [Weak] = []
-    private var hooked = false
+    private let state = Locked<(contexts: [Weak], hooked: Bool)>(([], false))
 
     private struct Weak { weak var context: ObjectContext? }
 
     func add(_ context: ObjectContext) {
-        lock.withLock {
-            contexts.removeAll { $0.context == nil }
-            contexts.append(Weak(context: context))
-            if !hooked {
-                hooked = true
+        state.withLock { state in
+            state.contexts.removeAll { $0.context == nil }
+            state.contexts.append(Weak(context: context))
+            if !state.hooked {
+                state.hooked = true
                 atexit { ContextRegistry.shared.drain(timeout: 10) }
             }
         }
     }
 
     func live(of core: StoreCore? = nil) -> [ObjectContext] {
-        lock.withLock { contexts.compactMap(\.context) }.filter { core == nil || $0.core === core }
+        state.withLock { $0.contexts.compactMap(\.context) }.filter { core == nil || $0.core === core }
     }
 
     /// Lets every queued block finish (bounded by `timeout`), so accepted writes are committed.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// An object told the new list of an entity after every commit that changes it: the seed's
 /// `DatabaseListener` with `onBookListChange(bookList:)`.
@@ -23,23 +24,21 @@ public protocol EntityListener<Entity>: AnyObject {
 }
 
 /// The store's listeners, by identity, each with the observation feeding it.
-final class ListenerTable: @unchecked Sendable {
-    // `tokens` is guarded by `lock`.
-    private let lock = NSLock()
-    private var tokens: [ObjectIdentifier: ObservationToken] = [:]
+final class ListenerTable: Sendable {
+    private let tokens = Locked<[ObjectIdentifier: ObservationToken]>([:])
 
     func set(_ token: ObservationToken, for listener: AnyObject) {
-        let old = lock.withLock { tokens.updateValue(token, forKey: ObjectIdentifier(listener)) }
+        let old = tokens.withLock { $0.updateValue(token, forKey: ObjectIdentifier(listener)) }
         old?.cancel()
     }
 
     func remove(_ listener: AnyObject) {
-        let old = lock.withLock { tokens.removeValue(forKey: ObjectIdentifier(listener)) }
+        let old = tokens.withLock { $0.removeValue(forKey: ObjectIdentifier(listener)) }
         old?.cancel()
     }
 
     func remove(id: ObjectIdentifier, token: ObservationToken) {
-        lock.withLock {
+        tokens.withLock { tokens in
             if tokens[id] === token { tokens[id] = nil }
         }
         token.cancel()

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// What one commit changed, handed to observers.
 struct CommitSummary: Sendable {
@@ -31,38 +32,40 @@ protocol CommitObserver: AnyObject, Sendable {
 }
 
 /// The store's registry of observers, told about each commit after it happened.
-final class ObservationCenter: @unchecked Sendable {
-    // `observers` and `refreshes` are guarded by `lock`.
-    private let lock = NSLock()
-    private var observers: [ObjectIdentifier: any CommitObserver] = [:]
-    private var refreshes = (incremental: 0, full: 0)
+final class ObservationCenter: Sendable {
+    private struct State {
+        var observers: [ObjectIdentifier: any CommitObserver] = [:]
+        var refreshes = (incremental: 0, full: 0)
+    }
+
+    private let state = Locked(State())
 
     /// Whether anyone observes the store (commits then record the rows they change).
-    var hasObservers: Bool { lock.withLock { !observers.isEmpty } }
+    var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
 
     /// How many refreshes took each path since the store opened (for tests and diagnostics).
-    var refreshCounts: (incremental: Int, full: Int) { lock.withLock { refreshes } }
+    var refreshCounts: (incremental: Int, full: Int) { state.withLock { $0.refreshes } }
 
     func noteRefresh(incremental: Bool) {
-        lock.withLock {
-            if incremental { refreshes.incremental += 1 } else { refreshes.full += 1 }
+        state.withLock { state in
+            if incremental { state.refreshes.incremental += 1 } else { state.refreshes.full += 1 }
         }
     }
 
     func add(_ observer: any CommitObserver) {
-        lock.withLock { observers[ObjectIdentifier(observer)] = observer }
+        state.withLock { $0.observers[ObjectIdentifier(observer)] = observer }
     }
 
     func remove(_ observer: any CommitObserver) {
-        _ = lock.withLock { observers.removeValue(forKey: ObjectIdentifier(observer)) }
+        _ = state.withLock { $0.observers.removeValue(forKey: ObjectIdentifier(observer)) }
     }
 
     func removeAll() {
-        lock.withLock { observers.removeAll() }
+        state.withLock { $0.observers.removeAll() }
     }
 
     func didCommit(_ commit: CommitSummary) {
-        let interested = lock.withLock { observers.values.filter { commit.touches($0.table) } }
+        let interested = state.withLock { $0.observers.values.filter { commit.touches($0.table) } }
         for observer in interested { observer.scheduleRefresh(after: commit) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// An observed query: after commits that touch its table it re-reads what changed and delivers
 /// the new results with a ``ChangeSet``.
@@ -11,9 +12,14 @@ import Foundation
 /// into the window) or sorted by relevance, after raw SQL or a `delete(where: nil)` (the changed
 /// rows are unknown), when more than `ChangeLog.limit` rows changed, and when the held results
 /// disagree with what the commit reports.
-final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable {
-    // Thread safety: `pending`, `pendingRows` and `cancelled` are guarded by `lock`; `results`
-    // and `delivered` are only touched on the observer context's serial queue (in `refresh`).
+final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
+    private struct State {
+        var pending = false
+        var cancelled = false
+        /// The rows changed since the last refresh; `nil` when a full refresh is needed.
+        var pendingRows: Set<Int64>? = []
+    }
+
     let table: String
     private let query: Query<E>
     private let reader: ObjectContext
@@ -22,12 +28,10 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
     private let onError: (@Sendable (PersistenceError) -> Void)?
     /// Whether commits can be applied row by row.
     private let incremental: Bool
-    private let lock = NSLock()
-    private var pending = false
-    private var cancelled = false
-    /// The rows changed since the last refresh; `nil` when a full refresh is needed.
-    private var pendingRows: Set<Int64>? = nil
-    private var results: ObservedResults<E>?
+    private let state = Locked(State(pendingRows: nil))
+    /// The results last delivered; only `refresh` (on the reader's serial queue) takes them out
+    /// and puts them back, so the lock is never contended.
+    private let held = Locked<ObservedResults<E>?>(nil)
 
     init(
         query: Query<E>, reader: ObjectContext, queue: DispatchQueue,
@@ -42,24 +46,24 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
         incremental = query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance)
     }
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     func cancel() {
-        lock.withLock { cancelled = true }
+        state.withLock { $0.cancelled = true }
         reader.core.center.remove(self)
     }
 
     func scheduleRefresh(after commit: CommitSummary?) {
-        let schedule = lock.withLock {
-            guard !cancelled else { return false }
-            if incremental, let commit, let changed = commit.changedRows(of: table), var rows = pendingRows {
+        let schedule = state.withLock { state in
+            guard !state.cancelled else { return false }
+            if incremental, let commit, let changed = commit.changedRows(of: table), var rows = state.pendingRows {
                 rows.formUnion(changed)
-                pendingRows = rows.count > ChangeLog.limit ? nil : rows
+                state.pendingRows = rows.count > ChangeLog.limit ? nil : rows
             } else {
-                pendingRows = nil
+                state.pendingRows = nil
             }
-            guard !pending else { return false }
-            pending = true
+            guard !state.pending else { return false }
+            state.pending = true
             return true
         }
         guard schedule else { return }
@@ -68,12 +72,15 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
 
     /// Runs on the reader's queue. Commits that land while a refresh is queued are folded into it.
     private func refresh() {
-        let changed = lock.withLock {
-            pending = false
-            defer { pendingRows = [] }
-            return pendingRows
+        let changed = state.withLock { state in
+            state.pending = false
+            defer { state.pendingRows = [] }
+            return state.pendingRows
         }
         guard !isCancelled else { return }
+        // Moved out of the box for the refresh (so its storage is not copied on write) and back.
+        var results = held.withLock { $0.take() }
+        defer { held.withLock { [results] in $0 = results } }
         do {
             let initial = results == nil
             let changes: ChangeSet
@@ -88,10 +95,10 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
                     reader.core.center.noteRefresh(incremental: true)
                 } else {
                     results = held
-                    changes = try refreshFully()
+                    changes = try refreshFully(&results)
                 }
             } else {
-                changes = try refreshFully()
+                changes = try refreshFully(&results)
             }
             guard initial || !changes.isEmpty, let results else { return }
             let change = QueryChange(results: results.entities, changes: changes, isInitial: initial)
@@ -108,7 +115,7 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, @unchecked Sendable 
     }
 
     /// Re-reads the whole query and diffs it with the held results by identity.
-    private func refreshFully() throws -> ChangeSet {
+    private func refreshFully(_ results: inout ObservedResults<E>?) throws -> ChangeSet {
         let fetched = try reader.performRead { tx in try tx.fetchObserved(query, keys: incremental) }
         let fresh = ObservedResults(fetched, descending: query.sort.map(\.descending))
         let changes = results.map { $0.diff(to: fresh) } ?? ChangeSet(inserted: Array(fresh.entities.indices))

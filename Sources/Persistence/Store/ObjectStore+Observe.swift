@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+import Locking
 
 extension ObjectStore {
     /// Observes a query: hands `handler` the current results, then, after each commit that
@@ -92,14 +93,13 @@ extension ObjectStore {
 }
 
 /// Lets a delivery closure reach its own token once it exists.
-final class TokenHolder: @unchecked Sendable {
-    // `stored` is guarded by `lock`.
-    private let lock = NSLock()
-    private weak var stored: ObservationToken?
+final class TokenHolder: Sendable {
+    private struct Weak { weak var token: ObservationToken? }
+    private let stored = Locked(Weak())
 
     var token: ObservationToken? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0.token } }
+        set { stored.withLock { $0.token = newValue } }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Serializes the writers of one store inside this process (SQLite's own locking and
 /// `BEGIN IMMEDIATE` still serialize writers across processes).
@@ -40,21 +41,18 @@ final class WriterLock: @unchecked Sendable {
     }
 }
 
-/// A flag set from one thread and read from another, guarded by a lock.
-final class LockedFlag: @unchecked Sendable {
-    // `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
+/// A flag set from one thread and read from another.
+final class LockedFlag: Sendable {
+    private let value = Locked(false)
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 
     /// Sets the flag and returns whether it was already set.
     func testAndSet() -> Bool {
-        lock.withLock {
-            let old = value
-            value = true
-            return old
+        value.withLock { value in
+            defer { value = true }
+            return value
         }
     }
 }
