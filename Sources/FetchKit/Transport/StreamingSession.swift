@@ -148,11 +148,8 @@ final class StreamingSession: Sendable {
         }
     }
 
-    /// Routes the session's callbacks to the exchanges.
-    ///
-    /// `@unchecked Sendable`: its only state, `exchanges`, is a `Locked` dictionary; the
-    /// `NSObject` base has no mutable state of its own that is used here.
-    private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// Routes the session's callbacks to the exchanges (its only state, `exchanges`, is a `Locked`).
+    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
         private let exchanges = Locked<[Int: Exchange]>([:])
 
         func register(_ identifier: Int, _ exchange: Exchange) {

@@ -26,10 +26,9 @@ struct Route: Sendable {
     }
 }
 
-/// One listening period of a server, from `start()` to `stop()`.
-///
-/// `@unchecked Sendable`: the `let`s are immutable; `connections` is a `Locked`.
-final class Run: @unchecked Sendable {
+/// One listening period of a server, from `start()` to `stop()`: immutable, but for
+/// `connections`, a `Locked`.
+final class Run: Sendable {
     let port: UInt16
     let listener: Int32
     let wakeRead: Int32

@@ -6,15 +6,15 @@ import Locking
 /// A fan-out runs at most `maximumConcurrency` worker tasks; each pulls the next item from
 /// here when it finishes one, so no task waits for the parent between items and 10,000
 /// items never mean more than `maximumConcurrency` tasks.
-final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `store` are `Locked` values (each an `NSLock` around its state), so the iterator and
-    // the results are only touched under their locks; `progressLock` serializes progress
-    // calls; `total` is immutable.
+final class FanOutRun<Element: Sendable, Value: Sendable>: Sendable {
     private struct Store {
         var results: [Result<Value, any Error>?]
         var outcomes: [ItemOutcome]
         var tally = OutcomeTally()
         var completed = 0
+        /// Progress reports not delivered yet, oldest first, and whether a thread delivers them.
+        var reports: [FanOutProgress] = []
+        var delivering = false
 
         mutating func record(_ result: Result<Value, any Error>, outcome: ItemOutcome, at index: Int) {
             results[index] = result
@@ -25,13 +25,14 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
     }
 
     let total: Int
-    private let pending: Locked<AnyIterator<(offset: Int, element: Element)>>
+    private let items: [Element]
+    /// The offset of the next item to start.
+    private let nextOffset = Locked(0)
     private let store: Locked<Store>
-    private let progressLock = NSLock()
 
     init(_ items: some Collection<Element>) {
-        total = items.count
-        pending = Locked(AnyIterator(items.enumerated().makeIterator()))
+        self.items = Array(items)
+        total = self.items.count
         store = Locked(
             Store(
                 results: [Result<Value, any Error>?](repeating: nil, count: total),
@@ -41,10 +42,17 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
     /// The next item to start, or `nil` when none is left or the calling task is cancelled.
     func next() -> (offset: Int, element: Element)? {
         guard !Task.isCancelled else { return nil }
-        return pending.withLock { $0.next() }
+        let offset = nextOffset.withLock { offset -> Int? in
+            guard offset < total else { return nil }
+            defer { offset += 1 }
+            return offset
+        }
+        return offset.map { ($0, items[$0]) }
     }
 
-    /// Records one finished item, then reports progress (one call at a time, in order).
+    /// Records one finished item, then reports progress: one call at a time, in order, and
+    /// with no lock held while `progress` runs (the thread that finds nobody delivering
+    /// delivers every report queued until none is left).
     func record(
         _ result: Result<Value, any Error>, outcome: ItemOutcome, at index: Int,
         progress: (@Sendable (FanOutProgress) -> Void)?
@@ -53,14 +61,25 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: @unchecked Sendable {
             store.withLock { $0.record(result, outcome: outcome, at: index) }
             return
         }
-        progressLock.withLock {
-            let snapshot = store.withLock { store -> FanOutProgress in
-                store.record(result, outcome: outcome, at: index)
-                return FanOutProgress(
+        let delivers = store.withLock { store -> Bool in
+            store.record(result, outcome: outcome, at: index)
+            store.reports.append(
+                FanOutProgress(
                     completed: store.completed, total: total, changed: store.tally.changed,
-                    unchanged: store.tally.unchanged, failed: store.tally.failed)
+                    unchanged: store.tally.unchanged, failed: store.tally.failed))
+            guard !store.delivering else { return false }
+            store.delivering = true
+            return true
+        }
+        guard delivers else { return }
+        while let report = store.withLock({ store -> FanOutProgress? in
+            guard !store.reports.isEmpty else {
+                store.delivering = false
+                return nil
             }
-            progress(snapshot)
+            return store.reports.removeFirst()
+        }) {
+            progress(report)
         }
     }
 
