@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "PersistenceTests",
             dependencies: [
-                "Persistence", "Decoding", "TestSupport",
+                "Persistence", "Decoding", "TestSupport", "Locking",
                 // The stock SQLite library, to read store files as other programs do.
                 .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd])),
             ],

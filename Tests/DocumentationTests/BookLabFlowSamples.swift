@@ -117,7 +117,7 @@ enum BookLabFlow {
 
     // MARK: 5. NSFetchedResultsController + MulticastDelegate → a listener
 
-    final class LibraryScreen: EntityListener {
+    @MainActor final class LibraryScreen: EntityListener {
         var allBooks: [Book] = []
         func entitiesDidChange(_ books: [Book]) {
             allBooks = books  // then reload the table
@@ -125,7 +125,7 @@ enum BookLabFlow {
     }
 
     static func showLibrary(_ screen: LibraryScreen, store: ObjectStore) {
-        store.addListener(screen, sortedBy: [Book.title.ascending(caseInsensitive: true)], on: .main)
+        store.addListener(screen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
     }
 
     static func observeLibrary(store: ObjectStore) -> ObservationToken {

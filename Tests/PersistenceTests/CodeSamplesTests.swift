@@ -26,7 +26,7 @@ private enum Samples {
         static let popularity = Field<Movie, Double?>("popularity")
     }
 
-    final class LibraryScreen: EntityListener {
+    @MainActor final class LibraryScreen: EntityListener {
         var allBooks: [Book] = []
         func entitiesDidChange(_ books: [Book]) { allBooks = books }
     }
@@ -36,7 +36,7 @@ private enum Samples {
         store.context.persist { tx in
             try tx.upsert(book, matching: Book.byISBN)
         }
-        store.addListener(libraryScreen, sortedBy: [Book.title.ascending(caseInsensitive: true)], on: .main)
+        store.addListener(libraryScreen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
     }
 
     static func contexts(url: URL, remoteID: Int64, rating: Double, movies: [Movie]) async throws {

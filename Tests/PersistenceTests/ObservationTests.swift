@@ -1,12 +1,25 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Persistence
 
-final class BookListScreen: EntityListener, @unchecked Sendable {
-    // Only touched on `queue` (the listener's chosen queue) or after waiting for it.
+final class BookListScreen: EntityListener {
     let lists = Collector<[String]>()
     func entitiesDidChange(_ entities: [Book]) { lists.append(entities.map(\.title)) }
+}
+
+/// A listener isolated to the main actor, as a view controller or a SwiftUI model is.
+@MainActor final class MainActorScreen: EntityListener {
+    /// Marks the main queue, whose thread runs the main actor's jobs (on Linux, after
+    /// `dispatchMain()`, not always the process's first thread).
+    nonisolated static let mainQueue = DispatchSpecificKey<Bool>()
+    var lists: [[String]] = []
+    var calledOffTheMainQueue = false
+    func entitiesDidChange(_ entities: [Book]) {
+        if DispatchQueue.getSpecific(key: Self.mainQueue) != true { calledOffTheMainQueue = true }
+        lists.append(entities.map(\.title))
+    }
 }
 
 @Suite struct ObservationTests {
@@ -112,33 +125,59 @@ final class BookListScreen: EntityListener, @unchecked Sendable {
         #expect(changes.count == 1)
     }
 
-    @Test func listenersAreToldTheSortedListAndHeldWeakly() throws {
+    @Test func listenersAreToldTheSortedListAndHeldWeakly() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
-        let queue = DispatchQueue(label: "listeners")
         var screen: BookListScreen? = BookListScreen()
         let lists = try #require(screen?.lists)
-        store.addListener(try #require(screen), sortedBy: byTitle, on: queue)
-        #expect(waitUntil { lists.count == 1 })
+        store.addListener(try #require(screen), sortedBy: byTitle)
+        #expect(await Blocking.poll(upTo: 10) { lists.count == 1 })
         #expect(lists.values == [[]])
-        try store.context.persistAndWait { tx in
+        try await store.context.persist { tx in
             try tx.insert(Book(id: "1", title: "zebra"))
             try tx.insert(Book(id: "2", title: "Apple"))
         }
-        #expect(waitUntil { lists.count == 2 })
+        #expect(await Blocking.poll(upTo: 10) { lists.count == 2 })
         #expect(lists.values.last == ["Apple", "zebra"])
 
         let second = BookListScreen()
-        store.addListener(second, on: queue)
-        #expect(waitUntil { second.lists.count == 1 })
+        store.addListener(second)
+        #expect(await Blocking.poll(upTo: 10) { second.lists.count == 1 })
         store.removeListener(second)
 
-        queue.sync { screen = nil }
-        try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "m")) }
-        store.observerContext.waitUntilIdle()
-        queue.sync {}
-        #expect(lists.count == 2)
+        // A listener that stays, to know when the next commit has been delivered.
+        let witness = BookListScreen()
+        store.addListener(witness)
+        #expect(await Blocking.poll(upTo: 10) { witness.lists.count == 1 })
+        screen = nil
+        try await store.context.persist { tx in try tx.insert(Book(id: "3", title: "m")) }
+        #expect(await Blocking.poll(upTo: 10) { witness.lists.count == 2 })
+        #expect(await !Blocking.poll(upTo: 0.3) { lists.count > 2 }, "a released listener was called")
         #expect(second.lists.count == 1)
+    }
+
+    @Test func aMainActorListenerIsCalledOnTheMainActorInCommitOrder() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        DispatchQueue.main.setSpecific(key: MainActorScreen.mainQueue, value: true)
+        let screen = MainActorScreen()
+        store.addListener(screen, sortedBy: byTitle)
+        for (index, title) in ["b", "a", "c"].enumerated() {
+            try await store.context.persist { tx in try tx.insert(Book(id: "\(index)", title: title)) }
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while await screen.lists.last != ["a", "b", "c"], clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let lists = await screen.lists
+        #expect(lists.first == [] && lists.last == ["a", "b", "c"], "\(lists)")
+        // In commit order: each list holds the one before it.
+        for (earlier, later) in zip(lists, lists.dropFirst()) {
+            #expect(Set(earlier).isSubset(of: Set(later)), "\(lists)")
+        }
+        #expect(await !screen.calledOffTheMainQueue)
+        store.removeListener(screen)
     }
 
     @Test func changesAreAnAsyncSequence() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Persistence
 import TestSupport
 
@@ -97,12 +98,10 @@ func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
 }
 
 /// A thread-safe box for values collected by callbacks.
-final class Collector<Value: Sendable>: @unchecked Sendable {
-    // `items` is guarded by `lock`.
-    private let lock = NSLock()
-    private var items: [Value] = []
+final class Collector<Value: Sendable>: Sendable {
+    private let items = Locked<[Value]>([])
 
-    func append(_ value: Value) { lock.withLock { items.append(value) } }
-    var values: [Value] { lock.withLock { items } }
-    var count: Int { lock.withLock { items.count } }
+    func append(_ value: Value) { items.withLock { $0.append(value) } }
+    var values: [Value] { items.current }
+    var count: Int { items.withLock { $0.count } }
 }

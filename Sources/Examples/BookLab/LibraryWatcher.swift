@@ -1,4 +1,3 @@
-import Dispatch
 import ExampleSupport
 import Persistence
 
@@ -20,8 +19,7 @@ final class LibraryWatcher: EntityListener, Sendable {
     init(_ library: Library) {
         (lists, continuation) = AsyncStream.makeStream()
         store = library.store
-        store.addListener(
-            self, sortedBy: LibraryBook.byTitle, on: DispatchQueue(label: "booklab.library-watcher"))
+        store.addListener(self, sortedBy: LibraryBook.byTitle)
     }
 
     /// Receives the library's sorted list.

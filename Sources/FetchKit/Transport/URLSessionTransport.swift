@@ -121,10 +121,9 @@ public final class URLSessionTransport: HTTPTransport {
         return streaming.start(exchange) { $0.uploadTask(with: request, fromFile: file) }
     }
 
-    /// `@unchecked Sendable`: `URLSessionTask.cancel()` and its byte counters are
-    /// thread-safe (Apple's are atomic; swift-corelibs-foundation reads them on the task's
-    /// own serial queue), and the task is never mutated here.
-    private struct SessionTask: TransportTask, @unchecked Sendable {
+    /// A running `URLSessionTask` (itself `Sendable`: its `cancel()` and byte counters are
+    /// thread-safe), never mutated here.
+    private struct SessionTask: TransportTask, Sendable {
         let task: URLSessionTask
         func cancel() { task.cancel() }
 

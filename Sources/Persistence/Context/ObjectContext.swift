@@ -189,7 +189,7 @@ public final class ObjectContext: @unchecked Sendable {
         if core.isMemory {
             try core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: write ? "A write" : "A read")
             defer { core.writerLock.unlock() }
-            guard !core.closed.isSet, let shared = core.shared?.connection else {
+            guard !core.closed.isSet, let shared = core.writerLock.sharedConnection else {
                 throw PersistenceError(.closed, "The store was closed; open it again to use it.")
             }
             return try body(shared)

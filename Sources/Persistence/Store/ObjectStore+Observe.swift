@@ -60,28 +60,47 @@ extension ObjectStore {
     /// Registers a listener, told the entity's sorted list now and after every change (the seed's
     /// `addListener`).
     ///
-    /// The store holds the listener weakly; registering the same listener again replaces its
-    /// registration.
+    /// The listener is called on its own isolation: a `@MainActor` class (a view controller, a
+    /// SwiftUI model) on the main actor, an actor on itself, any other `Sendable` class on the
+    /// concurrent executor; one call at a time, in commit order. The store holds the listener
+    /// weakly; registering the same listener again replaces its registration.
+    ///
+    /// ```swift
+    /// @MainActor final class LibraryScreen: EntityListener {
+    ///     var books: [Book] = []
+    ///     func entitiesDidChange(_ books: [Book]) { self.books = books }
+    /// }
+    /// store.addListener(screen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+    /// ```
     ///
     /// - Parameters:
     ///   - listener: the object to tell.
     ///   - filter: which rows the list holds; `nil` for all.
     ///   - sort: the list's order.
-    ///   - queue: where the listener is called.
     public func addListener<L: EntityListener>(
-        _ listener: L, where filter: Filter<L.Entity>? = nil, sortedBy sort: [Sort<L.Entity>] = [],
-        on queue: DispatchQueue
+        _ listener: L, where filter: Filter<L.Entity>? = nil, sortedBy sort: [Sort<L.Entity>] = []
     ) {
-        let box = ListenerBox(listener)
         let id = ObjectIdentifier(listener)
-        let holder = TokenHolder()
-        let token = observe(Query(where: filter, sortedBy: sort), on: queue) { [listeners] change in
-            if !box.call(change.results), let token = holder.token {
-                listeners.remove(id: id, token: token)
-            }
+        let (lists, feed) = AsyncStream.makeStream(of: [L.Entity].self)
+        let observation = observe(
+            Query(where: filter, sortedBy: sort), on: DispatchQueue(label: "Persistence.listener")
+        ) {
+            change in feed.yield(change.results)
         }
-        holder.token = token
+        let token = ObservationToken {
+            observation.cancel()
+            feed.finish()
+        }
         listeners.set(token, for: listener)
+        let weakListener = WeakListener(listener: listener)
+        // One task per listener calls it in order, hopping to its isolation for each call.
+        Task { [listeners] in
+            for await list in lists {
+                guard let listener = weakListener.listener else { break }
+                await listener.entitiesDidChange(list)
+            }
+            listeners.remove(id: id, token: token)
+        }
     }
 
     /// Stops telling a listener about changes (the seed's `removeListener`).
@@ -92,28 +111,7 @@ extension ObjectStore {
     }
 }
 
-/// Lets a delivery closure reach its own token once it exists.
-final class TokenHolder: Sendable {
-    private struct Weak { weak var token: ObservationToken? }
-    private let stored = Locked(Weak())
-
-    var token: ObservationToken? {
-        get { stored.withLock { $0.token } }
-        set { stored.withLock { $0.token = newValue } }
-    }
-}
-
-/// A listener held weakly, called on its queue.
-final class ListenerBox<Entity: StoredEntity>: @unchecked Sendable {
-    // `call` is only invoked on the listener's chosen queue; it holds the listener weakly.
-    let call: ([Entity]) -> Bool
-
-    init<L: EntityListener>(_ listener: L) where L.Entity == Entity {
-        weak let weakListener = listener
-        call = { entities in
-            guard let listener = weakListener else { return false }
-            listener.entitiesDidChange(entities)
-            return true
-        }
-    }
+/// A listener held weakly by the task that calls it.
+struct WeakListener<L: EntityListener>: Sendable {
+    weak var listener: L?
 }

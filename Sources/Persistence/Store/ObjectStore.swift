@@ -96,10 +96,10 @@ public final class ObjectStore: Sendable {
         for context in ContextRegistry.shared.live(of: core) { context.waitUntilIdle() }
         core.closed.set()
         for context in ContextRegistry.shared.live(of: core) { context.close() }
-        if let shared = core.shared,
+        if core.isMemory,
             (try? core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "Closing")) != nil
         {
-            shared.connection = nil
+            core.writerLock.sharedConnection = nil
             core.writerLock.unlock()
         }
         core.center.removeAll()

@@ -13,8 +13,7 @@ final class StoreCore: Sendable {
     let isMemory: Bool
     let configuration: ObjectStore.Configuration
     let schemas: [ObjectIdentifier: EntitySchema]
-    let writerLock = WriterLock()
-    let shared: SharedConnection?
+    let writerLock: WriterLock
     let center = ObservationCenter()
     let closed = LockedFlag()
 
@@ -53,7 +52,7 @@ final class StoreCore: Sendable {
         try Self.checkVersion(version, connection: setup)
         try MigrationRunner.run(setup, schemas: ordered, configuration: configuration)
         try Self.enableWAL(setup, isMemory: isMemory)
-        shared = isMemory ? SharedConnection(setup) : nil
+        writerLock = WriterLock(shared: isMemory ? setup : nil)
     }
 
     private static func schema<E: StoredEntity>(of type: E.Type) throws(PersistenceError) -> EntitySchema {
@@ -112,11 +111,4 @@ final class StoreCore: Sendable {
 
 extension EntitySchema {
     var key: ObjectIdentifier { keyStorage }
-}
-
-/// The in-memory store's single connection, used only while holding the store's writer lock.
-final class SharedConnection: @unchecked Sendable {
-    // `connection` is only used by a thread holding `StoreCore.writerLock`.
-    var connection: Connection?
-    init(_ connection: Connection) { self.connection = connection }
 }

@@ -6,10 +6,27 @@ import Locking
 ///
 /// A thread that already holds the lock and asks again is told at once that it would
 /// deadlock, and a waiter gives up after the busy timeout: nothing waits forever.
+///
+/// An in-memory store has one connection for all its contexts; it lives here, handed only
+/// to the thread holding the lock.
 final class WriterLock: @unchecked Sendable {
-    // `owner` is guarded by `condition`.
+    // `@unchecked Sendable`: `owner` is guarded by `condition`; `connection` is read and
+    // written only by the thread that holds the lock (between `lock` and `unlock`).
     private let condition = NSCondition()
     private var owner: pthread_t?
+    private var connection: Connection?
+
+    /// Creates the lock of a store; `shared` is an in-memory store's one connection.
+    init(shared: Connection? = nil) {
+        connection = shared
+    }
+
+    /// The in-memory store's connection, or nil (a file store, or closed); call only while
+    /// holding the lock.
+    var sharedConnection: Connection? {
+        get { connection }
+        set { connection = newValue }
+    }
 
     func lock(timeout: TimeInterval, purpose: String) throws(PersistenceError) {
         let me = pthread_self()
