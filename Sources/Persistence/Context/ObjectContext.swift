@@ -31,8 +31,9 @@ import Locking
 /// **Concurrency.** Several contexts read at the same time while one writes (SQLite's WAL);
 /// writers take turns. A context is thread-safe: call it from any thread.
 public final class ObjectContext: @unchecked Sendable {
-    // Thread safety: `connection`, `active` and `savepoints` are only touched on `queue`
-    // (checked with `specificKey`); everything else is immutable.
+    // `@unchecked Sendable`: `connection`, `active` and `savepoints` are only touched on
+    // `queue`, which every method that touches them asserts (`dispatchPrecondition`);
+    // everything else is immutable.
     /// The context's name, also the label of its queue.
     public let label: String
     let core: StoreCore
@@ -175,6 +176,7 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     private func openConnection() throws(PersistenceError) -> Connection {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard !core.closed.isSet else {
             throw PersistenceError(.closed, "The store was closed; open it again to use it.")
         }
@@ -204,6 +206,7 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     func performWrite<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        dispatchPrecondition(condition: .onQueue(queue))
         if let outer = active {
             guard outer.isWritable else {
                 throw PersistenceError(
@@ -263,6 +266,7 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     func performRead<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        dispatchPrecondition(condition: .onQueue(queue))
         if let outer = active {
             let inner = ObjectTransaction(connection: outer.connection, writable: false)
             defer { inner.isOpen = false }
@@ -284,6 +288,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Closes the context's connection (on its queue, after queued blocks).
     func close() {
         let work = {
+            dispatchPrecondition(condition: .onQueue(self.queue))
             self.connection?.closeStatements()
             self.connection = nil
         }
