@@ -22,11 +22,9 @@ extension FetchClient {
     )
         async throws(FetchError) -> Value
     {
-        let timeout = configuration.timeout
-        return try await run(method: .get, timeout: timeout, extraction: extraction, group: group) {
-            () throws(FetchError) -> OutgoingRequest in
-            try OutgoingRequest(Self.getRequest(url))
-        }
+        try await run(
+            method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
+            build: Self.building(url))
     }
 
     /// Fetches an endpoint and turns the response into a value, suspending until it is done.
@@ -52,12 +50,9 @@ extension FetchClient {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(FetchError) -> Value {
         let timeout = endpoint.timeout ?? configuration.timeout
-        let base = configuration.baseURL
         return try await run(
-            method: endpoint.method, timeout: timeout, extraction: extraction, group: group, progress: progress
-        ) { () throws(FetchError) -> OutgoingRequest in
-            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
-        }
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group, progress: progress,
+            build: building(endpoint, timeout: timeout))
     }
 
     /// Starts fetching an endpoint and returns a ``Transfer`` whose ``Transfer/progress``

@@ -101,13 +101,10 @@ public final class FetchClient: Sendable {
         queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) -> FetchTask {
-        let timeout = configuration.timeout
-        return start(
-            method: .get, timeout: timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion
-        ) { () throws(FetchError) -> OutgoingRequest in
-            try OutgoingRequest(Self.getRequest(url))
-        }
+        start(
+            method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
+            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
+            build: Self.building(url))
     }
 
     /// Fetches an endpoint and turns the response into a value.
@@ -129,13 +126,10 @@ public final class FetchClient: Sendable {
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
     ) -> FetchTask {
         let timeout = endpoint.timeout ?? configuration.timeout
-        let base = configuration.baseURL
         return start(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion
-        ) { () throws(FetchError) -> OutgoingRequest in
-            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
-        }
+            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
+            build: building(endpoint, timeout: timeout))
     }
 
     // MARK: Internals
@@ -177,5 +171,21 @@ public final class FetchClient: Sendable {
         let task = FetchTask(execution: execution)
         execution.begin(build: build)
         return task
+    }
+
+    /// How a `GET` of `url` is built: one closure for the callback and async fetches alike.
+    static func building(_ url: URL?) -> @Sendable () throws(FetchError) -> OutgoingRequest {
+        { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(getRequest(url)) }
+    }
+
+    /// How an endpoint's request is built, against the client's base URL: one closure for the
+    /// callback and async fetches alike.
+    func building(
+        _ endpoint: some Endpoint, timeout: Duration
+    ) -> @Sendable () throws(FetchError) -> OutgoingRequest {
+        let base = configuration.baseURL
+        return { () throws(FetchError) -> OutgoingRequest in
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
+        }
     }
 }

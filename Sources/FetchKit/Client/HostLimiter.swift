@@ -141,14 +141,6 @@ final class HostLimiter: Sendable {
         }
     }
 
-    /// The number of requests running, parked and waiting for `host` (for tests).
-    func counts(host: String) -> (running: Int, parked: Int, waiting: Int) {
-        hosts.withLock { hosts in
-            guard let state = hosts[host] else { return (0, 0, 0) }
-            return (state.running.count, state.parked.count, state.waiting.count - state.head)
-        }
-    }
-
     private func admit(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
         if state.running.count < limit {
             state.running.insert(waiter.token)

@@ -57,25 +57,14 @@ final class Statement {
 
     func bind(_ value: DatabaseValue, at index: Int32) throws(PersistenceError) {
         switch value {
-        case .null: check(sqlite3_bind_null(handle, index))
-        case .integer(let v): check(sqlite3_bind_int64(handle, index, v))
-        case .real(let v): check(sqlite3_bind_double(handle, index, v))
+        // Bind errors (range, too big) surface again at step, with a message.
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let v): sqlite3_bind_int64(handle, index, v)
+        case .real(let v): sqlite3_bind_double(handle, index, v)
         case .text(let v): bindText(v, at: index)
         case .blob(let v): bindBlob(v, at: index)
         }
     }
-
-    @inline(__always)
-    private func check(_ code: Int32) {
-        // Bind errors (range, too big) surface again at step with a message; nothing to do here.
-        _ = code
-    }
-
-    @inline(__always)
-    func bindInt(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
-
-    @inline(__always)
-    func bindDouble(_ value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
 
     @inline(__always)
     func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
