@@ -79,7 +79,7 @@ struct PopularityChart {
         }
         let movies = "\(drawnSeries.count) movie\(drawnSeries.count == 1 ? "" : "s")"
         let count = "\(samples.count) sample\(samples.count == 1 ? "" : "s")"
-        let format = DateFormatter.utc("yyyy-MM-dd HH:mm")
+        let format = DateFormatter.utc("yyyy-MM-dd HH:mm:ss")
         return "\(movies), \(count) (one per refresh that changed a value), "
             + "\(format.string(from: first)) to \(format.string(from: last)) UTC"
     }

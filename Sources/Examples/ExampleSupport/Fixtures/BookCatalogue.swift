@@ -31,6 +31,12 @@ public struct BookCatalogue: Sendable {
         public var hasImages: Bool
         /// An `OTHER` identifier used when the volume has no ISBN.
         public var otherIdentifier: String?
+        /// The number of pages, if the API knows it.
+        public var pageCount: Int?
+        /// The mean of the readers' ratings (1 to 5, in halves), if anyone rated it.
+        public var averageRating: Double?
+        /// How many readers rated it, when ``averageRating`` is set.
+        public var ratingsCount: Int?
         /// Lower-cased, diacritic-free title, subtitle and authors, for matching.
         let searchText: String
 
@@ -42,6 +48,11 @@ public struct BookCatalogue: Sendable {
             if let publisher { info["publisher"] = publisher }
             if let publishedDate { info["publishedDate"] = publishedDate }
             if let description { info["description"] = description }
+            if let pageCount { info["pageCount"] = pageCount }
+            if let averageRating, let ratingsCount {
+                info["averageRating"] = averageRating
+                info["ratingsCount"] = ratingsCount
+            }
             if let isbn13 {
                 info["industryIdentifiers"] = [
                     ["type": "ISBN_13", "identifier": isbn13],
@@ -134,33 +145,96 @@ public struct BookCatalogue: Sendable {
     }
 
     // MARK: - Generation
+    //
+    // Every title belongs to a topic with the first year a book on it could have appeared
+    // (the engine, language or event it is about), and is either a technical book, sold by a
+    // technical publisher, or a trade book; a publisher is only chosen for a year it existed.
+
+    /// What kind of book a title is, for its publisher and its length.
+    enum Kind: Sendable {
+        /// A programming or engineering book.
+        case technical
+        /// A novel, history, guide or cookbook.
+        case trade
+        /// An edition of *War and Peace*.
+        case epic
+    }
+
+    /// The latest publication year in the catalogue.
+    static let latestYear = 2025
 
     private static let unrealPrefixes = [
         "Learning", "Mastering", "Beginning", "Hands-On", "Practical", "Pro", "Exploring", "Getting Started with",
         "The Complete Guide to", "Game Development with", "Blueprints Visual Scripting for", "An Introduction to",
     ]
-    private static let unrealVersions = ["4", "4.x", "5", "5.1", "5.3", ""]
-    private static let unrealSubjects = [
-        "Game Development", "Blueprints", "C++ Programming", "Virtual Reality Projects", "Level Design",
-        "Lighting and Rendering", "Multiplayer Games", "Character Animation", "Cookbook", "Shaders and Effects",
-        "Game AI", "Essentials", "for Architects", "Projects", "Scripting", "Open Worlds",
+    /// Unreal Engine versions and the first year a book on each could appear (the Unreal
+    /// Development Kit made books possible from 2009; Unreal Engine 4 came out in 2014, 5 in
+    /// 2022 after its 2021 preview, 5.1 in November 2022, 5.3 in September 2023).
+    private static let unrealVersions: [(version: String, since: Int)] = [
+        ("", 2009), ("4", 2014), ("4.x", 2015), ("5", 2021), ("5.1", 2023), ("5.3", 2024),
     ]
-    private static let otherTopics: [(String, [String])] = [
-        ("Unity", ["Game Development", "Cookbook", "in Action", "Shaders", "for Beginners", "2D Games"]),
-        ("Godot", ["Game Engine Projects", "4 Essentials", "by Example"]),
-        ("Swift", ["Programming", "Concurrency", "on the Server", "Apprentice", "Design Patterns"]),
-        ("Python", ["Crash Course", "for Data Analysis", "Cookbook", "Tricks", "Testing"]),
-        ("SQLite", ["The Definitive Guide", "for Mobile Apps", "Internals"]),
-        ("Game Design", ["Workshop", "Fundamentals", "Patterns", "Secrets"]),
-        ("Rust", ["in Action", "Programming", "Atomics and Locks"]),
-        ("Dawn", ["of the Planet", "Chorus", "Treader", "A Novel"]),
-        ("War and Peace", ["Volume I", "Volume II", "A Reader's Guide"]),
-        ("The Art of", ["Computer Programming", "Game Design", "French Cooking", "War", "Electronics"]),
-        ("History of", ["Rome", "the Railways", "Typography", "Mathematics", "Clocks"]),
-        ("Zeppelin", ["Airships of the Great War", "The Golden Age"]),
-        ("Physics", ["for Game Developers", "of Light", "Made Simple"]),
-        ("Cooking", ["at Home", "with Fire", "for One"]),
+    /// Subjects, with the first year they make sense (Blueprints and VR projects came with UE4).
+    private static let unrealSubjects: [(subject: String, since: Int)] = [
+        ("Game Development", 2009), ("Blueprints", 2014), ("C++ Programming", 2009),
+        ("Virtual Reality Projects", 2016), ("Level Design", 2009), ("Lighting and Rendering", 2009),
+        ("Multiplayer Games", 2009), ("Character Animation", 2009), ("Cookbook", 2009),
+        ("Shaders and Effects", 2009), ("Game AI", 2009), ("Essentials", 2009), ("for Architects", 2016),
+        ("Projects", 2009), ("Scripting", 2009), ("Open Worlds", 2014),
     ]
+    /// The other topics: each ending with the first year a book of that title could appear.
+    private static let otherTopics: [(topic: String, kind: Kind, endings: [(String, Int)])] = [
+        (
+            "Unity", .technical,
+            [
+                ("Game Development", 2009), ("Cookbook", 2011), ("in Action", 2011), ("Shaders", 2016),
+                ("for Beginners", 2012), ("2D Games", 2014),
+            ]
+        ),
+        ("Godot", .technical, [("Game Engine Projects", 2018), ("4 Essentials", 2023), ("by Example", 2019)]),
+        (
+            "Swift", .technical,
+            [
+                ("Programming", 2014), ("Concurrency", 2021), ("on the Server", 2016),
+                ("Apprentice", 2015), ("Design Patterns", 2015),
+            ]
+        ),
+        (
+            "Python", .technical,
+            [
+                ("Crash Course", 2015), ("for Data Analysis", 2012), ("Cookbook", 2002),
+                ("Tricks", 2017), ("Testing", 2010),
+            ]
+        ),
+        ("SQLite", .technical, [("The Definitive Guide", 2006), ("for Mobile Apps", 2011), ("Internals", 2012)]),
+        (
+            "Game Design", .technical,
+            [("Workshop", 2004), ("Fundamentals", 2006), ("Patterns", 2010), ("Secrets", 2012)]
+        ),
+        ("Rust", .technical, [("in Action", 2021), ("Programming", 2018), ("Atomics and Locks", 2023)]),
+        ("Dawn", .trade, [("of the Planet", 1968), ("Chorus", 1995), ("Treader", 1952), ("A Novel", 1950)]),
+        ("War and Peace", .epic, [("Volume I", 1869), ("Volume II", 1869), ("A Reader's Guide", 1960)]),
+        (
+            "The Art of", .trade,
+            [
+                ("Debugging", 1990), ("Level Design", 2005), ("Bread Baking", 1950),
+                ("War", 1910), ("Soldering", 1975),
+            ]
+        ),
+        (
+            "History of", .trade,
+            [
+                ("Rome", 1880), ("the Railways", 1920), ("Typography", 1930), ("Mathematics", 1900),
+                ("Clocks", 1950),
+            ]
+        ),
+        ("Zeppelin:", .trade, [("Airships of the Great War", 1919), ("The Golden Age", 1937)]),
+        ("Physics", .technical, [("for Game Developers", 2001), ("of Light", 1950), ("Made Simple", 1962)]),
+        ("Cooking", .trade, [("at Home", 1950), ("with Fire", 1985), ("for One", 1970)]),
+    ]
+    /// Endings that make a technical book of any topic.
+    private static let technicalEndings: Set<String> = ["Debugging", "Level Design", "Soldering"]
+    /// Books whose author is fixed: a classic's editions keep their author.
+    private static let classicAuthors = ["War and Peace Volume": "Leo Tolstoy", "The Art of War": "Sun Tzu"]
     private static let firstNames = [
         "Andrew", "Maria", "Kenji", "Olga", "Tom", "Priya", "Lucas", "Amélie", "Sven", "Chiara", "David", "Fatima",
         "Marek", "Yuki", "Elena", "Samuel", "Ingrid", "Omar", "Zoë", "Ravi",
@@ -169,9 +243,16 @@ public struct BookCatalogue: Sendable {
         "Sanders", "Okafor", "Tanaka", "Ivanova", "Shannon", "Raman", "Moreau", "Lindqvist", "Rossi", "Nguyen",
         "Kowalski", "Haddad", "Dubois", "Schmidt", "García", "O'Brien", "Müller", "Petrov", "Chen", "Walsh",
     ]
-    private static let publishers = [
-        "CRC Press", "Packt Publishing Ltd", "Apress", "No Starch Press", "O'Reilly Media, Inc.", "Manning",
-        "Addison-Wesley Professional", "Penguin UK", "Vintage", "InterVarsity Press", "Springer Nature",
+    /// Publishers of technical books, with the year each was founded.
+    static let technicalPublishers: [(name: String, founded: Int)] = [
+        ("CRC Press", 1973), ("Packt Publishing Ltd", 2004), ("Apress", 1999), ("No Starch Press", 1994),
+        ("O'Reilly Media, Inc.", 1978), ("Manning", 1990), ("Addison-Wesley Professional", 1942),
+        ("Pragmatic Bookshelf", 2003), ("Springer", 1842),
+    ]
+    /// Publishers of trade books and classics, with the year each was founded.
+    static let tradePublishers: [(name: String, founded: Int)] = [
+        ("Penguin UK", 1935), ("Vintage", 1954), ("Oxford University Press", 1586), ("Faber & Faber", 1929),
+        ("Harper & Brothers", 1817), ("Macmillan", 1843), ("Random House", 1927), ("HarperCollins", 1989),
     ]
     private static let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -183,23 +264,39 @@ public struct BookCatalogue: Sendable {
         // 40% of the catalogue is about Unreal Engine, so that query fills 10 pages of 40.
         let title: String
         var subtitle: String?
+        let kind: Kind
+        let since: Int
         if index % 5 < 2 {
-            let version = g.pick(unrealVersions)
+            let (version, versionSince) = g.pick(unrealVersions)
+            let (subject, subjectSince) = g.pick(unrealSubjects)
             let engine = version.isEmpty ? "Unreal Engine" : "Unreal Engine \(version)"
-            title = "\(g.pick(unrealPrefixes)) \(engine) \(g.pick(unrealSubjects))"
+            let prefix = g.pick(unrealPrefixes)
+            title = "\(prefix) \(engine) \(subject)"
             if g.chance(0.3) { subtitle = "Build \(g.pick(["games", "worlds", "tools", "experiences"])) step by step" }
+            kind = .technical
+            // Blueprints, the visual scripting, came with Unreal Engine 4.
+            since = max(versionSince, subjectSince, prefix.hasPrefix("Blueprints") ? 2014 : 0)
         } else {
-            let (topic, endings) = otherTopics[index % otherTopics.count]
-            title = "\(topic) \(g.pick(endings))"
-            if g.chance(0.2) { subtitle = "Edition \(Int.random(in: 2...5, using: &g))" }
+            let (topic, topicKind, endings) = otherTopics[index % otherTopics.count]
+            let (ending, endingSince) = g.pick(endings)
+            title = "\(topic) \(ending)"
+            // "The Art of Computer Programming" is a technical book in a trade family.
+            kind = technicalEndings.contains(ending) ? .technical : topicKind
+            since = endingSince
+            if kind == .technical, g.chance(0.2) { subtitle = "Edition \(Int.random(in: 2...5, using: &g))" }
         }
         var id: String
         repeat {
             id = String((0..<12).map { _ in g.pick(idAlphabet) })
         } while !usedIDs.insert(id).inserted
         let authorCount = g.chance(0.08) ? 0 : Int.random(in: 1...3, using: &g)
-        let authors = (0..<authorCount).map { _ in "\(g.pick(firstNames)) \(g.pick(lastNames))" }
-        let year = Int.random(in: 1862...2024, using: &g)
+        var authors: [String] = []
+        if let classic = classicAuthors.first(where: { title.hasPrefix($0.key) })?.value { authors = [classic] }
+        while authors.count < authorCount, authors.count < 3, !authors.contains(where: classicAuthors.values.contains) {
+            let name = "\(g.pick(firstNames)) \(g.pick(lastNames))"
+            if !authors.contains(name) { authors.append(name) }
+        }
+        let year = Int.random(in: since...latestYear, using: &g)
         let date: String? =
             switch Int.random(in: 0..<10, using: &g) {
             case 0: nil
@@ -212,20 +309,49 @@ public struct BookCatalogue: Sendable {
             }
         var isbn13: String?
         var other: String?
+        // ISBNs exist from 1970; older editions carry a publisher's own identifier, if any.
         switch Int.random(in: 0..<20, using: &g) {
         case 0, 1: break
         case 2: other = "PKEY:\(id)"
-        default: isbn13 = makeISBN13(&g)
+        default: if year >= 1970 { isbn13 = makeISBN13(&g) } else { other = "PKEY:\(id)" }
         }
-        let description: String? =
-            g.chance(0.85)
-            ? "\(title) takes the reader from first principles to finished work, with exercises in every chapter."
-            : nil
+        let description: String? = g.chance(0.85) ? Self.description(of: title, kind: kind) : nil
+        let publishers = (kind == .technical ? technicalPublishers : tradePublishers).filter { $0.founded <= year }
+        let publisher = g.chance(0.8) && !publishers.isEmpty ? g.pick(publishers).name : nil
+        let pages: ClosedRange<Int> =
+            switch kind {
+            case .technical: 180...820
+            case .trade: 160...560
+            case .epic: title.hasSuffix("Guide") ? 96...240 : 640...1_296
+            }
+        let pageCount: Int? = g.chance(0.9) ? Int.random(in: pages, using: &g) : nil
+        let rated = g.chance(0.35)
         let searchText = folded(([title, subtitle ?? ""] + authors).joined(separator: " "))
         return Volume(
-            id: id, title: title, subtitle: subtitle, authors: authors,
-            publisher: g.chance(0.8) ? g.pick(publishers) : nil, publishedDate: date, description: description,
-            isbn13: isbn13, hasImages: g.chance(0.88), otherIdentifier: other, searchText: searchText)
+            id: id, title: title, subtitle: subtitle, authors: authors, publisher: publisher, publishedDate: date,
+            description: description, isbn13: isbn13, hasImages: g.chance(0.88), otherIdentifier: other,
+            pageCount: pageCount, averageRating: rated ? Double(Int.random(in: 2...10, using: &g)) / 2 : nil,
+            ratingsCount: rated ? Int.random(in: 1...240, using: &g) : nil, searchText: searchText)
+    }
+
+    /// A blurb that fits the book: a manual's promise, a history's scope, a novel's premise.
+    private static func description(of title: String, kind: Kind) -> String {
+        if kind == .technical {
+            return "\(title) takes the reader from first principles to finished work, with exercises in every chapter."
+        }
+        if title.hasPrefix("War and Peace Volume") {
+            return "Tolstoy's novel of five families through Napoleon's invasion of Russia, in a new translation."
+        }
+        if title.hasPrefix("War and Peace") { return "A companion to Tolstoy's novel, chapter by chapter." }
+        if title.hasPrefix("Dawn") { return "A novel of one long night and of what the morning brings." }
+        if title.hasPrefix("History of") {
+            return "A history of \(title.dropFirst("History of ".count)), from its beginnings to the present day."
+        }
+        if title.hasPrefix("Zeppelin") {
+            return "The great airships, told through photographs and the accounts of their crews."
+        }
+        if title == "The Art of War" { return "The classic treatise on strategy, in a new translation." }
+        return "Recipes for every day and every season, with the techniques behind them."
     }
 
     private static func makeISBN13(_ g: inout SeededGenerator) -> String {

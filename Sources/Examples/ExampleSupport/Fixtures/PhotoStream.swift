@@ -26,7 +26,31 @@ public struct PhotoStream: Sendable {
         ("85853333@N00", "Jeremy Brooks"), ("12037949754@N01", "Ana Lima"), ("44124412@N05", "Kenji Mori"),
         ("7523361@N03", "Sigrid Holm"), ("91117302@N02", "Thandi Nkosi"), ("30103984@N07", "Mateo Ruiz"),
     ]
-    private static let subjects = ["Harbour at dusk", "Market day", "Old bridge", "Street corner", "Fog", "Sunrise"]
+    /// What people photograph in each place, by the place's name.
+    static let subjects: [String: [String]] = [
+        "San Francisco": ["Golden Gate in fog", "Cable car", "Painted Ladies", "Fog over the bay", "Chinatown"],
+        "Oslo": ["Opera house roof", "Harbour at dusk", "Vigeland Park", "Tram on Karl Johans gate", "Fjord light"],
+        "Tokyo": [
+            "Shibuya crossing", "Cherry blossoms", "Senso-ji at night", "Ramen counter", "Skyline from Roppongi",
+        ],
+        "Cape Town": [
+            "Table Mountain", "Bo-Kaap colours", "Harbour at dusk", "Penguins at Boulders", "Sunset at Camps Bay",
+        ],
+        "Buenos Aires": ["La Boca", "Tango in San Telmo", "Obelisco", "Jacarandas in bloom", "Café Tortoni"],
+        "Reykjavík": ["Hallgrímskirkja", "Harpa at night", "Northern lights", "Old harbour", "Sun Voyager"],
+        "Sydney": ["Opera House", "Harbour Bridge", "Bondi Beach", "Ferry to Manly", "The Rocks"],
+        "Nairobi": ["Giraffe Centre", "Nairobi National Park", "City market", "Skyline at dusk", "Karura Forest"],
+        "Mumbai": [
+            "Gateway of India", "Marine Drive at night", "Chhatrapati Shivaji Terminus", "Dhobi Ghat", "Monsoon rain",
+        ],
+        "Anchorage": [
+            "Chugach Mountains", "Moose in the snow", "Northern lights", "Tony Knowles Coastal Trail", "Float planes",
+        ],
+        "Lima": ["Miraflores cliffs", "Plaza Mayor", "Ceviche lunch", "Barranco murals", "Pacific at dusk"],
+        "Alameda": [
+            "Naval air station", "Crown Memorial Beach", "Victorian houses", "Ferry to San Francisco", "Park Street",
+        ],
+    ]
 
     /// Creates the stream.
     ///
@@ -47,7 +71,8 @@ public struct PhotoStream: Sendable {
         let asStrings = n % 3 == 0  // some responses carry coordinates as strings
         var photo: [String: Any] = [
             "id": "\(id)", "owner": owner, "secret": String(format: "%010x", g.next() & 0xFF_FFFF_FFFF),
-            "server": "\(3000 + n % 900)", "farm": 4 + n % 3, "title": "\(g.pick(Self.subjects)), \(place)",
+            "server": "\(3000 + n % 900)", "farm": 4 + n % 3,
+            "title": "\(g.pick(Self.subjects[place] ?? ["Street view"])), \(place)",
             "ispublic": 1, "isfriend": 0, "isfamily": 0,
             "description": ["_content": n % 4 == 0 ? "" : "Taken in \(place)."], "ownername": ownerName,
             "dateupload": "\(Self.uploadTime(ofPhoto: n))",
@@ -83,6 +108,15 @@ public struct PhotoStream: Sendable {
         let seconds = date.timeIntervalSince1970 - TimeInterval(origin)
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int(min(seconds / tickLength, 1e12))
+    }
+
+    /// The wall-clock time a tick stands for, in seconds since 1970: no photo of the stream at
+    /// that tick was uploaded later.
+    ///
+    /// - Parameter tick: the tick.
+    /// - Returns: 2026-01-01T00:00:00Z plus ``tickLength`` per tick.
+    public static func time(ofTick tick: Int) -> Int {
+        origin + max(0, tick) * Int(tickLength)
     }
 
     /// The upload time of photo `n`, in seconds since 1970: the newest photo of ``tick(at:)``'s
