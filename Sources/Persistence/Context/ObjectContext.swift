@@ -5,7 +5,8 @@ import Locking
 /// A context: one serial queue and one SQLite connection, through which blocks read and write.
 ///
 /// Every block runs on the context's own queue inside one transaction, so there is no
-/// thread to get wrong: the seed's `moc.persist { movie.popularity = rating }` becomes
+/// thread to get wrong: Core Data's `moc.perform { movie.popularity = rating; try? moc.save() }`
+/// becomes
 ///
 /// ```swift
 /// context.persist { tx in

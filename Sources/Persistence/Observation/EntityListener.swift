@@ -1,8 +1,8 @@
 import Foundation
 import Locking
 
-/// An object told the new list of an entity after every commit that changes it: the seed's
-/// `DatabaseListener` with `onBookListChange(bookList:)`.
+/// An object told the new list of an entity after every commit that changes it, such as a
+/// screen that shows the list.
 ///
 /// A listener is called on its own isolation, never off it: a `@MainActor` class (a view
 /// controller, a SwiftUI model) on the main actor, an actor on itself.

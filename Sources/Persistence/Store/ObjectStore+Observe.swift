@@ -57,8 +57,7 @@ extension ObjectStore {
         }
     }
 
-    /// Registers a listener, told the entity's sorted list now and after every change (the seed's
-    /// `addListener`).
+    /// Registers a listener, told the entity's sorted list now and after every change.
     ///
     /// The listener is called on its own isolation: a `@MainActor` class (a view controller, a
     /// SwiftUI model) on the main actor, an actor on itself, any other `Sendable` class on the
@@ -103,7 +102,7 @@ extension ObjectStore {
         }
     }
 
-    /// Stops telling a listener about changes (the seed's `removeListener`).
+    /// Stops telling a listener about changes.
     ///
     /// - Parameter listener: a listener passed to ``addListener(_:where:sortedBy:on:)``.
     public func removeListener(_ listener: some EntityListener) {

@@ -20,10 +20,9 @@ import Locking
 ///   reader never sees a half-written file. On any failure the temporary file is removed.
 /// - A batch begins when a download starts while none is in flight and ends when the last
 ///   one in flight ends, succeeded or failed. Handlers registered with
-///   ``whenAllFinished(queue:_:)`` run exactly once, at the end of the batch, then are released
-///   (the seed's `downloadTasksMightBeComplete`).
+///   ``whenAllFinished(queue:_:)`` run exactly once, at the end of the batch, then are released.
 ///
-/// For example, the Flickr lab's recent-photos download:
+/// For example, a download of recent photos:
 ///
 /// ```swift
 /// let downloads = DownloadCoordinator(client: client)

@@ -7,7 +7,7 @@ import Locking
 /// that depend on it can read it. Cancelling the operation cancels the job's task; an
 /// operation cancelled before it started has the result `.failure(CancellationError())`.
 ///
-/// For example, the seed's `UpdateMovieOperation`:
+/// For example, an operation that updates one movie's popularity:
 ///
 /// ```swift
 /// let update = FetchOperation(changed: { $0 != movie.popularity }) {

@@ -10,7 +10,7 @@ import Locking
 /// exactly once: with the aggregate when the operation runs, or with
 /// ``RefreshOutcome/failed`` if the operation is cancelled before it starts.
 ///
-/// The seed's Operation pipeline, with the library:
+/// A background refresh as an Operation pipeline:
 ///
 /// ```swift
 /// let queue = OperationQueue()
