@@ -51,7 +51,8 @@ enum BookLabFlow {
 
         var path: String { "/books/v1/volumes" }
         var queryItems: [URLQueryItem] {
-            [URLQueryItem(name: "q", value: name)] + page.offsetQueryItems()  // startIndex, maxResults
+            [URLQueryItem(name: "q", value: name)]
+                + page.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")
         }
     }
 

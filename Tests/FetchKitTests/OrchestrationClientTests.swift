@@ -102,7 +102,8 @@ import Testing
             endpoint: { request in
                 StubEndpoint(
                     baseURL: baseURL, path: "/books/v1/volumes",
-                    queryItems: [URLQueryItem(name: "q", value: "dawn & dusk")] + request.offsetQueryItems())
+                    queryItems: [URLQueryItem(name: "q", value: "dawn & dusk")]
+                        + request.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults"))
             },
             extracting: .decode(Volumes.self)
         ) { volumes in
@@ -140,7 +141,11 @@ import Testing
         let group = CancellationGroup()
         let pages = client.pages(
             style: .offset(pageSize: 30),
-            endpoint: { StubEndpoint(baseURL: baseURL, path: "/books/v1/volumes", queryItems: $0.offsetQueryItems()) },
+            endpoint: {
+                StubEndpoint(
+                    baseURL: baseURL, path: "/books/v1/volumes",
+                    queryItems: $0.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults"))
+            },
             extracting: .decode(Volumes.self), group: group
         ) { volumes in
             Page(items: (volumes.items ?? []).map(\.id), totalItems: volumes.totalItems)

@@ -55,7 +55,8 @@ enum OrchestrationCodeSamples {
 
     static func pagination(name: String, show: ([String]) -> Void) async throws {
         let search = Paginator(style: .offset(pageSize: 40), limits: .init(maximumPages: 10)) { request in
-            let volumes = try await books.search(name, query: request.offsetQueryItems())
+            let volumes = try await books.search(
+                name, query: request.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults"))
             return Page(items: volumes.items, totalItems: volumes.totalItems)
         }
         for try await page in search {
@@ -105,7 +106,10 @@ enum OrchestrationCodeSamples {
         let page: PageRequest
         var baseURL: URL { URL(fileURLWithPath: "/") }
         var path: String { "/books/v1/volumes" }
-        var queryItems: [URLQueryItem] { [URLQueryItem(name: "q", value: name)] + page.offsetQueryItems() }
+        var queryItems: [URLQueryItem] {
+            [URLQueryItem(name: "q", value: name)]
+                + page.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")
+        }
     }
 
     struct DecodedVolumes: Decodable, Sendable {

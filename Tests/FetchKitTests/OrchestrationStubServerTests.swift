@@ -118,7 +118,9 @@ import Testing
         let server = server
         return Paginator(style: .offset(pageSize: 30), limits: .init(maximumPages: 10)) { request in
             var components = URLComponents(url: server.url("/books/v1/volumes"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [URLQueryItem(name: "q", value: "dawn")] + request.offsetQueryItems()
+            components?.queryItems =
+                [URLQueryItem(name: "q", value: "dawn")]
+                + request.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")
             guard let url = components?.url else { throw URLError(.badURL) }
             let volumes = try JSONDecoder().decode(Volumes.self, from: try await OrchestrationHTTP.get(url))
             return Page(items: (volumes.items ?? []).map(\.id), totalItems: volumes.totalItems)

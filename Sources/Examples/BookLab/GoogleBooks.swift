@@ -27,7 +27,8 @@ struct GoogleBooks: Endpoint {
     var queryItems: [URLQueryItem] {
         switch route {
         case .search(let words, let page):
-            [URLQueryItem(name: "q", value: words)] + page.offsetQueryItems()
+            [URLQueryItem(name: "q", value: words)]
+                + page.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")
         case .isbn(let isbn):
             [URLQueryItem(name: "q", value: "isbn:\(isbn)"), URLQueryItem(name: "maxResults", value: "10")]
         }

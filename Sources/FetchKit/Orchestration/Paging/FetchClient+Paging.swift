@@ -5,7 +5,7 @@ extension FetchClient {
     ///
     /// ```swift
     /// let pages = client.pages(style: .offset(pageSize: 40), limits: .init(maximumPages: 10),
-    ///                          endpoint: { Books.search(name, query: $0.offsetQueryItems()) },
+    ///                          endpoint: { Books.search(name, query: $0.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")) },
     ///                          extracting: .decode(Volumes.self)) { volumes in
     ///     Page(items: volumes.items ?? [], totalItems: volumes.totalItems)
     /// }

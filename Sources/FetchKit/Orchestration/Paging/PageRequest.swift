@@ -34,14 +34,14 @@ public struct PageRequest: Sendable, Hashable {
 
     /// Query items for an offset-paged API, such as Google Books'.
     ///
-    /// For example, `request.offsetQueryItems()` gives `startIndex=30&maxResults=30` for
-    /// the second page of 30.
+    /// For example, for Google Books, `request.offsetQueryItems(offsetName: "startIndex",
+    /// sizeName: "maxResults")` gives `startIndex=30&maxResults=30` for the second page of 30.
     ///
     /// - Parameters:
     ///   - offsetName: the name of the start-index parameter.
     ///   - sizeName: the name of the page-size parameter (left out when there is no size).
     /// - Returns: the two query items.
-    public func offsetQueryItems(offsetName: String = "startIndex", sizeName: String = "maxResults") -> [URLQueryItem] {
+    public func offsetQueryItems(offsetName: String, sizeName: String) -> [URLQueryItem] {
         var items = [URLQueryItem(name: offsetName, value: String(offset))]
         if let pageSize { items.append(URLQueryItem(name: sizeName, value: String(pageSize))) }
         return items

@@ -13,7 +13,7 @@ public import Dispatch
 /// ```swift
 /// let pages = Paginator(style: .offset(pageSize: 40), limits: .init(maximumPages: 10)) { request in
 ///     let volumes = try await client.fetch(
-///         Books.search(name, query: request.offsetQueryItems()), extracting: .decode(Volumes.self))
+///         Books.search(name, query: request.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")), extracting: .decode(Volumes.self))
 ///     return Page(items: volumes.items, totalItems: volumes.totalItems)
 /// }
 /// for try await page in pages { show(page.items) }
