@@ -104,7 +104,7 @@ extension ObjectStore {
 
     /// Stops telling a listener about changes.
     ///
-    /// - Parameter listener: a listener passed to ``addListener(_:where:sortedBy:on:)``.
+    /// - Parameter listener: a listener passed to ``addListener(_:where:sortedBy:)``.
     public func removeListener(_ listener: some EntityListener) {
         listeners.remove(listener)
     }
