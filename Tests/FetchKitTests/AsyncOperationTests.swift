@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import FetchKit
@@ -31,7 +32,7 @@ import Testing
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 4
         let counter = InFlightCounter()
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
         let operations = (0..<200).map { item in
             FetchOperation(changed: { $0 == 150 }) {
                 counter.enter()
@@ -54,13 +55,13 @@ import Testing
 
     @Test func allUnchangedDependenciesGiveNoDataAndOneFailureGivesFailed() async throws {
         let queue = OperationQueue()
-        let unchanged = Delivery<RefreshOutcome>()
+        let unchanged = Arrival<RefreshOutcome>()
         queue.addRefresh((0..<5).map { item in FetchOperation(changed: { _ in false }) { item } }) {
             unchanged.fulfill($0)
         }
         #expect(try await unchanged.value(within: 30) == .noData)
 
-        let failing = Delivery<RefreshOutcome>()
+        let failing = Arrival<RefreshOutcome>()
         let operations = (0..<5).map { item in
             FetchOperation(changed: { _ in false }) { () async throws -> Int in
                 if item == 2 { throw Boom() }
@@ -81,7 +82,7 @@ import Testing
         }
         cancelled.cancel()
         let unchanged = FetchOperation(changed: { _ in false }) { 2 }
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
         queue.addRefresh([cancelled, unchanged], failureRule: .tolerant) { outcome.fulfill($0) }
         #expect(try await outcome.value(within: 30) == .noData)
         #expect(ran.startedCount == 0)
@@ -92,7 +93,7 @@ import Testing
 
     @Test func aCompletionOperationCancelledBeforeStartReportsFailedOnce() async throws {
         let queue = OperationQueue()
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
         let gate = Locked(false)
         let slow = FetchOperation { () async throws -> Int in
             while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -109,7 +110,7 @@ import Testing
 
     @Test func cancellingARunningFetchOperationCancelsItsJob() async throws {
         let queue = OperationQueue()
-        let started = Delivery<Void>()
+        let started = Arrival<Void>()
         let operation = FetchOperation { () async throws -> Int in
             started.fulfill(())
             try await Task.sleep(nanoseconds: 60_000_000_000)
@@ -160,7 +161,7 @@ import Testing
             return 2
         }
         second.addDependency(first)
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
         queue.addRefresh([second, first]) { outcome.fulfill($0) }
         #expect(try await outcome.value(within: 30) == .newData)
         #expect(order.withLock { $0 } == ["first", "second"])

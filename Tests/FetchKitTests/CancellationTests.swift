@@ -1,6 +1,8 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
+import TestSupport
 import Testing
 
 @Suite("Cancellation")
@@ -19,7 +21,7 @@ struct CancellationTests {
 
     @Test func cancellingBeforeTheResponseCompletesOnceWithCancelled() async throws {
         defer { server.stop() }
-        let calls = Box(0)
+        let calls = Locked(0)
         let result = await completion { done in
             let task = client.fetch(server.url("/hang"), extracting: .data) { result in
                 calls.withLock { $0 += 1 }
@@ -52,7 +54,7 @@ struct CancellationTests {
 
     @Test func cancellingAFinishedTaskDoesNothing() async throws {
         defer { server.stop() }
-        let box = Box<FetchTask?>(nil)
+        let box = Locked<FetchTask?>(nil)
         let result = await completion { done in
             box.withLock { $0 = client.fetch(server.url("/ok"), extracting: .string, completion: done) }
         }
@@ -65,13 +67,13 @@ struct CancellationTests {
     @Test func aGroupCancelsItsFetchesAndLaterFetchesStillWork() async throws {
         defer { server.stop() }
         let group = CancellationGroup()
-        let results = Box<[Result<Data, FetchError>]>([])
+        let results = Locked<[Result<Data, FetchError>]>([])
         for _ in 0..<5 {
             client.fetch(server.url("/hang"), extracting: .data, group: group) { result in
                 results.withLock { $0.append(result) }
             }
         }
-        let outsider = Box<Result<Data, FetchError>?>(nil)
+        let outsider = Locked<Result<Data, FetchError>?>(nil)
         client.fetch(server.url("/hang"), extracting: .data) { result in outsider.withLock { $0 = result } }
         #expect(await server.waitForRequestsInFlight(count: 6))
         #expect(group.count == 5)
@@ -90,7 +92,7 @@ struct CancellationTests {
 
     @Test func cancelAllCancelsEveryRunningRequestOfTheClient() async throws {
         defer { server.stop() }
-        let finished = Box(0)
+        let finished = Locked(0)
         for _ in 0..<20 {
             client.fetch(server.url("/hang"), extracting: .data) { result in
                 if case .failure(let error) = result, error.code == .cancelled { finished.withLock { $0 += 1 } }
@@ -132,7 +134,7 @@ struct CancellationTests {
             $0.maximumConnectionsPerHost = 64
         }
         let count = 300
-        let outcomes = Box<[Int: FetchError.Code]>([:])
+        let outcomes = Locked<[Int: FetchError.Code]>([:])
         let tasks = (0..<count).map { index in
             wide.fetch(server.url("/hang?i=\(index)"), extracting: .data) { result in
                 outcomes.withLock { outcomes in

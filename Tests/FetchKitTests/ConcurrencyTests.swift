@@ -2,6 +2,7 @@ import Dispatch
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -183,7 +184,7 @@ struct ConcurrencyTests {
         let queue = DispatchQueue(label: "caller")
         queue.setSpecific(key: key, value: "caller")
         let client = FetchClient()
-        let onQueue = Box(false)
+        let onQueue = Locked(false)
         _ = await completion { done in
             client.fetch(server.url("/movie/1"), extracting: .data, queue: queue) { result in
                 onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
@@ -192,7 +193,7 @@ struct ConcurrencyTests {
         }
         #expect(onQueue.current)
         // Also for a failure that is known before any I/O.
-        let failedOnQueue = Box(false)
+        let failedOnQueue = Locked(false)
         _ = await completion { done in
             client.fetch(nil, extracting: .data, queue: queue) { result in
                 failedOnQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
@@ -208,7 +209,7 @@ struct ConcurrencyTests {
         let queue = DispatchQueue(label: "configured")
         queue.setSpecific(key: key, value: "configured")
         let client = FetchClient { $0.callbackQueue = queue }
-        let onQueue = Box(false)
+        let onQueue = Locked(false)
         _ = await completion { done in
             client.fetch(server.url("/movie/1"), extracting: .data) { result in
                 onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "configured" }
@@ -250,7 +251,7 @@ struct ConcurrencyTests {
 private final class CountingTransport: HTTPTransport {
     private let inner: URLSessionTransport
     private let hidesLimit: Bool
-    private let count = Box(0)
+    private let count = Locked(0)
 
     init(wrapping inner: URLSessionTransport, hidesLimit: Bool = false) {
         self.inner = inner

@@ -115,8 +115,8 @@ import Testing
             "GET", "/dropped",
             respond: StubResponse.text(String(repeating: "x", count: 4_000)).droppingConnection(afterBodyBytes: 10))
         let downloads = DownloadCoordinator()
-        let finished = Delivery<DownloadBatchSummary>()
-        let results = Delivery<Bool>()
+        let finished = Arrival<DownloadBatchSummary>()
+        let results = Arrival<Bool>()
         for (key, path) in [("one", "/ok/1"), ("two", "/ok/2"), ("missing", "/missing"), ("dropped", "/dropped")] {
             downloads.download(URLRequest(url: server.url(path)), key: key, to: directory.file(key)) { result in
                 results.fulfill((try? result.get()) != nil)
@@ -132,7 +132,7 @@ import Testing
         #expect(finished.count == 1)
 
         // Idle: a new handler hears about the last batch at once, and the first never again.
-        let idle = Delivery<DownloadBatchSummary>()
+        let idle = Arrival<DownloadBatchSummary>()
         downloads.whenAllFinished { idle.fulfill($0) }
         #expect(try await idle.value(within: 30).count == 4)
         #expect(finished.count == 1)
@@ -165,7 +165,7 @@ import Testing
     @Test func cancellingAKeyFailsEveryWaiterWithCancelled() async throws {
         server.route("GET", "/slow", respond: StubResponse.text("late").delayed(by: .seconds(30)))
         let downloads = DownloadCoordinator()
-        let errors = Delivery<Bool>()
+        let errors = Arrival<Bool>()
         for _ in 0..<3 {
             downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow")) {
                 result in

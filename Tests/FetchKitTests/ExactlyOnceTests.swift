@@ -2,6 +2,7 @@ import Dispatch
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -78,8 +79,8 @@ struct ExactlyOnceTests {
         var generator = SeededGenerator(seed: 20_261_122)
         let kinds = (0..<total).map { _ in Kind.allCases.randomElement(using: &generator) ?? .success }
         let delays = (0..<total).map { _ in Int.random(in: 0...20, using: &generator) }
-        let calls = Box([Int](repeating: 0, count: total))
-        let outcomes = Box([FetchError.Code?](repeating: nil, count: total))
+        let calls = Locked([Int](repeating: 0, count: total))
+        let outcomes = Locked([FetchError.Code?](repeating: nil, count: total))
         let record: @Sendable (Int, Result<Movie, FetchError>) -> Void = { index, result in
             calls.withLock { $0[index] += 1 }
             outcomes.withLock { $0[index] = result.failure?.code }
@@ -194,8 +195,8 @@ struct DownloadExactlyOnceTests {
         let total = 300
         var generator = SeededGenerator(seed: 20_261_122)
         let kinds = (0..<total).map { _ in Kind.allCases.randomElement(using: &generator) ?? .success }
-        let calls = Box([Int](repeating: 0, count: total))
-        let outcomes = Box([DownloadError?](repeating: nil, count: total))
+        let calls = Locked([Int](repeating: 0, count: total))
+        let outcomes = Locked([DownloadError?](repeating: nil, count: total))
 
         for (index, kind) in kinds.enumerated() {
             let url: URL =

@@ -1,6 +1,7 @@
 import FetchKitTesting
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import FetchKit
@@ -35,7 +36,7 @@ import Testing
         var random = OrchestrationRandom(seed: seed)
         let fanOutCount = 12
         let itemsPerFanOut = 25
-        let completions = (0..<fanOutCount).map { _ in Delivery<FanOutReport<String>>() }
+        let completions = (0..<fanOutCount).map { _ in Arrival<FanOutReport<String>>() }
         let progressCounts = (0..<fanOutCount).map { _ in Locked(0) }
         var handles: [FanOutHandle] = []
         var willCancel: [Bool] = []

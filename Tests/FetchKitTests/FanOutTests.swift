@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FetchKit
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func progressCountsUpToTheTotalInOrder() async {
-        let seen = Delivery<FanOutProgress>()
+        let seen = Arrival<FanOutProgress>()
         _ = await FanOut(maximumConcurrency: 3).run(
             Array(0..<12), changed: { item, _ in item < 4 }, progress: { seen.fulfill($0) }
         ) { item in
@@ -120,8 +121,8 @@ import Testing
 
     @Test func theCallbackFormDeliversExactlyOnceAfterAllProgress() async throws {
         let queue = DispatchQueue(label: "FanOutTests.callback")
-        let progressCount = Delivery<Int>()
-        let done = Delivery<(outcome: RefreshOutcome, progressSeen: Int)>()
+        let progressCount = Arrival<Int>()
+        let done = Arrival<(outcome: RefreshOutcome, progressSeen: Int)>()
         FanOut(maximumConcurrency: 4).start(
             Array(0..<30), changed: { _, value in value == 29 }, queue: queue,
             progress: { progressCount.fulfill($0.completed) },
@@ -144,7 +145,7 @@ import Testing
 
     @Test func cancellingMidWayStartsNothingNewAndReportsOnce() async throws {
         let counter = InFlightCounter()
-        let done = Delivery<FanOutReport<Int>>()
+        let done = Arrival<FanOutReport<Int>>()
         let handle = FanOut(maximumConcurrency: 2).start(
             Array(0..<50), changed: { _, _ in true },
             transform: { (item: Int) in

@@ -76,7 +76,7 @@ import Testing
         let movies = (1...12).map { Movie(id: $0, popularity: Double($0 * 10)) }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 4
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
         let updates = movies.map { movie in
             FetchOperation(
                 client: client, endpoint: movieEndpoint(movie), extracting: .decode(Rating.self),

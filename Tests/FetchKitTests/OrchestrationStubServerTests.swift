@@ -70,7 +70,7 @@ import Testing
     @Test func cancellingAFanOutSendsNoFurtherRequests() async throws {
         routeMovies(delay: .seconds(30))
         let movies = (1...40).map { Movie(id: $0, popularity: 0) }
-        let done = Delivery<FanOutReport<Double>>()
+        let done = Arrival<FanOutReport<Double>>()
         let handle = FanOut(maximumConcurrency: 4).start(
             movies, changed: { $1 != $0.popularity }, transform: { try await rating(of: $0) },
             completion: { done.fulfill($0) })
@@ -86,7 +86,7 @@ import Testing
     @Test func theSeedsOperationPipelineRunsInAFewLines() async throws {
         routeMovies(delay: .milliseconds(5))
         let movies = (1...30).map { Movie(id: $0, popularity: $0 == 17 ? 0 : Double($0 * 10)) }
-        let outcome = Delivery<RefreshOutcome>()
+        let outcome = Arrival<RefreshOutcome>()
 
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = FanOut.defaultMaximumConcurrency
@@ -151,7 +151,7 @@ import Testing
         try routeGoogleBooks(
             page2: StubResponse.file(Fixtures.url("googlebooks/volumes_dawn_page2_30_items.json")).delayed(
                 by: .seconds(30)))
-        let done = Delivery<PaginationSummary<String>>()
+        let done = Arrival<PaginationSummary<String>>()
         let handle = booksPaginator().start(onPage: { _ in }, completion: { done.fulfill($0) })
         #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
         handle.cancel()

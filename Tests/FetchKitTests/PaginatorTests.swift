@@ -192,8 +192,8 @@ import Testing
 
     @Test func cancellingTheHandleStopsTheRunAndSendsNoFurtherRequest() async throws {
         let requests = Locked([Int]())
-        let pages = Delivery<[Int]>()
-        let done = Delivery<PaginationSummary<Int>>()
+        let pages = Arrival<[Int]>()
+        let done = Arrival<PaginationSummary<Int>>()
         let paginator = Paginator(style: .offset(pageSize: 2)) { request in
             requests.withLock { $0.append(request.offset) }
             if request.offset >= 2 {

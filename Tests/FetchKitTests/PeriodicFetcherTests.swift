@@ -1,6 +1,7 @@
 import FetchKitTesting
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import FetchKit
@@ -10,7 +11,7 @@ import Testing
     struct Boom: Error {}
 
     let clock = ManualClock()
-    let runs = Delivery<PeriodicRun<Int>>()
+    let runs = Arrival<PeriodicRun<Int>>()
 
     func asleep(_ count: Int = 1) async throws {
         guard await clock.waitForSleepers(count: count, timeout: .seconds(30)) else {
@@ -154,7 +155,7 @@ import Testing
     }
 
     @Test func stopCancelsTheRunGoingOnWithoutReportingIt() async throws {
-        let started = Delivery<Void>()
+        let started = Arrival<Void>()
         let fetcher = PeriodicFetcher(
             every: .seconds(10), clock: clock,
             job: { () async throws -> Int in

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -55,7 +56,7 @@ struct RedactionTests {
         defer { server.stop() }
 
         let observer = RecordingObserver()
-        let lines = Box<[String]>([])
+        let lines = Locked<[String]>([])
         let client = FetchClient {
             $0.timeout = .milliseconds(250)
             $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1))

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -226,8 +227,8 @@ struct RetryTests {
         /// Cancels the request the moment its retry is scheduled, so the cancellation
         /// certainly lands during the wait.
         final class CancelOnRetry: FetchObserver {
-            let task = Box<FetchTask?>(nil)
-            let retries = Box(0)
+            let task = Locked<FetchTask?>(nil)
+            let retries = Locked(0)
             func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
                 retries.withLock { $0 += 1 }
                 task.current?.cancel()

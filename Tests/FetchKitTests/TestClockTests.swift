@@ -1,11 +1,12 @@
 import FetchKitTesting
+import Locking
 import Testing
 
 @Suite("Test clock")
 struct TestClockTests {
     @Test func advanceWakesEverySleeperDueOnTheWayInDeadlineOrder() async throws {
         let clock = TestClock()
-        let woken = Box<[Int]>([])
+        let woken = Locked<[Int]>([])
         var tasks: [Task<Void, any Error>] = []
         for seconds in [3, 1, 2, 10] {
             tasks.append(
@@ -27,7 +28,7 @@ struct TestClockTests {
 
     @Test func aTaskWokenOnTheWaySleepsAgainWithinTheSameAdvance() async throws {
         let clock = TestClock()
-        let ticks = Box<[Duration]>([])
+        let ticks = Locked<[Duration]>([])
         let ticker = Task {
             for _ in 0..<5 {
                 try await clock.sleep(for: .seconds(2))

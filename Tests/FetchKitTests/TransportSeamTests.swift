@@ -1,5 +1,7 @@
 import FetchKit
 import Foundation
+import Locking
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,8 +15,8 @@ final class InProcessTransport: HTTPTransport {
         func cancel() { onCancel() }
     }
 
-    let sent = Box<[URLRequest]>([])
-    let cancelled = Box(0)
+    let sent = Locked<[URLRequest]>([])
+    let cancelled = Locked(0)
     private let answer: @Sendable (URLRequest) -> (status: Int, body: String)?
 
     /// - Parameter answer: the status and body to answer with, or `nil` to never answer until cancelled.
@@ -28,7 +30,7 @@ final class InProcessTransport: HTTPTransport {
         -> any TransportTask
     {
         sent.withLock { $0.append(request) }
-        let once = Box(false)
+        let once = Locked(false)
         let complete: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
             let first = once.withLock { done -> Bool in
                 defer { done = true }

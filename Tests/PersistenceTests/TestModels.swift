@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 import Persistence
 import TestSupport
 
@@ -95,13 +94,4 @@ func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
         Thread.sleep(forTimeInterval: 0.005)
     }
     return condition()
-}
-
-/// A thread-safe box for values collected by callbacks.
-final class Collector<Value: Sendable>: Sendable {
-    private let items = Locked<[Value]>([])
-
-    func append(_ value: Value) { items.withLock { $0.append(value) } }
-    var values: [Value] { items.current }
-    var count: Int { items.withLock { $0.count } }
 }

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import Testing
 
 /// The token authenticator through the stub server: single-flight refresh, no loops, redaction.
@@ -10,7 +11,7 @@ import Testing
     }
 
     /// A server that accepts only `Bearer <accepted>` and answers 401 otherwise.
-    static func server(accepting accepted: Box<String>) throws -> StubServer {
+    static func server(accepting accepted: Locked<String>) throws -> StubServer {
         let server = StubServer()
         try server.start()
         server.route(
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func aHundredRequestsRejectedAtOnceCauseOneRefreshAndAllSucceed() async throws {
-        let accepted = Box("fresh-token-2")
+        let accepted = Locked("fresh-token-2")
         let server = try Self.server(accepting: accepted)
         defer { server.stop() }
         let authenticator = TokenAuthenticator(token: "stale-token-1") {
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func aFailedRefreshFailsEveryWaitingRequestWithOneTypedError() async throws {
-        let accepted = Box("never")
+        let accepted = Locked("never")
         let server = try Self.server(accepting: accepted)
         defer { server.stop() }
         let authenticator = TokenAuthenticator(token: "old-token-value") {
@@ -86,10 +87,10 @@ import Testing
     }
 
     @Test func aRequestIsSentAgainOnlyOnceSoARejectedNewTokenNeverLoops() async throws {
-        let accepted = Box("nothing-is-accepted")
+        let accepted = Locked("nothing-is-accepted")
         let server = try Self.server(accepting: accepted)
         defer { server.stop() }
-        let refreshes = Box(0)
+        let refreshes = Locked(0)
         let authenticator = TokenAuthenticator(token: "first") {
             "token-\(refreshes.withLock { count -> Int in count += 1; return count })"
         }
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func withoutATokenTheFirstRequestGetsOneBeforeItIsSent() async throws {
-        let accepted = Box("issued")
+        let accepted = Locked("issued")
         let server = try Self.server(accepting: accepted)
         defer { server.stop() }
         let authenticator = TokenAuthenticator { "issued" }

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import Testing
 
 /// The client's HTTP cache against the stub server: freshness, revalidation, opt-outs, disk.
@@ -269,7 +270,7 @@ extension HTTPCacheTests {
         try server.start()
         defer { server.stop() }
         let bodies = (0..<4).map { String(repeating: String($0), count: 50_000) }
-        let counter = Box(0)
+        let counter = Locked(0)
         server.route(
             "GET", "/shared",
             handler: { _ in

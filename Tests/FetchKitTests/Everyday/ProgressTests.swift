@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -45,8 +46,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
 
         let client = FetchClient { $0.progressInterval = .milliseconds(5) }
-        let reports = Box<[TransferProgress]>([])
-        let completedAfter = Box<Int?>(nil)
+        let reports = Locked<[TransferProgress]>([])
+        let completedAfter = Locked<Int?>(nil)
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
         let result: Result<String, FetchError>? = await completion { done in
             client.fetch(endpoint, extracting: .string, progress: { report in reports.withLock { $0.append(report) } })
@@ -144,14 +145,14 @@ extension ProgressTests {
 
         // The callback forms register at once, on this thread, so the batch is surely running
         // when the follower is added, however late the cooperative pool would schedule a task.
-        let outcomes = Box<[Result<URL, any Error>]>([])
+        let outcomes = Locked<[Result<URL, any Error>]>([])
         for index in 1...3 {
             downloads.download(
                 TestEndpoint(baseURL: server.baseURL, path: "/photo/\(index)"), key: "photo-\(index)",
                 to: folder.appendingPathComponent("\(index).jpg")
             ) { result in outcomes.withLock { $0.append(result) } }
         }
-        let followed = Box<[TransferProgress]>([])
+        let followed = Locked<[TransferProgress]>([])
         let ended = DispatchSemaphore(value: 0)
         downloads.followBatchProgress { report in
             followed.withLock { $0.append(report) }
@@ -213,7 +214,7 @@ extension ProgressTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = FetchClient { $0.progressInterval = .milliseconds(10) }
-        let holder = Box<Task<Void, any Error>?>(nil)
+        let holder = Locked<Task<Void, any Error>?>(nil)
         let task = Task {
             try await client.download(
                 TestEndpoint(baseURL: server.baseURL, path: "/huge"), to: folder.appendingPathComponent("h.bin")

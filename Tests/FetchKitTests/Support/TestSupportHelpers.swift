@@ -1,31 +1,12 @@
 import FetchKit
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// A value guarded by a lock, for test state shared with callbacks.
-///
-/// `@unchecked Sendable`: every access goes through `withLock`, which holds `lock`.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value { withLock { $0 } }
-}
 
 /// An endpoint whose parts a test sets directly.
 struct TestEndpoint: Endpoint {
@@ -44,7 +25,7 @@ func completion<Value: Sendable>(
     timeout: Duration = .seconds(30),
     _ start: (@escaping @Sendable (Result<Value, FetchError>) -> Void) -> Void
 ) async -> Result<Value, FetchError>? {
-    let once = Box<CheckedContinuation<Result<Value, FetchError>?, Never>?>(nil)
+    let once = Locked<CheckedContinuation<Result<Value, FetchError>?, Never>?>(nil)
     return await withCheckedContinuation { continuation in
         once.withLock { $0 = continuation }
         let resume: @Sendable (Result<Value, FetchError>?) -> Void = { result in
@@ -56,11 +37,6 @@ func completion<Value: Sendable>(
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { resume(nil) }
         start { resume($0) }
     }
-}
-
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
-    await Blocking.poll(upTo: timeout.seconds, until: condition)
 }
 
 extension Duration {
@@ -77,9 +53,9 @@ final class RecordingObserver: FetchObserver {
         var error: FetchError
     }
 
-    let started = Box<[RequestSummary]>([])
-    let retries = Box<[Retry]>([])
-    let finished = Box<[(RequestSummary, FetchMetrics)]>([])
+    let started = Locked<[RequestSummary]>([])
+    let retries = Locked<[Retry]>([])
+    let finished = Locked<[(RequestSummary, FetchMetrics)]>([])
 
     func requestWillStart(_ request: RequestSummary) {
         started.withLock { $0.append(request) }
