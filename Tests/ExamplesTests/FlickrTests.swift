@@ -172,9 +172,14 @@ import Testing
         #expect(byPhotographer.status == 0, "\(byPhotographer)")
         let owners = Dictionary(grouping: stored, by: \.ownerID)
         #expect(byPhotographer.output.hasPrefix("\(stored.count) photos by \(owners.count) photographers:"))
+        // Counts are padded to line up, so compare lines with their spaces collapsed.
+        let collapsed = byPhotographer.output.split(separator: "\n").map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
         for (owner, photos) in owners {
             let name = photos[0].ownerName
-            #expect(byPhotographer.output.contains("\(photos.count) photos   \(name) (\(owner))"), "\(byPhotographer)")
+            let count = "\(photos.count) photo\(photos.count == 1 ? "" : "s")"
+            #expect(collapsed.contains("\(count) \(name) (\(owner))"), "\(byPhotographer)")
         }
 
         let byPlace = try await sandbox.run(["list", "--by", "place"])

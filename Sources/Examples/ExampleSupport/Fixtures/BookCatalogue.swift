@@ -6,8 +6,12 @@ public import Foundation
 /// identifiers, ISBN-13 and ISBN-10 pairs, `OTHER` identifiers).
 ///
 /// The content is generated, deterministically, from a fixed seed: titles are built from
-/// topic families so that `Unreal Engine` matches more than 400 volumes, `Zeppelin` a few,
-/// and nonsense nothing.
+/// topic families so that `Unreal Engine` matches more than 400 volumes, `Zeppelin` a few
+/// dozen, and nonsense nothing. The generated data is plausible: every title is dated no
+/// earlier than its subject existed (Unreal Engine books from 1998, Unreal Engine 5 books from
+/// 2021, War and Peace editions from the first English translation) and no later than 2025;
+/// publishers fit the kind of book and existed at its date; ISBNs appear from 1970 on; page
+/// counts and ratings stay in the ranges real volumes have.
 public struct BookCatalogue: Sendable {
     /// One volume as the JSON object the API returns.
     public struct Volume: Sendable {
@@ -29,14 +33,17 @@ public struct BookCatalogue: Sendable {
         public var isbn13: String?
         /// Whether the volume has image links.
         public var hasImages: Bool
-        /// An `OTHER` identifier used when the volume has no ISBN.
+        /// An `OTHER` identifier used when the volume has no ISBN, such as `"PKEY:…"` or a
+        /// library's `"UOM:39015…"` for an old book.
         public var otherIdentifier: String?
-        /// The number of pages, if the API knows it.
+        /// The number of pages, when Google Books knows it.
         public var pageCount: Int?
-        /// The mean of the readers' ratings (1 to 5, in halves), if anyone rated it.
+        /// The mean reader rating, 1 to 5 in steps of 0.5, for the volumes that have ratings.
         public var averageRating: Double?
-        /// How many readers rated it, when ``averageRating`` is set.
+        /// How many readers rated the volume: at least 1 when ``averageRating`` is set.
         public var ratingsCount: Int?
+        /// The Google Books categories, such as `["Computers"]`; empty when the API sends none.
+        public var categories: [String]
         /// Lower-cased, diacritic-free title, subtitle and authors, for matching.
         let searchText: String
 
@@ -48,11 +55,6 @@ public struct BookCatalogue: Sendable {
             if let publisher { info["publisher"] = publisher }
             if let publishedDate { info["publishedDate"] = publishedDate }
             if let description { info["description"] = description }
-            if let pageCount { info["pageCount"] = pageCount }
-            if let averageRating, let ratingsCount {
-                info["averageRating"] = averageRating
-                info["ratingsCount"] = ratingsCount
-            }
             if let isbn13 {
                 info["industryIdentifiers"] = [
                     ["type": "ISBN_13", "identifier": isbn13],
@@ -66,6 +68,14 @@ public struct BookCatalogue: Sendable {
                 info["imageLinks"] = [
                     "smallThumbnail": "\(base)&zoom=5&source=gbs_api", "thumbnail": "\(base)&zoom=1&source=gbs_api",
                 ]
+            }
+            if let pageCount { info["pageCount"] = pageCount }
+            if !categories.isEmpty { info["categories"] = categories }
+            if let averageRating, let ratingsCount {
+                // Like the API: a whole average is sent as an integer (`4`), a half as `4.5`.
+                info["averageRating"] =
+                    averageRating.rounded() == averageRating ? Int(averageRating) as Any : averageRating as Any
+                info["ratingsCount"] = ratingsCount
             }
             info["language"] = "en"
             info["printType"] = "BOOK"
@@ -88,9 +98,9 @@ public struct BookCatalogue: Sendable {
         var generator = SeededGenerator(seed: 0x600D_B00C)
         var volumes: [Volume] = []
         volumes.reserveCapacity(count)
-        var usedIDs = Set<String>()
+        var used = UsedIdentifiers()
         for index in 0..<count {
-            volumes.append(Self.makeVolume(index: index, generator: &generator, usedIDs: &usedIDs))
+            volumes.append(Self.makeVolume(index: index, generator: &generator, used: &used))
         }
         self.volumes = volumes
     }
@@ -145,217 +155,577 @@ public struct BookCatalogue: Sendable {
     }
 
     // MARK: - Generation
-    //
-    // Every title belongs to a topic with the first year a book on it could have appeared
-    // (the engine, language or event it is about), and is either a technical book, sold by a
-    // technical publisher, or a trade book; a publisher is only chosen for a year it existed.
 
-    /// What kind of book a title is, for its publisher and its length.
-    enum Kind: Sendable {
-        /// A programming or engineering book.
-        case technical
-        /// A novel, history, guide or cookbook.
-        case trade
-        /// An edition of *War and Peace*.
-        case epic
+    /// The ids and ISBNs handed out so far, so that no two volumes share one.
+    private struct UsedIdentifiers {
+        /// The volume ids in use.
+        var ids = Set<String>()
+        /// The ISBN-13s in use.
+        var isbns = Set<String>()
     }
 
-    /// The latest publication year in the catalogue.
-    static let latestYear = 2025
+    /// What kind of book a title is: it decides the authors, description and rating odds.
+    private enum Kind {
+        /// Programming, game engines, game design.
+        case technical
+        /// Novels.
+        case fiction
+        /// A classic in translation (War and Peace, The Art of War).
+        case classic
+        /// History and other general non-fiction.
+        case history
+        /// Cookery.
+        case cooking
+        /// Physics, electronics.
+        case science
+    }
 
+    /// A publisher and the years it published under that name.
+    private struct Publisher {
+        /// The name as Google Books shows it.
+        let name: String
+        /// The year the publisher was founded (or took this name).
+        let founded: Int
+        /// The last year it published under this name.
+        var until = Int.max
+
+        /// Whether the publisher existed, under this name, in `year`.
+        func exists(in year: Int) -> Bool { (founded...until).contains(year) }
+    }
+
+    /// Who wrote a title.
+    private enum Authors {
+        /// One to three generated names (none for a few volumes, as the API sometimes sends).
+        case generated
+        /// A fixed author, followed, when the date allows, by one of the translations:
+        /// the translators' names and the year their translation first appeared.
+        case fixed(String, translations: [(names: [String], since: Int)])
+    }
+
+    /// One title the catalogue may print, with what makes it plausible.
+    private struct Plan {
+        /// The title.
+        var title: String
+        /// A subtitle every volume of this plan has, if any.
+        var subtitle: String?
+        /// The earliest year a volume of this title can be dated.
+        var since: Int
+        /// The earliest month of `since` (a book on a release that came in November is dated
+        /// from the next month on).
+        var sinceMonth = 1
+        /// The latest year a volume of this title is dated.
+        var until = 2025
+        /// The kind of book.
+        var kind: Kind
+        /// The page counts of its volumes.
+        var pages: ClosedRange<Int>
+        /// The Google Books category.
+        var category: String
+        /// The publishers that would print it (the ones that existed at the date are used).
+        var publishers: [Publisher]
+        /// Who wrote it.
+        var authors = Authors.generated
+    }
+
+    /// Publishers of programming books.
+    private static let computingPress: [Publisher] = [
+        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Apress", founded: 1999),
+        Publisher(name: "No Starch Press", founded: 1994),
+        Publisher(name: "O'Reilly & Associates", founded: 1978, until: 2003),
+        Publisher(name: "O'Reilly Media, Inc.", founded: 2004), Publisher(name: "Manning Publications", founded: 1990),
+        Publisher(name: "Addison-Wesley Professional", founded: 1942), Publisher(name: "CRC Press", founded: 1973),
+        Publisher(name: "Pragmatic Bookshelf", founded: 2003), Publisher(name: "John Wiley & Sons", founded: 1807),
+        Publisher(name: "Springer", founded: 1842, until: 2014), Publisher(name: "Springer Nature", founded: 2015),
+    ]
+    /// Publishers of game-engine books (Packt above all).
+    private static let gameEnginePress: [Publisher] = [
+        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Packt Publishing Ltd", founded: 2004),
+        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Apress", founded: 1999),
+        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "Focal Press", founded: 1938),
+        Publisher(name: "No Starch Press", founded: 1994), Publisher(name: "Manning Publications", founded: 1990),
+        Publisher(name: "O'Reilly & Associates", founded: 1978, until: 2003),
+        Publisher(name: "O'Reilly Media, Inc.", founded: 2004),
+        Publisher(name: "Wordware Publishing", founded: 1983, until: 2010),
+        Publisher(name: "New Riders", founded: 1988), Publisher(name: "Sams Publishing", founded: 1946),
+        Publisher(name: "John Wiley & Sons", founded: 1807),
+    ]
+    /// Publishers of game-design books.
+    private static let gameDesignPress: [Publisher] = [
+        Publisher(name: "New Riders", founded: 1988), Publisher(name: "Morgan Kaufmann", founded: 1984),
+        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "MIT Press", founded: 1962),
+        Publisher(name: "John Wiley & Sons", founded: 1807), Publisher(name: "Focal Press", founded: 1938),
+        Publisher(name: "Addison-Wesley Professional", founded: 1942),
+        Publisher(name: "O'Reilly Media, Inc.", founded: 2004), Publisher(name: "No Starch Press", founded: 1994),
+    ]
+    /// Publishers of novels.
+    private static let fictionPress: [Publisher] = [
+        Publisher(name: "Penguin Books", founded: 1935), Publisher(name: "Vintage", founded: 1954),
+        Publisher(name: "Random House", founded: 1927), Publisher(name: "HarperCollins", founded: 1989),
+        Publisher(name: "Harper & Brothers", founded: 1833, until: 1962), Publisher(name: "Macmillan", founded: 1843),
+        Publisher(name: "Chatto & Windus", founded: 1873), Publisher(name: "Victor Gollancz", founded: 1927),
+        Publisher(name: "Tor Books", founded: 1980), Publisher(name: "Faber & Faber", founded: 1929),
+        Publisher(name: "Bloomsbury Publishing", founded: 1986), Publisher(name: "Alfred A. Knopf", founded: 1915),
+        Publisher(name: "Houghton Mifflin", founded: 1880),
+    ]
+    /// Publishers of classics in translation.
+    private static let classicsPress: [Publisher] = [
+        Publisher(name: "Penguin Classics", founded: 1946), Publisher(name: "Oxford University Press", founded: 1586),
+        Publisher(name: "Vintage", founded: 1954), Publisher(name: "Everyman's Library", founded: 1906),
+        Publisher(name: "Modern Library", founded: 1917), Publisher(name: "Dover Publications", founded: 1941),
+        Publisher(name: "Thomas Y. Crowell & Co.", founded: 1876, until: 1979),
+        Publisher(name: "William Heinemann", founded: 1890),
+        Publisher(name: "Harper & Brothers", founded: 1833, until: 1962), Publisher(name: "Macmillan", founded: 1843),
+        Publisher(name: "Wordsworth Editions", founded: 1987), Publisher(name: "Alfred A. Knopf", founded: 1915),
+    ]
+    /// Publishers of The Art of War.
+    private static let strategyPress: [Publisher] = [
+        Publisher(name: "Luzac & Co.", founded: 1740, until: 1965),
+        Publisher(name: "Oxford University Press", founded: 1586),
+        Publisher(name: "Penguin Classics", founded: 1946), Publisher(name: "Shambhala", founded: 1969),
+        Publisher(name: "Dover Publications", founded: 1941),
+    ]
+    /// Publishers of history and criticism.
+    private static let historyPress: [Publisher] = [
+        Publisher(name: "Oxford University Press", founded: 1586),
+        Publisher(name: "Cambridge University Press", founded: 1534), Publisher(name: "Routledge", founded: 1836),
+        Publisher(name: "Longmans, Green & Co.", founded: 1865, until: 1968),
+        Publisher(name: "Yale University Press", founded: 1908), Publisher(name: "Penguin Books", founded: 1935),
+        Publisher(name: "Vintage", founded: 1954), Publisher(name: "Thames & Hudson", founded: 1949),
+        Publisher(name: "Macmillan", founded: 1843), Publisher(name: "T. Fisher Unwin", founded: 1882, until: 1926),
+        Publisher(name: "Houghton Mifflin", founded: 1880), Publisher(name: "The History Press", founded: 2005),
+    ]
+    /// Publishers of railway history.
+    private static let railwayPress: [Publisher] =
+        historyPress + [
+            Publisher(name: "Ian Allan Publishing", founded: 1942),
+            Publisher(name: "Amberley Publishing", founded: 2008),
+        ]
+    /// Publishers of aviation and military history.
+    private static let aviationPress: [Publisher] = [
+        Publisher(name: "Osprey Publishing", founded: 1968), Publisher(name: "Pen and Sword", founded: 1990),
+        Publisher(name: "The History Press", founded: 2005), Publisher(name: "Amberley Publishing", founded: 2008),
+        Publisher(name: "Hodder & Stoughton", founded: 1868), Publisher(name: "G. P. Putnam's Sons", founded: 1838),
+        Publisher(name: "Longmans, Green & Co.", founded: 1865, until: 1968),
+        Publisher(name: "Routledge", founded: 1836),
+        Publisher(name: "Fonthill Media", founded: 2011),
+    ]
+    /// Publishers of cookery books.
+    private static let cookingPress: [Publisher] = [
+        Publisher(name: "Penguin Books", founded: 1935), Publisher(name: "Alfred A. Knopf", founded: 1915),
+        Publisher(name: "Ten Speed Press", founded: 1971), Publisher(name: "Chronicle Books", founded: 1967),
+        Publisher(name: "Macmillan", founded: 1843), Publisher(name: "HarperCollins", founded: 1989),
+        Publisher(name: "Houghton Mifflin", founded: 1880), Publisher(name: "Bloomsbury Publishing", founded: 1986),
+        Publisher(name: "Hodder & Stoughton", founded: 1868), Publisher(name: "Ebury Press", founded: 1961),
+    ]
+    /// Publishers of science and engineering books.
+    private static let sciencePress: [Publisher] = [
+        Publisher(name: "Springer", founded: 1842, until: 2014), Publisher(name: "Springer Nature", founded: 2015),
+        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "Dover Publications", founded: 1941),
+        Publisher(name: "Oxford University Press", founded: 1586),
+        Publisher(name: "Cambridge University Press", founded: 1534),
+        Publisher(name: "John Wiley & Sons", founded: 1807), Publisher(name: "McGraw-Hill", founded: 1917),
+        Publisher(name: "Prentice Hall", founded: 1913),
+    ]
+
+    /// A plan for a programming book.
+    private static func computing(
+        _ title: String, since: Int, month: Int = 1, publishers: [Publisher] = computingPress
+    ) -> Plan {
+        Plan(
+            title: title, since: since, sinceMonth: month, kind: .technical, pages: 180...720, category: "Computers",
+            publishers: publishers)
+    }
+
+    /// A plan for a history book.
+    private static func history(
+        _ title: String, since: Int, pages: ClosedRange<Int> = 180...640, publishers: [Publisher] = historyPress
+    ) -> Plan {
+        Plan(title: title, since: since, kind: .history, pages: pages, category: "History", publishers: publishers)
+    }
+
+    /// The translations of War and Peace into English: translators and first year.
+    private static let warAndPeaceTranslations: [(names: [String], since: Int)] = [
+        (["Clara Bell"], 1886), (["Nathan Haskell Dole"], 1889), (["Constance Garnett"], 1904),
+        (["Louise Maude", "Aylmer Maude"], 1922), (["Rosemary Edmonds"], 1957), (["Ann Dunnigan"], 1968),
+        (["Anthony Briggs"], 2005), (["Richard Pevear", "Larissa Volokhonsky"], 2007),
+    ]
+
+    /// The translations of The Art of War into English: translators and first year.
+    private static let artOfWarTranslations: [(names: [String], since: Int)] = [
+        (["Lionel Giles"], 1910), (["Samuel B. Griffith"], 1963), (["Thomas Cleary"], 1988), (["John Minford"], 2002),
+    ]
+
+    /// The titles outside Unreal Engine, in 14 families; volume `index` draws from family
+    /// `index % 14` (family 11, Zeppelin, so gets 51 volumes: two pages, the second short).
+    private static let families: [[Plan]] = [
+        [
+            computing("Unity Game Development Essentials", since: 2009, publishers: gameEnginePress),
+            computing("Unity Cookbook", since: 2013, publishers: gameEnginePress),
+            computing("Unity in Action", since: 2015, publishers: gameEnginePress),
+            computing("Unity Shaders and Effects Cookbook", since: 2013, publishers: gameEnginePress),
+            computing("Unity for Beginners", since: 2010, publishers: gameEnginePress),
+            computing("Unity 2D Game Development", since: 2014, publishers: gameEnginePress),
+        ],
+        [
+            computing("Godot Engine Game Development Projects", since: 2018, publishers: gameEnginePress),
+            computing("Godot 4 Essentials", since: 2023, month: 4, publishers: gameEnginePress),
+            computing("Godot by Example", since: 2017, publishers: gameEnginePress),
+            computing("Game Development with Godot", since: 2018, publishers: gameEnginePress),
+        ],
+        [
+            computing("Swift Programming", since: 2014, month: 7),
+            computing("Swift Concurrency in Practice", since: 2021, month: 10),
+            computing("Swift on the Server", since: 2016), computing("Swift Apprentice", since: 2015),
+            computing("Swift Design Patterns", since: 2015),
+        ],
+        [
+            computing("Python Crash Course", since: 2015, month: 11),
+            computing("Python for Data Analysis", since: 2012),
+            computing("Python Cookbook", since: 2002), computing("Python Tricks", since: 2017),
+            computing("Python Testing", since: 2009), computing("Learning Python", since: 1999),
+            computing("Programming Python", since: 1996),
+        ],
+        [
+            computing("The Definitive Guide to SQLite", since: 2006), computing("SQLite for Mobile Apps", since: 2009),
+            computing("Using SQLite", since: 2010), computing("SQLite Internals", since: 2012),
+        ],
+        [
+            computing("Game Design Workshop", since: 2004, publishers: gameDesignPress),
+            computing("Fundamentals of Game Design", since: 2006, publishers: gameDesignPress),
+            computing("Patterns in Game Design", since: 2004, publishers: gameDesignPress),
+            computing("Game Design Secrets", since: 2012, publishers: gameDesignPress),
+            computing("The Art of Game Design", since: 2008, publishers: gameDesignPress),
+            computing("The Art of Computer Game Design", since: 1984, publishers: gameDesignPress),
+        ],
+        [
+            computing("Rust in Action", since: 2021), computing("Programming Rust", since: 2017),
+            computing("Rust Atomics and Locks", since: 2023), computing("The Rust Programming Language", since: 2018),
+            computing("Rust for Rustaceans", since: 2021, month: 12),
+        ],
+        [
+            Plan(
+                title: "Dawn", subtitle: "A Novel", since: 1950, kind: .fiction, pages: 220...520,
+                category: "Fiction", publishers: fictionPress),
+            Plan(
+                title: "Dawn Chorus", since: 1950, kind: .fiction, pages: 180...420, category: "Fiction",
+                publishers: fictionPress),
+            Plan(
+                title: "Before the Dawn", since: 1900, kind: .fiction, pages: 200...480, category: "Fiction",
+                publishers: fictionPress),
+            Plan(
+                title: "False Dawn", since: 1920, kind: .fiction, pages: 200...460, category: "Fiction",
+                publishers: fictionPress),
+            Plan(
+                title: "Dawn at Sea", since: 1930, kind: .fiction, pages: 220...520, category: "Fiction",
+                publishers: fictionPress),
+            Plan(
+                title: "Red Sky at Dawn", since: 1960, kind: .fiction, pages: 240...560, category: "Fiction",
+                publishers: fictionPress),
+        ],
+        [
+            Plan(
+                title: "War and Peace", since: 1886, kind: .classic, pages: 1_100...1_400, category: "Fiction",
+                publishers: classicsPress,
+                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
+            Plan(
+                title: "War and Peace", subtitle: "Volume I", since: 1886, kind: .classic, pages: 520...760,
+                category: "Fiction", publishers: classicsPress,
+                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
+            Plan(
+                title: "War and Peace", subtitle: "Volume II", since: 1886, kind: .classic, pages: 520...760,
+                category: "Fiction", publishers: classicsPress,
+                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
+            Plan(
+                title: "War and Peace", subtitle: "A Reader's Guide", since: 1950, kind: .history, pages: 200...320,
+                category: "Literary Criticism", publishers: historyPress),
+        ],
+        [
+            Plan(
+                title: "The Art of Computer Programming", subtitle: "Volume 1: Fundamental Algorithms", since: 1968,
+                kind: .technical, pages: 620...680, category: "Computers",
+                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
+                authors: .fixed("Donald E. Knuth", translations: [])),
+            Plan(
+                title: "The Art of Computer Programming", subtitle: "Volume 2: Seminumerical Algorithms", since: 1969,
+                kind: .technical, pages: 620...770, category: "Computers",
+                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
+                authors: .fixed("Donald E. Knuth", translations: [])),
+            Plan(
+                title: "The Art of Computer Programming", subtitle: "Volume 3: Sorting and Searching", since: 1973,
+                kind: .technical, pages: 720...800, category: "Computers",
+                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
+                authors: .fixed("Donald E. Knuth", translations: [])),
+            Plan(
+                title: "The Art of French Cooking", since: 1961, kind: .cooking, pages: 300...720, category: "Cooking",
+                publishers: cookingPress),
+            Plan(
+                title: "The Art of War", since: 1910, kind: .classic, pages: 60...280, category: "History",
+                publishers: strategyPress, authors: .fixed("Sun Tzu", translations: artOfWarTranslations)),
+            Plan(
+                title: "The Art of Electronics", since: 1980, kind: .science, pages: 700...1_220,
+                category: "Technology & Engineering",
+                publishers: [Publisher(name: "Cambridge University Press", founded: 1534)]),
+        ],
+        [
+            history("A History of Rome", since: 1880),
+            history("A History of the Railways", since: 1880, publishers: railwayPress),
+            history("A History of Typography", since: 1900), history("A History of Mathematics", since: 1890),
+            history("A History of Clocks and Watches", since: 1900),
+        ],
+        [
+            history("Zeppelin: Airships of the Great War", since: 1919, pages: 160...480, publishers: aviationPress),
+            history("Zeppelin: The Golden Age of Airships", since: 1938, pages: 160...480, publishers: aviationPress),
+            history("Zeppelins over England", since: 1920, pages: 160...480, publishers: aviationPress),
+            history("The Zeppelin in Combat", since: 1962, pages: 160...480, publishers: aviationPress),
+        ],
+        [
+            computing("Physics for Game Developers", since: 2001),
+            Plan(
+                title: "The Physics of Light", since: 1930, kind: .science, pages: 220...560, category: "Science",
+                publishers: sciencePress),
+            Plan(
+                title: "Physics Made Simple", since: 1960, kind: .science, pages: 160...400, category: "Science",
+                publishers: sciencePress),
+        ],
+        [
+            Plan(
+                title: "Cooking at Home", since: 1950, kind: .cooking, pages: 160...420, category: "Cooking",
+                publishers: cookingPress),
+            Plan(
+                title: "Cooking with Fire", since: 1995, kind: .cooking, pages: 180...360, category: "Cooking",
+                publishers: cookingPress),
+            Plan(
+                title: "Cooking for One", since: 1960, kind: .cooking, pages: 120...300, category: "Cooking",
+                publishers: cookingPress),
+            Plan(
+                title: "Everyday Cooking", since: 1950, kind: .cooking, pages: 160...480, category: "Cooking",
+                publishers: cookingPress),
+        ],
+    ]
+
+    /// An Unreal Engine version as titles name it, the month of its release (books come
+    /// after), and the last year books on it are dated.
+    private static let unrealVersions: [(name: String, since: Int, month: Int, until: Int)] = [
+        ("", 1998, 6, 2025), ("4", 2014, 4, 2023), ("4.x", 2015, 1, 2021), ("5", 2021, 6, 2025),
+        ("5.1", 2023, 1, 2025), ("5.3", 2023, 11, 2025),
+    ]
+    /// Subjects of Unreal Engine books, with the first year each makes sense (Blueprints and
+    /// C++ gameplay code came with Unreal Engine 4 in 2014; VR headsets shipped from 2015).
+    private static let unrealSubjects: [(name: String, since: Int)] = [
+        ("Game Development", 1998), ("Blueprints", 2014), ("C++ Programming", 2014),
+        ("Virtual Reality Projects", 2015), ("Level Design", 1998), ("Lighting and Rendering", 1998),
+        ("Multiplayer Games", 1998), ("Character Animation", 1998), ("Cookbook", 1998), ("Shaders and Effects", 1998),
+        ("Game AI", 1998), ("Essentials", 1998), ("for Architects", 2015), ("Projects", 1998), ("Scripting", 1998),
+        ("Open Worlds", 2014), ("Game Development Essentials", 1998),
+    ]
+    /// Words that go before an Unreal Engine title.
     private static let unrealPrefixes = [
-        "Learning", "Mastering", "Beginning", "Hands-On", "Practical", "Pro", "Exploring", "Getting Started with",
-        "The Complete Guide to", "Game Development with", "Blueprints Visual Scripting for", "An Introduction to",
+        "Learning", "Mastering", "Beginning", "Hands-On", "Practical", "Exploring", "Getting Started with",
+        "An Introduction to",
     ]
-    /// Unreal Engine versions and the first year a book on each could appear (the Unreal
-    /// Development Kit made books possible from 2009; Unreal Engine 4 came out in 2014, 5 in
-    /// 2022 after its 2021 preview, 5.1 in November 2022, 5.3 in September 2023).
-    private static let unrealVersions: [(version: String, since: Int)] = [
-        ("", 2009), ("4", 2014), ("4.x", 2015), ("5", 2021), ("5.1", 2023), ("5.3", 2024),
+    /// Titles that end with the engine, with the first year each makes sense.
+    private static let unrealLeads: [(name: String, since: Int)] = [
+        ("Game Development with", 1998), ("Blueprints Visual Scripting for", 2014),
+        ("Multiplayer Game Programming in", 1998), ("Building Open Worlds in", 2014),
+        ("Virtual Reality Projects with", 2015), ("Level Design in", 1998), ("Architectural Visualization in", 2015),
+        ("Game AI Programming with", 1998),
     ]
-    /// Subjects, with the first year they make sense (Blueprints and VR projects came with UE4).
-    private static let unrealSubjects: [(subject: String, since: Int)] = [
-        ("Game Development", 2009), ("Blueprints", 2014), ("C++ Programming", 2009),
-        ("Virtual Reality Projects", 2016), ("Level Design", 2009), ("Lighting and Rendering", 2009),
-        ("Multiplayer Games", 2009), ("Character Animation", 2009), ("Cookbook", 2009),
-        ("Shaders and Effects", 2009), ("Game AI", 2009), ("Essentials", 2009), ("for Architects", 2016),
-        ("Projects", 2009), ("Scripting", 2009), ("Open Worlds", 2014),
+    /// Subtitles of Unreal Engine books.
+    private static let unrealSubtitles = [
+        "Build games step by step", "A practical guide to building real-time worlds",
+        "From first prototype to finished game", "Create interactive 3D experiences",
     ]
-    /// The other topics: each ending with the first year a book of that title could appear.
-    private static let otherTopics: [(topic: String, kind: Kind, endings: [(String, Int)])] = [
-        (
-            "Unity", .technical,
-            [
-                ("Game Development", 2009), ("Cookbook", 2011), ("in Action", 2011), ("Shaders", 2016),
-                ("for Beginners", 2012), ("2D Games", 2014),
-            ]
-        ),
-        ("Godot", .technical, [("Game Engine Projects", 2018), ("4 Essentials", 2023), ("by Example", 2019)]),
-        (
-            "Swift", .technical,
-            [
-                ("Programming", 2014), ("Concurrency", 2021), ("on the Server", 2016),
-                ("Apprentice", 2015), ("Design Patterns", 2015),
-            ]
-        ),
-        (
-            "Python", .technical,
-            [
-                ("Crash Course", 2015), ("for Data Analysis", 2012), ("Cookbook", 2002),
-                ("Tricks", 2017), ("Testing", 2010),
-            ]
-        ),
-        ("SQLite", .technical, [("The Definitive Guide", 2006), ("for Mobile Apps", 2011), ("Internals", 2012)]),
-        (
-            "Game Design", .technical,
-            [("Workshop", 2004), ("Fundamentals", 2006), ("Patterns", 2010), ("Secrets", 2012)]
-        ),
-        ("Rust", .technical, [("in Action", 2021), ("Programming", 2018), ("Atomics and Locks", 2023)]),
-        ("Dawn", .trade, [("of the Planet", 1968), ("Chorus", 1995), ("Treader", 1952), ("A Novel", 1950)]),
-        ("War and Peace", .epic, [("Volume I", 1869), ("Volume II", 1869), ("A Reader's Guide", 1960)]),
-        (
-            "The Art of", .trade,
-            [
-                ("Debugging", 1990), ("Level Design", 2005), ("Bread Baking", 1950),
-                ("War", 1910), ("Soldering", 1975),
-            ]
-        ),
-        (
-            "History of", .trade,
-            [
-                ("Rome", 1880), ("the Railways", 1920), ("Typography", 1930), ("Mathematics", 1900),
-                ("Clocks", 1950),
-            ]
-        ),
-        ("Zeppelin:", .trade, [("Airships of the Great War", 1919), ("The Golden Age", 1937)]),
-        ("Physics", .technical, [("for Game Developers", 2001), ("of Light", 1950), ("Made Simple", 1962)]),
-        ("Cooking", .trade, [("at Home", 1950), ("with Fire", 1985), ("for One", 1970)]),
-    ]
-    /// Endings that make a technical book of any topic.
-    private static let technicalEndings: Set<String> = ["Debugging", "Level Design", "Soldering"]
-    /// Books whose author is fixed: a classic's editions keep their author.
-    private static let classicAuthors = ["War and Peace Volume": "Leo Tolstoy", "The Art of War": "Sun Tzu"]
+
+    /// A plan for an Unreal Engine book: a version, a title built around it that reads well,
+    /// dated from the latest of the version's release and the subject's first year.
+    private static func unrealPlan(_ g: inout SeededGenerator) -> Plan {
+        let version = g.pick(unrealVersions)
+        let engine = version.name.isEmpty ? "Unreal Engine" : "Unreal Engine \(version.name)"
+        let title: String
+        let subjectSince: Int
+        switch Int.random(in: 0..<4, using: &g) {
+        case 0:
+            title = "\(g.pick(unrealPrefixes)) \(engine)"
+            subjectSince = 1998
+        case 1:
+            let subject = g.pick(unrealSubjects)
+            title = "\(engine) \(subject.name)"
+            subjectSince = subject.since
+        case 2:
+            let subject = g.pick(unrealSubjects.filter { !["Essentials", "Projects", "Cookbook"].contains($0.name) })
+            title = "\(g.pick(["Learning", "Mastering", "Hands-On", "Practical"])) \(engine) \(subject.name)"
+            subjectSince = subject.since
+        default:
+            let lead = g.pick(unrealLeads)
+            title = "\(lead.name) \(engine)"
+            subjectSince = lead.since
+        }
+        let since = max(version.since, subjectSince)
+        return Plan(
+            title: title, since: since, sinceMonth: since == version.since ? version.month : 1, until: version.until,
+            kind: .technical, pages: 180...780, category: "Computers", publishers: gameEnginePress)
+    }
+
+    /// First names of authors of books from 1960 on.
     private static let firstNames = [
         "Andrew", "Maria", "Kenji", "Olga", "Tom", "Priya", "Lucas", "Amélie", "Sven", "Chiara", "David", "Fatima",
-        "Marek", "Yuki", "Elena", "Samuel", "Ingrid", "Omar", "Zoë", "Ravi",
+        "Marek", "Yuki", "Elena", "Samuel", "Ingrid", "Omar", "Zoë", "Ravi", "Rachel", "Daniel", "Hannah", "Joseph",
     ]
+    /// Last names of authors of books from 1960 on.
     private static let lastNames = [
         "Sanders", "Okafor", "Tanaka", "Ivanova", "Shannon", "Raman", "Moreau", "Lindqvist", "Rossi", "Nguyen",
         "Kowalski", "Haddad", "Dubois", "Schmidt", "García", "O'Brien", "Müller", "Petrov", "Chen", "Walsh",
+        "Fletcher", "Brennan", "Hughes", "Novak",
     ]
-    /// Publishers of technical books, with the year each was founded.
-    static let technicalPublishers: [(name: String, founded: Int)] = [
-        ("CRC Press", 1973), ("Packt Publishing Ltd", 2004), ("Apress", 1999), ("No Starch Press", 1994),
-        ("O'Reilly Media, Inc.", 1978), ("Manning", 1990), ("Addison-Wesley Professional", 1942),
-        ("Pragmatic Bookshelf", 2003), ("Springer", 1842),
+    /// First names of authors of older books.
+    private static let olderFirstNames = [
+        "Charles", "Henry", "Edith", "Arthur", "Margaret", "William", "Frederick", "Alice", "George", "Florence",
+        "Walter", "Beatrice",
     ]
-    /// Publishers of trade books and classics, with the year each was founded.
-    static let tradePublishers: [(name: String, founded: Int)] = [
-        ("Penguin UK", 1935), ("Vintage", 1954), ("Oxford University Press", 1586), ("Faber & Faber", 1929),
-        ("Harper & Brothers", 1817), ("Macmillan", 1843), ("Random House", 1927), ("HarperCollins", 1989),
+    /// Last names of authors of older books.
+    private static let olderLastNames = [
+        "Whitmore", "Hartley", "Pemberton", "Ashcroft", "Fairfax", "Lowell", "Carrington", "Baxter", "Thornton",
+        "Ellis", "Marsh", "Holloway",
     ]
+    /// The prefixes of the `OTHER` identifiers Google Books gives scans of library copies.
+    private static let libraryPrefixes = ["HARVARD:32044", "UOM:39015", "STANFORD:36105", "NYPL:33433"]
+    /// The characters of a volume id.
     private static let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
+    /// Generates volume `index`.
     private static func makeVolume(
-        index: Int, generator g: inout SeededGenerator, usedIDs: inout Set<String>
+        index: Int, generator g: inout SeededGenerator, used: inout UsedIdentifiers
     )
         -> Volume
     {
         // 40% of the catalogue is about Unreal Engine, so that query fills 10 pages of 40.
-        let title: String
-        var subtitle: String?
-        let kind: Kind
-        let since: Int
-        if index % 5 < 2 {
-            let (version, versionSince) = g.pick(unrealVersions)
-            let (subject, subjectSince) = g.pick(unrealSubjects)
-            let engine = version.isEmpty ? "Unreal Engine" : "Unreal Engine \(version)"
-            let prefix = g.pick(unrealPrefixes)
-            title = "\(prefix) \(engine) \(subject)"
-            if g.chance(0.3) { subtitle = "Build \(g.pick(["games", "worlds", "tools", "experiences"])) step by step" }
-            kind = .technical
-            // Blueprints, the visual scripting, came with Unreal Engine 4.
-            since = max(versionSince, subjectSince, prefix.hasPrefix("Blueprints") ? 2014 : 0)
-        } else {
-            let (topic, topicKind, endings) = otherTopics[index % otherTopics.count]
-            let (ending, endingSince) = g.pick(endings)
-            title = "\(topic) \(ending)"
-            // "The Art of Computer Programming" is a technical book in a trade family.
-            kind = technicalEndings.contains(ending) ? .technical : topicKind
-            since = endingSince
-            if kind == .technical, g.chance(0.2) { subtitle = "Edition \(Int.random(in: 2...5, using: &g))" }
-        }
-        var id: String
-        repeat {
-            id = String((0..<12).map { _ in g.pick(idAlphabet) })
-        } while !usedIDs.insert(id).inserted
-        let authorCount = g.chance(0.08) ? 0 : Int.random(in: 1...3, using: &g)
-        var authors: [String] = []
-        if let classic = classicAuthors.first(where: { title.hasPrefix($0.key) })?.value { authors = [classic] }
-        while authors.count < authorCount, authors.count < 3, !authors.contains(where: classicAuthors.values.contains) {
-            let name = "\(g.pick(firstNames)) \(g.pick(lastNames))"
-            if !authors.contains(name) { authors.append(name) }
-        }
-        let year = Int.random(in: since...latestYear, using: &g)
+        let plan = index % 5 < 2 ? unrealPlan(&g) : g.pick(families[index % families.count])
+        let year = publicationYear(plan, &g)
+        let month = Int.random(in: (year == plan.since ? plan.sinceMonth : 1)...12, using: &g)
+        let day = Int.random(in: 1...daysIn(month: month, year: year), using: &g)
         let date: String? =
             switch Int.random(in: 0..<10, using: &g) {
             case 0: nil
             case 1...3: "\(year)"
-            case 4...5: String(format: "%04d-%02d", year, Int.random(in: 1...12, using: &g))
-            default:
-                String(
-                    format: "%04d-%02d-%02d", year, Int.random(in: 1...12, using: &g), Int.random(in: 1...28, using: &g)
-                )
+            case 4...5 where year < 1950: "\(year)"  // old books mostly carry a year only
+            case 4...5: String(format: "%04d-%02d", year, month)
+            case 6...8 where year < 1950: "\(year)"
+            default: String(format: "%04d-%02d-%02d", year, month, day)
             }
+        var subtitle = plan.subtitle
+        if subtitle == nil, plan.title.contains("Unreal Engine"), g.chance(0.3) {
+            subtitle = g.pick(unrealSubtitles)
+        } else if subtitle == nil, plan.kind == .technical, year - plan.since >= 3, g.chance(0.25) {
+            subtitle = year - plan.since >= 6 && g.chance(0.4) ? "Third Edition" : "Second Edition"
+        }
+        var id: String
+        repeat {
+            id = String((0..<12).map { _ in g.pick(idAlphabet) })
+        } while !used.ids.insert(id).inserted
+        let authors = makeAuthors(plan, year: year, &g)
         var isbn13: String?
         var other: String?
-        // ISBNs exist from 1970; older editions carry a publisher's own identifier, if any.
-        switch Int.random(in: 0..<20, using: &g) {
-        case 0, 1: break
-        case 2: other = "PKEY:\(id)"
-        default: if year >= 1970 { isbn13 = makeISBN13(&g) } else { other = "PKEY:\(id)" }
-        }
-        let description: String? = g.chance(0.85) ? Self.description(of: title, kind: kind) : nil
-        let publishers = (kind == .technical ? technicalPublishers : tradePublishers).filter { $0.founded <= year }
-        let publisher = g.chance(0.8) && !publishers.isEmpty ? g.pick(publishers).name : nil
-        let pages: ClosedRange<Int> =
-            switch kind {
-            case .technical: 180...820
-            case .trade: 160...560
-            case .epic: title.hasSuffix("Guide") ? 96...240 : 640...1_296
+        if year >= 1970 {  // ISBNs came in 1970; older books have none, or a library's id
+            switch Int.random(in: 0..<20, using: &g) {
+            case 0, 1: break
+            case 2: other = "PKEY:\(id)"
+            default:
+                repeat { isbn13 = makeISBN13(&g) } while !used.isbns.insert(isbn13 ?? "").inserted
             }
-        let pageCount: Int? = g.chance(0.9) ? Int.random(in: pages, using: &g) : nil
-        let rated = g.chance(0.35)
-        let searchText = folded(([title, subtitle ?? ""] + authors).joined(separator: " "))
+        } else if g.chance(0.6) {
+            other = g.pick(libraryPrefixes) + String(format: "%09d", Int.random(in: 0...999_999_999, using: &g))
+        }
+        let description = g.chance(0.85) ? describe(plan, &g) : nil
+        let publisher = g.chance(0.85) ? plan.publishers.filter { $0.exists(in: year) }.randomElement(using: &g) : nil
+        let pageCount = g.chance(0.93) ? Int.random(in: plan.pages, using: &g) : nil
+        let ratings = g.chance(year >= 2000 ? 0.25 : 0.1) ? makeRatings(&g) : nil
+        let categories = g.chance(0.9) ? [plan.category] : []
+        let searchText = folded(([plan.title, subtitle ?? ""] + authors).joined(separator: " "))
         return Volume(
-            id: id, title: title, subtitle: subtitle, authors: authors, publisher: publisher, publishedDate: date,
-            description: description, isbn13: isbn13, hasImages: g.chance(0.88), otherIdentifier: other,
-            pageCount: pageCount, averageRating: rated ? Double(Int.random(in: 2...10, using: &g)) / 2 : nil,
-            ratingsCount: rated ? Int.random(in: 1...240, using: &g) : nil, searchText: searchText)
+            id: id, title: plan.title, subtitle: subtitle, authors: authors, publisher: publisher?.name,
+            publishedDate: date, description: description, isbn13: isbn13, hasImages: g.chance(0.88),
+            otherIdentifier: other, pageCount: pageCount, averageRating: ratings?.average,
+            ratingsCount: ratings?.count, categories: categories, searchText: searchText)
     }
 
-    /// A blurb that fits the book: a manual's promise, a history's scope, a novel's premise.
-    private static func description(of title: String, kind: Kind) -> String {
-        if kind == .technical {
-            return "\(title) takes the reader from first principles to finished work, with exercises in every chapter."
-        }
-        if title.hasPrefix("War and Peace Volume") {
-            return "Tolstoy's novel of five families through Napoleon's invasion of Russia, in a new translation."
-        }
-        if title.hasPrefix("War and Peace") { return "A companion to Tolstoy's novel, chapter by chapter." }
-        if title.hasPrefix("Dawn") { return "A novel of one long night and of what the morning brings." }
-        if title.hasPrefix("History of") {
-            return "A history of \(title.dropFirst("History of ".count)), from its beginnings to the present day."
-        }
-        if title.hasPrefix("Zeppelin") {
-            return "The great airships, told through photographs and the accounts of their crews."
-        }
-        if title == "The Art of War" { return "The classic treatise on strategy, in a new translation." }
-        return "Recipes for every day and every season, with the techniques behind them."
+    /// A year in the plan's range, more often a recent one (more editions are in print).
+    private static func publicationYear(_ plan: Plan, _ g: inout SeededGenerator) -> Int {
+        let span = Double(plan.until - plan.since + 1)
+        let skew = plan.kind == .technical ? 1.0 : 1.6
+        let back = Int(span * pow(Double.random(in: 0..<1, using: &g), skew))
+        return max(plan.since, plan.until - min(back, plan.until - plan.since))
     }
 
+    /// The authors of a volume: distinct names from pools that fit its date.
+    private static func makeAuthors(_ plan: Plan, year: Int, _ g: inout SeededGenerator) -> [String] {
+        if case .fixed(let author, let translations) = plan.authors {
+            // Until a second translation appears, editions credit the first; later, most name one.
+            let possible = translations.filter { $0.since <= year }
+            if possible.count == 1 { return [author] + possible[0].names }
+            guard !possible.isEmpty, g.chance(0.75) else { return [author] }
+            return [author] + g.pick(possible).names
+        }
+        guard !g.chance(0.08) else { return [] }  // the API lists some volumes without authors
+        let count: Int =
+            switch plan.kind {
+            case .technical, .science: g.pick([1, 1, 1, 2, 2, 3])
+            case .history, .cooking: g.chance(0.2) ? 2 : 1
+            case .fiction, .classic: 1
+            }
+        let (firsts, lasts) = year >= 1960 ? (firstNames, lastNames) : (olderFirstNames, olderLastNames)
+        var names: [String] = []
+        var surnames = Set<String>()
+        while names.count < count {
+            let last = g.pick(lasts)
+            guard surnames.insert(last).inserted else { continue }
+            let initial = year < 1960 && g.chance(0.3) ? " \(g.pick(Array("ABCDEGHJLMRSTW")))." : ""
+            names.append("\(g.pick(firsts))\(initial) \(last)")
+        }
+        return names
+    }
+
+    /// A ratings count and its average, from simulated readers (one rating gives a whole average).
+    private static func makeRatings(_ g: inout SeededGenerator) -> (count: Int, average: Double) {
+        let count = 1 + Int(pow(Double.random(in: 0..<1, using: &g), 3) * 90)
+        let stars = [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5]
+        let total = (0..<count).reduce(0) { sum, _ in sum + g.pick(stars) }
+        let average = (Double(total) / Double(count) * 2).rounded() / 2
+        return (count, min(5, max(1, average)))
+    }
+
+    /// What the generated novels are about.
+    private static let novelThemes = [
+        "loss and renewal", "a family's last summer together", "a town on the eve of war",
+        "first love and second chances",
+    ]
+
+    /// A description that fits the kind of book.
+    private static func describe(_ plan: Plan, _ g: inout SeededGenerator) -> String {
+        switch plan.kind {
+        case .technical:
+            "\(plan.title) takes the reader from first principles to finished work, with exercises in every chapter."
+        case .fiction:
+            "A novel of \(g.pick(novelThemes))."
+        case .classic where plan.title == "War and Peace":
+            "Tolstoy's epic of Russian society in the Napoleonic era, following five aristocratic families "
+                + "from 1805 to 1820."
+        case .classic:
+            "Sun Tzu's treatise on strategy, in a complete translation with an introduction and notes."
+        case .history where plan.title == "War and Peace":
+            "A companion to War and Peace: its characters, its history and its ideas, book by book."
+        case .history:
+            "\(plan.title) tells the story from its beginnings, with maps, illustrations and a full bibliography."
+        case .cooking:
+            "More than \(Int.random(in: 8...30, using: &g) * 10) recipes, with notes on techniques, seasons and ingredients."
+        case .science:
+            "\(plan.title) explains the essentials clearly, with worked examples and problems at the end of each chapter."
+        }
+    }
+
+    /// A random ISBN-13 in the English-language groups (978-0 and 978-1) with a valid check digit.
     private static func makeISBN13(_ g: inout SeededGenerator) -> String {
-        var digits = [9, 7, 8] + (0..<9).map { _ in Int.random(in: 0...9, using: &g) }
+        var digits =
+            [9, 7, 8, Int.random(in: 0...1, using: &g)] + (0..<8).map { _ in Int.random(in: 0...9, using: &g) }
         let sum = digits.enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 1 : 3) }
         digits.append((10 - sum % 10) % 10)
         return digits.map(String.init).joined()

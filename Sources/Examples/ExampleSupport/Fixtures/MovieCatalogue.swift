@@ -5,9 +5,13 @@ public import Foundation
 /// `Sources/TestSupport/Fixtures/tmdb/`: null `backdrop_path`, empty `release_date`,
 /// `vote_average` as an integer or a float).
 ///
-/// Well-known titles keep their real TMDB ids; the rest is generated deterministically.
-/// Popularity drifts: a catalogue made with a drift seed moves every popularity by a few
-/// percent, so a refresh in a later run sees changed values; without one, values are fixed.
+/// Well-known titles keep their real TMDB ids and approximately their real values; the rest
+/// is generated deterministically and plausibly: valid release dates from 1950 to 2025 (a
+/// sequel comes out a few years after the film before it), popularity mostly between 1 and
+/// 100 with a long tail, `vote_average` from 0 to 10 with one decimal, and no votes meaning an
+/// average of 0. Popularity drifts: a catalogue made with a drift seed moves every popularity
+/// by a few percent, so a refresh in a later run sees changed values; without one, values are
+/// fixed.
 public struct MovieCatalogue: Sendable {
     /// One movie.
     public struct Movie: Sendable {
@@ -17,20 +21,24 @@ public struct MovieCatalogue: Sendable {
         public var title: String
         /// The original title.
         public var originalTitle: String
+        /// The ISO 639-1 code of the original language, such as `"en"` or `"ja"`.
+        public var originalLanguage: String
         /// `"1999-10-15"`, or `""` as TMDB sends for unknown dates.
         public var releaseDate: String
         /// The popularity, after drift.
         public var popularity: Double
-        /// The mean vote, 0 to 10 (sent as an integer when it is whole; 0 without votes).
+        /// The mean vote, 0 to 10 with one decimal (sent as an integer when it is whole).
         public var voteAverage: Double
-        /// How many votes the mean is of.
+        /// How many votes the mean is of; 0 goes with a mean of 0.
         public var voteCount: Int
+        /// TMDB genre ids, such as 18 (drama); empty for some movies, as on TMDB.
+        public var genreIDs: [Int]
 
         /// The JSON object of this movie as a search result or a movie detail.
         public var json: [String: Any] {
             [
                 "adult": false, "backdrop_path": id % 3 == 0 ? NSNull() : "/b\(id).jpg" as Any,
-                "genre_ids": id % 4 == 0 ? [] : [18, 53], "id": id, "original_language": "en",
+                "genre_ids": genreIDs, "id": id, "original_language": originalLanguage,
                 "original_title": originalTitle,
                 "overview": "\(title): an offline fixture of FetchKit's mustc example.",
                 "popularity": popularity, "poster_path": id % 5 == 0 ? NSNull() : "/p\(id).jpg" as Any,
@@ -43,59 +51,87 @@ public struct MovieCatalogue: Sendable {
 
     /// The movies, by id.
     public let movies: [Int: Movie]
+    /// The movies in catalogue order: the well-known ones, then the generated ones.
     private let ordered: [Movie]
 
-    /// Real films with their TMDB ids, release dates, and popularity and votes of the
-    /// order TMDB shows (a new release's popularity runs into the thousands for a while).
-    private static let wellKnown: [(Int, String, String, String, Double, Double, Int)] = [
-        (550, "Fight Club", "Fight Club", "1999-10-15", 73.433, 8.4, 30_112),
-        (13804, "Fast & Furious", "Fast & Furious", "2009-04-02", 38.2, 6.7, 6_245),
-        (82992, "Fast & Furious 6", "Fast & Furious 6", "2013-05-21", 41.5, 6.8, 8_930),
-        (194, "Amélie", "Le Fabuleux Destin d'Amélie Poulain", "2001-04-25", 32.7, 7.9, 11_380),
-        (129, "Spirited Away", "千と千尋の神隠し", "2001-07-20", 88.1, 8.5, 16_910),
-        (18148, "Tokyo Story", "東京物語", "1953-11-03", 12.9, 8.1, 1_054),
-        (1011985, "Kung Fu Panda 4", "Kung Fu Panda 4", "2024-03-02", 1610.2, 7.1, 2_211),
-        (603, "The Matrix", "The Matrix", "1999-03-30", 65.8, 8.2, 26_014),
-        (101, "Léon: The Professional", "Léon", "1994-09-14", 44.0, 8.3, 14_786),
-        (787, "Mr. & Mrs. Smith", "Mr. & Mrs. Smith", "2005-06-07", 39.9, 6.6, 9_104),
-        (807, "Se7en", "Se7en", "1995-09-22", 58.3, 8.4, 21_452),
-        (150540, "Inside Out", "Inside Out", "2015-06-09", 97.4, 7.9, 22_310),
-        (199951, "The Invisible Woman", "The Invisible Woman", "", 3.5, 0, 0),
+    /// Real movies with their TMDB ids and approximately their real values.
+    private static let wellKnown: [Movie] = [
+        Movie(
+            id: 550, title: "Fight Club", originalTitle: "Fight Club", originalLanguage: "en",
+            releaseDate: "1999-10-15", popularity: 73.433, voteAverage: 8.4, voteCount: 30_312, genreIDs: [18]),
+        Movie(
+            id: 13804, title: "Fast & Furious", originalTitle: "Fast & Furious", originalLanguage: "en",
+            releaseDate: "2009-04-02", popularity: 38.2, voteAverage: 6.7, voteCount: 7_104, genreIDs: [28, 80, 53]),
+        Movie(
+            id: 82992, title: "Fast & Furious 6", originalTitle: "Fast & Furious 6", originalLanguage: "en",
+            releaseDate: "2013-05-21", popularity: 41.5, voteAverage: 6.8, voteCount: 10_433, genreIDs: [28, 53, 80]),
+        Movie(
+            id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", originalLanguage: "fr",
+            releaseDate: "2001-04-25", popularity: 32.7, voteAverage: 7.9, voteCount: 11_402, genreIDs: [35, 10749]),
+        Movie(
+            id: 129, title: "Spirited Away", originalTitle: "千と千尋の神隠し", originalLanguage: "ja",
+            releaseDate: "2001-07-20", popularity: 88.1, voteAverage: 8.5, voteCount: 16_921,
+            genreIDs: [16, 10751, 14]),
+        Movie(
+            id: 18148, title: "Tokyo Story", originalTitle: "東京物語", originalLanguage: "ja",
+            releaseDate: "1953-11-03", popularity: 12.9, voteAverage: 8.2, voteCount: 1_034, genreIDs: [18]),
+        Movie(
+            id: 1_011_985, title: "Kung Fu Panda 4", originalTitle: "Kung Fu Panda 4", originalLanguage: "en",
+            releaseDate: "2024-03-02", popularity: 1610.2, voteAverage: 7.1, voteCount: 2_612,
+            genreIDs: [16, 28, 10751, 35, 14]),
+        Movie(
+            id: 603, title: "The Matrix", originalTitle: "The Matrix", originalLanguage: "en",
+            releaseDate: "1999-03-30", popularity: 65.8, voteAverage: 8.2, voteCount: 25_736, genreIDs: [28, 878]),
+        Movie(
+            id: 101, title: "Léon: The Professional", originalTitle: "Léon", originalLanguage: "fr",
+            releaseDate: "1994-09-14", popularity: 44.0, voteAverage: 8.3, voteCount: 14_815, genreIDs: [80, 18, 28]),
+        Movie(
+            id: 787, title: "Mr. & Mrs. Smith", originalTitle: "Mr. & Mrs. Smith", originalLanguage: "en",
+            releaseDate: "2005-06-07", popularity: 39.9, voteAverage: 6.7, voteCount: 9_130,
+            genreIDs: [28, 35, 18, 53]),
+        Movie(
+            id: 807, title: "Se7en", originalTitle: "Se7en", originalLanguage: "en", releaseDate: "1995-09-22",
+            popularity: 58.3, voteAverage: 8.4, voteCount: 20_912, genreIDs: [80, 9648, 53]),
+        Movie(
+            id: 150540, title: "Inside Out", originalTitle: "Inside Out", originalLanguage: "en",
+            releaseDate: "2015-06-09", popularity: 97.4, voteAverage: 7.9, voteCount: 21_975,
+            genreIDs: [16, 10751, 12, 18, 35]),
+        // A title TMDB lists without a release date: no votes yet, so an average of 0.
+        Movie(
+            id: 199951, title: "The Invisible Woman", originalTitle: "The Invisible Woman", originalLanguage: "en",
+            releaseDate: "", popularity: 3.5, voteAverage: 0, voteCount: 0, genreIDs: []),
         // A title with `+`, and a more popular one with the same words: only a query that
         // arrives with its `+` intact (sent as %2B) finds the 1996 film first.
-        (454, "Romeo + Juliet", "Romeo + Juliet", "1996-11-01", 24.6, 6.7, 4_002),
-        (6003, "Romeo and Juliet", "Romeo and Juliet", "1968-10-08", 36.4, 7.3, 1_008),
+        Movie(
+            id: 454, title: "Romeo + Juliet", originalTitle: "Romeo + Juliet", originalLanguage: "en",
+            releaseDate: "1996-11-01", popularity: 24.6, voteAverage: 6.7, voteCount: 4_021, genreIDs: [18, 10749]),
+        Movie(
+            id: 6003, title: "Romeo and Juliet", originalTitle: "Romeo and Juliet", originalLanguage: "en",
+            releaseDate: "1968-10-08", popularity: 36.4, voteAverage: 7.3, voteCount: 812, genreIDs: [18, 10749]),
     ]
-    private static let adjectives = ["Silent", "Last", "Broken", "Golden", "Hidden", "Red", "Endless", "Little"]
-    private static let nouns = ["River", "Summer", "Kingdom", "Machine", "Garden", "Letter", "Storm", "Harbour"]
+    /// The first words of generated titles.
+    private static let adjectives = [
+        "Silent", "Last", "Broken", "Golden", "Hidden", "Red", "Endless", "Little", "Crimson", "Distant", "Frozen",
+        "Quiet", "Wild", "Bitter",
+    ]
+    /// The last words of generated titles.
+    private static let nouns = [
+        "River", "Summer", "Kingdom", "Machine", "Garden", "Letter", "Storm", "Harbour", "Winter", "Station",
+        "Lantern", "Orchard", "Frontier", "Promise",
+    ]
+    /// TMDB's movie genre ids.
+    private static let genres = [
+        28, 12, 16, 35, 80, 99, 18, 10751, 14, 36, 27, 10402, 9648, 10749, 878, 53, 10752, 37,
+    ]
+    /// How many movies are generated.
+    private static let generatedCount = 240
 
     /// Builds the catalogue.
     ///
     /// - Parameter driftSeed: nil for fixed popularity values; any other value moves each
     ///   popularity by up to ±8 %, differently for each seed.
     public init(driftSeed: UInt64? = nil) {
-        var base: [Movie] = Self.wellKnown.map { id, title, original, date, popularity, vote, votes in
-            Movie(
-                id: id, title: title, originalTitle: original, releaseDate: date, popularity: popularity,
-                voteAverage: vote, voteCount: votes)
-        }
-        var generator = SeededGenerator(seed: 0x00C1_4E3A)
-        for index in 0..<240 {
-            let title = "The \(generator.pick(Self.adjectives)) \(generator.pick(Self.nouns))"
-            let year = Int.random(in: 1950...2024, using: &generator)
-            let month = Int.random(in: 1...12, using: &generator)
-            let day = Int.random(in: 1...28, using: &generator)
-            // Most films have a few hundred votes; an unreleased one (no date) has none.
-            let votes = index % 17 == 0 ? 0 : Int.random(in: 3...2_400, using: &generator)
-            let vote = (Double.random(in: 4.5...8.6, using: &generator) * 10).rounded() / 10
-            base.append(
-                Movie(
-                    id: 400_000 + index * 7, title: index % 4 == 0 ? "\(title) \(index / 4 + 2)" : title,
-                    originalTitle: title,
-                    releaseDate: index % 17 == 0 ? "" : String(format: "%04d-%02d-%02d", year, month, day),
-                    popularity: (Double.random(in: 1.5...95, using: &generator) * 1000).rounded() / 1000,
-                    voteAverage: votes == 0 ? 0 : vote, voteCount: votes))
-        }
+        var base = Self.wellKnown + Self.generated()
         if let driftSeed {
             var drift = SeededGenerator(seed: driftSeed)
             base = base.map { movie in
@@ -107,6 +143,70 @@ public struct MovieCatalogue: Sendable {
         }
         ordered = base
         movies = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The generated movies ("The Silent River", "The Silent River 2", …), ids 400000 + 7n.
+    ///
+    /// Each title is a film from 1950 to 2025; some have sequels a few years apart, a few a
+    /// remake decades later, and a few are announced films without a date or votes yet.
+    private static func generated() -> [Movie] {
+        var g = SeededGenerator(seed: 0x00C1_4E3A)
+        var titles = adjectives.flatMap { adjective in nouns.map { "The \(adjective) \($0)" } }
+        titles.shuffle(using: &g)
+        var movies: [Movie] = []
+        func add(_ title: String, year: Int?) {
+            guard movies.count < generatedCount else { return }
+            movies.append(makeMovie(id: 400_000 + movies.count * 7, title: title, year: year, &g))
+        }
+        for title in titles where movies.count < generatedCount {
+            if g.chance(0.05) {  // announced, not yet dated
+                add(title, year: nil)
+                continue
+            }
+            let sequels = g.chance(0.22) ? Int.random(in: 1...3, using: &g) : 0
+            let first = 2025 - Int(pow(Double.random(in: 0..<1, using: &g), 1.4) * 76)
+            var year = min(first, 2025 - 4 * sequels)
+            add(title, year: year)
+            for part in stride(from: 2, through: sequels + 1, by: 1) {
+                year += Int.random(in: 2...4, using: &g)
+                add("\(title) \(part)", year: year)
+            }
+            if year <= 1990, g.chance(0.1) {  // a remake
+                add(title, year: year + Int.random(in: 20...35, using: &g))
+            }
+        }
+        return movies
+    }
+
+    /// One generated movie released in `year` (nil: announced, without date, votes or much popularity).
+    private static func makeMovie(id: Int, title: String, year: Int?, _ g: inout SeededGenerator) -> Movie {
+        var genreIDs = (0..<Int.random(in: 1...3, using: &g)).map { _ in g.pick(genres) }
+        genreIDs = genreIDs.enumerated().filter { !genreIDs.prefix($0.offset).contains($0.element) }.map(\.element)
+        guard let year else {
+            return Movie(
+                id: id, title: title, originalTitle: title, originalLanguage: "en", releaseDate: "",
+                popularity: (Double.random(in: 0.7...4, using: &g) * 1000).rounded() / 1000, voteAverage: 0,
+                voteCount: 0, genreIDs: g.chance(0.5) ? [] : genreIDs)
+        }
+        let month = Int.random(in: 1...12, using: &g)
+        let day = Int.random(in: 1...daysIn(month: month, year: year), using: &g)
+        // Most films between 1 and 50; recent ones more; a few far more (TMDB's long tail).
+        var popularity = exp(Double.random(in: log(0.8)...log(45), using: &g))
+        if year >= 2020 { popularity *= Double.random(in: 1.5...3, using: &g) }
+        if g.chance(0.04) { popularity *= Double.random(in: 4...15, using: &g) }
+        let voteCount =
+            popularity < 2 && g.chance(0.3) ? 0 : Int(popularity * Double.random(in: 3...30, using: &g))
+        let voteAverage: Double =
+            switch voteCount {
+            case 0: 0
+            case 1..<10: Double(Int.random(in: 30...100, using: &g)) / 10  // a few votes swing widely
+            default: (Double.random(in: 4.8...7.9, using: &g) * 10).rounded() / 10
+            }
+        return Movie(
+            id: id, title: title, originalTitle: title, originalLanguage: "en",
+            releaseDate: String(format: "%04d-%02d-%02d", year, month, day),
+            popularity: (popularity * 1000).rounded() / 1000, voteAverage: voteAverage, voteCount: voteCount,
+            genreIDs: genreIDs)
     }
 
     /// The JSON body of `GET /3/search/movie?query=…&page=…`: matches of every query word in

@@ -9,47 +9,130 @@ public import Foundation
 ///
 /// The stream is generated deterministically. "Recent" is a window that moves forward with a
 /// tick: each tick adds `photosPerTick` new photos at the front, so two fetches a tick apart
-/// overlap, and fetches within one tick return the same photos.
+/// overlap, and fetches within one tick return the same photos. The photos are plausible:
+/// taken in one of 12 cities, on land within a few kilometres of its centre, titled with a
+/// subject found there (a harbour only where there is one, snow only where it falls), mostly
+/// by photographers who live there, and uploaded no later than the tick's moment.
 public struct PhotoStream: Sendable {
     /// How many new photos each tick brings.
     public let photosPerTick: Int
 
-    private static let places: [(String, Double, Double, String)] = [
-        ("San Francisco", 37.7749, -122.4194, "7.MJR8tTVrIO1EgB"), ("Oslo", 59.9139, 10.7522, "rXYsMN5TUb4a1fCr"),
-        ("Tokyo", 35.6762, 139.6503, "4Tk6b2JVUrtzrk4"), ("Cape Town", -33.9249, 18.4241, "fZ0jLhZQU7qjhC8"),
-        ("Buenos Aires", -34.6037, -58.3816, "4qNuW3ZUVrIZbA"), ("Reykjavík", 64.1466, -21.9426, "zo8kVWBTUb5YbQ"),
-        ("Sydney", -33.8688, 151.2093, "8vXXR3NWUrJxmQ"), ("Nairobi", -1.2921, 36.8219, "Vp5Vh9dTUb5LlQ"),
-        ("Mumbai", 19.0760, 72.8777, "tI9yS7FVUb5tPQ"), ("Anchorage", 61.2181, -149.9003, "j9r2UtZWUb4bZA"),
-        ("Lima", -12.0464, -77.0428, "GOFz6edVUrLoEg"), ("Alameda", 37.765819, -122.242912, "FmOEZR5UV7P7KfBdxg"),
+    /// A city photos are taken in.
+    private struct Place {
+        /// The name, as titles and descriptions give it.
+        let name: String
+        /// The centre's latitude.
+        let latitude: Double
+        /// The centre's longitude.
+        let longitude: Double
+        /// Flickr's place id of the city.
+        let placeID: String
+        /// The Where On Earth id of the city.
+        let woeid: Int
+        /// The offsets from the centre, in degrees, within which photos are taken: a box that
+        /// keeps them on land in coastal cities.
+        let latitudeOffsets: ClosedRange<Double>
+        /// The longitude offsets of that box.
+        let longitudeOffsets: ClosedRange<Double>
+        /// What photos there show.
+        let subjects: [String]
+    }
+
+    /// The cities, with their subjects.
+    private static let places: [Place] = [
+        Place(
+            name: "San Francisco", latitude: 37.7749, longitude: -122.4194, placeID: "7.MJR8tTVrIO1EgB",
+            woeid: 2_487_956, latitudeOffsets: -0.05...0.025, longitudeOffsets: -0.05...0.025,
+            subjects: [
+                "Golden Gate Bridge in the fog", "Cable car on Powell Street", "Painted Ladies at Alamo Square",
+                "Fog over Twin Peaks", "Ferry Building at dusk", "Mural in the Mission", "Sunday in Dolores Park",
+            ]),
+        Place(
+            name: "Oslo", latitude: 59.9139, longitude: 10.7522, placeID: "rXYsMN5TUb4a1fCr", woeid: 862_592,
+            latitudeOffsets: 0.005...0.05, longitudeOffsets: -0.05...0.05,
+            subjects: [
+                "Opera House roof", "Tram on Karl Johans gate", "Vigeland sculptures", "Snow in Frogner Park",
+                "Akerselva in autumn", "Midsummer evening", "Street in Grünerløkka",
+            ]),
+        Place(
+            name: "Tokyo", latitude: 35.6762, longitude: 139.6503, placeID: "4Tk6b2JVUrtzrk4", woeid: 1_118_370,
+            latitudeOffsets: -0.05...0.05, longitudeOffsets: -0.05...0.05,
+            subjects: [
+                "Shibuya crossing at night", "Cherry blossoms in Yoyogi Park", "Rain in Shinjuku", "Meiji Shrine gate",
+                "Side street in Shimokitazawa", "Ramen counter", "Odakyu train at dusk",
+            ]),
+        Place(
+            name: "Cape Town", latitude: -33.9249, longitude: 18.4241, placeID: "fZ0jLhZQU7qjhC8",
+            woeid: 1_591_691, latitudeOffsets: -0.05...(-0.005), longitudeOffsets: -0.03...0.05,
+            subjects: [
+                "Table Mountain from the city", "Bo-Kaap colours", "Lion's Head at sunset", "Company's Garden",
+                "Harbour at dusk", "Cloth on Table Mountain", "Jacarandas in Gardens",
+            ]),
+        Place(
+            name: "Buenos Aires", latitude: -34.6037, longitude: -58.3816, placeID: "4qNuW3ZUVrIZbA",
+            woeid: 468_739, latitudeOffsets: -0.05...0.02, longitudeOffsets: -0.05...0.015,
+            subjects: [
+                "La Boca colours", "Tango in San Telmo", "Obelisco at night", "Recoleta Cemetery",
+                "Puente de la Mujer", "Jacarandas in Palermo", "Café on Avenida de Mayo",
+            ]),
+        Place(
+            name: "Reykjavík", latitude: 64.1466, longitude: -21.9426, placeID: "zo8kVWBTUb5YbQ", woeid: 980_389,
+            latitudeOffsets: -0.025...0, longitudeOffsets: 0...0.06,
+            subjects: [
+                "Hallgrímskirkja", "Harpa at night", "Northern lights over the bay", "Sun Voyager sculpture",
+                "Colourful roofs", "Old harbour at dusk", "Snow on Laugavegur",
+            ]),
+        Place(
+            name: "Sydney", latitude: -33.8688, longitude: 151.2093, placeID: "8vXXR3NWUrJxmQ", woeid: 1_105_779,
+            latitudeOffsets: -0.05...(-0.01), longitudeOffsets: -0.05...0.03,
+            subjects: [
+                "Opera House at dusk", "Harbour Bridge from the Rocks", "Ferries at Circular Quay",
+                "Royal Botanic Garden", "Terraces in Surry Hills", "Jacarandas in Paddington", "Central Station clock",
+            ]),
+        Place(
+            name: "Nairobi", latitude: -1.2921, longitude: 36.8219, placeID: "Vp5Vh9dTUb5LlQ", woeid: 1_528_488,
+            latitudeOffsets: -0.05...0.05, longitudeOffsets: -0.05...0.05,
+            subjects: [
+                "Uhuru Park", "Matatus on Moi Avenue", "City Market", "Skyline at dusk", "Jacaranda season",
+                "Karura Forest trail", "Kenyatta Avenue at rush hour",
+            ]),
+        Place(
+            name: "Mumbai", latitude: 19.0760, longitude: 72.8777, placeID: "tI9yS7FVUb5tPQ", woeid: 2_295_411,
+            latitudeOffsets: -0.03...0.05, longitudeOffsets: -0.03...0.04,
+            subjects: [
+                "Monsoon rain", "Local train at rush hour", "Street food stall", "Ganesh Chaturthi procession",
+                "Rooftops at dusk", "Chai stall in Kurla", "Workshops in Dharavi",
+            ]),
+        Place(
+            name: "Anchorage", latitude: 61.2181, longitude: -149.9003, placeID: "j9r2UtZWUb4bZA", woeid: 2_354_490,
+            latitudeOffsets: -0.05...0, longitudeOffsets: 0...0.06,
+            subjects: [
+                "Chugach Mountains from Midtown", "Snow on Town Square", "Moose in the neighbourhood",
+                "Northern lights", "Cook Inlet at low tide", "Coastal Trail in autumn", "Float planes at Lake Hood",
+            ]),
+        Place(
+            name: "Lima", latitude: -12.0464, longitude: -77.0428, placeID: "GOFz6edVUrLoEg", woeid: 418_440,
+            latitudeOffsets: -0.04...0.03, longitudeOffsets: -0.01...0.05,
+            subjects: [
+                "Plaza Mayor", "Lima Cathedral", "Garúa over the city", "Fountains in Parque de la Reserva",
+                "Ceviche lunch", "Barrio Chino gate", "Balconies in the old town",
+            ]),
+        Place(
+            name: "Alameda", latitude: 37.765819, longitude: -122.242912, placeID: "FmOEZR5UV7P7KfBdxg",
+            woeid: 2_352_491, latitudeOffsets: -0.008...0.006, longitudeOffsets: -0.03...0.01,
+            subjects: [
+                "Victorian on Central Avenue", "Park Street at night", "Sunset over the estuary",
+                "Alameda Theatre marquee", "Bikes on Shoreline Drive", "Lincoln Park oaks",
+            ]),
     ]
-    private static let owners = [
-        ("85853333@N00", "Jeremy Brooks"), ("12037949754@N01", "Ana Lima"), ("44124412@N05", "Kenji Mori"),
-        ("7523361@N03", "Sigrid Holm"), ("91117302@N02", "Thandi Nkosi"), ("30103984@N07", "Mateo Ruiz"),
-    ]
-    /// What people photograph in each place, by the place's name.
-    static let subjects: [String: [String]] = [
-        "San Francisco": ["Golden Gate in fog", "Cable car", "Painted Ladies", "Fog over the bay", "Chinatown"],
-        "Oslo": ["Opera house roof", "Harbour at dusk", "Vigeland Park", "Tram on Karl Johans gate", "Fjord light"],
-        "Tokyo": [
-            "Shibuya crossing", "Cherry blossoms", "Senso-ji at night", "Ramen counter", "Skyline from Roppongi",
-        ],
-        "Cape Town": [
-            "Table Mountain", "Bo-Kaap colours", "Harbour at dusk", "Penguins at Boulders", "Sunset at Camps Bay",
-        ],
-        "Buenos Aires": ["La Boca", "Tango in San Telmo", "Obelisco", "Jacarandas in bloom", "Café Tortoni"],
-        "Reykjavík": ["Hallgrímskirkja", "Harpa at night", "Northern lights", "Old harbour", "Sun Voyager"],
-        "Sydney": ["Opera House", "Harbour Bridge", "Bondi Beach", "Ferry to Manly", "The Rocks"],
-        "Nairobi": ["Giraffe Centre", "Nairobi National Park", "City market", "Skyline at dusk", "Karura Forest"],
-        "Mumbai": [
-            "Gateway of India", "Marine Drive at night", "Chhatrapati Shivaji Terminus", "Dhobi Ghat", "Monsoon rain",
-        ],
-        "Anchorage": [
-            "Chugach Mountains", "Moose in the snow", "Northern lights", "Tony Knowles Coastal Trail", "Float planes",
-        ],
-        "Lima": ["Miraflores cliffs", "Plaza Mayor", "Ceviche lunch", "Barranco murals", "Pacific at dusk"],
-        "Alameda": [
-            "Naval air station", "Crown Memorial Beach", "Victorian houses", "Ferry to San Francisco", "Park Street",
-        ],
+    /// The photographers: id, name, and the city they live in (an index into ``places``).
+    private static let owners: [(id: String, name: String, home: Int)] = [
+        ("85853333@N00", "Jeremy Brooks", 0), ("7523361@N03", "Sigrid Holm", 1), ("44124412@N05", "Kenji Mori", 2),
+        ("91117302@N02", "Thandi Nkosi", 3), ("30103984@N07", "Mateo Ruiz", 4),
+        ("52418930@N04", "Guðrún Jónsdóttir", 5),
+        ("61920384@N06", "Liam O'Connor", 6), ("38291047@N08", "Wanjiru Kamau", 7),
+        ("73820194@N02", "Priya Deshmukh", 8), ("29104857@N05", "Dana Whitfield", 9),
+        ("12037949754@N01", "Ana Lima", 10), ("84736251@N00", "Marcus Chen", 11),
     ]
 
     /// Creates the stream.
@@ -62,23 +145,30 @@ public struct PhotoStream: Sendable {
     /// The photo with sequence number `n` (0 is the oldest), as the API sends it.
     public func photo(_ n: Int) -> [String: Any] {
         var g = SeededGenerator(seed: 0xF11C_4000 &+ UInt64(n))
-        let (place, lat, lon, placeID) = g.pick(Self.places)
-        let (owner, ownerName) = g.pick(Self.owners)
-        let latitude = (lat + Double.random(in: -0.05...0.05, using: &g)) * 1e6
-        let longitude = (lon + Double.random(in: -0.05...0.05, using: &g)) * 1e6
+        let placeIndex = Int.random(in: 0..<Self.places.count, using: &g)
+        let place = Self.places[placeIndex]
+        // Most photos are by someone who lives there; the rest by a visitor.
+        let locals = Self.owners.filter { $0.home == placeIndex }
+        let owner = g.chance(0.8) && !locals.isEmpty ? g.pick(locals) : g.pick(Self.owners)
+        let latitude = (place.latitude + Double.random(in: place.latitudeOffsets, using: &g)) * 1e6
+        let longitude = (place.longitude + Double.random(in: place.longitudeOffsets, using: &g)) * 1e6
         let (latValue, lonValue) = (latitude.rounded() / 1e6, longitude.rounded() / 1e6)
         let id = 10_586_602_103 + n * 17
         let asStrings = n % 3 == 0  // some responses carry coordinates as strings
+        // Some titles are the camera's file name, as on Flickr.
+        let title =
+            g.chance(0.08)
+            ? "\(g.pick(["IMG_", "DSC_", "DSCF"]))\(String(format: "%04d", Int.random(in: 1...9999, using: &g)))"
+            : "\(g.pick(place.subjects)), \(place.name)"
         var photo: [String: Any] = [
-            "id": "\(id)", "owner": owner, "secret": String(format: "%010x", g.next() & 0xFF_FFFF_FFFF),
-            "server": "\(3000 + n % 900)", "farm": 4 + n % 3,
-            "title": "\(g.pick(Self.subjects[place] ?? ["Street view"])), \(place)",
+            "id": "\(id)", "owner": owner.id, "secret": String(format: "%010x", g.next() & 0xFF_FFFF_FFFF),
+            "server": "\(3000 + n % 900)", "farm": 4 + n % 3, "title": title,
             "ispublic": 1, "isfriend": 0, "isfamily": 0,
-            "description": ["_content": n % 4 == 0 ? "" : "Taken in \(place)."], "ownername": ownerName,
+            "description": ["_content": n % 4 == 0 ? "" : "Taken in \(place.name)."], "ownername": owner.name,
             "dateupload": "\(Self.uploadTime(ofPhoto: n))",
             "latitude": asStrings ? "\(latValue)" as Any : latValue as Any,
             "longitude": asStrings ? "\(lonValue)" as Any : lonValue as Any,
-            "accuracy": 16, "context": 0, "place_id": placeID, "woeid": "\(2_000_000 + n % 5000)",
+            "accuracy": 16, "context": 0, "place_id": place.placeID, "woeid": "\(place.woeid)",
             "geo_is_public": 1,
         ]
         // A few photos come without a usable location, as real responses sometimes do:
@@ -108,15 +198,6 @@ public struct PhotoStream: Sendable {
         let seconds = date.timeIntervalSince1970 - TimeInterval(origin)
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int(min(seconds / tickLength, 1e12))
-    }
-
-    /// The wall-clock time a tick stands for, in seconds since 1970: no photo of the stream at
-    /// that tick was uploaded later.
-    ///
-    /// - Parameter tick: the tick.
-    /// - Returns: 2026-01-01T00:00:00Z plus ``tickLength`` per tick.
-    public static func time(ofTick tick: Int) -> Int {
-        origin + max(0, tick) * Int(tickLength)
     }
 
     /// The upload time of photo `n`, in seconds since 1970: the newest photo of ``tick(at:)``'s
