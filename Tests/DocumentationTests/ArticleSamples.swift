@@ -57,6 +57,16 @@ enum ArticleSamples {
         return volumes
     }
 
+    // MARK: Strategies and errors
+
+    static func errors(_ error: FetchError, showNotFound: () -> Void, scheduleRetry: () -> Void, show: (String) -> Void) {
+        switch error.code {
+        case .unacceptableStatus where error.statusCode == 404: showNotFound()
+        case .timedOut, .connectionLost: scheduleRetry()
+        default: show(error.description)
+        }
+    }
+
     // MARK: Retries and cancellation
 
     static func timeOnAClock(server: StubServer) async throws -> String {

@@ -39,9 +39,9 @@ enum CodeSamples {
         do {
             let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
             print(movie)
-        } catch FetchError.unacceptableStatus {
+        } catch FetchError.Code.unacceptableStatus {
             print("status")
-        } catch FetchError.timedOut, FetchError.transportFailed {
+        } catch FetchError.Code.timedOut, FetchError.Code.transportFailed {
             print("network")
         } catch {
             print(error)

@@ -80,7 +80,7 @@ import Testing
             _ = try await downloads.download(
                 URLRequest(url: server.url("/missing?api_key=SECRET")), key: "missing", to: destination)
             Issue.record("a 404 must fail")
-        } catch DownloadError.unacceptableStatus {
+        } catch DownloadError.Code.unacceptableStatus {
             // Expected.
         }
         do {
@@ -169,7 +169,7 @@ import Testing
         for _ in 0..<3 {
             downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow")) {
                 result in
-                if case .failure(DownloadError.cancelled) = result {
+                if case .failure(DownloadError.Code.cancelled) = result {
                     errors.fulfill(true)
                 } else {
                     errors.fulfill(false)

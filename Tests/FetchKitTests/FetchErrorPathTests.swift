@@ -192,10 +192,10 @@ struct FetchErrorPathTests {
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(Self.matchTyped(error) == "unacceptableStatus")
         #expect(Self.matchUntyped(error) == "unacceptableStatus")
-        #expect(Self.matchUntyped(FetchError.timedOut) == "timedOut")
-        let untyped: any Error = FetchError.cancelled
-        #expect(FetchError.cancelled ~= untyped)
-        #expect(!(FetchError.timedOut ~= untyped))
+        let untyped: any Error = error
+        #expect(FetchError.Code.unacceptableStatus ~= untyped)
+        #expect(!(FetchError.Code.timedOut ~= untyped))
+        #expect(!(FetchError.Code.cancelled ~= CancellationError()))
         switch error.code {
         case .unacceptableStatus: break
         default: Issue.record("switch on code did not match")
@@ -207,9 +207,9 @@ struct FetchErrorPathTests {
         do {
             try fail()
             return "none"
-        } catch FetchError.timedOut {
+        } catch FetchError.Code.timedOut {
             return "timedOut"
-        } catch FetchError.unacceptableStatus {
+        } catch FetchError.Code.unacceptableStatus {
             return "unacceptableStatus"
         } catch {
             return "other"
@@ -221,9 +221,9 @@ struct FetchErrorPathTests {
         do {
             try fail()
             return "none"
-        } catch FetchError.timedOut {
+        } catch FetchError.Code.timedOut {
             return "timedOut"
-        } catch FetchError.unacceptableStatus {
+        } catch FetchError.Code.unacceptableStatus {
             return "unacceptableStatus"
         } catch {
             return "other"

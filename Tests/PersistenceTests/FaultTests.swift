@@ -17,7 +17,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         let text = Data("Dear diary, this is not a database at all. ".utf8 + Array(repeating: 65, count: 4096))
         try text.write(to: fixture.url)
         let error = openError { () throws(PersistenceError) in try fixture.open() }
-        #expect(error?.kind == PersistenceError.notADatabase.kind)
+        #expect(error?.code == .notADatabase)
         #expect(error?.message.contains(fixture.url.lastPathComponent) == true)
         #expect(try Data(contentsOf: fixture.url) == text)
     }
@@ -36,7 +36,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         for offset in 100..<min(4096, bytes.count) { bytes[offset] = 0xA5 }
         try bytes.write(to: fixture.url)
         let error = openError { () throws(PersistenceError) in try fixture.open() }
-        #expect(error?.kind == PersistenceError.corrupt.kind || error?.kind == PersistenceError.notADatabase.kind)
+        #expect(error?.code == .corrupt || error?.code == .notADatabase)
         #expect(error?.message.isEmpty == false)
     }
 
@@ -44,7 +44,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         let fixture = try StoreFixture()
         let url = fixture.directory.url.appendingPathComponent("no/such/dir/store.sqlite")
         let error = openError { () throws(PersistenceError) in try ObjectStore(at: url, entities: [Book.self]) }
-        #expect(error?.kind == PersistenceError.cannotOpen.kind)
+        #expect(error?.code == .cannotOpen)
         #expect(error?.message.contains("no/such/dir") == true)
         #expect(error?.message.contains("does not exist") == true)
     }
@@ -57,7 +57,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fixture.directory.url.path)
         }
         let error = openError { () throws(PersistenceError) in try fixture.open() }
-        #expect(error?.kind == PersistenceError.readOnly.kind)
+        #expect(error?.code == .readOnly)
     }
 
     @Test func aFullDiskFailsTheBlockWithDiskFullAndKeepsEarlierData() throws {
@@ -73,7 +73,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             }
             Issue.record("expected diskFull")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.diskFull.kind)
+            #expect(error.code == .diskFull)
             #expect(error.message.contains("full"))
         }
         #expect(try store.context.readAndWait { try $0.fetch(Book.self) }.map(\.id) == ["kept"])
@@ -90,7 +90,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             try store.context.persistAndWait { tx in try tx.insert(Huge(id: 1, big: .max)) }
             Issue.record("expected unsupportedValue")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.unsupportedValue.kind)
+            #expect(error.code == .unsupportedValue)
             #expect(error.message.contains("Huge"))
         }
         try store.context.persistAndWait { tx in try tx.insert(Huge(id: 2, big: 42)) }
@@ -110,7 +110,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
         }
         let fixture = try StoreFixture()
         let error = openError { () throws(PersistenceError) in try fixture.open([Holder.self]) }
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "opaque")
     }
 
@@ -162,7 +162,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             _ = try store.context.readAndWait { try $0.fetch(Book.self, id: "x") }
             Issue.record("expected decodingFailed")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.decodingFailed.kind)
+            #expect(error.code == .decodingFailed)
             #expect(error.property == "authors")
         }
     }

@@ -89,9 +89,10 @@ struct UnindexedVolume: StoredEntity, Equatable {
         let ranked = try ids(Volume.title.matches("unreal"), [Volume.title.relevance])
         #expect(ranked.first == 6)
         #expect(Set(ranked) == [1, 2, 5, 6])
-        #expect(throws: PersistenceError.misuse) {
+        let misuse = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Volume.self, sortedBy: [Volume.title.relevance]) }
         }
+        #expect(misuse?.code == .misuse)
     }
 
     @Test func theIndexFollowsUpdatesUpsertsDeletesAndRawSQL() throws {
@@ -118,7 +119,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
         let error = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Volume.self, where: Volume.title.matches(query)) }
         }
-        #expect(error?.kind == PersistenceError.invalidQuery.kind)
+        #expect(error?.code == .invalidQuery)
         #expect(error?.message.contains("\"\(query)\"") == true)
     }
 
@@ -133,7 +134,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
         let error = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Other.self, where: Other.title.matches("x")) }
         }
-        #expect(error?.kind == PersistenceError.unknownProperty.kind)
+        #expect(error?.code == .unknownProperty)
         #expect(error?.message.contains("FullTextIndex") == true)
     }
 

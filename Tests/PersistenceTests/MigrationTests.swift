@@ -119,7 +119,7 @@ final class RunCounter: @unchecked Sendable {
         let result = Result { () throws(PersistenceError) in try ObjectStore(at: fixture.url, entities: [entity]) }
         if case .success = result { Issue.record("expected incompatibleSchema for \(property)") }
         if case .failure(let error) = result {
-            #expect(error.kind == PersistenceError.incompatibleSchema.kind)
+            #expect(error.code == .incompatibleSchema)
             #expect(error.entity == "Movie")
             #expect(error.property == property)
             #expect(error.message.contains("Movie"))
@@ -187,9 +187,10 @@ final class RunCounter: @unchecked Sendable {
             try tx.execute(#"DELETE FROM "Movie""#)
             throw Boom()
         }
-        #expect(throws: PersistenceError.migrationFailed) {
+        let migrationFailed = #expect(throws: PersistenceError.self) {
             try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self]) { $0.migrations = [migration] }
         }
+        #expect(migrationFailed?.code == .migrationFailed)
         let store = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
         #expect(try store.context.readAndWait { try $0.count(MovieV1.Movie.self) } == 2)
     }
@@ -213,9 +214,10 @@ final class RunCounter: @unchecked Sendable {
             }
             store.close()
         }
-        #expect(throws: PersistenceError.newerSchema) {
+        let newerSchema = #expect(throws: PersistenceError.self) {
             try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
         }
+        #expect(newerSchema?.code == .newerSchema)
     }
 
     @Test func aStoreWithANewerFormatVersionIsRefusedUntouched() throws {
@@ -231,7 +233,7 @@ final class RunCounter: @unchecked Sendable {
         }
         if case .success = result { Issue.record("expected newerSchema") }
         if case .failure(let error) = result {
-            #expect(error.kind == PersistenceError.newerSchema.kind)
+            #expect(error.code == .newerSchema)
             #expect(error.message.contains("newer version"))
         }
         #expect(try Data(contentsOf: fixture.url) == original)

@@ -136,9 +136,10 @@ struct Boom: Error {}
         let store = try fixture.open()
         let other = store.makeContext()
         try store.context.persistAndWait { _ in
-            #expect(throws: PersistenceError.misuse) {
+            let misuse = #expect(throws: PersistenceError.self) {
                 try other.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
             }
+            #expect(misuse?.code == .misuse)
         }
     }
 
@@ -146,7 +147,8 @@ struct Boom: Error {}
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let escaped = try store.context.persistAndWait { tx in tx }
-        #expect(throws: PersistenceError.misuse) { try escaped.insert(Counter(id: 1, value: 1)) }
+        let misuse = #expect(throws: PersistenceError.self) { try escaped.insert(Counter(id: 1, value: 1)) }
+        #expect(misuse?.code == .misuse)
     }
 
     @Test func sixteenThreadsIncrementingOneCounterReachExactlyEightThousand() async throws {
@@ -206,7 +208,8 @@ struct Boom: Error {}
         let store = try fixture.open()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         store.close()
-        #expect(throws: PersistenceError.closed) { try store.context.readAndWait { try $0.count(Counter.self) } }
+        let closed = #expect(throws: PersistenceError.self) { try store.context.readAndWait { try $0.count(Counter.self) } }
+        #expect(closed?.code == .closed)
         let reopened = try fixture.open()
         #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 1)
     }

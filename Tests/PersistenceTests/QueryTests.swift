@@ -103,7 +103,7 @@ import Testing
             _ = try store.context.readAndWait { tx in try tx.fetch(Book.self, where: wrong == "x") }
             Issue.record("expected an error")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.unknownProperty.kind)
+            #expect(error.code == .unknownProperty)
             #expect(error.property == "titel")
             #expect(error.message.contains("title"))
         }
@@ -111,13 +111,15 @@ import Testing
 
     @Test func aFieldDeclaredWithTheWrongTypeIsRefused() throws {
         let wrong = Field<Book, Int>("title")
-        #expect(throws: PersistenceError.unknownProperty) {
+        let unknownProperty = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Book.self, where: wrong > 3) }
         }
-        #expect(throws: PersistenceError.unknownProperty) {
+        #expect(unknownProperty?.code == .unknownProperty)
+        let unknownPropertyAgain = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in
                 try tx.fetch(Book.self, sortedBy: [Field<Book, Int>("nope").ascending()])
             }
         }
+        #expect(unknownPropertyAgain?.code == .unknownProperty)
     }
 }

@@ -36,9 +36,10 @@ import Testing
         book.summary = nil
         try store.context.persistAndWait { tx in try tx.update(book) }
         #expect(try store.context.readAndWait { try $0.fetch(Book.self, id: "b1") }?.rating == 3)
-        #expect(throws: PersistenceError.notFound) {
+        let notFound = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in try tx.update(Book(id: "nope", title: "x")) }
         }
+        #expect(notFound?.code == .notFound)
     }
 
     @Test func optionalSetToNilIsStoredAsNil() throws {
@@ -81,11 +82,12 @@ import Testing
         let all = try store.context.readAndWait { try $0.fetch(Photo.self) }
         #expect(all.map(\.title) == ["second fetch"])
         #expect(all.map(\.id) == [first.id])
-        #expect(throws: PersistenceError.misuse) {
+        let misuse = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
                 try tx.upsert(photo("x"), matching: UniqueKey(Field<Photo, String>("title")))
             }
         }
+        #expect(misuse?.code == .misuse)
     }
 
     @Test func upsertByUniqueKeyKeepsOneBookPerISBN() throws {
@@ -112,7 +114,7 @@ import Testing
             }
             Issue.record("expected a unique-key violation")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.uniqueKeyViolation.kind)
+            #expect(error.code == .uniqueKeyViolation)
             #expect(error.message.contains("unique"))
         }
         #expect(try store.context.readAndWait { try $0.count(Book.self) } == 1)
@@ -159,12 +161,14 @@ import Testing
     @Test func aWriteInAReadBlockIsRefused() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
-        #expect(throws: PersistenceError.misuse) {
+        let misuse = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.insert(Book(id: "x", title: "x")) }
         }
-        #expect(throws: PersistenceError.misuse) {
+        #expect(misuse?.code == .misuse)
+        let misuseAgain = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.execute(#"DELETE FROM "Book""#) }
         }
+        #expect(misuseAgain?.code == .misuse)
     }
 
     @Test func anEntityNotGivenToTheStoreIsAClearError() throws {
@@ -175,7 +179,7 @@ import Testing
             try store.context.persistAndWait { tx in try tx.insert(Stranger(id: 1)) }
             Issue.record("expected an error")
         } catch let error as PersistenceError {
-            #expect(error.kind == PersistenceError.misuse.kind)
+            #expect(error.code == .misuse)
             #expect(error.message.contains("Stranger"))
         }
     }
@@ -186,6 +190,7 @@ import Testing
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(try other.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 1)
         store.close()
-        #expect(throws: PersistenceError.closed) { try other.readAndWait { try $0.count(Counter.self) } }
+        let closed = #expect(throws: PersistenceError.self) { try other.readAndWait { try $0.count(Counter.self) } }
+        #expect(closed?.code == .closed)
     }
 }

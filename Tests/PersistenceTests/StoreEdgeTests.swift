@@ -101,7 +101,7 @@ struct RowIDNamed: StoredEntity {
         store.close()
         let other = try StoreFixture()
         let error = openError { () throws(PersistenceError) in try other.open([RequiredFormula.self]) }
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "expression")
     }
 
@@ -163,11 +163,12 @@ struct RowIDNamed: StoredEntity {
         let fixture = try StoreFixture()
         let store = try fixture.open([IndexedRanked.self])
         try store.context.persistAndWait { tx in try tx.insert(IndexedRanked(id: 1, rank: 0, label: "Dune")) }
-        #expect(throws: PersistenceError.misuse) {
+        let misuse = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in
                 try tx.fetch(IndexedRanked.self, sql: "UPDATE Ranked SET label = 'Zed' WHERE id = 1 RETURNING *")
             }
         }
+        #expect(misuse?.code == .misuse)
         let updated = try store.context.persistAndWait { tx in
             try tx.fetch(IndexedRanked.self, sql: "UPDATE Ranked SET label = 'Ångström' WHERE id = 1 RETURNING *")
         }
@@ -193,7 +194,7 @@ struct RowIDNamed: StoredEntity {
         let error = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in try tx.insert(Narrow(id: 2, level: 0, wide: 300)) }
         }
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "level")
     }
 
@@ -207,7 +208,7 @@ struct RowIDNamed: StoredEntity {
         let error = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Ranked.self, id: 1) }
         }
-        #expect(error?.kind == PersistenceError.typeMismatch.kind)
+        #expect(error?.code == .typeMismatch)
         #expect(error?.property == "label")
     }
 
@@ -222,7 +223,7 @@ struct RowIDNamed: StoredEntity {
     @Test func aPropertyNamedLikeTheRowIDIsRefused() throws {
         let fixture = try StoreFixture()
         let error = openError { () throws(PersistenceError) in try fixture.open([RowIDNamed.self]) }
-        #expect(error?.kind == PersistenceError.misuse.kind)
+        #expect(error?.code == .misuse)
         #expect(error?.property == "rowid")
     }
 }

@@ -197,7 +197,7 @@ struct Stranger: StoredEntity {
         }
         let original = try Data(contentsOf: fixture.url)
         let error = openError { () throws(PersistenceError) in try fixture.open([Stranger.self]) }
-        #expect(error?.kind == PersistenceError.incompatibleSchema.kind)
+        #expect(error?.code == .incompatibleSchema)
         #expect(error?.property == "born")
         #expect(try Data(contentsOf: fixture.url) == original)
         let leftovers = try FileManager.default.contentsOfDirectory(
@@ -216,7 +216,7 @@ struct Stranger: StoredEntity {
                 ]
             }
         }
-        #expect(error?.kind == PersistenceError.migrationFailed.kind)
+        #expect(error?.code == .migrationFailed)
         #expect(try Data(contentsOf: fixture.url) == original)
     }
 }

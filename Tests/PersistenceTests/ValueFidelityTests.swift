@@ -128,20 +128,20 @@ struct Plain: StoredEntity, Equatable {
 
     @Test func nanIsRefusedNamingTheProperty() {
         let nonOptional = writeError(Specimen(id: 1, number: .nan))
-        #expect(nonOptional?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(nonOptional?.code == .unsupportedValue)
         #expect(nonOptional?.property == "number")
         #expect(nonOptional?.message.contains("Specimen.number") == true)
         let optional = writeError(Specimen(id: 2, maybe: -.nan))
-        #expect(optional?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(optional?.code == .unsupportedValue)
         #expect(optional?.property == "maybe")
         let nested = writeError(Specimen(id: 3, scalar: .number(.nan)))
-        #expect(nested?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(nested?.code == .unsupportedValue)
         #expect(nested?.property == "scalar")
     }
 
     @Test func aValueKeptAsJSONRefusesInfinityByNameAndKeepsInfinityLookalikeStrings() throws {
         let error = writeError(Specimen(id: 1, shape: .circle(radius: .infinity)))
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "shape")
         #expect(error?.message.contains("Specimen.shape") == true)
         for (id, text) in ["+Infinity", "-Infinity", "NaN", "inf"].enumerated() {
@@ -174,14 +174,14 @@ struct Plain: StoredEntity, Equatable {
 
     @Test func anUnsignedValueAboveInt64MaxIsRefusedByName() {
         let error = writeError(Specimen(id: 1, count: UInt64(Int64.max) + 1))
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "count")
     }
 
     @Test func aURLRelativeToABaseIsRefusedByName() throws {
         let base = try #require(URL(string: "https://example.com/books/"))
         let error = writeError(Specimen(id: 1, link: URL(string: "dune", relativeTo: base)))
-        #expect(error?.kind == PersistenceError.unsupportedValue.kind)
+        #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "link")
     }
 
@@ -193,7 +193,7 @@ struct Plain: StoredEntity, Equatable {
         let error = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Specimen.self, id: 1) }
         }
-        #expect(error?.kind == PersistenceError.typeMismatch.kind)
+        #expect(error?.code == .typeMismatch)
         #expect(error?.property == "number")
         #expect(error?.message.contains("Specimen.number") == true)
         #expect(error?.message.contains("TEXT") == true)
@@ -203,9 +203,10 @@ struct Plain: StoredEntity, Equatable {
     @Test func anIntegerInADoubleColumnIsNotConvertedSilently() throws {
         _ = try roundTrip(Specimen(id: 1, number: 4.5))
         try store.context.persistAndWait { tx in try tx.execute("UPDATE Specimen SET number = 4 WHERE id = 1") }
-        #expect(throws: PersistenceError.typeMismatch) {
+        let typeMismatch = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in try tx.fetch(Specimen.self, id: 1) }
         }
+        #expect(typeMismatch?.code == .typeMismatch)
     }
 
     @Test func textFiltersWorkForValuesOfAnyLength() throws {

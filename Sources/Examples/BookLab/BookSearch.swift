@@ -80,7 +80,7 @@ struct BookSearch: Sendable {
     /// What to report when a page fails after `pageCount` pages (an interruption is told by
     /// the program, from what ``Interrupts/keep(_:)`` was last given).
     private func failure(_ error: any Error, afterPage pageCount: Int, received: Int) -> any Error {
-        if Task.isCancelled || error is CancellationError || FetchError.cancelled ~= error {
+        if Task.isCancelled || error is CancellationError || FetchError.Code.cancelled ~= error {
             return CancellationError()
         }
         let kept = Self.kept(pageCount: pageCount, received: received)

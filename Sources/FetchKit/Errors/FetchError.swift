@@ -4,14 +4,14 @@ public import Foundation
 /// The error of every FetchKit request: a ``code`` a caller can switch on, the facts that
 /// go with it, and a ``description`` a person can act on.
 ///
-/// Match a kind of failure with the static constants, in a `catch` or a `switch`:
+/// Match a kind of failure with its ``Code-swift.struct``, in a `catch` or a `switch`:
 ///
 /// ```swift
 /// do {
 ///     let movie = try await client.fetch(TMDB.movie(550), extracting: .decode(Movie.self))
-/// } catch FetchError.timedOut {
+/// } catch FetchError.Code.timedOut {
 ///     // try again later
-/// } catch FetchError.unacceptableStatus {
+/// } catch FetchError.Code.unacceptableStatus {
 ///     // error.statusCode, error.bodyExcerpt
 /// } catch {
 ///     print(error)  // a one-line description; secrets in the URL are redacted
@@ -64,6 +64,17 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
         /// The code's name, such as `timedOut`.
         public var description: String { base.rawValue }
+
+        /// Whether `value` is a ``FetchError`` with this code, so a `catch` or `case` names the
+        /// kind of failure: `catch FetchError.Code.timedOut`.
+        ///
+        /// - Parameters:
+        ///   - pattern: the code to match, such as ``timedOut``.
+        ///   - value: any error.
+        /// - Returns: `true` when `value` is a ``FetchError`` whose ``FetchError/code`` is `pattern`.
+        public static func ~= (pattern: Code, value: any Error) -> Bool {
+            (value as? FetchError)?.code == pattern
+        }
     }
 
     /// The kind of failure.
@@ -127,49 +138,52 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             reportedFailure: reported, timeout: timeout)
     }
 
-    // MARK: Patterns
+    // MARK: Deprecated patterns
 
-    /// Matches any invalid-URL error: `catch FetchError.invalidURL`.
+    /// Matches any ``Code-swift.struct/invalidURL`` error; use `FetchError.Code.invalidURL` instead.
+    @available(*, deprecated, renamed: "Code.invalidURL", message: "match the code: catch FetchError.Code.invalidURL")
     public static let invalidURL = FetchError(code: .invalidURL)
-    /// Matches any invalid-request error: `catch FetchError.invalidRequest`.
+    /// Matches any ``Code-swift.struct/invalidRequest`` error; use `FetchError.Code.invalidRequest` instead.
+    @available(*, deprecated, renamed: "Code.invalidRequest", message: "match the code: catch FetchError.Code.invalidRequest")
     public static let invalidRequest = FetchError(code: .invalidRequest)
-    /// Matches any transport failure: `catch FetchError.transportFailed`.
+    /// Matches any ``Code-swift.struct/transportFailed`` error; use `FetchError.Code.transportFailed` instead.
+    @available(*, deprecated, renamed: "Code.transportFailed", message: "match the code: catch FetchError.Code.transportFailed")
     public static let transportFailed = FetchError(code: .transportFailed)
-    /// Matches any lost connection: `catch FetchError.connectionLost`.
+    /// Matches any ``Code-swift.struct/connectionLost`` error; use `FetchError.Code.connectionLost` instead.
+    @available(*, deprecated, renamed: "Code.connectionLost", message: "match the code: catch FetchError.Code.connectionLost")
     public static let connectionLost = FetchError(code: .connectionLost)
-    /// Matches any response that is not valid HTTP: `catch FetchError.badResponse`.
+    /// Matches any ``Code-swift.struct/badResponse`` error; use `FetchError.Code.badResponse` instead.
+    @available(*, deprecated, renamed: "Code.badResponse", message: "match the code: catch FetchError.Code.badResponse")
     public static let badResponse = FetchError(code: .badResponse)
-    /// Matches any timeout: `catch FetchError.timedOut`.
+    /// Matches any ``Code-swift.struct/timedOut`` error; use `FetchError.Code.timedOut` instead.
+    @available(*, deprecated, renamed: "Code.timedOut", message: "match the code: catch FetchError.Code.timedOut")
     public static let timedOut = FetchError(code: .timedOut)
-    /// Matches any cancellation: `catch FetchError.cancelled`.
+    /// Matches any ``Code-swift.struct/cancelled`` error; use `FetchError.Code.cancelled` instead.
+    @available(*, deprecated, renamed: "Code.cancelled", message: "match the code: catch FetchError.Code.cancelled")
     public static let cancelled = FetchError(code: .cancelled)
-    /// Matches any unacceptable status: `catch FetchError.unacceptableStatus`.
+    /// Matches any ``Code-swift.struct/unacceptableStatus`` error; use `FetchError.Code.unacceptableStatus` instead.
+    @available(*, deprecated, renamed: "Code.unacceptableStatus", message: "match the code: catch FetchError.Code.unacceptableStatus")
     public static let unacceptableStatus = FetchError(code: .unacceptableStatus)
-    /// Matches any decoding failure: `catch FetchError.decodingFailed`.
+    /// Matches any ``Code-swift.struct/decodingFailed`` error; use `FetchError.Code.decodingFailed` instead.
+    @available(*, deprecated, renamed: "Code.decodingFailed", message: "match the code: catch FetchError.Code.decodingFailed")
     public static let decodingFailed = FetchError(code: .decodingFailed)
-    /// Matches any API-reported failure: `catch FetchError.apiFailure`.
+    /// Matches any ``Code-swift.struct/apiFailure`` error; use `FetchError.Code.apiFailure` instead.
+    @available(*, deprecated, renamed: "Code.apiFailure", message: "match the code: catch FetchError.Code.apiFailure")
     public static let apiFailure = FetchError(code: .apiFailure)
-    /// Matches any unavailable upload file: `catch FetchError.fileUnavailable`.
+    /// Matches any ``Code-swift.struct/fileUnavailable`` error; use `FetchError.Code.fileUnavailable` instead.
+    @available(*, deprecated, renamed: "Code.fileUnavailable", message: "match the code: catch FetchError.Code.fileUnavailable")
     public static let fileUnavailable = FetchError(code: .fileUnavailable)
-    /// Matches any failed token refresh: `catch FetchError.authenticationFailed`.
+    /// Matches any ``Code-swift.struct/authenticationFailed`` error; use `FetchError.Code.authenticationFailed` instead.
+    @available(*, deprecated, renamed: "Code.authenticationFailed", message: "match the code: catch FetchError.Code.authenticationFailed")
     public static let authenticationFailed = FetchError(code: .authenticationFailed)
 
     /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
     ///
     /// - Parameters:
-    ///   - pattern: one of the static constants, such as ``timedOut``.
-    ///   - value: the error to match.
-    /// - Returns: `true` when the codes are equal.
-    public static func ~= (pattern: FetchError, value: FetchError) -> Bool {
-        pattern.code == value.code
-    }
-
-    /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
-    ///
-    /// - Parameters:
-    ///   - pattern: one of the static constants, such as ``timedOut``.
+    ///   - pattern: one of the deprecated error constants.
     ///   - value: any error.
     /// - Returns: `true` when `value` is a ``FetchError`` with `pattern`'s code.
+    @available(*, deprecated, message: "match the code: catch FetchError.Code.timedOut")
     public static func ~= (pattern: FetchError, value: any Error) -> Bool {
         (value as? FetchError)?.code == pattern.code
     }

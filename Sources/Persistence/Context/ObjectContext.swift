@@ -113,7 +113,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// then calls `completion`.
     ///
     /// - Parameters:
-    ///   - block: the reads; writes throw ``PersistenceError/misuse``.
+    ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
     ///   - completionQueue: where `completion` runs; by default the context's queue.
     ///   - completion: called once with the block's value or error.
     public func read<T: Sendable>(

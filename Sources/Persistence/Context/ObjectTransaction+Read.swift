@@ -20,7 +20,7 @@ extension ObjectTransaction {
     ///
     /// - Parameter query: the filter, sort and window.
     /// - Returns: the entities, in the query's order.
-    /// - Throws: ``PersistenceError/unknownProperty`` for a field the entity does not store.
+    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not store.
     public func fetch<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> [E] {
         try checkOpen()
         let codec = try connection.codec(E.self)
@@ -43,7 +43,7 @@ extension ObjectTransaction {
     ///   - limit: the most rows to return.
     ///   - offset: how many rows to skip.
     /// - Returns: the entities.
-    /// - Throws: ``PersistenceError/unknownProperty`` for a field the entity does not store.
+    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not store.
     public func fetch<E: StoredEntity>(
         _ type: E.Type, where filter: Filter<E>? = nil, sortedBy sort: [Sort<E>] = [], limit: Int? = nil,
         offset: Int = 0

@@ -2,8 +2,8 @@ extension ObjectTransaction {
     /// Inserts a new entity.
     ///
     /// - Parameter entity: the value to store.
-    /// - Throws: ``PersistenceError/uniqueKeyViolation`` when its identity or a unique key is taken;
-    ///   ``PersistenceError/unsupportedValue`` for a value the store cannot hold.
+    /// - Throws: ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when its identity or a unique key is taken;
+    ///   ``PersistenceError/Code-swift.struct/unsupportedValue`` for a value the store cannot hold.
     public func insert<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
         try checkWritable("insert")
         let codec = try connection.codec(E.self)
@@ -33,8 +33,8 @@ extension ObjectTransaction {
     /// Replaces the stored entity that has the same identity.
     ///
     /// - Parameter entity: the new value.
-    /// - Throws: ``PersistenceError/notFound`` when no row has its identity;
-    ///   ``PersistenceError/uniqueKeyViolation`` when a unique key is taken by another row.
+    /// - Throws: ``PersistenceError/Code-swift.struct/notFound`` when no row has its identity;
+    ///   ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when a unique key is taken by another row.
     public func update<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
         try checkWritable("update")
         let codec = try connection.codec(E.self)
@@ -53,7 +53,7 @@ extension ObjectTransaction {
     /// Inserts the entity, or replaces the stored one with the same identity.
     ///
     /// - Parameter entity: the value to store.
-    /// - Throws: ``PersistenceError/uniqueKeyViolation`` when a unique key is taken by another row.
+    /// - Throws: ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when a unique key is taken by another row.
     public func upsert<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
         try checkWritable("upsert")
         let codec = try connection.codec(E.self)
@@ -71,8 +71,8 @@ extension ObjectTransaction {
     /// - Parameters:
     ///   - entity: the value to store.
     ///   - key: one of the entity's declared ``StoredEntity/uniqueKeys``.
-    /// - Throws: ``PersistenceError/misuse`` when `key` is not declared;
-    ///   ``PersistenceError/uniqueKeyViolation`` when another unique key or the identity clashes.
+    /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared;
+    ///   ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when another unique key or the identity clashes.
     public func upsert<E: StoredEntity>(_ entity: E, matching key: UniqueKey<E>) throws(PersistenceError) {
         try checkWritable("upsert")
         let codec = try connection.codec(E.self)

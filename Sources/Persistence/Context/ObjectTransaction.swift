@@ -3,7 +3,7 @@
 ///
 /// A transaction is valid only inside its block, on the context's queue. It is not
 /// `Sendable`, so the compiler stops it from escaping to another thread; using it after
-/// its block returned throws ``PersistenceError/misuse``. Reads inside a `persist` block
+/// its block returned throws ``PersistenceError/Code-swift.struct/misuse``. Reads inside a `persist` block
 /// see the block's own uncommitted writes.
 public final class ObjectTransaction {
     let connection: Connection
@@ -65,7 +65,7 @@ public final class ObjectTransaction {
     ///   - sql: one SQL statement with `?` or `?NNN` placeholders.
     ///   - arguments: the values for the placeholders, in order.
     /// - Returns: the number of rows the statement inserted, updated or deleted.
-    /// - Throws: ``PersistenceError``; ``PersistenceError/misuse`` for a write in a read block.
+    /// - Throws: ``PersistenceError``; ``PersistenceError/Code-swift.struct/misuse`` for a write in a read block.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PersistenceError) -> Int {
         try checkOpen()
@@ -118,7 +118,7 @@ public final class ObjectTransaction {
     ///   - sql: a query selecting the entity's columns, such as `SELECT * FROM Book WHERE …`.
     ///   - arguments: the values for the placeholders, in order.
     /// - Returns: the decoded entities.
-    /// - Throws: ``PersistenceError``; ``PersistenceError/decodingFailed`` when a column is missing.
+    /// - Throws: ``PersistenceError``; ``PersistenceError/Code-swift.struct/decodingFailed`` when a column is missing.
     public func fetch<E: StoredEntity>(
         _ type: E.Type, sql: String, _ arguments: [DatabaseValue] = []
     ) throws(PersistenceError) -> [E] {
@@ -150,7 +150,7 @@ public final class ObjectTransaction {
     ///
     /// - Parameter query: the query.
     /// - Returns: the plan's lines.
-    /// - Throws: ``PersistenceError/unknownProperty`` for a bad field.
+    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a bad field.
     public func queryPlan<E: StoredEntity>(for query: Query<E>) throws(PersistenceError) -> [String] {
         try checkOpen()
         let codec = try connection.codec(E.self)

@@ -198,7 +198,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The index of `key`'s column after checking that it holds a value of `storage`: NULL is
-    /// `valueNotFound`, another type is ``PersistenceError/typeMismatch``.
+    /// `valueNotFound`, another type is ``PersistenceError/Code-swift.struct/typeMismatch``.
     @inline(__always)
     private func checked(_ key: Key, _ storage: Int32) throws -> Int32 {
         try unmanaged._withUnsafeGuaranteedRef { decoder in

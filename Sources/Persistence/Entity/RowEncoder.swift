@@ -110,7 +110,7 @@ final class RowEncoder: Encoder {
         if let error = error as? PersistenceError {
             if error.message.hasPrefix(schema.entityName) { return error }
             return PersistenceError(
-                error.kind, "\(schema.entityName): \(error.message)", entity: schema.entityName,
+                error.code, "\(schema.entityName): \(error.message)", entity: schema.entityName,
                 property: error.property, sqliteCode: error.sqliteCode)
         }
         return PersistenceError(

@@ -3,7 +3,7 @@
 /// The store adds tables for new entities and columns for new `Optional` (or defaulted)
 /// properties on its own. Anything else, such as a new non-optional property without a
 /// default, a changed property type or a removed unique key, stops the open with
-/// ``PersistenceError/incompatibleSchema`` until a migration makes the table match:
+/// ``PersistenceError/Code-swift.struct/incompatibleSchema`` until a migration makes the table match:
 ///
 /// ```swift
 /// config.migrations = [
@@ -29,7 +29,7 @@ public struct Migration: Sendable {
     /// - Parameters:
     ///   - name: a unique, stable name, such as `"2024-05-add-year-to-books"`.
     ///   - body: the work, run inside one write transaction; throwing rolls it back and stops the
-    ///     open with ``PersistenceError/migrationFailed``.
+    ///     open with ``PersistenceError/Code-swift.struct/migrationFailed``.
     public init(_ name: String, _ body: @escaping @Sendable (ObjectTransaction) throws -> Void) {
         self.name = name
         self.body = body

@@ -3,7 +3,7 @@ import Foundation
 /// Compares entities with their tables when a store opens, and plans the safe changes.
 ///
 /// Safe changes (a new table, a new nullable or defaulted column, a new index or unique key)
-/// are returned as DDL; anything else throws ``PersistenceError/incompatibleSchema`` before
+/// are returned as DDL; anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema`` before
 /// a single byte is written.
 enum SchemaReconciler {
     /// The store's file format version, kept in `PRAGMA user_version`.

@@ -3,7 +3,7 @@
 /// Declare fields once, next to the entity, and build filters from them. The value type
 /// is checked by the compiler (`Book.title == 3` does not compile); the name is checked
 /// against the columns the store derived from the entity's `Codable` conformance when the
-/// query runs, and a wrong name throws ``PersistenceError/unknownProperty``.
+/// query runs, and a wrong name throws ``PersistenceError/Code-swift.struct/unknownProperty``.
 ///
 /// ```swift
 /// extension Book {
@@ -121,7 +121,7 @@ extension Field where Value: TextQueryableValue {
     /// ```
     ///
     /// A malformed query (an unbalanced quote, a bare operator) makes the fetch throw
-    /// ``PersistenceError/invalidQuery`` naming the query.
+    /// ``PersistenceError/Code-swift.struct/invalidQuery`` naming the query.
     ///
     /// - Parameter query: the full-text query.
     /// - Returns: the filter.

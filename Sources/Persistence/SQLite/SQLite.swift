@@ -63,27 +63,3 @@ enum SQLiteErrors {
         }
     }
 }
-
-extension PersistenceError.Kind {
-    static let notADatabase = PersistenceError.notADatabase.kind
-    static let corrupt = PersistenceError.corrupt.kind
-    static let cannotOpen = PersistenceError.cannotOpen.kind
-    static let readOnly = PersistenceError.readOnly.kind
-    static let diskFull = PersistenceError.diskFull.kind
-    static let unsupportedValue = PersistenceError.unsupportedValue.kind
-    static let typeMismatch = PersistenceError.typeMismatch.kind
-    static let invalidQuery = PersistenceError.invalidQuery.kind
-    static let uniqueKeyViolation = PersistenceError.uniqueKeyViolation.kind
-    static let constraintViolation = PersistenceError.constraintViolation.kind
-    static let newerSchema = PersistenceError.newerSchema.kind
-    static let incompatibleSchema = PersistenceError.incompatibleSchema.kind
-    static let migrationFailed = PersistenceError.migrationFailed.kind
-    static let busy = PersistenceError.busy.kind
-    static let unknownProperty = PersistenceError.unknownProperty.kind
-    static let decodingFailed = PersistenceError.decodingFailed.kind
-    static let encodingFailed = PersistenceError.encodingFailed.kind
-    static let notFound = PersistenceError.notFound.kind
-    static let misuse = PersistenceError.misuse.kind
-    static let closed = PersistenceError.closed.kind
-    static let sqlite = PersistenceError.sqlite.kind
-}

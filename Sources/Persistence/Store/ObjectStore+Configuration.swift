@@ -24,7 +24,7 @@ extension ObjectStore {
         /// The durability setting; ``Synchronous/normal`` by default.
         public var synchronous: Synchronous = .normal
         /// How long a writer waits for another writer before failing with
-        /// ``PersistenceError/busy``; 5 seconds by default.
+        /// ``PersistenceError/Code-swift.struct/busy``; 5 seconds by default.
         public var busyTimeout: TimeInterval = 5
         /// How much memory each connection may use to cache database pages, in bytes; 64 MiB by
         /// default (SQLite's own default is 2 MiB).

@@ -27,7 +27,7 @@ public final class ObjectStore: Sendable {
     /// On open the store compares each entity with its table: a new entity gets its table, a new
     /// `Optional` (or defaulted) property gets its column with existing rows intact, and a new
     /// index or unique key is created. Anything else stops the open with
-    /// ``PersistenceError/incompatibleSchema`` naming the entity and property, leaving the file
+    /// ``PersistenceError/Code-swift.struct/incompatibleSchema`` naming the entity and property, leaving the file
     /// untouched; add a ``Migration`` for it. A file written by an older store format is
     /// upgraded. All of it runs in one transaction, before the file is switched to WAL: an open
     /// that fails changes no byte of the file.
@@ -36,10 +36,10 @@ public final class ObjectStore: Sendable {
     ///   - url: the database file; its directory must exist and be writable.
     ///   - entities: every entity type the store holds.
     ///   - configure: adjusts the ``Configuration`` (durability, busy timeout, migrations).
-    /// - Throws: ``PersistenceError``: ``PersistenceError/cannotOpen`` (missing directory),
-    ///   ``PersistenceError/readOnly``, ``PersistenceError/notADatabase``, ``PersistenceError/corrupt``,
-    ///   ``PersistenceError/newerSchema``, ``PersistenceError/incompatibleSchema``,
-    ///   ``PersistenceError/migrationFailed``, ``PersistenceError/unsupportedValue``.
+    /// - Throws: ``PersistenceError``: ``PersistenceError/Code-swift.struct/cannotOpen`` (missing directory),
+    ///   ``PersistenceError/Code-swift.struct/readOnly``, ``PersistenceError/Code-swift.struct/notADatabase``, ``PersistenceError/Code-swift.struct/corrupt``,
+    ///   ``PersistenceError/Code-swift.struct/newerSchema``, ``PersistenceError/Code-swift.struct/incompatibleSchema``,
+    ///   ``PersistenceError/Code-swift.struct/migrationFailed``, ``PersistenceError/Code-swift.struct/unsupportedValue``.
     public convenience init(
         at url: URL, entities: [any StoredEntity.Type], configure: (inout Configuration) -> Void = { _ in }
     ) throws(PersistenceError) {
@@ -59,7 +59,7 @@ public final class ObjectStore: Sendable {
     ///   - entities: every entity type the store holds.
     ///   - configure: adjusts the ``Configuration``.
     /// - Returns: the store.
-    /// - Throws: ``PersistenceError/unsupportedValue`` when an entity cannot be stored.
+    /// - Throws: ``PersistenceError/Code-swift.struct/unsupportedValue`` when an entity cannot be stored.
     public static func inMemory(
         entities: [any StoredEntity.Type], configure: (inout Configuration) -> Void = { _ in }
     ) throws(PersistenceError) -> ObjectStore {
@@ -90,7 +90,7 @@ public final class ObjectStore: Sendable {
     /// Finishes queued blocks, then closes every context's connection.
     ///
     /// Every change whose block returned is already committed; closing only releases the file.
-    /// Using the store or its contexts afterwards throws ``PersistenceError/closed``. Call it from
+    /// Using the store or its contexts afterwards throws ``PersistenceError/Code-swift.struct/closed``. Call it from
     /// outside the store's blocks.
     public func close() {
         for context in ContextRegistry.shared.live(of: core) { context.waitUntilIdle() }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a download failed: a case to switch on and a message a person can act on.
 ///
-/// Match a code with `catch DownloadError.cancelled`, or compare
+/// Match a code with `catch DownloadError.Code.cancelled`, or compare
 /// `error.code == .unacceptableStatus`.
 public struct DownloadError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure; new kinds may be added.
@@ -23,14 +23,15 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
         /// The code's name.
         public var description: String { name }
 
-        /// Whether `error` is a ``DownloadError`` with this code, so `catch DownloadError.cancelled` reads naturally.
+        /// Whether `value` is a ``DownloadError`` with this code, so a `catch` or `case` names the
+        /// kind of failure: `catch DownloadError.Code.cancelled`.
         ///
         /// - Parameters:
-        ///   - pattern: the code to match.
-        ///   - error: any error.
-        /// - Returns: `true` when `error` is a `DownloadError` whose code is `pattern`.
-        public static func ~= (pattern: Code, error: any Error) -> Bool {
-            (error as? DownloadError)?.code == pattern
+        ///   - pattern: the code to match, such as ``cancelled``.
+        ///   - value: any error.
+        /// - Returns: `true` when `value` is a ``DownloadError`` whose ``DownloadError/code`` is `pattern`.
+        public static func ~= (pattern: Code, value: any Error) -> Bool {
+            (value as? DownloadError)?.code == pattern
         }
     }
 
@@ -80,13 +81,17 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
         "Download \"\(key)\" failed (\(code)): \(detail)"
     }
 
-    /// The server answered with a status outside the acceptable range.
+    /// The ``Code-swift.struct/unacceptableStatus`` code; use `DownloadError.Code.unacceptableStatus` instead.
+    @available(*, deprecated, renamed: "Code.unacceptableStatus", message: "match the code: catch DownloadError.Code.unacceptableStatus")
     public static let unacceptableStatus = Code.unacceptableStatus
-    /// The transfer failed.
+    /// The ``Code-swift.struct/transport`` code; use `DownloadError.Code.transport` instead.
+    @available(*, deprecated, renamed: "Code.transport", message: "match the code: catch DownloadError.Code.transport")
     public static let transport = Code.transport
-    /// The file could not be written or moved into place.
+    /// The ``Code-swift.struct/fileSystem`` code; use `DownloadError.Code.fileSystem` instead.
+    @available(*, deprecated, renamed: "Code.fileSystem", message: "match the code: catch DownloadError.Code.fileSystem")
     public static let fileSystem = Code.fileSystem
-    /// The download was cancelled.
+    /// The ``Code-swift.struct/cancelled`` code; use `DownloadError.Code.cancelled` instead.
+    @available(*, deprecated, renamed: "Code.cancelled", message: "match the code: catch DownloadError.Code.cancelled")
     public static let cancelled = Code.cancelled
 
     /// A URL's scheme, host and path, without the query or user info that may hold secrets.
