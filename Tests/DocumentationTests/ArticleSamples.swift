@@ -165,7 +165,7 @@ enum ArticleSamples {
     )
         -> ObservationToken
     {
-        store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), on: .main) { change in
+        store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), queue: .main) { change in
             render(change.results, change.changes)  // deleted, inserted, updated, moved
         }
     }

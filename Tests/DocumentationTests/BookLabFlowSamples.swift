@@ -71,7 +71,7 @@ enum BookLabFlow {
     @MainActor final class SearchScreen {
         let client: FetchClient
         let baseURL: URL
-        private var current: PaginationHandle?
+        private var current: RunHandle?
 
         init(client: FetchClient, baseURL: URL) {
             self.client = client
@@ -80,7 +80,7 @@ enum BookLabFlow {
 
         func searchBarTextDidEndEditing(_ text: String) {
             current?.cancel()  // the old search stops; the client stays usable for the new one
-            current = BookLabFlow.search(text, client: client, baseURL: baseURL).start(queue: .main) { page in
+            current = BookLabFlow.search(text, client: client, baseURL: baseURL).collect(queue: .main) { page in
                 print("+\(page.items.count) results")  // show each page as it arrives
             } completion: { summary in
                 print("\(summary.items.count) results, stopped: \(summary.stop)")
@@ -130,7 +130,7 @@ enum BookLabFlow {
     }
 
     static func observeLibrary(store: ObjectStore) -> ObservationToken {
-        store.observe(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]), on: .main) { change in
+        store.observe(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]), queue: .main) { change in
             print(change.results.map(\.title), change.changes.inserted)
         }
     }

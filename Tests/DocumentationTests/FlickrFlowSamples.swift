@@ -72,7 +72,7 @@ enum FlickrFlow {
     }
 
     static func whenDone(downloads: DownloadCoordinator, backgroundCompletionHandler: @escaping @Sendable () -> Void) {
-        downloads.whenAllFinished { summary in
+        downloads.allFinished { summary in
             print("\(summary.succeeded.count) downloads succeeded, \(summary.failed.count) failed")
             backgroundCompletionHandler()
         }

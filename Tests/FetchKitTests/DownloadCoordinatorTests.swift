@@ -122,7 +122,7 @@ import Testing
                 results.fulfill((try? result.get()) != nil)
             }
         }
-        downloads.whenAllFinished { finished.fulfill($0) }
+        downloads.allFinished { finished.fulfill($0) }
         let summary = try await finished.value(within: 30, "the batch to finish")
         #expect(Set(summary.succeeded) == ["one", "two"])
         #expect(Set(summary.failed.keys) == ["missing", "dropped"])
@@ -133,7 +133,7 @@ import Testing
 
         // Idle: a new handler hears about the last batch at once, and the first never again.
         let idle = Arrival<DownloadBatchSummary>()
-        downloads.whenAllFinished { idle.fulfill($0) }
+        downloads.allFinished { idle.fulfill($0) }
         #expect(try await idle.value(within: 30).count == 4)
         #expect(finished.count == 1)
         #expect(try leftoverStagingFiles().isEmpty)

@@ -38,7 +38,7 @@ import Testing
         let itemsPerFanOut = 25
         let completions = (0..<fanOutCount).map { _ in Arrival<FanOutReport<String>>() }
         let progressCounts = (0..<fanOutCount).map { _ in Locked(0) }
-        var handles: [FanOutHandle] = []
+        var handles: [RunHandle] = []
         var willCancel: [Bool] = []
         for index in 0..<fanOutCount {
             let cancels = index.isMultiple(of: 3)
@@ -56,7 +56,7 @@ import Testing
             let progress = progressCounts[index]
             let completion = completions[index]
             handles.append(
-                FanOut(maximumConcurrency: 3).start(
+                FanOut(maximumConcurrency: 3).run(
                     paths, changed: { path, _ in path == "/ok/7" },
                     progress: { _ in progress.withLock { $0 += 1 } },
                     transform: { path in

@@ -123,7 +123,7 @@ import Testing
         let queue = DispatchQueue(label: "FanOutTests.callback")
         let progressCount = Arrival<Int>()
         let done = Arrival<(outcome: RefreshOutcome, progressSeen: Int)>()
-        FanOut(maximumConcurrency: 4).start(
+        FanOut(maximumConcurrency: 4).run(
             Array(0..<30), changed: { _, value in value == 29 }, queue: queue,
             progress: { progressCount.fulfill($0.completed) },
             transform: { (item: Int) in item },
@@ -146,7 +146,7 @@ import Testing
     @Test func cancellingMidWayStartsNothingNewAndReportsOnce() async throws {
         let counter = InFlightCounter()
         let done = Arrival<FanOutReport<Int>>()
-        let handle = FanOut(maximumConcurrency: 2).start(
+        let handle = FanOut(maximumConcurrency: 2).run(
             Array(0..<50), changed: { _, _ in true },
             transform: { (item: Int) in
                 counter.enter()

@@ -69,7 +69,7 @@ enum OrchestrationCodeSamples {
     ) async throws {
         let downloads = DownloadCoordinator()
         let file = try await downloads.download(recentPhotos, key: "recent-photos", to: cacheFile)
-        downloads.whenAllFinished { summary in
+        downloads.allFinished { summary in
             backgroundSessionCompletionHandler()
         }
         _ = file

@@ -71,7 +71,7 @@ import Testing
         routeMovies(delay: .seconds(30))
         let movies = (1...40).map { Movie(id: $0, popularity: 0) }
         let done = Arrival<FanOutReport<Double>>()
-        let handle = FanOut(maximumConcurrency: 4).start(
+        let handle = FanOut(maximumConcurrency: 4).run(
             movies, changed: { $1 != $0.popularity }, transform: { try await rating(of: $0) },
             completion: { done.fulfill($0) })
         #expect(await server.waitForRequestsInFlight(count: 4, timeout: .seconds(30)))
@@ -152,7 +152,7 @@ import Testing
             page2: StubResponse.file(Fixtures.url("googlebooks/volumes_dawn_page2_30_items.json")).delayed(
                 by: .seconds(30)))
         let done = Arrival<PaginationSummary<String>>()
-        let handle = booksPaginator().start(onPage: { _ in }, completion: { done.fulfill($0) })
+        let handle = booksPaginator().collect(onPage: { _ in }, completion: { done.fulfill($0) })
         #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
         handle.cancel()
         let summary = try await done.value(within: 30, "the cancelled search")

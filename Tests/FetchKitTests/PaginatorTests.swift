@@ -201,7 +201,7 @@ import Testing
             }
             return Page(items: [request.offset, request.offset + 1])
         }
-        let handle = paginator.start(onPage: { pages.fulfill($0.items) }, completion: { done.fulfill($0) })
+        let handle = paginator.collect(onPage: { pages.fulfill($0.items) }, completion: { done.fulfill($0) })
         _ = try await pages.value(within: 30, "the first page")
         try await waitUntil("the second request") { requests.withLock { $0.count } == 2 }
         handle.cancel()

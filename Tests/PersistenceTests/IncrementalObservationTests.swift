@@ -69,7 +69,7 @@ final class Watched: Sendable {
                 "prefix", Query(where: Item.name.hasPrefix("a") || Item.group == 1, sortedBy: [Item.name.descending()])),
         ]
         let tokens = watched.map { item in
-            store.observe(item.query, on: item.queue) { change in item.deliveries.append(change) }
+            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
         }
         defer { tokens.forEach { $0.cancel() } }
         var nextID = 1_000

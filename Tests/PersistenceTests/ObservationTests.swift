@@ -37,7 +37,7 @@ final class BookListScreen: EntityListener {
         queue.setSpecific(key: key, value: 1)
         let changes = Collector<QueryChange<Book>>()
         let wrongQueue = Collector<Bool>()
-        let token = store.observe(Query<Book>(sortedBy: byTitle), on: queue) { change in
+        let token = store.observe(Query<Book>(sortedBy: byTitle), queue: queue) { change in
             if DispatchQueue.getSpecific(key: key) != 1 { wrongQueue.append(true) }
             changes.append(change)
         }
@@ -73,7 +73,7 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Book>>()
-        let token = store.observe(Query<Book>(where: Book.pages > 100), on: DispatchQueue(label: "o")) {
+        let token = store.observe(Query<Book>(where: Book.pages > 100), queue: DispatchQueue(label: "o")) {
             changes.append($0)
         }
         #expect(waitUntil { changes.count == 1 })
@@ -98,7 +98,7 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(waitUntil { changes.count == 1 })
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
@@ -116,7 +116,7 @@ final class BookListScreen: EntityListener {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
         let queue = DispatchQueue(label: "o")
-        let token = store.observe(Query<Counter>(), on: queue) { changes.append($0) }
+        let token = store.observe(Query<Counter>(), queue: queue) { changes.append($0) }
         #expect(waitUntil { changes.count == 1 })
         token.cancel()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
@@ -205,7 +205,7 @@ final class BookListScreen: EntityListener {
     @Test func inMemoryStoreObservationWorks() throws {
         let store = try ObjectStore.inMemory(entities: [Counter.self])
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(waitUntil { changes.values.last?.results.count == 1 })
         token.cancel()
@@ -215,7 +215,7 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), on: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(waitUntil { changes.count == 1 })
         try store.context.persistAndWait { tx in
             try tx.execute(#"INSERT INTO "Counter" ("id", "value") VALUES (?, ?)"#, [.integer(5), .integer(6)])

@@ -43,7 +43,7 @@ struct Boom: Error {}
         let queue = DispatchQueue(label: "caller")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 9)
-        store.context.persist({ _ in throw Boom() }, completionQueue: queue) { result in
+        store.context.persist({ _ in throw Boom() }, queue: queue) { result in
             let onQueue = DispatchQueue.getSpecific(key: key) == 9
             if case .failure(let error) = result, error is Boom, onQueue {
                 errors.append(true)

@@ -102,7 +102,7 @@ final class RecentPhotosFetcher: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<BatchEnd, Never>) in
                 let join = HandlerJoin(continuation)
                 downloads.download(endpoint, key: key, to: file) { join.downloadEnded($0) }
-                downloads.whenAllFinished { join.batchEnded($0) }
+                downloads.allFinished { join.batchEnded($0) }
                 // Cancelled before the download was registered: onCancel found nothing to cancel.
                 if Task.isCancelled { downloads.cancel(key: key) }
             }

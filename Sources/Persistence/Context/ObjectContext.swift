@@ -64,21 +64,44 @@ public final class ObjectContext: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - block: the work; it receives the transaction.
-    ///   - completionQueue: where `completion` runs; by default the context's queue.
+    ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
+    ///     after the block.
     ///   - completion: called once, after the commit (with the block's value) or the rollback
-    ///     (with the block's error or a ``PersistenceError``).
+    ///     (with the block's error or a ``PersistenceError``); `nil` when nothing waits for it.
     public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue? = nil,
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
         completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
     ) {
-        queue.async {
-            let result = Result { try self.performWrite(block) }
-            guard let completion else { return }
-            if let completionQueue {
-                completionQueue.async { completion(result) }
-            } else {
-                completion(result)
-            }
+        self.queue.async {
+            self.deliver(Result { try self.performWrite(block) }, on: queue, to: completion)
+        }
+    }
+
+    /// Runs `block` in a write transaction, then calls `completion`; renamed
+    /// ``persist(_:queue:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - block: the work; it receives the transaction.
+    ///   - completionQueue: where `completion` runs.
+    ///   - completion: called once with the block's value or error.
+    @available(*, deprecated, renamed: "persist(_:queue:completion:)")
+    public func persist<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue?,
+        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
+    ) {
+        persist(block, queue: completionQueue, completion: completion)
+    }
+
+    /// Hands `result` to `completion` on `queue`, or at once on the context's queue when `queue` is `nil`.
+    private func deliver<T: Sendable>(
+        _ result: Result<T, any Error>, on queue: DispatchQueue?,
+        to completion: (@Sendable (Result<T, any Error>) -> Void)?
+    ) {
+        guard let completion else { return }
+        if let queue {
+            queue.async { completion(result) }
+        } else {
+            completion(result)
         }
     }
 
@@ -114,20 +137,32 @@ public final class ObjectContext: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
-    ///   - completionQueue: where `completion` runs; by default the context's queue.
-    ///   - completion: called once with the block's value or error.
+    ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
+    ///     after the block.
+    ///   - completion: called once with the block's value or error; `nil` when nothing waits
+    ///     for it (as for ``persist(_:queue:completion:)``).
     public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue? = nil,
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
+        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
+    ) {
+        self.queue.async {
+            self.deliver(Result { try self.performRead(block) }, on: queue, to: completion)
+        }
+    }
+
+    /// Runs `block` in a read transaction, then calls `completion`; renamed
+    /// ``read(_:queue:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - block: the reads.
+    ///   - completionQueue: where `completion` runs.
+    ///   - completion: called once with the block's value or error.
+    @available(*, deprecated, renamed: "read(_:queue:completion:)")
+    public func read<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue?,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        queue.async {
-            let result = Result { try self.performRead(block) }
-            if let completionQueue {
-                completionQueue.async { completion(result) }
-            } else {
-                completion(result)
-            }
-        }
+        read(block, queue: completionQueue, completion: completion)
     }
 
     /// Runs `block` on the context's queue inside a read transaction and returns its value.

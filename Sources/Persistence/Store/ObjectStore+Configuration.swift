@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ObjectStore {
     /// How a store opens its file: durability, lock waiting, and named migrations.
@@ -25,7 +25,7 @@ extension ObjectStore {
         public var synchronous: Synchronous = .normal
         /// How long a writer waits for another writer before failing with
         /// ``PersistenceError/Code-swift.struct/busy``; 5 seconds by default.
-        public var busyTimeout: TimeInterval = 5
+        public var busyTimeout: Duration = .seconds(5)
         /// How much memory each connection may use to cache database pages, in bytes; 64 MiB by
         /// default (SQLite's own default is 2 MiB).
         ///

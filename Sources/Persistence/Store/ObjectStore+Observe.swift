@@ -18,25 +18,43 @@ extension ObjectStore {
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
-    ///   - queue: where `handler` runs.
+    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this
+    ///     observation's own.
     ///   - onError: called on `queue` if re-running the query fails (for example, the store closed).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity>(
-        _ query: Query<E>, on queue: DispatchQueue, onError: (@Sendable (PersistenceError) -> Void)? = nil,
+        _ query: Query<E>, queue: DispatchQueue? = nil, onError: (@Sendable (PersistenceError) -> Void)? = nil,
         handler: @escaping @Sendable (QueryChange<E>) -> Void
     ) -> ObservationToken {
         let observer = QueryObserver(
-            query: query, reader: observerContext, queue: queue, onError: onError, handler: handler)
+            query: query, reader: observerContext, queue: queue ?? DispatchQueue(label: "Persistence.observe"),
+            onError: onError, handler: handler)
         core.center.add(observer)
         observer.scheduleRefresh(after: nil)
         return ObservationToken { observer.cancel() }
     }
 
+    /// Observes a query; renamed ``observe(_:queue:onError:handler:)``.
+    ///
+    /// - Parameters:
+    ///   - query: the filter and sort to observe.
+    ///   - queue: where `handler` runs.
+    ///   - onError: called on `queue` if re-running the query fails.
+    ///   - handler: receives each ``QueryChange``.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    @available(*, deprecated, renamed: "observe(_:queue:onError:handler:)")
+    public func observe<E: StoredEntity>(
+        _ query: Query<E>, on queue: DispatchQueue, onError: (@Sendable (PersistenceError) -> Void)? = nil,
+        handler: @escaping @Sendable (QueryChange<E>) -> Void
+    ) -> ObservationToken {
+        observe(query, queue: queue, onError: onError, handler: handler)
+    }
+
     /// Observes a query as an asynchronous sequence of ``QueryChange``s.
     ///
     /// The first element holds the current results; each later one follows one or more commits
-    /// (coalesced as described in ``observe(_:on:onError:handler:)``). The sequence ends with an
+    /// (coalesced as described in ``observe(_:queue:onError:handler:)``). The sequence ends with an
     /// error if re-running the query fails; cancelling the iterating task ends the observation.
     ///
     /// ```swift
@@ -50,7 +68,7 @@ extension ObjectStore {
     public func changes<E: StoredEntity>(_ query: Query<E>) -> AsyncThrowingStream<QueryChange<E>, any Error> {
         AsyncThrowingStream { continuation in
             let token = observe(
-                query, on: DispatchQueue(label: "Persistence.changes"),
+                query,
                 onError: { error in continuation.finish(throwing: error) },
                 handler: { change in continuation.yield(change) })
             continuation.onTermination = { _ in token.cancel() }
@@ -82,7 +100,7 @@ extension ObjectStore {
         let id = ObjectIdentifier(listener)
         let (lists, feed) = AsyncStream.makeStream(of: [L.Entity].self)
         let observation = observe(
-            Query(where: filter, sortedBy: sort), on: DispatchQueue(label: "Persistence.listener")
+            Query(where: filter, sortedBy: sort), queue: DispatchQueue(label: "Persistence.listener")
         ) {
             change in feed.yield(change.results)
         }

@@ -65,7 +65,7 @@ final class StoreCore: Sendable {
     ) throws(PersistenceError) -> Connection {
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let connection = try Connection(path: path, flags: flags)
-        sqlite3_busy_timeout(connection.handle, Int32(max(0, min(configuration.busyTimeout * 1000, 2e9))))
+        sqlite3_busy_timeout(connection.handle, Int32(max(0, min(configuration.busyTimeout.timeInterval * 1000, 2e9))))
         let synchronous = configuration.synchronous == .full ? "FULL" : "NORMAL"
         let cacheKiB = max(64, configuration.pageCacheSize / 1024)
         try connection.execute(

@@ -28,7 +28,7 @@ final class WriterLock: @unchecked Sendable {
         set { connection = newValue }
     }
 
-    func lock(timeout: TimeInterval, purpose: String) throws(PersistenceError) {
+    func lock(timeout: Duration, purpose: String) throws(PersistenceError) {
         let me = pthread_self()
         condition.lock()
         defer { condition.unlock() }
@@ -38,12 +38,12 @@ final class WriterLock: @unchecked Sendable {
                 "\(purpose) was started on a context while this thread is inside a persist block of another "
                     + "context of the same store; it would wait for itself. Use the outer block's transaction instead.")
         }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: timeout.timeInterval)
         while owner != nil {
             if !condition.wait(until: deadline) && owner != nil {
                 throw PersistenceError(
                     .busy,
-                    "Another persist block held the store's write lock for more than \(timeout) seconds. "
+                    "Another persist block held the store's write lock for more than \(timeout.readable). "
                         + "Keep persist blocks short, or raise Configuration.busyTimeout.")
             }
         }

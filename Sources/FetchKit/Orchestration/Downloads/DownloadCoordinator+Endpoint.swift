@@ -32,7 +32,7 @@ extension DownloadCoordinator {
     ///   - endpoint: the endpoint to download.
     ///   - key: identifies the download.
     ///   - destination: where the finished file goes (ignored when joining).
-    ///   - queue: where `completion` runs; the coordinator's own thread when `nil`.
+    ///   - queue: where `completion` runs; when `nil`, the coordinator's own serial queue.
     ///   - completion: receives the file's URL or the ``DownloadError``, exactly once.
     public func download(
         _ endpoint: some Endpoint, key: String, to destination: URL, queue: DispatchQueue? = nil,

@@ -20,14 +20,14 @@ import Locking
 ///   reader never sees a half-written file. On any failure the temporary file is removed.
 /// - A batch begins when a download starts while none is in flight and ends when the last
 ///   one in flight ends, succeeded or failed. Handlers registered with
-///   ``whenAllFinished(queue:_:)`` run exactly once, at the end of the batch, then are released.
+///   ``allFinished(queue:_:)`` run exactly once, at the end of the batch, then are released.
 ///
 /// For example, a download of recent photos:
 ///
 /// ```swift
 /// let downloads = DownloadCoordinator(client: client)
 /// let file = try await downloads.download(recentPhotosRequest, key: "recent-photos", to: cacheFile)
-/// downloads.whenAllFinished { summary in backgroundCompletionHandler() }
+/// downloads.allFinished { summary in backgroundCompletionHandler() }
 /// ```
 ///
 /// All methods are safe to call from any thread.
@@ -54,8 +54,9 @@ public final class DownloadCoordinator: Sendable {
     /// The client whose pipeline runs every transfer.
     public let client: FetchClient
     private let state = Locked(State())
-    /// Delivers batch progress reports in order.
-    private let progressQueue = DispatchQueue(label: "FetchKit.DownloadCoordinator.progress")
+    /// Where callbacks run when a call names no queue: completions, batch summaries and
+    /// progress reports, one at a time and in order.
+    private let callbackQueue = DispatchQueue(label: "FetchKit.DownloadCoordinator")
 
     /// Creates a coordinator.
     ///
@@ -120,7 +121,7 @@ public final class DownloadCoordinator: Sendable {
     ///   - request: the request to send (ignored when joining).
     ///   - key: identifies the download.
     ///   - destination: where the finished file goes (ignored when joining).
-    ///   - queue: where `completion` runs; the coordinator's own thread when `nil`.
+    ///   - queue: where `completion` runs; when `nil`, the coordinator's own serial queue.
     ///   - completion: receives the file's URL or the ``DownloadError``, exactly once.
     public func download(
         _ request: URLRequest, key: String, to destination: URL, queue: DispatchQueue? = nil,
@@ -133,8 +134,9 @@ public final class DownloadCoordinator: Sendable {
         _ transfer: @escaping Transfer, key: String, to destination: URL, queue: DispatchQueue?,
         completion: @escaping @Sendable (Result<URL, any Error>) -> Void
     ) {
+        let queue = queue ?? callbackQueue
         enqueue(transfer, key: key, destination: destination, waiterID: UUID()) { result in
-            if let queue { queue.async { completion(result) } } else { completion(result) }
+            queue.async { completion(result) }
         }
     }
 
@@ -157,14 +159,13 @@ public final class DownloadCoordinator: Sendable {
     /// and is released after it runs. Register it after starting the batch's downloads.
     ///
     /// - Parameters:
-    ///   - queue: where `handler` runs; the coordinator's own thread when `nil`.
+    ///   - queue: where `handler` runs; when `nil`, the coordinator's own serial queue.
     ///   - handler: receives the summary of the batch, exactly once.
-    public func whenAllFinished(
+    public func allFinished(
         queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void
     ) {
-        let deliver: @Sendable (DownloadBatchSummary) -> Void = { summary in
-            if let queue { queue.async { handler(summary) } } else { handler(summary) }
-        }
+        let queue = queue ?? callbackQueue
+        let deliver: @Sendable (DownloadBatchSummary) -> Void = { summary in queue.async { handler(summary) } }
         let idleSummary: DownloadBatchSummary? = state.withLock { state in
             guard state.entries.isEmpty else {
                 state.batchHandlers.append(deliver)
@@ -188,7 +189,7 @@ public final class DownloadCoordinator: Sendable {
     /// finished report.
     ///
     /// - Parameters:
-    ///   - queue: where `handler` runs; the coordinator's own progress queue when `nil`.
+    ///   - queue: where `handler` runs; when `nil`, the coordinator's own serial queue.
     ///   - handler: receives the batch's progress.
     public func followBatchProgress(
         queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void
@@ -203,7 +204,7 @@ public final class DownloadCoordinator: Sendable {
             }
             return true
         }
-        if idle { progressQueue.async { deliver(TransferProgress(isFinished: true)) } }
+        if idle { callbackQueue.async { deliver(TransferProgress(isFinished: true)) } }
     }
 
     /// The current batch's progress as an `AsyncSequence` that ends with the batch (see
@@ -240,7 +241,7 @@ public final class DownloadCoordinator: Sendable {
             let total = TransferProgress.sum(state.progress.values, isFinished: false)
             let watchers = state.progressWatchers
             // Queued under the lock, so reports keep their order.
-            progressQueue.async { for watcher in watchers { watcher(total) } }
+            callbackQueue.async { for watcher in watchers { watcher(total) } }
         }
     }
 
@@ -249,8 +250,21 @@ public final class DownloadCoordinator: Sendable {
     /// - Returns: the batch's summary, or the last batch's when none is in flight.
     public func allFinished() async -> DownloadBatchSummary {
         await withCheckedContinuation { continuation in
-            whenAllFinished { continuation.resume(returning: $0) }
+            allFinished { continuation.resume(returning: $0) }
         }
+    }
+
+    /// Calls `handler` once, when the current batch of downloads ends; renamed
+    /// ``allFinished(queue:_:)``.
+    ///
+    /// - Parameters:
+    ///   - queue: where `handler` runs.
+    ///   - handler: receives the summary of the batch, exactly once.
+    @available(*, deprecated, renamed: "allFinished(queue:_:)")
+    public func whenAllFinished(
+        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void
+    ) {
+        allFinished(queue: queue, handler)
     }
 
     // MARK: Internals
@@ -307,7 +321,7 @@ public final class DownloadCoordinator: Sendable {
                 let watchers = state.progressWatchers
                 state.progressWatchers.removeAll()
                 state.progress.removeAll()
-                progressQueue.async { for watcher in watchers { watcher(total) } }
+                callbackQueue.async { for watcher in watchers { watcher(total) } }
             }
             switch result {
             case .success: state.batch.succeeded.append(key)

@@ -21,7 +21,7 @@ public import Dispatch
 /// ```
 ///
 /// The async form stops when its task is cancelled; the callback form
-/// (``start(_:changed:queue:progress:transform:completion:)``) returns a ``FanOutHandle``.
+/// (``run(_:changed:queue:progress:transform:completion:)``) returns a ``RunHandle``.
 public struct FanOut: Sendable {
     /// The default concurrency limit: 6, libcurl's and URLSession's usual limit of
     /// connections per host, so a fan-out against one API does not queue requests
@@ -117,20 +117,20 @@ public struct FanOut: Sendable {
     /// - Parameters:
     ///   - elements: the items to process.
     ///   - changed: whether an item's value changed anything.
-    ///   - queue: where `progress` and `completion` run; a new serial queue when `nil`.
+    ///   - queue: where `progress` and `completion` run; when `nil`, a serial queue of this run's own.
     ///   - progress: called after each item finishes.
     ///   - transform: the work for one item.
     ///   - completion: receives the report, exactly once.
     /// - Returns: a handle that cancels the fan-out.
     @discardableResult
-    public func start<Element: Sendable, Value: Sendable>(
+    public func run<Element: Sendable, Value: Sendable>(
         _ elements: some Collection<Element> & Sendable,
         changed: @escaping @Sendable (Element, Value) -> Bool,
         queue: DispatchQueue? = nil,
         progress: (@Sendable (FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value,
         completion: @escaping @Sendable (FanOutReport<Value>) -> Void
-    ) -> FanOutHandle {
+    ) -> RunHandle {
         let queue = queue ?? DispatchQueue(label: "FetchKit.FanOut")
         var forward: (@Sendable (FanOutProgress) -> Void)?
         if let progress {
@@ -143,7 +143,31 @@ public struct FanOut: Sendable {
                 elements, changed: changed, progress: forwardProgress, transform: transform)
             queue.async { completion(report) }
         }
-        return FanOutHandle(task: task)
+        return RunHandle(task: task)
+    }
+
+    /// Starts a fan-out and calls `completion` once; renamed
+    /// ``run(_:changed:queue:progress:transform:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - elements: the items to process.
+    ///   - changed: whether an item's value changed anything.
+    ///   - queue: where `progress` and `completion` run.
+    ///   - progress: called after each item finishes.
+    ///   - transform: the work for one item.
+    ///   - completion: receives the report, exactly once.
+    /// - Returns: a handle that cancels the fan-out.
+    @available(*, deprecated, renamed: "run(_:changed:queue:progress:transform:completion:)")
+    @discardableResult
+    public func start<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element> & Sendable,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        queue: DispatchQueue? = nil,
+        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        transform: @escaping @Sendable (Element) async throws -> Value,
+        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
+    ) -> RunHandle {
+        run(elements, changed: changed, queue: queue, progress: progress, transform: transform, completion: completion)
     }
 
     private static func process<Element: Sendable, Value: Sendable>(

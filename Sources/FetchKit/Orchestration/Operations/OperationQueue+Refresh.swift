@@ -10,18 +10,36 @@ extension OperationQueue {
     /// - Parameters:
     ///   - operations: the item operations, usually ``FetchOperation``s.
     ///   - failureRule: how failed items combine into the outcome.
-    ///   - handlerQueue: where `handler` runs; the operation's own thread when `nil`.
+    ///   - queue: where `handler` runs; when `nil`, inside the completion operation itself, so
+    ///     the operation finishes only after `handler` has returned.
     ///   - handler: receives the outcome, exactly once.
     /// - Returns: the completion operation, already added to the queue.
     @discardableResult
     public func addRefresh(
-        _ operations: [Operation], failureRule: FailureRule = .strict, handlerQueue: DispatchQueue? = nil,
+        _ operations: [Operation], failureRule: FailureRule = .strict, queue: DispatchQueue? = nil,
         handler: @escaping @Sendable (RefreshOutcome) -> Void
     ) -> RefreshCompletionOperation {
-        let completion = RefreshCompletionOperation(failureRule: failureRule, queue: handlerQueue, handler: handler)
+        let completion = RefreshCompletionOperation(failureRule: failureRule, queue: queue, handler: handler)
         for operation in operations { completion.addDependency(operation) }
         addOperations(operations, waitUntilFinished: false)
         addOperation(completion)
         return completion
+    }
+
+    /// Adds `operations` and a completion operation; renamed ``addRefresh(_:failureRule:queue:handler:)``.
+    ///
+    /// - Parameters:
+    ///   - operations: the item operations.
+    ///   - failureRule: how failed items combine into the outcome.
+    ///   - handlerQueue: where `handler` runs.
+    ///   - handler: receives the outcome, exactly once.
+    /// - Returns: the completion operation, already added to the queue.
+    @available(*, deprecated, renamed: "addRefresh(_:failureRule:queue:handler:)")
+    @discardableResult
+    public func addRefresh(
+        _ operations: [Operation], failureRule: FailureRule = .strict, handlerQueue: DispatchQueue?,
+        handler: @escaping @Sendable (RefreshOutcome) -> Void
+    ) -> RefreshCompletionOperation {
+        addRefresh(operations, failureRule: failureRule, queue: handlerQueue, handler: handler)
     }
 }

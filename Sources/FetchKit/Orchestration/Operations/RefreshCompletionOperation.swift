@@ -31,7 +31,8 @@ public final class RefreshCompletionOperation: AsyncOperation, @unchecked Sendab
     ///
     /// - Parameters:
     ///   - failureRule: how failed dependencies combine into the outcome.
-    ///   - queue: where `handler` runs; the operation's own thread when `nil`.
+    ///   - queue: where `handler` runs; when `nil`, inside this operation, so it finishes only
+    ///     after `handler` has returned.
     ///   - handler: receives the outcome, exactly once.
     public init(
         failureRule: FailureRule = .strict, queue: DispatchQueue? = nil,

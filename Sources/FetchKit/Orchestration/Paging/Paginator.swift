@@ -22,7 +22,7 @@ public import Dispatch
 /// The sequence is cancelled with its task: no request is sent after cancellation and the
 /// iteration throws `CancellationError` (or the loader's cancellation error, such as a
 /// cancelled ``FetchError``, when a page was in flight). A page that fails ends the iteration with its error;
-/// the pages delivered before it stay delivered. ``start(queue:onPage:completion:)`` is the
+/// the pages delivered before it stay delivered. ``collect(queue:onPage:completion:)`` is the
 /// callback form, and ``collect(onPage:)`` gathers a whole run.
 public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// Each element is one page, in order.
@@ -112,27 +112,43 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
         }
     }
 
-    /// Starts the pagination, calling `onPage` for each page and `completion` once at the end.
+    /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the end.
     ///
     /// Both run on `queue`, in order: every page before the completion. Cancel through the
     /// returned handle; the completion still runs, once, with ``PaginationStop/cancelled``.
     ///
     /// - Parameters:
-    ///   - queue: where the callbacks run; a new serial queue when `nil`.
+    ///   - queue: where the callbacks run; when `nil`, a serial queue of this run's own.
     ///   - onPage: receives each page as it arrives.
     ///   - completion: receives the summary, exactly once.
     /// - Returns: a handle that cancels the run.
     @discardableResult
-    public func start(
+    public func collect(
         queue: DispatchQueue? = nil, onPage: @escaping @Sendable (Page<Item>) -> Void,
         completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
-    ) -> PaginationHandle {
+    ) -> RunHandle {
         let queue = queue ?? DispatchQueue(label: "FetchKit.Paginator")
         let paginator = self
         let task = Task<Void, Never> {
             let summary = await paginator.collect { page in queue.async { onPage(page) } }
             queue.async { completion(summary) }
         }
-        return PaginationHandle(task: task)
+        return RunHandle(task: task)
+    }
+
+    /// Starts the pagination; renamed ``collect(queue:onPage:completion:)``.
+    ///
+    /// - Parameters:
+    ///   - queue: where the callbacks run.
+    ///   - onPage: receives each page as it arrives.
+    ///   - completion: receives the summary, exactly once.
+    /// - Returns: a handle that cancels the run.
+    @available(*, deprecated, renamed: "collect(queue:onPage:completion:)")
+    @discardableResult
+    public func start(
+        queue: DispatchQueue? = nil, onPage: @escaping @Sendable (Page<Item>) -> Void,
+        completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
+    ) -> RunHandle {
+        collect(queue: queue, onPage: onPage, completion: completion)
     }
 }

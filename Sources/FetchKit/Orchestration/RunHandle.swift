@@ -1,0 +1,33 @@
+/// A running callback-form fan-out or pagination, which can be cancelled.
+///
+/// Returned by the callback forms of ``FanOut/run(_:changed:queue:progress:transform:completion:)``
+/// and ``Paginator/collect(queue:onPage:completion:)``. Cancelling stops new requests from
+/// starting and cancels the ones in flight; the completion still runs, exactly once: a fan-out's
+/// report says ``FanOutReport/wasCancelled``, a pagination's summary stops with
+/// ``PaginationStop/cancelled``. Cancel the previous search's handle when a new search starts.
+public final class RunHandle: Sendable {
+    private let task: Task<Void, Never>
+
+    init(task: Task<Void, Never>) {
+        self.task = task
+    }
+
+    /// Cancels every request that has not finished. Calling it again, or after the run ended,
+    /// has no effect.
+    public func cancel() {
+        task.cancel()
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool {
+        task.isCancelled
+    }
+}
+
+/// The handle of a callback-form fan-out; renamed ``RunHandle``.
+@available(*, deprecated, renamed: "RunHandle")
+public typealias FanOutHandle = RunHandle
+
+/// The handle of a callback-form pagination; renamed ``RunHandle``.
+@available(*, deprecated, renamed: "RunHandle")
+public typealias PaginationHandle = RunHandle
