@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "FetchKitTesting", "Persistence", "TestSupport", "Locking"],
+            dependencies: ["FetchKit", "Decoding", "FetchKitTesting", "Persistence", "TestSupport", "Locking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

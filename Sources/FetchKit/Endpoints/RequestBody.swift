@@ -1,3 +1,4 @@
+public import Decoding
 public import Foundation
 
 /// The body of a request: bytes in memory, a file streamed from disk, or a multipart form,
@@ -5,6 +6,7 @@ public import Foundation
 ///
 /// ```swift
 /// var body: RequestBody? { .json(NewFavourite(movieID: 550)) }
+/// var body: RequestBody? { .json(book, encoder: PathEncoder()) }        // path keys sent back nested
 /// var body: RequestBody? { .form(Login(user: "ada", remember: true)) }
 /// var body: RequestBody? { .file(movieURL, contentType: "video/mp4") }   // streamed, never loaded whole
 /// var body: RequestBody? { .multipart(form) }                              // fields and files
@@ -49,8 +51,34 @@ public struct RequestBody: Sendable {
     ///   - encoder: the encoder to use.
     /// - Returns: the body, with `Content-Type: application/json`.
     public static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) -> RequestBody {
+        json { try encoder.encode(value) }
+    }
+
+    /// A body of JSON in the API's nested shape, encoded now with a ``PathEncoder``: a type
+    /// whose coding keys name paths (`case title = "volumeInfo.title"`) is sent as the nested
+    /// objects it was decoded from, so a model read with ``Extraction/decode(_:at:decoder:)`` can be
+    /// sent back as it came.
+    ///
+    /// ```swift
+    /// var body: RequestBody? { .json(book, encoder: PathEncoder()) }   // {"volumeInfo":{"title":…}}
+    /// ```
+    ///
+    /// When the value cannot be encoded (a path that cannot be written back, such as an index
+    /// above 0), the fetch that sends this body fails with
+    /// ``FetchError/Code-swift.struct/invalidRequest``; nothing is thrown here.
+    ///
+    /// - Parameters:
+    ///   - value: the value to encode.
+    ///   - encoder: the path-aware encoder to use.
+    /// - Returns: the body, with `Content-Type: application/json`.
+    public static func json(_ value: some Encodable, encoder: PathEncoder) -> RequestBody {
+        json { try encoder.encode(value) }
+    }
+
+    /// A JSON body from `encode`, or a body that fails its fetch with the encoding error.
+    private static func json(_ encode: () throws -> Data) -> RequestBody {
         do {
-            return RequestBody(source: .data(try encoder.encode(value)), contentType: "application/json")
+            return RequestBody(source: .data(try encode()), contentType: "application/json")
         } catch {
             let failure = FetchError(
                 code: .invalidRequest, detail: "the JSON body could not be encoded (\(error)). Check the body's value")
