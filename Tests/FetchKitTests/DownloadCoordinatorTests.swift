@@ -53,6 +53,40 @@ import Testing
         #expect(try leftoverStagingFiles().isEmpty)
     }
 
+    @Test func completionsGivenNoQueueRunOneAtATimeOnTheCoordinatorsQueue() async throws {
+        // Both transfers are held until both are in flight, then end together: the completions
+        // would overlap if each ran on its own download task.
+        let release = DispatchSemaphore(value: 0)
+        server.route("GET", "/held") { _ in
+            _ = release.wait(timeout: .now() + 30)
+            return .text("held")
+        }
+        let downloads = DownloadCoordinator()
+        let counter = InFlightCounter()
+        let secondStarted = DispatchSemaphore(value: 0)
+        let finished = Collector<String>()
+        for name in ["one", "two"] {
+            downloads.download(
+                URLRequest(url: server.url("/held")), key: name, to: directory.file("\(name).txt")
+            ) { _ in
+                counter.enter()
+                if counter.startedCount == 1 {
+                    // The window in which an overlapping second completion would show up.
+                    _ = secondStarted.wait(timeout: .now() + .milliseconds(300))
+                } else {
+                    secondStarted.signal()
+                }
+                counter.leave()
+                finished.append(name)
+            }
+        }
+        #expect(await server.waitForRequestsInFlight(count: 2, timeout: .seconds(30)))
+        release.signal()
+        release.signal()
+        try await waitUntil("both completions") { finished.count == 2 }
+        #expect(counter.maximum == 1)
+    }
+
     @Test func theFinishedFileReplacesTheDestinationAndNoTemporaryFileRemains() async throws {
         server.route("GET", "/new", respond: .text("new contents"))
         let destination = directory.file("photo.json")
