@@ -94,14 +94,14 @@ import Testing
     @Test func aCompletionOperationCancelledBeforeStartReportsFailedOnce() async throws {
         let queue = OperationQueue()
         let outcome = Arrival<RefreshOutcome>()
-        let gate = Locked(false)
+        let gate = Gate()
         let slow = FetchOperation { () async throws -> Int in
-            while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+            await gate.wait()
             return 1
         }
         let completion = queue.addRefresh([slow]) { outcome.fulfill($0) }
         completion.cancel()
-        gate.withLock { $0 = true }
+        gate.open()
         #expect(try await outcome.value(within: 30) == .failed)
         try await waitUntil("the queue to drain") { queue.operationCount == 0 }
         #expect(outcome.count == 1)

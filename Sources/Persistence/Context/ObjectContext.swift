@@ -345,7 +345,7 @@ final class ContextRegistry: Sendable {
             state.contexts.append(Weak(context: context))
             if !state.hooked {
                 state.hooked = true
-                atexit { ContextRegistry.shared.drain(timeout: 10) }
+                atexit { ContextRegistry.shared.drain(timeout: .seconds(10)) }
             }
         }
     }
@@ -355,11 +355,11 @@ final class ContextRegistry: Sendable {
     }
 
     /// Lets every queued block finish (bounded by `timeout`), so accepted writes are committed.
-    func drain(timeout: TimeInterval) {
+    func drain(timeout: Duration) {
         let group = DispatchGroup()
         for context in live() where !context.isOnQueue {
             context.queue.async(group: group) {}
         }
-        _ = group.wait(timeout: .now() + timeout)
+        _ = group.wait(timeout: timeout.fromNow)
     }
 }
