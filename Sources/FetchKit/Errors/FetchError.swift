@@ -1,5 +1,6 @@
 public import Decoding
 public import Foundation
+import Locking
 
 /// The error of every FetchKit request: a ``code`` a caller can switch on, the facts that
 /// go with it, and a ``description`` a person can act on.
@@ -190,8 +191,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     // MARK: Description
 
-    /// One or two sentences that say what failed, for which request, and what to check.
-    public var description: String {
+    /// One or two sentences on one line that say what failed, for which request, and what to check.
+    public var description: String { explanation.oneLine }
+
+    private var explanation: String {
         let subject = request ?? "The request"
         switch code {
         case .invalidURL:

@@ -1,3 +1,5 @@
+import Locking
+
 /// An error thrown by the store: a ``code`` a caller can switch on, the entity and property it
 /// concerns, and a message a person can act on.
 ///
@@ -110,7 +112,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message, prefixed with the code, on one line: `PersistenceError.busy: …`.
-    public var description: String { "PersistenceError.\(code): \(message)" }
+    public var description: String { "PersistenceError.\(code): \(message)".oneLine }
 
     // MARK: Deprecated names
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Why a download failed: a case to switch on and a message a person can act on.
 ///
@@ -78,7 +79,7 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong and for which download.
     public var description: String {
-        "Download \"\(key)\" failed (\(code)): \(detail)"
+        "Download \"\(key)\" failed (\(code)): \(detail)".oneLine
     }
 
     /// The ``Code-swift.struct/unacceptableStatus`` code; use `DownloadError.Code.unacceptableStatus` instead.
