@@ -54,7 +54,7 @@ public struct RequestBody: Sendable {
         json { try encoder.encode(value) }
     }
 
-    /// A body of JSON in the API's nested shape, encoded now with a ``PathEncoder``: a type
+    /// A body of JSON in the API's nested shape, encoded now with a `PathEncoder` (Decoding module): a type
     /// whose coding keys name paths (`case title = "volumeInfo.title"`) is sent as the nested
     /// objects it was decoded from, so a model read with ``Extraction/decode(_:at:decoder:)`` can be
     /// sent back as it came.
