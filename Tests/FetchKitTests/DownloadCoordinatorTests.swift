@@ -19,17 +19,23 @@ import Testing
         directory = try TemporaryDirectory(prefix: "DownloadCoordinatorTests")
     }
 
+    /// Routes `GET path` to answer `text` only once the returned semaphore is signalled (once per request).
+    func heldRoute(_ path: String, answering text: String) -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        server.route("GET", path) { _ in
+            _ = release.wait(timeout: .now() + 30)
+            return .text(text)
+        }
+        return release
+    }
+
     func leftoverStagingFiles() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".download") }
     }
 
     @Test func twoCallersForOneKeyShareOneRequestAndOneFile() async throws {
         // The server holds its answer until both callers wait for the download.
-        let release = DispatchSemaphore(value: 0)
-        server.route("GET", "/photos/recent") { _ in
-            _ = release.wait(timeout: .now() + 30)
-            return .text("photos!")
-        }
+        let release = heldRoute("/photos/recent", answering: "photos!")
         let downloads = DownloadCoordinator()
         let request = URLRequest(url: server.url("/photos/recent"))
         let destination = directory.url
@@ -56,11 +62,7 @@ import Testing
     @Test func completionsGivenNoQueueRunOneAtATimeOnTheCoordinatorsQueue() async throws {
         // Both transfers are held until both are in flight, then end together: the completions
         // would overlap if each ran on its own download task.
-        let release = DispatchSemaphore(value: 0)
-        server.route("GET", "/held") { _ in
-            _ = release.wait(timeout: .now() + 30)
-            return .text("held")
-        }
+        let release = heldRoute("/held", answering: "held")
         let downloads = DownloadCoordinator()
         let counter = InFlightCounter()
         let secondStarted = DispatchSemaphore(value: 0)

@@ -160,10 +160,8 @@ public struct FanOut: Sendable {
     @available(*, deprecated, renamed: "run(_:changed:queue:progress:transform:completion:)")
     @discardableResult
     public func start<Element: Sendable, Value: Sendable>(
-        _ elements: some Collection<Element> & Sendable,
-        changed: @escaping @Sendable (Element, Value) -> Bool,
-        queue: DispatchQueue? = nil,
-        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        _ elements: some Collection<Element> & Sendable, changed: @escaping @Sendable (Element, Value) -> Bool,
+        queue: DispatchQueue? = nil, progress: (@Sendable (FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value,
         completion: @escaping @Sendable (FanOutReport<Value>) -> Void
     ) -> RunHandle {
