@@ -9,26 +9,7 @@ enum RetryAfter {
             guard value.count <= 9, let seconds = Int(value) else { return nil }
             return .seconds(seconds)
         }
-        guard let date = parseHTTPDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         return .interval(date.timeIntervalSince(now))
     }
-
-    /// The three HTTP-date forms: IMF-fixdate, obsolete RFC 850, and asctime.
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",
-        "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    static func parseHTTPDate(_ text: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
 }
