@@ -28,6 +28,8 @@ let package = Package(
         // MARK: Libraries
         // The lock box every module shares (`package` access; not a product).
         .target(name: "Locking", swiftSettings: strictSettings),
+        // The seeded random number generator the examples' fixtures and the tests share (not a product).
+        .target(name: "SeededRandom", swiftSettings: strictSettings),
         .target(name: "Decoding", dependencies: ["Locking"], swiftSettings: strictSettings),
         .target(name: "FetchKit", dependencies: ["Decoding", "Locking"], swiftSettings: strictSettings),
         .systemLibrary(
@@ -48,7 +50,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "ExampleSupport",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom"],
             path: "Sources/Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
@@ -80,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Locking"],
+            dependencies: ["Locking", "SeededRandom"],
             path: "Sources/TestSupport",
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

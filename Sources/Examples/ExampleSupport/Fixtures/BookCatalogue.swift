@@ -1,4 +1,5 @@
 public import Foundation
+import SeededRandom
 
 /// The offline Google Books catalogue: 1,200 generated volumes shaped exactly like
 /// `GET /books/v1/volumes` items (the shapes and quirks of the real responses recorded in

@@ -1,4 +1,5 @@
 public import Foundation
+import SeededRandom
 
 /// The offline TMDB catalogue: movies shaped like `GET /3/search/movie` results and
 /// `GET /3/movie/{id}` objects (shapes from the real responses recorded in

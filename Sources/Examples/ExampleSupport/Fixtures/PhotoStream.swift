@@ -1,4 +1,5 @@
 public import Foundation
+import SeededRandom
 
 /// The offline Flickr photo stream: recent geo-referenced photos shaped like
 /// `flickr.photos.search` with `has_geo=1&extras=geo,owner_name,description`

@@ -1,26 +1,9 @@
 import Foundation
+import SeededRandom
 
-/// A small deterministic random number generator (SplitMix64), so the offline fixtures are
-/// the same on every machine and every run unless a run asks for drift.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator from a seed.
-    ///
-    /// - Parameter seed: any value; equal seeds give equal sequences.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// Returns the next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The fixtures' draws from the shared SplitMix64 generator (so the offline data is the same
+/// on every machine and every run unless a run asks for drift).
+extension SeededGenerator {
     /// Picks one element of a non-empty array.
     mutating func pick<T>(_ values: [T]) -> T {
         values[Int.random(in: 0..<values.count, using: &self)]
