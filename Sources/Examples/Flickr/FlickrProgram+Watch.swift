@@ -42,13 +42,7 @@ extension FlickrProgram {
     /// stops at once (the run going on is cancelled; its `persist` is all or nothing, so
     /// nothing is half-stored).
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let source =
-            live
-            ? try PhotoSource.live(program: program, environment: environment)
-            : try PhotoSource.offline(environment: environment)
-        let store = try openStore(path)
-        Interrupts.keep("the store holds what it held before")
+        let (source, store) = try openSource(live: live, store: path)
         let fetcher = makeFetcher(source: source, store: store, progress: nil)
         let state = Locked(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)

@@ -98,6 +98,24 @@ struct FlickrProgram {
     // MARK: fetch
 
     static func fetch(live: Bool, store path: String?) async throws {
+        let (source, store) = try openSource(live: live, store: path)
+        say("fetching recent geo-referenced photos from \(source.origin)")
+        let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
+        let report = try await fetcher.fetch()
+        Interrupts.keep("the fetch was stored: \(report.summary)")
+        say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
+    }
+
+    /// The photo source, live or offline, and the store the photos go to: what `fetch` and
+    /// `watch` start with. From here on, Ctrl-C says the store holds what it held before.
+    ///
+    /// - Parameters:
+    ///   - live: whether to use the real Flickr API.
+    ///   - path: the store file given with `--store`, if any.
+    /// - Returns: the source and the open store.
+    /// - Throws: what `PhotoSource` or `openStore` throws (a missing key, a server that cannot start,
+    ///   an unreadable store).
+    static func openSource(live: Bool, store path: String?) throws -> (PhotoSource, ObjectStore) {
         let environment = ProcessInfo.processInfo.environment
         let source =
             live
@@ -105,11 +123,7 @@ struct FlickrProgram {
             : try PhotoSource.offline(environment: environment)
         let store = try openStore(path)
         Interrupts.keep("the store holds what it held before")
-        say("fetching recent geo-referenced photos from \(source.origin)")
-        let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
-        let report = try await fetcher.fetch()
-        Interrupts.keep("the fetch was stored: \(report.summary)")
-        say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
+        return (source, store)
     }
 
     static func makeFetcher(
