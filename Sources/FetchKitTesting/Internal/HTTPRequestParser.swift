@@ -23,17 +23,20 @@ enum HTTPRequestParser {
     static let maximumHeadLength = 64 * 1024
     static let maximumBodyLength = 64 * 1024 * 1024
 
-    enum HeadResult {
+    /// What the buffer holds of one part of a request (its head or its body).
+    enum Parsed<Part> {
+        /// Not all of it yet: receive more.
         case incomplete
-        case complete(RequestHead, length: Int)
+        /// All of it: the part and how many bytes of the buffer it took.
+        case complete(Part, length: Int)
+        /// Something no request may hold: the status to answer with, and why.
         case malformed(status: Int, reason: String)
     }
 
-    enum BodyResult {
-        case incomplete
-        case complete(Data, length: Int)
-        case malformed(status: Int, reason: String)
-    }
+    /// What the buffer holds of a request's head.
+    typealias HeadResult = Parsed<RequestHead>
+    /// What the buffer holds of a request's body.
+    typealias BodyResult = Parsed<Data>
 
     private static let crlf: [UInt8] = [13, 10]
 

@@ -12,23 +12,7 @@ struct StubConnection {
         var buffer: [UInt8] = []
         var isFirstResponse = true
         while !run.isStopping {
-            var head: RequestHead
-            var headLength: Int
-            readHead: while true {
-                switch HTTPRequestParser.parseHead(buffer) {
-                case .incomplete:
-                    let more = Socket.receive(descriptor)
-                    if more.isEmpty { return }
-                    buffer += more
-                case .malformed(let status, let reason):
-                    answerMalformed(status: status, reason: reason)
-                    return
-                case .complete(let parsed, let length):
-                    head = parsed
-                    headLength = length
-                    break readHead
-                }
-            }
+            guard let (head, headLength) = receive(into: &buffer, until: HTTPRequestParser.parseHead) else { return }
             let declared: Int?
             switch HTTPRequestParser.declaredLength(of: head) {
             case .failure(let failure):
@@ -58,23 +42,10 @@ struct StubConnection {
                 if !keepOpen { return }
                 continue
             }
-            var body = Data()
-            var bodyLength = 0
-            readBody: while true {
-                switch HTTPRequestParser.parseBody(buffer, from: headLength, length: declared) {
-                case .incomplete:
-                    let more = Socket.receive(descriptor)
-                    if more.isEmpty { return }
-                    buffer += more
-                case .malformed(let status, let reason):
-                    answerMalformed(status: status, reason: reason)
-                    return
-                case .complete(let data, let length):
-                    body = data
-                    bodyLength = length
-                    break readBody
-                }
-            }
+            guard
+                let (body, bodyLength) = receive(
+                    into: &buffer, until: { HTTPRequestParser.parseBody($0, from: headLength, length: declared) })
+            else { return }
             buffer.removeFirst(headLength + bodyLength)
             let request = core.record(head, body: body, connectionID: connectionID)
             let response = core.response(for: request)
@@ -120,6 +91,31 @@ struct StubConnection {
             if piece.count < more.count { buffer += more[piece.count...] }
         }
         return (kept, fingerprint.hex)
+    }
+
+    /// Receives into `buffer` until `parse` finds the whole of one part of a request there.
+    ///
+    /// - Parameters:
+    ///   - buffer: the bytes received and not yet used; what arrives is appended.
+    ///   - parse: reads the part from the buffer (``HTTPRequestParser/parseHead(_:)`` or a body).
+    /// - Returns: the part and how many bytes of the buffer it took; `nil` when the client
+    ///   closed the connection first, or sent something malformed (answered here).
+    private func receive<Part>(
+        into buffer: inout [UInt8], until parse: ([UInt8]) -> HTTPRequestParser.Parsed<Part>
+    ) -> (part: Part, length: Int)? {
+        while true {
+            switch parse(buffer) {
+            case .incomplete:
+                let more = Socket.receive(descriptor)
+                if more.isEmpty { return nil }
+                buffer += more
+            case .malformed(let status, let reason):
+                answerMalformed(status: status, reason: reason)
+                return nil
+            case .complete(let part, let length):
+                return (part, length)
+            }
+        }
     }
 
     private func answerMalformed(status: Int, reason: String) {
