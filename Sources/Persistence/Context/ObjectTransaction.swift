@@ -68,6 +68,24 @@ public final class ObjectTransaction {
     /// - Throws: ``PersistenceError``; ``PersistenceError/Code-swift.struct/misuse`` for a write in a read block.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PersistenceError) -> Int {
+        let (statement, before) = try prepared(sql, arguments)
+        try statement.run()
+        guard !statement.isReadOnly else { return 0 }
+        // Rows this statement changed, its triggers' included (a DDL statement changes none).
+        let changes = connection.totalChanges != before ? connection.changes : 0
+        try refreshFolds(after: statement, changesBefore: before)
+        return changes
+    }
+
+    /// The cached statement for `sql` with `arguments` bound, after the checks every raw SQL
+    /// statement passes: the transaction is open, and a statement that writes is in a write block
+    /// (and makes observers see every entity as touched).
+    ///
+    /// - Returns: the statement, and the connection's change count before it runs (for
+    ///   ``refreshFolds(after:changesBefore:)``).
+    private func prepared(
+        _ sql: String, _ arguments: [DatabaseValue]
+    ) throws(PersistenceError) -> (statement: Statement, changesBefore: Int) {
         try checkOpen()
         let statement = try connection.cached(sql)
         if !statement.isReadOnly {
@@ -76,13 +94,13 @@ public final class ObjectTransaction {
         }
         let before = connection.totalChanges
         try statement.bind(arguments)
-        try statement.run()
-        guard !statement.isReadOnly else { return 0 }
-        // Rows this statement changed, its triggers' included (a DDL statement changes none).
-        let changed = connection.totalChanges != before
-        let changes = changed ? connection.changes : 0
-        if changed, refreshesFolds { try connection.refreshFolds() }
-        return changes
+        return (statement, before)
+    }
+
+    /// Brings the folded-text columns up to date after a raw SQL statement that changed rows,
+    /// when the store keeps such columns.
+    private func refreshFolds(after statement: Statement, changesBefore before: Int) throws(PersistenceError) {
+        if !statement.isReadOnly, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
     }
 
     /// Runs an SQL query with bound arguments and returns its rows.
@@ -93,21 +111,14 @@ public final class ObjectTransaction {
     /// - Returns: every row the query produced.
     /// - Throws: ``PersistenceError``.
     public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(PersistenceError) -> [Row] {
-        try checkOpen()
-        let statement = try connection.cached(sql)
-        if !statement.isReadOnly {
-            try checkWritable("This SQL statement")
-            touchedEverything = true
-        }
-        let before = connection.totalChanges
-        try statement.bind(arguments)
+        let (statement, before) = try prepared(sql, arguments)
         let count = statement.columnCount
         let columns = (0..<count).map { statement.columnName($0) }
         var result: [Row] = []
         while try statement.step() {
             result.append(Row(columns: columns, values: (0..<count).map { statement.value(at: $0) }))
         }
-        if !statement.isReadOnly, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
+        try refreshFolds(after: statement, changesBefore: before)
         return result
     }
 
