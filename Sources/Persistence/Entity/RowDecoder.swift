@@ -225,14 +225,19 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    /// The ``PersistenceError/Code-swift.struct/typeMismatch`` for a column whose stored value the
+    /// property's type cannot hold: "`Entity.property` " followed by `problem`.
+    private func notStored(_ key: Key, _ problem: String) -> PersistenceError {
+        PersistenceError(
+            .typeMismatch, "\(decoder.schema.entityName).\(key.stringValue) \(problem)",
+            entity: decoder.schema.entityName, property: key.stringValue)
+    }
+
     @inline(__always)
     private func exact<I: FixedWidthInteger>(_ key: Key, _ type: I.Type) throws -> I {
         let raw = try int64(key)
         guard let value = I(exactly: raw) else {
-            throw PersistenceError(
-                .typeMismatch,
-                "\(decoder.schema.entityName).\(key.stringValue) holds the integer \(raw), which does not fit in \(I.self).",
-                entity: decoder.schema.entityName, property: key.stringValue)
+            throw notStored(key, "holds the integer \(raw), which does not fit in \(I.self).")
         }
         return value
     }
@@ -240,10 +245,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func bool(at index: Int32, _ key: Key) throws -> Bool {
         let raw = sqlite3_column_int64(decoder.handle, index)
         guard raw == 0 || raw == 1 else {
-            throw PersistenceError(
-                .typeMismatch,
-                "\(decoder.schema.entityName).\(key.stringValue) holds the integer \(raw); a Bool is stored as 0 or 1.",
-                entity: decoder.schema.entityName, property: key.stringValue)
+            throw notStored(key, "holds the integer \(raw); a Bool is stored as 0 or 1.")
         }
         return raw == 1
     }
@@ -251,10 +253,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func float(at index: Int32, _ key: Key) throws -> Float {
         let raw = sqlite3_column_double(decoder.handle, index)
         guard let value = Float(exactly: raw) else {
-            throw PersistenceError(
-                .typeMismatch,
-                "\(decoder.schema.entityName).\(key.stringValue) holds \(raw), which is not exactly a Float.",
-                entity: decoder.schema.entityName, property: key.stringValue)
+            throw notStored(key, "holds \(raw), which is not exactly a Float.")
         }
         return value
     }
