@@ -53,14 +53,7 @@ final class BookSource: Sendable {
                 configuration.retryPolicy = RetryPolicy(maximumRetries: 1)
             }
         } else {
-            let server: StubServer
-            do {
-                server = try OfflineServers.googleBooks()
-            } catch {
-                throw ExampleFailure(
-                    "cannot start the offline Google Books server: \(error)",
-                    fix: "check that programs may listen on 127.0.0.1")
-            }
+            let server = try OfflineServers.start("Google Books") { try OfflineServers.googleBooks() }
             self.server = server
             baseURL = server.baseURL.appendingPathComponent("books/v1")
             client = FetchClient { configuration in

@@ -83,13 +83,7 @@ struct PhotoSource: Sendable {
             }
         }
         let key = environment["FLICKR_OFFLINE_KEY"] ?? OfflineServers.offlineKey
-        let server: StubServer
-        do {
-            server = try OfflineServers.flickr(tick: tick, latency: latency)
-        } catch {
-            throw ExampleFailure(
-                "cannot start the offline Flickr server: \(error)", fix: "check that programs may listen on 127.0.0.1")
-        }
+        let server = try OfflineServers.start("Flickr") { try OfflineServers.flickr(tick: tick, latency: latency) }
         return PhotoSource(
             service: server.baseURL.appendingPathComponent("services/rest/", isDirectory: true), key: key,
             keyHint: "offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY",

@@ -48,14 +48,7 @@ struct TMDBConnection: Sendable {
             server = nil
         } else {
             let driftSeed = try Self.driftSeed(environment[Self.offlinePopularityVariable])
-            let server: StubServer
-            do {
-                server = try OfflineServers.tmdb(driftSeed: driftSeed)
-            } catch {
-                throw ExampleFailure(
-                    "the offline TMDB server could not start: \(error)",
-                    fix: "check that programs may listen on 127.0.0.1")
-            }
+            let server = try OfflineServers.start("TMDB") { try OfflineServers.tmdb(driftSeed: driftSeed) }
             self.server = server
             baseURL = server.baseURL.appendingPathComponent("3")
             key = environment[Self.offlineKeyVariable].flatMap { $0.isEmpty ? nil : $0 } ?? OfflineServers.offlineKey

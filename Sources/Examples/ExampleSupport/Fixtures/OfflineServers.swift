@@ -100,6 +100,30 @@ public enum OfflineServers {
         return server
     }
 
+    /// Starts one of the servers above for a program, turning a failure into the
+    /// `ExampleFailure` the program prints.
+    ///
+    /// ```swift
+    /// let server = try OfflineServers.start("Google Books") { try OfflineServers.googleBooks() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: the service the server stands in for, as messages name it.
+    ///   - startServer: starts the server.
+    /// - Returns: the running server.
+    /// - Throws: ``ExampleFailure`` saying that the server cannot start, and what to check.
+    public static func start(
+        _ service: String, _ startServer: () throws -> StubServer
+    ) throws(ExampleFailure) -> StubServer {
+        do {
+            return try startServer()
+        } catch {
+            throw ExampleFailure(
+                "cannot start the offline \(service) server: \(error)",
+                fix: "check that programs may listen on 127.0.0.1")
+        }
+    }
+
     private static func jsonResponse(_ body: Data, status: Int = 200) -> StubResponse {
         StubResponse.data(body, status: status, contentType: "application/json; charset=UTF-8")
     }
