@@ -216,12 +216,21 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// confined to one queue).
     @inline(__always)
     private func int64(_ key: Key) throws -> Int64 {
+        try stored(key, SQLITE_INTEGER, sqlite3_value_int64)
+    }
+
+    /// Reads a column that must hold `storage` (`SQLITE_INTEGER` or `SQLITE_FLOAT`) with one
+    /// `sqlite3_column_value` call, as ``int64(_:)`` explains, and `read` for the value.
+    @inline(__always)
+    private func stored<Value>(
+        _ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value
+    ) throws -> Value {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
             let index = try decoder.column(key)
             let value = sqlite3_column_value(decoder.handle, index)
             let stored = sqlite3_value_type(value)
-            if stored != SQLITE_INTEGER { throw decoder.unexpected(at: index, stored: stored, key: key) }
-            return sqlite3_value_int64(value)
+            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
+            return read(value)
         }
     }
 
@@ -273,13 +282,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try string(at: try checked(key, SQLITE_TEXT))
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let index = try decoder.column(key)
-            let value = sqlite3_column_value(decoder.handle, index)
-            let stored = sqlite3_value_type(value)
-            if stored != SQLITE_FLOAT { throw decoder.unexpected(at: index, stored: stored, key: key) }
-            return sqlite3_value_double(value)
-        }
+        try stored(key, SQLITE_FLOAT, sqlite3_value_double)
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
         try float(at: try checked(key, SQLITE_FLOAT), key)
