@@ -99,6 +99,20 @@ def number(value):
     return "0" if text == "-0" else text
 
 
+def flowed(tokens):
+    """The tokens (points, `;` and `|`) as lines of the string literal, each as full as
+    LINE_LENGTH allows."""
+    lines = []
+    line = "       "
+    for token in tokens:
+        if len(line) + 1 + len(token) > LINE_LENGTH:
+            lines.append(line)
+            line = "       "
+        line += " " + token
+    lines.append(line)
+    return lines
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: generate-land-outline.py <ne_110m_land.geojson>")
@@ -147,27 +161,22 @@ def main():
         "/// The world's land, simplified from Natural Earth's public-domain 1:110m \"Land\" outline.",
         "///",
         "/// ``encoded`` holds the polygons as text, largest outline first: each point",
-        "/// `longitude,latitude` in degrees, points separated by spaces or line breaks, a `;` line",
-        "/// before each hole of a polygon (such as the Caspian Sea) and a `|` line between polygons.",
+        "/// `longitude,latitude` in degrees, separated by spaces or line breaks, a `;` before each",
+        "/// hole of a polygon (such as the Caspian Sea) and a `|` between polygons.",
         "/// `LandOutline+Polygons.swift` parses it.",
         "enum LandOutline {",
         "    /// The polygons as text (see ``LandOutline``).",
         '    static let encoded = """',
     ]
+    tokens = []
     for index, rings in enumerate(polygons):
         if index > 0:
-            lines.append("        |")
+            tokens.append("|")
         for ring_index, ring in enumerate(rings):
             if ring_index > 0:
-                lines.append("        ;")
-            line = "       "
-            for lon, lat in ring:
-                point = f" {number(lon)},{number(lat)}"
-                if len(line) + len(point) > LINE_LENGTH:
-                    lines.append(line)
-                    line = "       "
-                line += point
-            lines.append(line)
+                tokens.append(";")
+            tokens += [f"{number(lon)},{number(lat)}" for lon, lat in ring]
+    lines += flowed(tokens)
     lines += ['        """', "}", ""]
     with open(OUTPUT, "w", encoding="utf-8") as file:
         file.write("\n".join(lines))
