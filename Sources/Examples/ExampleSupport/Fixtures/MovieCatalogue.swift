@@ -55,61 +55,40 @@ public struct MovieCatalogue: Sendable {
     /// The movies in catalogue order: the well-known ones, then the generated ones.
     private let ordered: [Movie]
 
-    /// Real movies with their TMDB ids and approximately their real values.
-    private static let wellKnown: [Movie] = [
-        Movie(
-            id: 550, title: "Fight Club", originalTitle: "Fight Club", originalLanguage: "en",
-            releaseDate: "1999-10-15", popularity: 73.433, voteAverage: 8.4, voteCount: 30_312, genreIDs: [18]),
-        Movie(
-            id: 13804, title: "Fast & Furious", originalTitle: "Fast & Furious", originalLanguage: "en",
-            releaseDate: "2009-04-02", popularity: 38.2, voteAverage: 6.7, voteCount: 7_104, genreIDs: [28, 80, 53]),
-        Movie(
-            id: 82992, title: "Fast & Furious 6", originalTitle: "Fast & Furious 6", originalLanguage: "en",
-            releaseDate: "2013-05-21", popularity: 41.5, voteAverage: 6.8, voteCount: 10_433, genreIDs: [28, 53, 80]),
-        Movie(
-            id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", originalLanguage: "fr",
-            releaseDate: "2001-04-25", popularity: 32.7, voteAverage: 7.9, voteCount: 11_402, genreIDs: [35, 10749]),
-        Movie(
-            id: 129, title: "Spirited Away", originalTitle: "千と千尋の神隠し", originalLanguage: "ja",
-            releaseDate: "2001-07-20", popularity: 88.1, voteAverage: 8.5, voteCount: 16_921,
-            genreIDs: [16, 10751, 14]),
-        Movie(
-            id: 18148, title: "Tokyo Story", originalTitle: "東京物語", originalLanguage: "ja",
-            releaseDate: "1953-11-03", popularity: 12.9, voteAverage: 8.2, voteCount: 1_034, genreIDs: [18]),
-        Movie(
-            id: 1_011_985, title: "Kung Fu Panda 4", originalTitle: "Kung Fu Panda 4", originalLanguage: "en",
-            releaseDate: "2024-03-02", popularity: 1610.2, voteAverage: 7.1, voteCount: 2_612,
-            genreIDs: [16, 28, 10751, 35, 14]),
-        Movie(
-            id: 603, title: "The Matrix", originalTitle: "The Matrix", originalLanguage: "en",
-            releaseDate: "1999-03-30", popularity: 65.8, voteAverage: 8.2, voteCount: 25_736, genreIDs: [28, 878]),
-        Movie(
-            id: 101, title: "Léon: The Professional", originalTitle: "Léon", originalLanguage: "fr",
-            releaseDate: "1994-09-14", popularity: 44.0, voteAverage: 8.3, voteCount: 14_815, genreIDs: [80, 18, 28]),
-        Movie(
-            id: 787, title: "Mr. & Mrs. Smith", originalTitle: "Mr. & Mrs. Smith", originalLanguage: "en",
-            releaseDate: "2005-06-07", popularity: 39.9, voteAverage: 6.7, voteCount: 9_130,
-            genreIDs: [28, 35, 18, 53]),
-        Movie(
-            id: 807, title: "Se7en", originalTitle: "Se7en", originalLanguage: "en", releaseDate: "1995-09-22",
-            popularity: 58.3, voteAverage: 8.4, voteCount: 20_912, genreIDs: [80, 9648, 53]),
-        Movie(
-            id: 150540, title: "Inside Out", originalTitle: "Inside Out", originalLanguage: "en",
-            releaseDate: "2015-06-09", popularity: 97.4, voteAverage: 7.9, voteCount: 21_975,
-            genreIDs: [16, 10751, 12, 18, 35]),
+    /// Real movies with their TMDB ids and approximately their real values, one a row: id,
+    /// title, original title (`nil` when it is the title), original language, release date,
+    /// popularity, vote average, vote count and genre ids.
+    private static let wellKnownRows:
+        [(
+            id: Int, title: String, originalTitle: String?, language: String, releaseDate: String,
+            popularity: Double, voteAverage: Double, voteCount: Int, genreIDs: [Int]
+        )] = [
+        (550, "Fight Club", nil, "en", "1999-10-15", 73.433, 8.4, 30_312, [18]),
+        (13804, "Fast & Furious", nil, "en", "2009-04-02", 38.2, 6.7, 7_104, [28, 80, 53]),
+        (82992, "Fast & Furious 6", nil, "en", "2013-05-21", 41.5, 6.8, 10_433, [28, 53, 80]),
+        (194, "Amélie", "Le Fabuleux Destin d'Amélie Poulain", "fr", "2001-04-25", 32.7, 7.9, 11_402, [35, 10749]),
+        (129, "Spirited Away", "千と千尋の神隠し", "ja", "2001-07-20", 88.1, 8.5, 16_921, [16, 10751, 14]),
+        (18148, "Tokyo Story", "東京物語", "ja", "1953-11-03", 12.9, 8.2, 1_034, [18]),
+        (1_011_985, "Kung Fu Panda 4", nil, "en", "2024-03-02", 1610.2, 7.1, 2_612, [16, 28, 10751, 35, 14]),
+        (603, "The Matrix", nil, "en", "1999-03-30", 65.8, 8.2, 25_736, [28, 878]),
+        (101, "Léon: The Professional", "Léon", "fr", "1994-09-14", 44.0, 8.3, 14_815, [80, 18, 28]),
+        (787, "Mr. & Mrs. Smith", nil, "en", "2005-06-07", 39.9, 6.7, 9_130, [28, 35, 18, 53]),
+        (807, "Se7en", nil, "en", "1995-09-22", 58.3, 8.4, 20_912, [80, 9648, 53]),
+        (150540, "Inside Out", nil, "en", "2015-06-09", 97.4, 7.9, 21_975, [16, 10751, 12, 18, 35]),
         // A title TMDB lists without a release date: no votes yet, so an average of 0.
-        Movie(
-            id: 199951, title: "The Invisible Woman", originalTitle: "The Invisible Woman", originalLanguage: "en",
-            releaseDate: "", popularity: 3.5, voteAverage: 0, voteCount: 0, genreIDs: []),
+        (199951, "The Invisible Woman", nil, "en", "", 3.5, 0, 0, []),
         // A title with `+`, and a more popular one with the same words: only a query that
         // arrives with its `+` intact (sent as %2B) finds the 1996 film first.
-        Movie(
-            id: 454, title: "Romeo + Juliet", originalTitle: "Romeo + Juliet", originalLanguage: "en",
-            releaseDate: "1996-11-01", popularity: 24.6, voteAverage: 6.7, voteCount: 4_021, genreIDs: [18, 10749]),
-        Movie(
-            id: 6003, title: "Romeo and Juliet", originalTitle: "Romeo and Juliet", originalLanguage: "en",
-            releaseDate: "1968-10-08", popularity: 36.4, voteAverage: 7.3, voteCount: 812, genreIDs: [18, 10749]),
+        (454, "Romeo + Juliet", nil, "en", "1996-11-01", 24.6, 6.7, 4_021, [18, 10749]),
+        (6003, "Romeo and Juliet", nil, "en", "1968-10-08", 36.4, 7.3, 812, [18, 10749]),
     ]
+    /// The ``wellKnownRows`` as movies.
+    private static let wellKnown = wellKnownRows.map { row in
+        Movie(
+            id: row.id, title: row.title, originalTitle: row.originalTitle ?? row.title,
+            originalLanguage: row.language, releaseDate: row.releaseDate, popularity: row.popularity,
+            voteAverage: row.voteAverage, voteCount: row.voteCount, genreIDs: row.genreIDs)
+    }
     /// The first words of generated titles.
     private static let adjectives = [
         "Silent", "Last", "Broken", "Golden", "Hidden", "Red", "Endless", "Little", "Crimson", "Distant", "Frozen",
