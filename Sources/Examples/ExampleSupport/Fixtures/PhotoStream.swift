@@ -37,94 +37,70 @@ public struct PhotoStream: Sendable {
         let longitudeOffsets: ClosedRange<Double>
         /// What photos there show.
         let subjects: [String]
+
+        /// A place from a row of ``places``.
+        init(
+            _ name: String, _ latitude: Double, _ longitude: Double, _ placeID: String, _ woeid: Int,
+            _ latitudeOffsets: ClosedRange<Double>, _ longitudeOffsets: ClosedRange<Double>, _ subjects: [String]
+        ) {
+            (self.name, self.latitude, self.longitude, self.placeID, self.woeid) =
+                (name, latitude, longitude, placeID, woeid)
+            (self.latitudeOffsets, self.longitudeOffsets, self.subjects) = (latitudeOffsets, longitudeOffsets, subjects)
+        }
     }
 
-    /// The cities, with their subjects.
+    /// The cities, one a row: the name, the centre's latitude and longitude, Flickr's place id,
+    /// the Where On Earth id, the latitude and longitude offsets photos are taken within, and
+    /// what photos there show.
     private static let places: [Place] = [
-        Place(
-            name: "San Francisco", latitude: 37.7749, longitude: -122.4194, placeID: "7.MJR8tTVrIO1EgB",
-            woeid: 2_487_956, latitudeOffsets: -0.05...0.025, longitudeOffsets: -0.05...0.025,
-            subjects: [
-                "Golden Gate Bridge in the fog", "Cable car on Powell Street", "Painted Ladies at Alamo Square",
-                "Fog over Twin Peaks", "Ferry Building at dusk", "Mural in the Mission", "Sunday in Dolores Park",
-            ]),
-        Place(
-            name: "Oslo", latitude: 59.9139, longitude: 10.7522, placeID: "rXYsMN5TUb4a1fCr", woeid: 862_592,
-            latitudeOffsets: 0.005...0.05, longitudeOffsets: -0.05...0.05,
-            subjects: [
-                "Opera House roof", "Tram on Karl Johans gate", "Vigeland sculptures", "Snow in Frogner Park",
-                "Akerselva in autumn", "Midsummer evening", "Street in Grünerløkka",
-            ]),
-        Place(
-            name: "Tokyo", latitude: 35.6762, longitude: 139.6503, placeID: "4Tk6b2JVUrtzrk4", woeid: 1_118_370,
-            latitudeOffsets: -0.05...0.05, longitudeOffsets: -0.05...0.05,
-            subjects: [
-                "Shibuya crossing at night", "Cherry blossoms in Yoyogi Park", "Rain in Shinjuku", "Meiji Shrine gate",
-                "Side street in Shimokitazawa", "Ramen counter", "Odakyu train at dusk",
-            ]),
-        Place(
-            name: "Cape Town", latitude: -33.9249, longitude: 18.4241, placeID: "fZ0jLhZQU7qjhC8",
-            woeid: 1_591_691, latitudeOffsets: -0.05...(-0.005), longitudeOffsets: -0.03...0.05,
-            subjects: [
-                "Table Mountain from the city", "Bo-Kaap colours", "Lion's Head at sunset", "Company's Garden",
-                "Harbour at dusk", "Cloth on Table Mountain", "Jacarandas in Gardens",
-            ]),
-        Place(
-            name: "Buenos Aires", latitude: -34.6037, longitude: -58.3816, placeID: "4qNuW3ZUVrIZbA",
-            woeid: 468_739, latitudeOffsets: -0.05...0.02, longitudeOffsets: -0.05...0.015,
-            subjects: [
-                "La Boca colours", "Tango in San Telmo", "Obelisco at night", "Recoleta Cemetery",
-                "Puente de la Mujer", "Jacarandas in Palermo", "Café on Avenida de Mayo",
-            ]),
-        Place(
-            name: "Reykjavík", latitude: 64.1466, longitude: -21.9426, placeID: "zo8kVWBTUb5YbQ", woeid: 980_389,
-            latitudeOffsets: -0.025...0, longitudeOffsets: 0...0.06,
-            subjects: [
-                "Hallgrímskirkja", "Harpa at night", "Northern lights over the bay", "Sun Voyager sculpture",
-                "Colourful roofs", "Old harbour at dusk", "Snow on Laugavegur",
-            ]),
-        Place(
-            name: "Sydney", latitude: -33.8688, longitude: 151.2093, placeID: "8vXXR3NWUrJxmQ", woeid: 1_105_779,
-            latitudeOffsets: -0.05...(-0.01), longitudeOffsets: -0.05...0.03,
-            subjects: [
-                "Opera House at dusk", "Harbour Bridge from the Rocks", "Ferries at Circular Quay",
-                "Royal Botanic Garden", "Terraces in Surry Hills", "Jacarandas in Paddington", "Central Station clock",
-            ]),
-        Place(
-            name: "Nairobi", latitude: -1.2921, longitude: 36.8219, placeID: "Vp5Vh9dTUb5LlQ", woeid: 1_528_488,
-            latitudeOffsets: -0.05...0.05, longitudeOffsets: -0.05...0.05,
-            subjects: [
-                "Uhuru Park", "Matatus on Moi Avenue", "City Market", "Skyline at dusk", "Jacaranda season",
-                "Karura Forest trail", "Kenyatta Avenue at rush hour",
-            ]),
-        Place(
-            name: "Mumbai", latitude: 19.0760, longitude: 72.8777, placeID: "tI9yS7FVUb5tPQ", woeid: 2_295_411,
-            latitudeOffsets: -0.03...0.05, longitudeOffsets: -0.03...0.04,
-            subjects: [
-                "Monsoon rain", "Local train at rush hour", "Street food stall", "Ganesh Chaturthi procession",
-                "Rooftops at dusk", "Chai stall in Kurla", "Workshops in Dharavi",
-            ]),
-        Place(
-            name: "Anchorage", latitude: 61.2181, longitude: -149.9003, placeID: "j9r2UtZWUb4bZA", woeid: 2_354_490,
-            latitudeOffsets: -0.05...0, longitudeOffsets: 0...0.06,
-            subjects: [
-                "Chugach Mountains from Midtown", "Snow on Town Square", "Moose in the neighbourhood",
-                "Northern lights", "Cook Inlet at low tide", "Coastal Trail in autumn", "Float planes at Lake Hood",
-            ]),
-        Place(
-            name: "Lima", latitude: -12.0464, longitude: -77.0428, placeID: "GOFz6edVUrLoEg", woeid: 418_440,
-            latitudeOffsets: -0.04...0.03, longitudeOffsets: -0.01...0.05,
-            subjects: [
-                "Plaza Mayor", "Lima Cathedral", "Garúa over the city", "Fountains in Parque de la Reserva",
-                "Ceviche lunch", "Barrio Chino gate", "Balconies in the old town",
-            ]),
-        Place(
-            name: "Alameda", latitude: 37.765819, longitude: -122.242912, placeID: "FmOEZR5UV7P7KfBdxg",
-            woeid: 2_352_491, latitudeOffsets: -0.008...0.006, longitudeOffsets: -0.03...0.01,
-            subjects: [
-                "Victorian on Central Avenue", "Park Street at night", "Sunset over the estuary",
-                "Alameda Theatre marquee", "Bikes on Shoreline Drive", "Lincoln Park oaks",
-            ]),
+        Place("San Francisco", 37.7749, -122.4194, "7.MJR8tTVrIO1EgB", 2_487_956, -0.05...0.025, -0.05...0.025, [
+            "Golden Gate Bridge in the fog", "Cable car on Powell Street", "Painted Ladies at Alamo Square",
+            "Fog over Twin Peaks", "Ferry Building at dusk", "Mural in the Mission", "Sunday in Dolores Park",
+        ]),
+        Place("Oslo", 59.9139, 10.7522, "rXYsMN5TUb4a1fCr", 862_592, 0.005...0.05, -0.05...0.05, [
+            "Opera House roof", "Tram on Karl Johans gate", "Vigeland sculptures", "Snow in Frogner Park",
+            "Akerselva in autumn", "Midsummer evening", "Street in Grünerløkka",
+        ]),
+        Place("Tokyo", 35.6762, 139.6503, "4Tk6b2JVUrtzrk4", 1_118_370, -0.05...0.05, -0.05...0.05, [
+            "Shibuya crossing at night", "Cherry blossoms in Yoyogi Park", "Rain in Shinjuku", "Meiji Shrine gate",
+            "Side street in Shimokitazawa", "Ramen counter", "Odakyu train at dusk",
+        ]),
+        Place("Cape Town", -33.9249, 18.4241, "fZ0jLhZQU7qjhC8", 1_591_691, -0.05...(-0.005), -0.03...0.05, [
+            "Table Mountain from the city", "Bo-Kaap colours", "Lion's Head at sunset", "Company's Garden",
+            "Harbour at dusk", "Cloth on Table Mountain", "Jacarandas in Gardens",
+        ]),
+        Place("Buenos Aires", -34.6037, -58.3816, "4qNuW3ZUVrIZbA", 468_739, -0.05...0.02, -0.05...0.015, [
+            "La Boca colours", "Tango in San Telmo", "Obelisco at night", "Recoleta Cemetery",
+            "Puente de la Mujer", "Jacarandas in Palermo", "Café on Avenida de Mayo",
+        ]),
+        Place("Reykjavík", 64.1466, -21.9426, "zo8kVWBTUb5YbQ", 980_389, -0.025...0, 0...0.06, [
+            "Hallgrímskirkja", "Harpa at night", "Northern lights over the bay", "Sun Voyager sculpture",
+            "Colourful roofs", "Old harbour at dusk", "Snow on Laugavegur",
+        ]),
+        Place("Sydney", -33.8688, 151.2093, "8vXXR3NWUrJxmQ", 1_105_779, -0.05...(-0.01), -0.05...0.03, [
+            "Opera House at dusk", "Harbour Bridge from the Rocks", "Ferries at Circular Quay",
+            "Royal Botanic Garden", "Terraces in Surry Hills", "Jacarandas in Paddington", "Central Station clock",
+        ]),
+        Place("Nairobi", -1.2921, 36.8219, "Vp5Vh9dTUb5LlQ", 1_528_488, -0.05...0.05, -0.05...0.05, [
+            "Uhuru Park", "Matatus on Moi Avenue", "City Market", "Skyline at dusk", "Jacaranda season",
+            "Karura Forest trail", "Kenyatta Avenue at rush hour",
+        ]),
+        Place("Mumbai", 19.0760, 72.8777, "tI9yS7FVUb5tPQ", 2_295_411, -0.03...0.05, -0.03...0.04, [
+            "Monsoon rain", "Local train at rush hour", "Street food stall", "Ganesh Chaturthi procession",
+            "Rooftops at dusk", "Chai stall in Kurla", "Workshops in Dharavi",
+        ]),
+        Place("Anchorage", 61.2181, -149.9003, "j9r2UtZWUb4bZA", 2_354_490, -0.05...0, 0...0.06, [
+            "Chugach Mountains from Midtown", "Snow on Town Square", "Moose in the neighbourhood",
+            "Northern lights", "Cook Inlet at low tide", "Coastal Trail in autumn", "Float planes at Lake Hood",
+        ]),
+        Place("Lima", -12.0464, -77.0428, "GOFz6edVUrLoEg", 418_440, -0.04...0.03, -0.01...0.05, [
+            "Plaza Mayor", "Lima Cathedral", "Garúa over the city", "Fountains in Parque de la Reserva",
+            "Ceviche lunch", "Barrio Chino gate", "Balconies in the old town",
+        ]),
+        Place("Alameda", 37.765819, -122.242912, "FmOEZR5UV7P7KfBdxg", 2_352_491, -0.008...0.006, -0.03...0.01, [
+            "Victorian on Central Avenue", "Park Street at night", "Sunset over the estuary",
+            "Alameda Theatre marquee", "Bikes on Shoreline Drive", "Lincoln Park oaks",
+        ]),
     ]
     /// The photographers: id, name, and the city they live in (an index into ``places``).
     private static let owners: [(id: String, name: String, home: Int)] = [
@@ -223,7 +199,7 @@ public struct PhotoStream: Sendable {
         let photos = stride(from: newest - 1 - start, to: max(-1, newest - 1 - start - size), by: -1).map(photo)
         let body: [String: Any] = [
             "photos": [
-                "page": max(1, page), "pages": "\(pages)", "perpage": size, "total": "\(total)", "photo": photos,
+            "page": max(1, page), "pages": "\(pages)", "perpage": size, "total": "\(total)", "photo": photos,
             ],
             "stat": "ok",
         ]
