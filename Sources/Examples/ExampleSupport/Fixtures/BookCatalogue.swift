@@ -228,113 +228,113 @@ public struct BookCatalogue: Sendable {
         var authors = Authors.generated
     }
 
-    /// Publishers of programming books.
-    private static let computingPress: [Publisher] = [
-        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Apress", founded: 1999),
-        Publisher(name: "No Starch Press", founded: 1994),
-        Publisher(name: "O'Reilly & Associates", founded: 1978, until: 2003),
-        Publisher(name: "O'Reilly Media, Inc.", founded: 2004), Publisher(name: "Manning Publications", founded: 1990),
-        Publisher(name: "Addison-Wesley Professional", founded: 1942), Publisher(name: "CRC Press", founded: 1973),
-        Publisher(name: "Pragmatic Bookshelf", founded: 2003), Publisher(name: "John Wiley & Sons", founded: 1807),
-        Publisher(name: "Springer", founded: 1842, until: 2014), Publisher(name: "Springer Nature", founded: 2015),
+    /// The publishers the catalogue names: the year each was founded (or took the name it is
+    /// listed under).
+    private static let foundingYears: [String: Int] = [
+        "Packt Publishing Ltd": 2004, "Apress": 1999, "No Starch Press": 1994, "O'Reilly & Associates": 1978,
+        "O'Reilly Media, Inc.": 2004, "Manning Publications": 1990, "Addison-Wesley Professional": 1942,
+        "CRC Press": 1973, "Pragmatic Bookshelf": 2003, "John Wiley & Sons": 1807, "Springer": 1842,
+        "Springer Nature": 2015, "Focal Press": 1938, "Wordware Publishing": 1983, "New Riders": 1988,
+        "Sams Publishing": 1946, "Morgan Kaufmann": 1984, "MIT Press": 1962, "Penguin Books": 1935, "Vintage": 1954,
+        "Random House": 1927, "HarperCollins": 1989, "Harper & Brothers": 1833, "Macmillan": 1843,
+        "Chatto & Windus": 1873, "Victor Gollancz": 1927, "Tor Books": 1980, "Faber & Faber": 1929,
+        "Bloomsbury Publishing": 1986, "Alfred A. Knopf": 1915, "Houghton Mifflin": 1880, "Penguin Classics": 1946,
+        "Oxford University Press": 1586, "Everyman's Library": 1906, "Modern Library": 1917, "Dover Publications": 1941,
+        "Thomas Y. Crowell & Co.": 1876, "William Heinemann": 1890, "Wordsworth Editions": 1987, "Luzac & Co.": 1740,
+        "Shambhala": 1969, "Cambridge University Press": 1534, "Routledge": 1836, "Longmans, Green & Co.": 1865,
+        "Yale University Press": 1908, "Thames & Hudson": 1949, "T. Fisher Unwin": 1882, "The History Press": 2005,
+        "Ian Allan Publishing": 1942, "Amberley Publishing": 2008, "Osprey Publishing": 1968, "Pen and Sword": 1990,
+        "Hodder & Stoughton": 1868, "G. P. Putnam's Sons": 1838, "Fonthill Media": 2011, "Ten Speed Press": 1971,
+        "Chronicle Books": 1967, "Ebury Press": 1961, "McGraw-Hill": 1917, "Prentice Hall": 1913,
     ]
-    /// Publishers of game-engine books (Packt above all).
-    private static let gameEnginePress: [Publisher] = [
-        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Packt Publishing Ltd", founded: 2004),
-        Publisher(name: "Packt Publishing Ltd", founded: 2004), Publisher(name: "Apress", founded: 1999),
-        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "Focal Press", founded: 1938),
-        Publisher(name: "No Starch Press", founded: 1994), Publisher(name: "Manning Publications", founded: 1990),
-        Publisher(name: "O'Reilly & Associates", founded: 1978, until: 2003),
-        Publisher(name: "O'Reilly Media, Inc.", founded: 2004),
-        Publisher(name: "Wordware Publishing", founded: 1983, until: 2010),
-        Publisher(name: "New Riders", founded: 1988), Publisher(name: "Sams Publishing", founded: 1946),
-        Publisher(name: "John Wiley & Sons", founded: 1807),
-    ]
-    /// Publishers of game-design books.
-    private static let gameDesignPress: [Publisher] = [
-        Publisher(name: "New Riders", founded: 1988), Publisher(name: "Morgan Kaufmann", founded: 1984),
-        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "MIT Press", founded: 1962),
-        Publisher(name: "John Wiley & Sons", founded: 1807), Publisher(name: "Focal Press", founded: 1938),
-        Publisher(name: "Addison-Wesley Professional", founded: 1942),
-        Publisher(name: "O'Reilly Media, Inc.", founded: 2004), Publisher(name: "No Starch Press", founded: 1994),
-    ]
-    /// Publishers of novels.
-    private static let fictionPress: [Publisher] = [
-        Publisher(name: "Penguin Books", founded: 1935), Publisher(name: "Vintage", founded: 1954),
-        Publisher(name: "Random House", founded: 1927), Publisher(name: "HarperCollins", founded: 1989),
-        Publisher(name: "Harper & Brothers", founded: 1833, until: 1962), Publisher(name: "Macmillan", founded: 1843),
-        Publisher(name: "Chatto & Windus", founded: 1873), Publisher(name: "Victor Gollancz", founded: 1927),
-        Publisher(name: "Tor Books", founded: 1980), Publisher(name: "Faber & Faber", founded: 1929),
-        Publisher(name: "Bloomsbury Publishing", founded: 1986), Publisher(name: "Alfred A. Knopf", founded: 1915),
-        Publisher(name: "Houghton Mifflin", founded: 1880),
-    ]
-    /// Publishers of classics in translation.
-    private static let classicsPress: [Publisher] = [
-        Publisher(name: "Penguin Classics", founded: 1946), Publisher(name: "Oxford University Press", founded: 1586),
-        Publisher(name: "Vintage", founded: 1954), Publisher(name: "Everyman's Library", founded: 1906),
-        Publisher(name: "Modern Library", founded: 1917), Publisher(name: "Dover Publications", founded: 1941),
-        Publisher(name: "Thomas Y. Crowell & Co.", founded: 1876, until: 1979),
-        Publisher(name: "William Heinemann", founded: 1890),
-        Publisher(name: "Harper & Brothers", founded: 1833, until: 1962), Publisher(name: "Macmillan", founded: 1843),
-        Publisher(name: "Wordsworth Editions", founded: 1987), Publisher(name: "Alfred A. Knopf", founded: 1915),
-    ]
-    /// Publishers of The Art of War.
-    private static let strategyPress: [Publisher] = [
-        Publisher(name: "Luzac & Co.", founded: 1740, until: 1965),
-        Publisher(name: "Oxford University Press", founded: 1586),
-        Publisher(name: "Penguin Classics", founded: 1946), Publisher(name: "Shambhala", founded: 1969),
-        Publisher(name: "Dover Publications", founded: 1941),
-    ]
-    /// Publishers of history and criticism.
-    private static let historyPress: [Publisher] = [
-        Publisher(name: "Oxford University Press", founded: 1586),
-        Publisher(name: "Cambridge University Press", founded: 1534), Publisher(name: "Routledge", founded: 1836),
-        Publisher(name: "Longmans, Green & Co.", founded: 1865, until: 1968),
-        Publisher(name: "Yale University Press", founded: 1908), Publisher(name: "Penguin Books", founded: 1935),
-        Publisher(name: "Vintage", founded: 1954), Publisher(name: "Thames & Hudson", founded: 1949),
-        Publisher(name: "Macmillan", founded: 1843), Publisher(name: "T. Fisher Unwin", founded: 1882, until: 1926),
-        Publisher(name: "Houghton Mifflin", founded: 1880), Publisher(name: "The History Press", founded: 2005),
-    ]
-    /// Publishers of railway history.
-    private static let railwayPress: [Publisher] =
-        historyPress + [
-            Publisher(name: "Ian Allan Publishing", founded: 1942),
-            Publisher(name: "Amberley Publishing", founded: 2008),
-        ]
-    /// Publishers of aviation and military history.
-    private static let aviationPress: [Publisher] = [
-        Publisher(name: "Osprey Publishing", founded: 1968), Publisher(name: "Pen and Sword", founded: 1990),
-        Publisher(name: "The History Press", founded: 2005), Publisher(name: "Amberley Publishing", founded: 2008),
-        Publisher(name: "Hodder & Stoughton", founded: 1868), Publisher(name: "G. P. Putnam's Sons", founded: 1838),
-        Publisher(name: "Longmans, Green & Co.", founded: 1865, until: 1968),
-        Publisher(name: "Routledge", founded: 1836),
-        Publisher(name: "Fonthill Media", founded: 2011),
-    ]
-    /// Publishers of cookery books.
-    private static let cookingPress: [Publisher] = [
-        Publisher(name: "Penguin Books", founded: 1935), Publisher(name: "Alfred A. Knopf", founded: 1915),
-        Publisher(name: "Ten Speed Press", founded: 1971), Publisher(name: "Chronicle Books", founded: 1967),
-        Publisher(name: "Macmillan", founded: 1843), Publisher(name: "HarperCollins", founded: 1989),
-        Publisher(name: "Houghton Mifflin", founded: 1880), Publisher(name: "Bloomsbury Publishing", founded: 1986),
-        Publisher(name: "Hodder & Stoughton", founded: 1868), Publisher(name: "Ebury Press", founded: 1961),
-    ]
-    /// Publishers of science and engineering books.
-    private static let sciencePress: [Publisher] = [
-        Publisher(name: "Springer", founded: 1842, until: 2014), Publisher(name: "Springer Nature", founded: 2015),
-        Publisher(name: "CRC Press", founded: 1973), Publisher(name: "Dover Publications", founded: 1941),
-        Publisher(name: "Oxford University Press", founded: 1586),
-        Publisher(name: "Cambridge University Press", founded: 1534),
-        Publisher(name: "John Wiley & Sons", founded: 1807), Publisher(name: "McGraw-Hill", founded: 1917),
-        Publisher(name: "Prentice Hall", founded: 1913),
+    /// The last year the publishers that closed, or took another name, published under the
+    /// name they are listed under.
+    private static let lastYears: [String: Int] = [
+        "O'Reilly & Associates": 2003, "Springer": 2014, "Wordware Publishing": 2010, "Harper & Brothers": 1962,
+        "Thomas Y. Crowell & Co.": 1979, "Luzac & Co.": 1965, "Longmans, Green & Co.": 1968, "T. Fisher Unwin": 1926,
     ]
 
-    /// A plan for a programming book.
+    /// The publishers with these names, in this order (a name given twice is drawn twice as often).
+    private static func press(_ names: String...) -> [Publisher] {
+        names.compactMap { name in
+            foundingYears[name].map { Publisher(name: name, founded: $0, until: lastYears[name] ?? .max) }
+        }
+    }
+
+    /// Publishers of programming books.
+    private static let computingPress = press(
+        "Packt Publishing Ltd", "Apress", "No Starch Press", "O'Reilly & Associates", "O'Reilly Media, Inc.",
+        "Manning Publications", "Addison-Wesley Professional", "CRC Press", "Pragmatic Bookshelf", "John Wiley & Sons",
+        "Springer", "Springer Nature"
+    )
+    /// Publishers of game-engine books (Packt above all).
+    private static let gameEnginePress = press(
+        "Packt Publishing Ltd", "Packt Publishing Ltd", "Packt Publishing Ltd", "Apress", "CRC Press", "Focal Press",
+        "No Starch Press", "Manning Publications", "O'Reilly & Associates", "O'Reilly Media, Inc.",
+        "Wordware Publishing", "New Riders", "Sams Publishing", "John Wiley & Sons"
+    )
+    /// Publishers of game-design books.
+    private static let gameDesignPress = press(
+        "New Riders", "Morgan Kaufmann", "CRC Press", "MIT Press", "John Wiley & Sons", "Focal Press",
+        "Addison-Wesley Professional", "O'Reilly Media, Inc.", "No Starch Press"
+    )
+    /// Publishers of novels.
+    private static let fictionPress = press(
+        "Penguin Books", "Vintage", "Random House", "HarperCollins", "Harper & Brothers", "Macmillan",
+        "Chatto & Windus", "Victor Gollancz", "Tor Books", "Faber & Faber", "Bloomsbury Publishing", "Alfred A. Knopf",
+        "Houghton Mifflin"
+    )
+    /// Publishers of classics in translation.
+    private static let classicsPress = press(
+        "Penguin Classics", "Oxford University Press", "Vintage", "Everyman's Library", "Modern Library",
+        "Dover Publications", "Thomas Y. Crowell & Co.", "William Heinemann", "Harper & Brothers", "Macmillan",
+        "Wordsworth Editions", "Alfred A. Knopf"
+    )
+    /// Publishers of The Art of War.
+    private static let strategyPress = press(
+        "Luzac & Co.", "Oxford University Press", "Penguin Classics", "Shambhala", "Dover Publications"
+    )
+    /// Publishers of history and criticism.
+    private static let historyPress = press(
+        "Oxford University Press", "Cambridge University Press", "Routledge", "Longmans, Green & Co.",
+        "Yale University Press", "Penguin Books", "Vintage", "Thames & Hudson", "Macmillan", "T. Fisher Unwin",
+        "Houghton Mifflin", "The History Press"
+    )
+    /// Publishers of railway history.
+    private static let railwayPress = historyPress + press("Ian Allan Publishing", "Amberley Publishing")
+    /// Publishers of aviation and military history.
+    private static let aviationPress = press(
+        "Osprey Publishing", "Pen and Sword", "The History Press", "Amberley Publishing", "Hodder & Stoughton",
+        "G. P. Putnam's Sons", "Longmans, Green & Co.", "Routledge", "Fonthill Media"
+    )
+    /// Publishers of cookery books.
+    private static let cookingPress = press(
+        "Penguin Books", "Alfred A. Knopf", "Ten Speed Press", "Chronicle Books", "Macmillan", "HarperCollins",
+        "Houghton Mifflin", "Bloomsbury Publishing", "Hodder & Stoughton", "Ebury Press"
+    )
+    /// Publishers of science and engineering books.
+    private static let sciencePress = press(
+        "Springer", "Springer Nature", "CRC Press", "Dover Publications", "Oxford University Press",
+        "Cambridge University Press", "John Wiley & Sons", "McGraw-Hill", "Prentice Hall"
+    )
+
+    /// The month of the first year from which books on a release are dated, for the
+    /// programming titles whose release came later than January.
+    private static let releaseMonths = [
+        "Godot 4 Essentials": 4, "Swift Programming": 7, "Swift Concurrency in Practice": 10, "Python Crash Course": 11,
+        "Rust for Rustaceans": 12,
+    ]
+
+    /// Plans for programming books, one a row: the title and the first year it can be dated
+    /// (from the month in ``releaseMonths``, when it has one).
     private static func computing(
-        _ title: String, since: Int, month: Int = 1, publishers: [Publisher] = computingPress
-    ) -> Plan {
-        Plan(
-            title: title, since: since, sinceMonth: month, kind: .technical, pages: 180...720, category: "Computers",
-            publishers: publishers)
+        _ rows: KeyValuePairs<String, Int>, publishers: [Publisher] = computingPress
+    ) -> [Plan] {
+        rows.map { row in
+            Plan(
+                title: row.key, since: row.value, sinceMonth: releaseMonths[row.key] ?? 1, kind: .technical,
+                pages: 180...720, category: "Computers", publishers: publishers)
+        }
     }
 
     /// A plan for a history book.
@@ -342,6 +342,42 @@ public struct BookCatalogue: Sendable {
         _ title: String, since: Int, pages: ClosedRange<Int> = 180...640, publishers: [Publisher] = historyPress
     ) -> Plan {
         Plan(title: title, since: since, kind: .history, pages: pages, category: "History", publishers: publishers)
+    }
+
+    /// A plan for a novel.
+    private static func fiction(_ title: String, subtitle: String? = nil, since: Int, pages: ClosedRange<Int>) -> Plan {
+        Plan(
+            title: title, subtitle: subtitle, since: since, kind: .fiction, pages: pages, category: "Fiction",
+            publishers: fictionPress)
+    }
+
+    /// A plan for a cookery book.
+    private static func cooking(_ title: String, since: Int, pages: ClosedRange<Int>) -> Plan {
+        Plan(title: title, since: since, kind: .cooking, pages: pages, category: "Cooking", publishers: cookingPress)
+    }
+
+    /// A plan for a science or engineering book.
+    private static func science(
+        _ title: String, since: Int, pages: ClosedRange<Int>, category: String = "Science",
+        publishers: [Publisher] = sciencePress
+    ) -> Plan {
+        Plan(title: title, since: since, kind: .science, pages: pages, category: category, publishers: publishers)
+    }
+
+    /// A plan for an edition of Tolstoy's War and Peace (whole, or one volume), in the English
+    /// translation of its date.
+    private static func warAndPeace(volume: String? = nil, pages: ClosedRange<Int>) -> Plan {
+        Plan(
+            title: "War and Peace", subtitle: volume, since: 1886, kind: .classic, pages: pages, category: "Fiction",
+            publishers: classicsPress, authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations))
+    }
+
+    /// A plan for a volume of Donald E. Knuth's The Art of Computer Programming.
+    private static func knuth(_ volume: String, since: Int, pages: ClosedRange<Int>) -> Plan {
+        Plan(
+            title: "The Art of Computer Programming", subtitle: volume, since: since, kind: .technical, pages: pages,
+            category: "Computers", publishers: press("Addison-Wesley Professional"),
+            authors: .fixed("Donald E. Knuth", translations: []))
     }
 
     /// The translations of War and Peace into English: translators and first year.
@@ -359,113 +395,64 @@ public struct BookCatalogue: Sendable {
     /// The titles outside Unreal Engine, in 14 families; volume `index` draws from family
     /// `index % 14` (family 11, Zeppelin, so gets 51 volumes: two pages, the second short).
     private static let families: [[Plan]] = [
+        computing(
+            [
+                "Unity Game Development Essentials": 2009, "Unity Cookbook": 2013, "Unity in Action": 2015,
+                "Unity Shaders and Effects Cookbook": 2013, "Unity for Beginners": 2010,
+                "Unity 2D Game Development": 2014,
+            ], publishers: gameEnginePress),
+        computing(
+            [
+                "Godot Engine Game Development Projects": 2018, "Godot 4 Essentials": 2023, "Godot by Example": 2017,
+                "Game Development with Godot": 2018,
+            ], publishers: gameEnginePress),
+        computing([
+            "Swift Programming": 2014, "Swift Concurrency in Practice": 2021, "Swift on the Server": 2016,
+            "Swift Apprentice": 2015, "Swift Design Patterns": 2015,
+        ]),
+        computing([
+            "Python Crash Course": 2015, "Python for Data Analysis": 2012, "Python Cookbook": 2002,
+            "Python Tricks": 2017, "Python Testing": 2009, "Learning Python": 1999, "Programming Python": 1996,
+        ]),
+        computing([
+            "The Definitive Guide to SQLite": 2006, "SQLite for Mobile Apps": 2009, "Using SQLite": 2010,
+            "SQLite Internals": 2012,
+        ]),
+        computing(
+            [
+                "Game Design Workshop": 2004, "Fundamentals of Game Design": 2006, "Patterns in Game Design": 2004,
+                "Game Design Secrets": 2012, "The Art of Game Design": 2008, "The Art of Computer Game Design": 1984,
+            ], publishers: gameDesignPress),
+        computing([
+            "Rust in Action": 2021, "Programming Rust": 2017, "Rust Atomics and Locks": 2023,
+            "The Rust Programming Language": 2018, "Rust for Rustaceans": 2021,
+        ]),
         [
-            computing("Unity Game Development Essentials", since: 2009, publishers: gameEnginePress),
-            computing("Unity Cookbook", since: 2013, publishers: gameEnginePress),
-            computing("Unity in Action", since: 2015, publishers: gameEnginePress),
-            computing("Unity Shaders and Effects Cookbook", since: 2013, publishers: gameEnginePress),
-            computing("Unity for Beginners", since: 2010, publishers: gameEnginePress),
-            computing("Unity 2D Game Development", since: 2014, publishers: gameEnginePress),
+            fiction("Dawn", subtitle: "A Novel", since: 1950, pages: 220...520),
+            fiction("Dawn Chorus", since: 1950, pages: 180...420),
+            fiction("Before the Dawn", since: 1900, pages: 200...480),
+            fiction("False Dawn", since: 1920, pages: 200...460),
+            fiction("Dawn at Sea", since: 1930, pages: 220...520),
+            fiction("Red Sky at Dawn", since: 1960, pages: 240...560),
         ],
         [
-            computing("Godot Engine Game Development Projects", since: 2018, publishers: gameEnginePress),
-            computing("Godot 4 Essentials", since: 2023, month: 4, publishers: gameEnginePress),
-            computing("Godot by Example", since: 2017, publishers: gameEnginePress),
-            computing("Game Development with Godot", since: 2018, publishers: gameEnginePress),
-        ],
-        [
-            computing("Swift Programming", since: 2014, month: 7),
-            computing("Swift Concurrency in Practice", since: 2021, month: 10),
-            computing("Swift on the Server", since: 2016), computing("Swift Apprentice", since: 2015),
-            computing("Swift Design Patterns", since: 2015),
-        ],
-        [
-            computing("Python Crash Course", since: 2015, month: 11),
-            computing("Python for Data Analysis", since: 2012),
-            computing("Python Cookbook", since: 2002), computing("Python Tricks", since: 2017),
-            computing("Python Testing", since: 2009), computing("Learning Python", since: 1999),
-            computing("Programming Python", since: 1996),
-        ],
-        [
-            computing("The Definitive Guide to SQLite", since: 2006), computing("SQLite for Mobile Apps", since: 2009),
-            computing("Using SQLite", since: 2010), computing("SQLite Internals", since: 2012),
-        ],
-        [
-            computing("Game Design Workshop", since: 2004, publishers: gameDesignPress),
-            computing("Fundamentals of Game Design", since: 2006, publishers: gameDesignPress),
-            computing("Patterns in Game Design", since: 2004, publishers: gameDesignPress),
-            computing("Game Design Secrets", since: 2012, publishers: gameDesignPress),
-            computing("The Art of Game Design", since: 2008, publishers: gameDesignPress),
-            computing("The Art of Computer Game Design", since: 1984, publishers: gameDesignPress),
-        ],
-        [
-            computing("Rust in Action", since: 2021), computing("Programming Rust", since: 2017),
-            computing("Rust Atomics and Locks", since: 2023), computing("The Rust Programming Language", since: 2018),
-            computing("Rust for Rustaceans", since: 2021, month: 12),
-        ],
-        [
-            Plan(
-                title: "Dawn", subtitle: "A Novel", since: 1950, kind: .fiction, pages: 220...520,
-                category: "Fiction", publishers: fictionPress),
-            Plan(
-                title: "Dawn Chorus", since: 1950, kind: .fiction, pages: 180...420, category: "Fiction",
-                publishers: fictionPress),
-            Plan(
-                title: "Before the Dawn", since: 1900, kind: .fiction, pages: 200...480, category: "Fiction",
-                publishers: fictionPress),
-            Plan(
-                title: "False Dawn", since: 1920, kind: .fiction, pages: 200...460, category: "Fiction",
-                publishers: fictionPress),
-            Plan(
-                title: "Dawn at Sea", since: 1930, kind: .fiction, pages: 220...520, category: "Fiction",
-                publishers: fictionPress),
-            Plan(
-                title: "Red Sky at Dawn", since: 1960, kind: .fiction, pages: 240...560, category: "Fiction",
-                publishers: fictionPress),
-        ],
-        [
-            Plan(
-                title: "War and Peace", since: 1886, kind: .classic, pages: 1_100...1_400, category: "Fiction",
-                publishers: classicsPress,
-                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
-            Plan(
-                title: "War and Peace", subtitle: "Volume I", since: 1886, kind: .classic, pages: 520...760,
-                category: "Fiction", publishers: classicsPress,
-                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
-            Plan(
-                title: "War and Peace", subtitle: "Volume II", since: 1886, kind: .classic, pages: 520...760,
-                category: "Fiction", publishers: classicsPress,
-                authors: .fixed("Leo Tolstoy", translations: warAndPeaceTranslations)),
+            warAndPeace(pages: 1_100...1_400), warAndPeace(volume: "Volume I", pages: 520...760),
+            warAndPeace(volume: "Volume II", pages: 520...760),
             Plan(
                 title: "War and Peace", subtitle: "A Reader's Guide", since: 1950, kind: .history, pages: 200...320,
                 category: "Literary Criticism", publishers: historyPress),
         ],
         [
-            Plan(
-                title: "The Art of Computer Programming", subtitle: "Volume 1: Fundamental Algorithms", since: 1968,
-                kind: .technical, pages: 620...680, category: "Computers",
-                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
-                authors: .fixed("Donald E. Knuth", translations: [])),
-            Plan(
-                title: "The Art of Computer Programming", subtitle: "Volume 2: Seminumerical Algorithms", since: 1969,
-                kind: .technical, pages: 620...770, category: "Computers",
-                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
-                authors: .fixed("Donald E. Knuth", translations: [])),
-            Plan(
-                title: "The Art of Computer Programming", subtitle: "Volume 3: Sorting and Searching", since: 1973,
-                kind: .technical, pages: 720...800, category: "Computers",
-                publishers: [Publisher(name: "Addison-Wesley Professional", founded: 1942)],
-                authors: .fixed("Donald E. Knuth", translations: [])),
-            Plan(
-                title: "The Art of French Cooking", since: 1961, kind: .cooking, pages: 300...720, category: "Cooking",
-                publishers: cookingPress),
+            knuth("Volume 1: Fundamental Algorithms", since: 1968, pages: 620...680),
+            knuth("Volume 2: Seminumerical Algorithms", since: 1969, pages: 620...770),
+            knuth("Volume 3: Sorting and Searching", since: 1973, pages: 720...800),
+            cooking("The Art of French Cooking", since: 1961, pages: 300...720),
             Plan(
                 title: "The Art of War", since: 1910, kind: .classic, pages: 60...280, category: "History",
                 publishers: strategyPress, authors: .fixed("Sun Tzu", translations: artOfWarTranslations)),
-            Plan(
-                title: "The Art of Electronics", since: 1980, kind: .science, pages: 700...1_220,
-                category: "Technology & Engineering",
-                publishers: [Publisher(name: "Cambridge University Press", founded: 1534)]),
+            science(
+                "The Art of Electronics", since: 1980, pages: 700...1_220, category: "Technology & Engineering",
+                publishers: press("Cambridge University Press")),
         ],
         [
             history("A History of Rome", since: 1880),
@@ -479,28 +466,15 @@ public struct BookCatalogue: Sendable {
             history("Zeppelins over England", since: 1920, pages: 160...480, publishers: aviationPress),
             history("The Zeppelin in Combat", since: 1962, pages: 160...480, publishers: aviationPress),
         ],
-        [
-            computing("Physics for Game Developers", since: 2001),
-            Plan(
-                title: "The Physics of Light", since: 1930, kind: .science, pages: 220...560, category: "Science",
-                publishers: sciencePress),
-            Plan(
-                title: "Physics Made Simple", since: 1960, kind: .science, pages: 160...400, category: "Science",
-                publishers: sciencePress),
+        computing(["Physics for Game Developers": 2001]) + [
+            science("The Physics of Light", since: 1930, pages: 220...560),
+            science("Physics Made Simple", since: 1960, pages: 160...400),
         ],
         [
-            Plan(
-                title: "Cooking at Home", since: 1950, kind: .cooking, pages: 160...420, category: "Cooking",
-                publishers: cookingPress),
-            Plan(
-                title: "Cooking with Fire", since: 1995, kind: .cooking, pages: 180...360, category: "Cooking",
-                publishers: cookingPress),
-            Plan(
-                title: "Cooking for One", since: 1960, kind: .cooking, pages: 120...300, category: "Cooking",
-                publishers: cookingPress),
-            Plan(
-                title: "Everyday Cooking", since: 1950, kind: .cooking, pages: 160...480, category: "Cooking",
-                publishers: cookingPress),
+            cooking("Cooking at Home", since: 1950, pages: 160...420),
+            cooking("Cooking with Fire", since: 1995, pages: 180...360),
+            cooking("Cooking for One", since: 1960, pages: 120...300),
+            cooking("Everyday Cooking", since: 1950, pages: 160...480),
         ],
     ]
 
