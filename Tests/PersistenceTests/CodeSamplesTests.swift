@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import TestSupport
 import Testing
 
 // The documentation's code samples, compiled (and the cheap ones run) so they stay honest.
@@ -81,12 +82,14 @@ private enum Samples {
 }
 
 @Suite struct CodeSamplesTests {
-    @Test func landingPageSampleRunsOnAFreshStore() throws {
+    @Test func landingPageSampleRunsOnAFreshStore() async throws {
         let fixture = try StoreFixture()
         let screen = Samples.LibraryScreen()
         let book = Samples.Book(id: "v1", title: "Dune", authors: ["Frank Herbert"], isbn: "978")
         try Samples.landingPage(libraryURL: fixture.url, book: book, libraryScreen: screen)
         let store = try ObjectStore(at: fixture.url, entities: [Samples.Book.self])
-        #expect(waitUntil { (try? store.context.readAndWait { try $0.count(Samples.Book.self) }) == 1 })
+        #expect(await eventually(timeout: .seconds(10)) {
+            (try? store.context.readAndWait { try $0.count(Samples.Book.self) }) == 1
+        })
     }
 }

@@ -26,22 +26,13 @@ enum CrashWriter {
     }
 }
 
-/// Collects a child's stdout as it arrives.
-final class OutputCollector: @unchecked Sendable {
-    // `data` is guarded by `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-
+/// A child's stdout, collected in chunks as it arrives.
+extension Collector<Data> {
     /// The complete lines so far (a partial last line is not a report).
     var lines: [String] {
-        lock.withLock {
-            let text = String(decoding: data, as: UTF8.self)
-            var parts = text.components(separatedBy: "\n")
-            parts.removeLast()
-            return parts
-        }
+        var parts = String(decoding: values.reduce(Data(), +), as: UTF8.self).components(separatedBy: "\n")
+        parts.removeLast()
+        return parts
     }
 }
 
@@ -56,7 +47,7 @@ final class OutputCollector: @unchecked Sendable {
             process.executableURL = binary
             process.arguments = [fixture.url.path, "loop"]
             let pipe = Pipe()
-            let output = OutputCollector()
+            let output = Collector<Data>()
             process.standardOutput = pipe
             pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
             try process.run()
@@ -97,7 +88,7 @@ final class OutputCollector: @unchecked Sendable {
         process.executableURL = binary
         process.arguments = [fixture.url.path, "loop"]
         let pipe = Pipe()
-        let output = OutputCollector()
+        let output = Collector<Data>()
         process.standardOutput = pipe
         pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()

@@ -110,8 +110,8 @@ final class Watched: Sendable {
                 let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
                 // Without a sort the order is unspecified (an observer keeps row-id order).
                 let ordered = !item.query.sort.isEmpty
-                let reached = waitUntil {
-                    guard let results = item.deliveries.values.last?.results else { return false }
+                let reached = item.deliveries.wait { deliveries in
+                    guard let results = deliveries.last?.results else { return false }
                     return ordered
                         ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
                 }

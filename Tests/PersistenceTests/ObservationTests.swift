@@ -14,7 +14,7 @@ final class BookListScreen: EntityListener {
     /// Marks the main queue, whose thread runs the main actor's jobs (on Linux, after
     /// `dispatchMain()`, not always the process's first thread).
     nonisolated static let mainQueue = DispatchSpecificKey<Bool>()
-    var lists: [[String]] = []
+    nonisolated let lists = Collector<[String]>()
     var calledOffTheMainQueue = false
     func entitiesDidChange(_ entities: [Book]) {
         if DispatchQueue.getSpecific(key: Self.mainQueue) != true { calledOffTheMainQueue = true }
@@ -41,14 +41,14 @@ final class BookListScreen: EntityListener {
             if DispatchQueue.getSpecific(key: key) != 1 { wrongQueue.append(true) }
             changes.append(change)
         }
-        #expect(waitUntil { changes.count == 1 })
+        #expect(changes.wait { $0.count == 1 })
         let initial = try #require(changes.values.first)
         #expect(initial.isInitial)
         #expect(initial.results.map(\.title) == ["b", "d"])
         #expect(initial.changes.inserted == [0, 1])
 
         try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "a")) }
-        #expect(waitUntil { changes.count == 2 })
+        #expect(changes.wait { $0.count == 2 })
         let second = changes.values[1]
         #expect(!second.isInitial)
         #expect(second.results.map(\.title) == ["a", "b", "d"])
@@ -58,7 +58,7 @@ final class BookListScreen: EntityListener {
             try tx.update(Book(id: "1", title: "e"))  // b moves from index 1 to the end and changes
             try tx.delete(Book.self, id: "3")
         }
-        #expect(waitUntil { changes.count == 3 })
+        #expect(changes.wait { $0.count == 3 })
         let third = changes.values[2]
         #expect(third.results.map(\.title) == ["d", "e"])
         #expect(third.changes.deleted == [0])
@@ -73,10 +73,9 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Book>>()
-        let token = store.observe(Query<Book>(where: Book.pages > 100), queue: DispatchQueue(label: "o")) {
-            changes.append($0)
-        }
-        #expect(waitUntil { changes.count == 1 })
+        let queue = DispatchQueue(label: "o")
+        let token = store.observe(Query<Book>(where: Book.pages > 100), queue: queue) { changes.append($0) }
+        #expect(changes.wait { $0.count == 1 })
         #expect(throws: Boom.self) {
             try store.context.persistAndWait { tx in
                 try tx.insert(Book(id: "1", title: "x", pages: 500))
@@ -87,8 +86,10 @@ final class BookListScreen: EntityListener {
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         // A commit that does match proves the observer is alive; it must be the only delivery.
         try store.context.persistAndWait { tx in try tx.insert(Book(id: "3", title: "long", pages: 300)) }
-        #expect(waitUntil { changes.count >= 2 })
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(changes.wait { $0.count >= 2 })
+        // Every delivery of those commits has been made once the observer and its queue are idle.
+        store.observerContext.waitUntilIdle()
+        queue.sync {}
         #expect(changes.count == 2)
         #expect(changes.values.last?.results.map(\.id) == ["3"])
         token.cancel()
@@ -99,11 +100,11 @@ final class BookListScreen: EntityListener {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
         let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
-        #expect(waitUntil { changes.count == 1 })
+        #expect(changes.wait { $0.count == 1 })
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
-        #expect(waitUntil { changes.values.last?.results.count == 200 })
+        #expect(changes.wait { $0.last?.results.count == 200 })
         #expect(changes.count <= 201)
         // Change sets chain: applying every delivery's inserts adds up to the final count.
         let inserted = changes.values.reduce(0) { $0 + $1.changes.inserted.count }
@@ -117,7 +118,7 @@ final class BookListScreen: EntityListener {
         let changes = Collector<QueryChange<Counter>>()
         let queue = DispatchQueue(label: "o")
         let token = store.observe(Query<Counter>(), queue: queue) { changes.append($0) }
-        #expect(waitUntil { changes.count == 1 })
+        #expect(changes.wait { $0.count == 1 })
         token.cancel()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         store.observerContext.waitUntilIdle()
@@ -167,12 +168,8 @@ final class BookListScreen: EntityListener {
         }
         // Main-actor jobs wait while the test process's main thread is busy (XCTest runs its
         // tests there), so this bound is generous; nothing here measures time.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(180)
-        while await screen.lists.last != ["a", "b", "c"], clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let lists = await screen.lists
+        _ = await eventually(timeout: .seconds(180)) { screen.lists.values.last == ["a", "b", "c"] }
+        let lists = screen.lists.values
         // The first call tells the list as it was when the listener's first refresh ran (commits
         // made meanwhile are folded into it); the last holds every commit.
         #expect(!lists.isEmpty && lists.last == ["a", "b", "c"], "\(lists)")
@@ -207,7 +204,7 @@ final class BookListScreen: EntityListener {
         let changes = Collector<QueryChange<Counter>>()
         let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
-        #expect(waitUntil { changes.values.last?.results.count == 1 })
+        #expect(changes.wait { $0.last?.results.count == 1 })
         token.cancel()
     }
 
@@ -216,11 +213,11 @@ final class BookListScreen: EntityListener {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
         let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
-        #expect(waitUntil { changes.count == 1 })
+        #expect(changes.wait { $0.count == 1 })
         try store.context.persistAndWait { tx in
             try tx.execute(#"INSERT INTO "Counter" ("id", "value") VALUES (?, ?)"#, [.integer(5), .integer(6)])
         }
-        #expect(waitUntil { changes.count == 2 })
+        #expect(changes.wait { $0.count == 2 })
         #expect(changes.values.last?.results == [Counter(id: 5, value: 6)])
         token.cancel()
     }

@@ -31,8 +31,9 @@ struct Boom: Error {}
             let seen = (try? other.readAndWait { try $0.fetch(Counter.self, id: 1) })??.value
             results.append((try? result.get()) == 7 && seen == 42 ? 1 : -1)
         }
-        #expect(waitUntil { results.count == 1 })
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(results.wait { $0.count == 1 })
+        // The completion runs on the context's queue: once it is idle, a second call would have come.
+        store.context.waitUntilIdle()
         #expect(results.values == [1])
     }
 
@@ -51,7 +52,7 @@ struct Boom: Error {}
                 errors.append(false)
             }
         }
-        #expect(waitUntil { errors.count == 1 })
+        #expect(errors.wait { $0.count == 1 })
         #expect(errors.values == [true])
     }
 
@@ -127,7 +128,7 @@ struct Boom: Error {}
             }
             try tx.insert(Counter(id: 1, value: 1))
         }
-        #expect(waitUntil { seen.count == 1 })
+        #expect(seen.wait { $0.count == 1 })
         #expect(seen.values == [1])
     }
 

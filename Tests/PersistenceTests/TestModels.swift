@@ -86,12 +86,3 @@ final class StoreFixture: Sendable {
     deinit { directory.remove() }
 }
 
-/// Waits for a condition with a generous bound, never forever.
-func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.005)
-    }
-    return condition()
-}
