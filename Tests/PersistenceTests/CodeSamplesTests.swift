@@ -88,8 +88,9 @@ private enum Samples {
         let book = Samples.Book(id: "v1", title: "Dune", authors: ["Frank Herbert"], isbn: "978")
         try Samples.landingPage(libraryURL: fixture.url, book: book, libraryScreen: screen)
         let store = try ObjectStore(at: fixture.url, entities: [Samples.Book.self])
-        #expect(await eventually(timeout: .seconds(10)) {
-            (try? store.context.readAndWait { try $0.count(Samples.Book.self) }) == 1
-        })
+        #expect(
+            await eventually(timeout: .seconds(10)) {
+                (try? store.context.readAndWait { try $0.count(Samples.Book.self) }) == 1
+            })
     }
 }

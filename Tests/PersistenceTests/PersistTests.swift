@@ -209,7 +209,9 @@ struct Boom: Error {}
         let store = try fixture.open()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         store.close()
-        let closed = #expect(throws: PersistenceError.self) { try store.context.readAndWait { try $0.count(Counter.self) } }
+        let closed = #expect(throws: PersistenceError.self) {
+            try store.context.readAndWait { try $0.count(Counter.self) }
+        }
         #expect(closed?.code == .closed)
         let reopened = try fixture.open()
         #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 1)

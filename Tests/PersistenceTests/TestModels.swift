@@ -85,4 +85,3 @@ final class StoreFixture: Sendable {
 
     deinit { directory.remove() }
 }
-

@@ -55,14 +55,16 @@ public struct MovieCatalogue: Sendable {
     /// The movies in catalogue order: the well-known ones, then the generated ones.
     private let ordered: [Movie]
 
+    /// A row of ``wellKnownRows``: a movie's values, with `nil` for an original title that is the title.
+    private typealias KnownMovie = (
+        id: Int, title: String, originalTitle: String?, language: String, releaseDate: String, popularity: Double,
+        voteAverage: Double, voteCount: Int, genreIDs: [Int]
+    )
+
     /// Real movies with their TMDB ids and approximately their real values, one a row: id,
     /// title, original title (`nil` when it is the title), original language, release date,
     /// popularity, vote average, vote count and genre ids.
-    private static let wellKnownRows:
-        [(
-            id: Int, title: String, originalTitle: String?, language: String, releaseDate: String,
-            popularity: Double, voteAverage: Double, voteCount: Int, genreIDs: [Int]
-        )] = [
+    private static let wellKnownRows: [KnownMovie] = [
         (550, "Fight Club", nil, "en", "1999-10-15", 73.433, 8.4, 30_312, [18]),
         (13804, "Fast & Furious", nil, "en", "2009-04-02", 38.2, 6.7, 7_104, [28, 80, 53]),
         (82992, "Fast & Furious 6", nil, "en", "2013-05-21", 41.5, 6.8, 10_433, [28, 53, 80]),

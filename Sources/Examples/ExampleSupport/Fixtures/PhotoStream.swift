@@ -53,54 +53,78 @@ public struct PhotoStream: Sendable {
     /// the Where On Earth id, the latitude and longitude offsets photos are taken within, and
     /// what photos there show.
     private static let places: [Place] = [
-        Place("San Francisco", 37.7749, -122.4194, "7.MJR8tTVrIO1EgB", 2_487_956, -0.05...0.025, -0.05...0.025, [
-            "Golden Gate Bridge in the fog", "Cable car on Powell Street", "Painted Ladies at Alamo Square",
-            "Fog over Twin Peaks", "Ferry Building at dusk", "Mural in the Mission", "Sunday in Dolores Park",
-        ]),
-        Place("Oslo", 59.9139, 10.7522, "rXYsMN5TUb4a1fCr", 862_592, 0.005...0.05, -0.05...0.05, [
-            "Opera House roof", "Tram on Karl Johans gate", "Vigeland sculptures", "Snow in Frogner Park",
-            "Akerselva in autumn", "Midsummer evening", "Street in Grünerløkka",
-        ]),
-        Place("Tokyo", 35.6762, 139.6503, "4Tk6b2JVUrtzrk4", 1_118_370, -0.05...0.05, -0.05...0.05, [
-            "Shibuya crossing at night", "Cherry blossoms in Yoyogi Park", "Rain in Shinjuku", "Meiji Shrine gate",
-            "Side street in Shimokitazawa", "Ramen counter", "Odakyu train at dusk",
-        ]),
-        Place("Cape Town", -33.9249, 18.4241, "fZ0jLhZQU7qjhC8", 1_591_691, -0.05...(-0.005), -0.03...0.05, [
-            "Table Mountain from the city", "Bo-Kaap colours", "Lion's Head at sunset", "Company's Garden",
-            "Harbour at dusk", "Cloth on Table Mountain", "Jacarandas in Gardens",
-        ]),
-        Place("Buenos Aires", -34.6037, -58.3816, "4qNuW3ZUVrIZbA", 468_739, -0.05...0.02, -0.05...0.015, [
-            "La Boca colours", "Tango in San Telmo", "Obelisco at night", "Recoleta Cemetery",
-            "Puente de la Mujer", "Jacarandas in Palermo", "Café on Avenida de Mayo",
-        ]),
-        Place("Reykjavík", 64.1466, -21.9426, "zo8kVWBTUb5YbQ", 980_389, -0.025...0, 0...0.06, [
-            "Hallgrímskirkja", "Harpa at night", "Northern lights over the bay", "Sun Voyager sculpture",
-            "Colourful roofs", "Old harbour at dusk", "Snow on Laugavegur",
-        ]),
-        Place("Sydney", -33.8688, 151.2093, "8vXXR3NWUrJxmQ", 1_105_779, -0.05...(-0.01), -0.05...0.03, [
-            "Opera House at dusk", "Harbour Bridge from the Rocks", "Ferries at Circular Quay",
-            "Royal Botanic Garden", "Terraces in Surry Hills", "Jacarandas in Paddington", "Central Station clock",
-        ]),
-        Place("Nairobi", -1.2921, 36.8219, "Vp5Vh9dTUb5LlQ", 1_528_488, -0.05...0.05, -0.05...0.05, [
-            "Uhuru Park", "Matatus on Moi Avenue", "City Market", "Skyline at dusk", "Jacaranda season",
-            "Karura Forest trail", "Kenyatta Avenue at rush hour",
-        ]),
-        Place("Mumbai", 19.0760, 72.8777, "tI9yS7FVUb5tPQ", 2_295_411, -0.03...0.05, -0.03...0.04, [
-            "Monsoon rain", "Local train at rush hour", "Street food stall", "Ganesh Chaturthi procession",
-            "Rooftops at dusk", "Chai stall in Kurla", "Workshops in Dharavi",
-        ]),
-        Place("Anchorage", 61.2181, -149.9003, "j9r2UtZWUb4bZA", 2_354_490, -0.05...0, 0...0.06, [
-            "Chugach Mountains from Midtown", "Snow on Town Square", "Moose in the neighbourhood",
-            "Northern lights", "Cook Inlet at low tide", "Coastal Trail in autumn", "Float planes at Lake Hood",
-        ]),
-        Place("Lima", -12.0464, -77.0428, "GOFz6edVUrLoEg", 418_440, -0.04...0.03, -0.01...0.05, [
-            "Plaza Mayor", "Lima Cathedral", "Garúa over the city", "Fountains in Parque de la Reserva",
-            "Ceviche lunch", "Barrio Chino gate", "Balconies in the old town",
-        ]),
-        Place("Alameda", 37.765819, -122.242912, "FmOEZR5UV7P7KfBdxg", 2_352_491, -0.008...0.006, -0.03...0.01, [
-            "Victorian on Central Avenue", "Park Street at night", "Sunset over the estuary",
-            "Alameda Theatre marquee", "Bikes on Shoreline Drive", "Lincoln Park oaks",
-        ]),
+        Place(
+            "San Francisco", 37.7749, -122.4194, "7.MJR8tTVrIO1EgB", 2_487_956, -0.05...0.025, -0.05...0.025,
+            [
+                "Golden Gate Bridge in the fog", "Cable car on Powell Street", "Painted Ladies at Alamo Square",
+                "Fog over Twin Peaks", "Ferry Building at dusk", "Mural in the Mission", "Sunday in Dolores Park",
+            ]),
+        Place(
+            "Oslo", 59.9139, 10.7522, "rXYsMN5TUb4a1fCr", 862_592, 0.005...0.05, -0.05...0.05,
+            [
+                "Opera House roof", "Tram on Karl Johans gate", "Vigeland sculptures", "Snow in Frogner Park",
+                "Akerselva in autumn", "Midsummer evening", "Street in Grünerløkka",
+            ]),
+        Place(
+            "Tokyo", 35.6762, 139.6503, "4Tk6b2JVUrtzrk4", 1_118_370, -0.05...0.05, -0.05...0.05,
+            [
+                "Shibuya crossing at night", "Cherry blossoms in Yoyogi Park", "Rain in Shinjuku", "Meiji Shrine gate",
+                "Side street in Shimokitazawa", "Ramen counter", "Odakyu train at dusk",
+            ]),
+        Place(
+            "Cape Town", -33.9249, 18.4241, "fZ0jLhZQU7qjhC8", 1_591_691, -0.05...(-0.005), -0.03...0.05,
+            [
+                "Table Mountain from the city", "Bo-Kaap colours", "Lion's Head at sunset", "Company's Garden",
+                "Harbour at dusk", "Cloth on Table Mountain", "Jacarandas in Gardens",
+            ]),
+        Place(
+            "Buenos Aires", -34.6037, -58.3816, "4qNuW3ZUVrIZbA", 468_739, -0.05...0.02, -0.05...0.015,
+            [
+                "La Boca colours", "Tango in San Telmo", "Obelisco at night", "Recoleta Cemetery",
+                "Puente de la Mujer", "Jacarandas in Palermo", "Café on Avenida de Mayo",
+            ]),
+        Place(
+            "Reykjavík", 64.1466, -21.9426, "zo8kVWBTUb5YbQ", 980_389, -0.025...0, 0...0.06,
+            [
+                "Hallgrímskirkja", "Harpa at night", "Northern lights over the bay", "Sun Voyager sculpture",
+                "Colourful roofs", "Old harbour at dusk", "Snow on Laugavegur",
+            ]),
+        Place(
+            "Sydney", -33.8688, 151.2093, "8vXXR3NWUrJxmQ", 1_105_779, -0.05...(-0.01), -0.05...0.03,
+            [
+                "Opera House at dusk", "Harbour Bridge from the Rocks", "Ferries at Circular Quay",
+                "Royal Botanic Garden", "Terraces in Surry Hills", "Jacarandas in Paddington", "Central Station clock",
+            ]),
+        Place(
+            "Nairobi", -1.2921, 36.8219, "Vp5Vh9dTUb5LlQ", 1_528_488, -0.05...0.05, -0.05...0.05,
+            [
+                "Uhuru Park", "Matatus on Moi Avenue", "City Market", "Skyline at dusk", "Jacaranda season",
+                "Karura Forest trail", "Kenyatta Avenue at rush hour",
+            ]),
+        Place(
+            "Mumbai", 19.0760, 72.8777, "tI9yS7FVUb5tPQ", 2_295_411, -0.03...0.05, -0.03...0.04,
+            [
+                "Monsoon rain", "Local train at rush hour", "Street food stall", "Ganesh Chaturthi procession",
+                "Rooftops at dusk", "Chai stall in Kurla", "Workshops in Dharavi",
+            ]),
+        Place(
+            "Anchorage", 61.2181, -149.9003, "j9r2UtZWUb4bZA", 2_354_490, -0.05...0, 0...0.06,
+            [
+                "Chugach Mountains from Midtown", "Snow on Town Square", "Moose in the neighbourhood",
+                "Northern lights", "Cook Inlet at low tide", "Coastal Trail in autumn", "Float planes at Lake Hood",
+            ]),
+        Place(
+            "Lima", -12.0464, -77.0428, "GOFz6edVUrLoEg", 418_440, -0.04...0.03, -0.01...0.05,
+            [
+                "Plaza Mayor", "Lima Cathedral", "Garúa over the city", "Fountains in Parque de la Reserva",
+                "Ceviche lunch", "Barrio Chino gate", "Balconies in the old town",
+            ]),
+        Place(
+            "Alameda", 37.765819, -122.242912, "FmOEZR5UV7P7KfBdxg", 2_352_491, -0.008...0.006, -0.03...0.01,
+            [
+                "Victorian on Central Avenue", "Park Street at night", "Sunset over the estuary",
+                "Alameda Theatre marquee", "Bikes on Shoreline Drive", "Lincoln Park oaks",
+            ]),
     ]
     /// The photographers: id, name, and the city they live in (an index into ``places``).
     private static let owners: [(id: String, name: String, home: Int)] = [
@@ -199,7 +223,7 @@ public struct PhotoStream: Sendable {
         let photos = stride(from: newest - 1 - start, to: max(-1, newest - 1 - start - size), by: -1).map(photo)
         let body: [String: Any] = [
             "photos": [
-            "page": max(1, page), "pages": "\(pages)", "perpage": size, "total": "\(total)", "photo": photos,
+                "page": max(1, page), "pages": "\(pages)", "perpage": size, "total": "\(total)", "photo": photos,
             ],
             "stat": "ok",
         ]
