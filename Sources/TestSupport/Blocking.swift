@@ -18,17 +18,17 @@ public enum Blocking {
         }
     }
 
-    /// Waits until `condition` holds, checking every few milliseconds, for at most `seconds`.
+    /// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
     ///
     /// The sleep only paces the polling; it suspends the task instead of blocking a thread.
     ///
     /// - Parameters:
-    ///   - seconds: the bound.
+    ///   - timeout: the bound.
     ///   - condition: what to wait for.
     /// - Returns: whether `condition` held before the bound.
-    public static func poll(upTo seconds: Double, until condition: () -> Bool) async -> Bool {
+    public static func poll(upTo timeout: Duration, until condition: () -> Bool) async -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(seconds))
+        let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))

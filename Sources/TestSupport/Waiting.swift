@@ -48,19 +48,19 @@ public final class Arrival<Value: Sendable>: Sendable {
     /// Every value delivered, in order.
     public var all: [Value] { state.withLock { $0.values } }
 
-    /// The first value, waiting at most `seconds` for it.
+    /// The first value, waiting at most `timeout` for it.
     ///
     /// - Parameters:
-    ///   - seconds: the bound.
+    ///   - timeout: the bound.
     ///   - what: what is awaited, for the error.
     /// - Returns: the first value delivered.
     /// - Throws: ``TimedOut`` when nothing came in time.
-    public func value(within seconds: Double = 30, _ what: String = "a delivery") async throws -> Value {
-        let timeout = Task { [self] in
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    public func value(within timeout: Duration = .seconds(30), _ what: String = "a delivery") async throws -> Value {
+        let timer = Task { [self] in
+            try await Task.sleep(for: timeout)
             fail(what)
         }
-        defer { timeout.cancel() }
+        defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             let first = state.withLock { state -> Value? in
                 if let first = state.values.first { return first }
@@ -165,14 +165,14 @@ public final class Collector<Value: Sendable>: Sendable {
     }
 
     /// Blocks the calling thread until the values so far satisfy `condition`, for at most
-    /// `seconds`; `condition` is checked now and after each append, never by polling.
+    /// `timeout`; `condition` is checked now and after each append, never by polling.
     ///
     /// - Parameters:
-    ///   - seconds: the bound (generous: it is reached only when something hangs).
+    ///   - timeout: the bound (generous: it is reached only when something hangs).
     ///   - condition: what the values must satisfy, such as `{ $0.count == 2 }`.
     /// - Returns: whether `condition` held before the bound.
-    public func wait(within seconds: Double = 30, until condition: ([Value]) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    public func wait(within timeout: Duration = .seconds(30), until condition: ([Value]) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout.timeInterval)
         appended.lock()
         defer { appended.unlock() }
         // An append between the check and `wait` cannot be missed: it broadcasts under the
@@ -190,19 +190,19 @@ public final class Collector<Value: Sendable>: Sendable {
     public var count: Int { items.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, checking between short sleeps, for at most `seconds`.
+/// Waits until `condition` holds, checking between short sleeps, for at most `timeout`.
 ///
 /// The sleep only paces the polling; no assertion depends on how long anything takes.
 ///
 /// - Parameters:
 ///   - what: what is awaited, for the error.
-///   - seconds: the bound.
+///   - timeout: the bound.
 ///   - condition: what to wait for.
 /// - Throws: ``TimedOut`` when the condition did not hold in time.
 public func waitUntil(
-    _ what: String, within seconds: Double = 30, _ condition: @Sendable () -> Bool
+    _ what: String, within timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool
 ) async throws {
-    guard await Blocking.poll(upTo: seconds, until: condition) else { throw TimedOut(what: what) }
+    guard await Blocking.poll(upTo: timeout, until: condition) else { throw TimedOut(what: what) }
 }
 
 /// Whether `condition` came to hold within `timeout`, polled every few milliseconds.
@@ -212,6 +212,5 @@ public func waitUntil(
 ///   - condition: what to wait for.
 /// - Returns: whether it held in time.
 public func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    return await Blocking.poll(upTo: seconds, until: condition)
+    await Blocking.poll(upTo: timeout, until: condition)
 }

@@ -159,7 +159,7 @@ import Testing
             }
         }
         downloads.allFinished { finished.fulfill($0) }
-        let summary = try await finished.value(within: 30, "the batch to finish")
+        let summary = try await finished.value(within: .seconds(30), "the batch to finish")
         #expect(Set(summary.succeeded) == ["one", "two"])
         #expect(Set(summary.failed.keys) == ["missing", "dropped"])
         #expect(summary.count == 4)
@@ -170,7 +170,7 @@ import Testing
         // Idle: a new handler hears about the last batch at once, and the first never again.
         let idle = Arrival<DownloadBatchSummary>()
         downloads.allFinished { idle.fulfill($0) }
-        #expect(try await idle.value(within: 30).count == 4)
+        #expect(try await idle.value(within: .seconds(30)).count == 4)
         #expect(finished.count == 1)
         #expect(try leftoverStagingFiles().isEmpty)
     }

@@ -67,7 +67,7 @@ import Testing
         for (handle, cancels) in zip(handles, willCancel) where cancels { handle.cancel() }
 
         for (index, completion) in completions.enumerated() {
-            let report = try await completion.value(within: 60, "fan-out \(index)")
+            let report = try await completion.value(within: .seconds(60), "fan-out \(index)")
             #expect(report.results.count == itemsPerFanOut)
             #expect(report.itemOutcomes.count == itemsPerFanOut)
             if !willCancel[index] {

@@ -83,7 +83,7 @@ import Testing
                 changed: { $0.popularity != movie.popularity })
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: 60, "the refresh outcome") == .noData)
+        #expect(try await outcome.value(within: .seconds(60), "the refresh outcome") == .noData)
         #expect(updates.allSatisfy { $0.value != nil })
         #expect(server.maxRequestsInFlight <= 4)
     }

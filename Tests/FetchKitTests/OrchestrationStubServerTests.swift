@@ -76,7 +76,7 @@ import Testing
             completion: { done.fulfill($0) })
         #expect(await server.waitForRequestsInFlight(count: 4, timeout: .seconds(30)))
         handle.cancel()
-        let report = try await done.value(within: 30, "the cancelled fan-out")
+        let report = try await done.value(within: .seconds(30), "the cancelled fan-out")
         #expect(report.wasCancelled)
         #expect(report.outcome == .failed)
         #expect(report.failedCount == 40)
@@ -95,7 +95,7 @@ import Testing
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
 
-        #expect(try await outcome.value(within: 60, "the pipeline's outcome") == .newData)
+        #expect(try await outcome.value(within: .seconds(60), "the pipeline's outcome") == .newData)
         #expect(updates[16].itemOutcome == .changed)
         #expect(server.maxRequestsInFlight <= FanOut.defaultMaximumConcurrency)
         #expect(server.receivedRequests.count == 30)
@@ -155,7 +155,7 @@ import Testing
         let handle = booksPaginator().collect(onPage: { _ in }, completion: { done.fulfill($0) })
         #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
         handle.cancel()
-        let summary = try await done.value(within: 30, "the cancelled search")
+        let summary = try await done.value(within: .seconds(30), "the cancelled search")
         #expect(summary.stop == .cancelled)
         #expect(summary.items.count == 30)
         #expect(server.receivedRequests.count == 2)

@@ -164,7 +164,7 @@ import Testing
                 return 1
             }, onRun: runs.fulfill)
         fetcher.start()
-        try await started.value(within: 30, "the run to start")
+        try await started.value(within: .seconds(30), "the run to start")
         fetcher.stop()
         try await waitUntil("the cancelled run to end") { !fetcher.isRunningJob && clock.sleeperCount == 0 }
         #expect(runs.count == 0)

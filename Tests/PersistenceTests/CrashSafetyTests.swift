@@ -52,7 +52,7 @@ extension Collector<Data> {
             pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
             try process.run()
             let wanted = Int.random(in: 5...60, using: &generator)
-            let started = await Blocking.poll(upTo: 30) { output.lines.count >= wanted || !process.isRunning }
+            let started = await Blocking.poll(upTo: .seconds(30)) { output.lines.count >= wanted || !process.isRunning }
             #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
@@ -97,14 +97,14 @@ extension Collector<Data> {
             process.waitUntilExit()
             pipe.fileHandleForReading.readabilityHandler = nil
         }
-        #expect(await Blocking.poll(upTo: 30) { output.lines.count >= 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: .seconds(30)) { output.lines.count >= 5 || !process.isRunning })
         // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
         // busy timeout make the two take turns instead of failing.
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
         let before = output.lines.count
-        #expect(await Blocking.poll(upTo: 30) { output.lines.count > before + 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: .seconds(30)) { output.lines.count > before + 5 || !process.isRunning })
         #expect(process.isRunning, "the writer process died while sharing the store")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -123,7 +123,7 @@ extension Collector<Data> {
         process.executableURL = binary
         process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
         try process.run()
-        let finished = await Blocking.poll(upTo: 60) { !process.isRunning }
+        let finished = await Blocking.poll(upTo: .seconds(60)) { !process.isRunning }
         if !finished { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(finished)

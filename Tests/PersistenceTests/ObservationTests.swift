@@ -132,28 +132,28 @@ final class BookListScreen: EntityListener {
         var screen: BookListScreen? = BookListScreen()
         let lists = try #require(screen?.lists)
         store.addListener(try #require(screen), sortedBy: byTitle)
-        #expect(await Blocking.poll(upTo: 10) { lists.count == 1 })
+        #expect(await Blocking.poll(upTo: .seconds(10)) { lists.count == 1 })
         #expect(lists.values == [[]])
         try await store.context.persist { tx in
             try tx.insert(Book(id: "1", title: "zebra"))
             try tx.insert(Book(id: "2", title: "Apple"))
         }
-        #expect(await Blocking.poll(upTo: 10) { lists.count == 2 })
+        #expect(await Blocking.poll(upTo: .seconds(10)) { lists.count == 2 })
         #expect(lists.values.last == ["Apple", "zebra"])
 
         let second = BookListScreen()
         store.addListener(second)
-        #expect(await Blocking.poll(upTo: 10) { second.lists.count == 1 })
+        #expect(await Blocking.poll(upTo: .seconds(10)) { second.lists.count == 1 })
         store.removeListener(second)
 
         // A listener that stays, to know when the next commit has been delivered.
         let witness = BookListScreen()
         store.addListener(witness)
-        #expect(await Blocking.poll(upTo: 10) { witness.lists.count == 1 })
+        #expect(await Blocking.poll(upTo: .seconds(10)) { witness.lists.count == 1 })
         screen = nil
         try await store.context.persist { tx in try tx.insert(Book(id: "3", title: "m")) }
-        #expect(await Blocking.poll(upTo: 10) { witness.lists.count == 2 })
-        #expect(await !Blocking.poll(upTo: 0.3) { lists.count > 2 }, "a released listener was called")
+        #expect(await Blocking.poll(upTo: .seconds(10)) { witness.lists.count == 2 })
+        #expect(await !Blocking.poll(upTo: .milliseconds(300)) { lists.count > 2 }, "a released listener was called")
         #expect(second.lists.count == 1)
     }
 

@@ -160,7 +160,7 @@ extension ProgressTests {
         }
         #expect(await Blocking.run { ended.wait(timeout: .now() + 60) } == .success)
         let reports = followed.current
-        #expect(await Blocking.poll(upTo: 10) { outcomes.current.count == 3 })
+        #expect(await Blocking.poll(upTo: .seconds(10)) { outcomes.current.count == 3 })
         #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })
 
         #expect(reports.filter(\.isFinished).count == 1)

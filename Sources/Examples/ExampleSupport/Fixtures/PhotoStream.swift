@@ -184,13 +184,16 @@ public struct PhotoStream: Sendable {
 
     /// How much wall-clock time one tick stands for, when the tick follows the clock
     /// (see ``tick(at:)``).
-    public static let tickLength: TimeInterval = 10
+    public static let tickLength: Duration = .seconds(10)
+
+    /// ``tickLength`` in whole seconds.
+    private static var tickSeconds: Int { Int(tickLength.components.seconds) }
 
     /// The start of the stream's clock: 2026-01-01T00:00:00Z, in seconds since 1970.
     static let origin = 1_767_225_600
 
     /// The tick of the stream at a moment of wall-clock time: one tick every ``tickLength``
-    /// seconds since 2026-01-01T00:00:00Z (0 before then), so a program that fetches every
+    /// since 2026-01-01T00:00:00Z (0 before then), so a program that fetches every
     /// minute sees new photos each time.
     ///
     /// - Parameter date: the moment.
@@ -198,13 +201,13 @@ public struct PhotoStream: Sendable {
     public static func tick(at date: Date) -> Int {
         let seconds = date.timeIntervalSince1970 - TimeInterval(origin)
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        return Int(min(seconds / tickLength, 1e12))
+        return Int(min(seconds / Double(tickSeconds), 1e12))
     }
 
     /// The upload time of photo `n`, in seconds since 1970: the newest photo of ``tick(at:)``'s
     /// tick was uploaded about then.
     static func uploadTime(ofPhoto n: Int) -> Int {
-        origin + (n - 400) * Int(tickLength) / 25
+        origin + (n - 400) * tickSeconds / 25
     }
 
     /// The JSON body of one page of recent photos as of `tick`: the newest photo first.
