@@ -12,11 +12,11 @@ enum PathNavigator {
         _ type: T.Type, at path: PathExpression, in root: KeyedDecodingContainer<Key>,
         cache: NavigationCache?, required: Bool
     ) throws -> T? {
-        switch try walk(path, in: root, cache: cache, required: required) {
-        case nil: return nil
-        case .root(let key)?: return try decodeValue(type, in: root, key: key, required: required)
-        case .node(let node)?: return try decodeLast(type, in: node, path: path, required: required)
+        if path.steps.count == 1 {
+            return try decodeValue(type, in: root, key: try rootKey(of: root, path: path), required: required)
         }
+        guard let node = try walk(path, in: root, cache: cache, required: required) else { return nil }
+        return try decodeLast(type, in: node, path: path, required: required)
     }
 
     /// Decodes the value at `path` from the root of `decoder`, which may be an object or an array.
@@ -47,11 +47,12 @@ enum PathNavigator {
         at path: PathExpression, in root: KeyedDecodingContainer<AnyCodingKey>, cache: NavigationCache?
     ) throws -> any Decoder {
         let last = path.steps.count - 1
-        let node: PathNode
-        switch try walk(path, in: root, cache: cache, required: true) {
-        case .root?: node = .object(root)
-        case .node(let found)?: node = found
-        case nil: throw missing(path, step: 0, codingPath: root.codingPath, reason: "no value")
+        var node = PathNode.object(root)
+        if last > 0 {
+            guard let found = try walk(path, in: root, cache: cache, required: true) else {
+                throw missing(path, step: 0, codingPath: root.codingPath, reason: "no value")
+            }
+            node = found
         }
         switch node {
         case .object(let container):
@@ -69,15 +70,15 @@ enum PathNavigator {
     /// Whether a value exists at `path` below `root` (null counts as a value, as in `contains`).
     static func contains<Key: CodingKey>(_ path: PathExpression, in root: KeyedDecodingContainer<Key>) -> Bool {
         do {
+            let last = path.steps.count - 1
+            if last == 0 { return root.contains(try rootKey(of: root, path: path)) }
             switch try walk(path, in: root, cache: nil, required: false) {
             case nil: return false
-            case .root(let key)?: return root.contains(key)
-            case .node(.object(let container))?:
-                guard let key = path.steps[path.steps.count - 1].key else { return false }
+            case .object(let container)?:
+                guard let key = path.steps[last].key else { return false }
                 return container.contains(key)
-            case .node(.array(var container))?:
-                return try position(
-                    &container, at: path, step: path.steps.count - 1, required: false, keepingElement: true)
+            case .array(var container)?:
+                return try position(&container, at: path, step: last, required: false, keepingElement: true)
             }
         } catch {
             return false
@@ -86,40 +87,34 @@ enum PathNavigator {
 
     // MARK: The walk
 
-    /// Where a walk ends: the container that the last step of a path applies to.
-    private enum Parent<Key: CodingKey> {
-        /// The path is one step, a key of the root container.
-        case root(Key)
-        /// The object or array the last step applies to.
-        case node(PathNode)
-    }
-
-    /// Walks `path` from `root` to the container its last step applies to, starting from the
-    /// deepest prefix `cache` already reached.
+    /// Walks `path`, of two steps or more, from `root` to the container its last step applies
+    /// to, starting from the deepest prefix `cache` already reached.
+    ///
+    /// The result is not generic over `Key`, so that this unspecialized code instantiates no
+    /// generic metadata per call; callers read one-step paths from `root` themselves.
     ///
     /// - Returns: nil when a step is missing or null (or, through an array, absent) and the
     ///   value is not `required`.
     @inline(__always)
     private static func walk<Key: CodingKey>(
         _ path: PathExpression, in root: KeyedDecodingContainer<Key>, cache: NavigationCache?, required: Bool
-    ) throws -> Parent<Key>? {
-        let steps = path.steps
-        let last = steps.count - 1
+    ) throws -> PathNode? {
+        let last = path.steps.count - 1
         // A cached miss is trusted only when nil is the answer; a required value walks again
         // so that its error names the step that is missing.
         if let cache, let hit = cache.deepest(path, below: last), hit.container != nil || !required {
             guard let container = hit.container else { return nil }
+            // Most often the cached object is the last step's parent: nothing left to walk.
+            if hit.index + 1 == last { return .object(container) }
             return try walk(path, from: .object(container), step: hit.index + 1, cache: cache, required: required)
-                .map(Parent.node)
         }
-        let first = try rootKey(steps[0], of: root, path: path)
-        if last == 0 { return .root(first) }
+        let first = try rootKey(of: root, path: path)
         guard let child = try child(of: root, key: first, path: path, step: 0, required: required) else {
             cache?.store(path, 0, nil)
             return nil
         }
         if case .object(let container) = child { cache?.store(path, 0, container) }
-        return try walk(path, from: child, step: 1, cache: cache, required: required).map(Parent.node)
+        return try walk(path, from: child, step: 1, cache: cache, required: required)
     }
 
     /// The one walk loop: continues from `node`, which step `start` applies to, to the
@@ -144,10 +139,11 @@ enum PathNavigator {
 
     // MARK: Steps
 
+    /// The first step of `path` as a key of `root`.
     private static func rootKey<Key: CodingKey>(
-        _ step: PathExpression.Step, of root: KeyedDecodingContainer<Key>, path: PathExpression
+        of root: KeyedDecodingContainer<Key>, path: PathExpression
     ) throws -> Key {
-        guard let key = step.key else {
+        guard let key = path.steps[0].key else {
             throw arrayStepOnObject(path, step: 0, codingPath: root.codingPath)
         }
         if let same = key as? Key { return same }
