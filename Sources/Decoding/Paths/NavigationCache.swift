@@ -45,6 +45,19 @@ final class NavigationCache {
         return nil
     }
 
+    /// The object cached for steps `0...step` of `path`, if one is (a cached miss gives nil too).
+    @inline(__always)
+    func object(at step: Int, of path: PathExpression) -> KeyedDecodingContainer<AnyCodingKey>? {
+        guard count > 0, step >= 0 else { return nil }
+        let id = path.prefixIDs[step]
+        if id == id0 { return container0 }
+        if id == id1 { return container1 }
+        if id == id2 { return container2 }
+        if id == id3 { return container3 }
+        if count > 4, let entry = overflow.first(where: { $0.id == id }) { return entry.container }
+        return nil
+    }
+
     func store(_ path: PathExpression, _ step: Int, _ container: KeyedDecodingContainer<AnyCodingKey>?) {
         let id = path.prefixIDs[step]
         switch count {

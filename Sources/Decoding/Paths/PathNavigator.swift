@@ -12,8 +12,15 @@ enum PathNavigator {
         _ type: T.Type, at path: PathExpression, in root: KeyedDecodingContainer<Key>,
         cache: NavigationCache?, required: Bool
     ) throws -> T? {
-        if path.steps.count == 1 {
+        let last = path.steps.count - 1
+        if last == 0 {
             return try decodeValue(type, in: root, key: try rootKey(of: root, path: path), required: required)
+        }
+        // The usual case, properties sharing a prefix: the last step's parent object is cached.
+        // Read straight from it, without the walk's `PathNode` (whose copies go through the
+        // runtime, as `KeyedDecodingContainer` is a resilient type).
+        if let parent = cache?.object(at: last - 1, of: path) {
+            return try decodeValue(type, in: parent, key: try lastKey(of: path, in: parent), required: required)
         }
         guard let node = try walk(path, in: root, cache: cache, required: required) else { return nil }
         return try decodeLast(type, in: node, path: path, required: required)
