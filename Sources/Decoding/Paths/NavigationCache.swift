@@ -1,7 +1,12 @@
 import Foundation
 
 /// A place inside JSON that a path step can continue from.
-enum PathNode {
+///
+/// `indirect`: `KeyedDecodingContainer` is a resilient type, so an enum holding it inline
+/// reads and copies its cases through the runtime (`swift_getEnumCaseMultiPayload` and value
+/// witnesses); boxed, a node is one reference whose case is known statically. For 200 pages
+/// of the decoding benchmark that is 1,763M → 1,742M instructions.
+indirect enum PathNode {
     case object(KeyedDecodingContainer<AnyCodingKey>)
     case array(any UnkeyedDecodingContainer)
 }
