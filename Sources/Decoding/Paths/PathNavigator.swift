@@ -170,18 +170,14 @@ enum PathNavigator {
     private static func child<Key: CodingKey>(
         of container: KeyedDecodingContainer<Key>, key: Key, path: PathExpression, step: Int, required: Bool
     ) throws -> PathNode? {
-        guard container.contains(key) else {
-            if required {
-                throw missing(path, step: step, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
-            }
-            return nil
-        }
+        // Missing and null values are rare on a path: they are only looked for once opening
+        // the value failed, which spares the usual case a second lookup of the key.
         do {
-            let next = path.steps[step + 1]
-            if next.key == nil {
+            // Only the fields are read: copying the whole step would retain each of its strings.
+            if path.steps[step + 1].key == nil {
                 return .array(try container.nestedUnkeyedContainer(forKey: key))
             }
-            if next.arrayStep != nil {
+            if path.steps[step + 1].arrayStep != nil {
                 // `first`, `last` or digits: an index on an array, a key on an object.
                 do {
                     return .array(try container.nestedUnkeyedContainer(forKey: key))
@@ -191,7 +187,13 @@ enum PathNavigator {
             }
             return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
         } catch let error as DecodingError {
-            // Null is rare on a path, so it is only checked for once opening the value failed.
+            guard container.contains(key) else {
+                if required {
+                    throw missing(
+                        path, step: step, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
+                }
+                return nil
+            }
             guard (try? container.decodeNil(forKey: key)) == true else { throw error }
             if required {
                 throw missing(
@@ -202,15 +204,14 @@ enum PathNavigator {
     }
 
     private static func child(of node: PathNode, path: PathExpression, step: Int, required: Bool) throws -> PathNode? {
-        let current = path.steps[step]
         switch node {
         case .object(let container):
-            guard let key = current.key else {
+            guard let key = path.steps[step].key else {
                 throw arrayStepOnObject(path, step: step, codingPath: container.codingPath)
             }
             return try child(of: container, key: key, path: path, step: step, required: required)
         case .array(var container):
-            if case .filter(let field, let value)? = current.arrayStep {
+            if case .filter(let field, let value)? = path.steps[step].arrayStep {
                 // The match is opened as an object to test it, so it continues from there.
                 guard let element = try firstMatch(in: &container, field: field, value: value, keepingElement: false)
                 else {
@@ -229,11 +230,10 @@ enum PathNavigator {
                 }
                 return nil
             }
-            let next = path.steps[step + 1]
-            if next.key == nil {
+            if path.steps[step + 1].key == nil {
                 return .array(try container.nestedUnkeyedContainer())
             }
-            if next.arrayStep != nil {
+            if path.steps[step + 1].arrayStep != nil {
                 var probe = container
                 do {
                     return .array(try probe.nestedUnkeyedContainer())
