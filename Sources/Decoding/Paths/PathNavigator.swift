@@ -19,7 +19,7 @@ enum PathNavigator {
         // The usual case, properties sharing a prefix: the last step's parent object is cached.
         // Read straight from it, without the walk's `PathNode` (whose copies go through the
         // runtime, as `KeyedDecodingContainer` is a resilient type).
-        if let parent = cache?.object(at: last - 1, of: path) {
+        if let parent = cache?.object(at: last - 1, of: path)?.container {
             return try decodeValue(type, in: parent, key: try lastKey(of: path, in: parent), required: required)
         }
         guard let node = try walk(path, in: root, cache: cache, required: required) else { return nil }
@@ -54,7 +54,7 @@ enum PathNavigator {
         at path: PathExpression, in root: KeyedDecodingContainer<AnyCodingKey>, cache: NavigationCache?
     ) throws -> any Decoder {
         let last = path.steps.count - 1
-        var node = PathNode.object(root)
+        var node = PathNode.object(ObjectNode(root))
         if last > 0 {
             guard let found = try walk(path, in: root, cache: cache, required: true) else {
                 throw missing(path, step: 0, codingPath: root.codingPath, reason: "no value")
@@ -62,7 +62,8 @@ enum PathNavigator {
             node = found
         }
         switch node {
-        case .object(let container):
+        case .object(let object):
+            let container = object.container
             let key = try lastKey(of: path, in: container)
             guard container.contains(key) else {
                 throw missing(path, step: last, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
@@ -81,9 +82,9 @@ enum PathNavigator {
             if last == 0 { return root.contains(try rootKey(of: root, path: path)) }
             switch try walk(path, in: root, cache: nil, required: false) {
             case nil: return false
-            case .object(let container)?:
+            case .object(let object)?:
                 guard let key = path.steps[last].key else { return false }
-                return container.contains(key)
+                return object.container.contains(key)
             case .array(var container)?:
                 return try position(&container, at: path, step: last, required: false, keepingElement: true)
             }
@@ -182,10 +183,10 @@ enum PathNavigator {
                 do {
                     return .array(try container.nestedUnkeyedContainer(forKey: key))
                 } catch DecodingError.typeMismatch {
-                    return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+                    return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)))
                 }
             }
-            return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+            return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)))
         } catch let error as DecodingError {
             guard container.contains(key) else {
                 if required {
@@ -205,7 +206,8 @@ enum PathNavigator {
 
     private static func child(of node: PathNode, path: PathExpression, step: Int, required: Bool) throws -> PathNode? {
         switch node {
-        case .object(let container):
+        case .object(let object):
+            let container = object.container
             guard let key = path.steps[step].key else {
                 throw arrayStepOnObject(path, step: step, codingPath: container.codingPath)
             }
@@ -218,7 +220,7 @@ enum PathNavigator {
                     if required { throw noMatch(path, step: step, field: field, value: value, in: container) }
                     return nil
                 }
-                return .object(element)
+                return .object(ObjectNode(element))
             }
             guard try position(&container, at: path, step: step, required: required, keepingElement: true) else {
                 return nil
@@ -238,10 +240,10 @@ enum PathNavigator {
                 do {
                     return .array(try probe.nestedUnkeyedContainer())
                 } catch DecodingError.typeMismatch {
-                    return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self))
+                    return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self)))
                 }
             }
-            return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self))
+            return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self)))
         }
     }
 
@@ -345,7 +347,8 @@ enum PathNavigator {
         _ type: T.Type, in node: PathNode, path: PathExpression, required: Bool
     ) throws -> T? {
         switch node {
-        case .object(let container):
+        case .object(let object):
+            let container = object.container
             return try decodeValue(type, in: container, key: try lastKey(of: path, in: container), required: required)
         case .array(var container):
             guard
