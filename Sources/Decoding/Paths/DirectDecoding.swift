@@ -98,10 +98,24 @@ enum NumberFit {
     )
         -> any Error
     {
-        guard !(error is DecodingError), let number = unfitNumber(in: error) else { return error }
+        if case DecodingError.dataCorrupted(let context) = error {
+            // Foundations that report the number themselves, with its path: "Parsed JSON
+            // number <1.5> does not fit in Int."; the same message as the others.
+            guard let number = parsedNumber(in: context.debugDescription) else { return error }
+            return DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: context.codingPath, debugDescription: message(number: number, type: type)))
+        }
+        guard let number = unfitNumber(in: error) else { return error }
         return DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: codingPath(), debugDescription: message(number: number, type: type)))
+    }
+
+    /// `1.5` out of "Parsed JSON number <1.5> does not fit in Int.".
+    private static func parsedNumber(in text: String) -> String? {
+        guard text.hasPrefix("Parsed JSON number <"), let end = text.firstIndex(of: ">") else { return nil }
+        return String(text[text.index(text.startIndex, offsetBy: 20)..<end])
     }
 
     /// The message for `number`, which does not fit in `type`.
