@@ -15,8 +15,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter=$1 side=$2 pattern=$3 out=${4:-/tmp/callgrind.$side.$$}
 if [ "$pattern" = "-" ]; then collect=(--collect-atstart=yes); else collect=(--collect-atstart=no --toggle-collect="$pattern"); fi
+# Valgrind 3.19 gives up on the DWARF the Swift 6.3 toolchain writes ("Possibly corrupted
+# debuginfo file"); a copy without debug information keeps its symbol table, which is enough.
+binary=$(mktemp /tmp/FetchKitBenchmarks.XXXXXX)
+trap 'rm -f "$binary"' EXIT
+cp Benchmarks/.build/release/FetchKitBenchmarks "$binary"
+strip --strip-debug "$binary"
+chmod +x "$binary"
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind "${collect[@]}" --callgrind-out-file="$out" \
-  Benchmarks/.build/release/FetchKitBenchmarks --filter "$filter" --iterations 1 --warmups 0 --side "$side" \
+  "$binary" --filter "$filter" --iterations 1 --warmups 0 --side "$side" \
   >/dev/null 2>"$out.log"
 grep -h "Collected" "$out.log"
 callgrind_annotate --inclusive=no "$out" 2>/dev/null | swift demangle --simplified | sed -n '1,45p' | cut -c1-220

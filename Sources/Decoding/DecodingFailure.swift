@@ -4,63 +4,120 @@ import Foundation
 /// `items[3].volumeInfo.title: expected String, found null`.
 ///
 /// Every error that ``PathDecoder`` throws is a `DecodingFailure`. Its ``path`` says where,
-/// its ``message`` says what, its ``kind`` lets code tell the cases apart, and ``underlying``
+/// its ``message`` says what, its ``code`` lets code tell the cases apart, and ``underlying``
 /// keeps Foundation's `DecodingError` for code that wants its context.
 ///
 /// ```swift
 /// do {
 ///     let book = try PathDecoder().decode(Book.self, from: data)
+/// } catch DecodingFailure.Code.nullValue {
+///     // a required value is null
 /// } catch {
 ///     print(error)  // items[3].volumeInfo.title: expected String, found null
 /// }
 /// ```
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure this is.
-    ///
-    /// Kinds can be added without breaking callers; compare with `==` or match in `switch`.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-
-        private init(_ name: String) {
-            self.name = name
+    /// The kind of a ``DecodingFailure``. New codes may be added without breaking callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidJSON, missingValue, nullValue, typeMismatch, invalidValue, invalidPath
         }
 
-        /// The data is not JSON (malformed, truncated, empty, or not UTF-8).
-        public static let invalidJSON = Kind("invalid JSON")
-        /// A required value, or an object on its path, is missing.
-        public static let missingValue = Kind("missing value")
-        /// A required value is null.
-        public static let nullValue = Kind("null value")
-        /// A value has another type than the one asked for.
-        public static let typeMismatch = Kind("type mismatch")
-        /// A value has the right type but a content that cannot be used (a bad date, a bad URL).
-        public static let invalidValue = Kind("invalid value")
-        /// A coding key or path has invalid path syntax.
-        public static let invalidPath = Kind("invalid path")
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
 
-        /// The kind's name, such as `missing value`.
-        public var description: String { name }
+        /// The data is not JSON (malformed, truncated, empty, or not UTF-8).
+        public static let invalidJSON = Code(.invalidJSON)
+        /// A required value, or an object on its path, is missing.
+        public static let missingValue = Code(.missingValue)
+        /// A required value is null.
+        public static let nullValue = Code(.nullValue)
+        /// A value has another type than the one asked for.
+        public static let typeMismatch = Code(.typeMismatch)
+        /// A value has the right type but a content that cannot be used: a bad date or URL, a
+        /// number that does not fit its type (`1.5` as `Int`), or data nested too deep.
+        public static let invalidValue = Code(.invalidValue)
+        /// A coding key or path has invalid path syntax.
+        public static let invalidPath = Code(.invalidPath)
+
+        /// The code's name, such as `typeMismatch`.
+        public var description: String { base.rawValue }
+
+        /// Whether `value` is a ``DecodingFailure`` with this code, so a `catch` or `case` names
+        /// the kind of failure: `catch DecodingFailure.Code.typeMismatch`.
+        ///
+        /// - Parameters:
+        ///   - pattern: the code to match, such as ``typeMismatch``.
+        ///   - value: any error.
+        /// - Returns: `true` when `value` is a ``DecodingFailure`` whose ``DecodingFailure/code`` is `pattern`.
+        public static func ~= (pattern: Code, value: any Error) -> Bool {
+            (value as? DecodingFailure)?.code == pattern
+        }
     }
 
-    /// The readable path of the failing value, such as `items[3].volumeInfo.title` (empty for the root).
-    public var path: String
-    /// What went wrong at `path`, such as `expected String, found null`.
-    public var message: String
-    /// The `DecodingError` behind this failure, when there is one.
-    public var underlying: DecodingError?
     /// What kind of failure this is.
-    public var kind: Kind
+    public let code: Code
+    /// The readable path of the failing value, such as `items[3].volumeInfo.title` (empty for the root).
+    public let path: String
+    /// What went wrong at `path`, such as `expected String, found null`.
+    public let message: String
+    /// The `DecodingError` behind this failure, when there is one.
+    public let underlying: DecodingError?
 
-    /// Creates a failure from its parts.
+    /// Creates a failure from its parts, with its code.
     ///
     /// - Parameters:
     ///   - path: the readable path of the failing value.
     ///   - message: what went wrong there.
     ///   - underlying: the `DecodingError` behind it, if any.
+    ///   - code: what kind of failure it is.
+    public init(path: String, message: String, underlying: DecodingError?, code: Code) {
+        self.path = path
+        self.message = message
+        self.underlying = underlying
+        self.code = code
+    }
+
+    /// Creates a failure from its parts; its code follows from `underlying`.
+    ///
+    /// - Parameters:
+    ///   - path: the readable path of the failing value.
+    ///   - message: what went wrong there.
+    ///   - underlying: the `DecodingError` behind it, if any; without one the code is
+    ///     ``Code/invalidValue``.
     public init(path: String, message: String, underlying: DecodingError?) {
         self.init(
-            path: path, message: message, underlying: underlying, kind: underlying.map(Self.kind(of:)) ?? .invalidValue)
+            path: path, message: message, underlying: underlying, code: underlying.map(Self.code(of:)) ?? .invalidValue)
     }
+
+    /// Creates a failure that describes a `DecodingError` in one line.
+    ///
+    /// - Parameter error: the error to describe.
+    public init(_ error: DecodingError) {
+        let (path, message) = Self.describe(error)
+        self.init(path: path, message: message, underlying: error, code: Self.code(of: error))
+    }
+
+    /// The one-line description: `path: message`, or just `message` at the root.
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+    /// The same failure with another message, such as one scrubbed of secrets.
+    ///
+    /// - Parameter message: the new message.
+    /// - Returns: a failure with this one's code, path and underlying error.
+    package func replacingMessage(_ message: String) -> DecodingFailure {
+        DecodingFailure(path: path, message: message, underlying: underlying, code: code)
+    }
+
+    // MARK: Former names
+
+    /// What kind of failure this is.
+    @available(*, deprecated, renamed: "code")
+    public var kind: Code { code }
+
+    /// The kind of a ``DecodingFailure``, now ``Code``.
+    @available(*, deprecated, renamed: "Code")
+    public typealias Kind = Code
 
     /// Creates a failure from its parts, with its kind.
     ///
@@ -69,27 +126,14 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     ///   - message: what went wrong there.
     ///   - underlying: the `DecodingError` behind it, if any.
     ///   - kind: what kind of failure it is.
-    public init(path: String, message: String, underlying: DecodingError?, kind: Kind) {
-        self.path = path
-        self.message = message
-        self.underlying = underlying
-        self.kind = kind
+    @available(*, deprecated, renamed: "init(path:message:underlying:code:)")
+    public init(path: String, message: String, underlying: DecodingError?, kind: Code) {
+        self.init(path: path, message: message, underlying: underlying, code: kind)
     }
-
-    /// Creates a failure that describes a `DecodingError` in one line.
-    ///
-    /// - Parameter error: the error to describe.
-    public init(_ error: DecodingError) {
-        let (path, message) = Self.describe(error)
-        self.init(path: path, message: message, underlying: error, kind: Self.kind(of: error))
-    }
-
-    /// The one-line description: `path: message`, or just `message` at the root.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
     // MARK: Describing DecodingError
 
-    private static func kind(of error: DecodingError) -> Kind {
+    private static func code(of error: DecodingError) -> Code {
         switch error {
         case .keyNotFound: return .missingValue
         case .valueNotFound(_, let context):

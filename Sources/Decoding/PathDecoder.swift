@@ -37,7 +37,7 @@ public struct PathDecoder: Sendable {
     /// Whether data must be strict RFC 8259 JSON before it is decoded.
     ///
     /// Foundation's parser accepts a few inputs the RFC rejects (trailing commas such as
-    /// `[1,]` and `{"a":1,}`); in strict mode they throw ``DecodingFailure/Kind/invalidJSON``.
+    /// `[1,]` and `{"a":1,}`); in strict mode they throw ``DecodingFailure/Code/invalidJSON``.
     /// Strict mode checks the whole input once more before decoding, which costs time.
     public var isStrict = false
 
@@ -66,8 +66,14 @@ public struct PathDecoder: Sendable {
     /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> T {
         try run(data) { decoder in
-            if isDirectlyDecodable(T.self) { return try decoder.decode(type, from: data) }
-            return try decoder.decode(DecodingBox<T>.self, from: data).value
+            guard isDirectlyDecodable(T.self) else { return try decoder.decode(DecodingBox<T>.self, from: data).value }
+            do {
+                return try decoder.decode(type, from: data)
+            } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+                // Foundation reports a number that does not fit (`1.5` as `Int`) as invalid JSON;
+                // decoded again through the path-aware containers, the error names the number.
+                return try decoder.decode(DecodingBox<T>.self, from: data).value
+            }
         }
     }
 
@@ -92,7 +98,7 @@ public struct PathDecoder: Sendable {
         switch PathCache.shared.expression(for: path) {
         case .success(let parsed): expression = parsed
         case .failure(let error):
-            throw DecodingFailure(path: "", message: error.description, underlying: nil, kind: .invalidPath)
+            throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value
@@ -166,7 +172,7 @@ public struct PathDecoder: Sendable {
             do {
                 try JSONValidator.validate(data)
             } catch {
-                throw DecodingFailure(path: "", message: error.description, underlying: nil, kind: .invalidJSON)
+                throw Self.failure(for: error, underlying: nil)
             }
         }
         do {
@@ -176,31 +182,39 @@ public struct PathDecoder: Sendable {
         } catch let error as DecodingFailure {
             throw error
         } catch {
-            throw DecodingFailure(path: "", message: "\(error)", underlying: nil, kind: .invalidValue)
+            throw DecodingFailure(path: "", message: "\(error)", underlying: nil, code: .invalidValue)
         }
     }
 
     /// The failure for `error`; when Foundation rejects the JSON itself, the strict checker
     /// finds the line and column.
     private func failure(for error: DecodingError, data: Data) -> DecodingFailure {
-        var failure = DecodingFailure(error)
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        let failure = DecodingFailure(error)
+        guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
             DecodingFailure.isSyntaxError(context)
-        {
-            do {
-                try JSONValidator.validate(data)
-                // The text is valid RFC 8259 JSON, yet Foundation refused it: it does so for
-                // numbers it cannot represent in the requested type.
-                failure.kind = .invalidValue
-                failure.message =
-                    "the JSON is valid but Foundation's parser rejected it, as it does for numbers it cannot "
-                    + "represent (an integer beyond 64 bits, 1e999, or 0e1 read as Double)"
-            } catch {
-                failure.kind = .invalidJSON
-                failure.message = error.description
-            }
+        else { return failure }
+        do {
+            try JSONValidator.validate(data)
+        } catch let syntaxError {
+            return Self.failure(for: syntaxError, underlying: error)
         }
-        return failure
+        // The text is valid RFC 8259 JSON, yet Foundation refused it. Numbers that do not fit
+        // are named where they are read, so this is a value Foundation cannot represent at all.
+        return DecodingFailure(
+            path: failure.path,
+            message:
+                "the JSON is valid but Foundation's parser rejected it, as it does for numbers it cannot "
+                + "represent (an integer beyond 64 bits, 1e999, or 0e1 read as Double)",
+            underlying: error, code: .invalidValue)
+    }
+
+    /// The failure for data the strict checker rejects: nested too deep, or not JSON.
+    private static func failure(for error: JSONSyntaxError, underlying: DecodingError?) -> DecodingFailure {
+        if let path = error.depthPath {
+            return DecodingFailure(
+                path: path, message: JSONValidator.depthMessage, underlying: underlying, code: .invalidValue)
+        }
+        return DecodingFailure(path: "", message: error.description, underlying: underlying, code: .invalidJSON)
     }
 }
 

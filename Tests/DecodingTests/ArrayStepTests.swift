@@ -84,7 +84,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(String.self, from: json(#"{"a": [{"b": 1}]}"#), at: "a.b")
         }
-        #expect(failure?.kind == .typeMismatch)
+        #expect(failure?.code == .typeMismatch)
         #expect(failure?.message.hasPrefix("expected object, found array") == true)
     }
 }

@@ -20,7 +20,7 @@ import Testing
             #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Page.self, from: data) })
         #expect(failure.description == "items[3].volumeInfo.title: expected String, found null")
         #expect(failure.path == "items[3].volumeInfo.title")
-        #expect(failure.kind == .nullValue)
+        #expect(failure.code == .nullValue)
         guard case .valueNotFound(let type, let context)? = failure.underlying else {
             Issue.record("expected the underlying valueNotFound, got \(String(describing: failure.underlying))")
             return
@@ -47,14 +47,14 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Page.self, from: json("{\n  \"items\": [\n    {\"a\": 1,}\n    x\n]}"))
         }
-        #expect(failure?.kind == .invalidJSON)
+        #expect(failure?.code == .invalidJSON)
         #expect(failure?.description == "invalid JSON at line 3, column 13: trailing comma in object")
         #expect(failure?.underlying != nil)
     }
 
     @Test func emptyDataIsInvalidJSON() {
         let failure = #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Page.self, from: Data()) }
-        #expect(failure?.kind == .invalidJSON)
+        #expect(failure?.code == .invalidJSON)
         #expect(failure?.description == "invalid JSON at line 1, column 1: the data is empty")
     }
 

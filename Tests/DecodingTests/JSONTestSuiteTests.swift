@@ -68,7 +68,7 @@ import Testing
                 _ = try PathDecoder().decode(AnyJSON.self, from: try Data(contentsOf: file))
                 accepted.insert(file.lastPathComponent)
             } catch let failure as DecodingFailure {
-                #expect(failure.kind == .invalidJSON || failure.kind == .typeMismatch, "\(file.lastPathComponent)")
+                #expect(failure.code == .invalidJSON || failure.code == .typeMismatch, "\(file.lastPathComponent)")
             }
         }
         #expect(accepted == Self.acceptedByFoundation)
@@ -80,7 +80,7 @@ import Testing
             let failure = #expect(throws: DecodingFailure.self, "\(file.lastPathComponent)") {
                 try strict.decode(AnyJSON.self, from: try Data(contentsOf: file))
             }
-            #expect(failure?.kind == .invalidJSON, "\(file.lastPathComponent)")
+            #expect(failure?.code == .invalidJSON, "\(file.lastPathComponent)")
         }
     }
 

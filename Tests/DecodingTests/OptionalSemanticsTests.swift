@@ -37,7 +37,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Sparse.self, from: json(#"{"volumeInfo": "oops"}"#))
         }
-        #expect(failure?.kind == .typeMismatch)
+        #expect(failure?.code == .typeMismatch)
         #expect(failure?.path == "volumeInfo")
     }
 
@@ -50,7 +50,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode([Required].self, from: json(#"[{"volumeInfo": {"imageLinks": {}}}]"#))
         }
-        #expect(failure?.kind == .missingValue)
+        #expect(failure?.code == .missingValue)
         #expect(failure?.description == "[0].volumeInfo.imageLinks.smallThumbnail: required value is missing")
     }
 
@@ -75,7 +75,7 @@ import Testing
             try PathDecoder().decode(
                 Required.self, from: json(#"{"volumeInfo": {"imageLinks": {"smallThumbnail": null}}}"#))
         }
-        #expect(failure?.kind == .nullValue)
+        #expect(failure?.code == .nullValue)
         #expect(failure?.description == "volumeInfo.imageLinks.smallThumbnail: expected String, found null")
     }
 }

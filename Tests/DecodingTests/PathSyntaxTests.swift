@@ -61,7 +61,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Broken.self, from: json(#"{"a": {"b": 1}}"#))
         }
-        #expect(failure?.kind == .invalidPath)
+        #expect(failure?.code == .invalidPath)
         #expect(failure?.message.contains("empty step") == true)
     }
 
@@ -69,7 +69,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Int.self, from: json("{}"), at: "a[")
         }
-        #expect(failure?.kind == .invalidPath)
+        #expect(failure?.code == .invalidPath)
     }
 
     @Test func equalPrefixesShareANumberAcrossPaths() throws {

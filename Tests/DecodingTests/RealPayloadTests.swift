@@ -161,7 +161,7 @@ import Testing
         let failure = #expect(throws: DecodingFailure.self) {
             try decoder.decode(Movie.self, from: data, at: "results.first")
         }
-        #expect(failure?.kind == .missingValue)
+        #expect(failure?.code == .missingValue)
         #expect(failure?.description == "results.first: required value is missing: the array is empty in results")
     }
 
@@ -232,7 +232,7 @@ import Testing
                 [Photo].self, from: try Fixtures.data("flickr/error_stat_fail_code_100_invalid_api_key.json"),
                 at: "photos.photo")
         }
-        #expect(failure?.kind == .missingValue)
+        #expect(failure?.code == .missingValue)
         #expect(failure?.path == "photos.photo")
     }
 }

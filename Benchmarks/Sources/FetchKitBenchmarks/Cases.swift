@@ -24,7 +24,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     return linuxPeers + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
-            ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.15,
+            ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.05,
             iterations: 15),
         BenchmarkCase(
             name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",

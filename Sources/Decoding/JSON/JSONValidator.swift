@@ -8,6 +8,9 @@ struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     let column: Int
     /// What is wrong there.
     let reason: String
+    /// For data nested deeper than ``JSONValidator/maximumDepth``, the readable path of the
+    /// value that goes one level too deep, such as `a[0][0]`.
+    var depthPath: String?
 
     var description: String { "invalid JSON at line \(line), column \(column): \(reason)" }
 }
@@ -19,7 +22,22 @@ struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 /// things the RFC does not, such as trailing commas), and after Foundation rejects data to say
 /// where the problem is. It is iterative, so deep nesting cannot exhaust the stack.
 enum JSONValidator {
+    /// The deepest nesting of arrays and objects Foundation's parser accepts.
+    static let maximumDepth = 512
+
+    /// The message for data nested deeper than ``maximumDepth``.
+    static let depthMessage = "nested deeper than \(maximumDepth) levels"
+
     private enum Container { case array, object }
+
+    /// One open array or object: enough to name the path to its current value.
+    private struct Level {
+        let container: Container
+        /// The index of the current element of an array.
+        var index = 0
+        /// Where the current key of an object starts and ends in the data, quotes included.
+        var key = 0..<0
+    }
 
     private enum Expectation {
         case value, firstValueOrEnd, commaOrEndOfArray, firstKeyOrEnd, key, colon, commaOrEndOfObject
@@ -37,9 +55,12 @@ enum JSONValidator {
     private struct Scanner {
         let bytes: [UInt8]
         var position = 0
-        var stack: [Container] = []
+        var stack: [Level] = []
         var expectation = Expectation.value
         var sawTopLevelValue = false
+        /// The first place the data nests deeper than ``JSONValidator/maximumDepth``: reported
+        /// once the rest of the data is known to be valid, so a syntax error wins.
+        var tooDeep: JSONSyntaxError?
 
         init(bytes: [UInt8]) {
             self.bytes = bytes
@@ -84,7 +105,10 @@ enum JSONValidator {
             while true {
                 skipWhitespace()
                 guard position < bytes.count else {
-                    if stack.isEmpty && sawTopLevelValue { return }
+                    if stack.isEmpty && sawTopLevelValue {
+                        if let tooDeep { throw tooDeep }
+                        return
+                    }
                     throw error(
                         sawTopLevelValue || !stack.isEmpty ? "unexpected end of data" : "the data holds no value")
                 }
@@ -103,6 +127,7 @@ enum JSONValidator {
                 case .commaOrEndOfArray:
                     if byte == 0x2C {
                         position += 1
+                        stack[stack.count - 1].index += 1
                         skipWhitespace()
                         if position < bytes.count && bytes[position] == 0x5D { throw error("trailing comma in array") }
                         expectation = .value
@@ -117,7 +142,9 @@ enum JSONValidator {
                         position += 1
                         closeContainer()
                     } else if byte == 0x22 {
+                        let start = position
                         try string()
+                        stack[stack.count - 1].key = start..<position
                         expectation = .colon
                     } else if byte == 0x7D {
                         throw error("trailing comma in object")
@@ -148,7 +175,7 @@ enum JSONValidator {
         }
 
         mutating func afterValue() {
-            switch stack.last {
+            switch stack.last?.container {
             case .none: sawTopLevelValue = true
             case .array: expectation = .commaOrEndOfArray
             case .object: expectation = .commaOrEndOfObject
@@ -159,13 +186,15 @@ enum JSONValidator {
             let byte = bytes[position]
             switch byte {
             case 0x7B:
+                checkDepth()
                 position += 1
-                stack.append(.object)
+                stack.append(Level(container: .object))
                 expectation = .firstKeyOrEnd
                 return
             case 0x5B:
+                checkDepth()
                 position += 1
-                stack.append(.array)
+                stack.append(Level(container: .array))
                 expectation = .firstValueOrEnd
                 return
             case 0x22: try string()
@@ -216,6 +245,28 @@ enum JSONValidator {
                 if position < bytes.count, bytes[position] == 0x2B || bytes[position] == 0x2D { position += 1 }
                 guard digits() > 0 else { throw error("a number needs a digit in its exponent") }
             }
+        }
+
+        /// Notes the first place where opening one more array or object nests deeper than ``maximumDepth``.
+        mutating func checkDepth() {
+            guard stack.count >= JSONValidator.maximumDepth, tooDeep == nil else { return }
+            var failure = error(JSONValidator.depthMessage)
+            failure.depthPath = CodingPathFormatter.string(
+                stack.map { level in
+                    switch level.container {
+                    case .array: AnyCodingKey(intValue: level.index)
+                    case .object: AnyCodingKey(keyText(level.key))
+                    }
+                })
+            tooDeep = failure
+        }
+
+        /// The key written at `range` (quotes included), unescaped.
+        func keyText(_ range: Range<Int>) -> String {
+            let quoted = bytes[range]
+            if !quoted.contains(0x5C) { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+            return (try? JSONDecoder().decode(String.self, from: Data(quoted)))
+                ?? String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
         }
 
         mutating func string() throws(JSONSyntaxError) {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// What lenient decoding skipped, defaulted or converted, each with its path and reason.
 ///
@@ -82,22 +83,16 @@ public struct DecodingReport: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Collects report entries during one ``PathDecoder`` call.
-final class ReportCollector: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is only read and written while holding `lock`.
+final class ReportCollector: Sendable {
     @TaskLocal static var current: ReportCollector?
 
-    private let lock = NSLock()
-    private var entries: [DecodingReport.Entry] = []
+    private let entries = Locked([DecodingReport.Entry]())
 
     func append(_ entry: DecodingReport.Entry) {
-        lock.lock()
-        entries.append(entry)
-        lock.unlock()
+        entries.withLock { $0.append(entry) }
     }
 
     var report: DecodingReport {
-        lock.lock()
-        defer { lock.unlock() }
-        return DecodingReport(entries: entries)
+        DecodingReport(entries: entries.current)
     }
 }

@@ -53,12 +53,12 @@ public struct PartialDate: Codable, Hashable, Sendable, Comparable, CustomString
     /// followed by `Z` or an offset `±HH:MM` (a time without an offset is read as UTC).
     ///
     /// - Parameter text: the text.
-    /// - Throws: ``DecodingFailure`` of kind ``DecodingFailure/Kind/invalidValue`` when the text is not such a date.
+    /// - Throws: ``DecodingFailure`` with code ``DecodingFailure/Code/invalidValue`` when the text is not such a date.
     public init(_ text: String) throws(DecodingFailure) {
         guard let parsed = Self.parse(text) else {
             throw DecodingFailure(
                 path: "", message: "expected a date such as 1862, 2016-10 or 2016-10-14, found \"\(text)\"",
-                underlying: nil, kind: .invalidValue)
+                underlying: nil, code: .invalidValue)
         }
         self = parsed
     }

@@ -73,7 +73,7 @@ enum LeafTypes {
     static let bool = ObjectIdentifier(Bool.self)
     static let others: [ObjectIdentifier] = [
         Int64.self, Float.self, Date.self, URL.self, Decimal.self, Data.self, Int32.self, UInt.self, UInt64.self,
-        Int8.self, Int16.self, UInt8.self, UInt16.self, UInt32.self, [String].self, [Int].self, [Double].self,
+        Int8.self, Int16.self, UInt8.self, UInt16.self, UInt32.self, [String].self,
         SkippedValue.self, PartialDate.self,
     ].map { ObjectIdentifier($0) }
 }

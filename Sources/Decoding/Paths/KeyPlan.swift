@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// What one coding key type's keys mean, resolved once per type and shared by every
 /// container of that type: whether its keys are read as paths, and each key string's
@@ -63,47 +64,22 @@ final class KeyPlan: Sendable {
     }
 }
 
-/// The two words of a string's representation: its contents for a small string, its count
-/// and storage for a large one (a literal's storage never moves).
-struct StringIdentity: Hashable, Sendable {
-    let first: UInt64
-    let second: UInt64
-
-    @inline(__always)
-    init(_ string: String) {
-        var copy = string
-        (first, second) = withUnsafeBytes(of: &copy) { raw in
-            var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(16)))
-            }
-            return words
-        }
-    }
-}
-
 /// The plans of every key type seen so far.
-final class KeyPlanRegistry: @unchecked Sendable {
-    // @unchecked Sendable: `plans` is only read and written while holding `lock`.
+final class KeyPlanRegistry: Sendable {
     static let shared = KeyPlanRegistry()
 
-    private let lock = NSLock()
-    private var plans: [ObjectIdentifier: KeyPlan] = [:]
+    private let plans = Locked([ObjectIdentifier: KeyPlan]())
 
     func plan<Key: CodingKey>(for type: Key.Type) -> KeyPlan {
         let id = ObjectIdentifier(type)
-        lock.lock()
-        if let plan = plans[id] {
-            lock.unlock()
+        if let plan = plans.withLock({ $0[id] }) { return plan }
+        // Made outside the lock: deciding whether keys are paths may decode a probe.
+        let plan = KeyPlan(readsPaths: keysArePaths(type), entries: [])
+        return plans.withLock { plans in
+            if let existing = plans[id] { return existing }
+            plans[id] = plan
             return plan
         }
-        lock.unlock()
-        let plan = KeyPlan(readsPaths: keysArePaths(type), entries: [])
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = plans[id] { return existing }
-        plans[id] = plan
-        return plan
     }
 
     /// Resolves a key the plan does not know yet, and remembers it in a new plan.
@@ -120,15 +96,15 @@ final class KeyPlanRegistry: @unchecked Sendable {
             }
         }
         let id = ObjectIdentifier(keyType)
-        lock.lock()
-        defer { lock.unlock() }
-        let current = plans[id] ?? KeyPlan(readsPaths: readsPaths, entries: [])
-        guard current.entries.count < KeyPlan.maximumEntries,
-            !current.entries.contains(where: { $0.identity == identity && $0.text == string })
-        else { return lookup }
-        plans[id] = KeyPlan(
-            readsPaths: current.readsPaths,
-            entries: current.entries + [KeyPlan.Entry(identity: identity, text: string, lookup: lookup)])
+        plans.withLock { plans in
+            let current = plans[id] ?? KeyPlan(readsPaths: readsPaths, entries: [])
+            guard current.entries.count < KeyPlan.maximumEntries,
+                !current.entries.contains(where: { $0.identity == identity && $0.text == string })
+            else { return }
+            plans[id] = KeyPlan(
+                readsPaths: current.readsPaths,
+                entries: current.entries + [KeyPlan.Entry(identity: identity, text: string, lookup: lookup)])
+        }
         return lookup
     }
 }

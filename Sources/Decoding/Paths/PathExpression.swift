@@ -49,11 +49,15 @@ final class PathExpression: Sendable {
     ///
     /// - Throws: ``PathSyntaxError`` when the path is malformed.
     convenience init(parsing text: String) throws(PathSyntaxError) {
-        try self.init(parsing: text, prefixIDs: nil)
+        var next = 0
+        try self.init(parsing: text) { _ in
+            defer { next += 1 }
+            return next
+        }
     }
 
-    /// Parses `text`, numbering its prefixes with `prefixIDs` when given.
-    init(parsing text: String, prefixIDs intern: ((String) -> Int)?) throws(PathSyntaxError) {
+    /// Parses `text`, numbering its prefixes with `intern`, which gives equal prefixes equal numbers.
+    init(parsing text: String, prefixIDs intern: (String) -> Int) throws(PathSyntaxError) {
         self.text = text
         var steps: [Step] = []
         var characters = Array(text)[...]
@@ -163,7 +167,7 @@ final class PathExpression: Sendable {
             prefixes.append(running)
         }
         self.prefixes = prefixes
-        self.prefixIDs = intern.map { prefixes.map($0) } ?? Array(prefixes.indices)
+        self.prefixIDs = prefixes.map(intern)
         self.isObjectChain = steps.allSatisfy { $0.key != nil && $0.arrayStep == nil }
     }
 
@@ -204,95 +208,4 @@ struct PathSyntaxError: Error, Sendable, CustomStringConvertible {
     let reason: String
 
     var description: String { "invalid path \"\(path)\" at offset \(offset): \(reason)" }
-}
-
-/// The process-wide cache of parsed paths, keyed by the path string.
-///
-/// Coding keys are static, so the cache holds one entry per distinct key string that has
-/// path syntax; plain keys never reach it. Lookups hash the string's 16-byte representation
-/// (for the string literals of `CodingKeys` that is a stable pointer) rather than its
-/// characters, and confirm a hit by comparing the strings, so a lookup costs a few
-/// nanoseconds instead of hashing the whole path.
-final class PathCache: @unchecked Sendable {
-    // @unchecked Sendable: `entries`, `byText` and `prefixIDs` are only read and written while holding `lock`.
-    static let shared = PathCache()
-
-    private struct Identity: Hashable {
-        let first: UInt64
-        let second: UInt64
-
-        init(_ string: String) {
-            var copy = string
-            (first, second) = withUnsafeBytes(of: &copy) { raw in
-                var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) {
-                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(16)))
-                }
-                return words
-            }
-        }
-    }
-
-    /// One cached key: immutable, so handing it out costs a single retain.
-    private final class Entry: Sendable {
-        let text: String
-        let result: Result<PathExpression, PathSyntaxError>
-
-        init(text: String, result: Result<PathExpression, PathSyntaxError>) {
-            self.text = text
-            self.result = result
-        }
-    }
-
-    private let lock = NSLock()
-    private var entries: [Identity: Entry] = [:]
-    private var byText: [String: Result<PathExpression, PathSyntaxError>] = [:]
-    private var prefixIDs: [String: Int] = [:]
-
-    /// The parsed form of `text`, parsing it on first use.
-    func expression(for text: String) -> Result<PathExpression, PathSyntaxError> {
-        let identity = Identity(text)
-        lock.lock()
-        if let cached = entries[identity], cached.text == text {
-            lock.unlock()
-            return cached.result
-        }
-        if let cached = byText[text] {
-            remember(identity, text, cached)
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
-        let parsed: Result<PathExpression, PathSyntaxError>
-        do {
-            // Prefix numbers are assigned under the lock, inside the parse.
-            lock.lock()
-            defer { lock.unlock() }
-            parsed = .success(
-                try PathExpression(parsing: text) { [self] prefix in
-                    if let id = prefixIDs[prefix] { return id }
-                    let id = prefixIDs.count
-                    prefixIDs[prefix] = id
-                    return id
-                })
-        } catch {
-            parsed = .failure(error)
-        }
-        lock.lock()
-        let interned = parsed
-        byText[text] = interned
-        remember(identity, text, interned)
-        lock.unlock()
-        return interned
-    }
-
-    /// Call with `lock` held.
-    private func remember(_ identity: Identity, _ text: String, _ result: Result<PathExpression, PathSyntaxError>) {
-        // Bound the caches against paths built from data: static keys stay far below this.
-        if entries.count >= 10_000 {
-            entries.removeAll(keepingCapacity: true)
-            byText.removeAll(keepingCapacity: true)
-        }
-        entries[identity] = Entry(text: text, result: result)
-    }
 }

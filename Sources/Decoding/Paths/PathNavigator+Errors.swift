@@ -21,6 +21,16 @@ extension PathNavigator {
             DecodingError.Context(codingPath: fullPath, debugDescription: "\(missingPrefix)\(detail)"))
     }
 
+    /// The error for a filter step that matches no element of `container`.
+    static func noMatch(
+        _ path: PathExpression, step: Int, field: AnyCodingKey, value: String,
+        in container: any UnkeyedDecodingContainer
+    ) -> DecodingError {
+        missing(
+            path, step: step, codingPath: container.codingPath,
+            reason: "no element with \(field.stringValue) == \"\(value)\"")
+    }
+
     /// The start of the debug description of a path that is missing, read by ``DecodingFailure``.
     static let missingPrefix = "required value is missing: "
 

@@ -7,79 +7,23 @@ enum PathNavigator {
     /// - Parameters:
     ///   - required: when false, a missing or null value anywhere on the path gives nil; when
     ///     true it throws a `DecodingError` that names the whole path.
-    ///   - makeKey: turns the first step's key into the root's key type.
+    ///   - cache: the objects this container already reached by path prefix, if it keeps them.
     static func decode<T: Decodable, Key: CodingKey>(
         _ type: T.Type, at path: PathExpression, in root: KeyedDecodingContainer<Key>,
         cache: NavigationCache?, required: Bool
     ) throws -> T? {
-        let steps = path.steps
-        let last = steps.count - 1
-        if path.isObjectChain {
-            return try decodeAlongObjects(type, at: path, in: root, cache: cache, required: required)
+        let last = path.steps.count - 1
+        if last == 0 {
+            return try decodeValue(type, in: root, key: try rootKey(of: root, path: path), required: required)
         }
-        var node: PathNode
-        var index: Int
-        if let cache, let hit = cache.deepest(path, below: last), hit.container != nil || !required {
-            guard let container = hit.container else { return nil }
-            node = .object(container)
-            index = hit.index + 1
-        } else {
-            let first = try rootKey(steps[0], of: root, path: path)
-            if last == 0 {
-                return try decodeValue(type, in: root, key: first, required: required)
-            }
-            guard let child = try child(of: root, key: first, path: path, step: 0, required: required) else {
-                cache?.store(path, 0, nil)
-                return nil
-            }
-            node = child
-            if case .object(let container) = child { cache?.store(path, 0, container) }
-            index = 1
+        // The usual case, properties sharing a prefix: the last step's parent object is cached.
+        // Read straight from it, without the walk's `PathNode` (whose copies go through the
+        // runtime, as `KeyedDecodingContainer` is a resilient type).
+        if let parent = cache?.object(at: last - 1, of: path)?.container {
+            return try decodeValue(type, in: parent, key: try lastKey(of: path, in: parent), required: required)
         }
-        return try walk(type, from: node, step: index, path: path, cache: cache, required: required)
-    }
-
-    /// The fast road for paths made of plain keys only, such as `volumeInfo.imageLinks.smallThumbnail`.
-    private static func decodeAlongObjects<T: Decodable, Key: CodingKey>(
-        _ type: T.Type, at path: PathExpression, in root: KeyedDecodingContainer<Key>,
-        cache: NavigationCache?, required: Bool
-    ) throws -> T? {
-        let steps = path.steps
-        let last = steps.count - 1
-        var container: KeyedDecodingContainer<AnyCodingKey>
-        var index: Int
-        if let cache, let hit = cache.deepest(path, below: last), hit.container != nil || !required {
-            guard let found = hit.container else { return nil }
-            container = found
-            index = hit.index + 1
-        } else {
-            let first = try rootKey(steps[0], of: root, path: path)
-            if last == 0 { return try decodeValue(type, in: root, key: first, required: required) }
-            guard case .object(let found)? = try child(of: root, key: first, path: path, step: 0, required: required)
-            else {
-                cache?.store(path, 0, nil)
-                return nil
-            }
-            cache?.store(path, 0, found)
-            container = found
-            index = 1
-        }
-        while index < last {
-            guard let key = steps[index].key,
-                case .object(let found)? = try child(
-                    of: container, key: key, path: path, step: index, required: required)
-            else {
-                cache?.store(path, index, nil)
-                return nil
-            }
-            cache?.store(path, index, found)
-            container = found
-            index += 1
-        }
-        guard let key = steps[last].key else {
-            throw arrayStepOnObject(path, step: last, codingPath: container.codingPath)
-        }
-        return try decodeValue(type, in: container, key: key, required: required)
+        guard let node = try walk(path, in: root, cache: cache, required: required) else { return nil }
+        return try decodeLast(type, in: node, path: path, required: required)
     }
 
     /// Decodes the value at `path` from the root of `decoder`, which may be an object or an array.
@@ -95,37 +39,9 @@ enum PathNavigator {
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             return try decode(type, at: path, in: object, cache: nil, required: required)
         }
-        return try walk(
-            type, from: .array(try decoder.unkeyedContainer()), step: 0, path: path, cache: nil, required: required)
-    }
-
-    /// Continues from `node`, which step `step` applies to, to the end of `path`.
-    private static func walk<T: Decodable>(
-        _ type: T.Type, from startNode: PathNode, step start: Int, path: PathExpression, cache: NavigationCache?,
-        required: Bool
-    ) throws -> T? {
-        let steps = path.steps
-        let last = steps.count - 1
-        var node = startNode
-        var index = start
-        while index < last {
-            guard let next = try child(of: node, path: path, step: index, required: required) else {
-                cache?.store(path, index, nil)
-                return nil
-            }
-            node = next
-            if case .object(let container) = next { cache?.store(path, index, container) }
-            index += 1
-        }
-        switch node {
-        case .object(let container):
-            guard let key = steps[last].key else {
-                throw arrayStepOnObject(path, step: last, codingPath: container.codingPath)
-            }
-            return try decodeValue(type, in: container, key: key, required: required)
-        case .array(var container):
-            return try decodeElement(type, in: &container, path: path, step: last, required: required)
-        }
+        let array = PathNode.array(try decoder.unkeyedContainer())
+        guard let node = try walk(path, from: array, step: 0, cache: nil, required: required) else { return nil }
+        return try decodeLast(type, in: node, path: path, required: required)
     }
 
     /// A fresh decoder for the value at `path` below `root`, for `superDecoder(forKey:)` and
@@ -137,48 +53,24 @@ enum PathNavigator {
     static func superDecoder(
         at path: PathExpression, in root: KeyedDecodingContainer<AnyCodingKey>, cache: NavigationCache?
     ) throws -> any Decoder {
-        let steps = path.steps
-        let last = steps.count - 1
-        var node = PathNode.object(root)
-        var index = 0
-        if let cache, let hit = cache.deepest(path, below: last), let container = hit.container {
-            node = .object(container)
-            index = hit.index + 1
-        }
-        while index < last {
-            guard let next = try child(of: node, path: path, step: index, required: true) else {
-                throw missing(path, step: index, codingPath: root.codingPath, reason: "no value")
+        let last = path.steps.count - 1
+        var node = PathNode.object(ObjectNode(root))
+        if last > 0 {
+            guard let found = try walk(path, in: root, cache: cache, required: true) else {
+                throw missing(path, step: 0, codingPath: root.codingPath, reason: "no value")
             }
-            node = next
-            index += 1
+            node = found
         }
         switch node {
-        case .object(let container):
-            guard let key = steps[last].key else {
-                throw arrayStepOnObject(path, step: last, codingPath: container.codingPath)
-            }
+        case .object(let object):
+            let container = object.container
+            let key = try lastKey(of: path, in: container)
             guard container.contains(key) else {
                 throw missing(path, step: last, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
             }
             return try container.superDecoder(forKey: key)
         case .array(var container):
-            guard let arrayStep = steps[last].arrayStep else {
-                throw keyStepOnArray(path, step: last, codingPath: container.codingPath)
-            }
-            if case .filter(let field, let value) = arrayStep {
-                while !container.isAtEnd {
-                    let element = try container.superDecoder()
-                    if let object = try? element.container(keyedBy: AnyCodingKey.self),
-                        matches(object, field: field, value: value)
-                    {
-                        return element
-                    }
-                }
-                throw missing(
-                    path, step: last, codingPath: container.codingPath,
-                    reason: "no element with \(field.stringValue) == \"\(value)\"")
-            }
-            _ = try position(&container, at: arrayStep, path: path, step: last, required: true)
+            _ = try position(&container, at: path, step: last, required: true, keepingElement: true)
             return try container.superDecoder()
         }
     }
@@ -186,36 +78,80 @@ enum PathNavigator {
     /// Whether a value exists at `path` below `root` (null counts as a value, as in `contains`).
     static func contains<Key: CodingKey>(_ path: PathExpression, in root: KeyedDecodingContainer<Key>) -> Bool {
         do {
-            let steps = path.steps
-            let last = steps.count - 1
-            let first = try rootKey(steps[0], of: root, path: path)
-            if last == 0 { return root.contains(first) }
-            guard var node = try child(of: root, key: first, path: path, step: 0, required: false) else { return false }
-            var index = 1
-            while index < last {
-                guard let next = try child(of: node, path: path, step: index, required: false) else { return false }
-                node = next
-                index += 1
-            }
-            switch node {
-            case .object(let container):
-                guard let key = steps[last].key else { return false }
-                return container.contains(key)
-            case .array(var container):
-                return try decodeElement(SkippedValue.self, in: &container, path: path, step: last, required: false)
-                    != nil
+            let last = path.steps.count - 1
+            if last == 0 { return root.contains(try rootKey(of: root, path: path)) }
+            switch try walk(path, in: root, cache: nil, required: false) {
+            case nil: return false
+            case .object(let object)?:
+                guard let key = path.steps[last].key else { return false }
+                return object.container.contains(key)
+            case .array(var container)?:
+                return try position(&container, at: path, step: last, required: false, keepingElement: true)
             }
         } catch {
             return false
         }
     }
 
+    // MARK: The walk
+
+    /// Walks `path`, of two steps or more, from `root` to the container its last step applies
+    /// to, starting from the deepest prefix `cache` already reached.
+    ///
+    /// The result is not generic over `Key`, so that this unspecialized code instantiates no
+    /// generic metadata per call; callers read one-step paths from `root` themselves.
+    ///
+    /// - Returns: nil when a step is missing or null (or, through an array, absent) and the
+    ///   value is not `required`.
+    @inline(__always)
+    private static func walk<Key: CodingKey>(
+        _ path: PathExpression, in root: KeyedDecodingContainer<Key>, cache: NavigationCache?, required: Bool
+    ) throws -> PathNode? {
+        let last = path.steps.count - 1
+        // A cached miss is trusted only when nil is the answer; a required value walks again
+        // so that its error names the step that is missing.
+        if let cache, let hit = cache.deepest(path, below: last), hit.container != nil || !required {
+            guard let container = hit.container else { return nil }
+            // Most often the cached object is the last step's parent: nothing left to walk.
+            if hit.index + 1 == last { return .object(container) }
+            return try walk(path, from: .object(container), step: hit.index + 1, cache: cache, required: required)
+        }
+        let first = try rootKey(of: root, path: path)
+        guard let child = try child(of: root, key: first, path: path, step: 0, required: required) else {
+            cache?.store(path, 0, nil)
+            return nil
+        }
+        if case .object(let container) = child { cache?.store(path, 0, container) }
+        return try walk(path, from: child, step: 1, cache: cache, required: required)
+    }
+
+    /// The one walk loop: continues from `node`, which step `start` applies to, to the
+    /// container the last step applies to, remembering the objects it reaches in `cache`.
+    private static func walk(
+        _ path: PathExpression, from start: PathNode, step: Int, cache: NavigationCache?, required: Bool
+    ) throws -> PathNode? {
+        let last = path.steps.count - 1
+        var node = start
+        var index = step
+        while index < last {
+            guard let next = try child(of: node, path: path, step: index, required: required) else {
+                cache?.store(path, index, nil)
+                return nil
+            }
+            if case .object(let container) = next { cache?.store(path, index, container) }
+            node = next
+            index += 1
+        }
+        return node
+    }
+
     // MARK: Steps
 
+    /// The first step of `path` as a key of `root`.
     private static func rootKey<Key: CodingKey>(
-        _ step: PathExpression.Step, of root: KeyedDecodingContainer<Key>, path: PathExpression
+        of root: KeyedDecodingContainer<Key>, path: PathExpression
     ) throws -> Key {
-        guard let key = step.key else {
+        guard let key = path.steps[0].key else {
             throw arrayStepOnObject(path, step: 0, codingPath: root.codingPath)
         }
         if let same = key as? Key { return same }
@@ -235,28 +171,30 @@ enum PathNavigator {
     private static func child<Key: CodingKey>(
         of container: KeyedDecodingContainer<Key>, key: Key, path: PathExpression, step: Int, required: Bool
     ) throws -> PathNode? {
-        guard container.contains(key) else {
-            if required {
-                throw missing(path, step: step, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
-            }
-            return nil
-        }
+        // Missing and null values are rare on a path: they are only looked for once opening
+        // the value failed, which spares the usual case a second lookup of the key.
         do {
-            let next = path.steps[step + 1]
-            if next.key == nil {
+            // Only the fields are read: copying the whole step would retain each of its strings.
+            if path.steps[step + 1].key == nil {
                 return .array(try container.nestedUnkeyedContainer(forKey: key))
             }
-            if next.arrayStep != nil {
+            if path.steps[step + 1].arrayStep != nil {
                 // `first`, `last` or digits: an index on an array, a key on an object.
                 do {
                     return .array(try container.nestedUnkeyedContainer(forKey: key))
                 } catch DecodingError.typeMismatch {
-                    return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+                    return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)))
                 }
             }
-            return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+            return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)))
         } catch let error as DecodingError {
-            // Null is rare on a path, so it is only checked for once opening the value failed.
+            guard container.contains(key) else {
+                if required {
+                    throw missing(
+                        path, step: step, codingPath: container.codingPath, reason: "no \"\(key.stringValue)\"")
+                }
+                return nil
+            }
             guard (try? container.decodeNil(forKey: key)) == true else { throw error }
             if required {
                 throw missing(
@@ -267,29 +205,24 @@ enum PathNavigator {
     }
 
     private static func child(of node: PathNode, path: PathExpression, step: Int, required: Bool) throws -> PathNode? {
-        let current = path.steps[step]
         switch node {
-        case .object(let container):
-            guard let key = current.key else {
+        case .object(let object):
+            let container = object.container
+            guard let key = path.steps[step].key else {
                 throw arrayStepOnObject(path, step: step, codingPath: container.codingPath)
             }
             return try child(of: container, key: key, path: path, step: step, required: required)
         case .array(var container):
-            guard let arrayStep = current.arrayStep else {
-                throw keyStepOnArray(path, step: step, codingPath: container.codingPath)
-            }
-            if case .filter(let field, let value) = arrayStep {
-                guard let element = try firstMatch(in: &container, field: field, value: value) else {
-                    if required {
-                        throw missing(
-                            path, step: step, codingPath: container.codingPath,
-                            reason: "no element with \(field.stringValue) == \"\(value)\"")
-                    }
+            if case .filter(let field, let value)? = path.steps[step].arrayStep {
+                // The match is opened as an object to test it, so it continues from there.
+                guard let element = try firstMatch(in: &container, field: field, value: value, keepingElement: false)
+                else {
+                    if required { throw noMatch(path, step: step, field: field, value: value, in: container) }
                     return nil
                 }
-                return .object(element)
+                return .object(ObjectNode(element))
             }
-            guard try position(&container, at: arrayStep, path: path, step: step, required: required) else {
+            guard try position(&container, at: path, step: step, required: required, keepingElement: true) else {
                 return nil
             }
             if try container.decodeNil() {
@@ -299,34 +232,44 @@ enum PathNavigator {
                 }
                 return nil
             }
-            let next = path.steps[step + 1]
-            if next.key == nil {
+            if path.steps[step + 1].key == nil {
                 return .array(try container.nestedUnkeyedContainer())
             }
-            if next.arrayStep != nil {
+            if path.steps[step + 1].arrayStep != nil {
                 var probe = container
                 do {
                     return .array(try probe.nestedUnkeyedContainer())
                 } catch DecodingError.typeMismatch {
-                    return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self))
+                    return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self)))
                 }
             }
-            return .object(try container.nestedContainer(keyedBy: AnyCodingKey.self))
+            return .object(ObjectNode(try container.nestedContainer(keyedBy: AnyCodingKey.self)))
         }
     }
 
-    /// Moves `container` to the element `arrayStep` names; false when there is none (and not required).
+    /// Moves `container` to the element step `step` of `path` names (an index, `first`,
+    /// `last` or the first match of a filter), leaving that element to be read.
+    ///
+    /// - Returns: false when there is no such element and it is not `required`.
     private static func position(
-        _ container: inout any UnkeyedDecodingContainer, at arrayStep: PathExpression.ArrayStep,
-        path: PathExpression, step: Int, required: Bool
+        _ container: inout any UnkeyedDecodingContainer, at path: PathExpression, step: Int, required: Bool,
+        keepingElement: Bool
     ) throws -> Bool {
+        guard let arrayStep = path.steps[step].arrayStep else {
+            throw keyStepOnArray(path, step: step, codingPath: container.codingPath)
+        }
         let count = container.count ?? 0
         let target: Int
         switch arrayStep {
         case .first: target = 0
         case .last: target = count - 1
         case .index(let index): target = index
-        case .filter: return false
+        case .filter(let field, let value):
+            if try firstMatch(in: &container, field: field, value: value, keepingElement: keepingElement) != nil {
+                return true
+            }
+            if required { throw noMatch(path, step: step, field: field, value: value, in: container) }
+            return false
         }
         guard target >= 0, target < count else {
             if required {
@@ -343,20 +286,30 @@ enum PathNavigator {
         return true
     }
 
-    /// The first object element whose `field` equals `value`, consuming the elements before it.
+    /// The one filter routine: the first object element whose `field` equals `value`, after
+    /// consuming the elements before it.
+    ///
+    /// - Parameter keepingElement: whether the match stays to be read from `container` (it is
+    ///   tested on a copy), rather than being consumed as the object returned.
     private static func firstMatch(
-        in container: inout any UnkeyedDecodingContainer, field: AnyCodingKey, value: String
+        in container: inout any UnkeyedDecodingContainer, field: AnyCodingKey, value: String, keepingElement: Bool
     ) throws -> KeyedDecodingContainer<AnyCodingKey>? {
         while !container.isAtEnd {
             if try container.decodeNil() { continue }
             let element: KeyedDecodingContainer<AnyCodingKey>
             do {
-                element = try container.nestedContainer(keyedBy: AnyCodingKey.self)
+                if keepingElement {
+                    var probe = container
+                    element = try probe.nestedContainer(keyedBy: AnyCodingKey.self)
+                } else {
+                    element = try container.nestedContainer(keyedBy: AnyCodingKey.self)
+                }
             } catch DecodingError.typeMismatch {
                 _ = try container.decode(SkippedValue.self)
                 continue
             }
             if matches(element, field: field, value: value) { return element }
+            if keepingElement { _ = try container.decode(SkippedValue.self) }
         }
         return nil
     }
@@ -378,6 +331,39 @@ enum PathNavigator {
 
     // MARK: Leaves
 
+    /// The key the last step of `path` reads from `container`.
+    private static func lastKey(
+        of path: PathExpression, in container: KeyedDecodingContainer<AnyCodingKey>
+    ) throws -> AnyCodingKey {
+        let last = path.steps.count - 1
+        guard let key = path.steps[last].key else {
+            throw arrayStepOnObject(path, step: last, codingPath: container.codingPath)
+        }
+        return key
+    }
+
+    /// Decodes the value the last step of `path` names in `node`.
+    private static func decodeLast<T: Decodable>(
+        _ type: T.Type, in node: PathNode, path: PathExpression, required: Bool
+    ) throws -> T? {
+        switch node {
+        case .object(let object):
+            let container = object.container
+            return try decodeValue(type, in: container, key: try lastKey(of: path, in: container), required: required)
+        case .array(var container):
+            guard
+                try position(
+                    &container, at: path, step: path.steps.count - 1, required: required, keepingElement: true)
+            else { return nil }
+            if required {
+                if isDirectlyDecodable(T.self) { return try container.decodeLeaf(T.self) }
+                return try container.decode(DecodingBox<T>.self).value
+            }
+            if isDirectlyDecodable(T.self) { return try container.decodeLeafIfPresent(T.self) }
+            return try container.decodeIfPresent(DecodingBox<T>.self)?.value
+        }
+    }
+
     private static func decodeValue<T: Decodable, Key: CodingKey>(
         _ type: T.Type, in container: KeyedDecodingContainer<Key>, key: Key, required: Bool
     ) throws -> T? {
@@ -387,39 +373,5 @@ enum PathNavigator {
         }
         if isDirectlyDecodable(T.self) { return try container.decodeLeafIfPresent(T.self, forKey: key) }
         return try container.decodeIfPresent(DecodingBox<T>.self, forKey: key)?.value
-    }
-
-    private static func decodeElement<T: Decodable>(
-        _ type: T.Type, in container: inout any UnkeyedDecodingContainer, path: PathExpression, step: Int,
-        required: Bool
-    ) throws -> T? {
-        let current = path.steps[step]
-        guard let arrayStep = current.arrayStep else {
-            throw keyStepOnArray(path, step: step, codingPath: container.codingPath)
-        }
-        if case .filter(let field, let value) = arrayStep {
-            while !container.isAtEnd {
-                let element = try container.superDecoder()
-                guard let object = try? element.container(keyedBy: AnyCodingKey.self),
-                    matches(object, field: field, value: value)
-                else { continue }
-                return try DecodingBox<T>(from: element).value
-            }
-            if required {
-                throw missing(
-                    path, step: step, codingPath: container.codingPath,
-                    reason: "no element with \(field.stringValue) == \"\(value)\"")
-            }
-            return nil
-        }
-        guard try position(&container, at: arrayStep, path: path, step: step, required: required) else {
-            return nil
-        }
-        if required {
-            if isDirectlyDecodable(T.self) { return try container.decodeLeaf(T.self) }
-            return try container.decode(DecodingBox<T>.self).value
-        }
-        if isDirectlyDecodable(T.self) { return try container.decodeLeafIfPresent(T.self) }
-        return try container.decodeIfPresent(DecodingBox<T>.self)?.value
     }
 }

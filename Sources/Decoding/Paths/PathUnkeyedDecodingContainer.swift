@@ -47,7 +47,9 @@ struct PathSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { base.decodeNil() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if isDirectlyDecodable(T.self) { return try base.decode(type) }
+        if isDirectlyDecodable(T.self) {
+            do { return try base.decode(type) } catch { throw NumberFit.named(error, T.self, at: codingPath) }
+        }
         return try base.decode(DecodingBox<T>.self).value
     }
 }

@@ -129,8 +129,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// scrubbed of the request's secret values (a server may echo a key back).
     func scrubbed(status: Int?, secrets: [String], _ redactor: Redactor) -> FetchError {
         func clean(_ text: String?) -> String? { text.map { redactor.scrub($0, secrets: secrets) } }
-        var failure = decodingFailure
-        if let message = failure?.message { failure?.message = redactor.scrub(message, secrets: secrets) }
+        let failure = decodingFailure.map { $0.replacingMessage(redactor.scrub($0.message, secrets: secrets)) }
         var reported = reportedFailure
         if let message = reported?.message { reported?.message = redactor.scrub(message, secrets: secrets) }
         return FetchError(
