@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A decoding error that describes itself in one line, such as
 /// `items[3].volumeInfo.title: expected String, found null`.
@@ -99,7 +100,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// The one-line description: `path: message`, or just `message` at the root.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String { (path.isEmpty ? message : "\(path): \(message)").oneLine }
 
     /// The same failure with another message, such as one scrubbed of secrets.
     ///
