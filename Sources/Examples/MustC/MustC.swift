@@ -166,7 +166,10 @@ struct MustC {
 
     /// `mustc remove <title>`: removes the movie for one member, or for everyone who listed it.
     private static func remove(_ shelf: MovieShelf, title: String, member: String?) async throws {
+        Interrupts.keep("nothing was changed")
         let removed = try await shelf.remove(title: title, member: member)
+        // The removal is committed: a Ctrl-C that came while it ran must not say otherwise.
+        if !removed.isEmpty { Interrupts.keep("\"\(removed[0].title)\" was removed") }
         guard !removed.isEmpty else {
             let whose = member.map { "\($0)'s list" } ?? "the list"
             throw ExampleFailure("no movie titled \"\(title)\" on \(whose)", fix: "see 'mustc list' for the titles")
