@@ -85,7 +85,7 @@ extension FlickrProgram {
                 case .failure(let error):
                     totals.failedRuns += 1
                     totals.runs += 1
-                    say("run \(totals.runs) failed: \(oneLine(error))\(skippedText(run.skippedTicks))")
+                    say("run \(totals.runs) failed: \(String(describing: error).oneLine)\(skippedText(run.skippedTicks))")
                     if isFatal(error) {
                         fatal = error
                         break loop
@@ -132,10 +132,6 @@ extension FlickrProgram {
 
     private static func skippedText(_ ticks: Int) -> String {
         ticks == 0 ? "" : " (\(FetchReport.count(ticks, "tick")) skipped while the previous fetch ran)"
-    }
-
-    private static func oneLine(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 import Persistence
 
 /// What every example program shares: its name, usage text, store location, and the
@@ -144,8 +145,7 @@ public struct ExampleProgram: Sendable {
 
     /// An error's description, on one line (Persistence's message without its type's name).
     public static func oneLine(_ error: any Error) -> String {
-        let text = (error as? PersistenceError)?.message ?? String(describing: error)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        ((error as? PersistenceError)?.message ?? String(describing: error)).oneLine
     }
 }
 
