@@ -39,6 +39,59 @@ func rawAHCPerRequestSide(server: NIOReferenceServer, client: HTTPClient) -> Sid
     }
 }
 
+/// Raw AsyncHTTPClient with one step of FetchKit's pipeline added, to price it on the wall
+/// clock: the completion handed to a dispatch queue (FetchKit's callback contract), or a
+/// 60 s Dispatch timer armed and cancelled per request (the way a timeout clock can run).
+func rawAHCPricedSide(server: NIOReferenceServer, client: HTTPClient, step: String) -> Side {
+    let url = server.url("/movie")
+    let queue = DispatchQueue(label: "benchmark.callbacks", qos: .userInitiated)
+    let failures = RawFailures()
+    return Side(name: "AsyncHTTPClient + JSONDecoder + \(step)") {
+        let duration = try time {
+            for _ in 0..<perRequestCount {
+                let done = DispatchSemaphore(value: 0)
+                // As FetchKit's timeouts ran before issue 13's clean-up: a timer per request that
+                // fires even when no longer wanted, and finds the flag set.
+                let timer = step == "hop to a queue" ? nil : CancelFlag()
+                if let timer { DispatchQueue.global().asyncAfter(deadline: .now() + 60) { _ = timer.isSet } }
+                let request = try HTTPClient.Request(url: url)
+                client.execute(request: request).whenComplete { result in
+                    timer?.set()
+                    let finish: @Sendable () -> Void = {
+                        switch result {
+                        case .success(let response):
+                            do {
+                                guard response.status.code == 200, let body = response.body else {
+                                    throw RawSQLite.Failure(description: "got \(response.status)")
+                                }
+                                _ = try JSONDecoder().decode(SmallMovie.self, from: Data(body.readableBytesView))
+                            } catch {
+                                failures.record("\(error)")
+                            }
+                        case .failure(let error): failures.record("\(error)")
+                        }
+                        done.signal()
+                    }
+                    if timer == nil { queue.async(execute: finish) } else { finish() }
+                }
+                try waitBounded(done, what: "a raw request")
+            }
+        }
+        try failures.throwIfAny(side: "AsyncHTTPClient + \(step)")
+        return duration
+    }
+}
+
+/// A flag set once, read from any thread.
+final class CancelFlag: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
 /// FetchKit's callback `fetch`, waited for as the raw sides are (no Swift task per request).
 func fetchKitPerRequestSide(server: NIOReferenceServer, client: FetchClient, name: String) -> Side {
     let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
@@ -132,6 +185,8 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
             ours: fetchKitPerRequestSide(server: server, client: overAHC, name: "FetchKit over AsyncHTTPClient"),
             reference: rawAHCPerRequestSide(server: server, client: rawClient),
             others: [
+                rawAHCPricedSide(server: server, client: rawClient, step: "hop to a queue"),
+                rawAHCPricedSide(server: server, client: rawClient, step: "a timer per request"),
                 rawURLSessionPerRequestSide(server: server, session: session),
                 fetchKitPerRequestSide(server: server, client: overURLSession, name: "FetchKit over URLSession"),
             ], target: 1.03, iterations: 9),

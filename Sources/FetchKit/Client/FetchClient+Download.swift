@@ -68,6 +68,6 @@ extension FetchClient {
     }
 
     private static func fileExtraction(_ file: URL) -> Extraction<URL> {
-        .custom { _, _ in file }
+        Extraction { _ throws(FetchError) in file }
     }
 }

@@ -134,6 +134,12 @@ public final class FetchClient: Sendable {
 
     // MARK: Internals
 
+    /// The transport's own timeout for an attempt the client times out after `timeout`: a
+    /// backstop only, later than the client's clock.
+    static func sessionTimeout(for timeout: Duration) -> TimeInterval {
+        timeout.timeInterval + 5
+    }
+
     /// How many requests per host the client hands its transport ahead of time.
     static func lookAhead(_ limit: Int) -> Int { max(1, limit) }
 
@@ -185,7 +191,9 @@ public final class FetchClient: Sendable {
     ) -> @Sendable () throws(FetchError) -> OutgoingRequest {
         let base = configuration.baseURL
         return { () throws(FetchError) -> OutgoingRequest in
-            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .stream)
+            try endpoint.outgoing(
+                defaultTimeout: timeout, base: base, handling: .stream,
+                sessionTimeout: Self.sessionTimeout(for: timeout))
         }
     }
 }

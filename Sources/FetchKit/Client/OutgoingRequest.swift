@@ -59,11 +59,15 @@ enum BodyHandling {
 }
 
 extension Endpoint {
-    /// The request the client sends for this endpoint, its body handled as `handling` says.
-    func outgoing(defaultTimeout: Duration, base: URL?, handling: BodyHandling) throws(FetchError) -> OutgoingRequest {
-        var request = URLRequest(url: try url(base: base))
-        request.httpMethod = method.rawValue
-        request.timeoutInterval = (timeout ?? defaultTimeout).timeInterval
+    /// The request the client sends for this endpoint, its body handled as `handling` says;
+    /// its `timeoutInterval` is `sessionTimeout` when given, else the endpoint's timeout.
+    func outgoing(
+        defaultTimeout: Duration, base: URL?, handling: BodyHandling, sessionTimeout: TimeInterval? = nil
+    ) throws(FetchError) -> OutgoingRequest {
+        // Each change to a `URLRequest` copies its storage on Linux: set what can be set at once.
+        var request = URLRequest(
+            url: try url(base: base), timeoutInterval: sessionTimeout ?? (timeout ?? defaultTimeout).timeInterval)
+        if method != .get { request.httpMethod = method.rawValue }
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }

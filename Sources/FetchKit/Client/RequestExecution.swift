@@ -161,7 +161,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return
         }
         // The session's own timer is a backstop only: the client's clock below ends the attempt first.
-        request.timeoutInterval = timeout.timeInterval + 5
+        let sessionTimeout = FetchClient.sessionTimeout(for: timeout)
+        if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
         let url = request.url
         let host = "\(url?.host ?? ""):\(url?.port ?? (url?.scheme == "https" ? 443 : 80))"
         var ready = Prepared(
@@ -436,7 +437,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             state.timeoutItem?.cancel()
             state.timeoutItem = nil
             if case .success(let response) = result {
-                state.lastStatus = response.response.statusCode
+                state.lastStatus = response.statusCode
                 state.lastBytes = response.data.count
             }
             return true
@@ -462,7 +463,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                     retryAfter: nil)
             }
         case .success(var response):
-            let status = response.response.statusCode
+            let status = response.statusCode
             if status == 304, let entry = prepared.revalidating,
                 let cache = client.configuration.cache
             {
@@ -483,7 +484,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                 updateCache(after: response, prepared)
                 finish(.success(value))
             case .failure(let error):
-                let retryAfter = RetryAfter.delay(from: Self.header("Retry-After", in: response.response))
+                let retryAfter = RetryAfter.delay(from: response.value(forHTTPHeaderField: "Retry-After"))
                 handleFailure(attempt, error, retryAfter: retryAfter)
             }
         }
@@ -531,7 +532,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     /// Validates a response and extracts the value.
     private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Result<Value, FetchError> {
         let configuration = client.configuration
-        let status = response.response.statusCode
+        let status = response.statusCode
         let redactor = configuration.redactor
         guard configuration.acceptableStatusCodes.contains(status) else {
             var body = response.data
@@ -552,7 +553,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
         do {
-            return .success(try extraction.extract(response.data, response.response))
+            return .success(try extraction.extractResponse(response))
         } catch {
             return .failure(error.scrubbed(status: status, secrets: prepared.secrets, redactor))
         }
@@ -669,13 +670,6 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         let text = String(decoding: data.prefix(600), as: UTF8.self)
         let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         return collapsed.count > 200 ? String(collapsed.prefix(200)) + "…" : collapsed
-    }
-
-    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
-        }
-        return nil
     }
 
     /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.

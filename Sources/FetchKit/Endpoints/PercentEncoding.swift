@@ -23,6 +23,7 @@ enum PercentEncoding {
 
     /// Escapes every byte that is not unreserved.
     static func encode(_ text: String) -> String {
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -49,6 +50,8 @@ enum PercentEncoding {
 
     /// Encodes a path: each segment between slashes is escaped; the slashes stay.
     static func encodePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
+        if path.utf8.allSatisfy({ isUnreserved($0) || $0 == UInt8(ascii: "/") }) { return path }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(
+            separator: "/")
     }
 }

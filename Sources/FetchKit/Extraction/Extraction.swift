@@ -22,13 +22,15 @@ public import Foundation
 /// no API-reported failure). When it fails, the fetch fails with
 /// ``FetchError/Code-swift.struct/decodingFailed``.
 public struct Extraction<Value: Sendable>: Sendable {
-    let extract: @Sendable (Data, HTTPURLResponse) throws(FetchError) -> Value
+    /// Turns a response into a value; it reads `response.response` only when it needs the
+    /// `HTTPURLResponse` (which a transport may build only then).
+    let extractResponse: @Sendable (TransportResponse) throws(FetchError) -> Value
 
     /// Creates a strategy from a closure that throws only ``FetchError``.
     ///
     /// - Parameter extract: turns the body and response into a value.
-    init(_ extract: @escaping @Sendable (Data, HTTPURLResponse) throws(FetchError) -> Value) {
-        self.extract = extract
+    init(_ extract: @escaping @Sendable (TransportResponse) throws(FetchError) -> Value) {
+        self.extractResponse = extract
     }
 
     /// A strategy that runs your closure over the body and the HTTP response.
@@ -40,9 +42,9 @@ public struct Extraction<Value: Sendable>: Sendable {
     /// - Parameter transform: turns the body and response into a value.
     /// - Returns: the strategy.
     public static func custom(_ transform: @escaping @Sendable (Data, HTTPURLResponse) throws -> Value) -> Extraction {
-        Extraction { (data, response) throws(FetchError) -> Value in
+        Extraction { (response) throws(FetchError) -> Value in
             do {
-                return try transform(data, response)
+                return try transform(response.data, response.response)
             } catch let error as FetchError {
                 throw error
             } catch let failure as DecodingFailure {
@@ -68,7 +70,8 @@ extension Extraction where Value: Decodable {
     )
         -> Extraction
     {
-        Extraction { (data, _) throws(FetchError) -> Value in
+        Extraction { (response) throws(FetchError) -> Value in
+            let data = response.data
             guard !data.isEmpty else {
                 throw FetchError(
                     code: .decodingFailed,
@@ -91,7 +94,7 @@ extension Extraction where Value: Decodable {
 extension Extraction where Value == Data {
     /// A strategy that returns the body's bytes as they arrived (possibly empty).
     public static var data: Extraction<Data> {
-        Extraction { (data, _) throws(FetchError) -> Data in data }
+        Extraction { (response) throws(FetchError) -> Data in response.data }
     }
 }
 
@@ -100,9 +103,9 @@ extension Extraction where Value == String {
     ///
     /// A body that is not valid in that encoding fails with ``FetchError/Code-swift.struct/decodingFailed``.
     public static var string: Extraction<String> {
-        Extraction { (data, response) throws(FetchError) -> String in
-            let encoding = Self.encoding(of: response)
-            guard let text = String(data: data, encoding: encoding) else {
+        Extraction { (response) throws(FetchError) -> String in
+            let encoding = Self.encoding(of: response.response)
+            guard let text = String(data: response.data, encoding: encoding) else {
                 throw FetchError(code: .decodingFailed, detail: "the body is not valid \(encoding) text")
             }
             return text

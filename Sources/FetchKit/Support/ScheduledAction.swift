@@ -3,14 +3,16 @@ import Locking
 
 /// An action that runs once after a delay on a clock, unless it is cancelled first.
 ///
-/// On `ContinuousClock` (the default) it is a Dispatch timer, which costs no task; on any
-/// other clock, such as a test clock, a task sleeps on the clock, so the action runs when
-/// the clock says the time has come, not when real time has passed. It may be cancelled
-/// before it is started: starting it then does nothing.
+/// On `ContinuousClock` (the default) it is an entry of the process's ``DeadlineTimer``,
+/// which costs no task and no timer of its own; on any other clock, such as a test clock, a
+/// task sleeps on the clock, so the action runs when the clock says the time has come, not
+/// when real time has passed. It may be cancelled before it is started: starting it then
+/// does nothing.
 final class ScheduledAction: Sendable {
     private struct State {
         var cancelled = false
         var task: Task<Void, Never>?
+        var entry: UInt64?
     }
 
     private let state = Locked(State())
@@ -18,10 +20,13 @@ final class ScheduledAction: Sendable {
     /// Starts waiting `delay` on `clock`, then runs `action`; does nothing when cancelled already.
     func start(after delay: Duration, on clock: any Clock<Duration>, _ action: @escaping @Sendable () -> Void) {
         if clock is ContinuousClock || clock is SuspendingClock {
-            guard !isCancelled else { return }
-            // Nothing to keep: a cancelled action's timer still fires, and finds the flag set.
-            DispatchQueue.global().asyncAfter(deadline: delay.fromNow) { [self] in
-                if !isCancelled { action() }
+            let timer = DeadlineTimer.shared
+            state.withLock { state in
+                // Scheduled under the lock, so a `cancel()` on another thread finds the entry.
+                guard !state.cancelled else { return }
+                state.entry = timer.schedule(after: delay) { [self] in
+                    if !isCancelled { action() }
+                }
             }
             return
         }
@@ -42,11 +47,13 @@ final class ScheduledAction: Sendable {
 
     /// Keeps the action from running, if it has not run yet.
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
+        let (task, entry) = state.withLock { state -> (Task<Void, Never>?, UInt64?) in
             state.cancelled = true
-            return state.task
+            defer { state.entry = nil }
+            return (state.task, state.entry)
         }
         task?.cancel()
+        if let entry { DeadlineTimer.shared.cancel(entry) }
     }
 
     private var isCancelled: Bool { state.withLock { $0.cancelled } }

@@ -111,12 +111,12 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         if fields.keys.contains(where: { $0.lowercased() == "content-encoding" }) {
             fields = fields.filter { !["content-encoding", "content-length"].contains($0.key.lowercased()) }
         }
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: Int(head.status.code), httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                headerFields: fields)
-        else { throw HTTPClientError.invalidProxyResponse }
-        return TransportResponse(response: response, data: Data(ended.body.readableBytesView))
+        // The `HTTPURLResponse` is built only if something asks for it (FetchKit reads the
+        // status and a header or two without it).
+        return TransportResponse(
+            url: url, statusCode: Int(head.status.code),
+            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)", headerFields: fields,
+            data: Data(ended.body.readableBytesView))
     }
 }
 
