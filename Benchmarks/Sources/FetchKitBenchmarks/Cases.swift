@@ -35,6 +35,11 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
                 fetchKitJSONDecoderPerRequestSide(server: server, client: client),
             ], target: 1.02, iterations: 9),
         BenchmarkCase(
+            name: "FetchKit: per-request cost of async fetch (x\(perRequestCount))",
+            ours: fetchKitAsyncPerRequestSide(baseURL: server.baseURL, client: client, name: "FetchKit async fetch"),
+            reference: rawURLSessionAsyncPerRequestSide(url: server.url("/movie"), session: session),
+            target: 1.02, iterations: 9),
+        BenchmarkCase(
             name: "FetchKit: refresh 1,000 items, 20 ms latency, limit 6",
             ours: fetchKitRefreshSide(server: server, client: client, count: refreshCount),
             reference: dispatchGroupRefreshSide(server: server, session: session, count: refreshCount),

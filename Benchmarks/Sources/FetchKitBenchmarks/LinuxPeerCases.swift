@@ -82,6 +82,57 @@ func rawAHCPricedSide(server: NIOReferenceServer, client: HTTPClient, step: Stri
     }
 }
 
+/// Raw AsyncHTTPClient in async/await, as its documentation shows it: `execute(_:timeout:)`,
+/// then the body collected and decoded with `JSONDecoder`, one request after another in one task.
+func rawAHCAsyncPerRequestSide(server: NIOReferenceServer, client: HTTPClient) -> Side {
+    let url = server.url("/movie").absoluteString
+    return Side(name: "AsyncHTTPClient async/await + JSONDecoder") {
+        try time {
+            try blocking {
+                for _ in 0..<perRequestCount {
+                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                    let body = try await response.body.collect(upTo: 1 << 20)
+                    guard response.status.code == 200 else {
+                        throw RawSQLite.Failure(description: "raw AsyncHTTPClient got \(response.status)")
+                    }
+                    _ = try JSONDecoder().decode(SmallMovie.self, from: Data(body.readableBytesView))
+                }
+            }
+        }
+    }
+}
+
+/// Raw URLSession in async/await: `data(from:)` and `JSONDecoder`, one request after another in one task.
+func rawURLSessionAsyncPerRequestSide(url: URL, session: URLSession) -> Side {
+    Side(name: "URLSession async/await + JSONDecoder") {
+        try time {
+            try blocking {
+                for _ in 0..<perRequestCount {
+                    let (data, response) = try await session.data(from: url)
+                    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                        throw RawSQLite.Failure(description: "raw URLSession got \(response)")
+                    }
+                    _ = try JSONDecoder().decode(SmallMovie.self, from: data)
+                }
+            }
+        }
+    }
+}
+
+/// FetchKit's async `fetch`, one request after another in one task.
+func fetchKitAsyncPerRequestSide(baseURL: URL, client: FetchClient, name: String) -> Side {
+    let endpoint = BenchEndpoint(baseURL: baseURL, path: "/movie")
+    return Side(name: name) {
+        try time {
+            try blocking {
+                for _ in 0..<perRequestCount {
+                    _ = try await client.fetch(endpoint, extracting: .decode(SmallMovie.self))
+                }
+            }
+        }
+    }
+}
+
 /// A flag set once, read from any thread.
 final class CancelFlag: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched while holding `lock`.
@@ -185,10 +236,23 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
             ours: fetchKitPerRequestSide(server: server, client: overAHC, name: "FetchKit over AsyncHTTPClient"),
             reference: rawAHCPerRequestSide(server: server, client: rawClient),
             others: [
+                transportOnlySide(server: server, transport: AsyncHTTPClientTransport(maximumConnectionsPerHost: 6)),
                 rawAHCPricedSide(server: server, client: rawClient, step: "hop to a queue"),
                 rawAHCPricedSide(server: server, client: rawClient, step: "a timer per request"),
                 rawURLSessionPerRequestSide(server: server, session: session),
                 fetchKitPerRequestSide(server: server, client: overURLSession, name: "FetchKit over URLSession"),
+            ], target: 1.03, iterations: 9),
+        BenchmarkCase(
+            name:
+                "Linux peers: per-request cost on a SwiftNIO server, async/await, FetchKit over AsyncHTTPClient (x\(perRequestCount))",
+            ours: fetchKitAsyncPerRequestSide(
+                baseURL: server.baseURL, client: overAHC, name: "FetchKit async fetch over AsyncHTTPClient"),
+            reference: rawAHCAsyncPerRequestSide(server: server, client: rawClient),
+            others: [
+                rawAHCPerRequestSide(server: server, client: rawClient),
+                rawURLSessionAsyncPerRequestSide(url: server.url("/movie"), session: session),
+                fetchKitAsyncPerRequestSide(
+                    baseURL: server.baseURL, client: overURLSession, name: "FetchKit async fetch over URLSession"),
             ], target: 1.03, iterations: 9),
         BenchmarkCase(
             name:
@@ -221,4 +285,31 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
             ],
             target: 1.05, idealTime: .milliseconds(refreshCount * 20 / 6 + 100), iterations: 3),
     ]
+}
+
+/// FetchKit's AsyncHTTPClient transport alone, without a `FetchClient`: its request and
+/// response conversions, decoded with `JSONDecoder` where the response arrives.
+func transportOnlySide(server: NIOReferenceServer, transport: AsyncHTTPClientTransport) -> Side {
+    let request = URLRequest(url: server.url("/movie"))
+    let failures = RawFailures()
+    return Side(name: "FetchKit's AsyncHTTPClient transport alone + JSONDecoder") {
+        let duration = try time {
+            for _ in 0..<perRequestCount {
+                let done = DispatchSemaphore(value: 0)
+                _ = transport.send(request) { result in
+                    switch result {
+                    case .success(let response):
+                        do { _ = try JSONDecoder().decode(SmallMovie.self, from: response.data) } catch {
+                            failures.record("\(error)")
+                        }
+                    case .failure(let error): failures.record("\(error)")
+                    }
+                    done.signal()
+                }
+                try waitBounded(done, what: "a transport request")
+            }
+        }
+        try failures.throwIfAny(side: "transport alone")
+        return duration
+    }
 }
