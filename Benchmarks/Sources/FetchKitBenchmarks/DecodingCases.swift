@@ -64,3 +64,22 @@ func seedDecodingSide(page: Data) -> Side {
         return duration
     }
 }
+
+/// The per-request case's body, decoded 20,000 times: the fixed cost of one decode, which a
+/// small response pays once per request.
+func smallBodyDecodingSides() -> (ours: Side, reference: Side) {
+    let body = Data(smallMovieJSON.utf8)
+    let repeats = 20_000
+    let ours = Side(name: "PathDecoder, small body") {
+        let decoder = PathDecoder()
+        return try time {
+            for _ in 0..<repeats { _ = try decoder.decode(SmallMovie.self, from: body) }
+        }
+    }
+    let reference = Side(name: "JSONDecoder, small body") {
+        try time {
+            for _ in 0..<repeats { _ = try JSONDecoder().decode(SmallMovie.self, from: body) }
+        }
+    }
+    return (ours, reference)
+}

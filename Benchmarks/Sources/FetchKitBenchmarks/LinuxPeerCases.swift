@@ -33,7 +33,9 @@ func rawAHCFetch(_ client: HTTPClient, _ url: URL) throws {
 func rawAHCPerRequestSide(server: NIOReferenceServer, client: HTTPClient) -> Side {
     let url = server.url("/movie")
     return Side(name: "AsyncHTTPClient + JSONDecoder") {
-        try time {
+        server.resetConnections()
+        defer { diagnose("raw AsyncHTTPClient per-request: \(server.connectionsAccepted) new connections") }
+        return try time {
             for _ in 0..<perRequestCount { try rawAHCFetch(client, url) }
         }
     }
@@ -148,6 +150,8 @@ func fetchKitPerRequestSide(server: NIOReferenceServer, client: FetchClient, nam
     let endpoint = BenchEndpoint(baseURL: server.baseURL, path: "/movie")
     let failures = RawFailures()
     return Side(name: name) {
+        server.resetConnections()
+        defer { diagnose("\(name) per-request: \(server.connectionsAccepted) new connections") }
         let duration = try time {
             for _ in 0..<perRequestCount {
                 let done = DispatchSemaphore(value: 0)
@@ -241,7 +245,7 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
                 rawAHCPricedSide(server: server, client: rawClient, step: "a timer per request"),
                 rawURLSessionPerRequestSide(server: server, session: session),
                 fetchKitPerRequestSide(server: server, client: overURLSession, name: "FetchKit over URLSession"),
-            ], target: 1.03, iterations: 9),
+            ], target: 1.03, iterations: 25),
         BenchmarkCase(
             name:
                 "Linux peers: per-request cost on a SwiftNIO server, async/await, FetchKit over AsyncHTTPClient (x\(perRequestCount))",
@@ -253,13 +257,13 @@ func linuxPeerCases(refreshCount: Int) throws -> [BenchmarkCase] {
                 rawURLSessionAsyncPerRequestSide(url: server.url("/movie"), session: session),
                 fetchKitAsyncPerRequestSide(
                     baseURL: server.baseURL, client: overURLSession, name: "FetchKit async fetch over URLSession"),
-            ], target: 1.03, iterations: 9),
+            ], target: 1.03, iterations: 25),
         BenchmarkCase(
             name:
                 "Linux peers: per-request, the fastest FetchKit (over AsyncHTTPClient) against raw URLSession (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: overAHC, name: "FetchKit over AsyncHTTPClient"),
             reference: rawURLSessionPerRequestSide(server: server, session: session),
-            target: 0.85, iterations: 9),
+            target: 0.85, iterations: 25),
         BenchmarkCase(
             name:
                 "Linux peers: refresh 1,000 items on a SwiftNIO server, 20 ms latency, limit 6, FetchKit over AsyncHTTPClient",

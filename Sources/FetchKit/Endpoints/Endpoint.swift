@@ -81,7 +81,12 @@ extension Endpoint {
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` when
     ///   the parts do not make an http or https URL with a host.
     public func url(base: URL? = nil) throws(FetchError) -> URL {
-        guard var components = URLComponents(url: base ?? baseURL, resolvingAgainstBaseURL: true) else {
+        let root = base ?? baseURL
+        if let url = PercentEncoding.joined(root.absoluteString, path: path, query: queryItems) {
+            try URLValidation.check(url)
+            return url
+        }
+        guard var components = URLComponents(url: root, resolvingAgainstBaseURL: true) else {
             throw FetchError(code: .invalidURL, detail: "the base URL cannot be parsed")
         }
         var basePath = components.percentEncodedPath

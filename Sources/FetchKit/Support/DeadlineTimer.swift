@@ -50,7 +50,7 @@ final class DeadlineTimer: Sendable {
         source.timer.cancel()
     }
 
-    /// Runs `action` once, on the timer's queue, when `delay` has passed; returns the number
+    /// Runs `action` once, on a global queue, when `delay` has passed; returns the number
     /// that cancels it.
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
         let deadline = Self.deadline(after: delay)
@@ -112,7 +112,9 @@ final class DeadlineTimer: Sendable {
             if let next = state.armed { set(next) }
             return due
         }
-        for action in due { action() }
+        // Each on a global queue: an action can reach user code (an observer told of a
+        // timeout or a retry), which must not hold up the deadlines behind it.
+        for action in due { DispatchQueue.global(qos: .userInitiated).async(execute: action) }
     }
 
     // MARK: A binary min-heap on the deadline
