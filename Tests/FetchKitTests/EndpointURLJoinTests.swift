@@ -10,7 +10,7 @@ struct EndpointURLJoinTests {
     static let bases = [
         "http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://api.themoviedb.org/3",
         "https://api.themoviedb.org/3/", "https://api.themoviedb.org/3//", "https://www.googleapis.com/books/v1",
-        "http://localhost", "HTTPS://Example.COM/Api",
+        "http://localhost", "HTTPS://Example.COM/Api", "http://127.0.0.1:0", "http://h:65535/x",
     ]
     static let paths = [
         "", "/", "movie/550", "/movie/550", "/search/movie", "/volumes/Amélie & co", "a b/c?d#e", "/trailing/",
@@ -48,10 +48,22 @@ struct EndpointURLJoinTests {
     @Test(arguments: [
         "https://api.example.com/v1?api_version=2", "https://api.example.com/v1#top",
         "https://user:secret@api.example.com", "https://api.example.com/caf%C3%A9", "http://[::1]:8080",
-        "https://", "https:///path", "relative/path",
+        "https://", "https:///path", "relative/path", "http://host:", "http://host:/", "http://host:080",
+        "http://host:080/v1",
     ])
     func aBaseThatIsNotPlainTakesTheComponentsRoute(base: String) {
         #expect(PercentEncoding.joined(base, path: "/movie", query: []) == nil)
+    }
+
+    @Test(arguments: ["http://host:", "http://host:/v1", "http://host:080"])
+    func aBaseWithAnUnusualPortGetsTheURLThatURLComponentsWrites(base: String) throws {
+        struct Movie: Endpoint {
+            let baseURL: URL
+            var path: String { "/movie" }
+        }
+        let endpoint = Movie(baseURL: try #require(URL(string: base)))
+        let expected = try #require(Self.viaComponents(base, "/movie", []))
+        #expect(try endpoint.url().absoluteString == expected.absoluteString)
     }
 
     @Test func anEndpointWithAQueryInItsBaseStillKeepsIt() throws {

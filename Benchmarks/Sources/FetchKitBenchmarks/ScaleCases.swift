@@ -56,7 +56,7 @@ final class ScaleStore: @unchecked Sendable {
         let delivered = delivered
         token = store.observe(
             Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)]),
-            on: DispatchQueue(label: "bench.observe")
+            queue: DispatchQueue(label: "bench.observe")
         ) { _ in delivered.signal() }
         delivered.wait()
     }
@@ -201,7 +201,7 @@ final class CommitStream: @unchecked Sendable {
         let started = DispatchSemaphore(value: 0)
         token = store.observe(
             Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()]),
-            on: DispatchQueue(label: "bench.stream")
+            queue: DispatchQueue(label: "bench.stream")
         ) { [self] change in
             if change.isInitial { started.signal() }
             let first = change.results.first?.score

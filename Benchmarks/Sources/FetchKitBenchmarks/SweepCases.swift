@@ -230,7 +230,7 @@ func runSweep(sizes: [Int], rounds: Int) throws {
         // Observation: a one-row commit until the observer of the whole sorted table hears it.
         let delivered = DispatchSemaphore(value: 0)
         let token = store.observe(
-            Query<SweepRow>(sortedBy: [SweepRow.score.ascending()]), on: DispatchQueue(label: "sweep")
+            Query<SweepRow>(sortedBy: [SweepRow.score.ascending()]), queue: DispatchQueue(label: "sweep")
         ) {
             _ in delivered.signal()
         }
