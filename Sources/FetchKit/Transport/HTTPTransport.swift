@@ -217,7 +217,8 @@ public struct TransportResponse: Sendable {
     }
 
     /// Creates a transport response from the parts of its head, which becomes an
-    /// `HTTPURLResponse` only when ``response`` is read.
+    /// `HTTPURLResponse` only when ``response`` is read (Foundation builds one from any URL,
+    /// status and fields, so reading it does not fail).
     ///
     /// - Parameters:
     ///   - url: the URL the response answers (after redirects).
