@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FetchKit
@@ -12,26 +13,26 @@ import Testing
 @Suite("Deadline timer and response parts")
 struct DeadlineTimerTests {
     @Test func actionsRunInDeadlineOrderWhateverTheOrderTheyWereScheduledIn() async throws {
-        let ran = LockedNames()
+        let ran = Collector<String>()
         let timer = DeadlineTimer()
         // Scheduled latest first: each earlier deadline sets the one timer again.
         _ = timer.schedule(after: .milliseconds(90)) { ran.append("c") }
         _ = timer.schedule(after: .milliseconds(60)) { ran.append("b") }
         _ = timer.schedule(after: .milliseconds(30)) { ran.append("a") }
-        try await waitUntil { ran.count == 3 }
-        #expect(ran.names == ["a", "b", "c"])
+        try await waitUntil("the actions to run") { ran.count == 3 }
+        #expect(ran.values == ["a", "b", "c"])
     }
 
     @Test func aCancelledActionNeverRunsAndTheOthersStillDo() async throws {
-        let ran = LockedNames()
+        let ran = Collector<String>()
         let timer = DeadlineTimer()
         let early = timer.schedule(after: .milliseconds(20)) { ran.append("cancelled") }
         _ = timer.schedule(after: .milliseconds(40)) { ran.append("kept") }
         timer.cancel(early)
         timer.cancel(early)  // a second cancel changes nothing
-        try await waitUntil { ran.count == 1 }
+        try await waitUntil("the actions to run") { ran.count == 1 }
         try await Task.sleep(for: .milliseconds(40))
-        #expect(ran.names == ["kept"])
+        #expect(ran.values == ["kept"])
     }
 
     @Test func thousandsOfCancelledLongDeadlinesDoNotPileUp() async throws {
@@ -46,20 +47,20 @@ struct DeadlineTimerTests {
         #expect(timer.storedCount <= 65)
         timer.cancel(kept)
         // A short deadline scheduled after them still runs on time.
-        let ran = LockedNames()
+        let ran = Collector<String>()
         _ = timer.schedule(after: .milliseconds(10)) { ran.append("due") }
-        try await waitUntil { ran.count == 1 }
+        try await waitUntil("the actions to run") { ran.count == 1 }
     }
 
     @Test func aScheduledActionCancelledBeforeItStartsNeverRuns() async throws {
-        let ran = LockedNames()
+        let ran = Collector<String>()
         let action = ScheduledAction()
         action.cancel()
         action.start(after: .milliseconds(5), on: ContinuousClock()) { ran.append("ran") }
         let other = ScheduledAction()
         other.start(after: .milliseconds(30), on: ContinuousClock()) { ran.append("other") }
-        try await waitUntil { ran.count == 1 }
-        #expect(ran.names == ["other"])
+        try await waitUntil("the actions to run") { ran.count == 1 }
+        #expect(ran.values == ["other"])
     }
 
     @Test func aResponseFromPartsAnswersStatusAndHeadersAndBuildsItsHTTPURLResponseOnce() throws {
@@ -83,23 +84,4 @@ struct DeadlineTimerTests {
         #expect(replaced.statusCode == 200)
         #expect(response.statusCode == 429)
     }
-
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let start = ContinuousClock.now
-        while !condition() {
-            try #require(ContinuousClock.now - start < .seconds(10), "timed out waiting")
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-}
-
-/// Names appended from any thread.
-final class LockedNames: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ name: String) { lock.withLock { storage.append(name) } }
-    var names: [String] { lock.withLock { storage } }
-    var count: Int { names.count }
 }

@@ -31,23 +31,19 @@ final class DeadlineTimer: Sendable {
 
     private let state = Locked(State())
     private let queue = DispatchQueue(label: "FetchKit.DeadlineTimer", qos: .userInitiated)
-    private let source: Source
-
-    /// The Dispatch timer. `@unchecked Sendable`: its handler is set once, before it is
+    /// The Dispatch timer. `nonisolated(unsafe)`: its handler is set once, before it is
     /// activated, and afterwards it is only set again (`schedule`) while `state`'s lock is held.
-    private struct Source: @unchecked Sendable {
-        let timer: any DispatchSourceTimer
-    }
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
 
     /// Creates a timer; the library uses ``shared``, tests their own.
     init() {
-        source = Source(timer: DispatchSource.makeTimerSource(queue: queue))
-        source.timer.setEventHandler { [weak self] in self?.fire() }
-        source.timer.activate()
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.activate()
     }
 
     deinit {
-        source.timer.cancel()
+        timer.cancel()
     }
 
     /// Runs `action` once, on a global queue, when `delay` has passed; returns the number
@@ -96,7 +92,7 @@ final class DeadlineTimer: Sendable {
     var storedCount: Int { state.withLock { $0.heap.count } }
 
     private func set(_ deadline: UInt64) {
-        source.timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
     }
 
     /// Runs the actions that are due, then sets the timer for the next deadline.
