@@ -1,4 +1,12 @@
-import Foundation
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
 
 /// A value guarded by a lock, for state that several threads read and write: the one lock
 /// box of every module of the package (shared with `package` access, not a product).
@@ -11,15 +19,18 @@ import Foundation
 /// let counts = Locked([String: Int]())
 /// counts.withLock { $0["GET", default: 0] += 1 }
 /// ```
-package final class Locked<Value> {
-    private let lock = NSLock()
-    private var value: Value
+///
+/// Copies of a `Locked` share one value and one lock. The value and the mutex live in one
+/// allocation (as in `NIOLockedValueBox`), not in a box plus an `NSLock` plus the mutex it
+/// allocates: request state makes several of these per request.
+package struct Locked<Value> {
+    private let storage: LockedStorage<Value>
 
     /// Creates the box holding `value`.
     ///
     /// - Parameter value: the first value.
     package init(_ value: Value) {
-        self.value = value
+        storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with the value, holding the lock for the whole call.
@@ -27,9 +38,7 @@ package final class Locked<Value> {
     /// - Parameter body: reads or changes the value; it must not call back into this box.
     /// - Returns: what `body` returns.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withLock(body)
     }
 
     /// A copy of the value, read under the lock.
@@ -38,6 +47,34 @@ package final class Locked<Value> {
     }
 }
 
-/// `@unchecked Sendable`: every access to `value` goes through `withLock`, which holds `lock`
-/// (an `NSLock`) for the whole access; and only when `Value` is itself `Sendable`.
+/// `@unchecked Sendable`: every access to the value goes through `withLock`, which holds the
+/// storage's `pthread_mutex_t` for the whole access; and only when `Value` is itself `Sendable`.
 extension Locked: @unchecked Sendable where Value: Sendable {}
+
+/// The value (the buffer's header) and its mutex (the buffer's one element), in one allocation.
+final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    /// A storage holding `value`, its mutex initialized.
+    static func make(_ value: Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            // Fails only for an invalid attribute (none is given) or when memory runs out.
+            let status = pthread_mutex_init(mutex, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        }
+        return storage
+    }
+
+    /// Runs `body` on the value with the mutex held.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
+}

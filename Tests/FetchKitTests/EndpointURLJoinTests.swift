@@ -40,9 +40,38 @@ struct EndpointURLJoinTests {
             for query in Self.queries {
                 let joined = try #require(PercentEncoding.joined(base, path: path, query: query))
                 let expected = try #require(Self.viaComponents(base, path, query))
-                #expect(joined.absoluteString == expected.absoluteString, "\(base) + \(path) + \(query)")
+                #expect(joined.url.absoluteString == expected.absoluteString, "\(base) + \(path) + \(query)")
             }
         }
+    }
+
+    /// The join reads from the base's text whether the URL is http(s) with a host, and then
+    /// skips ``URLValidation``; the two must agree, or a URL that cannot be fetched gets through.
+    @Test(
+        arguments: bases + [
+            "ftp://files.example.com/pub", "file://localhost/tmp", "http://:8080", "http://:8080/v1", "HtTpS://h",
+            "httpx://h", "htt://h", "h-ttp://h", "https2://h",
+        ])
+    func theJoinsOwnCheckAgreesWithURLValidation(base: String) throws {
+        let joined = try #require(PercentEncoding.joined(base, path: "/movie", query: []))
+        let validates: Bool
+        do {
+            try URLValidation.check(joined.url)
+            validates = true
+        } catch {
+            validates = false
+        }
+        #expect(joined.isHTTPWithHost == validates, "\(base)")
+    }
+
+    @Test func anEndpointUnderAnFTPBaseIsAnInvalidURL() throws {
+        struct Listing: Endpoint {
+            let baseURL: URL
+            var path: String { "/movies" }
+        }
+        let listing = Listing(baseURL: try #require(URL(string: "ftp://files.example.com/pub")))
+        let error = #expect(throws: FetchError.self) { try listing.url() }
+        #expect(error?.code == .invalidURL)
     }
 
     @Test(arguments: [

@@ -30,6 +30,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             name: "Decoding: one small response body, PathDecoder against a fresh JSONDecoder (x20,000)",
             ours: smallBodyDecodingSides().ours, reference: smallBodyDecodingSides().reference, target: 1.05,
             iterations: 9),
+        try pipelineAloneCase(count: 20_000),
         BenchmarkCase(
             name: "FetchKit: per-request cost of fetch (x\(perRequestCount))",
             ours: fetchKitPerRequestSide(server: server, client: client),

@@ -71,11 +71,8 @@ final class HostLimiter: Sendable {
     ) {
         let waiter = Waiter(token: token, parkable: parkable, grant: grant, startClock: startClock, resend: resend)
         let admission = hosts.withLock { hosts -> Admission? in
-            var state = hosts[host, default: HostState()]
-            defer { hosts[host] = state }
-            if let admission = admit(waiter, &state) { return admission }
-            state.waiting.append(waiter)
-            return nil
+            // Changed in place: a copy of the host's state would copy its collections too.
+            Self.admitOrQueue(waiter, &hosts[host, default: HostState()], limit: limit, lookAhead: lookAhead)
         }
         if let admission { grant(admission) }
     }
@@ -92,39 +89,47 @@ final class HostLimiter: Sendable {
     func release(host: String, token: Int, failed: Bool = false) {
         let (started, unparked, next) = hosts.withLock {
             hosts -> ((@Sendable () -> Void)?, [Waiter], [(Waiter, Admission)]) in
-            guard var state = hosts[host] else { return (nil, [], []) }
-            defer { hosts[host] = state.isIdle ? nil : state }
-            var started: (@Sendable () -> Void)?
-            var unparked: [Waiter] = []
-            if state.running.remove(token) != nil {
-                if failed { unparked = state.parked }
-                if !state.parked.isEmpty {
-                    let promoted = state.parked.removeFirst()
-                    state.running.insert(promoted.token)
-                    started = promoted.startClock
-                }
-            } else if let index = state.parked.firstIndex(where: { $0.token == token }) {
-                state.parked.remove(at: index)
-            } else {
-                return (nil, [], [])
-            }
-            var next: [(Waiter, Admission)] = []
-            while state.head < state.waiting.count {
-                let waiter = state.waiting[state.head]
-                guard let admission = admit(waiter, &state) else { break }
-                state.head += 1
-                next.append((waiter, admission))
-            }
-            if state.head > 64 && state.head * 2 > state.waiting.count {
-                state.waiting.removeFirst(state.head)
-                state.head = 0
-            }
-            return (started, unparked, next)
+            guard hosts[host] != nil else { return (nil, [], []) }
+            defer { if hosts[host]?.isIdle == true { hosts[host] = nil } }
+            return Self.release(
+                token, failed: failed, &hosts[host, default: HostState()], limit: limit, lookAhead: lookAhead)
         }
         // Resent before the promoted one's clock starts: a request sends itself again only while parked.
         for waiter in unparked { waiter.resend() }
         started?()
         for (waiter, admission) in next { waiter.grant(admission) }
+    }
+
+    /// Ends the exchange of `token` in `state`: what ``release(host:token:failed:)`` does under the lock.
+    private static func release(
+        _ token: Int, failed: Bool, _ state: inout HostState, limit: Int, lookAhead: Int
+    ) -> (started: (@Sendable () -> Void)?, unparked: [Waiter], next: [(Waiter, Admission)]) {
+        var started: (@Sendable () -> Void)?
+        var unparked: [Waiter] = []
+        if state.running.remove(token) != nil {
+            if failed { unparked = state.parked }
+            if !state.parked.isEmpty {
+                let promoted = state.parked.removeFirst()
+                state.running.insert(promoted.token)
+                started = promoted.startClock
+            }
+        } else if let index = state.parked.firstIndex(where: { $0.token == token }) {
+            state.parked.remove(at: index)
+        } else {
+            return (nil, [], [])
+        }
+        var next: [(Waiter, Admission)] = []
+        while state.head < state.waiting.count {
+            let waiter = state.waiting[state.head]
+            guard let admission = admit(waiter, &state, limit: limit, lookAhead: lookAhead) else { break }
+            state.head += 1
+            next.append((waiter, admission))
+        }
+        if state.head > 64 && state.head * 2 > state.waiting.count {
+            state.waiting.removeFirst(state.head)
+            state.head = 0
+        }
+        return (started, unparked, next)
     }
 
     /// Removes a waiter that no longer wants a slot; returns `false` when it was not waiting
@@ -141,7 +146,16 @@ final class HostLimiter: Sendable {
         }
     }
 
-    private func admit(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
+    /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:grant:startClock:resend:)`` does under the lock.
+    private static func admitOrQueue(
+        _ waiter: Waiter, _ state: inout HostState, limit: Int, lookAhead: Int
+    ) -> Admission? {
+        if let admission = admit(waiter, &state, limit: limit, lookAhead: lookAhead) { return admission }
+        state.waiting.append(waiter)
+        return nil
+    }
+
+    private static func admit(_ waiter: Waiter, _ state: inout HostState, limit: Int, lookAhead: Int) -> Admission? {
         if state.running.count < limit {
             state.running.insert(waiter.token)
             return .running

@@ -14,73 +14,9 @@ import Locking
 /// sets `finished`; whichever path gets there first (response, timeout, cancellation,
 /// failure) delivers the completion, and every later path sees `finished` and stops.
 final class RequestExecution<Value: Sendable>: CancellableExecution {
-    private enum Phase {
-        case preparing
-        case waitingForSlot(since: ContinuousClock.Instant)
-        case running((any TransportTask)?)
-        case processing
-        case retryWait(ScheduledAction)
-        case done
-    }
-
-    private struct State {
-        var finished = false
-        var phase = Phase.preparing
-        var attempt = 0
-        var attemptsStarted = 0
-        var timeoutItem: ScheduledAction?
-        /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
-        var clockRunning = false
-        var slotRequestedAt = ContinuousClock.now
-        /// Numbers the exchanges handed to the transport; a parked request sent again
-        /// supersedes its first exchange, whose completion then neither frees a slot nor counts.
-        var exchange = 0
-        var superseded: Set<Int> = []
-        var waited = Duration.zero
-        var lastStatus: Int?
-        var lastBytes = 0
-        var cacheUse = FetchMetrics.CacheUse.none
-        /// The token the current attempt was sent with.
-        var sentToken: String?
-        /// Whether the request was already sent again after its token was rejected.
-        var authRetried = false
-    }
-
-    /// The parts of the request fixed once it is built and adapted.
-    ///
-    /// The redacted summary and the secret values are worked out only when something needs
-    /// them (an observer, a failure): describing a URL parses it again, which a request that
-    /// succeeds unobserved should not pay for.
-    private struct Prepared: Sendable {
-        var request: URLRequest
-        var host: String
-        var id: Int
-        var method: HTTPMethod
-        var redactor: Redactor
-        var bodyFile: OutgoingRequest.BodyFile?
-        /// The cache key of a cacheable `GET`.
-        var cacheKey: String?
-        /// The stored response this request revalidates (it carries its conditions).
-        var revalidating: CachedResponse?
-        /// Secret values that the redactor does not find by name (a token under a custom header).
-        var extraSecrets: [String] = []
-
-        /// The size of the request body.
-        var bodySize: Int64 {
-            if let bodyFile { return bodyFile.size }
-            return Int64(request.httpBody?.count ?? 0)
-        }
-
-        var summary: RequestSummary {
-            RequestSummary(
-                id: id, method: method, url: request.url.map(redactor.describe) ?? "<no URL>",
-                headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
-        }
-
-        var secrets: [String] {
-            (RequestExecution.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
-        }
-    }
+    private typealias Phase = ExecutionPhase
+    private typealias State = ExecutionState
+    private typealias Prepared = ExecutionRequest
 
     let id: Int
     private let client: FetchClient
@@ -95,7 +31,6 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private let progress: ProgressReporter?
     private let startedAt = ContinuousClock.now
     private let state = Locked(State())
-    private let prepared = Locked<Prepared?>(nil)
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
@@ -150,11 +85,12 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return
         }
         var request = outgoing.request
+        let host: String
         do {
             for adapter in configuration.adapters {
                 request = try adapter.adapt(request)
             }
-            try URLValidation.check(request.url)
+            host = try URLValidation.hostKey(of: request.url)
         } catch {
             removeTemporaryBody(outgoing.bodyFile)
             finish(.failure(error.describing(redactor.describe(request))))
@@ -163,8 +99,6 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         // The session's own timer is a backstop only: the client's clock below ends the attempt first.
         let sessionTimeout = FetchClient.sessionTimeout(for: timeout)
         if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
-        let url = request.url
-        let host = "\(url?.host ?? ""):\(url?.port ?? (url?.scheme == "https" ? 443 : 80))"
         var ready = Prepared(
             request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
         if let cache = configuration.cache, downloadTo == nil,
@@ -173,7 +107,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             ready.cacheKey = key
             switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: Date()) {
             case .fresh(let entry):
-                prepared.withLock { $0 = ready }
+                state.withLock { $0.prepared = ready }
                 serveFromCache(entry, ready)
                 return
             case .revalidate(let entry, let conditions):
@@ -183,8 +117,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
                 break
             }
         }
-        let prepared = ready
-        self.prepared.withLock { $0 = prepared }
+        state.withLock { $0.prepared = ready }
         startAttempt(1)
     }
 
@@ -223,14 +156,17 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     /// Starts an attempt (with `token` in place, when there is an authenticator): checks
     /// that an upload file is still what it was, then waits for a slot for the host.
     private func proceed(_ attempt: Int, token: String?) {
-        if let token, let authenticator = client.configuration.authenticator {
-            prepared.withLock { prepared in
-                guard let request = prepared?.request else { return }
-                prepared?.request = authenticator.apply(token, to: request)
-                if !(prepared?.extraSecrets.contains(token) ?? true) { prepared?.extraSecrets.append(token) }
+        let authenticator = token == nil ? nil : client.configuration.authenticator
+        let prepared = state.withLock { state -> Prepared? in
+            if let token, let authenticator, let request = state.prepared?.request {
+                state.prepared?.request = authenticator.apply(token, to: request)
+                if !(state.prepared?.extraSecrets.contains(token) ?? true) {
+                    state.prepared?.extraSecrets.append(token)
+                }
             }
+            return state.prepared
         }
-        guard let prepared = prepared.withLock({ $0 }) else { return }
+        guard let prepared else { return }
         if let failure = uploadFileChanged(prepared) {
             finish(.failure(failure))
             return
@@ -251,9 +187,12 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
-            grant: { [self] admission in run(attempt, prepared, admission) },
-            startClock: { [weak self] in self?.clockStarted(attempt) },
-            resend: { [weak self] in self?.resend(attempt, prepared) })
+            // Strong captures, as everywhere on this path: the client's running group holds the
+            // execution until it finishes anyway, and a weak one would give every request a
+            // side table to allocate and free.
+            grant: { [self] admission in run(attempt, admission) },
+            startClock: { [self] in clockStarted(attempt) },
+            resend: { [self] in resend(attempt) })
     }
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
@@ -280,19 +219,22 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
     /// parked in the transport (its clock starts when ``clockStarted(_:)`` is called).
-    private func run(_ attempt: Int, _ prepared: Prepared, _ admission: HostLimiter.Admission) {
-        let proceed = state.withLock { state -> Bool in
+    private func run(_ attempt: Int, _ admission: HostLimiter.Admission) {
+        let started = state.withLock { state -> (prepared: Prepared?, exchange: Int?) in
             guard !state.finished, state.attempt == attempt, case .waitingForSlot(let since) = state.phase else {
-                return false
+                return (state.prepared, nil)
             }
             state.slotRequestedAt = since
             state.clockRunning = admission == .running
             if state.clockRunning { state.waited += ContinuousClock.now - since }
             state.phase = .running(nil)
             state.attemptsStarted += 1
-            return true
+            state.exchange += 1
+            return (state.prepared, state.exchange)
         }
-        guard proceed else {
+        // Never nil: the request is prepared before its first attempt asks for a slot.
+        guard let prepared = started.prepared else { return }
+        guard let exchange = started.exchange else {
             client.limiter.release(host: prepared.host, token: id)
             return
         }
@@ -300,10 +242,6 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         if !observers.isEmpty {
             let summary = prepared.summary.with(attempt: attempt)
             for observer in observers { observer.requestWillStart(summary) }
-        }
-        let exchange = state.withLock { state -> Int in
-            state.exchange += 1
-            return state.exchange
         }
         let task = send(attempt, exchange, prepared)
         let cancelNow = state.withLock { state -> Bool in
@@ -335,39 +273,38 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private func send(_ attempt: Int, _ exchange: Int, _ prepared: Prepared) -> any TransportTask {
         if let downloadTo {
             return client.transport.download(prepared.request, into: downloadTo) { [self] result in
-                transportDidComplete(
-                    attempt, exchange, prepared, result.map { TransportResponse(response: $0, data: Data()) })
+                transportDidComplete(attempt, exchange, result.map { TransportResponse(response: $0, data: Data()) })
             }
         }
         if let file = prepared.bodyFile {
             return client.transport.upload(prepared.request, fromFile: file.url) { [self] result in
-                transportDidComplete(attempt, exchange, prepared, result)
+                transportDidComplete(attempt, exchange, result)
             }
         }
         if progress != nil {
             return client.transport.sendTrackingProgress(prepared.request) { [self] result in
-                transportDidComplete(attempt, exchange, prepared, result)
+                transportDidComplete(attempt, exchange, result)
             }
         }
         return client.transport.send(prepared.request) { [self] result in
-            transportDidComplete(attempt, exchange, prepared, result)
+            transportDidComplete(attempt, exchange, result)
         }
     }
 
     /// Sends a parked attempt again, keeping its admission: the exchange that waited inside
     /// the transport is cancelled and its completion ignored (see `HostLimiter.release`).
-    private func resend(_ attempt: Int, _ prepared: Prepared) {
-        let old = state.withLock { state -> (task: any TransportTask, exchange: Int)? in
+    private func resend(_ attempt: Int) {
+        let old = state.withLock { state -> (task: any TransportTask, exchange: Int, prepared: Prepared)? in
             guard !state.finished, state.attempt == attempt, case .running(let task?) = state.phase,
-                !state.clockRunning
+                !state.clockRunning, let prepared = state.prepared
             else { return nil }
             state.superseded.insert(state.exchange)
             state.exchange += 1
-            return (task, state.exchange)
+            return (task, state.exchange, prepared)
         }
         guard let old else { return }
         old.task.cancel()
-        let task = send(attempt, old.exchange, prepared)
+        let task = send(attempt, old.exchange, old.prepared)
         let cancelNow = state.withLock { state -> Bool in
             if state.finished { return true }
             guard state.attempt == attempt, state.exchange == old.exchange, case .running = state.phase else {
@@ -404,7 +341,8 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             state.timeoutItem = item
             return item
         }
-        item?.start(after: timeout, on: client.configuration.clock) { [weak self] in self?.attemptTimedOut(attempt) }
+        // The timer drops the action when the item is cancelled, which finishing always does.
+        item?.start(after: timeout, on: client.configuration.clock) { [self] in attemptTimedOut(attempt) }
     }
 
     // MARK: Outcomes of an attempt
@@ -422,10 +360,15 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     private func transportDidComplete(
-        _ attempt: Int, _ exchange: Int, _ prepared: Prepared, _ result: Result<TransportResponse, any Error>
+        _ attempt: Int, _ exchange: Int, _ result: Result<TransportResponse, any Error>
     ) {
-        // A superseded exchange was replaced by another that holds the same admission.
-        guard state.withLock({ $0.superseded.remove(exchange) == nil }) else { return }
+        let prepared = state.withLock { state -> Prepared? in
+            // A superseded exchange was replaced by another that holds the same admission.
+            guard state.superseded.remove(exchange) == nil else { return nil }
+            return state.prepared
+        }
+        // Never nil for an exchange that was not superseded: it was sent with this request.
+        guard let prepared else { return }
         // Every other exchange the transport started frees its slot exactly once, here.
         var failed = false
         if case .failure = result { failed = true }
@@ -573,13 +516,13 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return true
         }
         guard scheduled else { return }
-        if !client.configuration.observers.isEmpty, let summary = prepared.withLock({ $0?.summary }) {
+        if !client.configuration.observers.isEmpty, let summary = state.withLock({ $0.prepared?.summary }) {
             let described = error.describing("\(summary)")
             for observer in client.configuration.observers {
                 observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
             }
         }
-        item.start(after: delay, on: client.configuration.clock) { [weak self] in self?.startAttempt(attempt + 1) }
+        item.start(after: delay, on: client.configuration.clock) { [self] in startAttempt(attempt + 1) }
     }
 
     // MARK: Finish
@@ -607,7 +550,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     private func complete(_ result: Result<Value, FetchError>, _ phase: Phase, _ ended: State) {
-        let prepared = prepared.withLock { $0 }
+        let prepared = ended.prepared
         switch phase {
         case .running(let task):
             task?.cancel()
@@ -670,6 +613,79 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         let text = String(decoding: data.prefix(600), as: UTF8.self)
         let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         return collapsed.count > 200 ? String(collapsed.prefix(200)) + "…" : collapsed
+    }
+}
+
+/// Where a ``RequestExecution`` is. The types of its state live outside the generic class,
+/// so that reading them instantiates no generic metadata on every access.
+private enum ExecutionPhase {
+    case preparing
+    case waitingForSlot(since: ContinuousClock.Instant)
+    case running((any TransportTask)?)
+    case processing
+    case retryWait(ScheduledAction)
+    case done
+}
+
+/// What a ``RequestExecution`` knows, under its one lock.
+private struct ExecutionState {
+    var finished = false
+    var phase = ExecutionPhase.preparing
+    var attempt = 0
+    var attemptsStarted = 0
+    var timeoutItem: ScheduledAction?
+    /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
+    var clockRunning = false
+    var slotRequestedAt = ContinuousClock.now
+    /// Numbers the exchanges handed to the transport; a parked request sent again
+    /// supersedes its first exchange, whose completion then neither frees a slot nor counts.
+    var exchange = 0
+    var superseded: Set<Int> = []
+    var waited = Duration.zero
+    var lastStatus: Int?
+    var lastBytes = 0
+    var cacheUse = FetchMetrics.CacheUse.none
+    /// The token the current attempt was sent with.
+    var sentToken: String?
+    /// Whether the request was already sent again after its token was rejected.
+    var authRetried = false
+    /// The request, once built and adapted.
+    var prepared: ExecutionRequest?
+}
+
+/// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.
+///
+/// The redacted summary and the secret values are worked out only when something needs
+/// them (an observer, a failure): describing a URL parses it again, which a request that
+/// succeeds unobserved should not pay for.
+private struct ExecutionRequest: Sendable {
+    var request: URLRequest
+    var host: String
+    var id: Int
+    var method: HTTPMethod
+    var redactor: Redactor
+    var bodyFile: OutgoingRequest.BodyFile?
+    /// The cache key of a cacheable `GET`.
+    var cacheKey: String?
+    /// The stored response this request revalidates (it carries its conditions).
+    var revalidating: CachedResponse?
+    /// Secret values that the redactor does not find by name (a token under a custom header).
+    var extraSecrets: [String] = []
+
+    /// The size of the request body.
+    var bodySize: Int64 {
+        if let bodyFile { return bodyFile.size }
+        return Int64(request.httpBody?.count ?? 0)
+    }
+
+    var summary: RequestSummary {
+        RequestSummary(
+            id: id, method: method, url: request.url.map(redactor.describe) ?? "<no URL>",
+            headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
+    }
+
+    var secrets: [String] {
+        (Self.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
     }
 
     /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.

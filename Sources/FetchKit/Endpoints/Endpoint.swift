@@ -82,9 +82,9 @@ extension Endpoint {
     ///   the parts do not make an http or https URL with a host.
     public func url(base: URL? = nil) throws(FetchError) -> URL {
         let root = base ?? baseURL
-        if let url = PercentEncoding.joined(root.absoluteString, path: path, query: queryItems) {
-            try URLValidation.check(url)
-            return url
+        if let joined = PercentEncoding.joined(root.absoluteString, path: path, query: queryItems) {
+            if !joined.isHTTPWithHost { try URLValidation.check(joined.url) }
+            return joined.url
         }
         guard var components = URLComponents(url: root, resolvingAgainstBaseURL: true) else {
             throw FetchError(code: .invalidURL, detail: "the base URL cannot be parsed")

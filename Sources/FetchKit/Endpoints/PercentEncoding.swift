@@ -48,17 +48,25 @@ enum PercentEncoding {
         .joined(separator: "&")
     }
 
+    /// A URL joined as text, and whether its text already shows it can be fetched.
+    struct JoinedURL {
+        /// The URL.
+        var url: URL
+        /// Whether the base's scheme is `http` or `https` and its host is not empty, so the
+        /// URL needs no further ``URLValidation`` check.
+        var isHTTPWithHost: Bool
+    }
+
     /// The URL of `path` and `query` under `base`, joined as text, when `base` is a plain
     /// `scheme://host[:port][/path]` (unreserved characters, `:` and `/` only, no query,
-    /// fragment, user or escape, a port written as `URLComponents` writes it): the same URL the `URLComponents` route gives, for a
-    /// fraction of its cost. `nil` for any other base, which takes that route.
-    static func joined(_ base: String, path: String, query: [URLQueryItem]) -> URL? {
-        let bytes = base.utf8
-        guard bytes.allSatisfy({ isUnreserved($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }),
-            let separator = base.range(of: "://"), separator.upperBound < base.endIndex,
-            base[separator.upperBound] != "/",
-            hasCanonicalPort(base[separator.upperBound...].prefix { $0 != "/" })
-        else { return nil }
+    /// fragment, user or escape, a port written as `URLComponents` writes it): the same URL
+    /// the `URLComponents` route gives, for a fraction of its cost. `nil` for any other
+    /// base, which takes that route.
+    static func joined(_ base: String, path: String, query: [URLQueryItem]) -> JoinedURL? {
+        let shape =
+            base.utf8.withContiguousStorageIfAvailable(plainBaseShape)
+            ?? Array(base.utf8).withUnsafeBufferPointer(plainBaseShape)
+        guard let shape else { return nil }
         var text = Substring(base)
         while text.hasSuffix("/") { text.removeLast() }
         var joined = String(text)
@@ -68,17 +76,58 @@ enum PercentEncoding {
             joined += encodedPath
         }
         if !query.isEmpty { joined += "?" + encodeQuery(query) }
-        return URL(string: joined)
+        guard let url = URL(string: joined) else { return nil }
+        return JoinedURL(url: url, isHTTPWithHost: shape.isHTTPWithHost)
     }
 
-    /// Whether `authority` (`host` or `host:port`) has no port or one that `URLComponents`
-    /// writes back as it is: digits without a leading zero. It rewrites `host:` as `host`
-    /// and `host:080` as `host:80`, so such bases take its route.
-    private static func hasCanonicalPort(_ authority: Substring) -> Bool {
-        guard let colon = authority.firstIndex(of: ":") else { return true }
-        let port = authority[authority.index(after: colon)...]
-        guard let first = port.first, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return false }
-        return first != "0" || port.count == 1
+    /// What ``plainBaseShape(_:)`` learns of a plain base.
+    private struct BaseShape {
+        var isHTTPWithHost: Bool
+    }
+
+    /// The shape of `bytes` when they are a plain base, `scheme://host[:port][/path]` made of
+    /// unreserved characters, `:` and `/`, whose port has no leading zero (`URLComponents`
+    /// rewrites `host:` as `host` and `host:080` as `host:80`); `nil` otherwise. Read byte by
+    /// byte: Foundation's `range(of:)` costs more than the whole join.
+    private static func plainBaseShape(_ bytes: UnsafeBufferPointer<UInt8>) -> BaseShape? {
+        let colon = UInt8(ascii: ":")
+        let slash = UInt8(ascii: "/")
+        guard bytes.allSatisfy({ isUnreserved($0) || $0 == colon || $0 == slash }) else { return nil }
+        // The first "://", which must be followed by an authority.
+        var separator: Int?
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == colon, bytes[index + 1] == slash, bytes[index + 2] == slash {
+                separator = index
+                break
+            }
+            index += 1
+        }
+        guard let separator else { return nil }
+        let authorityStart = separator + 3
+        guard authorityStart < bytes.count, bytes[authorityStart] != slash else { return nil }
+        var authorityEnd = authorityStart
+        while authorityEnd < bytes.count, bytes[authorityEnd] != slash { authorityEnd += 1 }
+        var hostEnd = authorityStart
+        while hostEnd < authorityEnd, bytes[hostEnd] != colon { hostEnd += 1 }
+        if hostEnd < authorityEnd {
+            // A port: digits only, at least one, no leading zero unless it is just "0".
+            let port = UnsafeBufferPointer(rebasing: bytes[(hostEnd + 1)..<authorityEnd])
+            guard !port.isEmpty, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                port[0] != UInt8(ascii: "0") || port.count == 1
+            else { return nil }
+        }
+        return BaseShape(
+            isHTTPWithHost: hostEnd > authorityStart
+                && isHTTPScheme(UnsafeBufferPointer(rebasing: bytes[..<separator])))
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case.
+    private static func isHTTPScheme(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        // `| 0x20` lowers an ASCII letter; no other byte of a plain base becomes one of these.
+        let expected = Array("https".utf8)
+        guard scheme.count == 4 || scheme.count == 5 else { return false }
+        return scheme.indices.allSatisfy { scheme[$0] | 0x20 == expected[$0] }
     }
 
     /// Encodes a path: each segment between slashes is escaped; the slashes stay.
