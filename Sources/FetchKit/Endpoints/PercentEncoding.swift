@@ -68,11 +68,12 @@ enum PercentEncoding {
             ?? Array(base.utf8).withUnsafeBufferPointer(plainBaseShape)
         guard let shape else { return nil }
         var text = Substring(base)
-        while text.hasSuffix("/") { text.removeLast() }
+        // Byte checks: `hasSuffix` on text compares by grapheme cluster, which costs more.
+        while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
         var joined = String(text)
         let encodedPath = encodePath(path)
         if !encodedPath.isEmpty {
-            if !encodedPath.hasPrefix("/") { joined += "/" }
+            if encodedPath.utf8.first != UInt8(ascii: "/") { joined += "/" }
             joined += encodedPath
         }
         if !query.isEmpty { joined += "?" + encodeQuery(query) }
