@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-    import Darwin
+    public import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #elseif canImport(Android)
-    import Android
+    public import Android
 #endif
 
 /// A value guarded by a lock, for state that several threads read and write: the one lock
@@ -22,13 +22,16 @@
 ///
 /// Copies of a `Locked` share one value and one lock. The value and the mutex live in one
 /// allocation (as in `NIOLockedValueBox`), not in a box plus an `NSLock` plus the mutex it
-/// allocates: request state makes several of these per request.
+/// allocates: request state makes several of these per request. The box is inlinable, so
+/// each caller gets a copy specialized for its value (no generic metadata looked up per call).
 package struct Locked<Value> {
-    private let storage: LockedStorage<Value>
+    @usableFromInline
+    let storage: LockedStorage<Value>
 
     /// Creates the box holding `value`.
     ///
     /// - Parameter value: the first value.
+    @inlinable
     package init(_ value: Value) {
         storage = LockedStorage.make(value)
     }
@@ -37,6 +40,7 @@ package struct Locked<Value> {
     ///
     /// - Parameter body: reads or changes the value; it must not call back into this box.
     /// - Returns: what `body` returns.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
@@ -52,8 +56,10 @@ package struct Locked<Value> {
 extension Locked: @unchecked Sendable where Value: Sendable {}
 
 /// The value (the buffer's header) and its mutex (the buffer's one element), in one allocation.
+@usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A storage holding `value`, its mutex initialized.
+    @inlinable
     static func make(_ value: Value) -> LockedStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
@@ -66,6 +72,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     }
 
     /// Runs `body` on the value with the mutex held.
+    @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)

@@ -172,8 +172,9 @@ public final class FetchClient: Sendable {
         build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
     ) -> FetchTask {
         let execution = RequestExecution(
-            id: makeID(), client: self, method: method, timeout: timeout, extraction: extraction,
-            downloadTo: downloadTo, group: group, delivery: delivery, progress: progress, completion: completion)
+            id: makeID(), client: self, method: method, timeout: timeout,
+            handoff: TypedHandoff(extraction, completion: completion), downloadTo: downloadTo, group: group,
+            delivery: delivery, progress: progress)
         let task = FetchTask(execution: execution)
         execution.begin(build: build)
         return task

@@ -13,7 +13,10 @@ import Locking
 /// Every state change happens under `state`'s lock, and `finish` is the only place that
 /// sets `finished`; whichever path gets there first (response, timeout, cancellation,
 /// failure) delivers the completion, and every later path sees `finished` and stops.
-final class RequestExecution<Value: Sendable>: CancellableExecution {
+///
+/// The class is not generic: the value's type lives only in its ``ResultHandoff``, so the
+/// state machine, which runs unspecialized, looks up no generic metadata as it goes.
+final class RequestExecution: CancellableExecution {
     private typealias Phase = ExecutionPhase
     private typealias State = ExecutionState
     private typealias Prepared = ExecutionRequest
@@ -22,21 +25,19 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     private let client: FetchClient
     private let method: HTTPMethod
     private let timeout: Duration
-    private let extraction: Extraction<Value>
     /// Where a download writes the body; `nil` for a data request, whose body stays in memory.
     private let downloadTo: URL?
     private let group: CancellationGroup?
     private let delivery: Delivery
-    private let completion: @Sendable (Result<Value, FetchError>) -> Void
+    private let handoff: any ResultHandoff
     private let progress: ProgressReporter?
     private let startedAt = ContinuousClock.now
     private let state = Locked(State())
 
     init(
-        id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>,
+        id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
         downloadTo: URL? = nil, group: CancellationGroup?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.id = id
         if let progress {
@@ -54,10 +55,9 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         self.client = client
         self.method = method
         self.timeout = timeout
-        self.extraction = extraction
         self.group = group
         self.delivery = delivery
-        self.completion = completion
+        self.handoff = handoff
     }
 
     var isFinished: Bool { state.withLock { $0.finished } }
@@ -473,7 +473,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 
     /// Validates a response and extracts the value.
-    private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Result<Value, FetchError> {
+    private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Outcome {
         let configuration = client.configuration
         let status = response.statusCode
         let redactor = configuration.redactor
@@ -496,7 +496,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
         }
         do {
-            return .success(try extraction.extractResponse(response))
+            return .success(try handoff.extract(response))
         } catch {
             return .failure(error.scrubbed(status: status, secrets: prepared.secrets, redactor))
         }
@@ -527,7 +527,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
 
     // MARK: Finish
 
-    private func finish(_ result: Result<Value, FetchError>) {
+    private func finish(_ result: Outcome) {
         conclude(result)?()
     }
 
@@ -535,7 +535,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     /// task or timers, tell observers, deliver the completion), or `nil` when it had
     /// already finished. Splitting the two lets a group mark all its requests cancelled
     /// before any freed connection slot can start one of them.
-    private func conclude(_ result: Result<Value, FetchError>) -> (() -> Void)? {
+    private func conclude(_ result: Outcome) -> (() -> Void)? {
         let ended = state.withLock { state -> (phase: Phase, state: State)? in
             guard !state.finished else { return nil }
             state.finished = true
@@ -549,7 +549,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         return { [self] in complete(result, ended.phase, ended.state) }
     }
 
-    private func complete(_ result: Result<Value, FetchError>, _ phase: Phase, _ ended: State) {
+    private func complete(_ result: Outcome, _ phase: Phase, _ ended: State) {
         let prepared = ended.prepared
         switch phase {
         case .running(let task):
@@ -565,10 +565,20 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
         if let progress {
             progress.finish(finalProgress(result, prepared, ended))
         }
-        let result = result.mapError { error in error.describing(prepared.map { "\($0.summary)" }) }
+        let deliver: @Sendable () -> Void
+        var failure: FetchError?
+        switch result {
+        case .success(let deliverValue):
+            deliver = deliverValue
+        case .failure(let error):
+            let described = error.describing(prepared.map { "\($0.summary)" })
+            failure = described
+            let handoff = self.handoff
+            deliver = { handoff.fail(described) }
+        }
         if !client.configuration.observers.isEmpty, let summary = prepared?.summary {
             let metrics = FetchMetrics(
-                error: result.failureValue, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
+                error: failure, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
                 bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
                 waitForConnection: ended.waited, cacheUse: ended.cacheUse)
             for observer in client.configuration.observers {
@@ -576,17 +586,14 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
             }
         }
         switch delivery {
-        case .queue(let queue):
-            let completion = self.completion
-            queue.async { completion(result) }
-        case .immediate:
-            completion(result)
+        case .queue(let queue): queue.async(execute: deliver)
+        case .immediate: deliver()
         }
     }
 
     /// The last progress report: the whole transfer on success, the last polled one otherwise.
     private func finalProgress(
-        _ result: Result<Value, FetchError>, _ prepared: Prepared?, _ ended: State
+        _ result: Outcome, _ prepared: Prepared?, _ ended: State
     )
         -> TransferProgress
     {
@@ -616,8 +623,7 @@ final class RequestExecution<Value: Sendable>: CancellableExecution {
     }
 }
 
-/// Where a ``RequestExecution`` is. The types of its state live outside the generic class,
-/// so that reading them instantiates no generic metadata on every access.
+/// Where a ``RequestExecution`` is.
 private enum ExecutionPhase {
     case preparing
     case waitingForSlot(since: ContinuousClock.Instant)
@@ -709,9 +715,40 @@ private struct ExecutionRequest: Sendable {
     }
 }
 
-extension Result {
-    fileprivate var failureValue: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
+/// How a ``RequestExecution`` ended, without its value's type.
+enum Outcome: Sendable {
+    /// The value was extracted; calling this hands it to the caller.
+    case success(@Sendable () -> Void)
+    /// The request failed.
+    case failure(FetchError)
+}
+
+/// The typed end of a request: turns an accepted response into the caller's value, and
+/// hands the caller the value or the error.
+protocol ResultHandoff: Sendable {
+    /// Extracts the value from `response` and returns the call that delivers it.
+    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void
+    /// Delivers `error` to the caller.
+    func fail(_ error: FetchError)
+}
+
+/// A ``ResultHandoff`` for values of type `Value`: an ``Extraction`` and the caller's completion.
+final class TypedHandoff<Value: Sendable>: ResultHandoff {
+    private let extraction: Extraction<Value>
+    private let completion: @Sendable (Result<Value, FetchError>) -> Void
+
+    init(_ extraction: Extraction<Value>, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void) {
+        self.extraction = extraction
+        self.completion = completion
+    }
+
+    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
+        let value = try extraction.extractResponse(response)
+        let completion = completion
+        return { completion(.success(value)) }
+    }
+
+    func fail(_ error: FetchError) {
+        completion(.failure(error))
     }
 }
