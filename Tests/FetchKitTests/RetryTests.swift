@@ -30,7 +30,7 @@ struct RetryTests {
     /// been announced and the wait before the last one sleeps on `clock`.
     private func retryScheduled(_ count: Int, on clock: TestClock) async -> Bool {
         let observer = observer
-        guard await eventually(timeout: .seconds(30), { observer.retries.current.count >= count }) else { return false }
+        guard await eventually(timeout: .seconds(60), { observer.retries.current.count >= count }) else { return false }
         return await clock.sleepers(count: 1)
     }
 
@@ -62,7 +62,9 @@ struct RetryTests {
         let clock = TestClock()
         let client = client(RetryPolicy(baseDelay: .milliseconds(1), maximumRetryAfter: .seconds(300)), clock: clock)
         let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
-        #expect(await retryScheduled(1, on: clock))
+        // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
+        defer { fetch.cancel() }
+        try #require(await retryScheduled(1, on: clock))
         #expect(observer.retries.current.map(\.delay) == [.seconds(120)])
         // Two minutes pass in no real time; the retry goes out when they have.
         await clock.advance(by: .seconds(119))
@@ -86,7 +88,9 @@ struct RetryTests {
         let clock = TestClock()
         let client = client(RetryPolicy(baseDelay: .milliseconds(1)), clock: clock)
         let fetch = Task { try await client.fetch(server.url("/busy"), extracting: .string) }
-        #expect(await retryScheduled(1, on: clock))
+        // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
+        defer { fetch.cancel() }
+        try #require(await retryScheduled(1, on: clock))
         let delay = try #require(observer.retries.current.first?.delay)
         // A whole-second date thirty seconds ahead: between 29 and 30 seconds after the server
         // wrote it, less however long the client took to read it (bounded loosely below).
@@ -174,14 +178,16 @@ struct RetryTests {
         let client = client(
             RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(10), clock: clock)
         let fetch = Task { try await client.fetch(server.url("/hiccup"), extracting: .string) }
+        // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
+        defer { fetch.cancel() }
         // The first answer is held by the server: its 10-second timeout is the only sleeper.
         #expect(await server.waitForRequests(count: 1))
         #expect(await clock.sleepers(count: 1))
         await clock.advance(by: .seconds(10))
-        #expect(await retryScheduled(1, on: clock))
+        try #require(await retryScheduled(1, on: clock))
         await clock.advance(by: .seconds(1))
         // The second attempt's connection closes without an answer: retried after 2 s.
-        #expect(await retryScheduled(2, on: clock))
+        try #require(await retryScheduled(2, on: clock))
         await clock.advance(by: .seconds(2))
         #expect(try await fetch.value == "ok")
         #expect(observer.retries.current.map(\.error.code) == [.timedOut, .connectionLost])

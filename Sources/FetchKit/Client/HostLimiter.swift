@@ -21,8 +21,17 @@ final class HostLimiter: Sendable {
         case parked
     }
 
+    /// Identifies one attempt of one request. Each attempt holds its own slot: a late
+    /// completion of a timed-out attempt frees that attempt's slot, never its retry's.
+    struct Token: Hashable {
+        /// The request's identifier.
+        let request: Int
+        /// The attempt's number, from 1.
+        let attempt: Int
+    }
+
     private struct Waiter {
-        let token: Int
+        let token: Token
         let parkable: Bool
         let grant: @Sendable (Admission) -> Void
         let startClock: @Sendable () -> Void
@@ -32,7 +41,7 @@ final class HostLimiter: Sendable {
     private typealias Parked = Waiter
 
     private struct HostState {
-        var running: Set<Int> = []
+        var running: Set<Token> = []
         var parked: [Parked] = []
         var waiting: [Waiter] = []
         var head = 0
@@ -58,7 +67,7 @@ final class HostLimiter: Sendable {
     ///
     /// - Parameters:
     ///   - host: the request's host and port.
-    ///   - token: identifies the request in later calls.
+    ///   - token: identifies the attempt in later calls.
     ///   - parkable: whether the request may be parked (only idempotent ones are: a parked
     ///     request may have to be sent again, see `release(host:token:failed:)`).
     ///   - grant: called once when the request is admitted, running or parked.
@@ -66,7 +75,7 @@ final class HostLimiter: Sendable {
     ///   - resend: called when a parked request should be handed to the transport again
     ///     (its first exchange cancelled without a result); it keeps its admission.
     func acquire(
-        host: String, token: Int, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
+        host: String, token: Token, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
         startClock: @escaping @Sendable () -> Void, resend: @escaping @Sendable () -> Void
     ) {
         let waiter = Waiter(token: token, parkable: parkable, grant: grant, startClock: startClock, resend: resend)
@@ -86,7 +95,7 @@ final class HostLimiter: Sendable {
     /// frees, so a parked request could sit there until its backstop timeout. Parked requests
     /// have not been sent (the transport had no free connection for them) and are idempotent,
     /// so sending them again is safe.
-    func release(host: String, token: Int, failed: Bool = false) {
+    func release(host: String, token: Token, failed: Bool = false) {
         let (started, unparked, next) = hosts.withLock {
             hosts -> ((@Sendable () -> Void)?, [Waiter], [(Waiter, Admission)]) in
             guard hosts[host] != nil else { return (nil, [], []) }
@@ -102,7 +111,7 @@ final class HostLimiter: Sendable {
 
     /// Ends the exchange of `token` in `state`: what ``release(host:token:failed:)`` does under the lock.
     private static func release(
-        _ token: Int, failed: Bool, _ state: inout HostState, limit: Int, lookAhead: Int
+        _ token: Token, failed: Bool, _ state: inout HostState, limit: Int, lookAhead: Int
     ) -> (started: (@Sendable () -> Void)?, unparked: [Waiter], next: [(Waiter, Admission)]) {
         var started: (@Sendable () -> Void)?
         var unparked: [Waiter] = []
@@ -135,7 +144,7 @@ final class HostLimiter: Sendable {
     /// Removes a waiter that no longer wants a slot; returns `false` when it was not waiting
     /// (it has been admitted, or was never queued).
     @discardableResult
-    func cancelWaiting(host: String, token: Int) -> Bool {
+    func cancelWaiting(host: String, token: Token) -> Bool {
         hosts.withLock { hosts -> Bool in
             guard var state = hosts[host],
                 let index = state.waiting[state.head...].firstIndex(where: { $0.token == token })

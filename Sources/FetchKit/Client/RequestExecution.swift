@@ -10,7 +10,7 @@ import Locking
 /// for its host, runs attempts with their own timeout clock, retries, and finishes
 /// exactly once.
 ///
-/// Every state change happens under `state`'s lock, and `finish` is the only place that
+/// Every state change happens under `state`'s lock, and `conclude` is the only place that
 /// sets `finished`; whichever path gets there first (response, timeout, cancellation,
 /// failure) delivers the completion, and every later path sees `finished` and stops.
 ///
@@ -117,7 +117,16 @@ final class RequestExecution: CancellableExecution {
                 break
             }
         }
-        state.withLock { $0.prepared = ready }
+        let finishedMeanwhile = state.withLock { state -> Bool in
+            state.prepared = ready
+            return state.finished
+        }
+        if finishedMeanwhile {
+            // Cancelled while it was being built: the completion may already have run without
+            // seeing this request, so its temporary body is removed here (removing twice is harmless).
+            removeTemporaryBody(ready.bodyFile)
+            return
+        }
         startAttempt(1)
     }
 
@@ -183,13 +192,14 @@ final class RequestExecution: CancellableExecution {
         }
         guard proceed else { return }
         client.limiter.acquire(
-            host: prepared.host, token: id,
+            host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt),
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
-            // Strong captures, as everywhere on this path: the client's running group holds the
-            // execution until it finishes anyway, and a weak one would give every request a
-            // side table to allocate and free.
+            // Strong captures (as `grant` always was, and the timeout and retry actions now are):
+            // a weak one would give every request a side table to allocate and free. The
+            // limiter drops a request's closures when it releases or cancels its slot, though
+            // an admitted waiter's entry may stay in its queue until the queue is compacted.
             grant: { [self] admission in run(attempt, admission) },
             startClock: { [self] in clockStarted(attempt) },
             resend: { [self] in resend(attempt) })
@@ -235,7 +245,7 @@ final class RequestExecution: CancellableExecution {
         // Never nil: the request is prepared before its first attempt asks for a slot.
         guard let prepared = started.prepared else { return }
         guard let exchange = started.exchange else {
-            client.limiter.release(host: prepared.host, token: id)
+            client.limiter.release(host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt))
             return
         }
         let observers = client.configuration.observers
@@ -372,7 +382,8 @@ final class RequestExecution: CancellableExecution {
         // Every other exchange the transport started frees its slot exactly once, here.
         var failed = false
         if case .failure = result { failed = true }
-        client.limiter.release(host: prepared.host, token: id, failed: failed)
+        client.limiter.release(
+            host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt), failed: failed)
         progress?.pause()
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
@@ -550,12 +561,17 @@ final class RequestExecution: CancellableExecution {
     }
 
     private func complete(_ result: Outcome, _ phase: Phase, _ ended: State) {
-        let prepared = ended.prepared
+        // Read again if the request was cancelled before it was prepared and has been since.
+        let prepared = ended.prepared ?? state.withLock { $0.prepared }
         switch phase {
         case .running(let task):
             task?.cancel()
         case .retryWait(let item): item.cancel()
-        case .waitingForSlot: if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: id) }
+        case .waitingForSlot:
+            if let prepared {
+                client.limiter.cancelWaiting(
+                    host: prepared.host, token: HostLimiter.Token(request: id, attempt: ended.attempt))
+            }
         case .preparing, .processing, .done: break
         }
         client.running.remove(self)
@@ -655,7 +671,7 @@ private struct ExecutionState {
     var sentToken: String?
     /// Whether the request was already sent again after its token was rejected.
     var authRetried = false
-    /// The request, once built and adapted.
+    /// The request, once built and adapted (later attempts add a token or revalidation headers).
     var prepared: ExecutionRequest?
 }
 
