@@ -21,6 +21,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let stream = lazily { try CommitStream(scratch) }
     let conditionalServer = try makeConditionalServer()
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
+    let smallBody = smallBodyDecodingSides()
     return linuxPeers + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
@@ -28,7 +29,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             iterations: 15),
         BenchmarkCase(
             name: "Decoding: one small response body, PathDecoder against a fresh JSONDecoder (x20,000)",
-            ours: smallBodyDecodingSides().ours, reference: smallBodyDecodingSides().reference, target: 1.05,
+            ours: smallBody.ours, reference: smallBody.reference, target: 1.05,
             iterations: 9),
         try pipelineAloneCase(count: 20_000),
         BenchmarkCase(

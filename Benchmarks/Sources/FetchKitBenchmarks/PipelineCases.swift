@@ -43,14 +43,20 @@ func pipelineAloneCase(count: Int) throws -> BenchmarkCase {
             }
         }
     }
+    let failures = RawFailures()
     let callback = Side(name: "FetchKit callback fetch over an instant transport, waited for") {
-        time {
+        let duration = time {
             for _ in 0..<count {
                 let done = DispatchSemaphore(value: 0)
-                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { _ in done.signal() }
+                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { result in
+                    if case .failure(let error) = result { failures.record("\(error)") }
+                    done.signal()
+                }
                 done.wait()
             }
         }
+        try failures.throwIfAny(side: "FetchKit callback fetch over an instant transport")
+        return duration
     }
     let reference = Side(name: "JSONDecoder alone") {
         try time {

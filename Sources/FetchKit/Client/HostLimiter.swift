@@ -81,7 +81,7 @@ final class HostLimiter: Sendable {
         let waiter = Waiter(token: token, parkable: parkable, grant: grant, startClock: startClock, resend: resend)
         let admission = hosts.withLock { hosts -> Admission? in
             // Changed in place: a copy of the host's state would copy its collections too.
-            Self.admitOrQueue(waiter, &hosts[host, default: HostState()], limit: limit, lookAhead: lookAhead)
+            admitOrQueue(waiter, &hosts[host, default: HostState()])
         }
         if let admission { grant(admission) }
     }
@@ -98,10 +98,11 @@ final class HostLimiter: Sendable {
     func release(host: String, token: Token, failed: Bool = false) {
         let (started, unparked, next) = hosts.withLock {
             hosts -> ((@Sendable () -> Void)?, [Waiter], [(Waiter, Admission)]) in
-            guard hosts[host] != nil else { return (nil, [], []) }
-            defer { if hosts[host]?.isIdle == true { hosts[host] = nil } }
-            return Self.release(
-                token, failed: failed, &hosts[host, default: HostState()], limit: limit, lookAhead: lookAhead)
+            // One lookup, and the host's state changed in place.
+            guard let index = hosts.index(forKey: host) else { return (nil, [], []) }
+            let outcome = release(token, failed: failed, &hosts.values[index])
+            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            return outcome
         }
         // Resent before the promoted one's clock starts: a request sends itself again only while parked.
         for waiter in unparked { waiter.resend() }
@@ -110,8 +111,8 @@ final class HostLimiter: Sendable {
     }
 
     /// Ends the exchange of `token` in `state`: what ``release(host:token:failed:)`` does under the lock.
-    private static func release(
-        _ token: Token, failed: Bool, _ state: inout HostState, limit: Int, lookAhead: Int
+    private func release(
+        _ token: Token, failed: Bool, _ state: inout HostState
     ) -> (started: (@Sendable () -> Void)?, unparked: [Waiter], next: [(Waiter, Admission)]) {
         var started: (@Sendable () -> Void)?
         var unparked: [Waiter] = []
@@ -130,7 +131,7 @@ final class HostLimiter: Sendable {
         var next: [(Waiter, Admission)] = []
         while state.head < state.waiting.count {
             let waiter = state.waiting[state.head]
-            guard let admission = admit(waiter, &state, limit: limit, lookAhead: lookAhead) else { break }
+            guard let admission = admit(waiter, &state) else { break }
             state.head += 1
             next.append((waiter, admission))
         }
@@ -146,25 +147,25 @@ final class HostLimiter: Sendable {
     @discardableResult
     func cancelWaiting(host: String, token: Token) -> Bool {
         hosts.withLock { hosts -> Bool in
-            guard var state = hosts[host],
-                let index = state.waiting[state.head...].firstIndex(where: { $0.token == token })
+            guard let index = hosts.index(forKey: host),
+                let position = hosts.values[index].waiting[hosts.values[index].head...].firstIndex(where: {
+                    $0.token == token
+                })
             else { return false }
-            state.waiting.remove(at: index)
-            hosts[host] = state.isIdle ? nil : state
+            hosts.values[index].waiting.remove(at: position)
+            if hosts.values[index].isIdle { hosts.remove(at: index) }
             return true
         }
     }
 
     /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:grant:startClock:resend:)`` does under the lock.
-    private static func admitOrQueue(
-        _ waiter: Waiter, _ state: inout HostState, limit: Int, lookAhead: Int
-    ) -> Admission? {
-        if let admission = admit(waiter, &state, limit: limit, lookAhead: lookAhead) { return admission }
+    private func admitOrQueue(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
+        if let admission = admit(waiter, &state) { return admission }
         state.waiting.append(waiter)
         return nil
     }
 
-    private static func admit(_ waiter: Waiter, _ state: inout HostState, limit: Int, lookAhead: Int) -> Admission? {
+    private func admit(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
         if state.running.count < limit {
             state.running.insert(waiter.token)
             return .running

@@ -62,6 +62,11 @@ final class RequestExecution: CancellableExecution {
 
     var isFinished: Bool { state.withLock { $0.finished } }
 
+    /// The limiter's token for `attempt`: each attempt holds a slot of its own.
+    private func slot(_ attempt: Int) -> HostLimiter.Token {
+        HostLimiter.Token(request: id, attempt: attempt)
+    }
+
     func cancel() {
         finish(.failure(FetchError(code: .cancelled)))
     }
@@ -192,7 +197,7 @@ final class RequestExecution: CancellableExecution {
         }
         guard proceed else { return }
         client.limiter.acquire(
-            host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt),
+            host: prepared.host, token: slot(attempt),
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
@@ -245,7 +250,7 @@ final class RequestExecution: CancellableExecution {
         // Never nil: the request is prepared before its first attempt asks for a slot.
         guard let prepared = started.prepared else { return }
         guard let exchange = started.exchange else {
-            client.limiter.release(host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt))
+            client.limiter.release(host: prepared.host, token: slot(attempt))
             return
         }
         let observers = client.configuration.observers
@@ -383,7 +388,7 @@ final class RequestExecution: CancellableExecution {
         var failed = false
         if case .failure = result { failed = true }
         client.limiter.release(
-            host: prepared.host, token: HostLimiter.Token(request: id, attempt: attempt), failed: failed)
+            host: prepared.host, token: slot(attempt), failed: failed)
         progress?.pause()
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
@@ -570,7 +575,7 @@ final class RequestExecution: CancellableExecution {
         case .waitingForSlot:
             if let prepared {
                 client.limiter.cancelWaiting(
-                    host: prepared.host, token: HostLimiter.Token(request: id, attempt: ended.attempt))
+                    host: prepared.host, token: slot(ended.attempt))
             }
         case .preparing, .processing, .done: break
         }

@@ -123,12 +123,14 @@ enum PercentEncoding {
                 && isHTTPScheme(UnsafeBufferPointer(rebasing: bytes[..<separator])))
     }
 
+    /// The bytes of `https`, whose first four spell `http`.
+    private static let httpsBytes = Array("https".utf8)
+
     /// Whether `scheme` is `http` or `https`, in any case.
     private static func isHTTPScheme(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
         // `| 0x20` lowers an ASCII letter; no other byte of a plain base becomes one of these.
-        let expected = Array("https".utf8)
         guard scheme.count == 4 || scheme.count == 5 else { return false }
-        return scheme.indices.allSatisfy { scheme[$0] | 0x20 == expected[$0] }
+        return scheme.indices.allSatisfy { scheme[$0] | 0x20 == httpsBytes[$0] }
     }
 
     /// Encodes a path: each segment between slashes is escaped; the slashes stay.
