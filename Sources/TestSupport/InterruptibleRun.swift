@@ -2,7 +2,7 @@ import Foundation
 
 /// A program run that a test interrupts: started, watched line by line, sent a signal.
 public final class InterruptibleRun: @unchecked Sendable {
-    // `@unchecked Sendable`: `output` and `triggers` are guarded by `lock`; the rest is immutable after init,
+    // `@unchecked Sendable`: `output`, `triggers` and `reader` are guarded by `lock`; the rest is immutable after init,
     // except that `process` is started once, by init or by `interruptOnceArmed`, before anything else uses it.
     private let process = Process()
     private let lock = NSLock()
@@ -10,6 +10,7 @@ public final class InterruptibleRun: @unchecked Sendable {
     private let stdout = Pipe()
     private let stderr = Pipe()
     private let finished = DispatchSemaphore(value: 0)
+    private var reader: PipeReader?
     private var triggers: [Trigger] = []
 
     /// An action to take as soon as standard output contains some text.
@@ -38,20 +39,30 @@ public final class InterruptibleRun: @unchecked Sendable {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [finished] _ in finished.signal() }
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            let due = self.lock.withLock { () -> [@Sendable () -> Void] in
-                self.output += String(decoding: data, as: UTF8.self)
-                let (due, waiting) = self.triggers.reduce(into: ([Trigger](), [Trigger]())) { parts, trigger in
-                    if self.output.contains(trigger.text) { parts.0.append(trigger) } else { parts.1.append(trigger) }
-                }
-                self.triggers = waiting
-                return due.map(\.action)
-            }
-            for action in due { action() }
+        if startsNow {
+            try process.run()
+            startReading()
         }
-        if startsNow { try process.run() }
+    }
+
+    /// Starts reading standard output, once the program runs (see ``PipeReader`` for why not
+    /// `readabilityHandler`).
+    private func startReading() {
+        let reader = PipeReader(stdout.fileHandleForReading) { [weak self] data in self?.received(data) }
+        lock.withLock { self.reader = reader }
+    }
+
+    /// Appends what the reader thread read and runs the triggers it satisfies.
+    private func received(_ data: Data) {
+        let due = lock.withLock { () -> [@Sendable () -> Void] in
+            output += String(decoding: data, as: UTF8.self)
+            let (due, waiting) = triggers.reduce(into: ([Trigger](), [Trigger]())) { parts, trigger in
+                if output.contains(trigger.text) { parts.0.append(trigger) } else { parts.1.append(trigger) }
+            }
+            triggers = waiting
+            return due.map(\.action)
+        }
+        for action in due { action() }
     }
 
     /// Everything printed to standard output so far.
@@ -104,6 +115,7 @@ public final class InterruptibleRun: @unchecked Sendable {
         return await Blocking.run { () -> Arming in
             if !process.isRunning, process.processIdentifier == 0 {
                 do { try process.run() } catch { return .endedFirst }
+                self.startReading()
             }
             let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
             var seen = false
@@ -156,10 +168,9 @@ public final class InterruptibleRun: @unchecked Sendable {
             process.terminate()
             return (nil, printed, "", false)
         }
-        stdout.fileHandleForReading.readabilityHandler = nil
-        let rest = stdout.fileHandleForReading.readDataToEndOfFile()
-        lock.withLock { output += String(decoding: rest, as: UTF8.self) }
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        // The program has ended: its end of the pipe is closed, so the reader reaches the end.
+        _ = await lock.withLock { reader }?.waitForEnd(timeout: timeout)
+        let errors = await Blocking.run { [stderr] in stderr.fileHandleForReading.readDataToEndOfFile() }
         return (
             process.terminationStatus, printed, String(decoding: errors, as: UTF8.self),
             process.terminationReason == .uncaughtSignal

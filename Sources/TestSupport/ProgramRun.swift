@@ -27,7 +27,7 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
     ///   it cannot start or does not finish in time.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String?] = [:],
-        timeout: Duration = .seconds(120)
+        timeout: Duration = Patience.hang
     ) async throws -> ProgramRun {
         let executable = try BuiltProducts.executable(named: name)
         let process = Process()

@@ -55,7 +55,7 @@ public final class Arrival<Value: Sendable>: Sendable {
     ///   - what: what is awaited, for the error.
     /// - Returns: the first value delivered.
     /// - Throws: ``TimedOut`` when nothing came in time.
-    public func value(within timeout: Duration = .seconds(30), _ what: String = "a delivery") async throws -> Value {
+    public func value(within timeout: Duration = Patience.hang, _ what: String = "a delivery") async throws -> Value {
         let timer = Task { [self] in
             try await Task.sleep(for: timeout)
             fail(what)
@@ -171,7 +171,7 @@ public final class Collector<Value: Sendable>: Sendable {
     ///   - timeout: the bound (generous: it is reached only when something hangs).
     ///   - condition: what the values must satisfy, such as `{ $0.count == 2 }`.
     /// - Returns: whether `condition` held before the bound.
-    public func wait(within timeout: Duration = .seconds(30), until condition: ([Value]) -> Bool) -> Bool {
+    public func wait(within timeout: Duration = Patience.hang, until condition: ([Value]) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout.timeInterval)
         appended.lock()
         defer { appended.unlock() }
@@ -200,7 +200,7 @@ public final class Collector<Value: Sendable>: Sendable {
 ///   - condition: what to wait for.
 /// - Throws: ``TimedOut`` when the condition did not hold in time.
 public func waitUntil(
-    _ what: String, within timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool
+    _ what: String, within timeout: Duration = Patience.hang, _ condition: @Sendable () -> Bool
 ) async throws {
     guard await Blocking.poll(upTo: timeout, until: condition) else { throw TimedOut(what: what) }
 }
@@ -211,6 +211,6 @@ public func waitUntil(
 ///   - timeout: the bound.
 ///   - condition: what to wait for.
 /// - Returns: whether it held in time.
-public func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = Patience.hang, _ condition: @Sendable () -> Bool) async -> Bool {
     await Blocking.poll(upTo: timeout, until: condition)
 }

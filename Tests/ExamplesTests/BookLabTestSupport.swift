@@ -24,7 +24,7 @@ struct BookLabSandbox {
         }
         return try await ProgramRun.run(
             "booklab", usesDefaultStore ? arguments : arguments + ["--store", storePath ?? store.path],
-            environment: environment, timeout: .seconds(60))
+            environment: environment, timeout: Patience.hang)
     }
 
     /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
@@ -58,12 +58,12 @@ struct BookLabSandbox {
         let isReady = await ready()
         kill(process.processIdentifier, SIGINT)  // Ctrl-C
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
+        let deadline = clock.now + Patience.hang
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { process.terminate() }
         guard isReady, !process.isRunning else {
             throw InterruptedRun.Failure(
-                description: isReady ? "booklab did not end within 60 s of SIGINT" : "booklab never became ready")
+                description: isReady ? "booklab did not end within \(Patience.hang) of SIGINT" : "booklab never became ready")
         }
         process.waitUntilExit()
         return InterruptedRun(

@@ -326,7 +326,7 @@ import Testing
             let start = request.queryValue("startIndex").flatMap(Int.init) ?? 0
             let body = catalogue.searchResponse(query: "Unreal Engine", startIndex: start, maxResults: 40)
             let response = StubResponse.data(body, status: 200, contentType: "application/json")
-            return start >= 80 ? response.delayed(by: .seconds(60)) : response
+            return start >= 80 ? response.delayed(by: Patience.beyondTheTest) : response
         }
         try server.start()
         defer { server.stop() }
@@ -334,7 +334,7 @@ import Testing
 
         let run = try await sandbox.runInterrupted(
             ["search", "Unreal Engine"], environment: ["BOOKLAB_API_URL": url],
-            ready: { await server.waitForRequests(count: 3, timeout: .seconds(30)) })
+            ready: { await server.waitForRequests(count: 3, timeout: Patience.hang) })
         #expect(run.status == 130, "\(run)")
         #expect(
             run.errorOutput

@@ -92,16 +92,16 @@ import Testing
         ]
         for setup in command.setup {
             let run = try await ProgramRun.run(
-                command.program, setup + ["--store", store], environment: environment, timeout: .seconds(60))
+                command.program, setup + ["--store", store], environment: environment, timeout: Patience.hang)
             try #require(run.status == 0, "setup \(setup) failed: \(run)")
         }
         let before = try await StoreSnapshot.taken(program: command.program, path: store)
         let arguments = command.arguments.map { $0.hasSuffix(".svg") ? folder.file($0).path : $0 }
         let run = try InterruptibleRun(
             command.program, arguments + ["--store", store], environment: environment, startsNow: false)
-        let armed = await run.interruptOnceArmed(after: .milliseconds(wait), timeout: .seconds(30))
+        let armed = await run.interruptOnceArmed(after: .milliseconds(wait), timeout: Patience.hang)
         if armed == .endedFirst { return armed }
-        let end = await run.finish(timeout: .seconds(60))
+        let end = await run.finish(timeout: Patience.hang)
         let context =
             "\(command) interrupted \(wait) ms after start-up:\n\(end.output)\n--- stderr ---\n\(end.errorOutput)"
         #expect(armed == .armed, "the Ctrl-C handler was never installed: \(context)")

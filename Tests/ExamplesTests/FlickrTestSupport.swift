@@ -28,7 +28,7 @@ struct FlickrSandbox {
     func run(_ arguments: [String], tick: Int? = 5, extra: [String: String?] = [:]) async throws -> ProgramRun {
         try await ProgramRun.run(
             "flickr", arguments + ["--store", storePath], environment: environment(tick: tick, extra: extra),
-            timeout: .seconds(60))
+            timeout: Patience.hang)
     }
 
     /// The photos in the store, opened with Persistence.

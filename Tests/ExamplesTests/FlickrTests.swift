@@ -120,9 +120,9 @@ import Testing
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "300ms", "--store", sandbox.storePath],
             environment: sandbox.environment(tick: 5))
-        let ranOnce = await watch.waitForOutput(containing: " already stored", timeout: .seconds(30))
+        let ranOnce = await watch.waitForOutput(containing: " already stored", timeout: Patience.hang)
         watch.interrupt()
-        let end = await watch.finish(timeout: .seconds(30))
+        let end = await watch.finish(timeout: Patience.hang)
         #expect(ranOnce, "\(end.output)")
         #expect(end.status == 130 && !end.signalled, "\(end.output)\n\(end.errorOutput)")
         #expect(end.errorOutput.hasPrefix("flickr: interrupted; watch stopped after"), "\(end.errorOutput)")
@@ -145,10 +145,10 @@ import Testing
             _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
         }
         watch.when(output: "run 1: fetching") { watch.interrupt() }
-        let fetching = await watch.waitForOutput(containing: "run 1: fetching", timeout: .seconds(30))
+        let fetching = await watch.waitForOutput(containing: "run 1: fetching", timeout: Patience.hang)
         let waiting = await watch.waitForOutput(
-            containing: "interrupted: stopping after the fetch in progress", timeout: .seconds(30))
-        let end = await watch.finish(timeout: .seconds(30))
+            containing: "interrupted: stopping after the fetch in progress", timeout: Patience.hang)
+        let end = await watch.finish(timeout: Patience.hang)
         #expect(fetching && waiting, "\(end.output)")
         #expect(end.status == 130 && !end.signalled, "\(end.output)\n\(end.errorOutput)")
         let lines = end.output.split(separator: "\n").map(String.init)

@@ -335,7 +335,7 @@ import Testing
         let path = sandbox.directory.file("missing/movies.sqlite").path
         let run = try await ProgramRun.run(
             "mustc", ["--store", path, "list"], environment: ["XDG_DATA_HOME": sandbox.directory.url.path],
-            timeout: .seconds(60))
+            timeout: Patience.hang)
         #expect(run.status == 1, "\(run)")
         #expect(run.errorOutput.hasPrefix("mustc: cannot open the movie list at \(path): "), "\(run)")
         #expect(run.errorOutput.split(separator: "\n").count == 1, "\(run)")
@@ -360,11 +360,11 @@ import Testing
         let add = try await ProgramRun.run(
             "mustc", ["add", "Inside Out"],
             environment: ["XDG_DATA_HOME": xdg.path, "MUSTC_OFFLINE_POPULARITY": "fixed", "MUSTC_OFFLINE_KEY": nil],
-            timeout: .seconds(60))
+            timeout: Patience.hang)
         #expect(add.status == 0, "\(add)")
         #expect(FileManager.default.fileExists(atPath: xdg.appendingPathComponent("mustc/mustc.sqlite").path))
         let list = try await ProgramRun.run(
-            "mustc", ["list"], environment: ["XDG_DATA_HOME": xdg.path], timeout: .seconds(60))
+            "mustc", ["list"], environment: ["XDG_DATA_HOME": xdg.path], timeout: Patience.hang)
         #expect(list.output.contains("Inside Out  (family, TMDB 150540)"), "\(list)")
     }
 }

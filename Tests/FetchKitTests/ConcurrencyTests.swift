@@ -69,10 +69,12 @@ struct ConcurrencyTests {
             extracting: .decode(Movie.self), changed: { _, _ in false })
         #expect(report.failedCount == 0)
         #expect(server.receivedRequests.count == 300)
-        // Six connections carry the run when the machine is quiet; a loaded one may see
-        // libcurl close and reopen a few. Handing URLSession one request at a time churned
-        // up to one connection per request.
-        #expect(server.connectionsUsed <= 30, "\(server.connectionsUsed) connections for 300 requests")
+        // Six connections carry the run when the machine is quiet. On a machine whose cores are
+        // all busy (the whole suite runs at once) libcurl closes and reopens some: 35 were seen
+        // with two more busy processes beside the suite. Handing URLSession one request at a time
+        // churned up to one connection per request; the bound tells the two apart, and the
+        // benchmark measures the quiet figure.
+        #expect(server.connectionsUsed <= 100, "\(server.connectionsUsed) connections for 300 requests")
         #expect(server.maxRequestsInFlight <= 6)
     }
 
@@ -97,7 +99,7 @@ struct ConcurrencyTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(await server.waitForRequestsInFlight(count: 2))
-            #expect(await Blocking.poll(upTo: .seconds(5)) { transport.handedOver >= (transport === limited ? 4 : 2) })
+            #expect(await Blocking.poll(upTo: Patience.hang) { transport.handedOver >= (transport === limited ? 4 : 2) })
             // Two on the wire; with a limit it declares, two more wait inside the transport.
             #expect(transport.handedOver == (transport === limited ? 4 : 2))
             for _ in 0..<8 { gate.signal() }
@@ -173,7 +175,7 @@ struct ConcurrencyTests {
         first.cancel()
         // libcurl does not hand a cancelled transfer's slot to a transfer waiting inside it;
         // the client sends the waiting one again, long before URLSession's own backstop.
-        #expect(await server.waitForRequests(count: 2, timeout: .seconds(20)))
+        #expect(await server.waitForRequests(count: 2, timeout: Patience.hang))
         #expect(try await second.value == "ok")
         gate.signal()
     }

@@ -60,7 +60,7 @@ struct ExactlyOnceTests {
             "GET", "/dropMidBody",
             respond: .json(String(repeating: movie, count: 50)).droppingConnection(afterBodyBytes: 40))
         server.route("GET", "/closeWithoutAnswer", respond: .closeWithoutAnswer)
-        server.route("GET", "/slow", respond: .json(movie).delayed(by: .seconds(20)))
+        server.route("GET", "/slow", respond: .json(movie).delayed(by: Patience.beyondTheTest))
         try server.start()
         defer { server.stop() }
 
@@ -121,7 +121,7 @@ struct ExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
+        let allArrived = await eventually(timeout: Patience.hang) { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
         // Give any doubled completion a chance to show up.
         try await Task.sleep(for: .milliseconds(100))
@@ -180,7 +180,7 @@ struct DownloadExactlyOnceTests {
         server.route("GET", "/serverError", respond: .status(500))
         server.route("GET", "/dropMidBody", respond: .json(body).droppingConnection(afterBodyBytes: 40))
         server.route("GET", "/closeWithoutAnswer", respond: .closeWithoutAnswer)
-        server.route("GET", "/slow", respond: .json(body).delayed(by: .seconds(20)))
+        server.route("GET", "/slow", respond: .json(body).delayed(by: Patience.beyondTheTest))
         try server.start()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
@@ -217,7 +217,7 @@ struct DownloadExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually(timeout: .seconds(90)) { calls.current.allSatisfy { $0 >= 1 } }
+        let allArrived = await eventually(timeout: Patience.hang) { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
         try await Task.sleep(for: .milliseconds(100))
         let counts = calls.current

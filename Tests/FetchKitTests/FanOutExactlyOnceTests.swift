@@ -27,7 +27,7 @@ import Testing
             "GET", "/drop",
             respond: StubResponse.text(String(repeating: "x", count: 2_000)).droppingConnection(afterBodyBytes: 10))
         server.route("GET", "/close", respond: .closeWithoutAnswer)
-        server.route("GET", "/slow", respond: StubResponse.json("{}").delayed(by: .seconds(30)))
+        server.route("GET", "/slow", respond: StubResponse.json("{}").delayed(by: Patience.beyondTheTest))
         let client = FetchClient { configuration in
             configuration.retryPolicy = .none
             configuration.timeout = .seconds(20)
@@ -67,7 +67,7 @@ import Testing
         for (handle, cancels) in zip(handles, willCancel) where cancels { handle.cancel() }
 
         for (index, completion) in completions.enumerated() {
-            let report = try await completion.value(within: .seconds(60), "fan-out \(index)")
+            let report = try await completion.value(within: Patience.hang, "fan-out \(index)")
             #expect(report.results.count == itemsPerFanOut)
             #expect(report.itemOutcomes.count == itemsPerFanOut)
             if !willCancel[index] {

@@ -26,7 +26,7 @@ struct FetchErrorPathTests {
                 #"{"status_code":34,"status_message":"The resource you requested could not be found."}"#, status: 404))
         server.route("GET", "/teapot", respond: .text(String(repeating: "long body ", count: 100), status: 418))
         server.route("GET", "/created", respond: .text("made", status: 201))
-        server.route("GET", "/slow", respond: .text("late").delayed(by: .seconds(30)))
+        server.route("GET", "/slow", respond: .text("late").delayed(by: Patience.beyondTheTest))
         server.route(
             "GET", "/drop", respond: .text(String(repeating: "x", count: 5000)).droppingConnection(afterBodyBytes: 100))
         server.route("GET", "/silent", respond: .closeWithoutAnswer)

@@ -83,7 +83,7 @@ import Testing
                 changed: { $0.popularity != movie.popularity })
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: .seconds(60), "the refresh outcome") == .noData)
+        #expect(try await outcome.value(within: Patience.hang, "the refresh outcome") == .noData)
         #expect(updates.allSatisfy { $0.value != nil })
         #expect(server.maxRequestsInFlight <= 4)
     }
@@ -136,7 +136,7 @@ import Testing
         server.route(
             "GET", "/books/v1/volumes", query: ["startIndex": "30"],
             respond: StubResponse.file(Fixtures.url("googlebooks/volumes_dawn_page2_30_items.json")).delayed(
-                by: .seconds(30)))
+                by: Patience.beyondTheTest))
         let baseURL = server.baseURL
         let group = CancellationGroup()
         let pages = client.pages(
@@ -151,7 +151,7 @@ import Testing
             Page(items: (volumes.items ?? []).map(\.id), totalItems: volumes.totalItems)
         }
         let run = Task { await pages.collect() }
-        #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
+        #expect(await server.waitForRequests(count: 2, timeout: Patience.hang))
         group.cancelAll()
         let summary = await run.value
         #expect(summary.stop == .cancelled)

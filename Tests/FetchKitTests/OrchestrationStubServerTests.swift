@@ -68,15 +68,15 @@ import Testing
     }
 
     @Test func cancellingAFanOutSendsNoFurtherRequests() async throws {
-        routeMovies(delay: .seconds(30))
+        routeMovies(delay: Patience.beyondTheTest)
         let movies = (1...40).map { Movie(id: $0, popularity: 0) }
         let done = Arrival<FanOutReport<Double>>()
         let handle = FanOut(maximumConcurrency: 4).run(
             movies, changed: { $1 != $0.popularity }, transform: { try await rating(of: $0) },
             completion: { done.fulfill($0) })
-        #expect(await server.waitForRequestsInFlight(count: 4, timeout: .seconds(30)))
+        #expect(await server.waitForRequestsInFlight(count: 4, timeout: Patience.hang))
         handle.cancel()
-        let report = try await done.value(within: .seconds(30), "the cancelled fan-out")
+        let report = try await done.value(within: Patience.hang, "the cancelled fan-out")
         #expect(report.wasCancelled)
         #expect(report.outcome == .failed)
         #expect(report.failedCount == 40)
@@ -95,7 +95,7 @@ import Testing
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
 
-        #expect(try await outcome.value(within: .seconds(60), "the pipeline's outcome") == .newData)
+        #expect(try await outcome.value(within: Patience.hang, "the pipeline's outcome") == .newData)
         #expect(updates[16].itemOutcome == .changed)
         #expect(server.maxRequestsInFlight <= FanOut.defaultMaximumConcurrency)
         #expect(server.receivedRequests.count == 30)
@@ -150,12 +150,12 @@ import Testing
     @Test func aNewSearchCancelsTheOldOneMidPage() async throws {
         try routeGoogleBooks(
             page2: StubResponse.file(Fixtures.url("googlebooks/volumes_dawn_page2_30_items.json")).delayed(
-                by: .seconds(30)))
+                by: Patience.beyondTheTest))
         let done = Arrival<PaginationSummary<String>>()
         let handle = booksPaginator().collect(onPage: { _ in }, completion: { done.fulfill($0) })
-        #expect(await server.waitForRequests(count: 2, timeout: .seconds(30)))
+        #expect(await server.waitForRequests(count: 2, timeout: Patience.hang))
         handle.cancel()
-        let summary = try await done.value(within: .seconds(30), "the cancelled search")
+        let summary = try await done.value(within: Patience.hang, "the cancelled search")
         #expect(summary.stop == .cancelled)
         #expect(summary.items.count == 30)
         #expect(server.receivedRequests.count == 2)

@@ -48,7 +48,7 @@ struct RedactionTests {
         server.route("GET", "/api-fail") { request in
             .json(#"{"stat":"fail","code":100,"message":"Invalid API Key (\#(request.queryValue("api_key") ?? ""))"}"#)
         }
-        server.route("GET", "/slow", respond: .text("x").delayed(by: .seconds(30)))
+        server.route("GET", "/slow", respond: .text("x").delayed(by: Patience.beyondTheTest))
         server.route("GET", "/silent", respond: .closeWithoutAnswer)
         server.route("GET", "/bad-json", respond: .json("{not json"))
         server.route("GET", "/unavailable", respond: .status(503, headers: ["Retry-After": "0"]))

@@ -30,7 +30,7 @@ struct RetryTests {
     /// been announced and the wait before the last one sleeps on `clock`.
     private func retryScheduled(_ count: Int, on clock: TestClock) async -> Bool {
         let observer = observer
-        guard await eventually(timeout: .seconds(60), { observer.retries.current.count >= count }) else { return false }
+        guard await eventually(timeout: Patience.hang, { observer.retries.current.count >= count }) else { return false }
         return await clock.sleepers(count: 1)
     }
 
@@ -173,7 +173,7 @@ struct RetryTests {
     @Test func timeoutsAndDroppedConnectionsAreRetried() async throws {
         defer { server.stop() }
         server.route(
-            "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: .seconds(30)), .closeWithoutAnswer, .text("ok")])
+            "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: Patience.beyondTheTest), .closeWithoutAnswer, .text("ok")])
         let clock = TestClock()
         let client = client(
             RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(10), clock: clock)

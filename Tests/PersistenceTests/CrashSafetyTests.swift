@@ -49,16 +49,15 @@ extension Collector<Data> {
             let pipe = Pipe()
             let output = Collector<Data>()
             process.standardOutput = pipe
-            pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
             try process.run()
+            let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
             let wanted = Int.random(in: 5...60, using: &generator)
-            let started = await Blocking.poll(upTo: .seconds(30)) { output.lines.count >= wanted || !process.isRunning }
+            let started = await Blocking.poll(upTo: Patience.hang) { output.lines.count >= wanted || !process.isRunning }
             #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            pipe.fileHandleForReading.readabilityHandler = nil
-            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+            #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
+            await Blocking.run { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
             let ids = output.lines.compactMap { Int64($0) }
             #expect(ids.count == output.lines.count, "round \(round): unexpected output \(output.lines.suffix(3))")
@@ -90,24 +89,24 @@ extension Collector<Data> {
         let pipe = Pipe()
         let output = Collector<Data>()
         process.standardOutput = pipe
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()
+        let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            pipe.fileHandleForReading.readabilityHandler = nil
         }
-        #expect(await Blocking.poll(upTo: .seconds(30)) { output.lines.count >= 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: Patience.hang) { output.lines.count >= 5 || !process.isRunning })
         // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
         // busy timeout make the two take turns instead of failing.
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
         let before = output.lines.count
-        #expect(await Blocking.poll(upTo: .seconds(30)) { output.lines.count > before + 5 || !process.isRunning })
+        #expect(await Blocking.poll(upTo: Patience.hang) { output.lines.count > before + 5 || !process.isRunning })
         #expect(process.isRunning, "the writer process died while sharing the store")
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        #expect(await reader.waitForEnd(timeout: Patience.hang), "the writer's output never ended")
+        await Blocking.run { process.waitUntilExit() }
         let reported = Set(output.lines.compactMap { Int64($0) })
         let (counters, entries) = try store.context.readAndWait { tx in
             (try tx.count(Counter.self), Set(try tx.fetch(Entry.self).map(\.id)))
@@ -123,9 +122,9 @@ extension Collector<Data> {
         process.executableURL = binary
         process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
         try process.run()
-        let finished = await Blocking.poll(upTo: .seconds(60)) { !process.isRunning }
+        let finished = await Blocking.poll(upTo: Patience.hang) { !process.isRunning }
         if !finished { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        await Blocking.run { process.waitUntilExit() }
         #expect(finished)
         #expect(process.terminationStatus == 0)
         let store = try fixture.open([Entry.self])

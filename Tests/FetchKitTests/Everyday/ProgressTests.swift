@@ -89,11 +89,11 @@ import Testing
         let server = StubServer()
         try server.start()
         defer { server.stop() }
-        server.route("GET", "/slow", respond: .json("{}").delayed(by: .seconds(20)))
+        server.route("GET", "/slow", respond: .json("{}").delayed(by: Patience.beyondTheTest))
         let client = FetchClient()
         let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/slow"), extracting: .data)
         // Cancelled in flight (or, on a starved machine, before it is sent: the same outcome).
-        _ = await server.waitForRequests(count: 1, timeout: .seconds(30))
+        _ = await server.waitForRequests(count: 1, timeout: Patience.hang)
         transfer.cancel()
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
@@ -160,7 +160,7 @@ extension ProgressTests {
         }
         #expect(await Blocking.run { ended.wait(timeout: .now() + 60) } == .success)
         let reports = followed.current
-        #expect(await Blocking.poll(upTo: .seconds(10)) { outcomes.current.count == 3 })
+        #expect(await Blocking.poll(upTo: Patience.hang) { outcomes.current.count == 3 })
         #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })
 
         #expect(reports.filter(\.isFinished).count == 1)

@@ -22,7 +22,7 @@ struct TestEndpoint: Endpoint {
 
 /// Waits for one callback-style completion, bounded by `timeout`; `nil` means it never came.
 func completion<Value: Sendable>(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = Patience.hang,
     _ start: (@escaping @Sendable (Result<Value, FetchError>) -> Void) -> Void
 ) async -> Result<Value, FetchError>? {
     let once = Locked<CheckedContinuation<Result<Value, FetchError>?, Never>?>(nil)
