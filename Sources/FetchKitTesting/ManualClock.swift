@@ -56,9 +56,10 @@ public final class ManualClock: Clock, Sendable {
     ///
     /// - Parameters:
     ///   - count: the number of sleepers to wait for.
-    ///   - timeout: the longest real time to wait.
+    ///   - timeout: the longest real time to wait; the default, five minutes, outlasts a whole
+    ///     test suite that keeps a two-core machine busy, so it is reached only when something hangs.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForSleepers(count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForSleepers(count: Int = 1, timeout: Duration = .seconds(300)) async -> Bool {
         await base.sleepers(count: count, timeout: timeout)
     }
 }

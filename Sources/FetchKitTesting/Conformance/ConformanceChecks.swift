@@ -11,6 +11,13 @@ final class Context {
     let makeTransport: @Sendable (Int) -> any HTTPTransport
     var problems: [String] = []
 
+    /// How long a check waits for something that must happen. Test runners start every test
+    /// at once, so on a machine with few cores a check can be held up for as long as the rest
+    /// of a suite keeps them busy: the bound is reached only when something hangs.
+    static let hangBound: Duration = .seconds(300)
+    /// A server delay that outlasts any check: the check cancels or times the request out first.
+    static let longerThanAnyCheck: Duration = .seconds(900)
+
     init(server: StubServer, makeTransport: @escaping @Sendable (Int) -> any HTTPTransport) {
         self.server = server
         self.makeTransport = makeTransport
@@ -205,13 +212,13 @@ final class Context {
                 return .failure(error)
             }
         }
-        let waiting = await clock.sleepers(count: 1, within: .seconds(121), timeout: .seconds(20))
+        let waiting = await clock.sleepers(count: 1, within: .seconds(121), timeout: Self.hangBound)
         expect(waiting, "no retry wait started after the 503")
         expect(server.requests(to: "/busy").count == 1, "the request was sent again before Retry-After passed")
         await clock.advance(by: .seconds(119))
         expect(server.requests(to: "/busy").count == 1, "the request was sent again before Retry-After passed")
         await clock.advance(by: .seconds(1))
-        let finished = await Self.value(of: task, within: .seconds(20))
+        let finished = await Self.value(of: task, within: Self.hangBound)
         guard let result = finished else {
             task.cancel()
             problems.append("the retried request did not end within 20 s of the Retry-After delay passing")
@@ -225,7 +232,7 @@ final class Context {
 
     func cancels() async {
         let endpoint = paths
-        server.route("GET", "/slow/*", respond: StubResponse.json("{}").delayed(by: .seconds(30)))
+        server.route("GET", "/slow/*", respond: StubResponse.json("{}").delayed(by: Self.longerThanAnyCheck))
         let client = client()
         // One request, through its FetchTask.
         let one = await completions(1) { done in
@@ -260,7 +267,7 @@ final class Context {
     func timesOut() async {
         // The server would answer after two minutes: ending well before that is the timeout's
         // doing, with room for a machine so busy that a 300 ms sleep wakes seconds late.
-        server.route("GET", "/never", respond: StubResponse.json("{}").delayed(by: .seconds(120)))
+        server.route("GET", "/never", respond: StubResponse.json("{}").delayed(by: Self.longerThanAnyCheck))
         let client = client { $0.timeout = .milliseconds(300) }
         let started = ContinuousClock.now
         let result = await outcome { try await client.fetch(endpoint("/never"), extracting: .data) }
@@ -310,7 +317,7 @@ final class Context {
         let count = 42
         let counts = CallCounter(count)
         let group = CancellationGroup()
-        let finished = await completions(count, within: .seconds(60)) { done in
+        let finished = await completions(count) { done in
             for request in 0..<count {
                 let path = "/fault/\(request % responses.count)"
                 let cancelled = request % 5 == 4
@@ -454,7 +461,7 @@ final class Context {
 
     /// Starts requests with `start`, whose `done` each calls once, and waits for `count` completions (bounded).
     func completions(
-        _ count: Int, within limit: Duration = .seconds(30),
+        _ count: Int, within limit: Duration = Context.hangBound,
         _ start: @escaping @Sendable (_ done: @escaping @Sendable (Result<Data, FetchError>) -> Void) -> Void
     ) async -> [Result<Data, FetchError>] {
         let collected = Collected(count)
