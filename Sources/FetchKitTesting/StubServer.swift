@@ -237,6 +237,10 @@ public final class StubServer: Sendable {
     }
 
     /// The number of requests received whose responses are not finished yet.
+    ///
+    /// A response counts as finished as its last bytes are written, not after: a client that
+    /// has the whole response may send its next request at once on another connection, and a
+    /// per-host limit is kept when the two are never counted together.
     public var requestsInFlight: Int {
         core.state.withLock { $0.inFlight }
     }

@@ -1,3 +1,5 @@
+public import Dispatch
+
 /// How long tests wait: bounds that only a hang reaches, and delays that outlast any test.
 ///
 /// `swift test` runs every test at once on a machine with two cores, so a test that waits for
@@ -7,6 +9,9 @@
 public enum Patience {
     /// The bound on waiting for something that must happen: reached only when it never does.
     public static let hang: Duration = .seconds(300)
+
+    /// ``hang`` from now, for Dispatch's blocking waits (`DispatchSemaphore.wait(timeout:)`).
+    public static var hangDeadline: DispatchTime { .now() + .seconds(300) }
 
     /// A server delay meant to outlast the test that asks for it (the test cancels or times
     /// the request out first); longer than ``hang``, so even a starved test cancels in time.

@@ -28,9 +28,12 @@ struct BookLabSandbox {
     }
 
     /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
-    /// (Ctrl-C) once `ready` returns true, and waits (at most 60 seconds) for it to end.
+    /// (Ctrl-C) as soon as `ready` is signalled, and waits (at most ``Patience/hang``) for it to end.
+    ///
+    /// The signal is sent from a thread of its own, not from the test's task: on a busy machine
+    /// the task could resume after booklab's own request timeout had ended the search.
     func runInterrupted(
-        _ arguments: [String], environment: [String: String], ready: @Sendable () async -> Bool
+        _ arguments: [String], environment: [String: String], interruptWhen ready: DispatchSemaphore
     ) async throws -> InterruptedRun {
         let process = Process()
         process.executableURL = try BuiltProducts.executable(named: "booklab")
@@ -55,8 +58,12 @@ struct BookLabSandbox {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let isReady = await ready()
-        kill(process.processIdentifier, SIGINT)  // Ctrl-C
+        let pid = process.processIdentifier
+        let isReady = await Blocking.run {
+            let isReady = ready.wait(timeout: Patience.hangDeadline) == .success
+            kill(pid, SIGINT)  // Ctrl-C
+            return isReady
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + Patience.hang
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -302,11 +302,9 @@ import Testing
         let sandbox = try BookLabSandbox()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "zeppelin"]).status == 0)
-        // A loopback port that was just closed: nothing listens there.
-        let closed = StubServer()
-        try closed.start()
-        let url = closed.baseURL.appendingPathComponent("books/v1").absoluteString
-        closed.stop()
+        // Port 1 on loopback: nothing listens there. (A just-stopped server's port is no good:
+        // another test's server, started meanwhile, may be given it.)
+        let url = "http://127.0.0.1:1/books/v1"
 
         let run = try await sandbox.run(["search", "dawn"], environment: ["BOOKLAB_API_URL": url])
         #expect(run.status == 1, "\(run)")
@@ -318,23 +316,25 @@ import Testing
     @Test func ctrlCEndsASearchCleanlyKeepingThePagesAlreadyStored() async throws {
         let sandbox = try BookLabSandbox()
         defer { sandbox.directory.remove() }
-        // Pages 1 and 2 answer at once; page 3 would take a minute, so the search is surely
-        // waiting for it when the interrupt comes.
+        // Pages 1 and 2 answer at once; page 3 never does, so the search is surely waiting for
+        // it when the interrupt comes, sent as soon as the request for it arrives.
         let catalogue = catalogue
         let server = StubServer()
+        let thirdPageAsked = DispatchSemaphore(value: 0)
         server.route("GET", "/books/v1/volumes") { request in
             let start = request.queryValue("startIndex").flatMap(Int.init) ?? 0
             let body = catalogue.searchResponse(query: "Unreal Engine", startIndex: start, maxResults: 40)
             let response = StubResponse.data(body, status: 200, contentType: "application/json")
-            return start >= 80 ? response.delayed(by: Patience.beyondTheTest) : response
+            guard start >= 80 else { return response }
+            thirdPageAsked.signal()
+            return response.delayed(by: Patience.beyondTheTest)
         }
         try server.start()
         defer { server.stop() }
         let url = server.baseURL.appendingPathComponent("books/v1").absoluteString
 
         let run = try await sandbox.runInterrupted(
-            ["search", "Unreal Engine"], environment: ["BOOKLAB_API_URL": url],
-            ready: { await server.waitForRequests(count: 3, timeout: Patience.hang) })
+            ["search", "Unreal Engine"], environment: ["BOOKLAB_API_URL": url], interruptWhen: thirdPageAsked)
         #expect(run.status == 130, "\(run)")
         #expect(
             run.errorOutput

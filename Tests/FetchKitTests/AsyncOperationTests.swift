@@ -113,7 +113,7 @@ import Testing
         let started = Arrival<Void>()
         let operation = FetchOperation { () async throws -> Int in
             started.fulfill(())
-            try await Task.sleep(nanoseconds: 60_000_000_000)
+            try await Task.sleep(for: Patience.beyondTheTest)
             return 1
         }
         queue.addOperation(operation)

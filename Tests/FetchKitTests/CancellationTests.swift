@@ -132,6 +132,7 @@ struct CancellationTests {
         let wide = FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 64
+            $0.timeout = Patience.beyondTheTest  // Held requests are cancelled, never timed out.
         }
         let count = 300
         let outcomes = Locked<[Int: FetchError.Code]>([:])
@@ -154,6 +155,7 @@ struct CancellationTests {
         let wide = FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 32
+            $0.timeout = Patience.beyondTheTest  // Held requests are cancelled, never timed out.
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {

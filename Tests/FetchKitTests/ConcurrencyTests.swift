@@ -82,7 +82,7 @@ struct ConcurrencyTests {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
         server.route("GET", "/held") { _ in
-            _ = gate.wait(timeout: .now() + 60)
+            _ = gate.wait(timeout: Patience.hangDeadline)
             return .text("ok")
         }
         let limited = CountingTransport(wrapping: URLSessionTransport(maximumConnectionsPerHost: 2))
@@ -91,6 +91,7 @@ struct ConcurrencyTests {
             let client = FetchClient {
                 $0.retryPolicy = .none
                 $0.maximumConnectionsPerHost = 2
+                $0.timeout = Patience.beyondTheTest
                 $0.transport = transport
             }
             server.resetRecording()
@@ -115,14 +116,16 @@ struct ConcurrencyTests {
         // test clock only.
         let gate = DispatchSemaphore(value: 0)
         server.route("GET", "/turn") { _ in
-            _ = gate.wait(timeout: .now() + 60)
+            _ = gate.wait(timeout: Patience.hangDeadline)
             return .text("ok")
         }
         let clock = TestClock()
         let client = FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 1
-            $0.timeout = .seconds(10)
+            // An hour on the test clock: URLSession's own backstop (the timeout plus a margin,
+            // in real time) must not end a request while a busy machine holds this test up.
+            $0.timeout = .seconds(3600)
             $0.clock = clock
         }
         let fetch: @Sendable (Int) -> Task<Result<String, FetchError>, Never> = { index in
@@ -142,10 +145,10 @@ struct ConcurrencyTests {
         // pause lets the other two reach the client; it times nothing).
         #expect(await clock.sleepers(count: 1))
         try await Task.sleep(for: .milliseconds(50))
-        await clock.advance(by: .seconds(9))
+        await clock.advance(by: .seconds(3599))
         #expect(clock.sleeperCount == 1)
-        // The first request has run 15 s: it times out. The others have waited as long, but
-        // their clocks had not started: the next one starts its 10 s now.
+        // The first request has run an hour and 5 s: it times out. The others have waited as
+        // long, but their clocks had not started: the next one starts its hour now.
         await clock.advance(by: .seconds(6))
         let first = await fetches[0].value
         #expect(first.failure?.code == .timedOut, "\(first)")
@@ -160,12 +163,13 @@ struct ConcurrencyTests {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
         server.route("GET", "/held") { request in
-            if request.queryValue("i") == "0" { _ = gate.wait(timeout: .now() + 60) }
+            if request.queryValue("i") == "0" { _ = gate.wait(timeout: Patience.hangDeadline) }
             return .text("ok")
         }
         let client = FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 1
+            $0.timeout = Patience.beyondTheTest
         }
         let first = client.fetch(server.url("/held?i=0"), extracting: .string) { _ in }
         #expect(await server.waitForRequests(count: 1))

@@ -23,7 +23,7 @@ import Testing
     func heldRoute(_ path: String, answering text: String) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         server.route("GET", path) { _ in
-            _ = release.wait(timeout: .now() + 30)
+            _ = release.wait(timeout: Patience.hangDeadline)
             return .text(text)
         }
         return release
@@ -177,7 +177,7 @@ import Testing
 
     @Test func cancellingTheOnlyCallerCancelsTheDownloadAndCleansUp() async throws {
         server.route("GET", "/slow", respond: StubResponse.text("late").delayed(by: Patience.beyondTheTest))
-        let downloads = DownloadCoordinator()
+        let downloads = DownloadCoordinator(client: FetchClient { $0.timeout = Patience.beyondTheTest })
         let task = Task {
             try await downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow"))
         }
@@ -187,7 +187,7 @@ import Testing
         _ = try await withThrowingTaskGroup(of: DownloadBatchSummary.self) { group in
             group.addTask { await downloads.allFinished() }
             group.addTask {
-                try await Task.sleep(nanoseconds: 30_000_000_000)
+                try await Task.sleep(for: Patience.hang)
                 throw TimedOut(what: "the cancelled download to end")
             }
             defer { group.cancelAll() }
@@ -200,7 +200,7 @@ import Testing
 
     @Test func cancellingAKeyFailsEveryWaiterWithCancelled() async throws {
         server.route("GET", "/slow", respond: StubResponse.text("late").delayed(by: Patience.beyondTheTest))
-        let downloads = DownloadCoordinator()
+        let downloads = DownloadCoordinator(client: FetchClient { $0.timeout = Patience.beyondTheTest })
         let errors = Arrival<Bool>()
         for _ in 0..<3 {
             downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow")) {

@@ -153,7 +153,7 @@ import Testing
                 defer { counter.leave() }
                 if item < 4 { return item }
                 // Items from 4 on wait until they are cancelled (bounded, so nothing hangs).
-                try await Task.sleep(nanoseconds: 60_000_000_000)
+                try await Task.sleep(for: Patience.beyondTheTest)
                 return item
             },
             completion: { done.fulfill($0) }
@@ -174,7 +174,7 @@ import Testing
     @Test func cancellingBeforeAnythingChangesIsFailed() async {
         let task = Task {
             await FanOut(maximumConcurrency: 2).run(Array(0..<10), changed: { _, _ in true }) { item in
-                try await Task.sleep(nanoseconds: 60_000_000_000)
+                try await Task.sleep(for: Patience.beyondTheTest)
                 return item
             }
         }

@@ -31,7 +31,8 @@ import Testing
     }
 
     let server = StubServer()
-    let client = FetchClient()
+    /// Held requests are cancelled by the tests, never timed out, however busy the machine.
+    let client = FetchClient { $0.timeout = Patience.beyondTheTest }
 
     init() throws {
         try server.start()

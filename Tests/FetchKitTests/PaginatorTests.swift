@@ -197,7 +197,7 @@ import Testing
         let paginator = Paginator(style: .offset(pageSize: 2)) { request in
             requests.withLock { $0.append(request.offset) }
             if request.offset >= 2 {
-                try await Task.sleep(nanoseconds: 60_000_000_000)  // Until cancelled.
+                try await Task.sleep(for: Patience.beyondTheTest)  // Until cancelled.
             }
             return Page(items: [request.offset, request.offset + 1])
         }

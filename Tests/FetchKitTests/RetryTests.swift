@@ -93,8 +93,9 @@ struct RetryTests {
         try #require(await retryScheduled(1, on: clock))
         let delay = try #require(observer.retries.current.first?.delay)
         // A whole-second date thirty seconds ahead: between 29 and 30 seconds after the server
-        // wrote it, less however long the client took to read it (bounded loosely below).
-        #expect(delay > .seconds(20) && delay <= .seconds(30))
+        // wrote it, less however long the client took to read it (bounded loosely below: a
+        // busy machine can hold the response for seconds; the 1 ms base delay is far below).
+        #expect(delay > .seconds(5) && delay <= .seconds(30))
         await clock.advance(by: delay)
         #expect(try await fetch.value == "ok")
     }

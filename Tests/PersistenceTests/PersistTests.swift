@@ -154,7 +154,9 @@ struct Boom: Error {}
 
     @Test func sixteenThreadsIncrementingOneCounterReachExactlyEightThousand() async throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
+        // Sixteen threads take turns at one writer lock, which is not first come, first served:
+        // on a busy machine one of them may wait longer than the 5 s default.
+        let store = try fixture.open { $0.busyTimeout = Patience.hang }
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 0)) }
         let contexts = [store.context] + (0..<3).map { _ in store.makeContext() }
         let failures = Collector<String>()
@@ -177,7 +179,7 @@ struct Boom: Error {}
                 }
             }
         }
-        #expect(await Blocking.run { group.wait(timeout: .now() + 120) } == .success)
+        #expect(await Blocking.run { group.wait(timeout: Patience.hangDeadline) } == .success)
         #expect(failures.values.isEmpty)
         #expect(try store.context.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 8_000)
     }
@@ -191,9 +193,9 @@ struct Boom: Error {}
         store.context.persist { tx in
             try tx.insert(Counter(id: 2, value: 2))
             writerInside.signal()
-            _ = releaseWriter.wait(timeout: .now() + 10)
+            _ = releaseWriter.wait(timeout: Patience.hangDeadline)
         }
-        #expect(writerInside.wait(timeout: .now() + 10) == .success)
+        #expect(writerInside.wait(timeout: Patience.hangDeadline) == .success)
         let readers = (0..<3).map { _ in store.makeContext() }
         for reader in readers {
             // Readers see the last committed state, not the writer's uncommitted row.

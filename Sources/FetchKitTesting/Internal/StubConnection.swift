@@ -37,8 +37,7 @@ struct StubConnection {
                     bodyFingerprint: streamed.fingerprint)
                 let response = core.response(for: request)
                 isFirstResponse = false
-                let keepOpen = send(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
-                core.finish()
+                let keepOpen = answer(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
                 if !keepOpen { return }
                 continue
             }
@@ -58,8 +57,7 @@ struct StubConnection {
                     return
                 }
             }
-            let keepOpen = send(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
-            core.finish()
+            let keepOpen = answer(response, for: request, clientWantsKeepAlive: head.wantsKeepAlive)
             if !keepOpen { return }
         }
     }
@@ -125,11 +123,31 @@ struct StubConnection {
         _ = Socket.sendAll(descriptor, Data(head.utf8) + body)
     }
 
+    /// Writes `response` and counts its request finished (once, just before the last write);
+    /// returns whether the connection stays open for another request.
+    private func answer(_ response: StubResponse, for request: RecordedRequest, clientWantsKeepAlive: Bool) -> Bool {
+        var counted = false
+        let keepOpen = send(response, for: request, clientWantsKeepAlive: clientWantsKeepAlive) {
+            if !counted { core.finish() }
+            counted = true
+        }
+        if !counted { core.finish() }
+        return keepOpen
+    }
+
     /// Writes `response`; returns whether the connection stays open for another request.
-    private func send(_ response: StubResponse, for request: RecordedRequest, clientWantsKeepAlive: Bool) -> Bool {
+    ///
+    /// `beforeLastWrite` runs just before the write that completes the response: once the
+    /// client has the whole response it may send its next request at once, on another
+    /// connection, and that one must not be counted while this one still is.
+    private func send(
+        _ response: StubResponse, for request: RecordedRequest, clientWantsKeepAlive: Bool,
+        beforeLastWrite: () -> Void
+    ) -> Bool {
         if response.delay > .zero, !pause(response.delay) { return false }
         if response.closesWithoutAnswer { return false }
         if let raw = response.rawBytes {
+            beforeLastWrite()
             _ = Socket.sendAll(descriptor, raw)
             return false
         }
@@ -171,10 +189,13 @@ struct StubConnection {
                 response.usesChunkedEncoding ? "Transfer-Encoding: chunked\r\n" : "Content-Length: \(body.count)\r\n"
         }
         text += keepOpen ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        if let drop = response.dropAfterBodyBytes { body = body.prefix(drop) }
+        // A dropped connection ends the response by closing, after every write.
+        let endsWithLastPiece = !response.usesChunkedEncoding && response.dropAfterBodyBytes == nil
+        if hasNoBody || isHead || (body.isEmpty && endsWithLastPiece) { beforeLastWrite() }
         guard Socket.sendAll(descriptor, Data(text.utf8)) else { return false }
         if hasNoBody || isHead { return keepOpen }
 
-        if let drop = response.dropAfterBodyBytes { body = body.prefix(drop) }
         let pieceSize = response.slowBody?.size ?? max(body.count, 1)
         var offset = body.startIndex
         var isFirst = true
@@ -186,11 +207,13 @@ struct StubConnection {
             if response.usesChunkedEncoding {
                 piece = Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8)
             }
+            if end == body.endIndex && endsWithLastPiece { beforeLastWrite() }
             guard Socket.sendAll(descriptor, piece) else { return false }
             offset = end
         }
         if response.dropAfterBodyBytes != nil { return false }
         if response.usesChunkedEncoding {
+            if response.dropAfterBodyBytes == nil { beforeLastWrite() }
             guard Socket.sendAll(descriptor, Data("0\r\n\r\n".utf8)) else { return false }
         }
         return keepOpen

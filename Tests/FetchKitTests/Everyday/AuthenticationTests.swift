@@ -80,7 +80,12 @@ import Testing
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(errors.allSatisfy { $0?.code == .authenticationFailed })
-        #expect(authenticator.refreshCount == 1)
+        // Requests rejected while the refresh ran waited for it; one whose rejection came in
+        // after it had failed (a busy machine spreads the twenty out) may start another. None
+        // is sent again after a failed refresh. (One refresh for many waiters is the success
+        // test's to check: there the schedule cannot matter.)
+        #expect(authenticator.refreshCount >= 1)
+        #expect(server.receivedRequests.count == 20)
         let description = errors.first??.description ?? ""
         #expect(description.contains("the identity server said no"))
         #expect(!description.contains("old-token-value"))

@@ -111,7 +111,7 @@ import Testing
     @Test func privateResponsesAreStoredInThisPrivateCache() async throws {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/p", respond: .json("{}").header("Cache-Control", "private, max-age=60"))
+        fixture.server.route("GET", "/p", respond: .json("{}").header("Cache-Control", "private, max-age=3600"))
         _ = try await fixture.get("/p")
         _ = try await fixture.get("/p")
         #expect(fixture.server.requests(to: "/p").count == 1)

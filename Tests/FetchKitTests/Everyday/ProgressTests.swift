@@ -158,7 +158,7 @@ extension ProgressTests {
             followed.withLock { $0.append(report) }
             if report.isFinished { ended.signal() }
         }
-        #expect(await Blocking.run { ended.wait(timeout: .now() + 60) } == .success)
+        #expect(await Blocking.run { ended.wait(timeout: Patience.hangDeadline) } == .success)
         let reports = followed.current
         #expect(await Blocking.poll(upTo: Patience.hang) { outcomes.current.count == 3 })
         #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })

@@ -35,7 +35,7 @@ enum HTTP {
         }
     }
 
-    static func get(_ url: URL, timeout: TimeInterval = 10) async -> Result<Reply, URLError> {
+    static func get(_ url: URL, timeout: TimeInterval = 300) async -> Result<Reply, URLError> {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout
         return await send(request)

@@ -63,6 +63,7 @@ public enum Interrupts {
             }
         }
         signal(SIGINT) { _ in
+            interruptSignalled = 1
             var byte: UInt8 = 1
             _ = write(interruptPipeWriteEnd, &byte, 1)
         }
@@ -76,9 +77,10 @@ public enum Interrupts {
         state.withLock { $0.kept = text }
     }
 
-    /// Whether Ctrl-C was pressed.
+    /// Whether Ctrl-C was pressed, including a press the reading thread has not handled yet
+    /// (a command that ends just after a press still ends as interrupted).
     public static var wereRequested: Bool {
-        state.withLock { $0.presses > 0 }
+        interruptSignalled != 0 || state.withLock { $0.presses > 0 }
     }
 
     /// Lets a command handle the first two presses itself; a third stops at once.
@@ -129,3 +131,7 @@ public enum Interrupts {
 /// The write end of the interrupt pipe, set once before the SIGINT handler is installed
 /// and only read by the handler afterwards.
 nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+
+/// Set to 1 by the SIGINT handler, never reset: one aligned 32-bit store, the one kind of
+/// write a signal handler may make (C's `volatile sig_atomic_t` idiom); other threads only read it.
+nonisolated(unsafe) private var interruptSignalled: Int32 = 0
