@@ -44,6 +44,13 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             name: "FetchKit: per-request cost of async fetch (x\(perRequestCount))",
             ours: fetchKitAsyncPerRequestSide(baseURL: server.baseURL, client: client, name: "FetchKit async fetch"),
             reference: rawURLSessionAsyncPerRequestSide(url: server.url("/movie"), session: session),
+            others: [
+                rawDataTaskContinuationPerRequestSide(url: server.url("/movie"), session: session),
+                fetchKitAsyncPerRequestSide(
+                    baseURL: server.baseURL,
+                    client: FetchClient { $0.transport = AsyncDataTransport(session: session) },
+                    name: "FetchKit async fetch over data(for:)"),
+            ],
             target: 1.02, iterations: 25),
         BenchmarkCase(
             name: "FetchKit: refresh 1,000 items, 20 ms latency, limit 6",

@@ -69,3 +69,59 @@ func pipelineAloneCase(count: Int) throws -> BenchmarkCase {
         name: "FetchKit: the pipeline alone, over a transport that answers at once (x\(count))",
         ours: ours, reference: reference, others: [callback], target: nil, iterations: 9)
 }
+
+/// Experiment: a transport that sends with `URLSession.data(for:)`, whose completion
+/// swift-corelibs-foundation runs on the session's own queue, skipping the delegate queue
+/// every `dataTask` completion goes through.
+final class AsyncDataTransport: HTTPTransport {
+    private let session: URLSession
+
+    init(session: URLSession) { self.session = session }
+
+    var connectionLimitPerHost: Int? { session.configuration.httpMaximumConnectionsPerHost }
+
+    func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let session = session
+        let task = Task {
+            do {
+                let (data, response) = try await session.data(for: request)
+                guard let http = response as? HTTPURLResponse else {
+                    completion(.failure(URLError(.badServerResponse)))
+                    return
+                }
+                completion(.success(TransportResponse(response: http, data: data)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        return TaskTransportTask(task: task)
+    }
+
+    private struct TaskTransportTask: TransportTask {
+        let task: Task<Void, Never>
+        func cancel() { task.cancel() }
+    }
+}
+
+/// Raw URLSession from async code through a `dataTask` and a continuation: prices the
+/// delegate-queue path that FetchKit's transport takes, against `data(from:)`'s inline one.
+func rawDataTaskContinuationPerRequestSide(url: URL, session: URLSession) -> Side {
+    Side(name: "URLSession dataTask in a continuation + JSONDecoder") {
+        try time {
+            try blocking {
+                for _ in 0..<perRequestCount {
+                    let data: Data = try await withCheckedThrowingContinuation { continuation in
+                        session.dataTask(with: url) { data, _, error in
+                            if let error { continuation.resume(throwing: error) } else {
+                                continuation.resume(returning: data ?? Data())
+                            }
+                        }.resume()
+                    }
+                    _ = try JSONDecoder().decode(SmallMovie.self, from: data)
+                }
+            }
+        }
+    }
+}
