@@ -168,11 +168,13 @@ public final class InterruptibleRun: @unchecked Sendable {
             process.terminate()
             return (nil, printed, "", false)
         }
-        // The program has ended: its end of the pipe is closed, so the reader reaches the end.
-        _ = await lock.withLock { reader }?.waitForEnd(timeout: timeout)
+        // The program has ended: its end of the pipe is closed, so the reader reaches the end
+        // at once (unless a child it started still holds the pipe: then the output says so).
+        let reachedEnd = await lock.withLock { reader }?.waitForEnd(timeout: .seconds(30)) ?? true
         let errors = await Blocking.run { [stderr] in stderr.fileHandleForReading.readDataToEndOfFile() }
+        let output = reachedEnd ? printed : printed + "\n[InterruptibleRun: standard output never reached its end]"
         return (
-            process.terminationStatus, printed, String(decoding: errors, as: UTF8.self),
+            process.terminationStatus, output, String(decoding: errors, as: UTF8.self),
             process.terminationReason == .uncaughtSignal
         )
     }

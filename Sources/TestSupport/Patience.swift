@@ -11,7 +11,7 @@ public enum Patience {
     public static let hang: Duration = .seconds(300)
 
     /// ``hang`` from now, for Dispatch's blocking waits (`DispatchSemaphore.wait(timeout:)`).
-    public static var hangDeadline: DispatchTime { .now() + .seconds(300) }
+    public static var hangDeadline: DispatchTime { .now() + .seconds(Int(hang.components.seconds)) }
 
     /// A server delay meant to outlast the test that asks for it (the test cancels or times
     /// the request out first); longer than ``hang``, so even a starved test cancels in time.

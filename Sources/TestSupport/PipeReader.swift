@@ -34,6 +34,10 @@ public final class PipeReader: Sendable {
     /// - Returns: whether the end was reached in time.
     public func waitForEnd(timeout: Duration) async -> Bool {
         let seconds = Double(timeout.components.seconds)
-        return await Blocking.run { [ended] in ended.wait(timeout: .now() + seconds) } == .success
+        return await Blocking.run { [ended] in
+            guard ended.wait(timeout: .now() + seconds) == .success else { return false }
+            ended.signal()  // For the next caller: the end stays reached.
+            return true
+        }
     }
 }

@@ -42,8 +42,7 @@ struct BookLabSandbox {
         merged["XDG_DATA_HOME"] = dataHome.path
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
-        // Files, not pipes: reading pipes would block threads of the small cooperative pool that
-        // `ready` needs to run on.
+        // Files, not pipes: nothing has to read them while the program runs.
         let outURL = directory.file("interrupted.out")
         let errURL = directory.file("interrupted.err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -60,10 +59,11 @@ struct BookLabSandbox {
         try process.run()
         let pid = process.processIdentifier
         let isReady = await Blocking.run {
-            let isReady = ready.wait(timeout: Patience.hangDeadline) == .success
+            guard ready.wait(timeout: Patience.hangDeadline) == .success else { return false }
             kill(pid, SIGINT)  // Ctrl-C
-            return isReady
+            return true
         }
+        if !isReady, process.isRunning { process.terminate() }
         let clock = ContinuousClock()
         let deadline = clock.now + Patience.hang
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

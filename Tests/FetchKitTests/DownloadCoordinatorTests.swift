@@ -36,7 +36,7 @@ import Testing
     @Test func twoCallersForOneKeyShareOneRequestAndOneFile() async throws {
         // The server holds its answer until both callers wait for the download.
         let release = heldRoute("/photos/recent", answering: "photos!")
-        let downloads = DownloadCoordinator()
+        let downloads = DownloadCoordinator(client: FetchClient { $0.timeout = Patience.beyondTheTest })
         let request = URLRequest(url: server.url("/photos/recent"))
         let destination = directory.url
         let first = Task {
@@ -63,7 +63,7 @@ import Testing
         // Both transfers are held until both are in flight, then end together: the completions
         // would overlap if each ran on its own download task.
         let release = heldRoute("/held", answering: "held")
-        let downloads = DownloadCoordinator()
+        let downloads = DownloadCoordinator(client: FetchClient { $0.timeout = Patience.beyondTheTest })
         let counter = InFlightCounter()
         let secondStarted = DispatchSemaphore(value: 0)
         let finished = Collector<String>()

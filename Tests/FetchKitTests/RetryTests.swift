@@ -177,14 +177,16 @@ struct RetryTests {
             "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: Patience.beyondTheTest), .closeWithoutAnswer, .text("ok")])
         let clock = TestClock()
         let client = client(
-            RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(10), clock: clock)
+            // An hour on the test clock: URLSession's own backstop (the timeout plus a margin, in
+            // real time) must not end the held attempt while a busy machine holds this test up.
+            RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(3600), clock: clock)
         let fetch = Task { try await client.fetch(server.url("/hiccup"), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
-        // The first answer is held by the server: its 10-second timeout is the only sleeper.
+        // The first answer is held by the server: its hour-long timeout is the only sleeper.
         #expect(await server.waitForRequests(count: 1))
         #expect(await clock.sleepers(count: 1))
-        await clock.advance(by: .seconds(10))
+        await clock.advance(by: .seconds(3600))
         try #require(await retryScheduled(1, on: clock))
         await clock.advance(by: .seconds(1))
         // The second attempt's connection closes without an answer: retried after 2 s.

@@ -223,7 +223,7 @@ final class Context {
         let finished = await Self.value(of: task, within: Self.hangBound)
         guard let result = finished else {
             task.cancel()
-            problems.append("the retried request did not end within 20 s of the Retry-After delay passing")
+            problems.append("the retried request did not end within \(Self.hangBound) of the Retry-After delay passing")
             return
         }
         expect((try? result.get()) == #"{"ok":true}"#, "the retried request ended with \(result)")

@@ -147,8 +147,7 @@ struct StubConnection {
         if response.delay > .zero, !pause(response.delay) { return false }
         if response.closesWithoutAnswer { return false }
         if let raw = response.rawBytes {
-            beforeLastWrite()
-            _ = Socket.sendAll(descriptor, raw)
+            _ = writeLast(raw, beforeLastWrite)
             return false
         }
         var status = response.status
@@ -192,9 +191,10 @@ struct StubConnection {
         if let drop = response.dropAfterBodyBytes { body = body.prefix(drop) }
         // A dropped connection ends the response by closing, after every write.
         let endsWithLastPiece = !response.usesChunkedEncoding && response.dropAfterBodyBytes == nil
-        if hasNoBody || isHead || (body.isEmpty && endsWithLastPiece) { beforeLastWrite() }
+        if hasNoBody || isHead || (body.isEmpty && endsWithLastPiece) {
+            return writeLast(Data(text.utf8), beforeLastWrite) && keepOpen
+        }
         guard Socket.sendAll(descriptor, Data(text.utf8)) else { return false }
-        if hasNoBody || isHead { return keepOpen }
 
         let pieceSize = response.slowBody?.size ?? max(body.count, 1)
         var offset = body.startIndex
@@ -207,16 +207,31 @@ struct StubConnection {
             if response.usesChunkedEncoding {
                 piece = Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8)
             }
-            if end == body.endIndex && endsWithLastPiece { beforeLastWrite() }
-            guard Socket.sendAll(descriptor, piece) else { return false }
+            let sent =
+                end == body.endIndex && endsWithLastPiece
+                ? writeLast(piece, beforeLastWrite) : Socket.sendAll(descriptor, piece)
+            guard sent else { return false }
             offset = end
         }
         if response.dropAfterBodyBytes != nil { return false }
         if response.usesChunkedEncoding {
-            if response.dropAfterBodyBytes == nil { beforeLastWrite() }
-            guard Socket.sendAll(descriptor, Data("0\r\n\r\n".utf8)) else { return false }
+            guard writeLast(Data("0\r\n\r\n".utf8), beforeLastWrite) else { return false }
         }
         return keepOpen
+    }
+
+    /// Writes the bytes that complete a response, running `beforeLastWrite` first. A large
+    /// write blocks until the client has read most of it, so it is split: the request counts as
+    /// finished only once all but its last kilobyte is with the client.
+    private func writeLast(_ data: Data, _ beforeLastWrite: () -> Void) -> Bool {
+        let tail = 1024
+        if data.count > 64 * 1024 {
+            guard Socket.sendAll(descriptor, data.dropLast(tail)) else { return false }
+            beforeLastWrite()
+            return Socket.sendAll(descriptor, data.suffix(tail))
+        }
+        beforeLastWrite()
+        return Socket.sendAll(descriptor, data)
     }
 
     /// Whether a conditional request matches the response's validators.

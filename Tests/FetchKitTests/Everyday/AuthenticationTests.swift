@@ -84,7 +84,7 @@ import Testing
         // after it had failed (a busy machine spreads the twenty out) may start another. None
         // is sent again after a failed refresh. (One refresh for many waiters is the success
         // test's to check: there the schedule cannot matter.)
-        #expect(authenticator.refreshCount >= 1)
+        #expect((1...20).contains(authenticator.refreshCount))
         #expect(server.receivedRequests.count == 20)
         let description = errors.first??.description ?? ""
         #expect(description.contains("the identity server said no"))

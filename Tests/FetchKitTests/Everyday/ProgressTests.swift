@@ -90,7 +90,7 @@ import Testing
         try server.start()
         defer { server.stop() }
         server.route("GET", "/slow", respond: .json("{}").delayed(by: Patience.beyondTheTest))
-        let client = FetchClient()
+        let client = FetchClient { $0.timeout = Patience.beyondTheTest }  // Cancelled, never timed out.
         let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/slow"), extracting: .data)
         // Cancelled in flight (or, on a starved machine, before it is sent: the same outcome).
         _ = await server.waitForRequests(count: 1, timeout: Patience.hang)

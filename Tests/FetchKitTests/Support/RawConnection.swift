@@ -63,7 +63,7 @@ final class RawConnection {
         }
     }
 
-    /// Reads until the peer closes (or the 10-second receive timeout passes).
+    /// Reads until the peer closes (or the 300-second receive timeout passes).
     func readToEnd() -> String {
         var result = Data()
         while let chunk = readSome() { result.append(chunk) }

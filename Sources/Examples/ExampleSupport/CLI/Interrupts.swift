@@ -20,9 +20,9 @@ import Locking
 /// Ctrl-C itself (`flickr watch` lets the fetch in progress finish) takes it over with
 /// ``takeOver(_:)``.
 ///
-/// The signal handler only writes a byte to a pipe (async-signal-safe); a thread reading the
-/// pipe does the rest, so nothing runs inside the handler and no press is lost between the
-/// program's start and its first `await`.
+/// The signal handler only sets a flag and writes a byte to a pipe (both async-signal-safe); a
+/// thread reading the pipe does the rest, so nothing else runs inside the handler and no press
+/// is lost between the program's start and its first `await`.
 public enum Interrupts {
     /// What happens on the presses: the first cancels (or goes to a command's handler),
     /// later ones stop at once.
@@ -48,6 +48,7 @@ public enum Interrupts {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         interruptPipeWriteEnd = ends[1]
+        interruptSignalled = 0  // Initialized here, so the handler never runs the global's initializer.
         let readEnd = ends[0]
         Thread.detachNewThread {
             var byte: UInt8 = 0
