@@ -1,4 +1,5 @@
 public import Dispatch
+import Locking
 
 /// How long tests wait: bounds that only a hang reaches, and delays that outlast any test.
 ///
@@ -11,7 +12,7 @@ public enum Patience {
     public static let hang: Duration = .seconds(300)
 
     /// ``hang`` from now, for Dispatch's blocking waits (`DispatchSemaphore.wait(timeout:)`).
-    public static var hangDeadline: DispatchTime { .now() + .seconds(Int(hang.components.seconds)) }
+    public static var hangDeadline: DispatchTime { hang.fromNow }
 
     /// A server delay meant to outlast the test that asks for it (the test cancels or times
     /// the request out first); longer than ``hang``, so even a starved test cancels in time.

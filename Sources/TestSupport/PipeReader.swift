@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// Reads a pipe to its end with blocking reads on a thread of its own.
 ///
@@ -33,9 +34,8 @@ public final class PipeReader: Sendable {
     /// - Parameter timeout: the bound.
     /// - Returns: whether the end was reached in time.
     public func waitForEnd(timeout: Duration) async -> Bool {
-        let seconds = Double(timeout.components.seconds)
-        return await Blocking.run { [ended] in
-            guard ended.wait(timeout: .now() + seconds) == .success else { return false }
+        await Blocking.run { [ended] in
+            guard ended.wait(timeout: timeout.fromNow) == .success else { return false }
             ended.signal()  // For the next caller: the end stays reached.
             return true
         }

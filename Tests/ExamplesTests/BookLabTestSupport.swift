@@ -24,7 +24,7 @@ struct BookLabSandbox {
         }
         return try await ProgramRun.run(
             "booklab", usesDefaultStore ? arguments : arguments + ["--store", storePath ?? store.path],
-            environment: environment, timeout: Patience.hang)
+            environment: environment)
     }
 
     /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
@@ -70,7 +70,8 @@ struct BookLabSandbox {
         if process.isRunning { process.terminate() }
         guard isReady, !process.isRunning else {
             throw InterruptedRun.Failure(
-                description: isReady ? "booklab did not end within \(Patience.hang) of SIGINT" : "booklab never became ready")
+                description: isReady
+                    ? "booklab did not end within \(Patience.hang) of SIGINT" : "booklab never became ready")
         }
         process.waitUntilExit()
         return InterruptedRun(

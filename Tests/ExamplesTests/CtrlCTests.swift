@@ -92,7 +92,7 @@ import Testing
         ]
         for setup in command.setup {
             let run = try await ProgramRun.run(
-                command.program, setup + ["--store", store], environment: environment, timeout: Patience.hang)
+                command.program, setup + ["--store", store], environment: environment)
             try #require(run.status == 0, "setup \(setup) failed: \(run)")
         }
         let before = try await StoreSnapshot.taken(program: command.program, path: store)

@@ -27,8 +27,7 @@ struct FlickrSandbox {
     /// Runs `flickr` with `--store` pointing at this sandbox's store.
     func run(_ arguments: [String], tick: Int? = 5, extra: [String: String?] = [:]) async throws -> ProgramRun {
         try await ProgramRun.run(
-            "flickr", arguments + ["--store", storePath], environment: environment(tick: tick, extra: extra),
-            timeout: Patience.hang)
+            "flickr", arguments + ["--store", storePath], environment: environment(tick: tick, extra: extra))
     }
 
     /// The photos in the store, opened with Persistence.

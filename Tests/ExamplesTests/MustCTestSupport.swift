@@ -40,7 +40,7 @@ struct MustCSandbox {
         ]
         for (name, value) in environment { variables[name] = value }
         return try await ProgramRun.run(
-            "mustc", ["--store", store.path] + arguments, environment: variables, timeout: Patience.hang)
+            "mustc", ["--store", store.path] + arguments, environment: variables)
     }
 
     /// Every stored movie, read with Persistence, sorted by title.

@@ -334,8 +334,7 @@ import Testing
         defer { sandbox.remove() }
         let path = sandbox.directory.file("missing/movies.sqlite").path
         let run = try await ProgramRun.run(
-            "mustc", ["--store", path, "list"], environment: ["XDG_DATA_HOME": sandbox.directory.url.path],
-            timeout: Patience.hang)
+            "mustc", ["--store", path, "list"], environment: ["XDG_DATA_HOME": sandbox.directory.url.path])
         #expect(run.status == 1, "\(run)")
         #expect(run.errorOutput.hasPrefix("mustc: cannot open the movie list at \(path): "), "\(run)")
         #expect(run.errorOutput.split(separator: "\n").count == 1, "\(run)")
@@ -359,12 +358,11 @@ import Testing
         let xdg = sandbox.directory.file("xdg")
         let add = try await ProgramRun.run(
             "mustc", ["add", "Inside Out"],
-            environment: ["XDG_DATA_HOME": xdg.path, "MUSTC_OFFLINE_POPULARITY": "fixed", "MUSTC_OFFLINE_KEY": nil],
-            timeout: Patience.hang)
+            environment: ["XDG_DATA_HOME": xdg.path, "MUSTC_OFFLINE_POPULARITY": "fixed", "MUSTC_OFFLINE_KEY": nil])
         #expect(add.status == 0, "\(add)")
         #expect(FileManager.default.fileExists(atPath: xdg.appendingPathComponent("mustc/mustc.sqlite").path))
         let list = try await ProgramRun.run(
-            "mustc", ["list"], environment: ["XDG_DATA_HOME": xdg.path], timeout: Patience.hang)
+            "mustc", ["list"], environment: ["XDG_DATA_HOME": xdg.path])
         #expect(list.output.contains("Inside Out  (family, TMDB 150540)"), "\(list)")
     }
 }

@@ -42,7 +42,7 @@ import Testing
             }
         }
         let completion = queue.addRefresh(operations) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: Patience.hang, "the refresh outcome") == .newData)
+        #expect(try await outcome.value("the refresh outcome") == .newData)
         try await waitUntil("the completion operation to finish") { completion.isFinished }
         #expect(counter.startedCount == 200)
         #expect(counter.maximum <= 4)
@@ -59,7 +59,7 @@ import Testing
         queue.addRefresh((0..<5).map { item in FetchOperation(changed: { _ in false }) { item } }) {
             unchanged.fulfill($0)
         }
-        #expect(try await unchanged.value(within: Patience.hang) == .noData)
+        #expect(try await unchanged.value() == .noData)
 
         let failing = Arrival<RefreshOutcome>()
         let operations = (0..<5).map { item in
@@ -69,7 +69,7 @@ import Testing
             }
         }
         queue.addRefresh(operations) { failing.fulfill($0) }
-        #expect(try await failing.value(within: Patience.hang) == .failed)
+        #expect(try await failing.value() == .failed)
         #expect(operations[2].result.map { (try? $0.get()) == nil } == true)
     }
 
@@ -84,7 +84,7 @@ import Testing
         let unchanged = FetchOperation(changed: { _ in false }) { 2 }
         let outcome = Arrival<RefreshOutcome>()
         queue.addRefresh([cancelled, unchanged], failureRule: .tolerant) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: Patience.hang) == .noData)
+        #expect(try await outcome.value() == .noData)
         #expect(ran.startedCount == 0)
         #expect(cancelled.isFinished)
         #expect(cancelled.result?.isCancellation == true)
@@ -102,7 +102,7 @@ import Testing
         let completion = queue.addRefresh([slow]) { outcome.fulfill($0) }
         completion.cancel()
         gate.open()
-        #expect(try await outcome.value(within: Patience.hang) == .failed)
+        #expect(try await outcome.value() == .failed)
         try await waitUntil("the queue to drain") { queue.operationCount == 0 }
         #expect(outcome.count == 1)
         #expect(slow.value == 1)
@@ -117,7 +117,7 @@ import Testing
             return 1
         }
         queue.addOperation(operation)
-        try await started.value(within: Patience.hang, "the job to start")
+        try await started.value("the job to start")
         operation.cancel()
         try await waitUntil("the cancelled operation to finish") { operation.isFinished }
         #expect(operation.result?.isCancellation == true)
@@ -163,7 +163,7 @@ import Testing
         second.addDependency(first)
         let outcome = Arrival<RefreshOutcome>()
         queue.addRefresh([second, first]) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: Patience.hang) == .newData)
+        #expect(try await outcome.value() == .newData)
         #expect(order.withLock { $0 } == ["first", "second"])
     }
 }

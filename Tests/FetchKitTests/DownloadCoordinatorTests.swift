@@ -45,7 +45,7 @@ import Testing
         let second = Task {
             try await downloads.download(request, key: "recent", to: destination.appendingPathComponent("b.json"))
         }
-        #expect(await server.waitForRequestsInFlight(count: 1, timeout: Patience.hang))
+        #expect(await server.waitForRequestsInFlight(count: 1))
         try await waitUntil("both callers to wait") { downloads.waiterCount(forKey: "recent") == 2 }
         #expect(downloads.isDownloading("recent"))
         release.signal()
@@ -82,7 +82,7 @@ import Testing
                 finished.append(name)
             }
         }
-        #expect(await server.waitForRequestsInFlight(count: 2, timeout: Patience.hang))
+        #expect(await server.waitForRequestsInFlight(count: 2))
         release.signal()
         release.signal()
         try await waitUntil("both completions") { finished.count == 2 }
@@ -159,7 +159,7 @@ import Testing
             }
         }
         downloads.allFinished { finished.fulfill($0) }
-        let summary = try await finished.value(within: Patience.hang, "the batch to finish")
+        let summary = try await finished.value("the batch to finish")
         #expect(Set(summary.succeeded) == ["one", "two"])
         #expect(Set(summary.failed.keys) == ["missing", "dropped"])
         #expect(summary.count == 4)
@@ -170,7 +170,7 @@ import Testing
         // Idle: a new handler hears about the last batch at once, and the first never again.
         let idle = Arrival<DownloadBatchSummary>()
         downloads.allFinished { idle.fulfill($0) }
-        #expect(try await idle.value(within: Patience.hang).count == 4)
+        #expect(try await idle.value().count == 4)
         #expect(finished.count == 1)
         #expect(try leftoverStagingFiles().isEmpty)
     }
@@ -181,7 +181,7 @@ import Testing
         let task = Task {
             try await downloads.download(URLRequest(url: server.url("/slow")), key: "slow", to: directory.file("slow"))
         }
-        #expect(await server.waitForRequestsInFlight(count: 1, timeout: Patience.hang))
+        #expect(await server.waitForRequestsInFlight(count: 1))
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         _ = try await withThrowingTaskGroup(of: DownloadBatchSummary.self) { group in
@@ -212,7 +212,7 @@ import Testing
                 }
             }
         }
-        #expect(await server.waitForRequestsInFlight(count: 1, timeout: Patience.hang))
+        #expect(await server.waitForRequestsInFlight(count: 1))
         downloads.cancel(key: "slow")
         try await waitUntil("three cancelled waiters") { errors.count == 3 }
         #expect(errors.all == [true, true, true])

@@ -121,7 +121,7 @@ struct ExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually(timeout: Patience.hang) { calls.current.allSatisfy { $0 >= 1 } }
+        let allArrived = await eventually { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
         // Give any doubled completion a chance to show up.
         try await Task.sleep(for: .milliseconds(100))
@@ -217,7 +217,7 @@ struct DownloadExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually(timeout: Patience.hang) { calls.current.allSatisfy { $0 >= 1 } }
+        let allArrived = await eventually { calls.current.allSatisfy { $0 >= 1 } }
         #expect(allArrived)
         try await Task.sleep(for: .milliseconds(100))
         let counts = calls.current

@@ -67,7 +67,7 @@ import Testing
         for (handle, cancels) in zip(handles, willCancel) where cancels { handle.cancel() }
 
         for (index, completion) in completions.enumerated() {
-            let report = try await completion.value(within: Patience.hang, "fan-out \(index)")
+            let report = try await completion.value("fan-out \(index)")
             #expect(report.results.count == itemsPerFanOut)
             #expect(report.itemOutcomes.count == itemsPerFanOut)
             if !willCancel[index] {

@@ -129,7 +129,7 @@ import Testing
             transform: { (item: Int) in item },
             completion: { report in done.fulfill((report.outcome, progressCount.count)) }
         )
-        let delivered = try await done.value(within: Patience.hang, "the fan-out's completion")
+        let delivered = try await done.value("the fan-out's completion")
         #expect(delivered.outcome == .newData)
         #expect(delivered.progressSeen == 30)
         queue.sync {}  // Anything else scheduled on the queue has run by now.
@@ -160,7 +160,7 @@ import Testing
         )
         try await waitUntil("two blocked items") { counter.startedCount >= 6 && counter.inFlight == 2 }
         handle.cancel()
-        let report = try await done.value(within: Patience.hang, "the cancelled fan-out's report")
+        let report = try await done.value("the cancelled fan-out's report")
         #expect(handle.isCancelled)
         #expect(report.wasCancelled)
         #expect(report.changedCount == 4)

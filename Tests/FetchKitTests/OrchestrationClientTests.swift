@@ -84,7 +84,7 @@ import Testing
                 changed: { $0.popularity != movie.popularity })
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
-        #expect(try await outcome.value(within: Patience.hang, "the refresh outcome") == .noData)
+        #expect(try await outcome.value("the refresh outcome") == .noData)
         #expect(updates.allSatisfy { $0.value != nil })
         #expect(server.maxRequestsInFlight <= 4)
     }
@@ -152,7 +152,7 @@ import Testing
             Page(items: (volumes.items ?? []).map(\.id), totalItems: volumes.totalItems)
         }
         let run = Task { await pages.collect() }
-        #expect(await server.waitForRequests(count: 2, timeout: Patience.hang))
+        #expect(await server.waitForRequests(count: 2))
         group.cancelAll()
         let summary = await run.value
         #expect(summary.stop == .cancelled)

@@ -74,9 +74,9 @@ import Testing
         let handle = FanOut(maximumConcurrency: 4).run(
             movies, changed: { $1 != $0.popularity }, transform: { try await rating(of: $0) },
             completion: { done.fulfill($0) })
-        #expect(await server.waitForRequestsInFlight(count: 4, timeout: Patience.hang))
+        #expect(await server.waitForRequestsInFlight(count: 4))
         handle.cancel()
-        let report = try await done.value(within: Patience.hang, "the cancelled fan-out")
+        let report = try await done.value("the cancelled fan-out")
         #expect(report.wasCancelled)
         #expect(report.outcome == .failed)
         #expect(report.failedCount == 40)
@@ -95,7 +95,7 @@ import Testing
         }
         queue.addRefresh(updates) { outcome.fulfill($0) }
 
-        #expect(try await outcome.value(within: Patience.hang, "the pipeline's outcome") == .newData)
+        #expect(try await outcome.value("the pipeline's outcome") == .newData)
         #expect(updates[16].itemOutcome == .changed)
         #expect(server.maxRequestsInFlight <= FanOut.defaultMaximumConcurrency)
         #expect(server.receivedRequests.count == 30)
@@ -153,9 +153,9 @@ import Testing
                 by: Patience.beyondTheTest))
         let done = Arrival<PaginationSummary<String>>()
         let handle = booksPaginator().collect(onPage: { _ in }, completion: { done.fulfill($0) })
-        #expect(await server.waitForRequests(count: 2, timeout: Patience.hang))
+        #expect(await server.waitForRequests(count: 2))
         handle.cancel()
-        let summary = try await done.value(within: Patience.hang, "the cancelled search")
+        let summary = try await done.value("the cancelled search")
         #expect(summary.stop == .cancelled)
         #expect(summary.items.count == 30)
         #expect(server.receivedRequests.count == 2)

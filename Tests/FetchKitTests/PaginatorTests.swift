@@ -202,10 +202,10 @@ import Testing
             return Page(items: [request.offset, request.offset + 1])
         }
         let handle = paginator.collect(onPage: { pages.fulfill($0.items) }, completion: { done.fulfill($0) })
-        _ = try await pages.value(within: Patience.hang, "the first page")
+        _ = try await pages.value("the first page")
         try await waitUntil("the second request") { requests.withLock { $0.count } == 2 }
         handle.cancel()
-        let summary = try await done.value(within: Patience.hang, "the cancelled run's summary")
+        let summary = try await done.value("the cancelled run's summary")
         #expect(summary.stop == .cancelled)
         #expect(summary.items == [0, 1])
         #expect(pages.all == [[0, 1]])

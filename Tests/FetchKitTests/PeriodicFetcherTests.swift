@@ -14,7 +14,7 @@ import Testing
     let runs = Arrival<PeriodicRun<Int>>()
 
     func asleep(_ count: Int = 1) async throws {
-        guard await clock.waitForSleepers(count: count, timeout: Patience.hang) else {
+        guard await clock.waitForSleepers(count: count) else {
             throw TimedOut(what: "the fetcher to sleep on the clock")
         }
     }
@@ -164,7 +164,7 @@ import Testing
                 return 1
             }, onRun: runs.fulfill)
         fetcher.start()
-        try await started.value(within: Patience.hang, "the run to start")
+        try await started.value("the run to start")
         fetcher.stop()
         try await waitUntil("the cancelled run to end") { !fetcher.isRunningJob && clock.sleeperCount == 0 }
         #expect(runs.count == 0)

@@ -30,7 +30,7 @@ struct RetryTests {
     /// been announced and the wait before the last one sleeps on `clock`.
     private func retryScheduled(_ count: Int, on clock: TestClock) async -> Bool {
         let observer = observer
-        guard await eventually(timeout: Patience.hang, { observer.retries.current.count >= count }) else { return false }
+        guard await eventually({ observer.retries.current.count >= count }) else { return false }
         return await clock.sleepers(count: 1)
     }
 

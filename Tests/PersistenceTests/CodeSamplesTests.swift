@@ -89,7 +89,7 @@ private enum Samples {
         try Samples.landingPage(libraryURL: fixture.url, book: book, libraryScreen: screen)
         let store = try ObjectStore(at: fixture.url, entities: [Samples.Book.self])
         #expect(
-            await eventually(timeout: Patience.hang) {
+            await eventually {
                 (try? store.context.readAndWait { try $0.count(Samples.Book.self) }) == 1
             })
     }

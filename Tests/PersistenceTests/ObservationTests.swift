@@ -168,7 +168,7 @@ final class BookListScreen: EntityListener {
         }
         // Main-actor jobs wait while the test process's main thread is busy (XCTest runs its
         // tests there), so this bound is generous; nothing here measures time.
-        _ = await eventually(timeout: Patience.hang) { screen.lists.values.last == ["a", "b", "c"] }
+        _ = await eventually { screen.lists.values.last == ["a", "b", "c"] }
         let lists = screen.lists.values
         // The first call tells the list as it was when the listener's first refresh ran (commits
         // made meanwhile are folded into it); the last holds every commit.

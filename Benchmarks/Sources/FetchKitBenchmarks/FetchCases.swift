@@ -366,3 +366,61 @@ func fetchKitHandshakeSide(server: StubServer, count: Int) -> Side {
         return duration
     }
 }
+
+/// Experiment: a transport that sends with `URLSession.data(for:)`, whose completion
+/// swift-corelibs-foundation runs on the session's own queue, skipping the delegate queue
+/// every `dataTask` completion goes through.
+final class AsyncDataTransport: HTTPTransport {
+    private let session: URLSession
+
+    init(session: URLSession) { self.session = session }
+
+    var connectionLimitPerHost: Int? { session.configuration.httpMaximumConnectionsPerHost }
+
+    func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let session = session
+        let task = Task {
+            do {
+                let (data, response) = try await session.data(for: request)
+                guard let http = response as? HTTPURLResponse else {
+                    completion(.failure(URLError(.badServerResponse)))
+                    return
+                }
+                completion(.success(TransportResponse(response: http, data: data)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        return TaskTransportTask(task: task)
+    }
+
+    private struct TaskTransportTask: TransportTask {
+        let task: Task<Void, Never>
+        func cancel() { task.cancel() }
+    }
+}
+
+/// Raw URLSession from async code through a `dataTask` and a continuation: prices the
+/// delegate-queue path that FetchKit's transport takes, against `data(from:)`'s inline one.
+func rawDataTaskContinuationPerRequestSide(url: URL, session: URLSession) -> Side {
+    let failures = RawFailures()
+    let name = "URLSession dataTask in a continuation + JSONDecoder"
+    return Side(name: name) {
+        let duration = try time {
+            try blocking {
+                for _ in 0..<perRequestCount {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        session.dataTask(with: url) { data, response, error in
+                            failures.check(data, response, error)
+                            continuation.resume()
+                        }.resume()
+                    }
+                }
+            }
+        }
+        try failures.throwIfAny(side: name)
+        return duration
+    }
+}

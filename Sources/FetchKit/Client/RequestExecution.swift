@@ -387,8 +387,7 @@ final class RequestExecution: CancellableExecution {
         // Every other exchange the transport started frees its slot exactly once, here.
         var failed = false
         if case .failure = result { failed = true }
-        client.limiter.release(
-            host: prepared.host, token: slot(attempt), failed: failed)
+        client.limiter.release(host: prepared.host, token: slot(attempt), failed: failed)
         progress?.pause()
         let proceed = state.withLock { state -> Bool in
             guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
@@ -573,10 +572,7 @@ final class RequestExecution: CancellableExecution {
             task?.cancel()
         case .retryWait(let item): item.cancel()
         case .waitingForSlot:
-            if let prepared {
-                client.limiter.cancelWaiting(
-                    host: prepared.host, token: slot(ended.attempt))
-            }
+            if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: slot(ended.attempt)) }
         case .preparing, .processing, .done: break
         }
         client.running.remove(self)
