@@ -21,7 +21,7 @@ enum OrchestrationHTTP {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
                 var request = URLRequest(url: url)
-                request.timeoutInterval = Patience.beyondTheTest.seconds
+                request.timeoutInterval = Patience.beyondTheTest.timeInterval
                 let task = URLSession.shared.dataTask(with: request) { data, response, error in
                     if let error {
                         continuation.resume(throwing: error)

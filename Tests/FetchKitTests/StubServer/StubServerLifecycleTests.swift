@@ -88,7 +88,7 @@ struct StubServerLifecycleTests {
         server.route("GET", "/forever", respond: .text("late").delayed(by: .seconds(600)))
         try server.start()
         let url = server.url("/forever")
-        async let outcome = HTTP.get(url, timeout: 300)
+        async let outcome = HTTP.get(url)
         #expect(await server.waitForRequestsInFlight(count: 1))
         server.stop()
         let result = await outcome

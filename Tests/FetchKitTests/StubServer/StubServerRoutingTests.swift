@@ -143,7 +143,7 @@ struct StubServerRoutingTests {
         let url = server.url("/gated")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
-                group.addTask { _ = try await HTTP.get(url, timeout: 300).get() }
+                group.addTask { _ = try await HTTP.get(url).get() }
             }
             #expect(await server.waitForRequestsInFlight(count: 4))
             for _ in 0..<4 { gate.signal() }

@@ -1,4 +1,6 @@
 import Foundation
+import Locking
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -35,7 +37,7 @@ enum HTTP {
         }
     }
 
-    static func get(_ url: URL, timeout: TimeInterval = 300) async -> Result<Reply, URLError> {
+    static func get(_ url: URL, timeout: TimeInterval = Patience.hang.timeInterval) async -> Result<Reply, URLError> {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout
         return await send(request)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,7 @@ final class RawConnection {
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
-        var timeout = timeval(tv_sec: 300, tv_usec: 0)  // Only a hang reaches it (see Patience).
+        var timeout = timeval(tv_sec: Int(Patience.hang.components.seconds), tv_usec: 0)  // Only a hang reaches it.
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -63,7 +64,7 @@ final class RawConnection {
         }
     }
 
-    /// Reads until the peer closes (or the 300-second receive timeout passes).
+    /// Reads until the peer closes (or the receive timeout, ``Patience/hang``, passes).
     func readToEnd() -> String {
         var result = Data()
         while let chunk = readSome() { result.append(chunk) }

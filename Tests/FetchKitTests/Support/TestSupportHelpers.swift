@@ -34,14 +34,8 @@ func completion<Value: Sendable>(
                 stored = nil
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { resume(nil) }
+        DispatchQueue.global().asyncAfter(deadline: timeout.fromNow) { resume(nil) }
         start { resume($0) }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 
