@@ -10,30 +10,29 @@ import Foundation
 ///
 /// One instance is reused for every row of a statement run: column positions are
 /// resolved once and the next column is predicted from property order.
-final class RowDecoder: Decoder {
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+///
+/// Each row is decoded through a ``RowDecodingScope`` stamped with the row's generation; the
+/// containers it hands out keep the decoder alive and carry the same stamp. Once the row's
+/// `init(from:)` returns, the generation moves on, so a decoder or container an entity kept
+/// fails with ``PersistenceError/Code-swift.struct/misuse`` instead of reading a later row
+/// or a finalized statement.
+final class RowDecoder {
     let schema: EntitySchema
     let names: [String]
     let count: Int
-    var statement: Statement
-    /// The statement's handle, read directly on the hot path (no retain/release per column).
+    /// The statement's handle, read directly on the hot path. The decoder does not keep the
+    /// statement alive: its callers hold it while rows are decoded, and nothing reads the
+    /// handle outside a live generation.
     let handle: OpaquePointer
     @exclusivity(unchecked) var next = 0
+    /// The row being decoded: odd while a row's `init(from:)` runs, even between rows.
+    @exclusivity(unchecked) private(set) var generation: UInt = 0
     private lazy var json = StoreJSON.makeDecoder()
-
-    /// The keyed container handed out for every row (it holds no per-row state), kept in raw
-    /// memory so returning it costs one load rather than two metadata lookups, an allocation
-    /// and a deallocation per row.
-    private var cachedKeyType: ObjectIdentifier?
-    private var cachedContainer: UnsafeMutableRawPointer?
-    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private let namePointer: UnsafeMutablePointer<String>
 
     deinit {
-        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
         namePointer.deinitialize(count: count)
         namePointer.deallocate()
     }
@@ -42,7 +41,6 @@ final class RowDecoder: Decoder {
         self.schema = schema
         names = schema.names
         count = names.count
-        self.statement = statement
         handle = statement.handle
         namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
         namePointer.initialize(from: names, count: names.count)
@@ -52,8 +50,10 @@ final class RowDecoder: Decoder {
     @inline(__always)
     func decodeRow<E: Decodable>(_ type: E.Type) throws(PersistenceError) -> E {
         next = 0
+        generation &+= 1
+        defer { generation &+= 1 }
         do {
-            return try E(from: self)
+            return try E(from: RowDecodingScope(decoder: self, generation: generation))
         } catch let error as PersistenceError {
             throw error
         } catch {
@@ -139,58 +139,86 @@ final class RowDecoder: Decoder {
         return mismatch(at: index, stored: stored)
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
-            return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
-        }
-        let container = KeyedDecodingContainer(RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self)))
-        if cachedContainer == nil {
-            let storage = UnsafeMutableRawPointer.allocate(
-                byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
-                alignment: MemoryLayout<KeyedDecodingContainer<Key>>.alignment)
-            storage.initializeMemory(as: KeyedDecodingContainer<Key>.self, repeating: container, count: 1)
-            cachedContainer = storage
-            cachedKeyType = ObjectIdentifier(Key.self)
-            destroyCachedContainer = { storage in
-                storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).deinitialize(count: 1)
-                storage.deallocate()
-            }
-        }
-        return container
+    /// The error for a decoder or container used after its row's `init(from:)` returned.
+    @inline(never)
+    func outlived(_ key: (any CodingKey)?) -> PersistenceError {
+        PersistenceError(
+            .misuse,
+            "\(schema.entityName)'s init(from:) kept its Decoder or decoding container and used it "
+                + (key.map { "to read '\($0.stringValue)' " } ?? "")
+                + "after init(from:) returned; read every property inside init(from:).",
+            entity: schema.entityName, property: key?.stringValue)
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw PersistenceError(
+    func unkeyedContainerError() -> PersistenceError {
+        return PersistenceError(
             .decodingFailed,
             "\(schema.entityName) decodes itself from an array; an entity must decode a keyed container.")
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw PersistenceError(
+    func singleValueContainerError() -> PersistenceError {
+        return PersistenceError(
             .decodingFailed,
             "\(schema.entityName) decodes itself from one value; an entity must decode a keyed container.")
     }
 }
 
+/// The `Decoder` an entity's `init(from:)` receives for one row: the row's decoder and its
+/// generation. A copy kept past the row fails instead of reading another row.
+struct RowDecodingScope: Decoder {
+    let decoder: RowDecoder
+    let generation: UInt
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard decoder.generation == generation else { throw decoder.outlived(nil) }
+        return KeyedDecodingContainer(RowKeyedDecoder<Key>(decoder: decoder, generation: generation))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard decoder.generation == generation else { throw decoder.outlived(nil) }
+        throw decoder.unkeyedContainerError()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard decoder.generation == generation else { throw decoder.outlived(nil) }
+        throw decoder.singleValueContainerError()
+    }
+}
+
+/// The keyed container of one row. It keeps its decoder alive (a container an entity keeps
+/// can never reach freed memory) and reads only while its row's generation is current.
 struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    // Unretained: the decoder keeps this container cached, so a strong reference would be a
-    // cycle. A container lives only inside the `init(from:)` call that asked the decoder for it,
-    // while the decoder is alive; the guaranteed reference also spares a retain per column.
-    let unmanaged: Unmanaged<RowDecoder>
-    var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
+    let decoder: RowDecoder
+    let generation: UInt
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.names.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { decoder.schema.indexByName[key.stringValue] != nil }
 
+    /// `key`'s column, after checking that this container's row is still being decoded.
+    @inline(__always)
+    private func column(_ key: Key) throws -> Int32 {
+        guard decoder.generation == generation else { throw decoder.outlived(key) }
+        return try decoder.column(key)
+    }
+
+    /// `key`'s column, or `nil` when the row has none, after the same check.
+    @inline(__always)
+    private func columnIfPresent(_ key: Key) throws -> Int32? {
+        guard decoder.generation == generation else { throw decoder.outlived(key) }
+        return decoder.columnIfPresent(key)
+    }
+
     func decodeNil(forKey key: Key) throws -> Bool {
-        decoder.statement.isNull(try decoder.column(key))
+        sqlite3_column_type(decoder.handle, try column(key)) == SQLITE_NULL
     }
 
     @inline(__always)
     private func nonNull<T>(_ key: Key, _ type: T.Type) throws -> Int32 {
-        let index = try decoder.column(key)
-        if decoder.statement.isNull(index) {
+        let index = try column(key)
+        if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
             throw DecodingError.valueNotFound(
                 T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
         }
@@ -201,12 +229,10 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// `valueNotFound`, another type is ``PersistenceError/Code-swift.struct/typeMismatch``.
     @inline(__always)
     private func checked(_ key: Key, _ storage: Int32) throws -> Int32 {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let index = try decoder.column(key)
-            let stored = sqlite3_column_type(decoder.handle, index)
-            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
-            return index
-        }
+        let index = try column(key)
+        let stored = sqlite3_column_type(decoder.handle, index)
+        if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
+        return index
     }
 
     /// Reads an integer, checking its type: one `sqlite3_column_value` call (a `sqlite3_column_*`
@@ -225,13 +251,11 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func stored<Value>(
         _ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value
     ) throws -> Value {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            let index = try decoder.column(key)
-            let value = sqlite3_column_value(decoder.handle, index)
-            let stored = sqlite3_value_type(value)
-            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
-            return read(value)
-        }
+        let index = try column(key)
+        let value = sqlite3_column_value(decoder.handle, index)
+        let stored = sqlite3_value_type(value)
+        if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
+        return read(value)
     }
 
     /// The ``PersistenceError/Code-swift.struct/typeMismatch`` for a column whose stored value the
@@ -300,7 +324,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try exact(key, type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try exact(key, type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = try decoder.column(key)
+        let index = try column(key)
         if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
             throw DecodingError.valueNotFound(T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
         }
@@ -311,13 +335,11 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// query that left it out, absent).
     @inline(__always)
     private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
-        try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard let index = decoder.columnIfPresent(key) else { return nil }
-            let stored = sqlite3_column_type(decoder.handle, index)
-            if stored == storage { return index }
-            if stored == SQLITE_NULL { return nil }
-            throw decoder.mismatch(at: index, stored: stored)
-        }
+        guard let index = try columnIfPresent(key) else { return nil }
+        let stored = sqlite3_column_type(decoder.handle, index)
+        if stored == storage { return index }
+        if stored == SQLITE_NULL { return nil }
+        throw decoder.mismatch(at: index, stored: stored)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -339,7 +361,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try present(key, SQLITE_INTEGER).map { sqlite3_column_int64(decoder.handle, $0) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = decoder.columnIfPresent(key) else { return nil }
+        guard let index = try columnIfPresent(key) else { return nil }
         if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL { return nil }
         return try decoder.decodeValue(T.self, at: index, key: key)
     }

@@ -11,9 +11,13 @@ import Foundation
 /// One instance is reused for every row written through a statement: column positions
 /// are resolved once, and the next column is predicted from property order (a key is
 /// compared with the expected name; a dictionary is the fallback).
-final class RowEncoder: Encoder {
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+///
+/// Each row is encoded through a ``RowEncodingScope`` stamped with the row's generation; the
+/// containers it hands out keep the encoder alive and carry the same stamp. Once the row's
+/// `encode(to:)` returns, the generation moves on, so an encoder or container an entity kept
+/// fails with ``PersistenceError/Code-swift.struct/misuse`` instead of binding its values into
+/// a later row's statement.
+final class RowEncoder {
     let schema: EntitySchema
     let names: [String]
     let count: Int
@@ -21,6 +25,8 @@ final class RowEncoder: Encoder {
     /// The statement's handle, bound directly on the hot path.
     var handle: OpaquePointer?
     @exclusivity(unchecked) var next = 0
+    /// The row being encoded: odd while a row's `encode(to:)` runs, even between rows.
+    @exclusivity(unchecked) private(set) var generation: UInt = 0
     /// Which columns this row bound (bit per column), when the entity has at most 64.
     @exclusivity(unchecked) var boundMask: UInt64 = 0
     let fullMask: UInt64?
@@ -53,11 +59,17 @@ final class RowEncoder: Encoder {
         boundMask = 0
         // Bindings outlive a reset: a column the entity skipped would keep the previous row's value.
         if fullMask == nil { statement.clearBindings() }
+        generation &+= 1
         do {
-            try entity.encode(to: self)
+            defer { generation &+= 1 }
+            try entity.encode(to: RowEncodingScope(encoder: self, generation: generation))
         } catch {
+            self.statement = nil
+            handle = nil
             throw wrap(error)
         }
+        self.statement = nil
+        handle = nil
         if let failure { throw wrap(failure) }
         if let fullMask, boundMask != fullMask {
             for index in 0..<count where boundMask & (UInt64(1) << UInt64(index)) == 0 {
@@ -152,74 +164,86 @@ final class RowEncoder: Encoder {
         }
     }
 
-    /// The keyed container handed out for every row (it holds no per-row state), kept in raw
-    /// memory so returning it costs one load rather than two metadata lookups, an allocation
-    /// and a deallocation per row.
-    private var cachedKeyType: ObjectIdentifier?
-    private var cachedContainer: UnsafeMutableRawPointer?
-    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
-
-    deinit {
-        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
-    }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if cachedKeyType == ObjectIdentifier(Key.self), let cachedContainer {
-            return cachedContainer.load(as: KeyedEncodingContainer<Key>.self)
-        }
-        let container = KeyedEncodingContainer(RowKeyedEncoder<Key>(unmanaged: Unmanaged.passUnretained(self)))
-        if cachedContainer == nil {
-            let storage = UnsafeMutableRawPointer.allocate(
-                byteCount: MemoryLayout<KeyedEncodingContainer<Key>>.size,
-                alignment: MemoryLayout<KeyedEncodingContainer<Key>>.alignment)
-            storage.initializeMemory(as: KeyedEncodingContainer<Key>.self, repeating: container, count: 1)
-            cachedContainer = storage
-            cachedKeyType = ObjectIdentifier(Key.self)
-            destroyCachedContainer = { storage in
-                storage.assumingMemoryBound(to: KeyedEncodingContainer<Key>.self).deinitialize(count: 1)
-                storage.deallocate()
-            }
-        }
-        return container
+    /// The error for an encoder or container used after its row's `encode(to:)` returned.
+    @inline(never)
+    func outlived(_ key: (any CodingKey)?) -> PersistenceError {
+        PersistenceError(
+            .misuse,
+            "\(schema.entityName)'s encode(to:) kept its Encoder or encoding container and used it "
+                + (key.map { "to write '\($0.stringValue)' " } ?? "")
+                + "after encode(to:) returned; write every property inside encode(to:).",
+            entity: schema.entityName, property: key?.stringValue)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        failure = PersistenceError(
+        failure = failure ?? PersistenceError(
             .encodingFailed, "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container."
         )
         return DiscardingUnkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        failure = PersistenceError(
+        failure = failure ?? PersistenceError(
             .encodingFailed,
             "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
         return SingleValueCapture()
     }
 }
 
-struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    // Unretained: the encoder keeps this container cached, so a strong reference would be a
-    // cycle. A container lives only inside the `encode(to:)` call that asked the encoder for it,
-    // while the encoder is alive; the guaranteed reference also spares a retain per column.
-    let unmanaged: Unmanaged<RowEncoder>
-    var encoder: RowEncoder { unmanaged.takeUnretainedValue() }
+/// The `Encoder` an entity's `encode(to:)` receives for one row: the row's encoder and its
+/// generation. A copy kept past the row writes nothing: its containers fail.
+struct RowEncodingScope: Encoder {
+    let encoder: RowEncoder
+    let generation: UInt
     var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: encoder, generation: generation))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        guard encoder.generation == generation else { return DiscardingUnkeyedContainer() }
+        return encoder.unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        guard encoder.generation == generation else { return SingleValueCapture() }
+        return encoder.singleValueContainer()
+    }
+}
+
+/// The keyed container of one row. It keeps its encoder alive (a container an entity keeps
+/// can never reach freed memory) and binds only while its row's generation is current; used
+/// later, every write throws and nothing reaches another row's statement.
+struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: RowEncoder
+    let generation: UInt
+    var codingPath: [any CodingKey] { [] }
+
+    /// `key`'s 1-based parameter, after checking that this container's row is still being encoded.
+    @inline(__always)
+    private func parameter(_ key: Key) throws -> Int32 {
+        guard encoder.generation == generation else { throw encoder.outlived(key) }
+        return try encoder.parameter(key)
+    }
+
+    /// Whether this container's row is still being encoded (a late nested or super request
+    /// must not record a failure against another row).
+    private var isCurrent: Bool { encoder.generation == generation }
 
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
-        try unmanaged._withUnsafeGuaranteedRef { encoder in
-            let index = try encoder.parameter(key)
-            try encoder.expect(.integer, at: index, wrote: "an integer")
-            if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
-                throw encoder.outOfRange(value, at: index)
-            }
-            sqlite3_bind_int64(encoder.handle, index, value)
+        let index = try parameter(key)
+        try encoder.expect(.integer, at: index, wrote: "an integer")
+        if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
+            throw encoder.outOfRange(value, at: index)
         }
+        sqlite3_bind_int64(encoder.handle, index, value)
     }
 
     private func unsigned(_ value: some BinaryInteger, _ key: Key) throws {
-        let index = try encoder.parameter(key)
+        let index = try parameter(key)
         try encoder.expect(.integer, at: index, wrote: "an integer")
         guard let exact = Int64(exactly: value) else {
             throw ValueCoding.unsupported(
@@ -231,15 +255,13 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        let index = try encoder.parameter(key)
+        let index = try parameter(key)
         encoder.bindNull(at: index)
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try unmanaged._withUnsafeGuaranteedRef { encoder in
-            let index = try encoder.parameter(key)
-            try encoder.expect(.bool, at: index, wrote: "a Bool")
-            sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
-        }
+        let index = try parameter(key)
+        try encoder.expect(.bool, at: index, wrote: "a Bool")
+        sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
@@ -252,26 +274,22 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try unmanaged._withUnsafeGuaranteedRef { encoder in
-            let index = try encoder.parameter(key)
-            try encoder.expect(.double, at: index, wrote: "a Double")
-            try encoder.bindDouble(value, at: index)
-        }
+        let index = try parameter(key)
+        try encoder.expect(.double, at: index, wrote: "a Double")
+        try encoder.bindDouble(value, at: index)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        let index = try encoder.parameter(key)
+        let index = try parameter(key)
         try encoder.expect(.float, at: index, wrote: "a Float")
         try encoder.bindDouble(Double(value), at: index)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try unmanaged._withUnsafeGuaranteedRef { encoder in
-            let index = try encoder.parameter(key)
-            try encoder.expect(.string, at: index, wrote: "a String")
-            encoder.bindString(value, at: index)
-        }
+        let index = try parameter(key)
+        try encoder.expect(.string, at: index, wrote: "a String")
+        encoder.bindString(value, at: index)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let index = try encoder.parameter(key)
+        let index = try parameter(key)
         try encoder.bindValue(value, at: index)
     }
 
@@ -324,6 +342,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
+        guard isCurrent else { return KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>()) }
         encoder.failure = PersistenceError(
             .encodingFailed,
             "\(encoder.schema.entityName) writes a nested container for '\(key.stringValue)'; "
@@ -331,6 +350,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        guard isCurrent else { return DiscardingUnkeyedContainer() }
         encoder.failure = PersistenceError(
             .encodingFailed,
             "\(encoder.schema.entityName) writes a nested array for '\(key.stringValue)'; "
@@ -338,10 +358,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return DiscardingUnkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
+        guard isCurrent else { return SingleValueCapture() }
         encoder.failure = PersistenceError(.encodingFailed, "\(encoder.schema.entityName) uses superEncoder().")
         return SingleValueCapture()
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
+        guard isCurrent else { return SingleValueCapture() }
         encoder.failure = PersistenceError(.encodingFailed, "\(encoder.schema.entityName) uses superEncoder(forKey:).")
         return SingleValueCapture()
     }

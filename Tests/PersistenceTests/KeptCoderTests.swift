@@ -1,0 +1,143 @@
+import Foundation
+import Persistence
+import Testing
+
+/// What an entity's `init(from:)` or `encode(to:)` kept, for the test to use later. Touched only
+/// by one test at a time (the suite is serialized), on the test's thread and on the context's
+/// queue while the test waits for it.
+nonisolated(unsafe) private var keptDecoder: (any Decoder)?
+nonisolated(unsafe) private var keptReader: KeyedDecodingContainer<Keeper.CodingKeys>?
+nonisolated(unsafe) private var keptWriter: KeyedEncodingContainer<Keeper.CodingKeys>?
+/// What a later row's `init(from:)` saw when it read through the kept container.
+nonisolated(unsafe) private var sightings: [Result<String, any Error>] = []
+
+/// An entity whose coding keeps its decoder and containers, as a custom `init(from:)` may.
+struct Keeper: StoredEntity, Equatable {
+    var id: Int
+    var name: String
+    /// When set, `init(from:)` also reads `name` through the container an earlier row kept.
+    var spies = false
+
+    enum CodingKeys: String, CodingKey { case id, name, spies }
+
+    init(id: Int, name: String, spies: Bool = false) {
+        self.id = id
+        self.name = name
+        self.spies = spies
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        spies = try container.decode(Bool.self, forKey: .spies)
+        if spies, let keptReader {
+            sightings.append(Result { try keptReader.decode(String.self, forKey: .name) })
+        } else if !spies {
+            keptDecoder = decoder
+            keptReader = container
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(spies, forKey: .spies)
+        if spies, var keptWriter {
+            // Writes through the container of an earlier row: must not reach this row's statement.
+            sightings.append(Result { try keptWriter.encode("overwritten", forKey: .name) }.map { "" })
+        } else if !spies {
+            keptWriter = container
+        }
+    }
+}
+
+/// A decoder or container an entity keeps past its `init(from:)` or `encode(to:)` can never read
+/// freed memory or another row: using it fails with a misuse error, and the rows stay exact.
+@Suite(.serialized) struct KeptCoderTests {
+    init() {
+        keptDecoder = nil
+        keptReader = nil
+        keptWriter = nil
+        sightings = []
+    }
+
+    private func expectMisuse(_ error: (any Error)?, naming property: String?) {
+        guard let error = error as? PersistenceError else {
+            Issue.record("expected a PersistenceError, got \(String(describing: error))")
+            return
+        }
+        #expect(error.code == .misuse)
+        #expect(error.entity == "Keeper")
+        #expect(error.property == property)
+        #expect(error.message.contains("after init(from:) returned") || error.message.contains("after encode(to:) returned"))
+    }
+
+    @Test func aContainerKeptPastTheFetchFailsInsteadOfReadingFreedMemory() throws {
+        let fixture = try StoreFixture()
+        do {
+            let store = try fixture.open([Keeper.self])
+            try store.context.persistAndWait { tx in try tx.insert(Keeper(id: 1, name: "first")) }
+            let fetched = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+            #expect(fetched == [Keeper(id: 1, name: "first")])
+        }
+        // The store, its statements and the fetch's decoder are gone; the entity kept its container.
+        let reader = try #require(keptReader)
+        for _ in 0..<3 {
+            #expect(throws: PersistenceError.self) { try reader.decode(String.self, forKey: .name) }
+            expectMisuse(Result { try reader.decodeIfPresent(Int.self, forKey: .id) }.error, naming: "id")
+            expectMisuse(Result { try reader.decodeNil(forKey: .name) }.error, naming: "name")
+        }
+        let decoder = try #require(keptDecoder)
+        expectMisuse(Result { try decoder.container(keyedBy: Keeper.CodingKeys.self) }.error, naming: nil)
+    }
+
+    @Test func aContainerKeptFromOneRowNeverReadsALaterRow() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Keeper(id: 1, name: "kept"))
+            for id in 2...40 { try tx.insert(Keeper(id: id, name: "row \(id)", spies: true)) }
+        }
+        sightings = []  // the inserts' own writes through the kept encoding container
+        // By identity (the decoder the codec caches for every fetch by id) and by query.
+        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, id: 1) }
+        let byID = try store.context.readAndWait { tx in try (2...40).map { try tx.fetch(Keeper.self, id: $0) } }
+        #expect(byID.map { $0?.name } == (2...40).map { "row \($0)" })
+        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, where: Keeper.id == 1) }
+        let all = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, sortedBy: [Keeper.id.ascending()]) }
+        #expect(all.map(\.name) == ["kept"] + (2...40).map { "row \($0)" })
+        #expect(sightings.count == 2 * 39)
+        for sighting in sightings { expectMisuse(sighting.error, naming: "name") }
+    }
+
+    @Test func anEncodingContainerKeptFromOneWriteNeverWritesIntoALaterRow() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self])
+        try store.context.persistAndWait { tx in try tx.insert(Keeper(id: 1, name: "kept")) }
+        try store.context.persistAndWait { tx in
+            for id in 2...20 { try tx.upsert(Keeper(id: id, name: "row \(id)", spies: true)) }
+        }
+        #expect(sightings.count == 19)
+        for sighting in sightings { expectMisuse(sighting.error, naming: "name") }
+        sightings = []
+        let all = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, sortedBy: [Keeper.id.ascending()]) }
+        #expect(all.map(\.name) == ["kept"] + (2...20).map { "row \($0)" })
+        store.close()
+        var writer = try #require(keptWriter)
+        expectMisuse(Result { try writer.encode("late", forKey: .name) }.error, naming: "name")
+        expectMisuse(Result { try writer.encodeNil(forKey: .id) }.error, naming: "id")
+    }
+}
+
+extension Keeper {
+    static let id = Field<Keeper, Int>("id")
+}
+
+extension Result {
+    fileprivate var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
