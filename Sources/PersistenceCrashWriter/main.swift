@@ -50,7 +50,7 @@ do {
     case "enqueue-then-exit":
         let count = Int64(arguments.count > 3 ? arguments[3] : "") ?? 100
         for id in 1...count {
-            context.persist { tx in try tx.insert(Entry(id: id, payload: Entry.payload(for: id))) }
+            context.persist({ tx in try tx.insert(Entry(id: id, payload: Entry.payload(for: id))) }, completion: nil)
         }
         exit(0)
     default:

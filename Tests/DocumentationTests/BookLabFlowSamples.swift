@@ -108,12 +108,12 @@ enum BookLabFlow {
         }
     }
 
-    static func addBook(_ data: BookData, to store: ObjectStore) {
-        store.context.persist { tx in try tx.upsert(Book(data)) }
+    static func addBook(_ data: BookData, to store: ObjectStore) async throws {
+        try await store.context.persist { tx in try tx.upsert(Book(data)) }
     }
 
-    static func removeBook(id: String, from store: ObjectStore) {
-        store.context.persist { tx in try tx.delete(Book.self, id: id) }
+    static func removeBook(id: String, from store: ObjectStore) async throws {
+        try await store.context.persist { tx in try tx.delete(Book.self, id: id) }
     }
 
     // MARK: 5. NSFetchedResultsController + MulticastDelegate → a listener

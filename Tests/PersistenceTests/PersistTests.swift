@@ -190,11 +190,12 @@ struct Boom: Error {}
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         let writerInside = DispatchSemaphore(value: 0)
         let releaseWriter = DispatchSemaphore(value: 0)
-        store.context.persist { tx in
-            try tx.insert(Counter(id: 2, value: 2))
-            writerInside.signal()
-            _ = releaseWriter.wait(timeout: Patience.hangDeadline)
-        }
+        store.context.persist(
+            { tx in
+                try tx.insert(Counter(id: 2, value: 2))
+                writerInside.signal()
+                _ = releaseWriter.wait(timeout: Patience.hangDeadline)
+            }, completion: nil)
         #expect(writerInside.wait(timeout: Patience.hangDeadline) == .success)
         let readers = (0..<3).map { _ in store.makeContext() }
         for reader in readers {

@@ -9,7 +9,7 @@ import Locking
 /// becomes
 ///
 /// ```swift
-/// context.persist { tx in
+/// try await context.persist { tx in
 ///     guard var movie = try tx.fetch(Movie.self, id: movieID) else { return }
 ///     movie.popularity = rating
 ///     try tx.update(movie)
@@ -67,10 +67,15 @@ public final class ObjectContext: @unchecked Sendable {
     ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
     ///     after the block.
     ///   - completion: called once, after the commit (with the block's value) or the rollback
-    ///     (with the block's error or a ``PersistenceError``); `nil` when nothing waits for it.
+    ///     (with the block's error or a ``PersistenceError``). It has no default: a write that
+    ///     nothing waits for is spelled `completion: nil` on purpose, and its error is then lost.
+    ///
+    /// `try await context.persist { tx in … }` always calls the `async` form
+    /// ``persist(_:)``, in a function as in top-level code: this form needs its `completion:`
+    /// argument, so a trailing closure alone never selects it.
     public func persist<T: Sendable>(
         _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
+        completion: (@Sendable (Result<T, any Error>) -> Void)?
     ) {
         self.queue.async {
             self.deliver(Result { try self.performWrite(block) }, on: queue, to: completion)
@@ -139,11 +144,12 @@ public final class ObjectContext: @unchecked Sendable {
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
     ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
     ///     after the block.
-    ///   - completion: called once with the block's value or error; `nil` when nothing waits
-    ///     for it (as for ``persist(_:queue:completion:)``).
+    ///   - completion: called once with the block's value or error. It has no default (as for
+    ///     ``persist(_:queue:completion:)``), so `try await context.read { tx in … }` always
+    ///     calls the `async` form ``read(_:)``.
     public func read<T: Sendable>(
         _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
+        completion: (@Sendable (Result<T, any Error>) -> Void)?
     ) {
         self.queue.async {
             self.deliver(Result { try self.performRead(block) }, on: queue, to: completion)

@@ -1,0 +1,74 @@
+// Top-level code calling every callback/async twin the way a script or a `main.swift` writes it:
+// `try await` with a trailing closure. Each call must run the `async` form: wait for its work,
+// return its value and throw its error. The package's build treats warnings as errors, so a call
+// that picked a callback form ("no 'async' operations occur within 'await' expression") fails the
+// build; the checks below fail the run. `Tests/PersistenceTests/TwinSelectionTests.swift` runs it.
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Persistence
+
+struct Note: StoredEntity, Equatable {
+    var id: Int
+    var text: String
+    static let text = Field<Note, String>("text")
+    static let byText = UniqueKey(text)
+    static let uniqueKeys = [byText]
+}
+
+struct Failed: Error, CustomStringConvertible {
+    let description: String
+}
+
+func check(_ condition: Bool, _ what: String) throws {
+    guard condition else { throw Failed(description: "top-level twin check failed: \(what)") }
+    print("ok: \(what)")
+}
+
+guard CommandLine.arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: TopLevelTwins <store file>\n".utf8))
+    exit(64)
+}
+let store = try ObjectStore(at: URL(fileURLWithPath: CommandLine.arguments[1]), entities: [Note.self])
+let context = store.context
+
+// persist: the commit has happened when the call returns.
+try await context.persist { tx in try tx.insert(Note(id: 1, text: "first")) }
+try check(try context.readAndWait { try $0.count(Note.self) } == 1, "persist waits for its commit")
+
+// persist: a failing write throws here, and nothing of it is kept.
+do {
+    try await context.persist { tx in
+        try tx.insert(Note(id: 2, text: "second"))
+        try tx.insert(Note(id: 3, text: "first"))  // the unique key refuses it
+    }
+    try check(false, "a failing persist throws")
+} catch let error as PersistenceError {
+    try check(error.code == .uniqueKeyViolation, "a failing persist throws its error")
+}
+try check(try context.readAndWait { try $0.count(Note.self) } == 1, "a failed persist leaves nothing")
+
+// persist returning a value.
+let inserted = try await context.persist { tx in
+    try tx.insert(Note(id: 4, text: "fourth"))
+    return try tx.count(Note.self)
+}
+try check(inserted == 2, "persist returns its block's value")
+
+// read: the value, not `()`.
+let notes = try await context.read { tx in try tx.fetch(Note.self, sortedBy: [Note.text.ascending()]) }
+try check(notes.map(\.id) == [1, 4], "read returns its block's value")
+
+// fetch, over the loopback server.
+let server = StubServer()
+try server.start()
+server.route("GET", "/note", respond: .json(#"{"id": 7, "text": "fetched"}"#))
+let client = FetchClient(configuration: .init())
+struct NoteDTO: Decodable, Sendable {
+    var id: Int
+    var text: String
+}
+let fetched = try await client.fetch(server.baseURL.appendingPathComponent("note"), extracting: .decode(NoteDTO.self))
+try check(fetched.id == 7 && fetched.text == "fetched", "fetch returns the decoded value")
+
+print("all twins ran their async form")
