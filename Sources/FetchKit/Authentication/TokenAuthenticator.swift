@@ -25,8 +25,10 @@ import Locking
 /// - A request is sent again at most once after a rejection: if the new token is rejected
 ///   too, it fails with ``FetchError/Code-swift.struct/unacceptableStatus`` (401). It never loops.
 /// - When `refresh` throws, every request waiting for it fails with the same
-///   ``FetchError/Code-swift.struct/authenticationFailed`` error, and the next request
-///   tries to refresh again.
+///   ``FetchError/Code-swift.struct/authenticationFailed`` error, and so does every request
+///   that was sent before the failure and is rejected after it with the same token: one failed
+///   refresh is one call of `refresh`, however the rejections and the failure interleave. A
+///   request sent after the failure that is rejected again starts the next refresh.
 /// - The token is a secret: it is redacted from descriptions, logs, errors and `dump()`.
 public final class TokenAuthenticator: Sendable, CustomStringConvertible, CustomReflectable {
     /// Where the token goes.
@@ -42,8 +44,13 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
     private struct State {
         var token: String?
         var refreshing = false
-        var waiting: [@Sendable (Result<String, FetchError>) -> Void] = []
+        var waiting: [@Sendable (Result<TokenGrant, FetchError>) -> Void] = []
         var refreshes = 0
+        /// How many refreshes have failed: a request's ``TokenGrant/epoch`` is this count when
+        /// it got its token, so a rejection can tell whether a failure came after its sending.
+        var failures = 0
+        /// The error of the last failed refresh, for the requests sent before it.
+        var lastFailure: FetchError?
     }
 
     /// Where the token goes.
@@ -118,24 +125,36 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
     }
 
     /// The current token, or a refreshed one when there is none yet.
-    func currentToken(_ completion: @escaping @Sendable (Result<String, FetchError>) -> Void) {
-        if let token = token {
-            completion(.success(token))
+    func currentToken(_ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void) {
+        let grant = state.withLock { state in
+            state.token.map { TokenGrant(token: $0, epoch: state.failures) }
+        }
+        if let grant {
+            completion(.success(grant))
         } else {
             renew(replacing: nil, completion)
         }
     }
 
-    /// A token newer than `rejected`: the current one if it was already replaced, else the
-    /// result of the one refresh in flight (started now if none is).
-    func renew(replacing rejected: String?, _ completion: @escaping @Sendable (Result<String, FetchError>) -> Void) {
+    /// A token newer than `rejected`: the current one if it was already replaced; the error of
+    /// a refresh that failed after `rejected` was handed out (the rejection is the one that
+    /// refresh was for); else the result of the one refresh in flight (started now if none is).
+    func renew(
+        replacing rejected: TokenGrant?, _ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void
+    ) {
         enum Step {
-            case use(String)
+            case use(TokenGrant)
+            case fail(FetchError)
             case wait
             case start
         }
         let step = state.withLock { state -> Step in
-            if let token = state.token, token != rejected { return .use(token) }
+            if let token = state.token, token != rejected?.token {
+                return .use(TokenGrant(token: token, epoch: state.failures))
+            }
+            if let rejected, rejected.epoch < state.failures, let failure = state.lastFailure {
+                return .fail(failure)
+            }
             state.waiting.append(completion)
             if state.refreshing { return .wait }
             state.refreshing = true
@@ -143,13 +162,14 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
             return .start
         }
         switch step {
-        case .use(let token): completion(.success(token))
+        case .use(let grant): completion(.success(grant))
+        case .fail(let error): completion(.failure(error))
         case .wait: break
         case .start:
             let refresh = self.refresh
             Task { [self] in
                 let result: Result<String, FetchError>
-                let known = [rejected, self.token].compactMap { $0 }
+                let known = [rejected?.token, self.token].compactMap { $0 }
                 func failure(_ error: any Error) -> FetchError {
                     FetchError(
                         code: .authenticationFailed,
@@ -166,14 +186,23 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
                 } catch {
                     result = .failure(failure(error))
                 }
-                let waiting = state.withLock { state in
-                    if case .success(let token) = result { state.token = token }
+                let (waiting, delivered) = state.withLock { state in
+                    let delivered: Result<TokenGrant, FetchError>
+                    switch result {
+                    case .success(let token):
+                        state.token = token
+                        delivered = .success(TokenGrant(token: token, epoch: state.failures))
+                    case .failure(let error):
+                        state.failures += 1
+                        state.lastFailure = error
+                        delivered = .failure(error)
+                    }
                     state.refreshing = false
                     let waiting = state.waiting
                     state.waiting = []
-                    return waiting
+                    return (waiting, delivered)
                 }
-                for waiter in waiting { waiter(result) }
+                for waiter in waiting { waiter(delivered) }
             }
         }
     }
@@ -199,4 +228,11 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
         }
         return request
     }
+}
+
+/// A token as a request received it: the token, and how many refreshes had failed by then
+/// (so a rejection that arrives after a failed refresh shares that refresh's error).
+struct TokenGrant: Sendable, Equatable {
+    let token: String
+    let epoch: Int
 }

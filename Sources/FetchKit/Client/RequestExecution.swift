@@ -161,7 +161,7 @@ final class RequestExecution: CancellableExecution {
         }
         authenticator.currentToken { [self] result in
             switch result {
-            case .success(let token): proceed(attempt, token: token)
+            case .success(let grant): proceed(attempt, token: grant)
             case .failure(let error): finish(.failure(error))
             }
         }
@@ -169,8 +169,9 @@ final class RequestExecution: CancellableExecution {
 
     /// Starts an attempt (with `token` in place, when there is an authenticator): checks
     /// that an upload file is still what it was, then waits for a slot for the host.
-    private func proceed(_ attempt: Int, token: String?) {
-        let authenticator = token == nil ? nil : client.configuration.authenticator
+    private func proceed(_ attempt: Int, token grant: TokenGrant?) {
+        let authenticator = grant == nil ? nil : client.configuration.authenticator
+        let token = grant?.token
         let prepared = state.withLock { state -> Prepared? in
             if let token, let authenticator, let request = state.prepared?.request {
                 state.prepared?.request = authenticator.apply(token, to: request)
@@ -191,7 +192,7 @@ final class RequestExecution: CancellableExecution {
                 guard case .retryWait = state.phase, state.attempt == attempt - 1 else { return false }
             }
             state.attempt = attempt
-            state.sentToken = token
+            state.sentToken = grant
             state.phase = .waitingForSlot(since: .now)
             return true
         }
@@ -453,7 +454,7 @@ final class RequestExecution: CancellableExecution {
     /// request was already sent again, so the rejection stands.
     private func renewToken(_ attempt: Int, _ authenticator: TokenAuthenticator) -> Bool {
         let item = ScheduledAction()
-        let rejected = state.withLock { state -> String?? in
+        let rejected = state.withLock { state -> TokenGrant?? in
             guard !state.authRetried, !state.finished, state.attempt == attempt, case .processing = state.phase else {
                 return .none
             }
@@ -461,8 +462,8 @@ final class RequestExecution: CancellableExecution {
             state.phase = .retryWait(item)
             return .some(state.sentToken)
         }
-        guard case .some(let token) = rejected else { return false }
-        authenticator.renew(replacing: token) { [weak self] result in
+        guard case .some(let grant) = rejected else { return false }
+        authenticator.renew(replacing: grant) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: startAttempt(attempt + 1)
@@ -669,7 +670,7 @@ private struct ExecutionState {
     var lastBytes = 0
     var cacheUse = FetchMetrics.CacheUse.none
     /// The token the current attempt was sent with.
-    var sentToken: String?
+    var sentToken: TokenGrant?
     /// Whether the request was already sent again after its token was rejected.
     var authRetried = false
     /// The request, once built and adapted (later attempts add a token or revalidation headers).

@@ -2,6 +2,7 @@ import FetchKit
 import FetchKitTesting
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 /// The token authenticator through the stub server: single-flight refresh, no loops, redaction.
@@ -53,42 +54,70 @@ import Testing
         #expect(sent.count <= 200, "each request is sent at most twice")
     }
 
-    @Test func aFailedRefreshFailsEveryWaitingRequestWithOneTypedError() async throws {
-        let accepted = Locked("never")
-        let server = try Self.server(accepting: accepted)
+    @Test func aFailedRefreshFailsEveryRequestRejectedWithItsTokenAndRefreshesOnce() async throws {
+        let server = StubServer()
+        try server.start()
         defer { server.stop() }
+        // Half the requests are rejected at once; the other half only once the test has seen the
+        // refresh fail, so their rejections certainly come after the failure.
+        let gate = DispatchSemaphore(value: 0)
+        server.route(
+            "GET", "/me/*",
+            handler: { request in
+                if let index = Int(request.path.dropFirst(4)), index % 2 == 1 {
+                    _ = gate.wait(timeout: Patience.hangDeadline)
+                    gate.signal()
+                }
+                return .text("token expired", status: 401)
+            })
+        // The refresh is a request of its own that the identity server answers with a 500.
+        server.route("POST", "/token", respond: .text("identity server down", status: 500))
+        let identity = FetchClient()
         let authenticator = TokenAuthenticator(token: "old-token-value") {
-            try await Task.sleep(for: .milliseconds(50))
-            throw RefreshFailed()
+            _ = try await identity.fetch(
+                TestEndpoint(baseURL: server.baseURL, path: "/token", method: .post), extracting: .data)
+            return "unreachable"
         }
         let client = FetchClient {
             $0.authenticator = authenticator
-            $0.maximumConnectionsPerHost = 20
+            $0.maximumConnectionsPerHost = 100
         }
-        let errors = await withTaskGroup(of: FetchError?.self, returning: [FetchError?].self) { group in
-            for index in 0..<20 {
-                group.addTask {
-                    do throws(FetchError) {
-                        _ = try await client.fetch(
-                            TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)"), extracting: .data)
-                        return nil
-                    } catch {
-                        return error
+        func fetchAll(_ count: Int) async -> [FetchError?] {
+            await withTaskGroup(of: FetchError?.self, returning: [FetchError?].self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        do throws(FetchError) {
+                            _ = try await client.fetch(
+                                TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)"), extracting: .data)
+                            return nil
+                        } catch {
+                            return error
+                        }
                     }
                 }
+                var errors: [FetchError?] = []
+                for await error in group {
+                    if errors.isEmpty { gate.signal() }  // the refresh has failed: release the rest
+                    errors.append(error)
+                }
+                return errors
             }
-            return await group.reduce(into: []) { $0.append($1) }
         }
+        let errors = await fetchAll(100)
+        #expect(errors.count == 100)
         #expect(errors.allSatisfy { $0?.code == .authenticationFailed })
-        // Requests rejected while the refresh ran waited for it; one whose rejection came in
-        // after it had failed (a busy machine spreads the twenty out) may start another. None
-        // is sent again after a failed refresh. (One refresh for many waiters is the success
-        // test's to check: there the schedule cannot matter.)
-        #expect((1...20).contains(authenticator.refreshCount))
-        #expect(server.receivedRequests.count == 20)
+        // One failed refresh answers every request rejected with the token it was meant to
+        // replace, whether the rejection came before the failure or after it.
+        #expect(authenticator.refreshCount == 1)
+        #expect(server.receivedRequests.filter { $0.path.hasPrefix("/me/") }.count == 100)
         let description = errors.first??.description ?? ""
-        #expect(description.contains("the identity server said no"))
+        #expect(description.contains("500"))
         #expect(!description.contains("old-token-value"))
+
+        // A request sent after the failure and rejected again starts the next refresh, one.
+        let later = await fetchAll(10)
+        #expect(later.allSatisfy { $0?.code == .authenticationFailed })
+        #expect(authenticator.refreshCount == 2)
     }
 
     @Test func aRequestIsSentAgainOnlyOnceSoARejectedNewTokenNeverLoops() async throws {
