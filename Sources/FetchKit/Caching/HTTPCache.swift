@@ -106,9 +106,15 @@ public final class HTTPCache: Sendable {
         return entry
     }
 
-    func store(_ entry: CachedResponse) {
+    /// Stores `entry` with the request's secrets taken out of its headers (see
+    /// ``CachedResponse/withoutSecrets(_:redactor:)``); removes the stored entry instead
+    /// when that cannot be done, or when the entry is too large.
+    ///
+    /// - Parameter secrets: the request's secret values (its key, its token), which a
+    ///   response header may echo.
+    func store(_ entry: CachedResponse, secrets: [String], redactor: Redactor) {
         // An entry larger than an eighth of the cache would push out too much else.
-        guard entry.cost <= maximumBytes / 8 else {
+        guard let entry = entry.withoutSecrets(secrets, redactor: redactor), entry.cost <= maximumBytes / 8 else {
             remove(entry.key)
             return
         }

@@ -326,6 +326,54 @@ import Testing
             #expect(VersionedBody.isWhole(String(decoding: body, as: UTF8.self), path: path))
         }
     }
+
+    @Test func headersThatEchoTheRequestURLKeepNoSecretOnDisk() async throws {
+        let folder = try TemporaryDirectory(prefix: "HTTPCacheDiskTests")
+        defer { folder.remove() }
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let key = "sekrit-api-key-4321"
+        server.route(
+            "GET", "/movie/7",
+            handler: { [server] request in
+                .json(#"{"id":7}"#).header("Cache-Control", "max-age=600")
+                    .header("Content-Location", request.target)
+                    .header("Link", "<\(server.url(request.target).absoluteString)>; rel=\"canonical\"")
+                    .header("X-Echo", "you sent \(request.queryValue("api_key") ?? "nothing")")
+            })
+        let adapter = APIKeyAdapter(.query(name: "api_key"), value: key)
+        let first = FetchClient {
+            $0.cache = try? HTTPCache(directory: folder.url)
+            $0.adapters = [adapter]
+        }
+        let endpoint = TestEndpoint(
+            baseURL: server.baseURL, path: "/movie/7", queryItems: [.init(name: "page", value: "2")])
+        _ = try await first.fetch(endpoint, extracting: .data)
+        #expect(server.requests(to: "/movie/7").first?.queryValue("api_key") == key, "the key was sent")
+
+        let files = try FileManager.default.contentsOfDirectory(at: folder.url, includingPropertiesForKeys: nil)
+        #expect(files.count == 1)
+        for file in files {
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data(key.utf8)) == nil, "the key reached \(file.lastPathComponent)")
+            #expect(!file.lastPathComponent.contains(key))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let redacted = text.components(separatedBy: "api_key=REDACTED").count - 1
+            #expect(redacted == 3, "the key, Content-Location and Link are kept, redacted")
+            #expect(text.contains("you sent REDACTED"), "X-Echo is kept, redacted")
+        }
+
+        let observer = RecordingObserver()
+        let second = FetchClient {
+            $0.cache = try? HTTPCache(directory: folder.url, memoryBytes: 0)
+            $0.adapters = [adapter]
+            $0.observers = [observer]
+        }
+        #expect(try await second.fetch(endpoint, extracting: .string) == #"{"id":7}"#)
+        #expect(observer.finished.current.last?.1.cacheUse == .hit, "the redacted entry is still served")
+        #expect(server.requests(to: "/movie/7").count == 1)
+    }
 }
 
 /// The checksum of the entry files.
