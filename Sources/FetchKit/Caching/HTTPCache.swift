@@ -33,14 +33,27 @@ import Locking
 ///   revalidates with ``CachePolicy/revalidate``.
 ///
 /// Keys are the method and the URL with secret query values redacted (see ``Redactor``):
-/// no API key or token is ever part of a key, a file name or a stored header of the
-/// request. That also means the cache does not tell two users' keys apart: give each
-/// signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses that
-/// vary on a secret request header (`Vary: Authorization`) are not stored.
+/// no API key or token is ever part of a key, a file name or a stored header. Headers
+/// named as secrets (`Set-Cookie`) are not kept, and in every other stored header the
+/// request's secret values, and the secret query values of any URL (a `Content-Location`
+/// or `Link` that echoes the request URL with its `api_key`), are replaced by
+/// ``Redactor/placeholder``. That also means the cache does not tell two users' keys apart:
+/// give each signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses
+/// that vary on a secret request header (`Vary: Authorization`) are not stored.
 ///
-/// The disk store is safe across processes: each entry is one file written to a temporary
-/// name and renamed into place, so a reader sees a whole entry or none; a file that does
-/// not read back (torn, truncated, another version) counts as a miss and is removed.
+/// The disk store detects damage and is safe across processes:
+///
+/// - Each entry is one file that records its format version, the lengths of its head and
+///   body, and a CRC-32 of both. A file that is not exactly one whole entry (a flipped bit,
+///   a zeroed byte, a truncated or lengthened file, an entry of an earlier version, a file
+///   that cannot be read, a directory in its place) is a miss, never an error and never
+///   wrong bytes, and it is removed (a directory only when it is empty).
+/// - Files are read with plain reads, never memory-mapped: a file that another process
+///   truncates or replaces during a read is a miss, not a crash.
+/// - Each entry is written to a temporary file in the folder and renamed into place, so a
+///   reader sees a whole entry or none; a failed write leaves no temporary file behind.
+///   Files are readable by their owner only.
+///
 /// When the files exceed ``maximumBytes``, the least recently used are removed.
 public final class HTTPCache: Sendable {
     /// The most bytes the cache keeps (on disk when it has a ``directory``, in memory otherwise).
