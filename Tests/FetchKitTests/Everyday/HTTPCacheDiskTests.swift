@@ -243,9 +243,13 @@ import Testing
         async let truncating: Void = Blocking.run {
             while !stop.current {
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { continue }  // removed as damaged; a reader stores it again
+                guard descriptor >= 0 else {
+                    usleep(200)  // removed as damaged, until a reader stores it again
+                    continue
+                }
                 _ = ftruncate(descriptor, off_t(original.count / 3))
                 truncations.withLock { $0 += 1 }
+                usleep(50)  // short for a moment, so that some reads start on the short file too
                 _ = original.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
                 close(descriptor)
             }
