@@ -87,6 +87,13 @@ let package = Package(
             dependencies: ["FetchKit", "FetchKitTesting", "Persistence"],
             swiftSettings: strictSettings
         ),
+        // A second process for HTTPCache's shared-folder tests (reads and writes entries in a
+        // cache folder the test process uses at the same time).
+        .executableTarget(
+            name: "HTTPCacheWorker",
+            dependencies: ["FetchKit", "Locking", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["Locking", "SeededRandom"],

@@ -53,6 +53,23 @@ struct CachedResponse: Sendable, Codable {
         HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
     }
 
+    /// This entry as it may be kept: no header whose name marks a secret (`Set-Cookie` is
+    /// the user's, not the resource's), and no secret in any other header's value (a
+    /// `Content-Location` or `Link` that echoes the request URL with its `api_key`); `nil`
+    /// when a request header value it varies on holds a secret.
+    ///
+    /// - Parameter secrets: the request's secret values; each occurrence is replaced by
+    ///   ``Redactor/placeholder``, and so are secret query values of any URL in a header.
+    func withoutSecrets(_ secrets: [String], redactor: Redactor) -> CachedResponse? {
+        guard !varyValues.values.contains(where: { redactor.scrub($0, secrets: secrets) != $0 }) else { return nil }
+        var copy = self
+        copy.headers = [:]
+        for (name, value) in headers where !redactor.isSecret(name) {
+            copy.headers[name] = redactor.redactQueries(in: redactor.scrub(value, secrets: secrets))
+        }
+        return copy
+    }
+
     /// This entry with the headers of a `304 Not Modified` merged in, received now.
     func revalidated(with notModified: HTTPURLResponse, at now: Date) -> CachedResponse {
         var copy = self

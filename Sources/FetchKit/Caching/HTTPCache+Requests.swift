@@ -49,8 +49,11 @@ extension HTTPCache {
     }
 
     /// Stores a `200` response when its headers allow it; removes the entry when they forbid it.
+    ///
+    /// - Parameter secrets: the request's secret values, kept out of the stored headers.
     func storeIfCacheable(
-        key: String, request: URLRequest, response: HTTPURLResponse, body: Data, redactor: Redactor, now: Date
+        key: String, request: URLRequest, response: HTTPURLResponse, body: Data, redactor: Redactor,
+        secrets: [String], now: Date
     ) {
         var headers: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
@@ -74,12 +77,10 @@ extension HTTPCache {
                 entry.varyValues[name] = request.value(forHTTPHeaderField: name) ?? ""
             }
         }
-        // Set-Cookie is the user's, not the resource's: never keep it.
-        entry.headers = entry.headers.filter { !redactor.isSecret($0.key) }
         guard entry.freshnessLifetime > 0 || entry.hasValidator else {
             remove(key)
             return
         }
-        store(entry)
+        store(entry, secrets: secrets, redactor: redactor)
     }
 }

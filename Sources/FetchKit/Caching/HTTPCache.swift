@@ -33,14 +33,27 @@ import Locking
 ///   revalidates with ``CachePolicy/revalidate``.
 ///
 /// Keys are the method and the URL with secret query values redacted (see ``Redactor``):
-/// no API key or token is ever part of a key, a file name or a stored header of the
-/// request. That also means the cache does not tell two users' keys apart: give each
-/// signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses that
-/// vary on a secret request header (`Vary: Authorization`) are not stored.
+/// no API key or token is ever part of a key, a file name or a stored header. Headers
+/// named as secrets (`Set-Cookie`) are not kept, and in every other stored header the
+/// request's secret values, and the secret query values of any URL (a `Content-Location`
+/// or `Link` that echoes the request URL with its `api_key`), are replaced by
+/// ``Redactor/placeholder``. That also means the cache does not tell two users' keys apart:
+/// give each signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses
+/// that vary on a secret request header (`Vary: Authorization`) are not stored.
 ///
-/// The disk store is safe across processes: each entry is one file written to a temporary
-/// name and renamed into place, so a reader sees a whole entry or none; a file that does
-/// not read back (torn, truncated, another version) counts as a miss and is removed.
+/// The disk store detects damage and is safe across processes:
+///
+/// - Each entry is one file that records its format version, the lengths of its head and
+///   body, and a CRC-32 of both. A file that is not exactly one whole entry (a flipped bit,
+///   a zeroed byte, a truncated or lengthened file, an entry of an earlier version, a file
+///   that cannot be read, a directory in its place) is a miss, never an error and never
+///   wrong bytes, and it is removed (a directory only when it is empty).
+/// - Files are read with plain reads, never memory-mapped: a file that another process
+///   truncates or replaces during a read is a miss, not a crash.
+/// - Each entry is written to a temporary file in the folder and renamed into place, so a
+///   reader sees a whole entry or none; a failed write leaves no temporary file behind.
+///   Files are readable by their owner only.
+///
 /// When the files exceed ``maximumBytes``, the least recently used are removed.
 public final class HTTPCache: Sendable {
     /// The most bytes the cache keeps (on disk when it has a ``directory``, in memory otherwise).
@@ -106,9 +119,15 @@ public final class HTTPCache: Sendable {
         return entry
     }
 
-    func store(_ entry: CachedResponse) {
+    /// Stores `entry` with the request's secrets taken out of its headers (see
+    /// ``CachedResponse/withoutSecrets(_:redactor:)``); removes the stored entry instead
+    /// when that cannot be done, or when the entry is too large.
+    ///
+    /// - Parameter secrets: the request's secret values (its key, its token), which a
+    ///   response header may echo.
+    func store(_ entry: CachedResponse, secrets: [String], redactor: Redactor) {
         // An entry larger than an eighth of the cache would push out too much else.
-        guard entry.cost <= maximumBytes / 8 else {
+        guard let entry = entry.withoutSecrets(secrets, redactor: redactor), entry.cost <= maximumBytes / 8 else {
             remove(entry.key)
             return
         }
@@ -179,141 +198,5 @@ private final class MemoryStore: Sendable {
 
     func removeAll() {
         state.withLock { $0 = State() }
-    }
-}
-
-/// Entries as files: `<hash>.fkcache`, a magic number, a JSON header and the body.
-private final class DiskStore: Sendable {
-    private static let magic = Data("FKC1".utf8)
-    private let directory: URL
-    private let limit: Int
-    /// Bytes written since the folder was last measured; the folder is measured again (and
-    /// trimmed) once they could have pushed it over the limit.
-    private let written = Locked<Int?>(nil)
-
-    init(directory: URL, limit: Int) {
-        self.directory = directory
-        self.limit = limit
-    }
-
-    var count: Int { files().count }
-
-    func get(_ key: String) -> CachedResponse? {
-        let file = self.file(for: key)
-        guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else { return nil }
-        guard let entry = Self.decode(data), entry.key == key else {
-            // Torn, truncated, from another version, or a hash collision: a miss. Remove only
-            // what cannot be read at all, so a colliding key does not evict its neighbour.
-            if Self.decode(data) == nil { try? FileManager.default.removeItem(at: file) }
-            return nil
-        }
-        // Mark it recently used for eviction.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
-        return entry
-    }
-
-    func put(_ entry: CachedResponse) {
-        guard let data = Self.encode(entry) else { return }
-        let target = file(for: entry.key)
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        do {
-            try data.write(to: temporary)
-            if rename(temporary.path, target.path) != 0 {
-                try? FileManager.default.removeItem(at: temporary)
-                return
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            return
-        }
-        let measure = written.withLock { written -> Bool in
-            let total = (written ?? 0) + data.count
-            written = total
-            return total > limit / 4
-        }
-        if measure { trim() }
-    }
-
-    func remove(_ key: String) {
-        try? FileManager.default.removeItem(at: file(for: key))
-    }
-
-    func removeAll() {
-        for file in files() { try? FileManager.default.removeItem(at: file.url) }
-    }
-
-    /// Removes the least recently used files until the folder is within the limit.
-    private func trim() {
-        written.withLock { $0 = 0 }
-        var entries = files()
-        var total = entries.reduce(0) { $0 + $1.size }
-        guard total > limit else { return }
-        entries.sort { $0.used < $1.used }
-        for entry in entries {
-            guard total > limit * 9 / 10 else { break }
-            try? FileManager.default.removeItem(at: entry.url)
-            total -= entry.size
-        }
-    }
-
-    private func files() -> [(url: URL, size: Int, used: Date)] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        guard
-            let urls = try? FileManager.default.contentsOfDirectory(
-                at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-        else { return [] }
-        return urls.filter { $0.pathExtension == "fkcache" }.map { url in
-            let values = try? url.resourceValues(forKeys: Set(keys))
-            return (url, values?.fileSize ?? 0, values?.contentModificationDate ?? .distantPast)
-        }
-    }
-
-    private func file(for key: String) -> URL {
-        // FNV-1a, 64 bits: a file name that says nothing about the URL.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let name = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".fkcache")
-    }
-
-    private struct Header: Codable {
-        var key: String
-        var status: Int
-        var headers: [String: String]
-        var receivedAt: Date
-        var varyValues: [String: String]
-        var bodyLength: Int
-    }
-
-    private static func encode(_ entry: CachedResponse) -> Data? {
-        let header = Header(
-            key: entry.key, status: entry.status, headers: entry.headers, receivedAt: entry.receivedAt,
-            varyValues: entry.varyValues, bodyLength: entry.body.count)
-        guard let json = try? JSONEncoder().encode(header) else { return nil }
-        var data = magic
-        var length = UInt32(json.count).bigEndian
-        withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
-        data.append(json)
-        data.append(entry.body)
-        return data
-    }
-
-    private static func decode(_ data: Data) -> CachedResponse? {
-        guard data.count >= 8, data.prefix(4) == magic else { return nil }
-        let lengthBytes = data.dropFirst(4).prefix(4)
-        let length = lengthBytes.reduce(0) { Int($0) << 8 | Int($1) }
-        guard data.count >= 8 + length else { return nil }
-        let start = data.startIndex + 8
-        guard let header = try? JSONDecoder().decode(Header.self, from: data[start..<(start + length)]) else {
-            return nil
-        }
-        let body = data[(start + length)...]
-        guard body.count == header.bodyLength else { return nil }
-        return CachedResponse(
-            key: header.key, status: header.status, headers: header.headers, body: Data(body),
-            receivedAt: header.receivedAt, varyValues: header.varyValues)
     }
 }

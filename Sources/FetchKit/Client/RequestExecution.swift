@@ -428,7 +428,7 @@ final class RequestExecution: CancellableExecution {
             {
                 // Not modified: the stored body stands, with the fresh headers.
                 let updated = entry.revalidated(with: response.response, at: Date())
-                cache.store(updated)
+                cache.store(updated, secrets: prepared.secrets, redactor: client.configuration.redactor)
                 if let url = prepared.request.url, let stored = updated.response(for: url) {
                     response = TransportResponse(response: stored, data: updated.body)
                     state.withLock { $0.cacheUse = .notModified }
@@ -482,7 +482,7 @@ final class RequestExecution: CancellableExecution {
             guard state.withLock({ $0.cacheUse }) == .none else { return }
             cache.storeIfCacheable(
                 key: key, request: prepared.request, response: response.response, body: response.data,
-                redactor: redactor, now: Date())
+                redactor: redactor, secrets: prepared.secrets, now: Date())
         } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue), let url = prepared.request.url {
             cache.remove(HTTPCache.key(method: "GET", url: url, redactor: redactor))
         }

@@ -114,6 +114,24 @@ public struct Redactor: Sendable {
         .joined(separator: "&")
     }
 
+    /// `text` with the secret values of every URL query in it redacted, for texts that may
+    /// hold URLs, such as `Link: <https://api.example.com/x?page=2&api_key=abc>; rel="next"`.
+    ///
+    /// A query runs from a `?` to the first space, quote, angle bracket or `#`.
+    func redactQueries(in text: String) -> String {
+        guard text.contains("?") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let mark = rest.firstIndex(of: "?") {
+            result += rest[...mark]
+            let query = rest[rest.index(after: mark)...]
+            let end = query.firstIndex(where: { $0.isWhitespace || "<>\"'#".contains($0) }) ?? query.endIndex
+            result += redactQuery(String(query[..<end]))
+            rest = query[end...]
+        }
+        return result + rest
+    }
+
     /// Replaces every occurrence of each secret in `text` (used on texts that may echo a secret back).
     func scrub(_ text: String, secrets: [String]) -> String {
         secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
