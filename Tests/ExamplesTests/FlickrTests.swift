@@ -160,6 +160,35 @@ import Testing
         #expect(Set(try sandbox.storedPhotos().map(\.id)) == expected)
     }
 
+    @Test func ctrlCWhileTheServerIsDownLetsTheAttemptEndAndStartsNoRetry() async throws {
+        let sandbox = try FlickrSandbox()
+        defer { sandbox.folder.remove() }
+        // The server answers 503 with `Retry-After: 30`: a fetch would wait 30 s and try again,
+        // twice. The answer is held until the watch has said it stops after this fetch.
+        let gate = sandbox.folder.file("release-answer")
+        let watch = try InterruptibleRun(
+            "flickr", ["watch", "--interval", "1h", "--store", sandbox.storePath],
+            environment: sandbox.environment(
+                tick: 5, extra: ["FLICKR_OFFLINE_HOLD": gate.path, "FLICKR_OFFLINE_DOWN": "1"]))
+        watch.when(output: "interrupted: stopping after the fetch in progress") {
+            _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
+        }
+        watch.when(output: "run 1: fetching") { watch.interrupt() }
+        let end = await watch.finish(timeout: Patience.hang)
+        let lines = end.output.split(separator: "\n").map(String.init)
+        #expect(end.status == 130 && !end.signalled, "\(end.output)\n\(end.errorOutput)")
+        // The attempt in flight ended with its 503 and the run failed with it, at once: no
+        // retry waited out its 30 seconds (a retry would leave the held answer long released,
+        // and the run's failure would come after it).
+        let interrupted = try #require(lines.firstIndex { $0.hasPrefix("interrupted: stopping after") }, "\(end.output)")
+        let failed = try #require(lines.firstIndex { $0.hasPrefix("run 1 failed:") }, "\(end.output)")
+        #expect(interrupted < failed)
+        #expect(lines[failed].contains("503"), "\(end.output)")
+        #expect(!lines.contains { $0.contains("run 2") }, "\(end.output)")
+        #expect(end.errorOutput.hasPrefix("flickr: interrupted; watch stopped after 1 run"), "\(end.errorOutput)")
+        #expect(try sandbox.storedPhotos().isEmpty)
+    }
+
     // MARK: list
 
     @Test func listGroupsByPhotographerAndByPlaceWithCounts() async throws {

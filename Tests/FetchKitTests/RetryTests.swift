@@ -56,6 +56,72 @@ struct RetryTests {
         #expect(server.requests(to: "/down").count == 4)
     }
 
+    @Test func stopRetryingEndsARequestWaitingToRetryAtOnceWithItsLastError() async throws {
+        defer { server.stop() }
+        server.route("GET", "/down", respond: .status(503, headers: ["Retry-After": "30"]))
+        let clock = TestClock()
+        let client = client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1)), clock: clock)
+        let fetch = Task { try await client.fetch(server.url("/down"), extracting: .data) }
+        defer { fetch.cancel() }
+        try #require(await retryScheduled(1, on: clock))
+        // The clock never moves: only stopRetrying can end the wait.
+        client.stopRetrying()
+        let error = await #expect(throws: FetchError.self) { try await fetch.value }
+        #expect(error?.code == .unacceptableStatus)
+        #expect(error?.statusCode == 503)
+        #expect(server.requests(to: "/down").count == 1)
+    }
+
+    @Test func stopRetryingLetsTheAttemptInFlightFinishAndStartsNoOther() async throws {
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let arrived = DispatchSemaphore(value: 0)
+        server.route(
+            "GET", "/slow",
+            handler: { _ in
+                arrived.signal()
+                _ = gate.wait(timeout: Patience.hangDeadline)
+                return .status(503)
+            })
+        let client = client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1)))
+        let fetch = Task { try await client.fetch(server.url("/slow"), extracting: .data) }
+        #expect(await Blocking.run { arrived.wait(timeout: Patience.hangDeadline) } == .success)
+        client.stopRetrying()
+        gate.signal()
+        let error = await #expect(throws: FetchError.self) { try await fetch.value }
+        #expect(error?.statusCode == 503)
+        #expect(server.requests(to: "/slow").count == 1)
+        #expect(observer.retries.current.isEmpty)
+
+        // Until resumeRetrying, a new request makes one attempt; after it, requests retry again.
+        server.route("GET", "/down", respond: .status(502))
+        await #expect(throws: FetchError.self) { try await client.fetch(server.url("/down"), extracting: .data) }
+        #expect(server.requests(to: "/down").count == 1)
+        client.resumeRetrying()
+        await #expect(throws: FetchError.self) { try await client.fetch(server.url("/down"), extracting: .data) }
+        #expect(server.requests(to: "/down").count == 1 + 4)
+    }
+
+    @Test func stopRetryingEndsARequestWaitingForATokenRefreshWithTheRejection() async throws {
+        defer { server.stop() }
+        server.route("GET", "/me", respond: .text("expired", status: 401))
+        let refreshing = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let authenticator = TokenAuthenticator(token: "old") {
+            refreshing.signal()
+            await Blocking.run { _ = release.wait(timeout: Patience.hangDeadline) }
+            return "new"
+        }
+        let client = FetchClient { $0.authenticator = authenticator }
+        let fetch = Task { try await client.fetch(server.url("/me"), extracting: .data) }
+        #expect(await Blocking.run { refreshing.wait(timeout: Patience.hangDeadline) } == .success)
+        client.stopRetrying()
+        let error = await #expect(throws: FetchError.self) { try await fetch.value }
+        #expect(error?.statusCode == 401)
+        #expect(server.requests(to: "/me").count == 1)
+    }
+
     @Test func honoursRetryAfterInSeconds() async throws {
         defer { server.stop() }
         server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "120"]), .text("ok")])

@@ -37,8 +37,8 @@ extension FlickrProgram {
     /// `flickr watch`: fetches every `interval` with a `PeriodicFetcher` (a tick that comes
     /// while a fetch runs is skipped and reported), until `runs` runs or Ctrl-C.
     ///
-    /// On the first Ctrl-C no further run starts; the run going on finishes and commits,
-    /// then the summary is the interruption line and the program exits 130. A second Ctrl-C
+    /// On the first Ctrl-C no further run starts; the run going on finishes its attempt in
+    /// flight (with no retry after it) and commits what it got, then the summary is the interruption line and the program exits 130. A second Ctrl-C
     /// stops at once (the run going on is cancelled; its `persist` is all or nothing, so
     /// nothing is half-stored).
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
@@ -104,6 +104,8 @@ extension FlickrProgram {
                 }
                 // Nothing to wait for: the summary (the interruption line) says the rest.
                 guard busy else { break loop }
+                // The attempt in flight may finish; no retry starts after it.
+                fetcher.stopRetrying()
                 say("interrupted: stopping after the fetch in progress (Ctrl-C again to stop at once)")
             }
         }

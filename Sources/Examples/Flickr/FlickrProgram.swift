@@ -42,6 +42,8 @@ struct FlickrProgram {
               FLICKR_OFFLINE_LATENCY=<d>      The server's delay before each answer (default 40ms).
               FLICKR_OFFLINE_HOLD=<file>      Hold each answer until <file> exists (at most 30s), so a
                                               test can press Ctrl-C while a fetch is surely in progress.
+              FLICKR_OFFLINE_DOWN=1           Answer every search 503 with Retry-After: 30, as an overloaded
+                                              Flickr does (the client retries; after Ctrl-C it does not).
 
             Ctrl-C stops any command with one line saying what was kept.
 

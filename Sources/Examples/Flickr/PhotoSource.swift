@@ -45,7 +45,8 @@ struct PhotoSource: Sendable {
     /// unless `FLICKR_OFFLINE_TICK` pins it. The key sent is `OfflineServers.offlineKey`, or
     /// `FLICKR_OFFLINE_KEY` (the server refuses any other, as Flickr does a bad key).
     /// `FLICKR_OFFLINE_LATENCY` sets the server's delay (default 40ms); `FLICKR_OFFLINE_HOLD`
-    /// names a file the server waits for (at most 30 seconds) before each answer.
+    /// names a file the server waits for (at most 30 seconds) before each answer;
+    /// `FLICKR_OFFLINE_DOWN=1` makes it answer every search `503` with `Retry-After: 30`.
     ///
     /// - Parameter environment: the process environment.
     /// - Returns: the source, its server running.
@@ -83,7 +84,10 @@ struct PhotoSource: Sendable {
             }
         }
         let key = environment["FLICKR_OFFLINE_KEY"] ?? OfflineServers.offlineKey
-        let server = try OfflineServers.start("Flickr") { try OfflineServers.flickr(tick: tick, latency: latency) }
+        let down = environment["FLICKR_OFFLINE_DOWN"].map { !$0.isEmpty && $0 != "0" } ?? false
+        let server = try OfflineServers.start("Flickr") {
+            try OfflineServers.flickr(tick: tick, latency: latency, down: down)
+        }
         return PhotoSource(
             service: server.baseURL.appendingPathComponent("services/rest/", isDirectory: true), key: key,
             keyHint: "offline, the server accepts only its own key: unset FLICKR_OFFLINE_KEY",

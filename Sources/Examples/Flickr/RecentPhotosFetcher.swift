@@ -90,6 +90,12 @@ final class RecentPhotosFetcher: Sendable {
         return report
     }
 
+    /// Lets the request in progress finish its attempt and starts no other: after a Ctrl-C,
+    /// a slow or failing server ends the run instead of being retried.
+    func stopRetrying() {
+        client.stopRetrying()
+    }
+
     // MARK: Steps
 
     /// Downloads the search's answer through the coordinator and waits for both of its

@@ -6,4 +6,6 @@ protocol CancellableExecution: AnyObject, Sendable {
     /// Marks the request cancelled and returns the rest of the work of cancelling it
     /// (`nil` when it had already finished).
     func markCancelled() -> (() -> Void)?
+    /// Lets the attempt in progress finish and starts no other attempt.
+    func stopRetrying()
 }

@@ -38,6 +38,13 @@ public final class CancellationGroup: Sendable {
         for work in remainingWork { work() }
     }
 
+    /// Lets every running fetch of the group finish its attempt in progress, and starts no
+    /// further attempt for any of them (see ``FetchClient/stopRetrying()``).
+    func stopRetrying() {
+        let running = members.withLock { Array($0.values) }
+        for execution in running { execution.stopRetrying() }
+    }
+
     /// Adds a fetch (called when the fetch starts; returns at once if it already finished).
     func add(_ execution: any CancellableExecution) {
         members.withLock { $0[execution.id] = execution }

@@ -38,6 +38,8 @@ public final class FetchClient: Sendable {
     let limiter: HostLimiter
     let callbackQueue: DispatchQueue
     let running = CancellationGroup()
+    /// Whether ``stopRetrying()`` holds: read only when a request would start another attempt.
+    let retriesStopped = Locked(false)
     private let nextID = Locked(0)
 
     /// Creates a client with a configuration.
@@ -73,6 +75,25 @@ public final class FetchClient: Sendable {
     /// Cancels every request of this client that is still running. Later requests run normally.
     public func cancelAll() {
         running.cancelAll()
+    }
+
+    /// Lets every running request finish the attempt it is making, and starts no further
+    /// attempt for any request of this client until ``resumeRetrying()``: no retry, no re-send
+    /// after a rejected token.
+    ///
+    /// A request waiting to retry ends at once with its last attempt's error; one whose attempt
+    /// is in flight ends with that attempt's outcome, success or failure; a request started
+    /// later makes one attempt. Use it to wind down without cutting a transfer short (a program
+    /// asked to stop, an app moving to the background), where ``cancelAll()`` would throw away
+    /// the work in flight.
+    public func stopRetrying() {
+        retriesStopped.withLock { $0 = true }
+        running.stopRetrying()
+    }
+
+    /// Lets requests retry again after ``stopRetrying()``, from their next failure on.
+    public func resumeRetrying() {
+        retriesStopped.withLock { $0 = false }
     }
 
     /// The number of requests of this client that are still running.

@@ -75,6 +75,21 @@ final class RequestExecution: CancellableExecution {
         conclude(.failure(FetchError(code: .cancelled)))
     }
 
+    /// Lets the attempt in progress finish and starts no other: a request waiting to retry
+    /// ends now with its last attempt's error, and one whose attempt fails later ends with it.
+    func stopRetrying() {
+        let pending = state.withLock { state -> (ScheduledAction, FetchError)? in
+            state.retriesStopped = true
+            guard !state.finished, case .retryWait(let item) = state.phase, let failure = state.lastFailure else {
+                return nil
+            }
+            return (item, failure)
+        }
+        guard let (item, failure) = pending else { return }
+        item.cancel()
+        finish(.failure(failure))
+    }
+
     // MARK: Start
 
     func begin(build: @Sendable () throws(FetchError) -> OutgoingRequest) {
@@ -155,6 +170,14 @@ final class RequestExecution: CancellableExecution {
     }
 
     private func startAttempt(_ attempt: Int) {
+        if attempt > 1 {
+            // A retry or a re-send after a rejected token, scheduled before retries stopped.
+            let stopped = state.withLock { state in state.retriesStopped ? state.lastFailure : nil }
+            if let stopped {
+                finish(.failure(stopped))
+                return
+            }
+        }
         guard let authenticator = client.configuration.authenticator else {
             proceed(attempt, token: nil)
             return
@@ -434,7 +457,7 @@ final class RequestExecution: CancellableExecution {
                     state.withLock { $0.cacheUse = .notModified }
                 }
             } else if let authenticator = client.configuration.authenticator,
-                authenticator.rejectionStatuses.contains(status), renewToken(attempt, authenticator)
+                authenticator.rejectionStatuses.contains(status), renewToken(attempt, authenticator, status: status)
             {
                 return
             }
@@ -452,14 +475,18 @@ final class RequestExecution: CancellableExecution {
     /// After a rejected token: gets a newer one (one refresh for every request rejected
     /// with the same token) and sends the request again, once. Returns `false` when the
     /// request was already sent again, so the rejection stands.
-    private func renewToken(_ attempt: Int, _ authenticator: TokenAuthenticator) -> Bool {
+    private func renewToken(_ attempt: Int, _ authenticator: TokenAuthenticator, status: Int) -> Bool {
         let item = ScheduledAction()
+        let clientStopped = client.retriesStopped.withLock { $0 }
         let rejected = state.withLock { state -> TokenGrant?? in
-            guard !state.authRetried, !state.finished, state.attempt == attempt, case .processing = state.phase else {
+            guard !state.authRetried, !state.retriesStopped, !clientStopped, !state.finished, state.attempt == attempt,
+                case .processing = state.phase
+            else {
                 return .none
             }
             state.authRetried = true
             state.phase = .retryWait(item)
+            state.lastFailure = FetchError(code: .unacceptableStatus, statusCode: status)
             return .some(state.sentToken)
         }
         guard case .some(let grant) = rejected else { return false }
@@ -526,10 +553,17 @@ final class RequestExecution: CancellableExecution {
             return
         }
         let item = ScheduledAction()
-        let scheduled = state.withLock { state -> Bool in
+        let clientStopped = client.retriesStopped.withLock { $0 }
+        let scheduled = state.withLock { state -> Bool? in
             guard !state.finished, state.attempt == attempt, case .processing = state.phase else { return false }
+            if state.retriesStopped || clientStopped { return nil }
             state.phase = .retryWait(item)
+            state.lastFailure = error
             return true
+        }
+        guard let scheduled else {
+            finish(.failure(error))
+            return
         }
         guard scheduled else { return }
         if !client.configuration.observers.isEmpty, let summary = state.withLock({ $0.prepared?.summary }) {
@@ -673,6 +707,10 @@ private struct ExecutionState {
     var sentToken: TokenGrant?
     /// Whether the request was already sent again after its token was rejected.
     var authRetried = false
+    /// Whether the request may start no further attempt (``FetchClient/stopRetrying()``).
+    var retriesStopped = false
+    /// The failure a retry wait follows, which ends the request when retries stop.
+    var lastFailure: FetchError?
     /// The request, once built and adapted (later attempts add a token or revalidation headers).
     var prepared: ExecutionRequest?
 }

@@ -76,14 +76,25 @@ public enum OfflineServers {
     ///   - tick: how far the photo stream has moved; a closure so a long-running watch sees it move.
     ///   - acceptedKey: the only `api_key` the server accepts.
     ///   - latency: the delay before each answer.
+    ///   - down: when `true`, every search is answered `503 Service Unavailable` with
+    ///     `Retry-After: 30`, as an overloaded Flickr does (after reading `tick`, so a hold
+    ///     still holds the answer).
     /// - Returns: the running server.
     /// - Throws: ``StubServerError`` when no loopback port can be opened.
     public static func flickr(
-        tick: @escaping @Sendable () -> Int, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(40)
+        tick: @escaping @Sendable () -> Int, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(40),
+        down: Bool = false
     ) throws -> StubServer {
         let stream = PhotoStream()
         let server = StubServer()
         server.route("GET", "/services/rest/*") { request in
+            if down {
+                _ = tick()
+                return StubResponse(
+                    status: 503, headers: ["Retry-After": "30", "Content-Type": "text/plain"],
+                    body: .data(Data("the offline Flickr server is down (FLICKR_OFFLINE_DOWN)".utf8))
+                ).delayed(by: latency)
+            }
             guard request.queryValue("api_key") == acceptedKey else {
                 return jsonResponse(PhotoStream.invalidKeyBody).delayed(by: latency)
             }
