@@ -59,6 +59,11 @@ enum CodeSamples {
         }
     }
 
+    // RetriesAndCancellation.md, "Winding down without cancelling".
+    static func programWasAskedToStop(_ client: FetchClient) {
+        client.stopRetrying()  // the attempts in flight finish; no new attempt starts
+    }
+
     static func searches(client: FetchClient, searches: CancellationGroup, text: String) {
         searches.cancelAll()
         client.fetch(TMDB.search(text), extracting: .data, group: searches) { result in
