@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // FetchKit: networking, persistence and decoding primitives for Swift.
 //
 // The main package has no package dependencies: the library, its tests and its
@@ -122,6 +122,14 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
             swiftSettings: strictSettings
+        ),
+        // The UI samples and the README's sample again, in a target whose default isolation is
+        // `MainActor`, as an Xcode 26 app target's is (its files link to DocumentationTests' and
+        // FetchKitTests' own).
+        .testTarget(
+            name: "MainActorDocumentationTests",
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
+            swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
         ),
         .testTarget(
             name: "PersistenceTests",

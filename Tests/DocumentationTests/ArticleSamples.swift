@@ -160,15 +160,7 @@ enum ArticleSamples {
         }
     }
 
-    static func observing(
-        store: ObjectStore, render: @escaping @Sendable ([Book], ChangeSet) -> Void
-    )
-        -> ObservationToken
-    {
-        store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), queue: .main) { change in
-            render(change.results, change.changes)  // deleted, inserted, updated, moved
-        }
-    }
+    // "Observed queries with change sets" is compiled with the other UI samples in UISamples.swift.
 }
 
 extension ArticleSamples.Book {

@@ -67,26 +67,7 @@ enum BookLabFlow {
     }
 
     // MARK: 3. invalidateAndCancel → cancel the old search only
-
-    @MainActor final class SearchScreen {
-        let client: FetchClient
-        let baseURL: URL
-        private var current: RunHandle?
-
-        init(client: FetchClient, baseURL: URL) {
-            self.client = client
-            self.baseURL = baseURL
-        }
-
-        func searchBarTextDidEndEditing(_ text: String) {
-            current?.cancel()  // the old search stops; the client stays usable for the new one
-            current = BookLabFlow.search(text, client: client, baseURL: baseURL).collect(queue: .main) { page in
-                print("+\(page.items.count) results")  // show each page as it arrives
-            } completion: { summary in
-                print("\(summary.items.count) results, stopped: \(summary.stop)")
-            }
-        }
-    }
+    // (`SearchScreen` is compiled with the other UI samples in UISamples.swift.)
 
     // MARK: 4. Core Data entity → a stored struct
 
@@ -129,11 +110,6 @@ enum BookLabFlow {
         store.addListener(screen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
     }
 
-    static func observeLibrary(store: ObjectStore) -> ObservationToken {
-        store.observe(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]), queue: .main) { change in
-            print(change.results.map(\.title), change.changes.inserted)
-        }
-    }
 }
 
 @Suite struct BookLabFlowSampleTests {

@@ -2,7 +2,7 @@ import FetchKit
 import Foundation
 import Persistence
 
-struct Volume: Decodable, Sendable {  // one Google Books item, flattened by path keys
+nonisolated struct Volume: Decodable, Sendable {  // one Google Books item, flattened by path keys
     enum CodingKeys: String, CodingKey {
         case id, title = "volumeInfo.title", isbn13 = "volumeInfo.industryIdentifiers[type=ISBN_13].identifier"
     }
@@ -11,13 +11,13 @@ struct Volume: Decodable, Sendable {  // one Google Books item, flattened by pat
     var isbn13: String?
 }
 
-struct Book: StoredEntity {  // what the library keeps
+nonisolated struct Book: StoredEntity {  // what the library keeps
     var id: String
     var title: String
     var isbn13: String?
 }
 
-struct Search: Endpoint {
+nonisolated struct Search: Endpoint {
     var baseURL = URL(string: "https://www.googleapis.com/books/v1")!
     var path = "/volumes"
     var words: String

@@ -35,20 +35,35 @@ extension ObjectStore {
         return ObservationToken { observer.cancel() }
     }
 
-    /// Observes a query; renamed ``observe(_:queue:onError:handler:)``.
+    /// Observes a query and delivers every change on the main actor, for UI code.
+    ///
+    /// The same as ``observe(_:queue:onError:handler:)`` with `queue: .main`, but the handlers
+    /// are `@MainActor`: a view controller or a SwiftUI model, itself `@MainActor`, updates its
+    /// own state in them, under Swift 6's checks.
+    ///
+    /// ```swift
+    /// @MainActor final class LibraryScreen {
+    ///     var books: [Book] = []
+    ///     var token: ObservationToken?
+    ///     func start(_ store: ObjectStore) {
+    ///         token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), on: MainActor.self) { change in
+    ///             self.books = change.results
+    ///         }
+    ///     }
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
-    ///   - queue: where `handler` runs.
-    ///   - onError: called on `queue` if re-running the query fails.
+    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
+    ///   - onError: called if re-running the query fails (for example, the store closed).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
-    @available(*, deprecated, renamed: "observe(_:queue:onError:handler:)")
     public func observe<E: StoredEntity>(
-        _ query: Query<E>, on queue: DispatchQueue, onError: (@Sendable (PersistenceError) -> Void)? = nil,
-        handler: @escaping @Sendable (QueryChange<E>) -> Void
+        _ query: Query<E>, on mainActor: MainActor.Type, onError: (@MainActor (PersistenceError) -> Void)? = nil,
+        handler: @escaping @MainActor (QueryChange<E>) -> Void
     ) -> ObservationToken {
-        observe(query, queue: queue, onError: onError, handler: handler)
+        observe(query, queue: .main, onError: onError.map(onMainActor), handler: onMainActor(handler))
     }
 
     /// Observes a query as an asynchronous sequence of ``QueryChange``s.

@@ -1,0 +1,1 @@
+../FetchKitTests/ReadmeSample.swift
