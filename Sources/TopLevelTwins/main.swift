@@ -8,6 +8,10 @@ import FetchKitTesting
 import Foundation
 import Persistence
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 struct Note: StoredEntity, Equatable {
     var id: Int
     var text: String
@@ -70,5 +74,27 @@ struct NoteDTO: Decodable, Sendable {
 }
 let fetched = try await client.fetch(server.baseURL.appendingPathComponent("note"), extracting: .decode(NoteDTO.self))
 try check(fetched.id == 7 && fetched.text == "fetched", "fetch returns the decoded value")
+
+// collect: the whole run's summary.
+server.route("GET", "/pages", respond: .json(#"[1, 2, 3]"#))
+let pages = Paginator<Int>(style: .offset(pageSize: 10)) { _ in
+    Page(items: try await client.fetch(server.baseURL.appendingPathComponent("pages"), extracting: .decode([Int].self)))
+}
+let summary = await pages.collect { page in print("page of \(page.items.count)") }
+try check(summary.items == [1, 2, 3], "collect returns the summary")
+
+// run (fan-out): the report, after every item.
+let report = await FanOut(maximumConcurrency: 2).run([1, 2, 3], changed: { _, _ in true }) { item in item * 10 }
+try check(report.results.compactMap { try? $0.get() } == [10, 20, 30], "run returns the report")
+
+// download and allFinished: the file, then the batch's summary.
+server.route("GET", "/file", respond: .text("downloaded"))
+let downloads = DownloadCoordinator(client: client)
+let destination = URL(fileURLWithPath: CommandLine.arguments[1] + ".download")
+let file = try await downloads.download(
+    URLRequest(url: server.baseURL.appendingPathComponent("file")), key: "file", to: destination)
+try check((try? String(contentsOf: file, encoding: .utf8)) == "downloaded", "download returns the finished file")
+let batch = await downloads.allFinished()
+try check(batch.succeeded.count == 1, "allFinished returns the batch's summary")
 
 print("all twins ran their async form")

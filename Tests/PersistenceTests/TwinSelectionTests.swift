@@ -44,6 +44,10 @@ import Testing
         #expect(run.output.contains("ok: a failing persist throws its error"), "\(run)")
         #expect(run.output.contains("ok: read returns its block's value"), "\(run)")
         #expect(run.output.contains("ok: fetch returns the decoded value"), "\(run)")
+        #expect(run.output.contains("ok: collect returns the summary"), "\(run)")
+        #expect(run.output.contains("ok: run returns the report"), "\(run)")
+        #expect(run.output.contains("ok: download returns the finished file"), "\(run)")
+        #expect(run.output.contains("ok: allFinished returns the batch's summary"), "\(run)")
         #expect(run.output.contains("all twins ran their async form"), "\(run)")
     }
 }
