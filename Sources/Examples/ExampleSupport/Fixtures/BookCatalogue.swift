@@ -120,7 +120,7 @@ public struct BookCatalogue: Sendable {
                 return isbn13 == isbn || Self.isbn10(fromISBN13: isbn13) == isbn
             }
         }
-        let words = queryWords(query)
+        let words = searchWords(query)
         guard !words.isEmpty else { return [] }
         return volumes.filter { volume in words.allSatisfy { volume.searchText.contains($0) } }
     }
