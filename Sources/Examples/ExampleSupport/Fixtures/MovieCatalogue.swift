@@ -63,8 +63,8 @@ public struct MovieCatalogue: Sendable {
 
     /// The movies, by id.
     public let movies: [Int: Movie]
-    /// The movies in catalogue order.
-    private let ordered: [Movie]
+    /// Every movie, in catalogue order (the tables' order: sagas, franchises, … world cinema).
+    public let allMovies: [Movie]
 
     /// The first id given to a film whose TMDB id the tables do not record.
     static let firstUnrecordedID = 9_000_000
@@ -84,7 +84,7 @@ public struct MovieCatalogue: Sendable {
                 return moved
             }
         }
-        ordered = base
+        allMovies = base
         movies = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -125,7 +125,7 @@ public struct MovieCatalogue: Sendable {
     /// - Returns: the matches; none for a query without letters or digits.
     public func matches(_ query: String, year: Int? = nil) -> [Movie] {
         let query = SearchText.Query(query)
-        let found = ordered.filter { movie in
+        let found = allMovies.filter { movie in
             (year == nil || movie.year == year) && movie.searchText.contains(query)
         }
         let exact = Set(found.filter { $0.searchText.isExactly(query) }.map(\.id))

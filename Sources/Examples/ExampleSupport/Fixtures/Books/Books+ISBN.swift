@@ -116,6 +116,7 @@ extension Books {
     /// Other titles a book is known and searched by, such as its American title.
     static let otherTitles: [String: [String]] = [
         "Nineteen Eighty-Four": ["1984"],
+        "Structure and Interpretation of Computer Programs": ["SICP"],
         "Harry Potter and the Philosopher's Stone": ["Harry Potter and the Sorcerer's Stone"],
         "Northern Lights": ["The Golden Compass"],
         "Strange Case of Dr Jekyll and Mr Hyde": ["Dr Jekyll and Mr Hyde"],

@@ -8,19 +8,19 @@ extension Films {
             11, "Star Wars", "1977-05-25", 85.2, 8.2, 21_040, [.adventure, .action, .sciFi],
             also: ["Star Wars: Episode IV - A New Hope"]),
         .en(
-            1891, "The Empire Strikes Back", "1980-05-20", 60.4, 8.4, 17_520, [.adventure, .action, .sciFi],
+            1891, "The Empire Strikes Back", "1980-05-20", 72.4, 8.4, 17_520, [.adventure, .action, .sciFi],
             also: ["Star Wars: Episode V - The Empire Strikes Back"]),
         .en(
-            1892, "Return of the Jedi", "1983-05-25", 50.7, 7.9, 16_110, [.adventure, .action, .sciFi],
+            1892, "Return of the Jedi", "1983-05-25", 39.8, 7.9, 16_110, [.adventure, .action, .sciFi],
             also: ["Star Wars: Episode VI - Return of the Jedi"]),
-        .en(1893, "Star Wars: Episode I - The Phantom Menace", "1999-05-19", 45.3, 6.5, 15_020, [.adventure, .action, .sciFi]),
-        .en(1894, "Star Wars: Episode II - Attack of the Clones", "2002-05-15", 40.1, 6.5, 13_540, [.adventure, .action, .sciFi]),
-        .en(1895, "Star Wars: Episode III - Revenge of the Sith", "2005-05-17", 55.6, 7.4, 14_480, [.adventure, .action, .sciFi]),
-        .en(140607, "Star Wars: The Force Awakens", "2015-12-15", 60.9, 7.3, 19_530, [.adventure, .action, .sciFi]),
-        .en(330459, "Rogue One: A Star Wars Story", "2016-12-14", 55.2, 7.5, 16_020, [.action, .adventure, .sciFi]),
-        .en(181808, "Star Wars: The Last Jedi", "2017-12-13", 45.8, 6.8, 15_010, [.adventure, .action, .sciFi]),
-        .en(348350, "Solo: A Star Wars Story", "2018-05-15", 35.4, 6.6, 8_530, [.action, .adventure, .sciFi]),
-        .en(181812, "Star Wars: The Rise of Skywalker", "2019-12-18", 50.3, 6.4, 10_020, [.adventure, .action, .sciFi]),
+        .en(1893, "Star Wars: Episode I - The Phantom Menace", "1999-05-19", 35.3, 6.5, 15_020, [.adventure, .action, .sciFi]),
+        .en(1894, "Star Wars: Episode II - Attack of the Clones", "2002-05-15", 31.1, 6.5, 13_540, [.adventure, .action, .sciFi]),
+        .en(1895, "Star Wars: Episode III - Revenge of the Sith", "2005-05-17", 48.1, 7.4, 14_480, [.adventure, .action, .sciFi]),
+        .en(140607, "Star Wars: The Force Awakens", "2015-12-15", 58.9, 7.3, 19_530, [.adventure, .action, .sciFi]),
+        .en(330459, "Rogue One: A Star Wars Story", "2016-12-14", 37.5, 7.5, 16_020, [.action, .adventure, .sciFi]),
+        .en(181808, "Star Wars: The Last Jedi", "2017-12-13", 36.9, 6.8, 15_010, [.adventure, .action, .sciFi]),
+        .en(348350, "Solo: A Star Wars Story", "2018-05-15", 28.4, 6.6, 8_530, [.action, .adventure, .sciFi]),
+        .en(181812, "Star Wars: The Rise of Skywalker", "2019-12-18", 38.2, 6.4, 10_020, [.adventure, .action, .sciFi]),
 
         .en(238, "The Godfather", "1972-03-14", 112.4, 8.7, 21_530, [.drama, .crime]),
         .en(240, "The Godfather Part II", "1974-12-20", 70.6, 8.6, 12_750, [.drama, .crime]),
@@ -117,7 +117,7 @@ extension Films {
         .en(507086, "Jurassic World Dominion", "2022-06-01", 50.9, 6.6, 6_020, [.adventure, .action, .sciFi]),
         .en(nil, "Jurassic World Rebirth", "2025-07-01", 250.4, 6.4, 1_520, [.sciFi, .adventure, .action]),
 
-        .en(841, "Dune", "1984-12-14", 30.2, 6.2, 2_730, [.action, .sciFi, .adventure]),
+        .en(841, "Dune", "1984-12-14", 19.5, 6.2, 2_730, [.action, .sciFi, .adventure]),
         .en(438631, "Dune", "2021-09-15", 110.5, 7.8, 12_040, [.sciFi, .adventure]),
         .en(693134, "Dune: Part Two", "2024-02-27", 200.3, 8.1, 6_530, [.sciFi, .adventure]),
 
