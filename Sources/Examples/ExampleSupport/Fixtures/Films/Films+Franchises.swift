@@ -29,16 +29,16 @@ extension Films {
         .en(206647, "Spectre", "2015-10-26", 40.3, 6.5, 10_520, [.action, .adventure, .thriller]),
         .en(370172, "No Time to Die", "2021-09-29", 45.1, 7.2, 6_030, [.adventure, .action, .thriller]),
 
-        .en(9799, "The Fast and the Furious", "2001-06-22", 40.6, 6.9, 10_520, [.action, .crime, .thriller]),
-        .en(584, "2 Fast 2 Furious", "2003-06-05", 30.2, 6.5, 6_830, [.action, .crime, .thriller]),
-        .en(9615, "The Fast and the Furious: Tokyo Drift", "2006-06-03", 32.4, 6.5, 6_520, [.action, .crime, .thriller]),
+        .en(9799, "The Fast and the Furious", "2001-06-22", 31.8, 6.9, 10_520, [.action, .crime, .thriller]),
+        .en(584, "2 Fast 2 Furious", "2003-06-05", 22.1, 6.5, 6_830, [.action, .crime, .thriller]),
+        .en(9615, "The Fast and the Furious: Tokyo Drift", "2006-06-03", 26.4, 6.5, 6_520, [.action, .crime, .thriller]),
         .en(13804, "Fast & Furious", "2009-04-02", 38.2, 6.7, 7_104, [.action, .crime, .thriller]),
         .en(51497, "Fast Five", "2011-04-20", 45.3, 7.2, 9_010, [.action, .thriller, .crime]),
-        .en(82992, "Fast & Furious 6", "2013-05-21", 41.5, 6.8, 10_433, [.action, .thriller, .crime]),
+        .en(82992, "Fast & Furious 6", "2013-05-21", 60.5, 6.8, 10_433, [.action, .thriller, .crime]),
         .en(168259, "Furious 7", "2015-04-01", 50.7, 7.2, 10_520, [.action, .thriller, .crime]),
         .en(337339, "The Fate of the Furious", "2017-04-12", 45.2, 6.9, 10_030, [.action, .crime, .thriller]),
-        .en(384018, "Fast & Furious Presents: Hobbs & Shaw", "2019-08-01", 40.9, 6.8, 6_520, [.action, .adventure, .comedy]),
-        .en(385128, "F9", "2021-05-19", 45.5, 7.2, 5_530, [.action, .crime, .thriller], also: ["Fast & Furious 9"]),
+        .en(384018, "Fast & Furious Presents: Hobbs & Shaw", "2019-08-01", 39.6, 6.8, 6_520, [.action, .adventure, .comedy]),
+        .en(385128, "F9", "2021-05-19", 48.2, 7.2, 5_530, [.action, .crime, .thriller], also: ["Fast & Furious 9"]),
         .en(385687, "Fast X", "2023-05-17", 70.1, 7.2, 5_010, [.action, .crime, .thriller]),
 
         .en(
