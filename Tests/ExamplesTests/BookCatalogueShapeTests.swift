@@ -58,7 +58,8 @@ import Testing
             if book.publishedDate?.count != 4 || !(1400...CataloguePlausibilityTests.latestYear).contains(year ?? 0) {
                 problems.append("\(book.title): date \(book.publishedDate ?? "nil")")
             }
-            if book.authors.isEmpty || book.authors.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            if book.authors.isEmpty || book.authors.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+            {
                 problems.append("\(book.title): authors \(book.authors)")
             }
             if !(20...5_000).contains(book.pageCount ?? 0) {

@@ -91,8 +91,9 @@ import Testing
             let run = try await sandbox.run(["search", words])
             #expect(run.status == 2, "\(run)")
             let first = run.errorOutput.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(first.hasPrefix("booklab: nothing to search for") || first.hasPrefix("booklab: the search words")
-                || first.hasPrefix("booklab: missing search words"), "\(run)")
+            #expect(
+                first.hasPrefix("booklab: nothing to search for") || first.hasPrefix("booklab: the search words")
+                    || first.hasPrefix("booklab: missing search words"), "\(run)")
             #expect(first.count < 200, "\(first)")
             #expect(run.output.isEmpty, "\(run)")
             #expect(try sandbox.searchResults().count == kept)

@@ -55,7 +55,8 @@ import Testing
         #expect(Self.problems(ofMovie: good).isEmpty)
         let changes: [(String, Any)] = [
             ("release_date", "2009-0-14"), ("release_date", "2009-02-30"), ("release_date", "1890-05-01"),
-            ("release_date", "2031-01-01"), ("release_date", ""), ("popularity", 0.0), ("popularity", 99_999.0), ("vote_average", 11.0),
+            ("release_date", "2031-01-01"), ("release_date", ""), ("popularity", 0.0), ("popularity", 99_999.0),
+            ("vote_average", 11.0),
             ("vote_average", 6.25), ("vote_count", -1), ("vote_count", 0), ("genre_ids", [4711]),
         ]
         for (key, value) in changes {

@@ -38,9 +38,11 @@ import Testing
         ("The Alchemist", "The Alchemist"), ("The Little Prince", "The Little Prince"), ("Sapiens", "Sapiens"),
         ("A Brief History of Time", "A Brief History of Time"), ("The Art of War", "The Art of War"),
         ("It", "It"), ("The Shining", "The Shining"), ("Sherlock Holmes", "The Adventures of Sherlock Holmes"),
-        ("Murder on the Orient Express", "Murder on the Orient Express"), ("Agatha Christie", "The Mysterious Affair at Styles"),
+        ("Murder on the Orient Express", "Murder on the Orient Express"),
+        ("Agatha Christie", "The Mysterious Affair at Styles"),
         ("Discworld", "The Colour of Magic"), ("Narnia", "The Lion, the Witch and the Wardrobe"),
-        ("One Hundred Years of Solitude", "One Hundred Years of Solitude"), ("Cien años de soledad", "Cien años de soledad"),
+        ("One Hundred Years of Solitude", "One Hundred Years of Solitude"),
+        ("Cien años de soledad", "Cien años de soledad"),
         ("Война и мир", "Война и мир"), ("Le Petit Prince", "Le Petit Prince"), ("ノルウェイの森", "ノルウェイの森"),
         ("The Pragmatic Programmer", "The Pragmatic Programmer"), ("Clean Code", "Clean Code"),
         ("The C Programming Language", "The C Programming Language"), ("Design Patterns", "Design Patterns"),
@@ -48,7 +50,8 @@ import Testing
         ("SICP", "Structure and Interpretation of Computer Programs"),
         ("The Art of Computer Programming", "The Art of Computer Programming, Volume 1: Fundamental Algorithms"),
         ("Swift programming", "Swift Programming"), ("Python Crash Course", "Python Crash Course"),
-        ("Introduction to Algorithms", "Introduction to Algorithms"), ("Harry Potter Sorcerer's Stone", "Harry Potter and the Philosopher's Stone"),
+        ("Introduction to Algorithms", "Introduction to Algorithms"),
+        ("Harry Potter Sorcerer's Stone", "Harry Potter and the Philosopher's Stone"),
     ]
 
     @Test func atLeastThirtyFamousFilmsAreFoundFirst() {

@@ -42,7 +42,9 @@ import Testing
             "ja": [.han, .kana], "ko": [.hangul, .han], "hi": [.devanagari], "bn": [.bengali], "ar": [.arabic],
             "fa": [.arabic], "he": [.hebrew], "th": [.thai],
         ]
-        for latin in ["en", "fr", "de", "it", "es", "pt", "sv", "da", "no", "nl", "pl", "cs", "hu", "tr", "fi", "is", "ro"] {
+        for latin in [
+            "en", "fr", "de", "it", "es", "pt", "sv", "da", "no", "nl", "pl", "cs", "hu", "tr", "fi", "is", "ro",
+        ] {
             scripts[latin] = [.latin]
         }
         return scripts
@@ -79,7 +81,8 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
         // World cinema is there, under its own titles.
         let languages = Set(Self.catalogue.allMovies.map(\.originalLanguage))
-        #expect(languages.isSuperset(of: ["ja", "ko", "zh", "cn", "hi", "ru", "fr", "it", "es", "de", "fa", "ar", "he"]))
+        #expect(
+            languages.isSuperset(of: ["ja", "ko", "zh", "cn", "hi", "ru", "fr", "it", "es", "de", "fa", "ar", "he"]))
     }
 
     @Test func theCatalogueHoldsOverFiveHundredRealFilmsWithUniqueIDs() {
@@ -102,7 +105,8 @@ import Testing
         (
             "Star Wars",
             [
-                "Star Wars", "The Empire Strikes Back", "Return of the Jedi", "Star Wars: Episode I - The Phantom Menace",
+                "Star Wars", "The Empire Strikes Back", "Return of the Jedi",
+                "Star Wars: Episode I - The Phantom Menace",
                 "Star Wars: Episode II - Attack of the Clones", "Star Wars: Episode III - Revenge of the Sith",
                 "Star Wars: The Force Awakens", "Rogue One: A Star Wars Story", "Star Wars: The Last Jedi",
                 "Solo: A Star Wars Story", "Star Wars: The Rise of Skywalker",
@@ -219,7 +223,9 @@ import Testing
             var previous = ""
             for title in titles {
                 // A remake shares its title: the series' film is the first released after the previous one.
-                let film = all.filter { $0.title == title && $0.releaseDate > previous }.min { $0.releaseDate < $1.releaseDate }
+                let film = all.filter { $0.title == title && $0.releaseDate > previous }.min {
+                    $0.releaseDate < $1.releaseDate
+                }
                 let found = try #require(film, "\(name): \(title) is missing or released before \(previous)")
                 previous = found.releaseDate
             }

@@ -122,7 +122,8 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("  TMDB ") }.count == 3, "\(add)")
         #expect(
             lines.contains(
-                #"To pick another, add it by its own title, or give the year: mustc add "Star Wars" --member Ben --year 2015"#),
+                #"To pick another, add it by its own title, or give the year: mustc add "Star Wars" --member Ben --year 1980"#
+            ),
             "\(add)")
         #expect(try sandbox.movies().map(\.remoteID) == [11])
 
@@ -150,7 +151,8 @@ import Testing
         #expect(none.output.contains(#"No TMDB match for "Dune" released in 1950"#), "\(none)")
         let wrong = try await sandbox.run(["add", "Dune", "--year", "84a"])
         #expect(wrong.status == 2, "\(wrong)")
-        #expect(wrong.errorOutput.hasPrefix("mustc: --year needs a whole number from 1874 to 2100, not '84a'"), "\(wrong)")
+        #expect(
+            wrong.errorOutput.hasPrefix("mustc: --year needs a whole number from 1874 to 2100, not '84a'"), "\(wrong)")
     }
 
     @Test(arguments: ["!!!", "🎬", "  -- ", String(repeating: "a", count: 10_000)])

@@ -168,7 +168,8 @@ public struct Arguments: Sendable {
         let shown = text.count > 40 ? "\(text.prefix(40))…" : text
         guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
             throw UsageError(
-                "nothing to search for in '\(shown)': it has no letter or digit", fix: "give the \(name), such as \(example)")
+                "nothing to search for in '\(shown)': it has no letter or digit",
+                fix: "give the \(name), such as \(example)")
         }
         guard text.count <= Self.maximumSearchLength else {
             throw UsageError(

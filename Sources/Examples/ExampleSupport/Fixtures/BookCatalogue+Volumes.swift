@@ -36,9 +36,10 @@ extension BookCatalogue {
             ? book.authors.joined()
             : book.authors.dropLast().joined(separator: ", ") + " and " + (book.authors.last ?? "")
         let written = book.originalLanguage.map { " in \(languageNames[$0] ?? $0)" } ?? ""
-        let place = book.series.flatMap { series in
-            book.seriesNumber.map { " It is book \($0) of \(series)." }
-        } ?? ""
+        let place =
+            book.series.flatMap { series in
+                book.seriesNumber.map { " It is book \($0) of \(series)." }
+            } ?? ""
         return "\(book.title) is \(kind) by \(names), first published\(written) in \(book.year).\(place)"
     }
 
@@ -57,7 +58,10 @@ extension BookCatalogue {
     /// The generated sample volumes: Unreal Engine titles made from versions and subjects,
     /// none equal to a real book's title, in a fixed shuffled order.
     static func samples(avoiding realTitles: Set<String>, ids: inout Set<String>) -> [Volume] {
-        let engines = ["Unreal Engine", "Unreal Engine 4", "Unreal Engine 4.x", "Unreal Engine 5", "Unreal Engine 5.1", "Unreal Engine 5.3"]
+        let engines = [
+            "Unreal Engine", "Unreal Engine 4", "Unreal Engine 4.x", "Unreal Engine 5", "Unreal Engine 5.1",
+            "Unreal Engine 5.3",
+        ]
         let prefixes = [
             "Learning", "Mastering", "Beginning", "Hands-On", "Practical", "Exploring", "Getting Started with",
             "An Introduction to",
@@ -77,13 +81,16 @@ extension BookCatalogue {
         titles += engines.flatMap { engine in subjects.map { "\(engine) \($0)" } }
         titles += engines.flatMap { engine in
             ["Learning", "Mastering", "Hands-On", "Practical"].flatMap { prefix in
-                subjects.filter { !["Essentials", "Projects", "Cookbook"].contains($0) }.map { "\(prefix) \(engine) \($0)" }
+                subjects.filter { !["Essentials", "Projects", "Cookbook"].contains($0) }.map {
+                    "\(prefix) \(engine) \($0)"
+                }
             }
         }
         titles += engines.flatMap { engine in leads.map { "\($0) \(engine)" } }
         var generator = SeededGenerator(seed: 0x600D_B00C)
         titles.shuffle(using: &generator)
-        return titles.filter { !realTitles.contains(folded($0)) }.prefix(sampleCount).enumerated().map { offset, title in
+        return titles.filter { !realTitles.contains(folded($0)) }.prefix(sampleCount).enumerated().map {
+            offset, title in
             let id = volumeID(for: title, ids: &ids)
             return Volume(
                 id: id, title: title, subtitle: nil, authors: [sampleAuthor], publisher: nil, publishedDate: nil,

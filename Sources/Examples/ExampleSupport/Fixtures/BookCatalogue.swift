@@ -74,7 +74,8 @@ public struct BookCatalogue: Sendable {
                 if isbn13.hasPrefix("978") {
                     // Google Books lists the pair in either order; the path `[type=ISBN_13]` finds it.
                     let ten = ["type": "ISBN_10", "identifier": BookCatalogue.isbn10(fromISBN13: isbn13)]
-                    info["industryIdentifiers"] = id.utf8.reduce(0, { $0 + Int($1) }) % 2 == 0 ? [thirteen, ten] : [ten, thirteen]
+                    info["industryIdentifiers"] =
+                        id.utf8.reduce(0, { $0 + Int($1) }) % 2 == 0 ? [thirteen, ten] : [ten, thirteen]
                 } else {
                     info["industryIdentifiers"] = [thirteen]
                 }
@@ -185,10 +186,11 @@ public struct BookCatalogue: Sendable {
         }
         while true {
             var value = hash
-            let id = String((0..<12).map { _ in
-                defer { value = value / 64 &+ (value % 64) &* 0x9E37_79B9_7F4A_7C15 }
-                return alphabet[Int(value % 64)]
-            })
+            let id = String(
+                (0..<12).map { _ in
+                    defer { value = value / 64 &+ (value % 64) &* 0x9E37_79B9_7F4A_7C15 }
+                    return alphabet[Int(value % 64)]
+                })
             if ids.insert(id).inserted { return id }
             hash = hash &* 0x0000_0100_0000_01B3 &+ 1
         }

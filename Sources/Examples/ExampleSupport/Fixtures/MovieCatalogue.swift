@@ -52,7 +52,8 @@ public struct MovieCatalogue: Sendable {
                 "adult": false, "backdrop_path": id % 3 == 0 ? NSNull() : "/b\(id).jpg" as Any,
                 "genre_ids": genreIDs, "id": id, "original_language": originalLanguage,
                 "original_title": originalTitle,
-                "overview": "A film of \(year.map(String.init) ?? "unknown date") in the offline catalogue of FetchKit's mustc example.",
+                "overview":
+                    "A film of \(year.map(String.init) ?? "unknown date") in the offline catalogue of FetchKit's mustc example.",
                 "popularity": popularity, "poster_path": id % 5 == 0 ? NSNull() : "/p\(id).jpg" as Any,
                 "release_date": releaseDate, "title": title, "video": false,
                 "vote_average": voteAverage.rounded() == voteAverage ? Int(voteAverage) as Any : voteAverage as Any,

@@ -27,7 +27,8 @@ extension Books {
         Book("Northanger Abbey", "Jane Austen", 1817, 251, .fiction, publisher: "John Murray"),
         Book("Persuasion", "Jane Austen", 1817, 249, .fiction, publisher: "John Murray"),
         Book(
-            "Frankenstein", "Mary Shelley", 1818, 280, .fiction, publisher: "Lackington, Hughes, Harding, Mavor & Jones",
+            "Frankenstein", "Mary Shelley", 1818, 280, .fiction,
+            publisher: "Lackington, Hughes, Harding, Mavor & Jones",
             subtitle: "or, The Modern Prometheus"),
         Book("Ivanhoe", "Walter Scott", 1819, 500, .fiction, publisher: "Archibald Constable"),
         Book("The Pickwick Papers", "Charles Dickens", 1837, 800, .fiction, publisher: "Chapman & Hall"),
@@ -52,21 +53,27 @@ extension Books {
         Book(
             "The House of the Seven Gables", "Nathaniel Hawthorne", 1851, 344, .fiction,
             publisher: "Ticknor, Reed & Fields"),
-        Book("Moby-Dick", "Herman Melville", 1851, 635, .fiction, publisher: "Harper & Brothers", subtitle: "or, The Whale"),
-        Book("Uncle Tom's Cabin", "Harriet Beecher Stowe", 1852, 614, .fiction, publisher: "John P. Jewett and Company"),
+        Book(
+            "Moby-Dick", "Herman Melville", 1851, 635, .fiction, publisher: "Harper & Brothers",
+            subtitle: "or, The Whale"),
+        Book(
+            "Uncle Tom's Cabin", "Harriet Beecher Stowe", 1852, 614, .fiction, publisher: "John P. Jewett and Company"),
         Book("Walden", "Henry David Thoreau", 1854, 357, .nature, publisher: "Ticknor and Fields"),
         Book("Leaves of Grass", "Walt Whitman", 1855, 95, .poetry),
         Book("The Mill on the Floss", "George Eliot", 1860, 576, .fiction, publisher: "William Blackwood and Sons"),
         Book("Silas Marner", "George Eliot", 1861, 256, .fiction, publisher: "William Blackwood and Sons"),
         Book("Middlemarch", "George Eliot", 1871, 880, .fiction, publisher: "William Blackwood and Sons"),
-        Book("The Divine Comedy", "Dante Alighieri, Henry Wadsworth Longfellow", 1867, 784, .poetry, publisher: "Ticknor and Fields"),
+        Book(
+            "The Divine Comedy", "Dante Alighieri, Henry Wadsworth Longfellow", 1867, 784, .poetry,
+            publisher: "Ticknor and Fields"),
         Book("Little Women", "Louisa May Alcott", 1868, 759, .juvenileFiction, publisher: "Roberts Brothers"),
         Book("Far from the Madding Crowd", "Thomas Hardy", 1874, 480, .fiction, publisher: "Smith, Elder & Co."),
         Book("The Return of the Native", "Thomas Hardy", 1878, 496, .fiction, publisher: "Smith, Elder & Co."),
         Book("The Mayor of Casterbridge", "Thomas Hardy", 1886, 352, .fiction, publisher: "Smith, Elder & Co."),
         Book("Tess of the d'Urbervilles", "Thomas Hardy", 1891, 592, .fiction),
         Book("Jude the Obscure", "Thomas Hardy", 1895, 528, .fiction),
-        Book("The Adventures of Tom Sawyer", "Mark Twain", 1876, 275, .fiction, publisher: "American Publishing Company"),
+        Book(
+            "The Adventures of Tom Sawyer", "Mark Twain", 1876, 275, .fiction, publisher: "American Publishing Company"),
         Book("The Prince and the Pauper", "Mark Twain", 1881, 416, .fiction, publisher: "Chatto & Windus"),
         Book("Adventures of Huckleberry Finn", "Mark Twain", 1884, 366, .fiction, publisher: "Chatto & Windus"),
         Book(
@@ -149,7 +156,9 @@ extension Books {
         Book("Rebecca", "Daphne du Maurier", 1938, 428, .fiction, publisher: "Victor Gollancz"),
         Book("My Cousin Rachel", "Daphne du Maurier", 1951, 348, .fiction, publisher: "Victor Gollancz"),
         Book("Their Eyes Were Watching God", "Zora Neale Hurston", 1937, 286, .fiction, publisher: "J. B. Lippincott"),
-        Book("The Hobbit", "J. R. R. Tolkien", 1937, 310, .fiction, publisher: "George Allen & Unwin", subtitle: "or There and Back Again"),
+        Book(
+            "The Hobbit", "J. R. R. Tolkien", 1937, 310, .fiction, publisher: "George Allen & Unwin",
+            subtitle: "or There and Back Again"),
         Book("The Silmarillion", "J. R. R. Tolkien", 1977, 365, .fiction, publisher: "George Allen & Unwin"),
         Book("Brighton Rock", "Graham Greene", 1938, 361, .fiction, publisher: "William Heinemann"),
         Book("The Power and the Glory", "Graham Greene", 1940, 256, .fiction, publisher: "William Heinemann"),

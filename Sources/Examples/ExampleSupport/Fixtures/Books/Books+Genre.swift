@@ -41,8 +41,11 @@ extension Books {
         Book("The Stars My Destination", "Alfred Bester", 1956, 197, .fiction, publisher: "Signet"),
         Book("Starship Troopers", "Robert A. Heinlein", 1959, 263, .fiction, publisher: "G. P. Putnam's Sons"),
         Book("Stranger in a Strange Land", "Robert A. Heinlein", 1961, 408, .fiction, publisher: "G. P. Putnam's Sons"),
-        Book("The Moon Is a Harsh Mistress", "Robert A. Heinlein", 1966, 382, .fiction, publisher: "G. P. Putnam's Sons"),
-        Book("A Canticle for Leibowitz", "Walter M. Miller Jr.", 1959, 320, .fiction, publisher: "J. B. Lippincott & Co."),
+        Book(
+            "The Moon Is a Harsh Mistress", "Robert A. Heinlein", 1966, 382, .fiction, publisher: "G. P. Putnam's Sons"),
+        Book(
+            "A Canticle for Leibowitz", "Walter M. Miller Jr.", 1959, 320, .fiction, publisher: "J. B. Lippincott & Co."
+        ),
         Book("Solaris", "Stanisław Lem", 1961, 204, .fiction, from: "pl"),
         Book("The Man in the High Castle", "Philip K. Dick", 1962, 239, .fiction, publisher: "G. P. Putnam's Sons"),
         Book("Do Androids Dream of Electric Sheep?", "Philip K. Dick", 1968, 210, .fiction, publisher: "Doubleday"),
@@ -59,7 +62,9 @@ extension Books {
         Book("The Neverending Story", "Michael Ende", 1979, 396, .juvenileFiction, from: "de"),
         Book("Kindred", "Octavia E. Butler", 1979, 264, .fiction, publisher: "Doubleday"),
         Book("Parable of the Sower", "Octavia E. Butler", 1993, 299, .fiction, publisher: "Four Walls Eight Windows"),
-        Book("Dirk Gently's Holistic Detective Agency", "Douglas Adams", 1987, 247, .fiction, publisher: "William Heinemann"),
+        Book(
+            "Dirk Gently's Holistic Detective Agency", "Douglas Adams", 1987, 247, .fiction,
+            publisher: "William Heinemann"),
         Book("Red Mars", "Kim Stanley Robinson", 1992, 572, .fiction),
         Book("Snow Crash", "Neal Stephenson", 1992, 440, .fiction, publisher: "Bantam Books"),
         Book("The Diamond Age", "Neal Stephenson", 1995, 499, .fiction, publisher: "Bantam Books"),
@@ -91,7 +96,8 @@ extension Books {
         Book("Uprooted", "Naomi Novik", 2015, 438, .fiction, publisher: "Del Rey"),
         Book("The Fifth Season", "N. K. Jemisin", 2015, 468, .fiction, publisher: "Orbit"),
         Book("The Haunting of Hill House", "Shirley Jackson", 1959, 246, .fiction, publisher: "The Viking Press"),
-        Book("We Have Always Lived in the Castle", "Shirley Jackson", 1962, 214, .fiction, publisher: "The Viking Press"),
+        Book(
+            "We Have Always Lived in the Castle", "Shirley Jackson", 1962, 214, .fiction, publisher: "The Viking Press"),
         Book("Rosemary's Baby", "Ira Levin", 1967, 245, .fiction, publisher: "Random House"),
         Book("The Exorcist", "William Peter Blatty", 1971, 340, .fiction, publisher: "Harper & Row"),
         Book("American Psycho", "Bret Easton Ellis", 1991, 399, .fiction, publisher: "Vintage Books"),

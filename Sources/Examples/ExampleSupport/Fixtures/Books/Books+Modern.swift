@@ -6,7 +6,9 @@ extension Books {
         Book("Beloved", "Toni Morrison", 1987, 275, .fiction, publisher: "Alfred A. Knopf"),
         Book("Gravity's Rainbow", "Thomas Pynchon", 1973, 760, .fiction, publisher: "The Viking Press"),
         Book("The Sea, the Sea", "Iris Murdoch", 1978, 502, .fiction, publisher: "Chatto & Windus"),
-        Book("A Confederacy of Dunces", "John Kennedy Toole", 1980, 405, .fiction, publisher: "Louisiana State University Press"),
+        Book(
+            "A Confederacy of Dunces", "John Kennedy Toole", 1980, 405, .fiction,
+            publisher: "Louisiana State University Press"),
         Book("Midnight's Children", "Salman Rushdie", 1981, 446, .fiction, publisher: "Jonathan Cape"),
         Book("The Satanic Verses", "Salman Rushdie", 1988, 547, .fiction, publisher: "Viking"),
         Book("The Color Purple", "Alice Walker", 1982, 245, .fiction, publisher: "Harcourt Brace Jovanovich"),
@@ -38,14 +40,18 @@ extension Books {
         Book("Enduring Love", "Ian McEwan", 1997, 247, .fiction, publisher: "Jonathan Cape"),
         Book("Atonement", "Ian McEwan", 2001, 351, .fiction, publisher: "Jonathan Cape"),
         Book("White Teeth", "Zadie Smith", 2000, 448, .fiction, publisher: "Hamish Hamilton"),
-        Book("The Amazing Adventures of Kavalier & Clay", "Michael Chabon", 2000, 639, .fiction, publisher: "Random House"),
+        Book(
+            "The Amazing Adventures of Kavalier & Clay", "Michael Chabon", 2000, 639, .fiction,
+            publisher: "Random House"),
         Book("Life of Pi", "Yann Martel", 2001, 319, .fiction, publisher: "Knopf Canada"),
         Book("The Corrections", "Jonathan Franzen", 2001, 568, .fiction, publisher: "Farrar, Straus and Giroux"),
         Book("The Lovely Bones", "Alice Sebold", 2002, 328, .fiction, publisher: "Little, Brown and Company"),
         Book("The Kite Runner", "Khaled Hosseini", 2003, 371, .fiction, publisher: "Riverhead Books"),
         Book("A Thousand Splendid Suns", "Khaled Hosseini", 2007, 372, .fiction, publisher: "Riverhead Books"),
         Book("The Time Traveler's Wife", "Audrey Niffenegger", 2003, 518, .fiction, publisher: "MacAdam/Cage"),
-        Book("The Curious Incident of the Dog in the Night-Time", "Mark Haddon", 2003, 226, .fiction, publisher: "Jonathan Cape"),
+        Book(
+            "The Curious Incident of the Dog in the Night-Time", "Mark Haddon", 2003, 226, .fiction,
+            publisher: "Jonathan Cape"),
         Book("Cloud Atlas", "David Mitchell", 2004, 529, .fiction, publisher: "Sceptre"),
         Book("Gilead", "Marilynne Robinson", 2004, 247, .fiction, publisher: "Farrar, Straus and Giroux"),
         Book("The Book Thief", "Markus Zusak", 2005, 552, .youngAdult, publisher: "Picador"),
@@ -80,7 +86,9 @@ extension Books {
         Book("The Silent Patient", "Alex Michaelides", 2019, 336, .fiction, publisher: "Celadon Books"),
         Book("The Midnight Library", "Matt Haig", 2020, 288, .fiction, publisher: "Canongate Books"),
         Book("Hamnet", "Maggie O'Farrell", 2020, 372, .fiction, publisher: "Tinder Press"),
-        Book("Tomorrow, and Tomorrow, and Tomorrow", "Gabrielle Zevin", 2022, 401, .fiction, publisher: "Alfred A. Knopf"),
+        Book(
+            "Tomorrow, and Tomorrow, and Tomorrow", "Gabrielle Zevin", 2022, 401, .fiction, publisher: "Alfred A. Knopf"
+        ),
         Book("Lessons in Chemistry", "Bonnie Garmus", 2022, 390, .fiction, publisher: "Doubleday"),
         Book("Demon Copperhead", "Barbara Kingsolver", 2022, 548, .fiction, publisher: "Harper"),
         Book("The Poisonwood Bible", "Barbara Kingsolver", 1998, 543, .fiction, publisher: "HarperFlamingo"),
@@ -112,7 +120,9 @@ extension Books {
         Book("Big Little Lies", "Liane Moriarty", 2014, 460, .fiction, publisher: "Pan Macmillan"),
         Book("The Nightingale", "Kristin Hannah", 2015, 440, .fiction, publisher: "St. Martin's Press"),
         Book("A Man Called Ove", "Fredrik Backman", 2012, 337, .fiction, from: "sv"),
-        Book("The Hundred-Year-Old Man Who Climbed Out of the Window and Disappeared", "Jonas Jonasson", 2009, 396, .fiction, from: "sv"),
+        Book(
+            "The Hundred-Year-Old Man Who Climbed Out of the Window and Disappeared", "Jonas Jonasson", 2009, 396,
+            .fiction, from: "sv"),
         Book("Pachinko", "Min Jin Lee", 2017, 490, .fiction, publisher: "Grand Central Publishing"),
         Book("Educated", "Tara Westover", 2018, 334, .biography, publisher: "Random House"),
         Book("The Thursday Murder Club", "Richard Osman", 2020, 382, .fiction, publisher: "Viking"),

@@ -16,25 +16,38 @@ extension Books {
         Book(
             "The General Theory of Employment, Interest and Money", "John Maynard Keynes", 1936, 403, .business,
             publisher: "Macmillan"),
-        Book("How to Win Friends and Influence People", "Dale Carnegie", 1936, 291, .selfHelp, publisher: "Simon & Schuster"),
+        Book(
+            "How to Win Friends and Influence People", "Dale Carnegie", 1936, 291, .selfHelp,
+            publisher: "Simon & Schuster"),
         Book("The Road to Serfdom", "Friedrich Hayek", 1944, 266, .politics, publisher: "Routledge"),
         Book("The Origins of Totalitarianism", "Hannah Arendt", 1951, 477, .politics, publisher: "Schocken Books"),
         Book("The Elements of Style", "William Strunk Jr., E. B. White", 1959, 71, .language, publisher: "Macmillan"),
-        Book("The Rise and Fall of the Third Reich", "William L. Shirer", 1960, 1245, .history, publisher: "Simon & Schuster"),
+        Book(
+            "The Rise and Fall of the Third Reich", "William L. Shirer", 1960, 1245, .history,
+            publisher: "Simon & Schuster"),
         Book("Silent Spring", "Rachel Carson", 1962, 368, .nature, publisher: "Houghton Mifflin"),
         Book("The Guns of August", "Barbara W. Tuchman", 1962, 511, .history, publisher: "Macmillan"),
-        Book("Capitalism and Freedom", "Milton Friedman", 1962, 202, .business, publisher: "University of Chicago Press"),
+        Book(
+            "Capitalism and Freedom", "Milton Friedman", 1962, 202, .business, publisher: "University of Chicago Press"),
         Book("Eichmann in Jerusalem", "Hannah Arendt", 1963, 312, .history, publisher: "The Viking Press"),
         Book("Man and His Symbols", "Carl Jung", 1964, 320, .psychology, publisher: "Aldus Books"),
-        Book("The Autobiography of Malcolm X", "Malcolm X, Alex Haley", 1965, 460, .biography, publisher: "Grove Press"),
+        Book(
+            "The Autobiography of Malcolm X", "Malcolm X, Alex Haley", 1965, 460, .biography, publisher: "Grove Press"),
         Book("In Cold Blood", "Truman Capote", 1966, 343, .history, publisher: "Random House"),
         Book("I Know Why the Caged Bird Sings", "Maya Angelou", 1969, 289, .biography, publisher: "Random House"),
-        Book("Bury My Heart at Wounded Knee", "Dee Brown", 1970, 487, .history, publisher: "Holt, Rinehart and Winston"),
+        Book(
+            "Bury My Heart at Wounded Knee", "Dee Brown", 1970, 487, .history, publisher: "Holt, Rinehart and Winston"),
         Book("Fear and Loathing in Las Vegas", "Hunter S. Thompson", 1971, 204, .biography, publisher: "Random House"),
-        Book("Zen and the Art of Motorcycle Maintenance", "Robert M. Pirsig", 1974, 418, .philosophy, publisher: "William Morrow"),
-        Book("All the President's Men", "Carl Bernstein, Bob Woodward", 1974, 349, .history, publisher: "Simon & Schuster"),
+        Book(
+            "Zen and the Art of Motorcycle Maintenance", "Robert M. Pirsig", 1974, 418, .philosophy,
+            publisher: "William Morrow"),
+        Book(
+            "All the President's Men", "Carl Bernstein, Bob Woodward", 1974, 349, .history,
+            publisher: "Simon & Schuster"),
         Book("A People's History of the United States", "Howard Zinn", 1980, 526, .history, publisher: "Harper & Row"),
-        Book("The 7 Habits of Highly Effective People", "Stephen R. Covey", 1989, 381, .selfHelp, publisher: "Free Press"),
+        Book(
+            "The 7 Habits of Highly Effective People", "Stephen R. Covey", 1989, 381, .selfHelp, publisher: "Free Press"
+        ),
         Book("Liar's Poker", "Michael Lewis", 1989, 249, .business, publisher: "W. W. Norton & Company"),
         Book("Long Walk to Freedom", "Nelson Mandela", 1994, 630, .biography, publisher: "Little, Brown and Company"),
         Book("Bird by Bird", "Anne Lamott", 1994, 239, .language, publisher: "Pantheon Books"),
@@ -46,7 +59,9 @@ extension Books {
         Book("Into Thin Air", "Jon Krakauer", 1997, 333, .sports, publisher: "Villard"),
         Book("Angela's Ashes", "Frank McCourt", 1996, 364, .biography, publisher: "Scribner"),
         Book("Tuesdays with Morrie", "Mitch Albom", 1997, 192, .biography, publisher: "Doubleday"),
-        Book("The Innovator's Dilemma", "Clayton M. Christensen", 1997, 225, .business, publisher: "Harvard Business School Press"),
+        Book(
+            "The Innovator's Dilemma", "Clayton M. Christensen", 1997, 225, .business,
+            publisher: "Harvard Business School Press"),
         Book("Guns, Germs, and Steel", "Jared Diamond", 1997, 480, .history, publisher: "W. W. Norton & Company"),
         Book("Collapse", "Jared Diamond", 2005, 575, .history, publisher: "Viking"),
         Book("Stalingrad", "Antony Beevor", 1998, 493, .history, publisher: "Viking"),
@@ -71,16 +86,22 @@ extension Books {
         Book("Nudge", "Richard H. Thaler, Cass R. Sunstein", 2008, 293, .business, publisher: "Yale University Press"),
         Book("Steve Jobs", "Walter Isaacson", 2011, 656, .biography, publisher: "Simon & Schuster"),
         Book("The Innovators", "Walter Isaacson", 2014, 542, .history, publisher: "Simon & Schuster"),
-        Book("Thinking, Fast and Slow", "Daniel Kahneman", 2011, 499, .psychology, publisher: "Farrar, Straus and Giroux"),
+        Book(
+            "Thinking, Fast and Slow", "Daniel Kahneman", 2011, 499, .psychology, publisher: "Farrar, Straus and Giroux"
+        ),
         Book("The Lean Startup", "Eric Ries", 2011, 336, .business, publisher: "Crown Business"),
-        Book("Jerusalem", "Simon Sebag Montefiore", 2011, 650, .history, publisher: "Weidenfeld & Nicolson", subtitle: "The Biography"),
+        Book(
+            "Jerusalem", "Simon Sebag Montefiore", 2011, 650, .history, publisher: "Weidenfeld & Nicolson",
+            subtitle: "The Biography"),
         Book("The Power of Habit", "Charles Duhigg", 2012, 371, .psychology, publisher: "Random House"),
         Book("Quiet", "Susan Cain", 2012, 333, .psychology, publisher: "Crown Publishers"),
         Book("Zero to One", "Peter Thiel, Blake Masters", 2014, 224, .business, publisher: "Crown Business"),
         Book("The Body Keeps the Score", "Bessel van der Kolk", 2014, 443, .psychology, publisher: "Viking"),
         Book("Between the World and Me", "Ta-Nehisi Coates", 2015, 152, .society, publisher: "Spiegel & Grau"),
         Book("The Silk Roads", "Peter Frankopan", 2015, 636, .history, publisher: "Bloomsbury"),
-        Book("SPQR", "Mary Beard", 2015, 608, .history, publisher: "Profile Books", subtitle: "A History of Ancient Rome"),
+        Book(
+            "SPQR", "Mary Beard", 2015, 608, .history, publisher: "Profile Books", subtitle: "A History of Ancient Rome"
+        ),
         Book("Braiding Sweetgrass", "Robin Wall Kimmerer", 2013, 391, .nature, publisher: "Milkweed Editions"),
         Book("Hillbilly Elegy", "J. D. Vance", 2016, 264, .biography, publisher: "Harper"),
         Book("Shoe Dog", "Phil Knight", 2016, 386, .biography, publisher: "Scribner"),
@@ -90,7 +111,9 @@ extension Books {
         Book("Born a Crime", "Trevor Noah", 2016, 304, .biography, publisher: "Spiegel & Grau"),
         Book("When Breath Becomes Air", "Paul Kalanithi", 2016, 228, .biography, publisher: "Random House"),
         Book("Bad Blood", "John Carreyrou", 2018, 339, .business, publisher: "Alfred A. Knopf"),
-        Book("Factfulness", "Hans Rosling, Ola Rosling, Anna Rosling Rönnlund", 2018, 342, .society, publisher: "Flatiron Books"),
+        Book(
+            "Factfulness", "Hans Rosling, Ola Rosling, Anna Rosling Rönnlund", 2018, 342, .society,
+            publisher: "Flatiron Books"),
         Book("The Subtle Art of Not Giving a F*ck", "Mark Manson", 2016, 224, .selfHelp, publisher: "HarperOne"),
         Book("Can't Hurt Me", "David Goggins", 2018, 364, .biography, publisher: "Lioncrest Publishing"),
         Book("Spare", "Prince Harry", 2023, 416, .biography, publisher: "Random House"),
@@ -109,20 +132,31 @@ extension Books {
 
     /// Popular science, mathematics and the history of ideas.
     static let science: [Book] = [
-        Book("The Structure of Scientific Revolutions", "Thomas S. Kuhn", 1962, 172, .science, publisher: "University of Chicago Press"),
+        Book(
+            "The Structure of Scientific Revolutions", "Thomas S. Kuhn", 1962, 172, .science,
+            publisher: "University of Chicago Press"),
         Book("The Double Helix", "James D. Watson", 1968, 226, .science, publisher: "Atheneum"),
         Book("The Selfish Gene", "Richard Dawkins", 1976, 224, .science, publisher: "Oxford University Press"),
         Book("The Blind Watchmaker", "Richard Dawkins", 1986, 332, .science, publisher: "Longman"),
         Book("The God Delusion", "Richard Dawkins", 2006, 406, .religion, publisher: "Bantam Press"),
-        Book("Gödel, Escher, Bach", "Douglas R. Hofstadter", 1979, 777, .science, publisher: "Basic Books", subtitle: "An Eternal Golden Braid"),
+        Book(
+            "Gödel, Escher, Bach", "Douglas R. Hofstadter", 1979, 777, .science, publisher: "Basic Books",
+            subtitle: "An Eternal Golden Braid"),
         Book("Cosmos", "Carl Sagan", 1980, 365, .science, publisher: "Random House"),
         Book("Pale Blue Dot", "Carl Sagan", 1994, 429, .science, publisher: "Random House"),
         Book("The Demon-Haunted World", "Carl Sagan", 1995, 457, .science, publisher: "Random House"),
         Book("Contact", "Carl Sagan", 1985, 432, .fiction, publisher: "Simon & Schuster"),
-        Book("\"Surely You're Joking, Mr. Feynman!\"", "Richard P. Feynman", 1985, 350, .biography, publisher: "W. W. Norton & Company"),
-        Book("The Feynman Lectures on Physics", "Richard P. Feynman, Robert B. Leighton, Matthew Sands", 1964, 1552, .science, publisher: "Addison-Wesley"),
-        Book("QED", "Richard P. Feynman", 1985, 158, .science, publisher: "Princeton University Press", subtitle: "The Strange Theory of Light and Matter"),
-        Book("The Man Who Mistook His Wife for a Hat", "Oliver Sacks", 1985, 233, .psychology, publisher: "Summit Books"),
+        Book(
+            "\"Surely You're Joking, Mr. Feynman!\"", "Richard P. Feynman", 1985, 350, .biography,
+            publisher: "W. W. Norton & Company"),
+        Book(
+            "The Feynman Lectures on Physics", "Richard P. Feynman, Robert B. Leighton, Matthew Sands", 1964, 1552,
+            .science, publisher: "Addison-Wesley"),
+        Book(
+            "QED", "Richard P. Feynman", 1985, 158, .science, publisher: "Princeton University Press",
+            subtitle: "The Strange Theory of Light and Matter"),
+        Book(
+            "The Man Who Mistook His Wife for a Hat", "Oliver Sacks", 1985, 233, .psychology, publisher: "Summit Books"),
         Book("A Brief History of Time", "Stephen Hawking", 1988, 256, .science, publisher: "Bantam Books"),
         Book("The Universe in a Nutshell", "Stephen Hawking", 2001, 216, .science, publisher: "Bantam Books"),
         Book("Chaos", "James Gleick", 1987, 352, .science, publisher: "Viking", subtitle: "Making a New Science"),
@@ -132,23 +166,39 @@ extension Books {
         Book("The Code Book", "Simon Singh", 1999, 402, .mathematics, publisher: "Fourth Estate"),
         Book("A Short History of Nearly Everything", "Bill Bryson", 2003, 544, .science, publisher: "Broadway Books"),
         Book("The Emperor of All Maladies", "Siddhartha Mukherjee", 2010, 571, .science, publisher: "Scribner"),
-        Book("The Gene", "Siddhartha Mukherjee", 2016, 592, .science, publisher: "Scribner", subtitle: "An Intimate History"),
-        Book("The Immortal Life of Henrietta Lacks", "Rebecca Skloot", 2010, 370, .science, publisher: "Crown Publishers"),
+        Book(
+            "The Gene", "Siddhartha Mukherjee", 2016, 592, .science, publisher: "Scribner",
+            subtitle: "An Intimate History"),
+        Book(
+            "The Immortal Life of Henrietta Lacks", "Rebecca Skloot", 2010, 370, .science, publisher: "Crown Publishers"
+        ),
         Book("The Sixth Extinction", "Elizabeth Kolbert", 2014, 319, .science, publisher: "Henry Holt and Company"),
-        Book("Astrophysics for People in a Hurry", "Neil deGrasse Tyson", 2017, 222, .science, publisher: "W. W. Norton & Company"),
+        Book(
+            "Astrophysics for People in a Hurry", "Neil deGrasse Tyson", 2017, 222, .science,
+            publisher: "W. W. Norton & Company"),
         Book("Seven Brief Lessons on Physics", "Carlo Rovelli", 2014, 96, .science, from: "it"),
         Book("The Order of Time", "Carlo Rovelli", 2017, 240, .science, from: "it"),
         Book("What If?", "Randall Munroe", 2014, 303, .science, publisher: "Houghton Mifflin Harcourt"),
         Book("Why We Sleep", "Matthew Walker", 2017, 360, .science, publisher: "Scribner"),
         Book("Entangled Life", "Merlin Sheldrake", 2020, 352, .science, publisher: "Random House"),
         Book("The Hidden Life of Trees", "Peter Wohlleben", 2015, 288, .nature, from: "de"),
-        Book("Principia Mathematica", "Alfred North Whitehead, Bertrand Russell", 1910, 674, .mathematics, publisher: "Cambridge University Press"),
-        Book("A History of Western Philosophy", "Bertrand Russell", 1945, 895, .philosophy, publisher: "Simon & Schuster"),
-        Book("What Is Mathematics?", "Richard Courant, Herbert Robbins", 1941, 521, .mathematics, publisher: "Oxford University Press"),
+        Book(
+            "Principia Mathematica", "Alfred North Whitehead, Bertrand Russell", 1910, 674, .mathematics,
+            publisher: "Cambridge University Press"),
+        Book(
+            "A History of Western Philosophy", "Bertrand Russell", 1945, 895, .philosophy, publisher: "Simon & Schuster"
+        ),
+        Book(
+            "What Is Mathematics?", "Richard Courant, Herbert Robbins", 1941, 521, .mathematics,
+            publisher: "Oxford University Press"),
         Book("How to Solve It", "George Pólya", 1945, 253, .mathematics, publisher: "Princeton University Press"),
-        Book("A Mathematician's Apology", "G. H. Hardy", 1940, 153, .mathematics, publisher: "Cambridge University Press"),
+        Book(
+            "A Mathematician's Apology", "G. H. Hardy", 1940, 153, .mathematics, publisher: "Cambridge University Press"
+        ),
         Book("The Joy of Cooking", "Irma S. Rombauer", 1931, 1136, .cooking),
-        Book("Mastering the Art of French Cooking", "Julia Child, Louisette Bertholle, Simone Beck", 1961, 684, .cooking, publisher: "Alfred A. Knopf"),
+        Book(
+            "Mastering the Art of French Cooking", "Julia Child, Louisette Bertholle, Simone Beck", 1961, 684, .cooking,
+            publisher: "Alfred A. Knopf"),
         Book("Salt, Fat, Acid, Heat", "Samin Nosrat", 2017, 480, .cooking, publisher: "Simon & Schuster"),
         Book("Kitchen Confidential", "Anthony Bourdain", 2000, 312, .biography, publisher: "Bloomsbury"),
         Book("The Story of Art", "E. H. Gombrich", 1950, 688, .art, publisher: "Phaidon"),

@@ -92,7 +92,8 @@ extension Books {
         Book.series(
             "Percy Jackson and the Olympians", "Rick Riordan", .juvenileFiction, publisher: "Miramax Books",
             [
-                ("The Lightning Thief", 2005, 377), ("The Sea of Monsters", 2006, 279), ("The Titan's Curse", 2007, 312),
+                ("The Lightning Thief", 2005, 377), ("The Sea of Monsters", 2006, 279),
+                ("The Titan's Curse", 2007, 312),
                 ("The Battle of the Labyrinth", 2008, 361), ("The Last Olympian", 2009, 381),
             ]),
         Book.series(

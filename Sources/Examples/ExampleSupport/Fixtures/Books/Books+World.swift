@@ -91,10 +91,13 @@ extension Books {
         Book("Palace Walk", "Naguib Mahfouz", 1956, 498, .fiction, from: "ar"),
         Book("The Blind Owl", "Sadegh Hedayat", 1937, 130, .fiction, from: "fa"),
         Book("The Tale of Genji", "Murasaki Shikibu, Royall Tyler", 2001, 1216, .fiction, publisher: "Viking"),
-        Book("Journey to the West", "Wu Cheng'en, Anthony C. Yu", 1977, 1424, .fiction, publisher: "University of Chicago Press"),
+        Book(
+            "Journey to the West", "Wu Cheng'en, Anthony C. Yu", 1977, 1424, .fiction,
+            publisher: "University of Chicago Press"),
         Book("Capital in the Twenty-First Century", "Thomas Piketty", 2013, 685, .business, from: "fr"),
         Book("Sapiens", "Yuval Noah Harari", 2011, 443, .history, subtitle: "A Brief History of Humankind", from: "he"),
-        Book("Homo Deus", "Yuval Noah Harari", 2015, 448, .history, subtitle: "A Brief History of Tomorrow", from: "he"),
+        Book(
+            "Homo Deus", "Yuval Noah Harari", 2015, 448, .history, subtitle: "A Brief History of Tomorrow", from: "he"),
     ]
 
     /// Classics and modern books in their own languages and scripts, as published first.
@@ -117,8 +120,12 @@ extension Books {
         Book("Das Kapital", "Karl Marx", 1867, 1152, .business, publisher: "Otto Meissner", language: "de"),
         Book("Идиот", "Фёдор Достоевский", 1869, 656, .fiction, language: "ru"),
         Book("Война и мир", "Лев Толстой", 1869, 1225, .fiction, language: "ru"),
-        Book("Vingt mille lieues sous les mers", "Jules Verne", 1870, 448, .fiction, publisher: "Pierre-Jules Hetzel", language: "fr"),
-        Book("Le Tour du monde en quatre-vingts jours", "Jules Verne", 1872, 256, .fiction, publisher: "Pierre-Jules Hetzel", language: "fr"),
+        Book(
+            "Vingt mille lieues sous les mers", "Jules Verne", 1870, 448, .fiction, publisher: "Pierre-Jules Hetzel",
+            language: "fr"),
+        Book(
+            "Le Tour du monde en quatre-vingts jours", "Jules Verne", 1872, 256, .fiction,
+            publisher: "Pierre-Jules Hetzel", language: "fr"),
         Book("Анна Каренина", "Лев Толстой", 1878, 864, .fiction, language: "ru"),
         Book("Братья Карамазовы", "Фёдор Достоевский", 1880, 796, .fiction, language: "ru"),
         Book("Le avventure di Pinocchio", "Carlo Collodi", 1883, 240, .juvenileFiction, language: "it"),
@@ -131,21 +138,33 @@ extension Books {
         Book("Der Zauberberg", "Thomas Mann", 1924, 720, .fiction, publisher: "S. Fischer Verlag", language: "de"),
         Book("Der Process", "Franz Kafka", 1925, 255, .fiction, publisher: "Verlag Die Schmiede", language: "de"),
         Book("Der Steppenwolf", "Hermann Hesse", 1927, 256, .fiction, publisher: "S. Fischer Verlag", language: "de"),
-        Book("Im Westen nichts Neues", "Erich Maria Remarque", 1929, 296, .fiction, publisher: "Propyläen Verlag", language: "de"),
+        Book(
+            "Im Westen nichts Neues", "Erich Maria Remarque", 1929, 296, .fiction, publisher: "Propyläen Verlag",
+            language: "de"),
         Book("بوف کور", "صادق هدایت", 1937, 130, .fiction, language: "fa"),
         Book("L'Étranger", "Albert Camus", 1942, 123, .fiction, publisher: "Gallimard", language: "fr"),
-        Book("Le Petit Prince", "Antoine de Saint-Exupéry", 1943, 96, .juvenileFiction, publisher: "Reynal & Hitchcock", language: "fr"),
-        Book("Pippi Långstrump", "Astrid Lindgren", 1945, 160, .juvenileFiction, publisher: "Rabén & Sjögren", language: "sv"),
+        Book(
+            "Le Petit Prince", "Antoine de Saint-Exupéry", 1943, 96, .juvenileFiction, publisher: "Reynal & Hitchcock",
+            language: "fr"),
+        Book(
+            "Pippi Långstrump", "Astrid Lindgren", 1945, 160, .juvenileFiction, publisher: "Rabén & Sjögren",
+            language: "sv"),
         Book("Het Achterhuis", "Anne Frank", 1947, 283, .biography, publisher: "Contact", language: "nl"),
         Book("La Peste", "Albert Camus", 1947, 308, .fiction, publisher: "Gallimard", language: "fr"),
         Book("人間失格", "太宰治", 1948, 168, .fiction, language: "ja"),
         Book("雪国", "川端康成", 1948, 176, .fiction, language: "ja"),
-        Book("En attendant Godot", "Samuel Beckett", 1952, 109, .drama, publisher: "Les Éditions de Minuit", language: "fr"),
+        Book(
+            "En attendant Godot", "Samuel Beckett", 1952, 109, .drama, publisher: "Les Éditions de Minuit",
+            language: "fr"),
         Book("بين القصرين", "نجيب محفوظ", 1956, 498, .fiction, language: "ar"),
-        Book("Il Gattopardo", "Giuseppe Tomasi di Lampedusa", 1958, 320, .fiction, publisher: "Feltrinelli", language: "it"),
+        Book(
+            "Il Gattopardo", "Giuseppe Tomasi di Lampedusa", 1958, 320, .fiction, publisher: "Feltrinelli",
+            language: "it"),
         Book("Die Blechtrommel", "Günter Grass", 1959, 592, .fiction, publisher: "Luchterhand", language: "de"),
         Book("Мастер и Маргарита", "Михаил Булгаков", 1967, 384, .fiction, language: "ru"),
-        Book("Cien años de soledad", "Gabriel García Márquez", 1967, 417, .fiction, publisher: "Editorial Sudamericana", language: "es"),
+        Book(
+            "Cien años de soledad", "Gabriel García Márquez", 1967, 417, .fiction, publisher: "Editorial Sudamericana",
+            language: "es"),
         Book("Le città invisibili", "Italo Calvino", 1972, 165, .fiction, publisher: "Einaudi", language: "it"),
         Book("Il nome della rosa", "Umberto Eco", 1980, 512, .fiction, publisher: "Bompiani", language: "it"),
         Book("Das Parfum", "Patrick Süskind", 1985, 263, .fiction, publisher: "Diogenes Verlag", language: "de"),

@@ -29,7 +29,9 @@ extension Films {
 
         .en(nil, "All Quiet on the Western Front", "1930-04-21", 11.2, 7.8, 830, [.drama, .war]),
         .en(901, "City Lights", "1931-01-30", 13.6, 8.3, 2_210, [.comedy, .drama, .romance]),
-        Film(832, "M", "M – Eine Stadt sucht einen Mörder", "de", "1931-05-11", 14.1, 8.2, 2_230, [.drama, .thriller, .crime]),
+        Film(
+            832, "M", "M – Eine Stadt sucht einen Mörder", "de", "1931-05-11", 14.1, 8.2, 2_230,
+            [.drama, .thriller, .crime]),
         .en(nil, "Frankenstein", "1931-11-21", 15.3, 7.4, 1_830, [.drama, .horror, .sciFi]),
         .en(nil, "Dracula", "1931-02-12", 13.4, 7.1, 1_420, [.horror]),
         .en(nil, "King Kong", "1933-03-15", 14.6, 7.6, 1_430, [.adventure, .fantasy, .horror]),

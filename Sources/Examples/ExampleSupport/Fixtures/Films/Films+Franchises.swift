@@ -31,13 +31,16 @@ extension Films {
 
         .en(9799, "The Fast and the Furious", "2001-06-22", 31.8, 6.9, 10_520, [.action, .crime, .thriller]),
         .en(584, "2 Fast 2 Furious", "2003-06-05", 22.1, 6.5, 6_830, [.action, .crime, .thriller]),
-        .en(9615, "The Fast and the Furious: Tokyo Drift", "2006-06-03", 26.4, 6.5, 6_520, [.action, .crime, .thriller]),
+        .en(
+            9615, "The Fast and the Furious: Tokyo Drift", "2006-06-03", 26.4, 6.5, 6_520, [.action, .crime, .thriller]),
         .en(13804, "Fast & Furious", "2009-04-02", 38.2, 6.7, 7_104, [.action, .crime, .thriller]),
         .en(51497, "Fast Five", "2011-04-20", 45.3, 7.2, 9_010, [.action, .thriller, .crime]),
         .en(82992, "Fast & Furious 6", "2013-05-21", 60.5, 6.8, 10_433, [.action, .thriller, .crime]),
         .en(168259, "Furious 7", "2015-04-01", 50.7, 7.2, 10_520, [.action, .thriller, .crime]),
         .en(337339, "The Fate of the Furious", "2017-04-12", 45.2, 6.9, 10_030, [.action, .crime, .thriller]),
-        .en(384018, "Fast & Furious Presents: Hobbs & Shaw", "2019-08-01", 39.6, 6.8, 6_520, [.action, .adventure, .comedy]),
+        .en(
+            384018, "Fast & Furious Presents: Hobbs & Shaw", "2019-08-01", 39.6, 6.8, 6_520,
+            [.action, .adventure, .comedy]),
         .en(385128, "F9", "2021-05-19", 48.2, 7.2, 5_530, [.action, .crime, .thriller], also: ["Fast & Furious 9"]),
         .en(385687, "Fast X", "2023-05-17", 70.1, 7.2, 5_010, [.action, .crime, .thriller]),
 
@@ -58,7 +61,8 @@ extension Films {
             [.adventure, .action, .fantasy]),
 
         .en(1858, "Transformers", "2007-06-27", 45.6, 6.8, 11_020, [.adventure, .sciFi, .action]),
-        .en(8373, "Transformers: Revenge of the Fallen", "2009-06-19", 35.2, 6.2, 8_230, [.sciFi, .action, .adventure]),
+        .en(
+            8373, "Transformers: Revenge of the Fallen", "2009-06-19", 35.2, 6.2, 8_230, [.sciFi, .action, .adventure]),
         .en(38356, "Transformers: Dark of the Moon", "2011-06-28", 35.8, 6.2, 8_010, [.action, .sciFi, .adventure]),
         .en(91314, "Transformers: Age of Extinction", "2014-06-25", 35.4, 5.9, 7_520, [.sciFi, .action, .adventure]),
         .en(335988, "Transformers: The Last Knight", "2017-06-16", 30.1, 5.2, 5_010, [.action, .sciFi, .adventure]),
@@ -68,10 +72,15 @@ extension Films {
         .en(76600, "Avatar: The Way of Water", "2022-12-14", 120.7, 7.6, 12_020, [.sciFi, .adventure, .action]),
 
         .en(871, "Planet of the Apes", "1968-02-07", 30.2, 7.7, 3_920, [.adventure, .sciFi, .mystery]),
-        .en(61791, "Rise of the Planet of the Apes", "2011-08-03", 40.5, 7.3, 11_530, [.thriller, .action, .drama, .sciFi]),
-        .en(119450, "Dawn of the Planet of the Apes", "2014-06-26", 40.1, 7.3, 10_520, [.sciFi, .action, .drama, .thriller]),
+        .en(
+            61791, "Rise of the Planet of the Apes", "2011-08-03", 40.5, 7.3, 11_530,
+            [.thriller, .action, .drama, .sciFi]),
+        .en(
+            119450, "Dawn of the Planet of the Apes", "2014-06-26", 40.1, 7.3, 10_520,
+            [.sciFi, .action, .drama, .thriller]),
         .en(281338, "War for the Planet of the Apes", "2017-07-11", 40.6, 7.2, 8_530, [.drama, .sciFi, .war]),
-        .en(653346, "Kingdom of the Planet of the Apes", "2024-05-08", 80.3, 6.8, 2_030, [.sciFi, .adventure, .action]),
+        .en(
+            653346, "Kingdom of the Planet of the Apes", "2024-05-08", 80.3, 6.8, 2_030, [.sciFi, .adventure, .action]),
 
         .en(771, "Home Alone", "1990-11-16", 60.2, 7.4, 11_030, [.comedy, .family]),
         .en(772, "Home Alone 2: Lost in New York", "1992-11-19", 45.7, 6.7, 7_520, [.comedy, .family, .adventure]),
@@ -91,7 +100,9 @@ extension Films {
         .en(744, "Top Gun", "1986-05-16", 40.7, 7.1, 8_520, [.action, .drama]),
         .en(361743, "Top Gun: Maverick", "2022-05-21", 70.3, 8.2, 9_030, [.action, .drama]),
         .en(8844, "Jumanji", "1995-12-15", 40.6, 7.2, 10_520, [.adventure, .fantasy, .family]),
-        .en(353486, "Jumanji: Welcome to the Jungle", "2017-12-09", 45.2, 6.8, 13_020, [.adventure, .action, .comedy, .fantasy]),
+        .en(
+            353486, "Jumanji: Welcome to the Jungle", "2017-12-09", 45.2, 6.8, 13_020,
+            [.adventure, .action, .comedy, .fantasy]),
         .en(4011, "Beetlejuice", "1988-03-29", 35.4, 7.4, 7_020, [.fantasy, .comedy]),
         .en(nil, "Beetlejuice Beetlejuice", "2024-09-04", 90.8, 7.0, 2_320, [.comedy, .fantasy, .horror]),
         .en(664, "Twister", "1996-05-10", 30.1, 6.5, 4_020, [.action, .adventure, .drama]),

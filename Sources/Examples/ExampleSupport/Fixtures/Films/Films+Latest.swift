@@ -27,7 +27,9 @@ extension Films {
         .en(266856, "The Theory of Everything", "2014-11-26", 30.8, 7.8, 12_030, [.drama, .romance]),
         .en(228150, "Fury", "2014-10-15", 40.5, 7.5, 12_530, [.war, .drama, .action]),
         .en(85350, "Boyhood", "2014-06-05", 20.3, 7.3, 4_830, [.drama]),
-        .en(207703, "Kingsman: The Secret Service", "2014-12-13", 45.7, 7.6, 16_530, [.crime, .comedy, .action, .adventure]),
+        .en(
+            207703, "Kingsman: The Secret Service", "2014-12-13", 45.7, 7.6, 16_530,
+            [.crime, .comedy, .action, .adventure]),
         .en(286217, "The Martian", "2015-09-30", 45.2, 7.7, 21_030, [.drama, .adventure, .sciFi]),
         .en(281957, "The Revenant", "2015-12-25", 45.6, 7.5, 18_030, [.western, .drama, .adventure]),
         .en(314365, "Spotlight", "2015-11-06", 25.1, 7.8, 9_030, [.drama]),

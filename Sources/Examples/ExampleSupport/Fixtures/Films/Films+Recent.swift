@@ -58,7 +58,9 @@ extension Films {
         .en(4348, "Pride & Prejudice", "2005-09-16", 45.9, 8.1, 8_030, [.drama, .romance]),
         .en(752, "V for Vendetta", "2005-12-11", 45.3, 7.9, 14_030, [.action, .thriller, .sciFi]),
         .en(187, "Sin City", "2005-04-01", 30.6, 7.4, 8_430, [.thriller, .crime]),
-        .en(118, "Charlie and the Chocolate Factory", "2005-07-13", 45.1, 7.0, 14_030, [.adventure, .comedy, .family, .fantasy]),
+        .en(
+            118, "Charlie and the Chocolate Factory", "2005-07-13", 45.1, 7.0, 14_030,
+            [.adventure, .comedy, .family, .fantasy]),
         .en(254, "King Kong", "2005-12-12", 30.8, 6.9, 7_030, [.adventure, .drama, .action]),
         .en(787, "Mr. & Mrs. Smith", "2005-06-07", 39.9, 6.7, 9_130, [.action, .comedy, .drama, .thriller]),
         .en(1422, "The Departed", "2006-10-05", 45.6, 8.2, 15_030, [.drama, .thriller, .crime]),
@@ -67,7 +69,9 @@ extension Films {
         .en(773, "Little Miss Sunshine", "2006-07-26", 25.3, 7.6, 7_030, [.comedy, .drama]),
         .en(350, "The Devil Wears Prada", "2006-06-29", 45.8, 7.4, 11_030, [.comedy, .drama, .romance]),
         .en(1402, "The Pursuit of Happyness", "2006-12-14", 40.4, 7.9, 10_030, [.drama]),
-        .en(1593, "Night at the Museum", "2006-10-20", 35.9, 6.6, 10_530, [.action, .adventure, .comedy, .family, .fantasy]),
+        .en(
+            1593, "Night at the Museum", "2006-10-20", 35.9, 6.6, 10_530,
+            [.action, .adventure, .comedy, .family, .fantasy]),
         .en(1372, "Blood Diamond", "2006-12-07", 30.2, 7.6, 7_530, [.thriller, .drama, .action]),
         .en(1579, "Apocalypto", "2006-12-07", 30.7, 7.6, 5_530, [.action, .drama, .history]),
         .en(1271, "300", "2006-12-09", 40.3, 7.2, 13_530, [.action, .adventure, .war]),

@@ -13,14 +13,21 @@ extension Films {
         .en(
             1892, "Return of the Jedi", "1983-05-25", 39.8, 7.9, 16_110, [.adventure, .action, .sciFi],
             also: ["Star Wars: Episode VI - Return of the Jedi"]),
-        .en(1893, "Star Wars: Episode I - The Phantom Menace", "1999-05-19", 35.3, 6.5, 15_020, [.adventure, .action, .sciFi]),
-        .en(1894, "Star Wars: Episode II - Attack of the Clones", "2002-05-15", 31.1, 6.5, 13_540, [.adventure, .action, .sciFi]),
-        .en(1895, "Star Wars: Episode III - Revenge of the Sith", "2005-05-17", 48.1, 7.4, 14_480, [.adventure, .action, .sciFi]),
+        .en(
+            1893, "Star Wars: Episode I - The Phantom Menace", "1999-05-19", 35.3, 6.5, 15_020,
+            [.adventure, .action, .sciFi]),
+        .en(
+            1894, "Star Wars: Episode II - Attack of the Clones", "2002-05-15", 31.1, 6.5, 13_540,
+            [.adventure, .action, .sciFi]),
+        .en(
+            1895, "Star Wars: Episode III - Revenge of the Sith", "2005-05-17", 48.1, 7.4, 14_480,
+            [.adventure, .action, .sciFi]),
         .en(140607, "Star Wars: The Force Awakens", "2015-12-15", 58.9, 7.3, 19_530, [.adventure, .action, .sciFi]),
         .en(330459, "Rogue One: A Star Wars Story", "2016-12-14", 37.5, 7.5, 16_020, [.action, .adventure, .sciFi]),
         .en(181808, "Star Wars: The Last Jedi", "2017-12-13", 36.9, 6.8, 15_010, [.adventure, .action, .sciFi]),
         .en(348350, "Solo: A Star Wars Story", "2018-05-15", 28.4, 6.6, 8_530, [.action, .adventure, .sciFi]),
-        .en(181812, "Star Wars: The Rise of Skywalker", "2019-12-18", 38.2, 6.4, 10_020, [.adventure, .action, .sciFi]),
+        .en(
+            181812, "Star Wars: The Rise of Skywalker", "2019-12-18", 38.2, 6.4, 10_020, [.adventure, .action, .sciFi]),
 
         .en(238, "The Godfather", "1972-03-14", 112.4, 8.7, 21_530, [.drama, .crime]),
         .en(240, "The Godfather Part II", "1974-12-20", 70.6, 8.6, 12_750, [.drama, .crime]),
@@ -29,12 +36,18 @@ extension Films {
         .en(
             120, "The Lord of the Rings: The Fellowship of the Ring", "2001-12-18", 110.3, 8.4, 25_120,
             [.adventure, .fantasy, .action]),
-        .en(121, "The Lord of the Rings: The Two Towers", "2002-12-18", 90.5, 8.4, 22_040, [.adventure, .fantasy, .action]),
+        .en(
+            121, "The Lord of the Rings: The Two Towers", "2002-12-18", 90.5, 8.4, 22_040,
+            [.adventure, .fantasy, .action]),
         .en(
             122, "The Lord of the Rings: The Return of the King", "2003-12-17", 100.2, 8.5, 24_050,
             [.adventure, .fantasy, .action]),
-        .en(49051, "The Hobbit: An Unexpected Journey", "2012-12-12", 70.8, 7.3, 18_530, [.adventure, .fantasy, .action]),
-        .en(57158, "The Hobbit: The Desolation of Smaug", "2013-12-11", 65.1, 7.6, 13_520, [.adventure, .fantasy, .action]),
+        .en(
+            49051, "The Hobbit: An Unexpected Journey", "2012-12-12", 70.8, 7.3, 18_530,
+            [.adventure, .fantasy, .action]),
+        .en(
+            57158, "The Hobbit: The Desolation of Smaug", "2013-12-11", 65.1, 7.6, 13_520,
+            [.adventure, .fantasy, .action]),
         .en(
             122917, "The Hobbit: The Battle of the Five Armies", "2014-12-10", 75.4, 7.3, 14_030,
             [.action, .adventure, .fantasy]),
@@ -42,23 +55,37 @@ extension Films {
         .en(
             671, "Harry Potter and the Philosopher's Stone", "2001-11-16", 180.6, 7.9, 27_510,
             [.adventure, .fantasy, .family], also: ["Harry Potter and the Sorcerer's Stone"]),
-        .en(672, "Harry Potter and the Chamber of Secrets", "2002-11-13", 120.2, 7.7, 22_040, [.adventure, .fantasy, .family]),
+        .en(
+            672, "Harry Potter and the Chamber of Secrets", "2002-11-13", 120.2, 7.7, 22_040,
+            [.adventure, .fantasy, .family]),
         .en(673, "Harry Potter and the Prisoner of Azkaban", "2004-05-31", 115.7, 8.0, 22_030, [.adventure, .fantasy]),
         .en(674, "Harry Potter and the Goblet of Fire", "2005-11-16", 110.9, 7.8, 21_020, [.adventure, .fantasy]),
-        .en(675, "Harry Potter and the Order of the Phoenix", "2007-06-28", 105.1, 7.7, 19_040, [.adventure, .fantasy]),
+        .en(
+            675, "Harry Potter and the Order of the Phoenix", "2007-06-28", 105.1, 7.7, 19_040, [.adventure, .fantasy]),
         .en(767, "Harry Potter and the Half-Blood Prince", "2009-07-07", 100.5, 7.7, 18_520, [.adventure, .fantasy]),
-        .en(12444, "Harry Potter and the Deathly Hallows: Part 1", "2010-11-17", 105.3, 7.8, 18_530, [.adventure, .fantasy]),
-        .en(12445, "Harry Potter and the Deathly Hallows: Part 2", "2011-07-12", 125.8, 8.1, 21_040, [.fantasy, .adventure]),
-        .en(259316, "Fantastic Beasts and Where to Find Them", "2016-11-16", 60.2, 7.3, 19_020, [.adventure, .fantasy]),
-        .en(338952, "Fantastic Beasts: The Crimes of Grindelwald", "2018-11-14", 45.6, 6.8, 13_010, [.adventure, .fantasy]),
-        .en(338953, "Fantastic Beasts: The Secrets of Dumbledore", "2022-04-06", 40.1, 6.7, 4_530, [.fantasy, .adventure]),
+        .en(
+            12444, "Harry Potter and the Deathly Hallows: Part 1", "2010-11-17", 105.3, 7.8, 18_530,
+            [.adventure, .fantasy]),
+        .en(
+            12445, "Harry Potter and the Deathly Hallows: Part 2", "2011-07-12", 125.8, 8.1, 21_040,
+            [.fantasy, .adventure]),
+        .en(
+            259316, "Fantastic Beasts and Where to Find Them", "2016-11-16", 60.2, 7.3, 19_020, [.adventure, .fantasy]),
+        .en(
+            338952, "Fantastic Beasts: The Crimes of Grindelwald", "2018-11-14", 45.6, 6.8, 13_010,
+            [.adventure, .fantasy]),
+        .en(
+            338953, "Fantastic Beasts: The Secrets of Dumbledore", "2022-04-06", 40.1, 6.7, 4_530,
+            [.fantasy, .adventure]),
 
         .en(
             85, "Raiders of the Lost Ark", "1981-06-12", 50.3, 7.9, 12_540, [.adventure, .action],
             also: ["Indiana Jones and the Raiders of the Lost Ark"]),
         .en(87, "Indiana Jones and the Temple of Doom", "1984-05-23", 35.6, 7.3, 8_720, [.adventure, .action]),
         .en(89, "Indiana Jones and the Last Crusade", "1989-05-24", 40.2, 7.8, 10_530, [.adventure, .action]),
-        .en(217, "Indiana Jones and the Kingdom of the Crystal Skull", "2008-05-21", 30.5, 5.9, 7_540, [.adventure, .action]),
+        .en(
+            217, "Indiana Jones and the Kingdom of the Crystal Skull", "2008-05-21", 30.5, 5.9, 7_540,
+            [.adventure, .action]),
         .en(335977, "Indiana Jones and the Dial of Destiny", "2023-06-28", 45.9, 6.6, 3_020, [.adventure, .action]),
 
         .en(105, "Back to the Future", "1985-07-03", 60.4, 8.3, 20_030, [.adventure, .comedy, .sciFi]),
@@ -101,13 +128,17 @@ extension Films {
         .en(954, "Mission: Impossible", "1996-05-22", 40.5, 7.0, 8_520, [.adventure, .action, .thriller]),
         .en(955, "Mission: Impossible II", "2000-05-24", 30.2, 6.1, 7_010, [.adventure, .action, .thriller]),
         .en(956, "Mission: Impossible III", "2006-05-03", 32.6, 6.7, 7_030, [.adventure, .action, .thriller]),
-        .en(56292, "Mission: Impossible - Ghost Protocol", "2011-12-07", 40.3, 7.1, 10_040, [.action, .thriller, .adventure]),
+        .en(
+            56292, "Mission: Impossible - Ghost Protocol", "2011-12-07", 40.3, 7.1, 10_040,
+            [.action, .thriller, .adventure]),
         .en(177677, "Mission: Impossible - Rogue Nation", "2015-07-23", 38.9, 7.2, 9_020, [.action, .adventure]),
         .en(353081, "Mission: Impossible - Fallout", "2018-07-13", 42.1, 7.4, 8_530, [.action, .adventure]),
         .en(
             575264, "Mission: Impossible - Dead Reckoning Part One", "2023-07-08", 60.4, 7.5, 3_520,
             [.action, .thriller]),
-        .en(575265, "Mission: Impossible - The Final Reckoning", "2025-05-17", 150.2, 7.2, 1_510, [.action, .adventure, .thriller]),
+        .en(
+            575265, "Mission: Impossible - The Final Reckoning", "2025-05-17", 150.2, 7.2, 1_510,
+            [.action, .adventure, .thriller]),
 
         .en(329, "Jurassic Park", "1993-06-11", 60.3, 7.9, 16_540, [.adventure, .sciFi]),
         .en(330, "The Lost World: Jurassic Park", "1997-05-23", 35.8, 6.6, 9_010, [.adventure, .action, .sciFi]),
@@ -123,20 +154,29 @@ extension Films {
 
         .en(70160, "The Hunger Games", "2012-03-12", 60.4, 7.2, 22_020, [.sciFi, .adventure, .fantasy]),
         .en(101299, "The Hunger Games: Catching Fire", "2013-11-15", 55.1, 7.4, 17_530, [.adventure, .action, .sciFi]),
-        .en(131631, "The Hunger Games: Mockingjay - Part 1", "2014-11-18", 45.7, 6.8, 15_020, [.sciFi, .adventure, .thriller]),
-        .en(131634, "The Hunger Games: Mockingjay - Part 2", "2015-11-18", 45.3, 6.9, 13_010, [.action, .adventure, .sciFi]),
+        .en(
+            131631, "The Hunger Games: Mockingjay - Part 1", "2014-11-18", 45.7, 6.8, 15_020,
+            [.sciFi, .adventure, .thriller]),
+        .en(
+            131634, "The Hunger Games: Mockingjay - Part 2", "2015-11-18", 45.3, 6.9, 13_010,
+            [.action, .adventure, .sciFi]),
         .en(
             695721, "The Hunger Games: The Ballad of Songbirds & Snakes", "2023-11-15", 60.2, 7.2, 3_010,
             [.drama, .sciFi, .action]),
 
         .en(245891, "John Wick", "2014-10-22", 55.3, 7.4, 19_020, [.action, .thriller]),
         .en(324552, "John Wick: Chapter 2", "2017-02-08", 45.6, 7.3, 13_520, [.action, .thriller, .crime]),
-        .en(458156, "John Wick: Chapter 3 - Parabellum", "2019-05-15", 50.1, 7.4, 10_030, [.action, .thriller, .crime]),
+        .en(
+            458156, "John Wick: Chapter 3 - Parabellum", "2019-05-15", 50.1, 7.4, 10_030, [.action, .thriller, .crime]),
         .en(603692, "John Wick: Chapter 4", "2023-03-22", 70.4, 7.7, 6_020, [.action, .thriller, .crime]),
 
         .en(8966, "Twilight", "2008-11-20", 55.2, 6.3, 13_020, [.fantasy, .drama, .romance]),
-        .en(18239, "The Twilight Saga: New Moon", "2009-11-18", 45.6, 6.0, 9_010, [.adventure, .fantasy, .drama, .romance]),
-        .en(24021, "The Twilight Saga: Eclipse", "2010-06-23", 45.1, 6.2, 8_520, [.adventure, .fantasy, .drama, .romance]),
+        .en(
+            18239, "The Twilight Saga: New Moon", "2009-11-18", 45.6, 6.0, 9_010,
+            [.adventure, .fantasy, .drama, .romance]),
+        .en(
+            24021, "The Twilight Saga: Eclipse", "2010-06-23", 45.1, 6.2, 8_520,
+            [.adventure, .fantasy, .drama, .romance]),
         .en(
             50619, "The Twilight Saga: Breaking Dawn - Part 1", "2011-11-16", 45.8, 6.2, 8_230,
             [.adventure, .fantasy, .drama, .romance]),
@@ -145,7 +185,9 @@ extension Films {
             [.adventure, .fantasy, .drama, .romance]),
 
         .en(9659, "Mad Max", "1979-04-12", 30.5, 6.7, 4_510, [.adventure, .action, .thriller, .sciFi]),
-        .en(8810, "Mad Max 2", "1981-12-24", 28.3, 7.3, 4_330, [.adventure, .action, .thriller, .sciFi], also: ["The Road Warrior"]),
+        .en(
+            8810, "Mad Max 2", "1981-12-24", 28.3, 7.3, 4_330, [.adventure, .action, .thriller, .sciFi],
+            also: ["The Road Warrior"]),
         .en(9355, "Mad Max Beyond Thunderdome", "1985-06-29", 22.1, 6.1, 2_510, [.adventure, .action, .sciFi]),
         .en(76341, "Mad Max: Fury Road", "2015-05-13", 60.7, 7.6, 23_020, [.action, .adventure, .sciFi]),
         .en(786892, "Furiosa: A Mad Max Saga", "2024-05-22", 70.2, 7.5, 3_530, [.action, .adventure, .sciFi]),
