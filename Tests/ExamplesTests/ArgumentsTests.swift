@@ -62,4 +62,30 @@ import Testing
             #expect(error.problem == "unknown option --strore")
         }
     }
+
+    @Test func searchWordsAreTrimmedAndNeedALetterOrDigitAndAReasonableLength() throws {
+        var title = Arguments(["add", "  Star", "Wars  ", "--member", "Ann"])
+        _ = try title.option("--member")
+        _ = try title.command()
+        #expect(try title.searchWords(named: "title", example: "\"Alien\"") == "Star Wars")
+        for words in [["!!!"], ["🎬", "🍿"], ["?", "-", "."], [String(repeating: "a", count: 501)]] {
+            var arguments = Arguments(["add"] + words)
+            _ = try arguments.command()
+            #expect(throws: UsageError.self, "\(words)") {
+                _ = try arguments.searchWords(named: "title", example: "\"Alien\"")
+            }
+        }
+        var rightToLeft = Arguments(["add", "جدایی نادر از سیمین"])
+        _ = try rightToLeft.command()
+        #expect(try rightToLeft.searchWords(named: "title", example: "\"Alien\"") == "جدایی نادر از سیمین")
+        var long = Arguments(["add", String(repeating: "é", count: 10_000)])
+        _ = try long.command()
+        do {
+            _ = try long.searchWords(named: "title", example: "\"Alien\"")
+            Issue.record("a title of 10,000 characters was accepted")
+        } catch {
+            #expect(error.problem.hasSuffix("is 10000 characters long, more than the 500 searched"), "\(error)")
+            #expect(error.problem.count < 120)
+        }
+    }
 }

@@ -2,344 +2,16 @@ import ExampleSupport
 import Foundation
 import Testing
 
-/// The offline catalogues are plausible over their whole generated content.
+/// The offline catalogues are plausible over their whole content: every film's values are in
+/// TMDB's ranges, and every photo of the generated Flickr stream fits its place and time.
 ///
-/// The rules are written here, in tables of their own, independently of the generators'
-/// tables: a generator that dates an Unreal Engine book to 1889, gives a cookbook to Packt or
-/// photographs a harbour in Nairobi fails these tests.
+/// The rules are written here, in tables of their own, independently of the catalogues'
+/// tables: a film released in 2031 or a harbour photographed in Nairobi fails these tests.
+/// (The books' shape is checked by ``BookCatalogueShapeTests``, the films' scripts and series
+/// by ``MovieCatalogueShapeTests``.)
 @Suite struct CataloguePlausibilityTests {
-    /// The latest year a generated book or movie can carry (the catalogues stop at 2025).
+    /// The latest year a book or movie can carry (the catalogues stop at 2025).
     static let latestYear = 2025
-
-    // MARK: - Google Books
-
-    /// The broad kind of a book, which decides the publishers that fit it.
-    enum BookKind {
-        /// Programming, game engines, game design.
-        case technical
-        /// Novels, classics, history, criticism, cooking.
-        case trade
-        /// Physics, electronics.
-        case science
-    }
-
-    /// What a title containing `pattern` allows.
-    struct TitleRule {
-        /// Text the title contains (case-sensitive, as titles are capitalised).
-        let pattern: String
-        /// The earliest year such a book can be dated.
-        let year: Int
-        /// The earliest month in that year (1 when any month will do).
-        var month = 1
-        /// The kind of book, for the first rule of a title that gives one.
-        var kind: BookKind?
-        /// The plausible page counts, for the first rule of a title that gives them.
-        var pages: ClosedRange<Int>?
-    }
-
-    /// The rules, most specific first. Every rule a title matches applies to its date; the
-    /// first one with a kind (and pages) decides those. Every title must match one.
-    static let titleRules: [TitleRule] = [
-        // Unreal Engine 1 shipped in May 1998, 4 in March 2014, 5 (early access) in May 2021,
-        // 5.1 in November 2022, 5.3 in September 2023.
-        TitleRule(pattern: "Unreal Engine 5.3", year: 2023, month: 9),
-        TitleRule(pattern: "Unreal Engine 5.1", year: 2022, month: 11),
-        TitleRule(pattern: "Unreal Engine 5", year: 2021, month: 5),
-        TitleRule(pattern: "Unreal Engine 4", year: 2014, month: 3),
-        TitleRule(pattern: "Unreal Engine", year: 1998, month: 5, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Blueprints", year: 2014),
-        TitleRule(pattern: "Virtual Reality", year: 2014),
-        TitleRule(pattern: "Unity", year: 2005, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Godot 4", year: 2023, month: 3),
-        TitleRule(pattern: "Godot", year: 2014, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Swift Concurrency", year: 2021, month: 9),
-        TitleRule(pattern: "Swift on the Server", year: 2016),
-        TitleRule(pattern: "Swift", year: 2014, month: 6, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Python", year: 1991, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "SQLite", year: 2000, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Rust Atomics and Locks", year: 2023),
-        TitleRule(pattern: "Rust", year: 2015, month: 5, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Physics for Game Developers", year: 2000, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "Game Design", year: 1980, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "The Art of Computer Programming", year: 1968, kind: .technical, pages: 150...900),
-        TitleRule(pattern: "The Art of Electronics", year: 1980, kind: .science, pages: 150...1_250),
-        TitleRule(pattern: "The Art of War", year: 1905, kind: .trade, pages: 40...400),
-        TitleRule(pattern: "War and Peace", year: 1869, kind: .trade, pages: 200...1_400),
-        TitleRule(pattern: "Dawn", year: 1900, kind: .trade, pages: 100...800),
-        TitleRule(pattern: "History of", year: 1850, kind: .trade, pages: 100...900),
-        // The first Zeppelin flew in 1900; books on its war come after 1918.
-        TitleRule(pattern: "Zeppelin", year: 1919, kind: .trade, pages: 100...600),
-        TitleRule(pattern: "Physics", year: 1900, kind: .science, pages: 100...1_200),
-        TitleRule(pattern: "Cooking", year: 1900, kind: .trade, pages: 60...800),
-    ]
-
-    /// A publisher: the years it published under this name and the kinds of book it prints.
-    struct PublisherRule {
-        /// The first year.
-        let founded: Int
-        /// The last year (nil: still publishing).
-        var until: Int?
-        /// The kinds of book.
-        let kinds: Set<BookKind>
-    }
-
-    /// The publishers the catalogue may name; any other name fails.
-    static let publisherRules: [String: PublisherRule] = [
-        "Packt Publishing Ltd": PublisherRule(founded: 2004, kinds: [.technical]),
-        "Apress": PublisherRule(founded: 1999, kinds: [.technical]),
-        "No Starch Press": PublisherRule(founded: 1994, kinds: [.technical]),
-        "O'Reilly & Associates": PublisherRule(founded: 1978, until: 2004, kinds: [.technical]),
-        "O'Reilly Media, Inc.": PublisherRule(founded: 2004, kinds: [.technical]),
-        "Manning Publications": PublisherRule(founded: 1990, kinds: [.technical]),
-        "Manning": PublisherRule(founded: 1990, kinds: [.technical]),
-        "Addison-Wesley Professional": PublisherRule(founded: 1942, kinds: [.technical]),
-        "Pragmatic Bookshelf": PublisherRule(founded: 2003, kinds: [.technical]),
-        "New Riders": PublisherRule(founded: 1988, kinds: [.technical]),
-        "Wordware Publishing": PublisherRule(founded: 1983, until: 2012, kinds: [.technical]),
-        "Morgan Kaufmann": PublisherRule(founded: 1984, kinds: [.technical]),
-        "Focal Press": PublisherRule(founded: 1938, kinds: [.technical]),
-        "MIT Press": PublisherRule(founded: 1962, kinds: [.technical, .science]),
-        "Sams Publishing": PublisherRule(founded: 1946, kinds: [.technical]),
-        "CRC Press": PublisherRule(founded: 1973, kinds: [.technical, .science]),
-        "John Wiley & Sons": PublisherRule(founded: 1807, kinds: [.technical, .science]),
-        "Springer": PublisherRule(founded: 1842, kinds: [.technical, .science]),
-        "Springer Nature": PublisherRule(founded: 2015, kinds: [.technical, .science]),
-        "McGraw-Hill": PublisherRule(founded: 1917, kinds: [.technical, .science]),
-        "Prentice Hall": PublisherRule(founded: 1913, kinds: [.technical, .science]),
-        "Dover Publications": PublisherRule(founded: 1941, kinds: [.science, .trade]),
-        "Oxford University Press": PublisherRule(founded: 1586, kinds: [.science, .trade]),
-        "Cambridge University Press": PublisherRule(founded: 1534, kinds: [.science, .trade]),
-        "Penguin Books": PublisherRule(founded: 1935, kinds: [.trade]),
-        "Penguin Classics": PublisherRule(founded: 1946, kinds: [.trade]),
-        "Penguin UK": PublisherRule(founded: 1935, kinds: [.trade]),
-        "Vintage": PublisherRule(founded: 1954, kinds: [.trade]),
-        "Random House": PublisherRule(founded: 1927, kinds: [.trade]),
-        "HarperCollins": PublisherRule(founded: 1989, kinds: [.trade]),
-        "Harper & Brothers": PublisherRule(founded: 1833, until: 1962, kinds: [.trade]),
-        "Macmillan": PublisherRule(founded: 1843, kinds: [.trade]),
-        "Chatto & Windus": PublisherRule(founded: 1873, kinds: [.trade]),
-        "Victor Gollancz": PublisherRule(founded: 1927, kinds: [.trade]),
-        "Tor Books": PublisherRule(founded: 1980, kinds: [.trade]),
-        "Faber & Faber": PublisherRule(founded: 1929, kinds: [.trade]),
-        "Bloomsbury Publishing": PublisherRule(founded: 1986, kinds: [.trade]),
-        "Alfred A. Knopf": PublisherRule(founded: 1915, kinds: [.trade]),
-        "Houghton Mifflin": PublisherRule(founded: 1880, kinds: [.trade]),
-        "Everyman's Library": PublisherRule(founded: 1906, kinds: [.trade]),
-        "Modern Library": PublisherRule(founded: 1917, kinds: [.trade]),
-        "Thomas Y. Crowell & Co.": PublisherRule(founded: 1876, until: 1979, kinds: [.trade]),
-        "William Heinemann": PublisherRule(founded: 1890, kinds: [.trade]),
-        "Wordsworth Editions": PublisherRule(founded: 1987, kinds: [.trade]),
-        "Luzac & Co.": PublisherRule(founded: 1740, until: 1990, kinds: [.trade]),
-        "Shambhala": PublisherRule(founded: 1969, kinds: [.trade]),
-        "Routledge": PublisherRule(founded: 1836, kinds: [.trade]),
-        "Longmans, Green & Co.": PublisherRule(founded: 1865, until: 1968, kinds: [.trade]),
-        "Yale University Press": PublisherRule(founded: 1908, kinds: [.trade]),
-        "Thames & Hudson": PublisherRule(founded: 1949, kinds: [.trade]),
-        "T. Fisher Unwin": PublisherRule(founded: 1882, until: 1926, kinds: [.trade]),
-        "The History Press": PublisherRule(founded: 2005, kinds: [.trade]),
-        "Ian Allan Publishing": PublisherRule(founded: 1942, kinds: [.trade]),
-        "Amberley Publishing": PublisherRule(founded: 2008, kinds: [.trade]),
-        "Osprey Publishing": PublisherRule(founded: 1968, kinds: [.trade]),
-        "Pen and Sword": PublisherRule(founded: 1990, kinds: [.trade]),
-        "Hodder & Stoughton": PublisherRule(founded: 1868, kinds: [.trade]),
-        "G. P. Putnam's Sons": PublisherRule(founded: 1838, kinds: [.trade]),
-        "Fonthill Media": PublisherRule(founded: 2011, kinds: [.trade]),
-        "Ten Speed Press": PublisherRule(founded: 1971, kinds: [.trade]),
-        "Chronicle Books": PublisherRule(founded: 1967, kinds: [.trade]),
-        "Ebury Press": PublisherRule(founded: 1961, kinds: [.trade]),
-    ]
-
-    /// A book as the checks see it: plain values read from the JSON the API would send.
-    struct BookFacts {
-        /// The title.
-        var title: String
-        /// `publishedDate`, if sent.
-        var date: String?
-        /// The publisher, if sent.
-        var publisher: String?
-        /// The authors (empty when none are sent).
-        var authors: [String] = []
-        /// `pageCount`, if sent.
-        var pageCount: Int?
-        /// `averageRating`, if sent.
-        var averageRating: Double?
-        /// `ratingsCount`, if sent.
-        var ratingsCount: Int?
-        /// The ISBN-13, if sent.
-        var isbn13: String?
-        /// The ISBN-10, if sent.
-        var isbn10: String?
-    }
-
-    /// Everything implausible about a book, one sentence each; empty when it is plausible.
-    static func problems(of book: BookFacts) -> [String] {
-        var problems: [String] = []
-        let rules = titleRules.filter { book.title.contains($0.pattern) }
-        guard let kindRule = rules.first(where: { $0.kind != nil }), let kind = kindRule.kind else {
-            return ["no rule covers the title \"\(book.title)\""]
-        }
-        var year: Int?
-        if let text = book.date {
-            if let date = CalendarDate(text) {
-                year = date.year
-                if date.year > latestYear { problems.append("dated \(text), after \(latestYear)") }
-                for rule in rules where !date.isOnOrAfter(year: rule.year, month: rule.month) {
-                    problems.append("dated \(text), before \(rule.year)-\(rule.month) (\"\(rule.pattern)\")")
-                }
-            } else {
-                problems.append("the date \"\(text)\" is not yyyy, yyyy-MM or yyyy-MM-dd on the calendar")
-            }
-        }
-        if let name = book.publisher {
-            if let publisher = publisherRules[name] {
-                if !publisher.kinds.contains(kind) { problems.append("\(name) does not publish \(kind) books") }
-                if let year, year < publisher.founded || year > publisher.until ?? .max {
-                    problems.append("\(name) did not publish under that name in \(year)")
-                }
-            } else {
-                problems.append("unknown publisher \"\(name)\"")
-            }
-        }
-        if let pages = book.pageCount, let range = kindRule.pages, !range.contains(pages) {
-            problems.append("\(pages) pages, outside \(range)")
-        }
-        problems += ratingProblems(average: book.averageRating, count: book.ratingsCount)
-        problems += authorProblems(book.authors, publisher: book.publisher)
-        if let year, year < 1970, book.isbn13 != nil { problems.append("an ISBN on a book of \(year)") }
-        if let isbn = book.isbn13, !isValidISBN13(isbn) { problems.append("invalid ISBN-13 \(isbn)") }
-        if let isbn = book.isbn10, !isValidISBN10(isbn) { problems.append("invalid ISBN-10 \(isbn)") }
-        return problems
-    }
-
-    /// The problems of a rating: both values or neither, 1 to 5 in halves, at least one
-    /// rating, and a single rating is a whole number of stars.
-    static func ratingProblems(average: Double?, count: Int?) -> [String] {
-        switch (average, count) {
-        case (nil, nil): return []
-        case (let average?, let count?):
-            var problems: [String] = []
-            if !(1...5).contains(average) || (average * 2).rounded() != average * 2 {
-                problems.append("average rating \(average) is not 1 to 5 in steps of 0.5")
-            }
-            if count < 1 { problems.append("\(count) ratings with an average") }
-            if count == 1, average.rounded() != average { problems.append("one rating averaging \(average)") }
-            return problems
-        default: return ["averageRating and ratingsCount must come together"]
-        }
-    }
-
-    /// The problems of an author list: no name twice, each a capitalised first and last name,
-    /// none the publisher's.
-    static func authorProblems(_ authors: [String], publisher: String?) -> [String] {
-        var problems: [String] = []
-        if Set(authors).count != authors.count { problems.append("an author twice in \(authors)") }
-        for author in authors {
-            let words = author.split(separator: " ")
-            if words.count < 2 || !words.allSatisfy({ $0.first?.isUppercase == true }) {
-                problems.append("\"\(author)\" does not look like a name")
-            }
-            if author == publisher { problems.append("\"\(author)\" is also the publisher") }
-        }
-        return problems
-    }
-
-    /// Whether an ISBN-13 has 13 digits, a `978`/`979` prefix and a valid check digit.
-    static func isValidISBN13(_ isbn: String) -> Bool {
-        let digits = isbn.compactMap(\.wholeNumberValue)
-        let sum = digits.enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 1 : 3) }
-        return digits.count == 13 && isbn.count == 13 && sum % 10 == 0
-            && (isbn.hasPrefix("978") || isbn.hasPrefix("979"))
-    }
-
-    /// Whether an ISBN-10 has 9 digits and a valid check character (a digit or `X`).
-    static func isValidISBN10(_ isbn: String) -> Bool {
-        let characters = Array(isbn)
-        guard characters.count == 10 else { return false }
-        var sum = 0
-        for (offset, character) in characters.enumerated() {
-            let value = offset == 9 && character == "X" ? 10 : character.wholeNumberValue
-            guard let value else { return false }
-            sum += value * (10 - offset)
-        }
-        return sum % 11 == 0
-    }
-
-    /// The facts of a volume, read from its JSON as the API sends it (encoded, then parsed).
-    static func facts(of volume: BookCatalogue.Volume) throws -> BookFacts {
-        let sent = try JSONSerialization.jsonObject(with: try JSONSerialization.data(withJSONObject: volume.json))
-        let info = try #require((sent as? [String: Any])?["volumeInfo"] as? [String: Any])
-        let identifiers = info["industryIdentifiers"] as? [[String: String]] ?? []
-        func identifier(_ type: String) -> String? { identifiers.first { $0["type"] == type }?["identifier"] }
-        return BookFacts(
-            title: try #require(info["title"] as? String), date: info["publishedDate"] as? String,
-            publisher: info["publisher"] as? String, authors: info["authors"] as? [String] ?? [],
-            pageCount: info["pageCount"] as? Int, averageRating: number(info["averageRating"]),
-            ratingsCount: info["ratingsCount"] as? Int, isbn13: identifier("ISBN_13"), isbn10: identifier("ISBN_10"))
-    }
-
-    /// The book rules reject what the issue reported, and more, so they can fail.
-    @Test func theRulesCatchTheDatesTheIssueReported() {
-        // The issue: these came out of the generator before it followed the rules.
-        let reported = [
-            BookFacts(title: "Game Development with Unreal Engine 5.1 C++ Programming", date: "1889-06-27"),
-            BookFacts(title: "Practical Unreal Engine 4 Essentials", date: "1865"),
-            BookFacts(title: "Learning Unreal Engine 5.3", date: "2023-06"),
-            BookFacts(title: "Cooking for One", date: "1999", publisher: "Packt Publishing Ltd"),
-            BookFacts(title: "Unity in Action", date: "2001", publisher: "Packt Publishing Ltd"),
-            BookFacts(title: "Swift Programming", date: "2016-02-30"),
-            BookFacts(title: "Rust in Action", date: "2027"),
-            BookFacts(title: "Python Tricks", date: "2019", authors: ["Maria Chen", "Maria Chen"]),
-            BookFacts(title: "Python Tricks", date: "2019", pageCount: 12),
-            BookFacts(title: "Python Tricks", date: "2019", averageRating: 3.5, ratingsCount: 1),
-            BookFacts(title: "War and Peace", date: "1955", isbn13: "9780140447934"),
-            BookFacts(title: "Knitting for Pleasure", date: "1990"),
-        ]
-        for book in reported { #expect(!Self.problems(of: book).isEmpty, "\(book)") }
-        let fine = BookFacts(
-            title: "Unreal Engine 5 Game Development", date: "2023-02-14", publisher: "Packt Publishing Ltd",
-            authors: ["Maria Chen", "Tom Walsh"], pageCount: 420, averageRating: 4.5, ratingsCount: 6,
-            isbn13: "9781801810661", isbn10: "1801810664")
-        #expect(Self.problems(of: fine).isEmpty)
-    }
-
-    /// Every one of the 1,200 volumes passes every book rule.
-    @Test func everyVolumeIsPlausible() async throws {
-        var failures: [String] = []
-        for (index, volume) in BookCatalogue().volumes.enumerated() {
-            if index % 50 == 0 { await Task.yield() }  // Let the suite's other tests run meanwhile.
-            let problems = Self.problems(of: try Self.facts(of: volume))
-            if !problems.isEmpty { failures.append("\(volume.id) \"\(volume.title)\": \(problems)") }
-        }
-        #expect(failures.isEmpty, "\(failures.count) implausible volumes, such as \(failures.prefix(5))")
-    }
-
-    /// Unreal Engine books are dated 1998 to 2025, version 4 from 2014, version 5 from 2021.
-    @Test func unrealEngineBooksAreDatedAfterTheirEngine() throws {
-        let unreal = BookCatalogue().matches("Unreal Engine")
-        #expect(unreal.count > 400)
-        for volume in unreal {
-            guard let year = volume.publishedDate.flatMap({ Int($0.prefix(4)) }) else { continue }
-            #expect((1998...Self.latestYear).contains(year), "\(volume.title) (\(year))")
-            if volume.title.contains("Unreal Engine 5") { #expect(year >= 2021, "\(volume.title) (\(year))") }
-            if volume.title.contains("Unreal Engine 4") { #expect(year >= 2014, "\(volume.title) (\(year))") }
-        }
-        // Plenty of them have the fields the checks look at, so the checks are not vacuous.
-        #expect(unreal.filter { $0.publishedDate != nil }.count > 300)
-        #expect(unreal.filter { $0.publisher != nil }.count > 300)
-    }
-
-    /// Ids and ISBNs are unique; most volumes have a page count, some have ratings, some are old.
-    @Test func volumesHaveUniqueIDsAndISBNsAndSomeRatings() {
-        let volumes = BookCatalogue().volumes
-        #expect(Set(volumes.map(\.id)).count == volumes.count)
-        let isbns = volumes.compactMap(\.isbn13)
-        #expect(Set(isbns).count == isbns.count)
-        #expect(volumes.filter { $0.pageCount != nil }.count > volumes.count * 3 / 4)
-        let rated = volumes.filter { $0.averageRating != nil }.count
-        #expect(rated > volumes.count / 10 && rated < volumes.count / 2)
-        // Old books are in the catalogue too (War and Peace, histories), without ISBNs.
-        #expect(volumes.contains { ($0.publishedDate.flatMap { Int($0.prefix(4)) } ?? 9999) < 1950 })
-    }
 
     // MARK: - TMDB
 
@@ -351,15 +23,11 @@ import Testing
     /// Everything implausible about a movie detail object, one sentence each.
     static func problems(ofMovie movie: [String: Any]) -> [String] {
         var problems: [String] = []
-        let date = movie["release_date"] as? String
-        if let date, !date.isEmpty {
-            if let parsed = CalendarDate(date), parsed.day != nil {
-                if !(1900...latestYear).contains(parsed.year) { problems.append("released in \(parsed.year)") }
-            } else {
-                problems.append("release date \"\(date)\" is not a yyyy-MM-dd calendar date")
-            }
-        } else if date == nil {
-            problems.append("no release_date key")
+        let date = movie["release_date"] as? String ?? ""
+        if let parsed = CalendarDate(date), parsed.day != nil {
+            if !(1900...latestYear).contains(parsed.year) { problems.append("released in \(parsed.year)") }
+        } else {
+            problems.append("release date \"\(date)\" is not a yyyy-MM-dd calendar date")
         }
         let popularity = number(movie["popularity"]) ?? -1
         if !(0.6...5_000).contains(popularity) { problems.append("popularity \(popularity)") }
@@ -387,7 +55,8 @@ import Testing
         #expect(Self.problems(ofMovie: good).isEmpty)
         let changes: [(String, Any)] = [
             ("release_date", "2009-0-14"), ("release_date", "2009-02-30"), ("release_date", "1890-05-01"),
-            ("release_date", "2031-01-01"), ("popularity", 0.0), ("popularity", 99_999.0), ("vote_average", 11.0),
+            ("release_date", "2031-01-01"), ("release_date", ""), ("popularity", 0.0), ("popularity", 99_999.0),
+            ("vote_average", 11.0),
             ("vote_average", 6.25), ("vote_count", -1), ("vote_count", 0), ("genre_ids", [4711]),
         ]
         for (key, value) in changes {
@@ -401,7 +70,7 @@ import Testing
     @Test(arguments: [nil, 1, 42, 0xDEAD_BEEF] as [UInt64?])
     func everyMovieIsPlausible(driftSeed: UInt64?) async throws {
         let catalogue = MovieCatalogue(driftSeed: driftSeed)
-        #expect(catalogue.movies.count >= 250)
+        #expect(catalogue.movies.count >= 500)
         var failures: [String] = []
         var usual = 0
         for id in catalogue.movies.keys.sorted() {
@@ -418,26 +87,6 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) implausible movies, such as \(failures.prefix(5))")
         // Most popularity values are TMDB's usual 1 to 100; a few are in the long tail.
         #expect(usual >= catalogue.movies.count * 3 / 4, "\(usual) of \(catalogue.movies.count)")
-    }
-
-    /// A generated "… 2" or "… 3" has a previous part, released before it.
-    @Test func sequelsComeOutAfterTheFilmBeforeThem() {
-        let movies = Array(MovieCatalogue().movies.values)
-        var sequels = 0
-        for movie in movies {
-            guard let last = movie.title.split(separator: " ").last, let part = Int(last) else { continue }
-            let base = String(movie.title.dropLast(last.count + 1))
-            guard !movie.releaseDate.isEmpty, !["Fast & Furious", "Kung Fu Panda"].contains(base) else { continue }
-            #expect((2...9).contains(part), "\(movie.title)")
-            let earlier = movies.filter { $0.title == (part == 2 ? base : "\(base) \(part - 1)") }
-            #expect(!earlier.isEmpty, "\(movie.title) has no part \(part - 1)")
-            // The earliest release of the previous part (a remake may come later) precedes it.
-            if let previous = earlier.map(\.releaseDate).filter({ !$0.isEmpty }).min() {
-                #expect(previous < movie.releaseDate, "\(movie.title) \(movie.releaseDate) after \(previous)")
-            }
-            sequels += 1
-        }
-        #expect(sequels > 10)
     }
 
     /// A drift seed moves each popularity by at most 8 %.

@@ -25,14 +25,14 @@ import Testing
 
     static let commands: [Command] = [
         Command(program: "booklab", setup: [], arguments: ["search", "Unreal Engine"], longestWait: 600),
-        Command(program: "booklab", setup: [["search", "zeppelin"]], arguments: ["add", "2"], longestWait: 300),
+        Command(program: "booklab", setup: [["search", "christie"]], arguments: ["add", "2"], longestWait: 300),
         Command(
-            program: "booklab", setup: [["search", "zeppelin"], ["add", "1"]], arguments: ["list"], longestWait: 200),
+            program: "booklab", setup: [["search", "christie"], ["add", "1"]], arguments: ["list"], longestWait: 200),
         Command(
-            program: "booklab", setup: [["search", "zeppelin"], ["add", "1"]], arguments: ["show", "1"],
+            program: "booklab", setup: [["search", "christie"], ["add", "1"]], arguments: ["show", "1"],
             longestWait: 200),
         Command(
-            program: "booklab", setup: [["search", "zeppelin"], ["add", "1"]], arguments: ["remove", "1"],
+            program: "booklab", setup: [["search", "christie"], ["add", "1"]], arguments: ["remove", "1"],
             longestWait: 200
         ),
         Command(program: "mustc", setup: [], arguments: ["add", "Fight Club"], longestWait: 400),

@@ -110,6 +110,75 @@ import Testing
         #expect(stored.first?.remoteID == 194)
     }
 
+    @Test func addSaysWhichMatchItPickedAndHowToPickAnother() async throws {
+        let sandbox = try MustCSandbox()
+        defer { sandbox.remove() }
+
+        let add = try await sandbox.run(["add", "Star Wars", "--member", "Ben"])
+        #expect(add.status == 0, "\(add)")
+        let lines = add.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains(#"Found TMDB 11 "Star Wars" (1977), popularity 85.200."#), "\(add)")
+        #expect(lines.contains("That is the first of 11 matches; the next are:"), "\(add)")
+        #expect(lines.filter { $0.hasPrefix("  TMDB ") }.count == 3, "\(add)")
+        #expect(
+            lines.contains(
+                #"To pick another, add it by its own title, or give the year: mustc add "Star Wars" --member Ben --year 1980"#
+            ),
+            "\(add)")
+        #expect(try sandbox.movies().map(\.remoteID) == [11])
+
+        // A title with one match says nothing more.
+        let one = try await sandbox.run(["add", "Arrival"])
+        #expect(!one.output.contains("matches"), "\(one)")
+    }
+
+    @Test func theYearPicksTheFilmReleasedThatYear() async throws {
+        let sandbox = try MustCSandbox()
+        defer { sandbox.remove() }
+
+        let old = try await sandbox.run(["add", "Dune", "--year", "1984"])
+        #expect(old.status == 0, "\(old)")
+        #expect(old.output.contains(#"Searching TMDB for "Dune" released in 1984…"#), "\(old)")
+        #expect(old.output.contains(#"Found TMDB 841 "Dune" (1984)"#), "\(old)")
+        #expect(try sandbox.movies().map(\.remoteID) == [841])
+
+        let new = try await sandbox.run(["add", "dune"])
+        #expect(new.output.contains(#"Found TMDB 438631 "Dune" (2021)"#), "\(new)")
+        #expect(new.output.contains("mustc add \"dune\" --year 1984"), "\(new)")
+        #expect(try sandbox.movies().map(\.remoteID) == [438631])
+
+        let none = try await sandbox.run(["add", "Dune", "--year", "1950"])
+        #expect(none.output.contains(#"No TMDB match for "Dune" released in 1950"#), "\(none)")
+        let wrong = try await sandbox.run(["add", "Dune", "--year", "84a"])
+        #expect(wrong.status == 2, "\(wrong)")
+        #expect(
+            wrong.errorOutput.hasPrefix("mustc: --year needs a whole number from 1874 to 2100, not '84a'"), "\(wrong)")
+    }
+
+    @Test(arguments: ["!!!", "🎬", "  -- ", String(repeating: "a", count: 10_000)])
+    func aTitleWithNothingToSearchForOrFarTooLongIsAWrongCallThatStoresNothing(title: String) async throws {
+        let sandbox = try MustCSandbox()
+        defer { sandbox.remove() }
+        let run = try await sandbox.run(["add", title])
+        #expect(run.status == 2, "\(run)")
+        let first = run.errorOutput.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("mustc: "), "\(run)")
+        #expect(first.count < 200, "\(first)")
+        #expect(run.output.isEmpty, "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.store.path))
+    }
+
+    @Test func aRightToLeftTitleIsStoredAsTypedAndFound() async throws {
+        let sandbox = try MustCSandbox()
+        defer { sandbox.remove() }
+        let add = try await sandbox.run(["add", "جدایی نادر از سیمین"])
+        #expect(add.status == 0, "\(add)")
+        #expect(add.output.contains(#"Found TMDB "#) && add.output.contains(#""A Separation" (2011)"#), "\(add)")
+        let stored = try #require(try sandbox.movies().first)
+        #expect(stored.title == "جدایی نادر از سیمین")
+        #expect(stored.popularity == 18.3)
+    }
+
     // MARK: refresh
 
     @Test(arguments: refreshForms)

@@ -69,7 +69,7 @@ struct BookSearch: Sendable {
             pageCount += 1
             received += results.count
             Interrupts.keep(Self.kept(pageCount: pageCount, received: received))
-            print("page \(pageCount): \(results.count) books (\(received) so far)")
+            print("page \(pageCount): \(results.count) book\(results.count == 1 ? "" : "s") (\(received) so far)")
             for result in results {
                 print("\(String(result.id).leftPadded(to: 5)). \(result.line)")
             }

@@ -11,10 +11,10 @@ struct MustC {
     static let program = ExampleProgram(
         name: "mustc",
         usage:
-            "mustc [--store <path>] [--live] add <title> [--member <name>] | list [--member <name>] "
+            "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] | list [--member <name>] "
             + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>] "
             + "| chart --out <file.svg> [--member <name>]",
-        options: ["--store", "--live", "--member", "--operations", "--concurrency", "--out"],
+        options: ["--store", "--live", "--member", "--year", "--operations", "--concurrency", "--out"],
         help: """
             mustc: the family's favourite movies, with their popularity from The Movie Database (TMDB).
             FetchKit's MustC example: offline by default, live with --live.
@@ -22,8 +22,11 @@ struct MustC {
             usage: mustc [--store <path>] [--live] <command> [options]
 
             Commands:
-              add <title> [--member <name>]     store the movie at once, then search TMDB for its
-                                                popularity and write it back (member: \(defaultMember))
+              add <title> [--year <year>] [--member <name>]
+                                                store the movie at once, then search TMDB for its
+                                                popularity and write it back (member: \(defaultMember));
+                                                says which match it picked and shows the next ones;
+                                                --year picks the one released that year
               list [--member <name>]            the stored movies, most popular first, with the trend in
                                                 the latest refresh: ↑ up, ↓ down, → unchanged
               refresh [--operations] [--concurrency <n>]
@@ -44,8 +47,10 @@ struct MustC {
               --live          use the real API at https://api.themoviedb.org/3 (needs TMDB_API_KEY)
               --help          show this text
 
-            Offline, an embedded server on 127.0.0.1 answers like TMDB from a generated catalogue
-            ("Fight Club", "Fast & Furious", "Amélie", "東京物語", "Romeo + Juliet", …).
+            Offline, an embedded server on 127.0.0.1 answers like TMDB from a catalogue of over
+            a thousand real films ("The Godfather", "Star Wars", "Titanic", "Amélie", "東京物語",
+            "Romeo + Juliet", …), searched as TMDB searches: words in any order, case and accents
+            ignored, the most popular first.
 
             Environment:
               TMDB_API_KEY                    the TMDB API key --live sends (never printed)
@@ -75,11 +80,12 @@ struct MustC {
         switch command {
         case "add":
             let member = try memberOption(&arguments) ?? defaultMember
-            let title = try arguments.rest(named: "title").trimmingCharacters(in: .whitespaces)
+            let year = try arguments.integerOption("--year", in: 1874...2100)
+            let title = try arguments.searchWords(named: "title", example: "\"The Godfather\"")
             try arguments.finish()
             let connection = try TMDBConnection(live: live, program: program, environment: environment)
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
-            try await AddCommand(shelf: shelf, connection: connection, title: title, member: member).run()
+            try await AddCommand(shelf: shelf, connection: connection, title: title, year: year, member: member).run()
         case "list":
             let member = try memberOption(&arguments)
             try arguments.finish()

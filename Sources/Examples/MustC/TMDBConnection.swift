@@ -80,9 +80,9 @@ struct TMDBConnection: Sendable {
         server?.maxRequestsInFlight
     }
 
-    /// The search request for a title.
-    func search(_ title: String) -> TMDBEndpoint {
-        TMDBEndpoint(baseURL: baseURL, route: .searchMovie(title: title))
+    /// The search request for a title, released in `year` if one is given.
+    func search(_ title: String, year: Int? = nil) -> TMDBEndpoint {
+        TMDBEndpoint(baseURL: baseURL, route: .searchMovie(title: title, year: year))
     }
 
     /// The detail request for a TMDB id.

@@ -10,8 +10,9 @@ import Foundation
 struct TMDBEndpoint: Endpoint {
     /// What to ask TMDB.
     enum Route: Sendable {
-        /// `GET /search/movie?query=<title>`: movies matching a title, best first.
-        case searchMovie(title: String)
+        /// `GET /search/movie?query=<title>[&primary_release_year=<year>]`: movies matching a
+        /// title (released that year, when a year is given), best first.
+        case searchMovie(title: String, year: Int?)
         /// `GET /movie/{id}`: one movie by its TMDB id.
         case movie(id: Int64)
     }
@@ -30,10 +31,26 @@ struct TMDBEndpoint: Endpoint {
 
     var queryItems: [URLQueryItem] {
         switch route {
-        case .searchMovie(let title): [URLQueryItem(name: "query", value: title)]
+        case .searchMovie(let title, let year):
+            [URLQueryItem(name: "query", value: title)]
+                + (year.map { [URLQueryItem(name: "primary_release_year", value: String($0))] } ?? [])
         case .movie: []
         }
     }
+}
+
+/// The first page of a TMDB search, as MustC reads it: the matches, best first, and how many
+/// there are in all.
+struct TMDBSearchPage: Decodable, Sendable {
+    enum CodingKeys: String, CodingKey {
+        case results
+        case totalResults = "total_results"
+    }
+
+    /// The matches of the page, best first.
+    var results: [TMDBMovie]
+    /// How many matches the search has on all its pages.
+    var totalResults: Int
 }
 
 /// The part of a TMDB movie MustC reads, from a search result or a movie detail.

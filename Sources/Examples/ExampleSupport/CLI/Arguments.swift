@@ -143,6 +143,42 @@ public struct Arguments: Sendable {
         return text
     }
 
+    /// The longest search the examples send, in characters (real titles are far shorter).
+    public static let maximumSearchLength = 500
+
+    /// Removes every remaining positional word as words to search for: a title, or a search.
+    ///
+    /// For example, `mustc add '!!!'` is a wrong call, before anything is stored or sent:
+    ///
+    /// ```swift
+    /// var arguments = Arguments(["add", "!!!"])
+    /// _ = try arguments.command()
+    /// let title = try arguments.searchWords(named: "title", example: "\"The Godfather\"")  // throws
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: what the words are, for the error message.
+    ///   - example: words to suggest instead, as the user would type them.
+    /// - Returns: the words joined by spaces, trimmed.
+    /// - Throws: ``UsageError`` when there are none, an unknown option is left among them, they
+    ///   hold no letter or digit (only punctuation, symbols or emoji), or they are longer than
+    ///   ``maximumSearchLength``.
+    public mutating func searchWords(named name: String, example: String) throws(UsageError) -> String {
+        let text = try rest(named: name).trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = text.count > 40 ? "\(text.prefix(40))…" : text
+        guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
+            throw UsageError(
+                "nothing to search for in '\(shown)': it has no letter or digit",
+                fix: "give the \(name), such as \(example)")
+        }
+        guard text.count <= Self.maximumSearchLength else {
+            throw UsageError(
+                "the \(name) '\(shown)' is \(text.count) characters long, more than the \(Self.maximumSearchLength) searched",
+                fix: "give a shorter \(name), such as \(example)")
+        }
+        return text
+    }
+
     /// Checks that every word was used.
     ///
     /// - Throws: ``UsageError`` naming the first word left over.

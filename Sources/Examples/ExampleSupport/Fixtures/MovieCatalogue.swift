@@ -1,18 +1,21 @@
 public import Foundation
 import SeededRandom
 
-/// The offline TMDB catalogue: movies shaped like `GET /3/search/movie` results and
+/// The offline TMDB catalogue: real films, shaped like `GET /3/search/movie` results and
 /// `GET /3/movie/{id}` objects (shapes from the real responses recorded in
-/// `Sources/TestSupport/Fixtures/tmdb/`: null `backdrop_path`, empty `release_date`,
-/// `vote_average` as an integer or a float).
+/// `Sources/TestSupport/Fixtures/tmdb/`: null `backdrop_path` and `poster_path` for some,
+/// `vote_average` as an integer when it is whole).
 ///
-/// Well-known titles keep their real TMDB ids and approximately their real values; the rest
-/// is generated deterministically and plausibly: valid release dates from 1950 to 2025 (a
-/// sequel comes out a few years after the film before it), popularity mostly between 1 and
-/// 100 with a long tail, `vote_average` from 0 to 10 with one decimal, and no votes meaning an
-/// average of 0. Popularity drifts: a catalogue made with a drift seed moves every popularity
-/// by a few percent, so a refresh in a later run sees changed values; without one, values are
-/// fixed.
+/// The films are the ones a newcomer names first: the all-time box office, the most voted,
+/// each decade from the 1920s, animation, world cinema under its original titles, and every
+/// film of the big series. Titles, original titles and languages, release dates and genres
+/// are facts (the tables in `Films/`); popularity and vote figures are of the right order for
+/// each film's standing, not TMDB's values of any one day; the overviews are our own
+/// sentences. Nothing in the catalogue is generated. Films whose TMDB id the tables record
+/// carry it; the others have ids from 9,000,000 up, which TMDB has not used.
+///
+/// Popularity drifts: a catalogue made with a drift seed moves every popularity by a few
+/// percent, so a refresh in a later run sees changed values; without one, values are fixed.
 public struct MovieCatalogue: Sendable {
     /// One movie.
     public struct Movie: Sendable {
@@ -20,20 +23,28 @@ public struct MovieCatalogue: Sendable {
         public var id: Int
         /// The title.
         public var title: String
-        /// The original title.
+        /// The original title, in the film's own language and script.
         public var originalTitle: String
-        /// The ISO 639-1 code of the original language, such as `"en"` or `"ja"`.
+        /// The ISO 639-1 code of the original language, such as `"en"` or `"ja"` (TMDB's
+        /// `"cn"` for Cantonese).
         public var originalLanguage: String
-        /// `"1999-10-15"`, or `""` as TMDB sends for unknown dates.
+        /// `"1999-10-15"`.
         public var releaseDate: String
         /// The popularity, after drift.
         public var popularity: Double
         /// The mean vote, 0 to 10 with one decimal (sent as an integer when it is whole).
         public var voteAverage: Double
-        /// How many votes the mean is of; 0 goes with a mean of 0.
+        /// How many votes the mean is of.
         public var voteCount: Int
-        /// TMDB genre ids, such as 18 (drama); empty for some movies, as on TMDB.
+        /// TMDB genre ids, such as 18 (drama).
         public var genreIDs: [Int]
+        /// Other titles the search finds the movie by, such as `Star Wars: Episode IV - A New Hope`.
+        public var alternativeTitles: [String]
+        /// The title, original title and other titles, for matching.
+        let searchText: SearchText
+
+        /// The release year, such as `1999`.
+        public var year: Int? { Int(releaseDate.prefix(4)) }
 
         /// The JSON object of this movie as a search result or a movie detail.
         public var json: [String: Any] {
@@ -41,7 +52,8 @@ public struct MovieCatalogue: Sendable {
                 "adult": false, "backdrop_path": id % 3 == 0 ? NSNull() : "/b\(id).jpg" as Any,
                 "genre_ids": genreIDs, "id": id, "original_language": originalLanguage,
                 "original_title": originalTitle,
-                "overview": "\(title): an offline fixture of FetchKit's mustc example.",
+                "overview":
+                    "A film of \(year.map(String.init) ?? "unknown date") in the offline catalogue of FetchKit's mustc example.",
                 "popularity": popularity, "poster_path": id % 5 == 0 ? NSNull() : "/p\(id).jpg" as Any,
                 "release_date": releaseDate, "title": title, "video": false,
                 "vote_average": voteAverage.rounded() == voteAverage ? Int(voteAverage) as Any : voteAverage as Any,
@@ -52,68 +64,18 @@ public struct MovieCatalogue: Sendable {
 
     /// The movies, by id.
     public let movies: [Int: Movie]
-    /// The movies in catalogue order: the well-known ones, then the generated ones.
-    private let ordered: [Movie]
+    /// Every movie, in catalogue order (the tables' order: sagas, franchises, … world cinema).
+    public let allMovies: [Movie]
 
-    /// A row of ``wellKnownRows``: a movie's values, with `nil` for an original title that is the title.
-    private typealias KnownMovie = (
-        id: Int, title: String, originalTitle: String?, language: String, releaseDate: String, popularity: Double,
-        voteAverage: Double, voteCount: Int, genreIDs: [Int]
-    )
-
-    /// Real movies with their TMDB ids and approximately their real values, one a row: id,
-    /// title, original title (`nil` when it is the title), original language, release date,
-    /// popularity, vote average, vote count and genre ids.
-    private static let wellKnownRows: [KnownMovie] = [
-        (550, "Fight Club", nil, "en", "1999-10-15", 73.433, 8.4, 30_312, [18]),
-        (13804, "Fast & Furious", nil, "en", "2009-04-02", 38.2, 6.7, 7_104, [28, 80, 53]),
-        (82992, "Fast & Furious 6", nil, "en", "2013-05-21", 41.5, 6.8, 10_433, [28, 53, 80]),
-        (194, "Amélie", "Le Fabuleux Destin d'Amélie Poulain", "fr", "2001-04-25", 32.7, 7.9, 11_402, [35, 10749]),
-        (129, "Spirited Away", "千と千尋の神隠し", "ja", "2001-07-20", 88.1, 8.5, 16_921, [16, 10751, 14]),
-        (18148, "Tokyo Story", "東京物語", "ja", "1953-11-03", 12.9, 8.2, 1_034, [18]),
-        (1_011_985, "Kung Fu Panda 4", nil, "en", "2024-03-02", 1610.2, 7.1, 2_612, [16, 28, 10751, 35, 14]),
-        (603, "The Matrix", nil, "en", "1999-03-30", 65.8, 8.2, 25_736, [28, 878]),
-        (101, "Léon: The Professional", "Léon", "fr", "1994-09-14", 44.0, 8.3, 14_815, [80, 18, 28]),
-        (787, "Mr. & Mrs. Smith", nil, "en", "2005-06-07", 39.9, 6.7, 9_130, [28, 35, 18, 53]),
-        (807, "Se7en", nil, "en", "1995-09-22", 58.3, 8.4, 20_912, [80, 9648, 53]),
-        (150540, "Inside Out", nil, "en", "2015-06-09", 97.4, 7.9, 21_975, [16, 10751, 12, 18, 35]),
-        // A title TMDB lists without a release date: no votes yet, so an average of 0.
-        (199951, "The Invisible Woman", nil, "en", "", 3.5, 0, 0, []),
-        // A title with `+`, and a more popular one with the same words: only a query that
-        // arrives with its `+` intact (sent as %2B) finds the 1996 film first.
-        (454, "Romeo + Juliet", nil, "en", "1996-11-01", 24.6, 6.7, 4_021, [18, 10749]),
-        (6003, "Romeo and Juliet", nil, "en", "1968-10-08", 36.4, 7.3, 812, [18, 10749]),
-    ]
-    /// The ``wellKnownRows`` as movies.
-    private static let wellKnown = wellKnownRows.map { row in
-        Movie(
-            id: row.id, title: row.title, originalTitle: row.originalTitle ?? row.title,
-            originalLanguage: row.language, releaseDate: row.releaseDate, popularity: row.popularity,
-            voteAverage: row.voteAverage, voteCount: row.voteCount, genreIDs: row.genreIDs)
-    }
-    /// The first words of generated titles.
-    private static let adjectives = [
-        "Silent", "Last", "Broken", "Golden", "Hidden", "Red", "Endless", "Little", "Crimson", "Distant", "Frozen",
-        "Quiet", "Wild", "Bitter",
-    ]
-    /// The last words of generated titles.
-    private static let nouns = [
-        "River", "Summer", "Kingdom", "Machine", "Garden", "Letter", "Storm", "Harbour", "Winter", "Station",
-        "Lantern", "Orchard", "Frontier", "Promise",
-    ]
-    /// TMDB's movie genre ids.
-    private static let genres = [
-        28, 12, 16, 35, 80, 99, 18, 10751, 14, 36, 27, 10402, 9648, 10749, 878, 53, 10752, 37,
-    ]
-    /// How many movies are generated.
-    private static let generatedCount = 240
+    /// The first id given to a film whose TMDB id the tables do not record.
+    static let firstUnrecordedID = 9_000_000
 
     /// Builds the catalogue.
     ///
     /// - Parameter driftSeed: nil for fixed popularity values; any other value moves each
     ///   popularity by up to ±8 %, differently for each seed.
     public init(driftSeed: UInt64? = nil) {
-        var base = Self.wellKnown + Self.generated()
+        var base = Self.catalogue
         if let driftSeed {
             var drift = SeededGenerator(seed: driftSeed)
             base = base.map { movie in
@@ -123,107 +85,77 @@ public struct MovieCatalogue: Sendable {
                 return moved
             }
         }
-        ordered = base
+        allMovies = base
         movies = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The generated movies ("The Silent River", "The Silent River 2", …), ids 400000 + 7n.
-    ///
-    /// Each title is a film from 1950 to 2025; some have sequels a few years apart, a few a
-    /// remake decades later, and a few are announced films without a date or votes yet.
-    private static func generated() -> [Movie] {
-        var g = SeededGenerator(seed: 0x00C1_4E3A)
-        var titles = adjectives.flatMap { adjective in nouns.map { "The \(adjective) \($0)" } }
-        titles.shuffle(using: &g)
-        var movies: [Movie] = []
-        func add(_ title: String, year: Int?) {
-            guard movies.count < generatedCount else { return }
-            movies.append(makeMovie(id: 400_000 + movies.count * 7, title: title, year: year, &g))
-        }
-        for title in titles where movies.count < generatedCount {
-            if g.chance(0.05) {  // announced, not yet dated
-                add(title, year: nil)
-                continue
-            }
-            let sequels = g.chance(0.22) ? Int.random(in: 1...3, using: &g) : 0
-            let first = 2025 - Int(pow(Double.random(in: 0..<1, using: &g), 1.4) * 76)
-            var year = min(first, 2025 - 4 * sequels)
-            add(title, year: year)
-            for part in stride(from: 2, through: sequels + 1, by: 1) {
-                year += Int.random(in: 2...4, using: &g)
-                add("\(title) \(part)", year: year)
-            }
-            if year <= 1990, g.chance(0.1) {  // a remake
-                add(title, year: year + Int.random(in: 20...35, using: &g))
-            }
-        }
-        return movies
-    }
-
-    /// One generated movie released in `year` (nil: announced, without date, votes or much popularity).
-    private static func makeMovie(id: Int, title: String, year: Int?, _ g: inout SeededGenerator) -> Movie {
-        var genreIDs = (0..<Int.random(in: 1...3, using: &g)).map { _ in g.pick(genres) }
-        genreIDs = genreIDs.enumerated().filter { !genreIDs.prefix($0.offset).contains($0.element) }.map(\.element)
-        guard let year else {
+    /// The films of the tables, with their ids (built once).
+    private static let catalogue: [Movie] = {
+        var used = Set(Films.all.compactMap(\.tmdbID))
+        return Films.all.map { film in
+            let id = film.tmdbID ?? unrecordedID(for: film, avoiding: &used)
             return Movie(
-                id: id, title: title, originalTitle: title, originalLanguage: "en", releaseDate: "",
-                popularity: (Double.random(in: 0.7...4, using: &g) * 1000).rounded() / 1000, voteAverage: 0,
-                voteCount: 0, genreIDs: g.chance(0.5) ? [] : genreIDs)
+                id: id, title: film.title, originalTitle: film.originalTitle, originalLanguage: film.language,
+                releaseDate: film.releaseDate, popularity: film.popularity, voteAverage: film.voteAverage,
+                voteCount: film.voteCount, genreIDs: film.genres.map(\.rawValue),
+                alternativeTitles: film.alternativeTitles,
+                searchText: SearchText([film.title, film.originalTitle] + film.alternativeTitles))
         }
-        let month = Int.random(in: 1...12, using: &g)
-        let day = Int.random(in: 1...daysIn(month: month, year: year), using: &g)
-        // Most films between 1 and 50; recent ones more; a few far more (TMDB's long tail).
-        var popularity = exp(Double.random(in: log(0.8)...log(45), using: &g))
-        if year >= 2020 { popularity *= Double.random(in: 1.5...3, using: &g) }
-        if g.chance(0.04) { popularity *= Double.random(in: 4...15, using: &g) }
-        let voteCount =
-            popularity < 2 && g.chance(0.3) ? 0 : Int(popularity * Double.random(in: 3...30, using: &g))
-        let voteAverage: Double =
-            switch voteCount {
-            case 0: 0
-            case 1..<10: Double(Int.random(in: 30...100, using: &g)) / 10  // a few votes swing widely
-            default: (Double.random(in: 4.8...7.9, using: &g) * 10).rounded() / 10
-            }
-        return Movie(
-            id: id, title: title, originalTitle: title, originalLanguage: "en",
-            releaseDate: String(format: "%04d-%02d-%02d", year, month, day),
-            popularity: (popularity * 1000).rounded() / 1000, voteAverage: voteAverage, voteCount: voteCount,
-            genreIDs: genreIDs)
+    }()
+
+    /// A stable id from 9,000,000 up for a film without a recorded TMDB id: a hash of its
+    /// title and date, moved on past any id already used.
+    private static func unrecordedID(for film: Film, avoiding used: inout Set<Int>) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in (film.title + film.releaseDate).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        var id = firstUnrecordedID + Int(hash % 900_000)
+        while !used.insert(id).inserted { id += 1 }
+        return id
     }
 
-    /// The JSON body of `GET /3/search/movie?query=…&page=…`: matches of every query word in
-    /// the title or original title, 20 a page. As on TMDB, a title equal to the whole query
-    /// (ignoring case and accents) ranks first; the rest follow most popular first, so
-    /// `Fast & Furious` finds the 2009 film, not its more popular sequel.
+    /// The movies a search finds, best first, as TMDB ranks them: a title (or original or
+    /// other title) equal to the whole query first, then the rest by popularity, most popular
+    /// first. Every word of the query must start a word of a title, in any order, ignoring
+    /// case and accents.
+    ///
+    /// - Parameters:
+    ///   - query: the words searched for.
+    ///   - year: only movies released that year (TMDB's `primary_release_year`), or any year.
+    /// - Returns: the matches; none for a query without letters or digits.
+    public func matches(_ query: String, year: Int? = nil) -> [Movie] {
+        let query = SearchText.Query(query)
+        let found = allMovies.filter { movie in
+            (year == nil || movie.year == year) && movie.searchText.contains(query)
+        }
+        let exact = Set(found.filter { $0.searchText.isExactly(query) }.map(\.id))
+        return found.sorted { first, second in
+            let (firstExact, secondExact) = (exact.contains(first.id), exact.contains(second.id))
+            if firstExact != secondExact { return firstExact }
+            if first.popularity != second.popularity { return first.popularity > second.popularity }
+            return first.id < second.id
+        }
+    }
+
+    /// The JSON body of `GET /3/search/movie?query=…&page=…&primary_release_year=…`: the
+    /// ``matches(_:year:)`` of the query, 20 a page. `Fast & Furious` finds the 2009 film, not
+    /// its more popular sequel.
     ///
     /// - Parameters:
     ///   - query: the `query` parameter.
     ///   - page: the one-based page number.
+    ///   - year: the `primary_release_year` (or `year`) parameter, if any.
     /// - Returns: the response body.
-    public func searchResponse(query: String, page: Int) -> Data {
-        let words = queryWords(query)
-        let whole = folded(query.trimmingCharacters(in: .whitespaces))
-        func isExact(_ movie: Movie) -> Bool {
-            folded(movie.title) == whole || folded(movie.originalTitle) == whole
-        }
-        let found =
-            words.isEmpty
-            ? []
-            : ordered.filter { movie in
-                let text = folded(movie.title + " " + movie.originalTitle)
-                return words.allSatisfy { text.contains($0) }
-            }
-            .sorted { first, second in
-                let (firstExact, secondExact) = (isExact(first), isExact(second))
-                if firstExact != secondExact { return firstExact }
-                return first.popularity > second.popularity
-            }
+    public func searchResponse(query: String, page: Int, year: Int? = nil) -> Data {
+        let found = matches(query, year: year)
         let pageSize = 20
         let pages = (found.count + pageSize - 1) / pageSize
-        let start = (max(1, page) - 1) * pageSize
+        let page = min(max(1, page), 500)
+        let start = (page - 1) * pageSize
         let results = start < found.count ? found[start..<min(found.count, start + pageSize)].map(\.json) : []
         return Self.encode([
-            "page": max(1, page), "results": results, "total_pages": pages, "total_results": found.count,
+            "page": page, "results": results, "total_pages": pages, "total_results": found.count,
         ])
     }
 

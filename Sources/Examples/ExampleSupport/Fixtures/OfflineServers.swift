@@ -34,8 +34,9 @@ public enum OfflineServers {
         return server
     }
 
-    /// Starts a TMDB server: `GET /3/search/movie?query=…` and `GET /3/movie/{id}`, answered
-    /// from ``MovieCatalogue``; a request without the accepted `api_key` gets TMDB's 401.
+    /// Starts a TMDB server: `GET /3/search/movie?query=…` (with `page` and
+    /// `primary_release_year` or `year`) and `GET /3/movie/{id}`, answered from
+    /// ``MovieCatalogue``; a request without the accepted `api_key` gets TMDB's 401.
     ///
     /// - Parameters:
     ///   - driftSeed: the catalogue's popularity drift (nil keeps values fixed).
@@ -55,8 +56,10 @@ public enum OfflineServers {
         server.route("GET", "/3/search/movie") { request in
             guard request.queryValue("api_key") == acceptedKey else { return invalidKey }
             let page = request.queryValue("page").flatMap(Int.init) ?? 1
-            return jsonResponse(catalogue.searchResponse(query: request.queryValue("query") ?? "", page: page))
-                .delayed(by: latency)
+            // TMDB's two year filters: the first release's year, or any release's (one each here).
+            let year = (request.queryValue("primary_release_year") ?? request.queryValue("year")).flatMap { Int($0) }
+            let query = request.queryValue("query") ?? ""
+            return jsonResponse(catalogue.searchResponse(query: query, page: page, year: year)).delayed(by: latency)
         }
         server.route("GET", "/3/movie/*") { request in
             guard request.queryValue("api_key") == acceptedKey else { return invalidKey }

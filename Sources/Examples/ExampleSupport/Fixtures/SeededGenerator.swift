@@ -15,16 +15,6 @@ extension SeededGenerator {
     }
 }
 
-/// Folds a string for matching: lower case, no diacritics, so `amelie` finds `Amélie`.
-func folded(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-}
-
-/// The words of a query, folded, split on anything that is not a letter or digit.
-func queryWords(_ query: String) -> [String] {
-    folded(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
-}
-
 /// The number of days in a month of the Gregorian calendar.
 ///
 /// - Parameters:
