@@ -126,6 +126,41 @@ public final class StubServer: Sendable {
         set { core.state.withLock { $0.maximumRecordedBodySize = min(max(0, newValue), 64 << 20) } }
     }
 
+    /// Makes the server stop reading each request body once `bytes` of it have arrived, as a
+    /// server whose link stalls mid-upload does, until ``resumeRequestBodies()`` is called.
+    ///
+    /// A test uses it to act while an upload is partway through its body: cancel it, or change
+    /// the file it sends, once ``stalledRequestBodies`` says the body has stalled. The client's
+    /// writes block once the socket buffers are full. A stalled request is recorded only if its
+    /// body is complete after it resumes. For example:
+    ///
+    /// ```swift
+    /// server.stallRequestBodies(afterBytes: 64 * 1024)
+    /// let task = client.fetch(Uploads.video(file), extracting: .data) { result in … }
+    /// try await waitUntil("the body to stall") { server.stalledRequestBodies == 1 }
+    /// task.cancel()
+    /// server.resumeRequestBodies()
+    /// ```
+    ///
+    /// - Parameter bytes: how many body bytes of each request the server reads before it stalls.
+    public func stallRequestBodies(afterBytes bytes: Int) {
+        core.state.withLock { $0.bodyStall = max(0, bytes) }
+    }
+
+    /// Lets every stalled request body continue, and stops stalling new ones (until
+    /// ``stallRequestBodies(afterBytes:)`` is called again).
+    public func resumeRequestBodies() {
+        core.state.withLock { state in
+            state.bodyStall = nil
+            state.bodyStallGeneration += 1
+        }
+    }
+
+    /// The number of request bodies stalled now by ``stallRequestBodies(afterBytes:)``.
+    public var stalledRequestBodies: Int {
+        core.state.withLock { $0.stalledBodies }
+    }
+
     /// The number of distinct connections that sent the requests recorded since the server
     /// was created or ``resetRecording()`` was last called.
     public var connectionsUsed: Int {
