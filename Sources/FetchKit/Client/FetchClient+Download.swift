@@ -38,7 +38,7 @@ extension FetchClient {
             group: group, progress: progress
         ) { () throws(FetchError) -> OutgoingRequest in
             // A download's body (if any) goes in memory: the body file is for the response.
-            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .inline)
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .memory)
         }
     }
 

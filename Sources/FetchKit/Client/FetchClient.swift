@@ -191,10 +191,11 @@ public final class FetchClient: Sendable {
         _ endpoint: some Endpoint, timeout: Duration
     ) -> @Sendable () throws(FetchError) -> OutgoingRequest {
         let base = configuration.baseURL
+        let temporaryDirectory = configuration.temporaryDirectory
         return { () throws(FetchError) -> OutgoingRequest in
             try endpoint.outgoing(
                 defaultTimeout: timeout, base: base, handling: .stream,
-                sessionTimeout: Self.sessionTimeout(for: timeout))
+                sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: temporaryDirectory)
         }
     }
 }

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -131,7 +132,10 @@ import Testing
         form.append("Sunset over Lisbon", name: "title")
         form.append(file: photo, name: "photo", contentType: "image/jpeg")
         form.append(Data("thumb".utf8), name: "thumbnail", filename: "thumb.png", contentType: "image/png")
-        let client = FetchClient()
+        // A folder of the test's own: the system's is shared with other programs' forms.
+        let forms = try TemporaryDirectory(prefix: "UploadTests-forms")
+        defer { forms.remove() }
+        let client = FetchClient { $0.temporaryDirectory = forms.url }
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/photos", method: .post, body: .multipart(form))
         _ = try await client.fetch(endpoint, extracting: .data)
 
@@ -152,8 +156,7 @@ import Testing
         #expect(parts[2].headers.last == "Content-Type: image/png")
         #expect(String(decoding: parts[2].body, as: UTF8.self) == "thumb")
         #expect(request.header("Content-Length") == String(request.bodyLength))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
-            .filter { $0.hasPrefix("FetchKit-upload-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: forms.url.path)
         #expect(leftovers.isEmpty, "the temporary form file is removed when the request ends")
     }
 
