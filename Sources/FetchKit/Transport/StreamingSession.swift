@@ -228,6 +228,18 @@ final class StreamingSession: Sendable {
         }
 
         #if canImport(FoundationNetworking)
+            /// Follows a redirect only for a request without a body: FoundationNetworking sends the
+            /// redirected request without its body (but with its `Content-Length`, so the server
+            /// would wait for bytes that never come), so the 3xx response is the answer instead.
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) {
+                let original = task.originalRequest
+                let hasBody = original?.httpBodyStream != nil || !(original?.httpBody?.isEmpty ?? true)
+                completionHandler(hasBody ? nil : request)
+            }
+
             /// A new stream over an upload's body, when libcurl sends it again on a fresh
             /// connection (after a kept-alive one turned out closed): without one, URLSession
             /// would go on from where the old stream was and send the body without its start.

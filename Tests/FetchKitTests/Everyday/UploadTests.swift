@@ -80,10 +80,55 @@ import Testing
 
         let request = try #require(server.requests(to: "/files/big.bin").first)
         #expect(request.header("Content-Length") == String(12 << 20))
+        #expect(request.header("Transfer-Encoding") == nil, "the body is sent as it is, not chunked")
         #expect(request.header("Content-Type") == "application/x-test")
         #expect(request.bodyLength == 12 << 20)
         #expect(request.body.count == 1 << 20, "the server keeps only the start of a large body")
         #expect(request.bodyFingerprint == (try RecordedRequest.fingerprint(ofFile: file)))
+    }
+
+    @Test func aRedirectedFileUploadEndsWithTheRedirectInsteadOfLosingItsBody() async throws {
+        // FoundationNetworking would send the redirected request without its body, but with
+        // its Content-Length: the server would wait for the body until the request timed out.
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.maximumRecordedBodySize = 4096
+        server.route("PUT", "/old", respond: .status(307, headers: ["Location": "/new"]))
+        server.route("PUT", "/new", respond: .json(#"{"stored":true}"#))
+        let file = try Self.temporaryFile(size: 3 << 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let client = FetchClient { $0.timeout = Patience.beyondTheTest }
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/old", method: .put, body: .file(file))
+        let error = await expectFetchError(.unacceptableStatus) { try await client.fetch(endpoint, extracting: .data) }
+        #expect(error?.statusCode == 307)
+        let request = try #require(server.requests(to: "/old").first)
+        #expect(request.bodyFingerprint == (try RecordedRequest.fingerprint(ofFile: file)))
+        #expect(server.requests(to: "/new").isEmpty)
+    }
+
+    @Test func anUploadSentAgainOnAFreshConnectionSendsTheWholeFile() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.maximumRecordedBodySize = 4096
+        // The second upload goes out on the first one's kept-alive connection, which the server
+        // closes without answering, as an idle connection closed under the client is: libcurl
+        // sends the body again on a new connection, from the start.
+        server.route("PUT", "/up", respondInTurn: [.json("{}"), .closeWithoutAnswer, .json(#"{"again":true}"#)])
+        let file = try Self.temporaryFile(size: 1 << 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let client = FetchClient { $0.retryPolicy = .none }
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
+        _ = try await client.fetch(endpoint, extracting: .data)
+        #expect(try await client.fetch(endpoint, extracting: .string) == #"{"again":true}"#)
+        let requests = server.requests(to: "/up")
+        #expect(requests.count == 3)
+        let fingerprint = try RecordedRequest.fingerprint(ofFile: file)
+        for request in requests {
+            #expect(request.bodyLength == 1 << 20)
+            #expect(request.bodyFingerprint == fingerprint)
+        }
     }
 
     @Test func aMissingFileFailsWithAnErrorNamingIt() async throws {
