@@ -7,8 +7,9 @@ public import Foundation
 /// The server is pure Swift over POSIX sockets and threads, with no dependencies. It
 /// supports keep-alive and pipelined requests, `Content-Length` and chunked request
 /// bodies, and it can misbehave on purpose: delay, trickle a body, drop the connection
-/// mid-body, or close without answering, or charge a handshake-like delay on every new
-/// connection (``newConnectionDelay``). It can be started and stopped many times in one
+/// mid-body, or close without answering, charge a handshake-like delay on every new
+/// connection (``newConnectionDelay``), or stop reading request bodies partway
+/// (``stallRequestBodies(afterBytes:)``). It can be started and stopped many times in one
 /// process; each start listens on a fresh ephemeral port unless you choose one.
 ///
 /// For example:
@@ -126,8 +127,9 @@ public final class StubServer: Sendable {
         set { core.state.withLock { $0.maximumRecordedBodySize = min(max(0, newValue), 64 << 20) } }
     }
 
-    /// Makes the server stop reading each request body once `bytes` of it have arrived, as a
-    /// server whose link stalls mid-upload does, until ``resumeRequestBodies()`` is called.
+    /// Makes the server stop reading each request body once `bytes` of it (and at least one)
+    /// have arrived, as a server whose link stalls mid-upload does, until
+    /// ``resumeRequestBodies()`` is called.
     ///
     /// A test uses it to act while an upload is partway through its body: cancel it, or change
     /// the file it sends, once ``stalledRequestBodies`` says the body has stalled. The client's

@@ -200,7 +200,9 @@ private final class DiskStore: Sendable {
 
     func get(_ key: String) -> CachedResponse? {
         let file = self.file(for: key)
-        guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else { return nil }
+        // Read, not mapped: a mapped file that another program truncates kills this one with
+        // SIGBUS when the lost pages are touched.
+        guard let data = try? Data(contentsOf: file) else { return nil }
         guard let entry = Self.decode(data), entry.key == key else {
             // Torn, truncated, from another version, or a hash collision: a miss. Remove only
             // what cannot be read at all, so a colliding key does not evict its neighbour.
