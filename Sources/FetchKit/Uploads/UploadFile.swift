@@ -181,7 +181,10 @@ final class UploadFileReader {
             } while extra < 0 && errno == EINTR
             if extra < 0 { throw FetchError.uploadFileUnreadable(file, "could not be read", errno: errno) }
             try check()
-            if extra > 0 { throw FetchError.uploadFileChanged(file, "has more than the \(expected.size) bytes its request announced") }
+            if extra > 0 {
+                throw FetchError.uploadFileChanged(
+                    file, "has more than the \(expected.size) bytes its request announced")
+            }
             return 0
         }
         let wanted = Int(min(Int64(max(count, 0)), remaining))
@@ -194,7 +197,8 @@ final class UploadFileReader {
         // Bytes read from a file that changed meanwhile are not sent.
         try check()
         if got == 0 {
-            throw FetchError.uploadFileChanged(file, "ended after \(offset) of the \(expected.size) bytes its request announced")
+            throw FetchError.uploadFileChanged(
+                file, "ended after \(offset) of the \(expected.size) bytes its request announced")
         }
         offset += Int64(got)
         return got

@@ -83,7 +83,8 @@ struct MultipartFormFileTests {
         #expect(try formFiles().isEmpty)
         // Nothing listens on port 1: the connection is refused.
         await expectFetchError(.transportFailed) {
-            try await client.fetch(endpoint("/photos", form(), base: URL(string: "http://127.0.0.1:1")), extracting: .data)
+            try await client.fetch(
+                endpoint("/photos", form(), base: URL(string: "http://127.0.0.1:1")), extracting: .data)
         }
         #expect(try formFiles().isEmpty)
     }

@@ -141,7 +141,9 @@ extension UploadFileChangeTests {
     }
 
     @Test(.timeLimit(.minutes(5)), arguments: Change.allCases, Sender.allCases)
-    func aFileThatChangesWhileItsRequestWaitsForAConnectionIsNeverSent(_ change: Change, _ sender: Sender)
+    func aFileThatChangesWhileItsRequestWaitsForAConnectionIsNeverSent(
+        _ change: Change, _ sender: Sender
+    )
         async throws
     {
         defer { tearDown() }
