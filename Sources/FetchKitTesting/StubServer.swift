@@ -7,8 +7,9 @@ public import Foundation
 /// The server is pure Swift over POSIX sockets and threads, with no dependencies. It
 /// supports keep-alive and pipelined requests, `Content-Length` and chunked request
 /// bodies, and it can misbehave on purpose: delay, trickle a body, drop the connection
-/// mid-body, or close without answering, or charge a handshake-like delay on every new
-/// connection (``newConnectionDelay``). It can be started and stopped many times in one
+/// mid-body, or close without answering, charge a handshake-like delay on every new
+/// connection (``newConnectionDelay``), or stop reading request bodies partway
+/// (``stallRequestBodies(afterBytes:)``). It can be started and stopped many times in one
 /// process; each start listens on a fresh ephemeral port unless you choose one.
 ///
 /// For example:
@@ -124,6 +125,42 @@ public final class StubServer: Sendable {
     public var maximumRecordedBodySize: Int {
         get { core.state.withLock { $0.maximumRecordedBodySize } }
         set { core.state.withLock { $0.maximumRecordedBodySize = min(max(0, newValue), 64 << 20) } }
+    }
+
+    /// Makes the server stop reading each request body once `bytes` of it (and at least one)
+    /// have arrived, as a server whose link stalls mid-upload does, until
+    /// ``resumeRequestBodies()`` is called.
+    ///
+    /// A test uses it to act while an upload is partway through its body: cancel it, or change
+    /// the file it sends, once ``stalledRequestBodies`` says the body has stalled. The client's
+    /// writes block once the socket buffers are full. A stalled request is recorded only if its
+    /// body is complete after it resumes. For example:
+    ///
+    /// ```swift
+    /// server.stallRequestBodies(afterBytes: 64 * 1024)
+    /// let task = client.fetch(Uploads.video(file), extracting: .data) { result in … }
+    /// try await waitUntil("the body to stall") { server.stalledRequestBodies == 1 }
+    /// task.cancel()
+    /// server.resumeRequestBodies()
+    /// ```
+    ///
+    /// - Parameter bytes: how many body bytes of each request the server reads before it stalls.
+    public func stallRequestBodies(afterBytes bytes: Int) {
+        core.state.withLock { $0.bodyStall = max(0, bytes) }
+    }
+
+    /// Lets every stalled request body continue, and stops stalling new ones (until
+    /// ``stallRequestBodies(afterBytes:)`` is called again).
+    public func resumeRequestBodies() {
+        core.state.withLock { state in
+            state.bodyStall = nil
+            state.bodyStallGeneration += 1
+        }
+    }
+
+    /// The number of request bodies stalled now by ``stallRequestBodies(afterBytes:)``.
+    public var stalledRequestBodies: Int {
+        core.state.withLock { $0.stalledBodies }
     }
 
     /// The number of distinct connections that sent the requests recorded since the server

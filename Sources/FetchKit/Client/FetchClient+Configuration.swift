@@ -110,6 +110,18 @@ extension FetchClient {
         /// none for `DispatchQueue.main` unless it calls `dispatchMain()`).
         public var callbackQueue: DispatchQueue?
 
+        /// The folder where a multipart form with files is written while its request runs;
+        /// `nil` (the default) for the system's temporary folder.
+        ///
+        /// Each form is written to a file of its own, named `FetchKit-upload-<UUID>.multipart`,
+        /// and the file is removed when its request ends, however it ends (success, failure,
+        /// cancellation, or a form that cannot be written). Only a process that is killed while
+        /// a form is being sent leaves one behind: a program that sends large forms can name a
+        /// folder of its own and empty it at launch. The folder must exist; when a form cannot be
+        /// written there, the fetch fails with ``FetchError/Code-swift.struct/invalidRequest``
+        /// naming it.
+        public var temporaryDirectory: URL?
+
         /// Creates the default configuration.
         public init() {}
     }

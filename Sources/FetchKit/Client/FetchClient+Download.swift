@@ -9,9 +9,11 @@ extension FetchClient {
     ///
     /// The request gets the client's adapters, per-host limit, timeout, retries (with
     /// `Retry-After`), status validation, observers and redaction, and the call ends exactly
-    /// once. The body streams to disk instead of memory (with the default transport). On
-    /// failure no file is left at `file`. For several callers sharing one download, and
-    /// files that appear atomically, use a ``DownloadCoordinator``.
+    /// once. The body streams to disk instead of memory (with the default transport), into a
+    /// hidden file next to `file` that replaces `file` in one atomic step once the whole body is
+    /// there. When the download fails or is cancelled, `file` is left as it was (absent, or the
+    /// file that was there) and no other file remains, by the time the call returns. For several
+    /// callers sharing one download, use a ``DownloadCoordinator``.
     ///
     /// The client's ``Configuration-swift.struct/apiFailureDetector`` is not applied: the
     /// body is a file, not a value in memory.
@@ -25,7 +27,8 @@ extension FetchClient {
     ///     ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     /// - Returns: `file`, once the whole body is in it.
     /// - Throws: ``FetchError`` on every failure (an unacceptable status keeps the start of the
-    ///   body as ``FetchError/bodyExcerpt``).
+    ///   body as ``FetchError/bodyExcerpt``; a body that cannot be moved to `file` is
+    ///   ``FetchError/Code-swift.struct/fileUnavailable``).
     @discardableResult
     public func download(
         _ endpoint: some Endpoint, to file: URL, group: CancellationGroup? = nil,
@@ -38,12 +41,15 @@ extension FetchClient {
             group: group, progress: progress
         ) { () throws(FetchError) -> OutgoingRequest in
             // A download's body (if any) goes in memory: the body file is for the response.
-            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .inline)
+            try endpoint.outgoing(defaultTimeout: timeout, base: base, handling: .memory)
         }
     }
 
     /// Downloads a request's body into a file, through the same pipeline as `fetch` (the
     /// client's adapters are applied to `request`).
+    ///
+    /// As with ``download(_:to:group:progress:)-(Endpoint,_,_,_)``, `file` is replaced only once
+    /// the whole body is there, and left as it was when the download fails or is cancelled.
     ///
     /// - Parameters:
     ///   - request: the request to send; its method decides whether it may be retried.

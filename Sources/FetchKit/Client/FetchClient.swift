@@ -156,9 +156,11 @@ public final class FetchClient: Sendable {
     // MARK: Internals
 
     /// The transport's own timeout for an attempt the client times out after `timeout`: a
-    /// backstop only, later than the client's clock.
+    /// backstop only, later than the client's clock, and at most a century (the client's own
+    /// timer waits no longer either). FoundationNetworking turns a request's timeout into
+    /// milliseconds in an `Int` and traps when they do not fit (from about 292 million years).
     static func sessionTimeout(for timeout: Duration) -> TimeInterval {
-        timeout.timeInterval + 5
+        min(timeout.timeInterval, 3_155_760_000) + 5
     }
 
     /// How many requests per host the client hands its transport ahead of time.
@@ -212,10 +214,11 @@ public final class FetchClient: Sendable {
         _ endpoint: some Endpoint, timeout: Duration
     ) -> @Sendable () throws(FetchError) -> OutgoingRequest {
         let base = configuration.baseURL
+        let temporaryDirectory = configuration.temporaryDirectory
         return { () throws(FetchError) -> OutgoingRequest in
             try endpoint.outgoing(
                 defaultTimeout: timeout, base: base, handling: .stream,
-                sessionTimeout: Self.sessionTimeout(for: timeout))
+                sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: temporaryDirectory)
         }
     }
 }

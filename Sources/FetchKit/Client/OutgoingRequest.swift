@@ -12,8 +12,10 @@ struct OutgoingRequest: Sendable {
         var url: URL
         /// Whether FetchKit wrote the file (a multipart form) and removes it when the request ends.
         var isTemporary: Bool
+        /// The file when the request was built: every attempt checks that it is unchanged.
+        var snapshot: FileSnapshot
         /// The file's size when the request was built (sent as `Content-Length`).
-        var size: Int64
+        var size: Int64 { snapshot.size }
     }
 
     var request: URLRequest
@@ -26,25 +28,23 @@ struct OutgoingRequest: Sendable {
         self.cachePolicy = cachePolicy
     }
 
-    /// The size of a file to upload, or a ``FetchError/Code-swift.struct/fileUnavailable`` naming it.
-    static func size(of file: URL) throws(FetchError) -> Int64 {
+    /// The file to upload as it is now, or a ``FetchError/Code-swift.struct/fileUnavailable``
+    /// naming it when it is missing, unreadable or not a regular file (whose length would
+    /// not be known before it is read).
+    static func snapshot(of file: URL) throws(FetchError) -> FileSnapshot {
         guard file.isFileURL else {
             throw FetchError(code: .fileUnavailable, detail: "the upload file \(file) is not a file URL")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+        guard let snapshot = FileSnapshot(path: file.path) else {
             throw FetchError(
                 code: .fileUnavailable, detail: "the upload file \(file.path) does not exist. Check the path")
         }
-        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value
-        else {
+        guard snapshot.isRegularFile, FileManager.default.isReadableFile(atPath: file.path) else {
             throw FetchError(
                 code: .fileUnavailable,
-                detail: "the upload file \(file.path) is not a readable file. Check its permissions")
+                detail: "the upload file \(file.path) is not a readable file. Check its type and permissions")
         }
-        return size
+        return snapshot
     }
 }
 
@@ -54,6 +54,9 @@ enum BodyHandling {
     case stream
     /// `Endpoint.urlRequest`: a file becomes `httpBodyStream`, a form is encoded into `httpBody`.
     case inline
+    /// A download's request: a file is read into `httpBody` (checked as an upload reads it),
+    /// a form is encoded into it; the file the client streams is the response's.
+    case memory
     /// `FetchClient.prepare`: a file is named, a form is left for the description to list.
     case describe
 }
@@ -61,8 +64,11 @@ enum BodyHandling {
 extension Endpoint {
     /// The request the client sends for this endpoint, its body handled as `handling` says;
     /// its `timeoutInterval` is `sessionTimeout` when given, else the endpoint's timeout.
+    /// A multipart form with files is written to a file in `temporaryDirectory` (the system's
+    /// temporary folder when `nil`).
     func outgoing(
-        defaultTimeout: Duration, base: URL?, handling: BodyHandling, sessionTimeout: TimeInterval? = nil
+        defaultTimeout: Duration, base: URL?, handling: BodyHandling, sessionTimeout: TimeInterval? = nil,
+        temporaryDirectory: URL? = nil
     ) throws(FetchError) -> OutgoingRequest {
         // Each change to a `URLRequest` copies its storage on Linux: set what can be set at once.
         var request = URLRequest(
@@ -80,26 +86,28 @@ extension Endpoint {
             case .data(let data):
                 request.httpBody = data
             case .file(let file):
-                let size = try OutgoingRequest.size(of: file)
+                let snapshot = try OutgoingRequest.snapshot(of: file)
                 if handling == .inline {
                     request.httpBodyStream = InputStream(url: file)
+                } else if handling == .memory {
+                    request.httpBody = try UploadFileReader(file: file, expected: snapshot).readAll()
                 } else {
-                    bodyFile = .init(url: file, isTemporary: false, size: size)
+                    bodyFile = .init(url: file, isTemporary: false, snapshot: snapshot)
                 }
-                request.setValue(String(size), forHTTPHeaderField: "Content-Length")
+                request.setValue(String(snapshot.size), forHTTPHeaderField: "Content-Length")
             case .multipart(let form):
                 if handling == .describe {
                     break
                 } else if handling == .stream
                     && (form.containsFiles || form.inMemorySize > MultipartFormData.inMemoryLimit)
                 {
-                    let file = FileManager.default.temporaryDirectory
+                    let file = (temporaryDirectory ?? FileManager.default.temporaryDirectory)
                         .appendingPathComponent("FetchKit-upload-\(UUID().uuidString).multipart")
                     do {
                         contentType = try form.write(to: file)
-                        let size = try OutgoingRequest.size(of: file)
-                        bodyFile = .init(url: file, isTemporary: true, size: size)
-                        request.setValue(String(size), forHTTPHeaderField: "Content-Length")
+                        let snapshot = try OutgoingRequest.snapshot(of: file)
+                        bodyFile = .init(url: file, isTemporary: true, snapshot: snapshot)
+                        request.setValue(String(snapshot.size), forHTTPHeaderField: "Content-Length")
                     } catch {
                         try? FileManager.default.removeItem(at: file)
                         throw error

@@ -25,8 +25,12 @@ final class RequestExecution: CancellableExecution {
     private let client: FetchClient
     private let method: HTTPMethod
     private let timeout: Duration
-    /// Where a download writes the body; `nil` for a data request, whose body stays in memory.
+    /// Where a download's body goes once it is complete; `nil` for a data request, whose body
+    /// stays in memory. The transport writes each exchange's body into a staging file of its own
+    /// next to it (``staging(_:)``), renamed over it only when the download succeeds.
     private let downloadTo: URL?
+    /// Names this download's staging files (empty for a data request).
+    private let stagingTag: String
     private let group: CancellationGroup?
     private let delivery: Delivery
     private let handoff: any ResultHandoff
@@ -52,6 +56,7 @@ final class RequestExecution: CancellableExecution {
             self.progress = nil
         }
         self.downloadTo = downloadTo
+        self.stagingTag = downloadTo == nil ? "" : UUID().uuidString
         self.client = client
         self.method = method
         self.timeout = timeout
@@ -121,15 +126,14 @@ final class RequestExecution: CancellableExecution {
         if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
         var ready = Prepared(
             request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
+        var fresh: CachedResponse?
         if let cache = configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
             ready.cacheKey = key
             switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: Date()) {
             case .fresh(let entry):
-                state.withLock { $0.prepared = ready }
-                serveFromCache(entry, ready)
-                return
+                fresh = entry
             case .revalidate(let entry, let conditions):
                 for (name, value) in conditions { ready.request.setValue(value, forHTTPHeaderField: name) }
                 ready.revalidating = entry
@@ -145,6 +149,10 @@ final class RequestExecution: CancellableExecution {
             // Cancelled while it was being built: the completion may already have run without
             // seeing this request, so its temporary body is removed here (removing twice is harmless).
             removeTemporaryBody(ready.bodyFile)
+            return
+        }
+        if let fresh {
+            serveFromCache(fresh, ready)
             return
         }
         startAttempt(1)
@@ -235,25 +243,14 @@ final class RequestExecution: CancellableExecution {
     }
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
-    /// gone or no longer has the size it had when the request was built.
+    /// gone or is no longer the file its request was built with: another file, another size,
+    /// or modified since.
     private func uploadFileChanged(_ prepared: Prepared) -> FetchError? {
         guard let file = prepared.bodyFile else { return nil }
-        let size: Int64
-        do {
-            size = try OutgoingRequest.size(of: file.url)
-        } catch {
-            return FetchError(
-                code: .fileUnavailable,
-                detail: "the upload file \(file.url.path) disappeared or became unreadable while the request was sent")
+        guard let now = FileSnapshot(path: file.url.path) else {
+            return .uploadFileChanged(file.url, "was deleted or moved")
         }
-        guard size == file.size else {
-            return FetchError(
-                code: .fileUnavailable,
-                detail:
-                    "the upload file \(file.url.path) changed size while it was sent (\(file.size) bytes, now \(size)). "
-                    + "Upload a file that is complete and stays unchanged")
-        }
-        return nil
+        return now.change(since: file.snapshot).map { .uploadFileChanged(file.url, $0) }
     }
 
     /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
@@ -283,14 +280,20 @@ final class RequestExecution: CancellableExecution {
             for observer in observers { observer.requestWillStart(summary) }
         }
         let task = send(attempt, exchange, prepared)
-        let cancelNow = state.withLock { state -> Bool in
-            if state.finished { return true }
-            guard state.attempt == attempt, case .running(nil) = state.phase else { return false }
+        let (cancelNow, end) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            if state.finished {
+                defer { state.endAfterSend = nil }
+                return (true, state.endAfterSend)
+            }
+            guard state.attempt == attempt, case .running(nil) = state.phase else { return (false, nil) }
             state.phase = .running(task)
-            return false
+            return (false, nil)
         }
         if cancelNow {
+            // The request ended while it was being handed over: the exchange is cancelled before
+            // the end's work (removing files, the completion) that waited for it.
             task.cancel()
+            end?()
         } else {
             armTimeout(attempt)
             watchProgress(of: task, prepared)
@@ -310,12 +313,18 @@ final class RequestExecution: CancellableExecution {
 
     /// Hands the request to the transport as exchange number `exchange`.
     private func send(_ attempt: Int, _ exchange: Int, _ prepared: Prepared) -> any TransportTask {
-        if let downloadTo {
-            return client.transport.download(prepared.request, into: downloadTo) { [self] result in
+        if let staging = staging(exchange) {
+            return client.transport.download(prepared.request, into: staging) { [self] result in
                 transportDidComplete(attempt, exchange, result.map { TransportResponse(response: $0, data: Data()) })
             }
         }
         if let file = prepared.bodyFile {
+            // Checked again at the last moment: the file may have changed while the request
+            // waited for a connection.
+            if let failure = uploadFileChanged(prepared) {
+                transportDidComplete(attempt, exchange, .failure(failure))
+                return NoTask()
+            }
             return client.transport.upload(prepared.request, fromFile: file.url) { [self] result in
                 transportDidComplete(attempt, exchange, result)
             }
@@ -407,7 +416,10 @@ final class RequestExecution: CancellableExecution {
             return state.prepared
         }
         // Never nil for an exchange that was not superseded: it was sent with this request.
-        guard let prepared else { return }
+        guard let prepared else {
+            removeStaging(exchange)
+            return
+        }
         // Every other exchange the transport started frees its slot exactly once, here.
         var failed = false
         if case .failure = result { failed = true }
@@ -421,17 +433,28 @@ final class RequestExecution: CancellableExecution {
             if case .success(let response) = result {
                 state.lastStatus = response.statusCode
                 state.lastBytes = response.data.count
+                if downloadTo != nil { state.downloaded = exchange }
             }
             return true
         }
-        guard proceed else { return }
+        guard proceed else {
+            // An exchange that ended after its request: the transport writes its file no more.
+            removeStaging(exchange)
+            return
+        }
+        if case .failure = result { removeStaging(exchange) }
+        // The transport names a file that changed while it was sent; so does a file that
+        // changed since the request was built, whatever the transport reported.
+        var reported: FetchError?
+        if case .failure(let error as FetchError) = result, error.code == .fileUnavailable { reported = error }
+        if let failure = reported ?? uploadFileChanged(prepared) {
+            removeStaging(exchange)
+            finish(.failure(failure))
+            return
+        }
         switch result {
         case .failure(let error):
             let code = (error as? URLError)?.code ?? .unknown
-            if code != .cancelled, let failure = uploadFileChanged(prepared) {
-                finish(.failure(failure))
-                return
-            }
             switch code {
             case .cancelled:
                 finish(.failure(FetchError(code: .cancelled)))
@@ -522,10 +545,10 @@ final class RequestExecution: CancellableExecution {
         let redactor = configuration.redactor
         guard configuration.acceptableStatusCodes.contains(status) else {
             var body = response.data
-            if let downloadTo {
+            if let staging = staging(state.withLock { $0.downloaded }) {
                 // A download's body is on disk: read its start for the excerpt, then drop it.
-                body = (try? FileHandle(forReadingFrom: downloadTo).read(upToCount: 600)) ?? Data()
-                try? FileManager.default.removeItem(at: downloadTo)
+                body = Self.start(of: staging)
+                try? FileManager.default.removeItem(at: staging)
             }
             let excerpt = redactor.scrub(Self.excerpt(of: body), secrets: prepared.secrets)
             return .failure(FetchError(code: .unacceptableStatus, statusCode: status, bodyExcerpt: excerpt))
@@ -586,20 +609,28 @@ final class RequestExecution: CancellableExecution {
     /// already finished. Splitting the two lets a group mark all its requests cancelled
     /// before any freed connection slot can start one of them.
     private func conclude(_ result: Outcome) -> (() -> Void)? {
-        let ended = state.withLock { state -> (phase: Phase, state: State)? in
+        let ended = state.withLock { state -> (phase: Phase, state: State, deferred: Bool)? in
             guard !state.finished else { return nil }
             state.finished = true
             let phase = state.phase
             state.phase = .done
             state.timeoutItem?.cancel()
             state.timeoutItem = nil
-            return (phase, state)
+            guard case .running(nil) = phase else { return (phase, state, false) }
+            // The attempt is being handed to the transport, whose task is not known yet: the
+            // thread handing it over cancels it, then does the rest (see `run`), so no file the
+            // exchange writes can outlast the completion.
+            let ended = state
+            state.endAfterSend = { [self] in complete(result, phase, ended) }
+            return (phase, state, true)
         }
         guard let ended else { return nil }
+        if ended.deferred { return {} }
         return { [self] in complete(result, ended.phase, ended.state) }
     }
 
     private func complete(_ result: Outcome, _ phase: Phase, _ ended: State) {
+        var result = result
         // Read again if the request was cancelled before it was prepared and has been since.
         let prepared = ended.prepared ?? state.withLock { $0.prepared }
         switch phase {
@@ -612,7 +643,11 @@ final class RequestExecution: CancellableExecution {
         }
         client.running.remove(self)
         group?.remove(self)
-        if let downloadTo, case .failure = result { try? FileManager.default.removeItem(at: downloadTo) }
+        if downloadTo != nil {
+            if case .success = result, let failure = moveIntoPlace(ended.downloaded) { result = .failure(failure) }
+            // Every exchange's staging file: the transport writes none of them any more.
+            for exchange in 0..<ended.exchange { removeStaging(exchange + 1) }
+        }
         removeTemporaryBody(prepared?.bodyFile)
         if let progress {
             progress.finish(finalProgress(result, prepared, ended))
@@ -666,7 +701,49 @@ final class RequestExecution: CancellableExecution {
             isFinished: true)
     }
 
+    // MARK: Downloads
+
+    /// The file exchange number `exchange` of a download writes its body into: hidden, next to
+    /// the destination (so renaming it there is atomic), and its own (a late write of a cancelled
+    /// exchange cannot reach another's). `nil` for a data request.
+    private func staging(_ exchange: Int?) -> URL? {
+        guard let downloadTo, let exchange else { return nil }
+        return downloadTo.deletingLastPathComponent()
+            .appendingPathComponent(".\(downloadTo.lastPathComponent).\(stagingTag)-\(exchange).download")
+    }
+
+    private func removeStaging(_ exchange: Int) {
+        if let staging = staging(exchange) { try? FileManager.default.removeItem(at: staging) }
+    }
+
+    /// Renames the body of exchange `exchange` over the destination, in one atomic step that
+    /// replaces any file there; returns the error when it cannot.
+    private func moveIntoPlace(_ exchange: Int?) -> FetchError? {
+        guard let downloadTo, let staging = staging(exchange) else {
+            return FetchError(code: .badResponse, detail: "the download's body was not written")
+        }
+        if !FileManager.default.fileExists(atPath: staging.path) {
+            // A transport that writes nothing for an empty body: the file is empty.
+            _ = FileManager.default.createFile(atPath: staging.path, contents: nil)
+        }
+        guard rename(staging.path, downloadTo.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            return FetchError(
+                code: .fileUnavailable,
+                detail: "the downloaded file could not be moved into place at \(downloadTo.path) (\(reason)). "
+                    + "Check that its folder exists and is writable")
+        }
+        return nil
+    }
+
     // MARK: Helpers
+
+    /// The first 600 bytes of a file, or none when it cannot be read.
+    private static func start(of file: URL) -> Data {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 600)) ?? Data()
+    }
 
     private static func excerpt(of data: Data) -> String {
         let text = String(decoding: data.prefix(600), as: UTF8.self)
@@ -713,6 +790,11 @@ private struct ExecutionState {
     var lastFailure: FetchError?
     /// The request, once built and adapted (later attempts add a token or revalidation headers).
     var prepared: ExecutionRequest?
+    /// The exchange whose download succeeded: its staging file holds the body.
+    var downloaded: Int?
+    /// The end of a request that finished while its attempt was being handed to the transport,
+    /// run by the thread handing it over once it has cancelled the transport's task.
+    var endAfterSend: (@Sendable () -> Void)?
 }
 
 /// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.

@@ -56,8 +56,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Code(.decodingFailed)
         /// The API reported a failure inside an acceptable response; see ``FetchError/reportedFailure``.
         public static let apiFailure = Code(.apiFailure)
-        /// A file to upload is missing or unreadable, or disappeared or changed size while it
-        /// was being sent; the description names it. Not retried.
+        /// A file to upload is missing, unreadable or not a regular file, or it was truncated,
+        /// appended to, modified, replaced or deleted before or while it was sent (or a
+        /// downloaded body could not be moved to its destination); the description names the
+        /// file and what happened. Not retried.
         public static let fileUnavailable = Code(.fileUnavailable)
         /// The ``TokenAuthenticator`` could not get a token: its refresh failed (every request
         /// waiting for that refresh fails with this one error). Not retried.

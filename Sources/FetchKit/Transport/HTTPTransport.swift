@@ -41,11 +41,14 @@ public protocol HTTPTransport: Sendable {
     /// keeping it in memory.
     ///
     /// The client runs the same pipeline around it as around ``send(_:completion:)``
-    /// (adapters, per-host limit, timeout, retries, validation, observers, redaction); it
-    /// passes a `file` in a folder that exists, and it removes the file again when the
-    /// exchange fails. The default implementation calls ``send(_:completion:)`` and writes the
-    /// body it returns, so a custom transport need not implement it; implement it to stream
-    /// large bodies to disk.
+    /// (adapters, per-host limit, timeout, retries, validation, observers, redaction). It
+    /// passes a hidden staging `file` of this exchange's own, next to the caller's destination,
+    /// renames it over the destination only when the download succeeds, and removes it when the
+    /// exchange fails or is cancelled. Once ``TransportTask/cancel()`` has returned, the transport
+    /// must not create or write `file` any more (or the client could not promise that nothing is
+    /// left behind). The default implementation calls ``send(_:completion:)`` and writes the
+    /// body it returns unless the exchange was cancelled, so a custom transport need not
+    /// implement it; implement it to stream large bodies to disk.
     ///
     /// - Parameters:
     ///   - request: the request to send, complete with headers and body.
@@ -62,9 +65,13 @@ public protocol HTTPTransport: Sendable {
     ///
     /// The client calls it for ``RequestBody/file(_:contentType:)`` bodies and multipart forms
     /// with files, with `Content-Length` already set to the file's size, and runs the same
-    /// pipeline around it as around ``send(_:completion:)``. The default implementation maps
-    /// the file into memory (`Data(contentsOf:options: .alwaysMapped)`, pages the system can
-    /// drop again) and calls ``send(_:completion:)``; implement it to stream from the file.
+    /// pipeline around it as around ``send(_:completion:)``. It checks that the file is unchanged
+    /// just before it calls this method and again when the exchange ends, and fails the request
+    /// with ``FetchError/Code-swift.struct/fileUnavailable`` when it changed; a transport that
+    /// finds the file changed while it sends it completes with that error too (a ``FetchError``
+    /// with that code is passed on as it is). The default implementation reads the file into
+    /// memory in chunks, checking that it is as long as `Content-Length` says and does not change
+    /// meanwhile, and calls ``send(_:completion:)``; implement it to stream from the file.
     ///
     /// - Parameters:
     ///   - request: the request to send, without a body.
@@ -98,7 +105,8 @@ extension HTTPTransport {
     /// `nil`: the transport sends every request it is given at once.
     public var connectionLimitPerHost: Int? { nil }
 
-    /// Sends the request with ``send(_:completion:)`` and writes the body it returns into `file`.
+    /// Sends the request with ``send(_:completion:)`` and writes the body it returns into
+    /// `file`, unless the exchange was cancelled first.
     ///
     /// - Parameters:
     ///   - request: the request to send.
@@ -109,16 +117,35 @@ extension HTTPTransport {
         _ request: URLRequest, into file: URL,
         completion: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void
     ) -> any TransportTask {
-        send(request) { result in
-            completion(
-                result.flatMap { response in
+        let cancelled = Locked(false)
+        let task = send(request) { result in
+            // Written under the lock that cancelling takes: no file appears once `cancel()` returned.
+            let outcome = cancelled.withLock { cancelled -> Result<HTTPURLResponse, any Error> in
+                if cancelled { return .failure(URLError(.cancelled)) }
+                return result.flatMap { response in
                     Result {
                         try response.data.write(to: file, options: .atomic)
                         return response.response
                     }
-                })
+                }
+            }
+            completion(outcome)
         }
+        return CancellableDownload(task: task, cancelled: cancelled)
     }
+}
+
+/// The handle of a download written by ``HTTPTransport``'s default implementation.
+private struct CancellableDownload: TransportTask {
+    let task: any TransportTask
+    let cancelled: Locked<Bool>
+
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        task.cancel()
+    }
+
+    var progress: TransferProgress? { task.progress }
 }
 
 extension HTTPTransport {
@@ -134,7 +161,13 @@ extension HTTPTransport {
         send(request, completion: completion)
     }
 
-    /// Maps `file` into memory and sends it with ``send(_:completion:)``.
+    /// Reads `file` into memory and sends it with ``send(_:completion:)``.
+    ///
+    /// The file is read in chunks with plain reads, never mapped (a mapped file that is
+    /// truncated meanwhile kills the process when the lost pages are touched). When it is not as
+    /// long as the request's `Content-Length` says, or changes while it is read, nothing is
+    /// sent and `completion` gets a ``FetchError`` with code
+    /// ``FetchError/Code-swift.struct/fileUnavailable`` naming it.
     ///
     /// - Parameters:
     ///   - request: the request to send.
@@ -146,8 +179,9 @@ extension HTTPTransport {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         var request = request
-        do {
-            request.httpBody = try Data(contentsOf: file, options: .alwaysMapped)
+        do throws(FetchError) {
+            let announced = try FileSnapshot.announced(file, by: request)
+            request.httpBody = try UploadFileReader(file: file, expected: announced).readAll()
         } catch {
             completion(.failure(error))
             return NoTask()
@@ -157,7 +191,7 @@ extension HTTPTransport {
 }
 
 /// The handle of an exchange that never started.
-private struct NoTask: TransportTask {
+struct NoTask: TransportTask {
     func cancel() {}
 }
 

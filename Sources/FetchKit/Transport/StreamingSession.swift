@@ -10,6 +10,10 @@ import Locking
 ///
 /// Completion-handler tasks do not update their byte counters on Linux until they end,
 /// so `URLSessionTransport` sends these exchanges here, where the delegate sees every chunk.
+///
+/// An exchange cancelled while it runs leaves nothing behind: its file is created, written and
+/// removed under its lock, so once ``Exchange/cancel()`` has returned no file of it exists or
+/// will appear, and a file upload's body stream is ended before its task is cancelled.
 final class StreamingSession: Sendable {
     let session: URLSession
     private let delegate: Delegate
@@ -40,26 +44,33 @@ final class StreamingSession: Sendable {
             var response: HTTPURLResponse?
             var body = Data()
             var file: FileHandle?
+            /// Whether this exchange created its file (so it removes it when it fails or is cancelled).
+            var createdFile = false
             var fileError: (any Error)?
             var sent: Int64 = 0
             var expectedToSend: Int64?
             var received: Int64 = 0
+            var cancelled = false
             var completed = false
         }
 
         private let state: Locked<State>
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         private let file: URL?
+        /// The body of a file upload, read from the file as it is sent.
+        private let upload: UploadBody?
 
         /// - Parameters:
         ///   - file: where the body goes, or `nil` to keep it in memory.
+        ///   - upload: the body of a file upload, if this exchange is one.
         ///   - expectedToSend: the size of the request body, when known.
         ///   - completion: called once with the response and its body (empty for a file) or the error.
         init(
-            file: URL?, expectedToSend: Int64?,
+            file: URL?, upload: UploadBody? = nil, expectedToSend: Int64?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.file = file
+            self.upload = upload
             self.completion = completion
             self.state = Locked(State(expectedToSend: expectedToSend))
         }
@@ -68,8 +79,35 @@ final class StreamingSession: Sendable {
             state.withLock { $0.task = task }
         }
 
+        /// Ends an upload's body, removes the file this exchange wrote (and stops it from writing
+        /// another), then cancels the task; the exchange then completes with `URLError.cancelled`.
+        /// Does nothing to an exchange that has completed.
         func cancel() {
-            state.withLock { $0.task }?.cancel()
+            upload?.end()
+            let task = state.withLock { state -> URLSessionTask? in
+                guard !state.completed else { return nil }
+                state.cancelled = true
+                removeFile(&state)
+                return state.task
+            }
+            task?.cancel()
+        }
+
+        /// A new stream over an upload's body, to send it again from its start.
+        fileprivate func newBodyStream() -> InputStream? {
+            #if canImport(FoundationNetworking)
+                upload?.makeStream()
+            #else
+                nil
+            #endif
+        }
+
+        /// Closes and removes the file this exchange created (called under the lock).
+        private func removeFile(_ state: inout State) {
+            try? state.file?.close()
+            state.file = nil
+            if state.createdFile, let file { try? FileManager.default.removeItem(at: file) }
+            state.createdFile = false
         }
 
         var progress: TransferProgress? {
@@ -82,32 +120,31 @@ final class StreamingSession: Sendable {
         }
 
         fileprivate func didReceive(_ response: HTTPURLResponse) {
-            var failure: (any Error)?
-            if let file {
+            state.withLock { state in
+                guard !state.cancelled, !state.completed else { return }
+                state.response = response
+                if state.expectedToSend == nil { state.expectedToSend = state.task?.countOfBytesExpectedToSend }
+                guard let file, state.file == nil else { return }
+                // Created under the lock `cancel()` takes: a cancelled exchange creates no file.
                 let manager = FileManager.default
                 if manager.fileExists(atPath: file.path) { try? manager.removeItem(at: file) }
-                if manager.createFile(atPath: file.path, contents: nil) {
-                    do {
-                        let handle = try FileHandle(forWritingTo: file)
-                        state.withLock { $0.file = handle }
-                    } catch {
-                        failure = error
-                    }
-                } else {
-                    failure = CocoaError(.fileWriteUnknown)
+                guard manager.createFile(atPath: file.path, contents: nil) else {
+                    state.fileError = CocoaError(.fileWriteUnknown)
+                    return
                 }
-            }
-            state.withLock { state in
-                state.response = response
-                state.fileError = failure
-                if state.expectedToSend == nil { state.expectedToSend = state.task?.countOfBytesExpectedToSend }
+                state.createdFile = true
+                do {
+                    state.file = try FileHandle(forWritingTo: file)
+                } catch {
+                    state.fileError = error
+                }
             }
         }
 
         fileprivate func didReceive(_ data: Data) {
             state.withLock { state in
                 state.received += Int64(data.count)
-                guard state.fileError == nil else { return }
+                guard state.fileError == nil, !state.cancelled, !state.completed else { return }
                 if let handle = state.file {
                     do { try handle.write(contentsOf: data) } catch { state.fileError = error }
                 } else if file == nil {
@@ -127,12 +164,23 @@ final class StreamingSession: Sendable {
             let ended = state.withLock { state -> State? in
                 guard !state.completed else { return nil }
                 state.completed = true
-                try? state.file?.close()
-                state.file = nil
-                return state
+                let ended = state
+                if ended.cancelled || error != nil || ended.fileError != nil || ended.response == nil {
+                    removeFile(&state)
+                } else {
+                    try? state.file?.close()
+                    state.file = nil
+                }
+                return ended
             }
             guard let ended else { return }
-            if let error {
+            if ended.cancelled {
+                completion(.failure(URLError(.cancelled)))
+            } else if let failure = upload?.failure {
+                // The upload's stream stopped because its file changed (libcurl reports only that
+                // the transfer was aborted).
+                completion(.failure(failure))
+            } else if let error {
                 completion(.failure(error))
             } else if let fileError = ended.fileError {
                 completion(.failure(fileError))
@@ -178,6 +226,30 @@ final class StreamingSession: Sendable {
         ) {
             exchange(task)?.didSend(total: totalBytesSent, expected: totalBytesExpectedToSend)
         }
+
+        #if canImport(FoundationNetworking)
+            /// Follows a redirect only for a request without a body: FoundationNetworking sends the
+            /// redirected request without its body (but with its `Content-Length`, so the server
+            /// would wait for bytes that never come), so the 3xx response is the answer instead.
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) {
+                let original = task.originalRequest
+                let hasBody = original?.httpBodyStream != nil || !(original?.httpBody?.isEmpty ?? true)
+                completionHandler(hasBody ? nil : request)
+            }
+
+            /// A new stream over an upload's body, when libcurl sends it again on a fresh
+            /// connection (after a kept-alive one turned out closed): without one, URLSession
+            /// would go on from where the old stream was and send the body without its start.
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask,
+                needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+            ) {
+                completionHandler(exchange(task)?.newBodyStream())
+            }
+        #endif
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }

@@ -105,7 +105,14 @@ public final class URLSessionTransport: HTTPTransport {
         return streaming.start(exchange) { $0.dataTask(with: request) }
     }
 
-    /// Starts an upload task that streams `file` as the body, counting the bytes sent.
+    /// Starts a task that streams `file` as the body, counting the bytes sent.
+    ///
+    /// On Linux the file is read as libcurl sends it, in chunks with plain reads: exactly the
+    /// bytes the request's `Content-Length` announces, each checked to come from the file the
+    /// request was built with, unchanged. A file that ends early, goes on past that length, or
+    /// is replaced, deleted or modified meanwhile ends the exchange at once with a ``FetchError``
+    /// whose code is ``FetchError/Code-swift.struct/fileUnavailable``. Cancelling ends the body
+    /// before the task, at any point of the exchange.
     ///
     /// - Parameters:
     ///   - request: the request to send, without a body.
@@ -116,9 +123,33 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, fromFile file: URL,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
-        let exchange = StreamingSession.Exchange(file: nil, expectedToSend: size, completion: completion)
-        return streaming.start(exchange) { $0.uploadTask(with: request, fromFile: file) }
+        #if canImport(FoundationNetworking)
+            let announced: FileSnapshot
+            do throws(FetchError) {
+                announced = try FileSnapshot.announced(file, by: request)
+            } catch {
+                completion(.failure(error))
+                return NoTask()
+            }
+            // Not `uploadTask(with:fromFile:)`: cancelling one whose reader has paused libcurl
+            // traps the process (see `UploadBody`). A stream never pauses it.
+            let body = UploadBody(file: file, expected: announced)
+            var request = request
+            request.httpBodyStream = body.makeStream()
+            request.setValue(String(announced.size), forHTTPHeaderField: "Content-Length")
+            // FoundationNetworking gives libcurl no length for a stream, and libcurl then sends it
+            // chunked, next to the Content-Length above. A Transfer-Encoding field of blanks tells
+            // libcurl the encoding is chosen (it chunks only for one named `chunked`), and libcurl
+            // sends no field whose value is blank.
+            request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
+            let exchange = StreamingSession.Exchange(
+                file: nil, upload: body, expectedToSend: announced.size, completion: completion)
+            return streaming.start(exchange) { $0.dataTask(with: request) }
+        #else
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+            let exchange = StreamingSession.Exchange(file: nil, expectedToSend: size, completion: completion)
+            return streaming.start(exchange) { $0.uploadTask(with: request, fromFile: file) }
+        #endif
     }
 
     /// A running `URLSessionTask` (itself `Sendable`: its `cancel()` and byte counters are

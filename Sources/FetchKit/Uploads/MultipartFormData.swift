@@ -189,29 +189,29 @@ public struct MultipartFormData: Sendable {
         return true
     }
 
-    /// Copies a file in 256 KiB chunks; returns `false` if it contains `delimiter`.
+    /// Copies a file in 256 KiB chunks with plain reads; returns `false` if it contains
+    /// `delimiter`. A file that changes while it is copied (another size, modified, replaced
+    /// or deleted) fails the form with ``FetchError/Code-swift.struct/fileUnavailable``.
     private static func copy(
         _ url: URL, scanningFor delimiter: Data, _ emit: (Data) throws(FetchError) -> Void
     ) throws(FetchError) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
+        let snapshot: FileSnapshot
+        do {
+            snapshot = try OutgoingRequest.snapshot(of: url)
+        } catch {
             throw FetchError(
                 code: .fileUnavailable,
                 detail:
                     "the file \(url.path) of the multipart form cannot be read. Check that it exists and is readable")
         }
-        defer { try? handle.close() }
+        let reader = UploadFileReader(file: url, expected: snapshot)
+        try reader.open()
+        defer { reader.close() }
         var tail = Data()
         let needle = delimiter.dropFirst(2)
         while true {
-            let chunk: Data
-            do {
-                guard let read = try handle.read(upToCount: 256 * 1024), !read.isEmpty else { break }
-                chunk = read
-            } catch {
-                throw FetchError(
-                    code: .fileUnavailable,
-                    detail: "the file \(url.path) of the multipart form could not be read (\(error))")
-            }
+            let chunk = try reader.read(upToCount: 256 * 1024)
+            if chunk.isEmpty { break }
             if (tail + chunk).range(of: needle) != nil { return false }
             tail = chunk.suffix(needle.count - 1)
             try emit(chunk)

@@ -84,6 +84,11 @@ final class ServerCore: Sendable {
         var nextSequenceNumber = 0
         var newConnectionDelay = Duration.zero
         var maximumRecordedBodySize = 8 << 20
+        /// Where request bodies stall (see `StubServer.stallRequestBodies(afterBytes:)`), if anywhere.
+        var bodyStall: Int?
+        /// Counts calls of `StubServer.resumeRequestBodies()`: a stall lasts until it changes.
+        var bodyStallGeneration = 0
+        var stalledBodies = 0
         var run: Run?
     }
 
@@ -122,6 +127,25 @@ final class ServerCore: Sendable {
 
     func finish() {
         state.withLock { $0.inFlight -= 1 }
+    }
+
+    /// Stalls the calling connection once `bodyBytes` of a request body have arrived, if
+    /// request bodies stall there, until they are resumed or the run stops; returns `false`
+    /// when the run stopped.
+    func stallIfAsked(bodyBytes: Int, run: Run) -> Bool {
+        let generation = state.withLock { state -> Int? in
+            guard let stall = state.bodyStall, bodyBytes >= stall else { return nil }
+            state.stalledBodies += 1
+            return state.bodyStallGeneration
+        }
+        guard let generation else { return true }
+        defer { state.withLock { $0.stalledBodies -= 1 } }
+        // A stalled connection reads nothing, so it cannot see its client go away: it waits
+        // for the test to resume it (or the server to stop), checking every few milliseconds.
+        while !run.isStopping, state.withLock({ $0.bodyStallGeneration == generation }) {
+            usleep(2_000)
+        }
+        return !run.isStopping
     }
 
     /// The response for a request: the most recently added matching route, else the fallback.

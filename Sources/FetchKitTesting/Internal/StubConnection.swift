@@ -43,7 +43,8 @@ struct StubConnection {
             }
             guard
                 let (body, bodyLength) = receive(
-                    into: &buffer, until: { HTTPRequestParser.parseBody($0, from: headLength, length: declared) })
+                    into: &buffer, bodyFrom: headLength,
+                    until: { HTTPRequestParser.parseBody($0, from: headLength, length: declared) })
             else { return }
             buffer.removeFirst(headLength + bodyLength)
             let request = core.record(head, body: body, connectionID: connectionID)
@@ -81,7 +82,9 @@ struct StubConnection {
         let first = available.prefix(remaining)
         take(first)
         buffer = Array(available.dropFirst(first.count))
+        var mayStall = true
         while remaining > 0 {
+            guard stallOnce(afterBodyBytes: length - remaining, &mayStall) else { return nil }
             let more = Socket.receive(descriptor, maximum: 1 << 20)
             if more.isEmpty { return nil }
             let piece = more.prefix(remaining)
@@ -95,15 +98,20 @@ struct StubConnection {
     ///
     /// - Parameters:
     ///   - buffer: the bytes received and not yet used; what arrives is appended.
+    ///   - bodyStart: where a body starts in `buffer`, when the part is a body (which may
+    ///     stall, see `StubServer.stallRequestBodies(afterBytes:)`).
     ///   - parse: reads the part from the buffer (``HTTPRequestParser/parseHead(_:)`` or a body).
     /// - Returns: the part and how many bytes of the buffer it took; `nil` when the client
     ///   closed the connection first, or sent something malformed (answered here).
     private func receive<Part>(
-        into buffer: inout [UInt8], until parse: ([UInt8]) -> HTTPRequestParser.Parsed<Part>
+        into buffer: inout [UInt8], bodyFrom bodyStart: Int? = nil,
+        until parse: ([UInt8]) -> HTTPRequestParser.Parsed<Part>
     ) -> (part: Part, length: Int)? {
+        var mayStall = bodyStart != nil
         while true {
             switch parse(buffer) {
             case .incomplete:
+                if let bodyStart, !stallOnce(afterBodyBytes: buffer.count - bodyStart, &mayStall) { return nil }
                 let more = Socket.receive(descriptor)
                 if more.isEmpty { return nil }
                 buffer += more
@@ -114,6 +122,16 @@ struct StubConnection {
                 return (part, length)
             }
         }
+    }
+
+    /// Stalls a body that has reached the point where bodies stall, once (`pending` becomes
+    /// `false`); returns `false` when the server stopped meanwhile.
+    private func stallOnce(afterBodyBytes received: Int, _ pending: inout Bool) -> Bool {
+        guard pending, received > 0, let stall = core.state.withLock({ $0.bodyStall }), received >= stall else {
+            return true
+        }
+        pending = false
+        return core.stallIfAsked(bodyBytes: received, run: run)
     }
 
     private func answerMalformed(status: Int, reason: String) {

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -79,10 +80,55 @@ import Testing
 
         let request = try #require(server.requests(to: "/files/big.bin").first)
         #expect(request.header("Content-Length") == String(12 << 20))
+        #expect(request.header("Transfer-Encoding") == nil, "the body is sent as it is, not chunked")
         #expect(request.header("Content-Type") == "application/x-test")
         #expect(request.bodyLength == 12 << 20)
         #expect(request.body.count == 1 << 20, "the server keeps only the start of a large body")
         #expect(request.bodyFingerprint == (try RecordedRequest.fingerprint(ofFile: file)))
+    }
+
+    @Test func aRedirectedFileUploadEndsWithTheRedirectInsteadOfLosingItsBody() async throws {
+        // FoundationNetworking would send the redirected request without its body, but with
+        // its Content-Length: the server would wait for the body until the request timed out.
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.maximumRecordedBodySize = 4096
+        server.route("PUT", "/old", respond: .status(307, headers: ["Location": "/new"]))
+        server.route("PUT", "/new", respond: .json(#"{"stored":true}"#))
+        let file = try Self.temporaryFile(size: 3 << 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let client = FetchClient { $0.timeout = Patience.beyondTheTest }
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/old", method: .put, body: .file(file))
+        let error = await expectFetchError(.unacceptableStatus) { try await client.fetch(endpoint, extracting: .data) }
+        #expect(error?.statusCode == 307)
+        let request = try #require(server.requests(to: "/old").first)
+        #expect(request.bodyFingerprint == (try RecordedRequest.fingerprint(ofFile: file)))
+        #expect(server.requests(to: "/new").isEmpty)
+    }
+
+    @Test func anUploadSentAgainOnAFreshConnectionSendsTheWholeFile() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.maximumRecordedBodySize = 4096
+        // The second upload goes out on the first one's kept-alive connection, which the server
+        // closes without answering, as an idle connection closed under the client is: libcurl
+        // sends the body again on a new connection, from the start.
+        server.route("PUT", "/up", respondInTurn: [.json("{}"), .closeWithoutAnswer, .json(#"{"again":true}"#)])
+        let file = try Self.temporaryFile(size: 1 << 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let client = FetchClient { $0.retryPolicy = .none }
+        let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
+        _ = try await client.fetch(endpoint, extracting: .data)
+        #expect(try await client.fetch(endpoint, extracting: .string) == #"{"again":true}"#)
+        let requests = server.requests(to: "/up")
+        #expect(requests.count == 3)
+        let fingerprint = try RecordedRequest.fingerprint(ofFile: file)
+        for request in requests {
+            #expect(request.bodyLength == 1 << 20)
+            #expect(request.bodyFingerprint == fingerprint)
+        }
     }
 
     @Test func aMissingFileFailsWithAnErrorNamingIt() async throws {
@@ -131,7 +177,10 @@ import Testing
         form.append("Sunset over Lisbon", name: "title")
         form.append(file: photo, name: "photo", contentType: "image/jpeg")
         form.append(Data("thumb".utf8), name: "thumbnail", filename: "thumb.png", contentType: "image/png")
-        let client = FetchClient()
+        // A folder of the test's own: the system's is shared with other programs' forms.
+        let forms = try TemporaryDirectory(prefix: "UploadTests-forms")
+        defer { forms.remove() }
+        let client = FetchClient { $0.temporaryDirectory = forms.url }
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/photos", method: .post, body: .multipart(form))
         _ = try await client.fetch(endpoint, extracting: .data)
 
@@ -152,8 +201,7 @@ import Testing
         #expect(parts[2].headers.last == "Content-Type: image/png")
         #expect(String(decoding: parts[2].body, as: UTF8.self) == "thumb")
         #expect(request.header("Content-Length") == String(request.bodyLength))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
-            .filter { $0.hasPrefix("FetchKit-upload-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: forms.url.path)
         #expect(leftovers.isEmpty, "the temporary form file is removed when the request ends")
     }
 
