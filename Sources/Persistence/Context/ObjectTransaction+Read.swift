@@ -11,7 +11,11 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let (statement, decoder) = try codec.selectByID()
         try statement.bind(id.databaseValue, at: 1)
-        defer { statement.reset() }
+        decoder.begin()
+        defer {
+            decoder.end()
+            statement.reset()
+        }
         guard try statement.step() else { return nil }
         return try decoder.decodeRow(E.self)
     }
@@ -26,7 +30,8 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
         let statement = try connection.statement(for: built)
-        let decoder = RowDecoder(schema: codec.schema, statement: statement)
+        let decoder = RowDecoder.make(schema: codec.schema, statement: statement)
+        defer { decoder.recycle() }
         return try collectRows(E.self, statement, decoder)
     }
 
@@ -108,7 +113,8 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.observed(query, schema: codec.schema, keys: keys, rowids: rowids)
         let statement = try connection.statement(for: built)
-        let decoder = RowDecoder(schema: codec.schema, statement: statement)
+        let decoder = RowDecoder.make(schema: codec.schema, statement: statement)
+        defer { decoder.recycle() }
         let count = Int32(codec.schema.names.count)
         let keyCount = keys ? Int32(query.sort.count) : 0
         var result: [ObservedRow<E>] = []

@@ -147,7 +147,8 @@ public final class ObjectTransaction {
         var names: [String] = []
         for index in 0..<statement.columnCount { names.append(statement.columnName(index)) }
         let reordered = try EntitySchema(reordering: codec.schema, to: names)
-        let decoder = RowDecoder(schema: reordered, statement: statement)
+        let decoder = RowDecoder.make(schema: reordered, statement: statement)
+        defer { decoder.recycle() }
         var result: [E] = []
         while try statement.step() { result.append(try decoder.decodeRow(E.self)) }
         if writes, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }

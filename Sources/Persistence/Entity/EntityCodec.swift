@@ -13,7 +13,13 @@ final class EntityCodec {
     init(schema: EntitySchema, connection: Connection) {
         self.schema = schema
         self.connection = connection
-        encoder = RowEncoder(schema: schema)
+        encoder = RowEncoder.make(schema: schema)
+    }
+
+    deinit {
+        // The coders go back to their pools: a container an entity kept may still refer to them.
+        selectByIDDecoder?.recycle()
+        encoder.recycle()
     }
 
     private func statement(_ slot: inout Statement?, _ sql: String) throws(PersistenceError) -> Statement {
@@ -34,7 +40,8 @@ final class EntityCodec {
     func selectByID() throws(PersistenceError) -> (Statement, RowDecoder) {
         let statement = try statement(&selectByIDStatement, schema.selectByIDSQL)
         if let decoder = selectByIDDecoder { return (statement, decoder) }
-        let decoder = RowDecoder(schema: schema, statement: statement)
+        let decoder = RowDecoder.make(schema: schema, statement: statement)
+        decoder.end()  // each fetch by identity is a use of its own
         selectByIDDecoder = decoder
         return (statement, decoder)
     }

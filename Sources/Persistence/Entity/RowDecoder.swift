@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(SQLite3)
     import SQLite3
@@ -11,33 +12,49 @@ import Foundation
 /// One instance is reused for every row of a statement run: column positions are
 /// resolved once and the next column is predicted from property order.
 ///
-/// Each row is decoded through a ``RowDecodingScope`` stamped with the row's generation; the
-/// containers it hands out keep the decoder alive and carry the same stamp. Once the row's
-/// `init(from:)` returns, the generation moves on, so a decoder or container an entity kept
-/// fails with ``PersistenceError/Code-swift.struct/misuse`` instead of reading a later row
-/// or a finalized statement.
-final class RowDecoder {
-    let schema: EntitySchema
-    let names: [String]
-    let count: Int
+/// Each use (one statement's rows: ``begin()`` to ``end()``) has its own generation, and the
+/// ``RowDecodingScope`` and containers handed out during it carry it. Once the use ends, the
+/// generation moves on, so a decoder or container an entity kept fails with
+/// ``PersistenceError/Code-swift.struct/misuse`` instead of reading a later fetch's row or a
+/// finalized statement. (Within one fetch, rows share the container: a stamp per row would cost
+/// an allocation and three metadata lookups per row, about a tenth of a fetch.) Scopes and containers refer to their decoder unretained (a retained reference
+/// would cost a retain and a release per column, copied by the standard library's container
+/// box), which is sound because decoders are never freed: ``make(schema:statement:)`` takes one
+/// from a pool and ``recycle()`` gives it back, and its generation only ever grows, so a stamp
+/// from an earlier use never matches again.
+final class RowDecoder: @unchecked Sendable {
+    // `@unchecked Sendable`: a decoder is used by one fetch at a time, on its context's queue;
+    // it moves between fetches only through `pool`'s lock, which orders the hand-over. (A
+    // container kept past its row reads `generation` first and stops there; reaching it from
+    // another thread takes unsafe code in the entity.)
+    private(set) var schema: EntitySchema
+    private(set) var names: [String]
+    private(set) var count: Int
     /// The statement's handle, read directly on the hot path. The decoder does not keep the
     /// statement alive: its callers hold it while rows are decoded, and nothing reads the
     /// handle outside a live generation.
-    let handle: OpaquePointer
+    private(set) var handle: OpaquePointer
     @exclusivity(unchecked) var next = 0
-    /// The row being decoded: odd while a row's `init(from:)` runs, even between rows.
+    /// The use of this decoder: odd while a statement's rows are read (between ``begin()`` and
+    /// ``end()``), even otherwise. It never goes back, across every use of this decoder.
     @exclusivity(unchecked) private(set) var generation: UInt = 0
+
+    /// The keyed container handed out for every row of the current use (it holds no per-row
+    /// state), kept in raw memory so returning it costs one load rather than two metadata
+    /// lookups, an allocation and a deallocation per row. It carries the use's generation.
+    private var cachedKeyType: ObjectIdentifier?
+    private var cachedGeneration: UInt = 0
+    private var cachedContainer: UnsafeMutableRawPointer?
+    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
     private lazy var json = StoreJSON.makeDecoder()
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
-    private let namePointer: UnsafeMutablePointer<String>
+    private var namePointer: UnsafeMutablePointer<String>
 
-    deinit {
-        namePointer.deinitialize(count: count)
-        namePointer.deallocate()
-    }
+    /// Decoders not in use. Every decoder ever made is here or in use: none is freed.
+    private static let pool = Locked<[RowDecoder]>([])
 
-    init(schema: EntitySchema, statement: Statement) {
+    private init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
         names = schema.names
         count = names.count
@@ -46,14 +63,86 @@ final class RowDecoder {
         namePointer.initialize(from: names, count: names.count)
     }
 
+    /// A decoder for `statement`'s rows of `schema`, from the pool when one is free; give it back
+    /// with ``recycle()`` when the statement's rows are read.
+    static func make(schema: EntitySchema, statement: Statement) -> RowDecoder {
+        guard let decoder = pool.withLock({ $0.popLast() }) else {
+            let decoder = RowDecoder(schema: schema, statement: statement)
+            decoder.begin()
+            return decoder
+        }
+        decoder.reset(schema: schema, statement: statement)
+        decoder.begin()
+        return decoder
+    }
+
+    /// Gives the decoder back to the pool, ending its use.
+    func recycle() {
+        if generation & 1 == 1 { end() }
+        dropCachedContainer()
+        RowDecoder.pool.withLock { $0.append(self) }
+    }
+
+    /// Starts a use: the rows read from now on, until ``end()``, share one generation.
+    @inline(__always)
+    func begin() {
+        if generation & 1 == 0 { generation &+= 1 }
+    }
+
+    /// Ends a use: every scope and container handed out during it fails from now on.
+    @inline(__always)
+    func end() {
+        if generation & 1 == 1 { generation &+= 1 }
+    }
+
+    /// The keyed container for the current use, made once per use and key type.
+    @inline(__always)
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        if cachedKeyType == ObjectIdentifier(Key.self), cachedGeneration == generation, let cachedContainer {
+            return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
+        }
+        let container = KeyedDecodingContainer(
+            RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self), generation: generation))
+        dropCachedContainer()
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
+            alignment: MemoryLayout<KeyedDecodingContainer<Key>>.alignment)
+        storage.initializeMemory(as: KeyedDecodingContainer<Key>.self, repeating: container, count: 1)
+        cachedContainer = storage
+        cachedKeyType = ObjectIdentifier(Key.self)
+        cachedGeneration = generation
+        destroyCachedContainer = { storage in
+            storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).deinitialize(count: 1)
+            storage.deallocate()
+        }
+        return container
+    }
+
+    private func dropCachedContainer() {
+        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
+        cachedContainer = nil
+        cachedKeyType = nil
+        destroyCachedContainer = nil
+    }
+
+    private func reset(schema: EntitySchema, statement: Statement) {
+        handle = statement.handle
+        self.schema = schema
+        guard schema.names != names else { return }
+        namePointer.deinitialize(count: count)
+        namePointer.deallocate()
+        names = schema.names
+        count = names.count
+        namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
+        namePointer.initialize(from: names, count: names.count)
+    }
+
     /// Decodes the statement's current row.
     @inline(__always)
     func decodeRow<E: Decodable>(_ type: E.Type) throws(PersistenceError) -> E {
         next = 0
-        generation &+= 1
-        defer { generation &+= 1 }
         do {
-            return try E(from: RowDecodingScope(decoder: self, generation: generation))
+            return try E(from: RowDecodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation))
         } catch let error as PersistenceError {
             throw error
         } catch {
@@ -166,14 +255,17 @@ final class RowDecoder {
 /// The `Decoder` an entity's `init(from:)` receives for one row: the row's decoder and its
 /// generation. A copy kept past the row fails instead of reading another row.
 struct RowDecodingScope: Decoder {
-    let decoder: RowDecoder
+    let unmanaged: Unmanaged<RowDecoder>
     let generation: UInt
+    var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard decoder.generation == generation else { throw decoder.outlived(nil) }
-        return KeyedDecodingContainer(RowKeyedDecoder<Key>(decoder: decoder, generation: generation))
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard decoder.generation == generation else { throw decoder.outlived(nil) }
+            return decoder.container(keyedBy: Key.self)
+        }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -187,11 +279,12 @@ struct RowDecodingScope: Decoder {
     }
 }
 
-/// The keyed container of one row. It keeps its decoder alive (a container an entity keeps
-/// can never reach freed memory) and reads only while its row's generation is current.
+/// The keyed container of one row. It refers to its decoder unretained (decoders are never
+/// freed, see ``RowDecoder``) and reads only while its row's generation is current.
 struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: RowDecoder
+    let unmanaged: Unmanaged<RowDecoder>
     let generation: UInt
+    var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.names.compactMap { Key(stringValue: $0) } }
 
@@ -229,10 +322,13 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// `valueNotFound`, another type is ``PersistenceError/Code-swift.struct/typeMismatch``.
     @inline(__always)
     private func checked(_ key: Key, _ storage: Int32) throws -> Int32 {
-        let index = try column(key)
-        let stored = sqlite3_column_type(decoder.handle, index)
-        if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
-        return index
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            let index = try decoder.column(key)
+            let stored = sqlite3_column_type(decoder.handle, index)
+            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
+            return index
+        }
     }
 
     /// Reads an integer, checking its type: one `sqlite3_column_value` call (a `sqlite3_column_*`
@@ -251,11 +347,14 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func stored<Value>(
         _ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value
     ) throws -> Value {
-        let index = try column(key)
-        let value = sqlite3_column_value(decoder.handle, index)
-        let stored = sqlite3_value_type(value)
-        if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
-        return read(value)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            let index = try decoder.column(key)
+            let value = sqlite3_column_value(decoder.handle, index)
+            let stored = sqlite3_value_type(value)
+            if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
+            return read(value)
+        }
     }
 
     /// The ``PersistenceError/Code-swift.struct/typeMismatch`` for a column whose stored value the
@@ -335,11 +434,14 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// query that left it out, absent).
     @inline(__always)
     private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
-        guard let index = try columnIfPresent(key) else { return nil }
-        let stored = sqlite3_column_type(decoder.handle, index)
-        if stored == storage { return index }
-        if stored == SQLITE_NULL { return nil }
-        throw decoder.mismatch(at: index, stored: stored)
+        try unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            guard let index = decoder.columnIfPresent(key) else { return nil }
+            let stored = sqlite3_column_type(decoder.handle, index)
+            if stored == storage { return index }
+            if stored == SQLITE_NULL { return nil }
+            throw decoder.mismatch(at: index, stored: stored)
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(SQLite3)
     import SQLite3
@@ -12,34 +13,44 @@ import Foundation
 /// are resolved once, and the next column is predicted from property order (a key is
 /// compared with the expected name; a dictionary is the fallback).
 ///
-/// Each row is encoded through a ``RowEncodingScope`` stamped with the row's generation; the
-/// containers it hands out keep the encoder alive and carry the same stamp. Once the row's
-/// `encode(to:)` returns, the generation moves on, so an encoder or container an entity kept
-/// fails with ``PersistenceError/Code-swift.struct/misuse`` instead of binding its values into
-/// a later row's statement.
-final class RowEncoder {
-    let schema: EntitySchema
-    let names: [String]
-    let count: Int
+/// Each row is encoded through a ``RowEncodingScope`` stamped with the row's generation, and
+/// the containers it hands out carry the same stamp. Once the row's `encode(to:)` returns, the
+/// generation moves on, so an encoder or container an entity kept fails with
+/// ``PersistenceError/Code-swift.struct/misuse`` instead of binding its values into a later
+/// row's statement. Scopes and containers refer to their encoder unretained (a retained
+/// reference would cost a retain and a release per column), which is sound because encoders
+/// are never freed: ``make(schema:)`` takes one from a pool and ``recycle()`` gives it back,
+/// and its generation only ever grows.
+final class RowEncoder: @unchecked Sendable {
+    // `@unchecked Sendable`: an encoder belongs to one connection's codec, used on its
+    // context's queue; it moves between codecs only through `pool`'s lock, which orders the
+    // hand-over. (A container kept past its row reads `generation` first and stops there.)
+    private(set) var schema: EntitySchema
+    private(set) var names: [String]
+    private(set) var count: Int
     var statement: Statement?
     /// The statement's handle, bound directly on the hot path.
     var handle: OpaquePointer?
     @exclusivity(unchecked) var next = 0
-    /// The row being encoded: odd while a row's `encode(to:)` runs, even between rows.
+    /// The row being encoded: odd while a row's `encode(to:)` runs, even between rows. It never
+    /// goes back, across every use of this encoder.
     @exclusivity(unchecked) private(set) var generation: UInt = 0
     /// Which columns this row bound (bit per column), when the entity has at most 64.
     @exclusivity(unchecked) var boundMask: UInt64 = 0
-    let fullMask: UInt64?
+    private(set) var fullMask: UInt64?
     var failure: (any Error)?
     /// Each column's kind, the range of a narrow integer property, and the parameter of its
     /// folded text (0 for none).
-    let kinds: [ValueKind]
-    let integerRanges: [ClosedRange<Int64>?]
-    let foldParameters: [Int32]
-    let hasFolds: Bool
+    private(set) var kinds: [ValueKind]
+    private(set) var integerRanges: [ClosedRange<Int64>?]
+    private(set) var foldParameters: [Int32]
+    private(set) var hasFolds: Bool
     private lazy var json = StoreJSON.makeEncoder()
 
-    init(schema: EntitySchema) {
+    /// Encoders not in use. Every encoder ever made is here or in use: none is freed.
+    private static let pool = Locked<[RowEncoder]>([])
+
+    private init(schema: EntitySchema) {
         self.schema = schema
         names = schema.names
         count = names.count
@@ -48,6 +59,29 @@ final class RowEncoder {
         foldParameters = schema.foldParameters
         hasFolds = schema.foldParameters.contains { $0 != 0 }
         fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
+    }
+
+    /// An encoder for rows of `schema`, from the pool when one is free; give it back with
+    /// ``recycle()`` when its codec goes away.
+    static func make(schema: EntitySchema) -> RowEncoder {
+        guard let encoder = pool.withLock({ $0.popLast() }) else { return RowEncoder(schema: schema) }
+        encoder.schema = schema
+        encoder.names = schema.names
+        encoder.count = encoder.names.count
+        encoder.kinds = schema.columns.map(\.kind)
+        encoder.integerRanges = schema.columns.map(\.integerRange)
+        encoder.foldParameters = schema.foldParameters
+        encoder.hasFolds = schema.foldParameters.contains { $0 != 0 }
+        let count = encoder.count
+        encoder.fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
+        return encoder
+    }
+
+    /// Gives the encoder back to the pool. Its generation stays where it is.
+    func recycle() {
+        statement = nil
+        handle = nil
+        RowEncoder.pool.withLock { $0.append(self) }
     }
 
     /// Binds every column of `entity` to `statement` (a statement numbered in column order).
@@ -62,7 +96,7 @@ final class RowEncoder {
         generation &+= 1
         do {
             defer { generation &+= 1 }
-            try entity.encode(to: RowEncodingScope(encoder: self, generation: generation))
+            try entity.encode(to: RowEncodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation))
         } catch {
             self.statement = nil
             handle = nil
@@ -193,13 +227,14 @@ final class RowEncoder {
 /// The `Encoder` an entity's `encode(to:)` receives for one row: the row's encoder and its
 /// generation. A copy kept past the row writes nothing: its containers fail.
 struct RowEncodingScope: Encoder {
-    let encoder: RowEncoder
+    let unmanaged: Unmanaged<RowEncoder>
     let generation: UInt
+    var encoder: RowEncoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RowKeyedEncoder<Key>(encoder: encoder, generation: generation))
+        KeyedEncodingContainer(RowKeyedEncoder<Key>(unmanaged: unmanaged, generation: generation))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -213,12 +248,13 @@ struct RowEncodingScope: Encoder {
     }
 }
 
-/// The keyed container of one row. It keeps its encoder alive (a container an entity keeps
-/// can never reach freed memory) and binds only while its row's generation is current; used
+/// The keyed container of one row. It refers to its encoder unretained (encoders are never
+/// freed, see ``RowEncoder``) and binds only while its row's generation is current; used
 /// later, every write throws and nothing reaches another row's statement.
 struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: RowEncoder
+    let unmanaged: Unmanaged<RowEncoder>
     let generation: UInt
+    var encoder: RowEncoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
 
     /// `key`'s 1-based parameter, after checking that this container's row is still being encoded.
@@ -234,12 +270,15 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
-        let index = try parameter(key)
-        try encoder.expect(.integer, at: index, wrote: "an integer")
-        if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
-            throw encoder.outOfRange(value, at: index)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            let index = try encoder.parameter(key)
+            try encoder.expect(.integer, at: index, wrote: "an integer")
+            if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
+                throw encoder.outOfRange(value, at: index)
+            }
+            sqlite3_bind_int64(encoder.handle, index, value)
         }
-        sqlite3_bind_int64(encoder.handle, index, value)
     }
 
     private func unsigned(_ value: some BinaryInteger, _ key: Key) throws {
@@ -259,9 +298,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         encoder.bindNull(at: index)
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        let index = try parameter(key)
-        try encoder.expect(.bool, at: index, wrote: "a Bool")
-        sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            let index = try encoder.parameter(key)
+            try encoder.expect(.bool, at: index, wrote: "a Bool")
+            sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
+        }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
@@ -274,9 +316,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        let index = try parameter(key)
-        try encoder.expect(.double, at: index, wrote: "a Double")
-        try encoder.bindDouble(value, at: index)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            let index = try encoder.parameter(key)
+            try encoder.expect(.double, at: index, wrote: "a Double")
+            try encoder.bindDouble(value, at: index)
+        }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         let index = try parameter(key)
@@ -284,9 +329,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try encoder.bindDouble(Double(value), at: index)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        let index = try parameter(key)
-        try encoder.expect(.string, at: index, wrote: "a String")
-        encoder.bindString(value, at: index)
+        try unmanaged._withUnsafeGuaranteedRef { encoder in
+            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            let index = try encoder.parameter(key)
+            try encoder.expect(.string, at: index, wrote: "a String")
+            encoder.bindString(value, at: index)
+        }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let index = try parameter(key)
