@@ -74,8 +74,8 @@ extension Shelf: AggregatableValue {}
     }
 
     @Test func countOfAFieldSkipsNil() throws {
-        #expect(try read { try $0.count(Novel.rating) } == 4)
-        #expect(try read { try $0.count(Novel.isbn, where: Novel.pages > 300) } == 1)
+        #expect(try read { try $0.aggregate(Novel.rating.count()) } == 4)
+        #expect(try read { try $0.aggregate(Novel.isbn.count(), where: Novel.pages > 300) } == 1)
         #expect(try read { try $0.aggregate(Aggregate.count(of: Novel.self), where: Novel.year < 1900) } == 2)
     }
 
@@ -139,7 +139,7 @@ extension Shelf: AggregatableValue {}
             #expect(error?.message.contains("Novel.") == true)
         }
         // Counting values works for any property.
-        _ = try read { try $0.count(Novel.edition) }
+        _ = try read { try $0.aggregate(Novel.edition.count()) }
     }
 
     // MARK: Groups

@@ -97,19 +97,6 @@ extension ObjectTransaction {
         try aggregate(field.max(caseInsensitive: caseInsensitive), where: filter)
     }
 
-    /// Counts the entities matching a filter whose property has a value (`nil` is not counted).
-    ///
-    /// - Parameters:
-    ///   - field: the property.
-    ///   - filter: the rows to look at; `nil` for all.
-    /// - Returns: the count.
-    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not store.
-    public func count<E: StoredEntity, V>(
-        _ field: Field<E, V>, where filter: Filter<E>? = nil
-    ) throws(PersistenceError) -> Int {
-        try aggregate(field.count(), where: filter)
-    }
-
     // MARK: Groups
 
     /// Groups the entities matching a filter by a property and computes aggregates per group, in SQL.
