@@ -201,7 +201,8 @@ extension Shelf: AggregatableValue {}
     @Test func sortingGroupsByAPropertyThatIsNotAKeyIsMisuse() throws {
         let error = #expect(throws: PersistenceError.self) {
             try read { tx in
-                try tx.groups(by: Novel.author, aggregating: Novel.pages.sum(), sortedBy: [.key(Novel.year.ascending())])
+                try tx.groups(
+                    by: Novel.author, aggregating: Novel.pages.sum(), sortedBy: [.key(Novel.year.ascending())])
             }
         }
         #expect(error?.code == .misuse)

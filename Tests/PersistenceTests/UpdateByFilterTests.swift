@@ -45,6 +45,22 @@ import Testing
         #expect(try store.context.persistAndWait { tx in try tx.update(Novel.self, where: .nothing, set: []) } == 0)
     }
 
+    @Test func settingAPropertyStoredAsJSONStoresWhatAnUpsertStores() throws {
+        for edition in [Int??.some(nil), .some(3), .none] {
+            try store.context.persistAndWait { tx in
+                _ = try tx.update(Novel.self, where: Novel.id == 1, set: [Novel.edition.set(edition)])
+                var upserted = AggregateTests.novels[1]
+                upserted.edition = edition
+                try tx.upsert(upserted)
+            }
+            let rows = try store.context.readAndWait { tx in
+                try tx.rows("SELECT edition FROM Novel WHERE id <= 2 ORDER BY id").map(\.values)
+            }
+            #expect(rows[0] == rows[1], "\(String(describing: edition))")
+            #expect(try novels()[0].edition == edition)
+        }
+    }
+
     @Test func settingCaseInsensitiveTextKeepsItsFoldedColumnInSync() throws {
         try store.context.persistAndWait { tx in
             _ = try tx.update(Novel.self, where: Novel.id <= 2, set: [Novel.author.set("Ángel Herbért")])
@@ -138,7 +154,8 @@ import Testing
             }
         }
         let watched = [
-            Watched("by-score", Query(sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
+            Watched(
+                "by-score", Query(sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
             Watched("filtered", Query(where: Item.score > 1.5, sortedBy: [Item.name.ascending()])),
             Watched("unsorted", Query(where: Item.group != 1)),
         ]

@@ -89,7 +89,13 @@ extension ObjectTransaction {
     private static func storedValue(
         _ value: any QueryableValue, _ column: ColumnSchema, _ schema: EntitySchema, _ json: JSONEncoder
     ) throws(PersistenceError) -> DatabaseValue {
-        if value.databaseValue == .null { return .null }
+        if column.kind == .json {
+            // Only the outer `nil` is NULL: JSON keeps the inner `nil` of a nested optional.
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional, mirror.children.isEmpty { return .null }
+        } else if value.databaseValue == .null {
+            return .null
+        }
         let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
         if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {
             throw ValueCoding.unsupported(
@@ -169,7 +175,8 @@ extension ObjectTransaction {
             let rest = error.message[range.upperBound...].prefix { $0 != ")" }
             properties = rest.split(separator: ",").map {
                 let name = $0.trimmingCharacters(in: .whitespaces)
-                return name.hasPrefix(schema.entityName + ".") ? String(name.dropFirst(schema.entityName.count + 1)) : name
+                return name.hasPrefix(schema.entityName + ".")
+                    ? String(name.dropFirst(schema.entityName.count + 1)) : name
             }
         }
         let list = properties.map { "\(schema.entityName).\($0)" }.joined(separator: ", ")

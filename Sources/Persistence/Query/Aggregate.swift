@@ -119,7 +119,9 @@ extension Field where Value: AggregatableValue {
         extreme(.max, caseInsensitive)
     }
 
-    private func extreme(_ function: AggregateSpec.Function, _ caseInsensitive: Bool) -> Aggregate<
+    private func extreme(
+        _ function: AggregateSpec.Function, _ caseInsensitive: Bool
+    ) -> Aggregate<
         Entity, Value.Unwrapped?
     > {
         let name = self.name
@@ -182,14 +184,5 @@ struct AggregateSpec: Sendable, Hashable {
         self.function = function
         self.column = column
         self.caseInsensitive = caseInsensitive
-    }
-
-    /// How many result columns the aggregate reads: a sum and an average also read the count of
-    /// values, to tell an empty set (zero, `nil`) from a NaN result (which SQLite returns as `NULL`).
-    var width: Int32 { function == .sum || function == .average ? 2 : 1 }
-
-    /// `Entity.property`, or `Entity` for a row count, for messages.
-    func describe(_ schema: EntitySchema) -> String {
-        column.map { "\(function.name)(\(schema.entityName).\($0))" } ?? "count(\(schema.entityName))"
     }
 }

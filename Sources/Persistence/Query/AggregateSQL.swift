@@ -215,7 +215,8 @@ final class AggregateReader {
             if let result = floating.init(double) as? N { return result }
         }
         throw PersistenceError(
-            .misuse, "\(schema.entityName).\(name) is summed as \(N.self), which is neither an integer nor a "
+            .misuse,
+            "\(schema.entityName).\(name) is summed as \(N.self), which is neither an integer nor a "
                 + "floating-point type.", entity: schema.entityName, property: name)
     }
 
