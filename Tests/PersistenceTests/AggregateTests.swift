@@ -208,4 +208,14 @@ extension Shelf: AggregatableValue {}
         #expect(error?.code == .misuse)
         #expect(error?.property == "year")
     }
+
+    @Test func sortingGroupsByRelevanceIsMisuse() throws {
+        let error = #expect(throws: PersistenceError.self) {
+            try read { tx in
+                try tx.groups(by: Novel.title, aggregating: Novel.pages.sum(), sortedBy: [.key(Novel.title.relevance)])
+            }
+        }
+        #expect(error?.code == .misuse)
+        #expect(error?.property == "title")
+    }
 }

@@ -4,6 +4,13 @@ import Testing
 
 @testable import Persistence
 
+struct Gauge: StoredEntity, Equatable {
+    var id: Int
+    var level: Float
+
+    static let level = Field<Gauge, Float>("level")
+}
+
 @Suite struct UpdateByFilterTests {
     let fixture: StoreFixture
     let store: ObjectStore
@@ -140,6 +147,23 @@ import Testing
         }
         #expect(twice?.code == .misuse)
         #expect(twice?.property == "pages")
+    }
+
+    @Test func addingToAFloatPropertyIsRefusedNamingIt() throws {
+        let fixture = try StoreFixture("floats.sqlite")
+        let store = try fixture.open([Gauge.self])
+        try store.context.persistAndWait { tx in try tx.insert(Gauge(id: 1, level: 0.5)) }
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in
+                try tx.update(Gauge.self, where: nil, set: [Gauge.level += 0.1])
+            }
+        }
+        #expect(error?.code == .unsupportedValue)
+        #expect(error?.property == "level")
+        #expect(try store.context.readAndWait { tx in try tx.fetch(Gauge.self, id: 1)?.level } == 0.5)
+        #expect(
+            try store.context.persistAndWait { tx in try tx.update(Gauge.self, where: nil, set: [Gauge.level.set(2)]) }
+                == 1)
     }
 
     /// Observers of several queries get, after each update by filter, the change set a full diff of

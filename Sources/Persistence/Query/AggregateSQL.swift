@@ -112,12 +112,14 @@ extension QuerySQL {
             switch item.key {
             case .aggregate(let spec):
                 expression = try builder.aggregateColumns(spec)[0]
-            case .key(let name, let caseInsensitive):
-                guard let position = keys.firstIndex(of: name) else {
+            case .key(let name, let caseInsensitive, let relevance):
+                guard let position = keys.firstIndex(of: name), !relevance else {
                     throw PersistenceError(
                         .misuse,
-                        "Groups of \(schema.entityName) are sorted by '\(name)', which is not one of their keys ("
-                            + keys.joined(separator: ", ") + "). Sort by a key or by an aggregate.",
+                        "Groups of \(schema.entityName) are sorted by '\(name)'"
+                            + (relevance
+                                ? "'s relevance, which orders rows, not groups" : ", which is not one of their keys")
+                            + " (" + keys.joined(separator: ", ") + "). Sort by a key or by an aggregate.",
                         entity: schema.entityName, property: name)
                 }
                 let column = try schema.column(named: name, for: "a sort")
