@@ -81,6 +81,80 @@ private enum Samples {
     }
 }
 
+/// The samples of QueriesAndSorting's "Aggregates", "Groups" and "Updating by filter", and of
+/// the doc comments of `Aggregate`, `GroupFilter`, `GroupSort`, `Assignment` and the
+/// transaction's aggregate and update methods.
+private enum AggregateSamples {
+    enum Shelf: String, Codable, QueryableValue { case reading, done, archived }
+
+    struct Book: StoredEntity {
+        var id: String
+        var title: String
+        var author: String
+        var pages: Int
+        var score: Int
+        var rating: Double?
+        var shelf: Shelf
+
+        static let title = Field<Book, String>("title")
+        static let author = Field<Book, String>("author")
+        static let pages = Field<Book, Int>("pages")
+        static let score = Field<Book, Int>("score")
+        static let rating = Field<Book, Double?>("rating")
+        static let shelf = Field<Book, Shelf>("shelf")
+        static let indexes = [EntityIndex(author, caseInsensitive: true)]
+    }
+
+    static func aggregates(tx: ObjectTransaction) throws {
+        let pages: Int = try tx.sum(Book.pages, where: Book.rating >= 4)
+        let rating: Double? = try tx.average(Book.rating)
+        let longest: Int? = try tx.max(Book.pages)
+        let first: String? = try tx.min(Book.title, caseInsensitive: true)
+        let rated: Int = try tx.aggregate(Book.rating.count())
+        _ = (pages, rating, longest, first, rated)
+    }
+
+    static func groups(tx: ObjectTransaction) throws {
+        let bookCount = Aggregate.count(of: Book.self)
+        let perAuthor = try tx.groups(
+            by: Book.author, aggregating: bookCount, Book.rating.average(),
+            where: Book.pages > 100, having: bookCount >= 2,
+            sortedBy: [Book.rating.average().descending()], limit: 10)
+        for (author, books, rating) in perAuthor {
+            print("\(author): \(books) books, rated \(rating ?? 0)")
+        }
+    }
+
+    static func update(tx: ObjectTransaction) throws -> Int {
+        let changed = try tx.update(
+            Book.self, where: Book.shelf == .reading && Book.pages > 1_000,
+            set: [Book.score += 1, Book.rating.set(nil), Book.shelf.set(.archived)])
+        return changed
+    }
+
+    static func docComments(tx: ObjectTransaction) throws {
+        let longest = try tx.aggregate(Book.pages.max(), where: Book.author == "Le Guin")
+        _ = longest
+        let perAuthor = try tx.groups(
+            by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.rating.average())
+        for (author, books, rating) in perAuthor { print(author, books, rating ?? 0) }
+        let prolific = try tx.groups(
+            by: Book.author, aggregating: Aggregate.count(of: Book.self),
+            having: Aggregate.count(of: Book.self) >= 3 && Book.rating.average() > 4)
+        _ = prolific
+        let sorted = try tx.groups(
+            by: Book.author, aggregating: Book.pages.sum(),
+            sortedBy: [Book.pages.sum().descending(), .key(Book.author.ascending())])
+        _ = sorted
+        let pages: Int = try tx.sum(Book.pages, where: Book.rating >= 4)
+        _ = pages
+        try tx.update(Book.self, where: Book.pages > 500, set: [Book.pages += 1, Book.rating.set(nil)])
+        let changed = try tx.update(
+            Book.self, where: Book.rating == nil, set: [Book.pages += 1, Book.shelf.set(.archived)])
+        _ = changed
+    }
+}
+
 @Suite struct CodeSamplesTests {
     @Test func landingPageSampleRunsOnAFreshStore() async throws {
         let fixture = try StoreFixture()
@@ -90,5 +164,23 @@ private enum Samples {
         let store = try ObjectStore(at: fixture.url, entities: [Samples.Book.self])
         // The sample's `try await persist` returns after the commit: the book is there at once.
         #expect(try store.context.readAndWait { try $0.count(Samples.Book.self) } == 1)
+    }
+
+    @Test func aggregateAndUpdateSamplesRunOnAFreshStore() throws {
+        let fixture = try StoreFixture()
+        let store = try ObjectStore(at: fixture.url, entities: [AggregateSamples.Book.self])
+        let books = (0..<4).map { index in
+            AggregateSamples.Book(
+                id: "\(index)", title: "T\(index)", author: index < 2 ? "Le Guin" : "le guin", pages: 600 * index,
+                score: 0, rating: 4.5, shelf: .reading)
+        }
+        let changed = try store.context.persistAndWait { tx in
+            try tx.insert(contentsOf: books)
+            try AggregateSamples.aggregates(tx: tx)
+            try AggregateSamples.groups(tx: tx)
+            return try AggregateSamples.update(tx: tx)
+        }
+        #expect(changed == 2)
+        try store.context.persistAndWait { tx in try AggregateSamples.docComments(tx: tx) }
     }
 }

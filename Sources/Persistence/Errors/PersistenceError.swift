@@ -51,9 +51,14 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         /// than its `init(from:)` reads. The message names `Entity.property`, the stored type and the
         /// expected one; the store never converts such a value silently.
         public static let typeMismatch = Code("typeMismatch")
-        /// A full-text query given to ``Field/matches(_:)`` is malformed (an unbalanced quote, a
-        /// bare operator); the message names the query and what SQLite's FTS5 found wrong.
+        /// A query cannot run as asked: a full-text query given to ``Field/matches(_:)`` is
+        /// malformed (an unbalanced quote, a bare operator; the message names the query and what
+        /// SQLite's FTS5 found wrong), or an ``Aggregate`` or a grouping names a property it cannot
+        /// use (one stored as JSON text; the message names `Entity.property`).
         public static let invalidQuery = Code("invalidQuery")
+        /// A sum of integers does not fit in the property's type (or in SQLite's 64-bit integers);
+        /// the message names `Entity.property`. The store never lets such a sum wrap.
+        public static let overflow = Code("overflow")
         /// A row could not be turned into an entity value.
         public static let decodingFailed = Code("decodingFailed")
         /// An entity value could not be turned into a row.

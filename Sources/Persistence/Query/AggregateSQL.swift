@@ -1,0 +1,246 @@
+import Foundation
+
+extension QuerySQL {
+    /// The result columns of an aggregate, after checking that its property can be aggregated so.
+    func aggregateColumns(_ spec: AggregateSpec) throws(PersistenceError) -> [String] {
+        guard let name = spec.column else { return ["COUNT(*)"] }
+        let column = try schema.column(named: name, for: "an aggregate")
+        let quoted = quote(name)
+        switch spec.function {
+        case .countRows, .count:
+            return ["COUNT(\(quoted))"]
+        case .sum, .average:
+            guard [.integer, .double, .float].contains(column.kind) else {
+                throw cannotAggregate(column, "\(spec.function.name) takes a number")
+            }
+            return ["\(spec.function == .sum ? "SUM" : "AVG")(\(quoted))", "COUNT(\(quoted))"]
+        case .min, .max:
+            guard column.kind != .json, column.kind != .decimal else {
+                throw cannotAggregate(
+                    column,
+                    "\(spec.function.name) compares stored values, and "
+                        + (column.kind == .json ? "JSON text" : "a Decimal's text") + " does not order by value")
+            }
+            let function = spec.function == .min ? "MIN" : "MAX"
+            guard spec.caseInsensitive, column.kind == .string else { return ["\(function)(\(quoted))"] }
+            // Ordered by the folded text, then the text: the hex digits of the folded text keep its
+            // byte order, and '-' sorts before every hex digit, so a folded text sorts before the
+            // folded texts it begins. The text itself follows the first '-'.
+            let ordered = "\(function)(hex(\(foldedExpression(name))) || '-' || \(quoted))"
+            return ["CAST(substr(CAST(\(ordered) AS BLOB), instr(\(ordered), '-') + 1) AS TEXT)"]
+        }
+    }
+
+    /// The error for a property an aggregate or a grouping cannot use.
+    func cannotAggregate(_ column: ColumnSchema, _ reason: String) -> PersistenceError {
+        PersistenceError(
+            .invalidQuery,
+            "\(schema.entityName).\(column.name) (\(column.swiftType), stored as "
+                + "\(column.kind == .json ? "JSON text" : column.kind.label)) cannot be used here: \(reason). "
+                + "Aggregate or group by a property of its own, or fetch the entities and compute it in Swift.",
+            entity: schema.entityName, property: column.name)
+    }
+
+    /// How rows are grouped by a property, and the value each group reports for it: text of a
+    /// property with a case-insensitive index groups by its folded form and reports the group's
+    /// smallest text by code point.
+    func groupKey(_ name: String) throws(PersistenceError) -> (group: String, select: String) {
+        let column = try schema.column(named: name, for: "a grouping")
+        guard column.kind != .json else {
+            throw cannotAggregate(column, "rows group by equal stored values, and equal values can differ as JSON text")
+        }
+        if column.kind == .string, schema.foldName(of: name) != nil {
+            return (foldedExpression(name), "MIN(\(quote(name)))")
+        }
+        return (quote(name), quote(name))
+    }
+
+    /// Renders a filter on groups.
+    mutating func render<E>(_ node: GroupFilter<E>.Node) throws(PersistenceError) {
+        switch node {
+        case .compare(let spec, let op, let value):
+            let expression = try aggregateColumns(spec)[0]
+            if value == .null {
+                sql += "\(expression) IS \(op == "=" ? "" : "NOT ")NULL"
+            } else {
+                sql += "\(expression) \(op) ?"
+                arguments.append(value)
+            }
+        case .and(let lhs, let rhs):
+            sql += "("
+            try render(lhs)
+            sql += " AND "
+            try render(rhs)
+            sql += ")"
+        case .or(let lhs, let rhs):
+            sql += "("
+            try render(lhs)
+            sql += " OR "
+            try render(rhs)
+            sql += ")"
+        case .not(let inner):
+            sql += "NOT ("
+            try render(inner)
+            sql += ")"
+        }
+    }
+
+    /// The SQL of a grouped query: the keys' values, then each aggregate's columns, per group.
+    static func groups<E>(
+        keys: [String], aggregates: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
+        sort: [GroupSort<E>], limit: Int?, schema: EntitySchema
+    ) throws(PersistenceError) -> QuerySQL {
+        var builder = QuerySQL(schema: schema)
+        var groups: [String] = []
+        var selects: [String] = []
+        for key in keys {
+            let (group, select) = try builder.groupKey(key)
+            groups.append(group)
+            selects.append(select)
+        }
+        for spec in aggregates { selects += try builder.aggregateColumns(spec) }
+        builder.sql = "SELECT \(selects.joined(separator: ", ")) FROM \(schema.table)"
+        try builder.appendWhere(filter)
+        builder.sql += " GROUP BY " + groups.joined(separator: ", ")
+        if let having {
+            builder.sql += " HAVING "
+            try builder.render(having.node)
+        }
+        var order: [String] = []
+        for item in sort {
+            let expression: String
+            switch item.key {
+            case .aggregate(let spec):
+                expression = try builder.aggregateColumns(spec)[0]
+            case .key(let name, let caseInsensitive, let relevance):
+                guard let position = keys.firstIndex(of: name), !relevance else {
+                    throw PersistenceError(
+                        .misuse,
+                        "Groups of \(schema.entityName) are sorted by '\(name)'"
+                            + (relevance
+                                ? "'s relevance, which orders rows, not groups" : ", which is not one of their keys")
+                            + " (" + keys.joined(separator: ", ") + "). Sort by a key or by an aggregate.",
+                        entity: schema.entityName, property: name)
+                }
+                let column = try schema.column(named: name, for: "a sort")
+                let folded = caseInsensitive && column.kind == .string && groups[position] == quote(name)
+                expression = folded ? builder.foldedExpression(name) : groups[position]
+            }
+            order.append(expression + (item.descending ? " DESC" : " ASC"))
+        }
+        // Then by the keys: every group has its own, so the order is complete.
+        order += groups.map { $0 + " ASC" }
+        builder.sql += " ORDER BY " + order.joined(separator: ", ")
+        builder.appendWindow(limit: limit, offset: 0)
+        return builder
+    }
+}
+
+/// Reads one row of an aggregate or grouped query, column by column, into typed values.
+final class AggregateReader {
+    let statement: Statement
+    let schema: EntitySchema
+    private var index: Int32 = 0
+    private lazy var json = StoreJSON.makeDecoder()
+
+    init(statement: Statement, schema: EntitySchema) {
+        self.statement = statement
+        self.schema = schema
+    }
+
+    /// Starts reading a new row.
+    func rewind() { index = 0 }
+
+    private func take(_ count: Int32) -> Int32 {
+        defer { index += count }
+        return index
+    }
+
+    func count() -> Int { Int(statement.int64(take(1))) }
+
+    /// A value of the property `name`, of type `T` (an `Optional` reads `NULL` as `nil`).
+    func value<T: Decodable>(_ type: T.Type, of name: String) throws(PersistenceError) -> T {
+        let at = take(1)
+        let column = try schema.column(named: name, for: "an aggregate")
+        if statement.isNull(at) {
+            guard let none = (T.self as? any OptionalMarker.Type)?.none as? T else {
+                throw PersistenceError(
+                    .typeMismatch,
+                    "\(schema.entityName).\(name) (\(column.swiftType)) has a NULL value; the row was changed outside "
+                        + "the entity's own writes. Fix it with a Migration.",
+                    entity: schema.entityName, property: name)
+            }
+            return none
+        }
+        if let optional = T.self as? any OptionalValueReading.Type {
+            guard let value = try optional.readWrapped(self, at, column) as? T else {
+                throw PersistenceError(
+                    .typeMismatch, "\(schema.entityName).\(name) could not be read as \(T.self).",
+                    entity: schema.entityName, property: name)
+            }
+            return value
+        }
+        return try read(T.self, at, column)
+    }
+
+    func read<T: Decodable>(_ type: T.Type, _ at: Int32, _ column: ColumnSchema) throws(PersistenceError) -> T {
+        try ValueCoding.read(T.self, at: at, handle: statement.handle, column: column, schema: schema, json: json)
+    }
+
+    /// A sum of type `N`: zero for no values, NaN for a floating-point sum SQLite reports as `NULL`.
+    func sum<N>(_ type: N.Type, of name: String) throws(PersistenceError) -> N {
+        let at = take(2)
+        let value = statement.value(at: at)
+        let counted = statement.int64(at + 1)
+        func overflow(_ detail: String) -> PersistenceError {
+            PersistenceError(
+                .overflow,
+                "The sum of \(schema.entityName).\(name) over \(counted) rows is \(detail), which does not fit in "
+                    + "\(N.self). Sum fewer rows, or sum a property of a wider type.",
+                entity: schema.entityName, property: name)
+        }
+        if let integer = N.self as? any FixedWidthInteger.Type {
+            guard case .integer(let total) = value else {
+                if value == .null, let zero = integer.init(exactly: 0) as? N { return zero }
+                throw overflow("\(value)")
+            }
+            guard let exact = integer.init(exactly: total) as? N else { throw overflow(String(total)) }
+            return exact
+        }
+        if let floating = N.self as? any BinaryFloatingPoint.Type {
+            let double: Double
+            switch value {
+            case .integer(let total): double = Double(total)
+            case .real(let total): double = total
+            default: double = counted > 0 ? .nan : 0
+            }
+            if let result = floating.init(double) as? N { return result }
+        }
+        throw PersistenceError(
+            .misuse,
+            "\(schema.entityName).\(name) is summed as \(N.self), which is neither an integer nor a "
+                + "floating-point type.", entity: schema.entityName, property: name)
+    }
+
+    /// An average: `nil` for no values, NaN for a result SQLite reports as `NULL`.
+    func average() -> Double? {
+        let at = take(2)
+        if statement.isNull(at) { return statement.int64(at + 1) > 0 ? .nan : nil }
+        return statement.double(at)
+    }
+}
+
+/// Lets a reader read the value inside an `Optional` type it only knows at run time.
+protocol OptionalValueReading {
+    static func readWrapped(
+        _ reader: AggregateReader, _ at: Int32, _ column: ColumnSchema
+    ) throws(PersistenceError) -> Self
+}
+
+extension Optional: OptionalValueReading where Wrapped: Decodable {
+    static func readWrapped(
+        _ reader: AggregateReader, _ at: Int32, _ column: ColumnSchema
+    ) throws(PersistenceError) -> Self {
+        .some(try reader.read(Wrapped.self, at, column))
+    }
+}

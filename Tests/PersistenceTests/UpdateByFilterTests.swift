@@ -1,0 +1,229 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Persistence
+
+struct Gauge: StoredEntity, Equatable {
+    var id: Int
+    var level: Float
+
+    static let level = Field<Gauge, Float>("level")
+}
+
+@Suite struct UpdateByFilterTests {
+    let fixture: StoreFixture
+    let store: ObjectStore
+
+    init() throws {
+        fixture = try StoreFixture()
+        store = try fixture.open([Novel.self, Item.self])
+        try store.context.persistAndWait { tx in try tx.insert(contentsOf: AggregateTests.novels) }
+    }
+
+    func novels() throws -> [Novel] {
+        try store.context.readAndWait { tx in try tx.fetch(Novel.self, sortedBy: [Novel.pages.ascending()]) }
+            .sorted { $0.id < $1.id }
+    }
+
+    @Test func updateSetsFieldsOnEveryMatchingRowAndReturnsTheCount() throws {
+        let changed = try store.context.persistAndWait { tx in
+            try tx.update(
+                Novel.self, where: Novel.year > 1900,
+                set: [Novel.pages += 10, Novel.rating.set(nil), Novel.shelf.set(.done)])
+        }
+        #expect(changed == 4)
+        var expected = AggregateTests.novels
+        for index in expected.indices where expected[index].year > 1900 {
+            expected[index].pages += 10
+            expected[index].rating = nil
+            expected[index].shelf = .done
+        }
+        #expect(try novels() == expected)
+        let lowered = try store.context.persistAndWait { tx in
+            try tx.update(Novel.self, where: Novel.id == 5, set: [Novel.pages -= 300, Novel.rating += 1])
+        }
+        #expect(lowered == 1)
+        #expect(try novels()[4].pages == 0)
+        #expect(try novels()[4].rating == 4.0)
+        // `nil` stays `nil` under +=.
+        try store.context.persistAndWait { tx in _ = try tx.update(Novel.self, where: nil, set: [Novel.rating += 1]) }
+        #expect(try novels().filter { $0.rating == nil }.map(\.id) == [1, 2, 3, 4, 6])
+        #expect(try store.context.persistAndWait { tx in try tx.update(Novel.self, where: .nothing, set: []) } == 0)
+    }
+
+    @Test func settingAPropertyStoredAsJSONStoresWhatAnUpsertStores() throws {
+        for edition in [Int??.some(nil), .some(3), .none] {
+            try store.context.persistAndWait { tx in
+                _ = try tx.update(Novel.self, where: Novel.id == 1, set: [Novel.edition.set(edition)])
+                var upserted = AggregateTests.novels[1]
+                upserted.edition = edition
+                try tx.upsert(upserted)
+            }
+            let rows = try store.context.readAndWait { tx in
+                try tx.rows("SELECT edition FROM Novel WHERE id <= 2 ORDER BY id").map(\.values)
+            }
+            #expect(rows[0] == rows[1], "\(String(describing: edition))")
+            #expect(try novels()[0].edition == edition)
+        }
+    }
+
+    @Test func settingCaseInsensitiveTextKeepsItsFoldedColumnInSync() throws {
+        try store.context.persistAndWait { tx in
+            _ = try tx.update(Novel.self, where: Novel.id <= 2, set: [Novel.author.set("Ángel Herbért")])
+        }
+        let found = try store.context.readAndWait { tx in
+            try tx.fetch(Novel.self, where: Novel.author.equals("angel HERBERT")).map(\.id).sorted()
+        }
+        #expect(found == [1, 2])
+        let folds = try store.context.readAndWait { tx in
+            try tx.rows("SELECT fk_fold_author FROM Novel WHERE id <= 2").map(\.values)
+        }
+        #expect(folds == [[.text("angel herbert")], [.text("angel herbert")]])
+    }
+
+    @Test func aNaNOrOutOfRangeValueRefusesTheWholeUpdateNamingTheProperty() throws {
+        let cases: [(Assignment<Novel>, String)] = [
+            (Novel.rating.set(.nan), "rating"),
+            (Novel.year += 31_000, "year"),
+            (Novel.pages += .max, "pages"),
+            (Novel.pages -= .min, "pages"),
+        ]
+        for (assignment, property) in cases {
+            let error = #expect(throws: PersistenceError.self) {
+                try store.context.persistAndWait { tx in
+                    try tx.update(Novel.self, where: nil, set: [Novel.title.set("Changed"), assignment])
+                }
+            }
+            #expect(error?.code == .unsupportedValue)
+            #expect(error?.property == property)
+            #expect(error?.message.contains("Novel.\(property)") == true)
+            #expect(try novels() == AggregateTests.novels)
+        }
+        // Infinity minus infinity is NaN: refused before anything is written.
+        try store.context.persistAndWait { tx in
+            _ = try tx.update(Novel.self, where: Novel.id == 1, set: [Novel.rating.set(.infinity)])
+        }
+        let nan = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in
+                try tx.update(Novel.self, where: Novel.rating != nil, set: [Novel.rating += -.infinity])
+            }
+        }
+        #expect(nan?.code == .unsupportedValue)
+        #expect(nan?.property == "rating")
+    }
+
+    @Test func anUpdateThatViolatesAUniqueKeyAppliesNothingAndTheBlockGoesOn() throws {
+        let result = try store.context.persistAndWait { tx -> (PersistenceError?, Int) in
+            var caught: PersistenceError?
+            do {
+                try tx.update(Novel.self, where: Novel.isbn != nil, set: [Novel.isbn.set("same"), Novel.pages += 1])
+            } catch let error as PersistenceError {
+                caught = error
+            }
+            // The failed statement applied nothing; the block's other writes still commit.
+            let rest = try tx.update(Novel.self, where: Novel.id == 3, set: [Novel.pages.set(1)])
+            return (caught, rest)
+        }
+        #expect(result.0?.code == .uniqueKeyViolation)
+        #expect(result.0?.entity == "Novel")
+        #expect(result.0?.property == "isbn")
+        #expect(result.0?.message.contains("Novel.isbn") == true)
+        #expect(result.1 == 1)
+        var expected = AggregateTests.novels
+        expected[2].pages = 1
+        #expect(try novels() == expected)
+    }
+
+    @Test func updateInAReadBlockOrAssigningTwiceIsMisuse() throws {
+        let read = #expect(throws: PersistenceError.self) {
+            try store.context.readAndWait { tx in try tx.update(Novel.self, where: nil, set: [Novel.pages += 1]) }
+        }
+        #expect(read?.code == .misuse)
+        let twice = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in
+                try tx.update(Novel.self, where: nil, set: [Novel.pages += 1, Novel.pages.set(3)])
+            }
+        }
+        #expect(twice?.code == .misuse)
+        #expect(twice?.property == "pages")
+    }
+
+    @Test func addingToAFloatPropertyIsRefusedNamingIt() throws {
+        let fixture = try StoreFixture("floats.sqlite")
+        let store = try fixture.open([Gauge.self])
+        try store.context.persistAndWait { tx in try tx.insert(Gauge(id: 1, level: 0.5)) }
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in
+                try tx.update(Gauge.self, where: nil, set: [Gauge.level += 0.1])
+            }
+        }
+        #expect(error?.code == .unsupportedValue)
+        #expect(error?.property == "level")
+        #expect(try store.context.readAndWait { tx in try tx.fetch(Gauge.self, id: 1)?.level } == 0.5)
+        #expect(
+            try store.context.persistAndWait { tx in try tx.update(Gauge.self, where: nil, set: [Gauge.level.set(2)]) }
+                == 1)
+    }
+
+    /// Observers of several queries get, after each update by filter, the change set a full diff of
+    /// their results gives, and they get it incrementally.
+    @Test func observersReceiveTheExactChangeSetOfAnUpdateIncrementally() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<200 {
+                try tx.insert(
+                    Item(
+                        id: id, name: IncrementalObservationTests.names[id % 12],
+                        score: id % 9 == 0 ? nil : Double(id % 13) / 4, group: id % 5))
+            }
+        }
+        let watched = [
+            Watched(
+                "by-score", Query(sortedBy: [Item.score.descending(), Item.name.ascending(caseInsensitive: true)])),
+            Watched("filtered", Query(where: Item.score > 1.5, sortedBy: [Item.name.ascending()])),
+            Watched("unsorted", Query(where: Item.group != 1)),
+        ]
+        let tokens = watched.map { item in
+            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        }
+        defer { tokens.forEach { $0.cancel() } }
+        for item in watched { #expect(item.deliveries.wait { !$0.isEmpty }) }
+        store.observerContext.waitUntilIdle()
+        let updates: [(Filter<Item>, [Assignment<Item>])] = [
+            (Item.group == 2, [Item.score += 0.5]),
+            (Item.score > 2, [Item.score.set(nil), Item.name.set("Zed")]),
+            (Item.name.hasPrefix("a"), [Item.group.set(1)]),
+            (Item.score == nil, [Item.score.set(3)]),
+            (.nothing, [Item.group.set(4)]),
+        ]
+        let before = store.core.center.refreshCounts
+        for (step, (filter, assignments)) in updates.enumerated() {
+            try store.context.persistAndWait { tx in _ = try tx.update(Item.self, where: filter, set: assignments) }
+            for item in watched {
+                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+                let ordered = !item.query.sort.isEmpty
+                let reached = item.deliveries.wait { deliveries in
+                    guard let results = deliveries.last?.results else { return false }
+                    return ordered
+                        ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
+                }
+                #expect(reached, "step \(step): \(item.label) never delivered the query's results")
+            }
+        }
+        store.observerContext.waitUntilIdle()
+        for item in watched {
+            item.queue.sync {}
+            let deliveries = item.deliveries.values
+            for position in 1..<deliveries.count {
+                let old = deliveries[position - 1].results
+                let new = deliveries[position].results
+                let full = ChangeSet.diff(
+                    old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
+                #expect(deliveries[position].changes == full, "\(item.label), delivery \(position)")
+            }
+        }
+        let after = store.core.center.refreshCounts
+        #expect(after.full == before.full)
+        #expect(after.incremental > before.incremental)
+    }
+}
