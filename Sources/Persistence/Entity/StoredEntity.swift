@@ -27,10 +27,11 @@
 /// Values are plain `Sendable` structs: they cross threads freely, and there is no
 /// managed object to touch on the wrong thread.
 ///
-/// A custom `init(from:)` or `encode(to:)` reads or writes its row inside the call. A `Decoder`,
-/// `Encoder` or container it keeps and uses after the call returned throws
-/// ``PersistenceError/Code-swift.struct/misuse`` naming the entity and the property: it never
-/// reads another row, never writes into another row's statement, never reaches freed memory.
+/// A custom `init(from:)` or `encode(to:)` reads or writes its row inside the call; keep neither
+/// the `Decoder`/`Encoder` nor a container. One kept and used after its fetch returned (or after
+/// its row was written) throws ``PersistenceError/Code-swift.struct/misuse`` naming the entity
+/// and the property: it never reads a later fetch's rows, never writes into another row's
+/// statement, never reaches freed memory. (The rows of one fetch share one decoding container.)
 public protocol StoredEntity: Codable, Sendable, Identifiable where ID: QueryableValue & Codable {
     /// The table's name; by default the type's name.
     static var entityName: String { get }
