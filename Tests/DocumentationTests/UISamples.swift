@@ -134,6 +134,23 @@ enum UISamples {
         }
     }
 
+    // MARK: Paginator's main-actor collect (its documentation comment)
+
+    enum PaginatorComment {
+        typealias Volume = BookData
+
+        @MainActor final class SearchScreen {
+            var results: [Volume] = []
+            func show(_ pages: Paginator<Volume>) -> RunHandle {
+                pages.collect(on: MainActor.self) { page in
+                    self.results += page.items
+                } completion: { summary in
+                    print("\(summary.items.count) results")
+                }
+            }
+        }
+    }
+
     // MARK: Persistence.md and ObservingChanges.md, "Listeners"
 
     @MainActor final class ListScreen: EntityListener {
@@ -198,6 +215,19 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         button.save(UISamples.Book(id: "1", title: "Dune"), in: store.context)
         #expect(await mainActorEventually { button.saved })
         #expect(try store.context.readAndWait { try $0.count(UISamples.Book.self) } == 1)
+    }
+}
+
+extension UISampleTests {
+    @Test func theListScreenIsToldOfEveryCommitOnTheMainActor() async throws {
+        let directory = try TemporaryDirectory(prefix: "UISamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
+        let screen = UISamples.ListScreen()
+        store.addListener(screen, sortedBy: [UISamples.Book.title.ascending(caseInsensitive: true)])
+        try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
+        #expect(await mainActorEventually { screen.allBooks.map(\.title) == ["Dune"] })
+        store.removeListener(screen)
     }
 }
 
