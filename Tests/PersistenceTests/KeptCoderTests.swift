@@ -10,6 +10,8 @@ nonisolated(unsafe) private var keptReader: KeyedDecodingContainer<Keeper.Coding
 nonisolated(unsafe) private var keptWriter: KeyedEncodingContainer<Keeper.CodingKeys>?
 /// What a later row's `init(from:)` saw when it read through the kept container.
 nonisolated(unsafe) private var sightings: [Result<String, any Error>] = []
+/// What a later row's `init(from:)` got when it asked the kept decoder for a container.
+nonisolated(unsafe) private var decoderSightings: [Result<Int, any Error>] = []
 
 /// An entity whose coding keeps its decoder and containers, as a custom `init(from:)` may.
 struct Keeper: StoredEntity, Equatable {
@@ -33,6 +35,10 @@ struct Keeper: StoredEntity, Equatable {
         spies = try container.decode(Bool.self, forKey: .spies)
         if spies, let keptReader {
             sightings.append(Result { try keptReader.decode(String.self, forKey: .name) })
+            if let keptDecoder {
+                decoderSightings.append(
+                    Result { try keptDecoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .id) })
+            }
         } else if !spies {
             keptDecoder = decoder
             keptReader = container
@@ -61,6 +67,7 @@ struct Keeper: StoredEntity, Equatable {
         keptReader = nil
         keptWriter = nil
         sightings = []
+        decoderSightings = []
     }
 
     private func expectMisuse(_ error: (any Error)?, naming property: String?) {
@@ -114,7 +121,26 @@ struct Keeper: StoredEntity, Equatable {
         _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, where: Keeper.id == 1) }
         _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, id: 2) }
         #expect(sightings.count == 39 + 39 + 1)
+        #expect(decoderSightings.count == 39 + 39 + 1)
         for sighting in sightings { expectMisuse(sighting.error, naming: "name") }
+        for sighting in decoderSightings { expectMisuse(sighting.error, naming: nil) }
+    }
+
+    @Test func aContainerKeptFromOneRowNeverReadsTheNextRowsOfTheSameFetch() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Keeper(id: 1, name: "kept"))
+            for id in 2...40 { try tx.insert(Keeper(id: id, name: "row \(id)", spies: true)) }
+        }
+        sightings = []
+        // Row 1 keeps its container and its decoder; rows 2 to 40 of the same fetch read through them.
+        let all = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, sortedBy: [Keeper.id.ascending()]) }
+        #expect(all.map(\.name) == ["kept"] + (2...40).map { "row \($0)" })
+        #expect(sightings.count == 39)
+        #expect(decoderSightings.count == 39)
+        for sighting in sightings { expectMisuse(sighting.error, naming: "name") }
+        for sighting in decoderSightings { expectMisuse(sighting.error, naming: nil) }
     }
 
     @Test func anEncodingContainerKeptFromOneWriteNeverWritesIntoALaterRow() throws {

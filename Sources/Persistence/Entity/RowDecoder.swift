@@ -16,8 +16,10 @@ import Locking
 /// ``RowDecodingScope`` and containers handed out during it carry it. Once the use ends, the
 /// generation moves on, so a decoder or container an entity kept fails with
 /// ``PersistenceError/Code-swift.struct/misuse`` instead of reading a later fetch's row or a
-/// finalized statement. (Within one fetch, rows share the container: a stamp per row would cost
-/// an allocation and three metadata lookups per row, about a tenth of a fetch.) Scopes and containers refer to their decoder unretained (a retained reference
+/// finalized statement. Within one fetch, rows share one container (one made per row would cost
+/// an allocation and three metadata lookups per row, about a tenth of a fetch), until an entity
+/// keeps it: after each row the box's reference count says whether a copy was kept, and if so
+/// the generation moves on there too, so the kept copy fails from the next row on. Scopes and containers refer to their decoder unretained (a retained reference
 /// would cost a retain and a release per column, copied by the standard library's container
 /// box), which is sound because decoders are never freed: ``make(schema:statement:)`` takes one
 /// from a pool and ``recycle()`` gives it back, and its generation only ever grows, so a stamp
@@ -46,6 +48,22 @@ final class RowDecoder: @unchecked Sendable {
     private var cachedGeneration: UInt = 0
     private var cachedContainer: UnsafeMutableRawPointer?
     private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
+    /// Whether the cached container is laid out as one reference (its box), so that the box's
+    /// reference count can be read; when not, the container is not reused across rows.
+    private var cachedContainerIsOneReference = false
+
+    /// Whether the cached container's box has a reference besides the cache's own: an entity
+    /// kept the container, or a copy of it.
+    @inline(__always)
+    private var isCachedContainerShared: Bool {
+        guard cachedContainerIsOneReference, let cachedContainer else { return false }
+        return cachedContainer.withMemoryRebound(to: AnyObject.self, capacity: 1) {
+            !isKnownUniquelyReferenced(&$0.pointee)
+        }
+    }
+    /// The row being decoded, counted over every use: a ``RowDecodingScope`` kept past its row
+    /// fails.
+    @exclusivity(unchecked) private(set) var row: UInt = 0
     private lazy var json = StoreJSON.makeDecoder()
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
@@ -109,11 +127,19 @@ final class RowDecoder: @unchecked Sendable {
             alignment: MemoryLayout<KeyedDecodingContainer<Key>>.alignment)
         storage.initializeMemory(as: KeyedDecodingContainer<Key>.self, repeating: container, count: 1)
         cachedContainer = storage
-        cachedKeyType = ObjectIdentifier(Key.self)
         cachedGeneration = generation
         destroyCachedContainer = { storage in
             storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).deinitialize(count: 1)
             storage.deallocate()
+        }
+        // `KeyedDecodingContainer` holds one reference, its box, which every copy shares. When it
+        // is laid out so, the box's reference count tells whether an entity kept a copy; when
+        // not, no container is reused (the key type is not cached).
+        if MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<KeyedDecodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
+        {
+            cachedKeyType = ObjectIdentifier(Key.self)
+            cachedContainerIsOneReference = true
         }
         return container
     }
@@ -123,6 +149,7 @@ final class RowDecoder: @unchecked Sendable {
         cachedContainer = nil
         cachedKeyType = nil
         destroyCachedContainer = nil
+        cachedContainerIsOneReference = false
     }
 
     private func reset(schema: EntitySchema, statement: Statement) {
@@ -141,8 +168,13 @@ final class RowDecoder: @unchecked Sendable {
     @inline(__always)
     func decodeRow<E: Decodable>(_ type: E.Type) throws(PersistenceError) -> E {
         next = 0
+        row &+= 1
+        // An entity that kept the row's container (a copy shares its box) makes the next row
+        // get a container of its own: the kept one is then of an earlier generation and fails.
+        defer { if isCachedContainerShared { generation &+= 2 } }
         do {
-            return try E(from: RowDecodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation))
+            return try E(
+                from: RowDecodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation, row: row))
         } catch let error as PersistenceError {
             throw error
         } catch {
@@ -257,24 +289,25 @@ final class RowDecoder: @unchecked Sendable {
 struct RowDecodingScope: Decoder {
     let unmanaged: Unmanaged<RowDecoder>
     let generation: UInt
+    let row: UInt
     var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard decoder.generation == generation else { throw decoder.outlived(nil) }
+            guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
             return decoder.container(keyedBy: Key.self)
         }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard decoder.generation == generation else { throw decoder.outlived(nil) }
+        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
         throw decoder.unkeyedContainerError()
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        guard decoder.generation == generation else { throw decoder.outlived(nil) }
+        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
         throw decoder.singleValueContainerError()
     }
 }
