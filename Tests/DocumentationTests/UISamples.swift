@@ -189,7 +189,8 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         defer { server.stop() }
         let items = (0..<3).map { #"{"id": "v\#($0)", "volumeInfo": {"title": "Book \#($0)"}}"# }
         server.route(
-            "GET", "/books/v1/volumes", respond: .json(#"{"totalItems": 3, "items": [\#(items.joined(separator: ","))]}"#))
+            "GET", "/books/v1/volumes",
+            respond: .json(#"{"totalItems": 3, "items": [\#(items.joined(separator: ","))]}"#))
         let screen = UISamples.SearchScreen(client: FetchClient(), baseURL: server.baseURL)
         screen.searchBarTextDidEndEditing("dune")
         #expect(await mainActorEventually { !screen.status.isEmpty })

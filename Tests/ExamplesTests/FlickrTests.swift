@@ -180,7 +180,8 @@ import Testing
         // The attempt in flight ended with its 503 and the run failed with it, at once: no
         // retry waited out its 30 seconds (a retry would leave the held answer long released,
         // and the run's failure would come after it).
-        let interrupted = try #require(lines.firstIndex { $0.hasPrefix("interrupted: stopping after") }, "\(end.output)")
+        let interrupted = try #require(
+            lines.firstIndex { $0.hasPrefix("interrupted: stopping after") }, "\(end.output)")
         let failed = try #require(lines.firstIndex { $0.hasPrefix("run 1 failed:") }, "\(end.output)")
         #expect(interrupted < failed)
         #expect(lines[failed].contains("503"), "\(end.output)")

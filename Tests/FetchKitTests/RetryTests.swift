@@ -240,7 +240,8 @@ struct RetryTests {
     @Test func timeoutsAndDroppedConnectionsAreRetried() async throws {
         defer { server.stop() }
         server.route(
-            "GET", "/hiccup", respondInTurn: [.text("x").delayed(by: Patience.beyondTheTest), .closeWithoutAnswer, .text("ok")])
+            "GET", "/hiccup",
+            respondInTurn: [.text("x").delayed(by: Patience.beyondTheTest), .closeWithoutAnswer, .text("ok")])
         let clock = TestClock()
         let client = client(
             // An hour on the test clock: URLSession's own backstop (the timeout plus a margin, in

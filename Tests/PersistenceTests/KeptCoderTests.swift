@@ -78,7 +78,9 @@ struct Keeper: StoredEntity, Equatable {
         #expect(error.code == .misuse)
         #expect(error.entity == "Keeper")
         #expect(error.property == property)
-        #expect(error.message.contains("after init(from:) returned") || error.message.contains("after encode(to:) returned"))
+        #expect(
+            error.message.contains("after init(from:) returned") || error.message.contains("after encode(to:) returned")
+        )
     }
 
     @Test func aContainerKeptPastTheFetchFailsInsteadOfReadingFreedMemory() throws {

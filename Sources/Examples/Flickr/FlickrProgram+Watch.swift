@@ -85,7 +85,9 @@ extension FlickrProgram {
                 case .failure(let error):
                     totals.failedRuns += 1
                     totals.runs += 1
-                    say("run \(totals.runs) failed: \(String(describing: error).oneLine)\(skippedText(run.skippedTicks))")
+                    say(
+                        "run \(totals.runs) failed: \(String(describing: error).oneLine)\(skippedText(run.skippedTicks))"
+                    )
                     if isFatal(error) {
                         fatal = error
                         break loop

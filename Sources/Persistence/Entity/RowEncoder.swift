@@ -210,16 +210,21 @@ final class RowEncoder: @unchecked Sendable {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        failure = failure ?? PersistenceError(
-            .encodingFailed, "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container."
-        )
+        failure =
+            failure
+            ?? PersistenceError(
+                .encodingFailed,
+                "\(schema.entityName) encodes itself as an array; an entity must encode a keyed container."
+            )
         return DiscardingUnkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        failure = failure ?? PersistenceError(
-            .encodingFailed,
-            "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
+        failure =
+            failure
+            ?? PersistenceError(
+                .encodingFailed,
+                "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
         return SingleValueCapture()
     }
 }
