@@ -145,6 +145,21 @@ struct Keeper: StoredEntity, Equatable {
         for sighting in decoderSightings { expectMisuse(sighting.error, naming: nil) }
     }
 
+    @Test func aKeptContainerWhoseDecoderNowServesAnotherEntityNeverNamesThatEntity() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self, Book.self])
+        try store.context.persistAndWait { tx in try tx.insert(Keeper(id: 1, name: "kept")) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+        // The fetch's decoder went back to the pool; the next fetch, of books, may take it.
+        _ = try store.context.readAndWait { tx in try tx.fetch(Book.self) }
+        let reader = try #require(keptReader)
+        let error = try #require(Result { try reader.decode(String.self, forKey: .name) }.error as? PersistenceError)
+        #expect(error.code == .misuse)
+        #expect(error.entity == nil || error.entity == "Keeper")
+        #expect(!error.message.contains("Book"))
+        #expect(error.property == "name")
+    }
+
     @Test func anEncodingContainerKeptFromOneWriteNeverWritesIntoALaterRow() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open([Keeper.self])

@@ -66,6 +66,10 @@ final class RowDecoder: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var row: UInt = 0
     private lazy var json = StoreJSON.makeDecoder()
 
+    /// The first generation of the current schema's uses (a recycled decoder may serve another
+    /// entity): an error for an older stamp does not name the entity.
+    private var schemaSince: UInt = 0
+
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
 
@@ -154,6 +158,7 @@ final class RowDecoder: @unchecked Sendable {
 
     private func reset(schema: EntitySchema, statement: Statement) {
         handle = statement.handle
+        if schema.entityName != self.schema.entityName { schemaSince = generation &+ 1 }
         self.schema = schema
         guard schema.names != names else { return }
         namePointer.deinitialize(count: count)
@@ -262,13 +267,15 @@ final class RowDecoder: @unchecked Sendable {
 
     /// The error for a decoder or container used after its row's `init(from:)` returned.
     @inline(never)
-    func outlived(_ key: (any CodingKey)?) -> PersistenceError {
-        PersistenceError(
+    func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
+        // The decoder may have been recycled for another entity since: name it only if not.
+        let entity = stale >= schemaSince ? schema.entityName : nil
+        return PersistenceError(
             .misuse,
-            "\(schema.entityName)'s init(from:) kept its Decoder or decoding container and used it "
+            "\(entity ?? "An entity")'s init(from:) kept its Decoder or decoding container and used it "
                 + (key.map { "to read '\($0.stringValue)' " } ?? "")
                 + "after init(from:) returned; read every property inside init(from:).",
-            entity: schema.entityName, property: key?.stringValue)
+            entity: entity, property: key?.stringValue)
     }
 
     func unkeyedContainerError() -> PersistenceError {
@@ -296,18 +303,18 @@ struct RowDecodingScope: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
+            guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil, generation) }
             return decoder.container(keyedBy: Key.self)
         }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
+        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil, generation) }
         throw decoder.unkeyedContainerError()
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil) }
+        guard decoder.generation == generation, decoder.row == row else { throw decoder.outlived(nil, generation) }
         throw decoder.singleValueContainerError()
     }
 }
@@ -326,14 +333,14 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// `key`'s column, after checking that this container's row is still being decoded.
     @inline(__always)
     private func column(_ key: Key) throws -> Int32 {
-        guard decoder.generation == generation else { throw decoder.outlived(key) }
+        guard decoder.generation == generation else { throw decoder.outlived(key, generation) }
         return try decoder.column(key)
     }
 
     /// `key`'s column, or `nil` when the row has none, after the same check.
     @inline(__always)
     private func columnIfPresent(_ key: Key) throws -> Int32? {
-        guard decoder.generation == generation else { throw decoder.outlived(key) }
+        guard decoder.generation == generation else { throw decoder.outlived(key, generation) }
         return decoder.columnIfPresent(key)
     }
 
@@ -356,7 +363,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func checked(_ key: Key, _ storage: Int32) throws -> Int32 {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            guard decoder.generation == generation else { throw decoder.outlived(key, generation) }
             let index = try decoder.column(key)
             let stored = sqlite3_column_type(decoder.handle, index)
             if stored != storage { throw decoder.unexpected(at: index, stored: stored, key: key) }
@@ -381,7 +388,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         _ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value
     ) throws -> Value {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            guard decoder.generation == generation else { throw decoder.outlived(key, generation) }
             let index = try decoder.column(key)
             let value = sqlite3_column_value(decoder.handle, index)
             let stored = sqlite3_value_type(value)
@@ -468,7 +475,7 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func present(_ key: Key, _ storage: Int32) throws -> Int32? {
         try unmanaged._withUnsafeGuaranteedRef { decoder in
-            guard decoder.generation == generation else { throw decoder.outlived(key) }
+            guard decoder.generation == generation else { throw decoder.outlived(key, generation) }
             guard let index = decoder.columnIfPresent(key) else { return nil }
             let stored = sqlite3_column_type(decoder.handle, index)
             if stored == storage { return index }

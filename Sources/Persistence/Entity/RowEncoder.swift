@@ -47,6 +47,10 @@ final class RowEncoder: @unchecked Sendable {
     private(set) var hasFolds: Bool
     private lazy var json = StoreJSON.makeEncoder()
 
+    /// The first generation of the current schema's rows (a recycled encoder may serve another
+    /// entity): an error for an older stamp does not name the entity.
+    private var schemaSince: UInt = 0
+
     /// Encoders not in use. Every encoder ever made is here or in use: none is freed.
     private static let pool = Locked<[RowEncoder]>([])
 
@@ -65,6 +69,7 @@ final class RowEncoder: @unchecked Sendable {
     /// ``recycle()`` when its codec goes away.
     static func make(schema: EntitySchema) -> RowEncoder {
         guard let encoder = pool.withLock({ $0.popLast() }) else { return RowEncoder(schema: schema) }
+        if schema.entityName != encoder.schema.entityName { encoder.schemaSince = encoder.generation &+ 1 }
         encoder.schema = schema
         encoder.names = schema.names
         encoder.count = encoder.names.count
@@ -200,13 +205,15 @@ final class RowEncoder: @unchecked Sendable {
 
     /// The error for an encoder or container used after its row's `encode(to:)` returned.
     @inline(never)
-    func outlived(_ key: (any CodingKey)?) -> PersistenceError {
-        PersistenceError(
+    func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
+        // The encoder may have been recycled for another entity since: name it only if not.
+        let entity = stale >= schemaSince ? schema.entityName : nil
+        return PersistenceError(
             .misuse,
-            "\(schema.entityName)'s encode(to:) kept its Encoder or encoding container and used it "
+            "\(entity ?? "An entity")'s encode(to:) kept its Encoder or encoding container and used it "
                 + (key.map { "to write '\($0.stringValue)' " } ?? "")
                 + "after encode(to:) returned; write every property inside encode(to:).",
-            entity: schema.entityName, property: key?.stringValue)
+            entity: entity, property: key?.stringValue)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -265,7 +272,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// `key`'s 1-based parameter, after checking that this container's row is still being encoded.
     @inline(__always)
     private func parameter(_ key: Key) throws -> Int32 {
-        guard encoder.generation == generation else { throw encoder.outlived(key) }
+        guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
         return try encoder.parameter(key)
     }
 
@@ -276,7 +283,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
             let index = try encoder.parameter(key)
             try encoder.expect(.integer, at: index, wrote: "an integer")
             if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
@@ -304,7 +311,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
             let index = try encoder.parameter(key)
             try encoder.expect(.bool, at: index, wrote: "a Bool")
             sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
@@ -322,7 +329,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
             let index = try encoder.parameter(key)
             try encoder.expect(.double, at: index, wrote: "a Double")
             try encoder.bindDouble(value, at: index)
@@ -335,7 +342,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key) }
+            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
             let index = try encoder.parameter(key)
             try encoder.expect(.string, at: index, wrote: "a String")
             encoder.bindString(value, at: index)
