@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 extension FetchClient {
     /// Fetches a URL and calls `completion` exactly once on the main actor, for UI code.

@@ -12,7 +12,7 @@ import Locking
 /// (`uploadTask(with:fromFile:)`) is read by a reader that pauses libcurl whenever it has no
 /// bytes ready and resumes it from a Dispatch read handler; when the task was cancelled
 /// meanwhile, the resume calls `curl_easy_pause` on a handle no longer in a transfer, which
-/// fails, and FoundationNetworking's `try!` on its result traps the process (SIGILL). A body
+/// fails, and FoundationNetworking, which force-tries that call, traps the process (SIGILL). A body
 /// given as a stream is read when libcurl asks for bytes and never pauses it, so the upload
 /// hands URLSession an ``UploadBodyStream`` over the file instead; cancelling ends the stream
 /// (its next read fails, and libcurl abandons the transfer) before the task is cancelled.

@@ -1,3 +1,5 @@
+import Locking
+
 extension ObjectContext {
     /// Runs `block` on the context's queue inside one write transaction, then calls
     /// `completion` on the main actor, for UI code.

@@ -24,11 +24,7 @@ import Locking
 /// box), which is sound because decoders are never freed: ``make(schema:statement:)`` takes one
 /// from a pool and ``recycle()`` gives it back, and its generation only ever grows, so a stamp
 /// from an earlier use never matches again.
-final class RowDecoder: @unchecked Sendable {
-    // `@unchecked Sendable`: a decoder is used by one fetch at a time, on its context's queue;
-    // it moves between fetches only through `pool`'s lock, which orders the hand-over. (A
-    // container kept past its row reads `generation` first and stops there; reaching it from
-    // another thread takes unsafe code in the entity.)
+final class RowDecoder {
     private(set) var schema: EntitySchema
     private(set) var names: [String]
     private(set) var count: Int
@@ -73,8 +69,12 @@ final class RowDecoder: @unchecked Sendable {
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
 
-    /// Decoders not in use. Every decoder ever made is here or in use: none is freed.
-    private static let pool = Locked<[RowDecoder]>([])
+    /// Decoders not in use, each retained once. Every decoder ever made is here or in use: none is
+    /// freed. A decoder is used by one fetch at a time, on its context's queue, and moves between
+    /// fetches only through this lock, so the class itself need not be `Sendable`.
+    // `nonisolated(unsafe)`: the lock is the only way in; what it holds is not `Sendable`, and
+    // moves between context queues only through it.
+    nonisolated(unsafe) private static let pool = Locked<[Unmanaged<RowDecoder>]>([])
 
     private init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
@@ -88,7 +88,7 @@ final class RowDecoder: @unchecked Sendable {
     /// A decoder for `statement`'s rows of `schema`, from the pool when one is free; give it back
     /// with ``recycle()`` when the statement's rows are read.
     static func make(schema: EntitySchema, statement: Statement) -> RowDecoder {
-        guard let decoder = pool.withLock({ $0.popLast() }) else {
+        guard let decoder = pool.withLock({ $0.popLast() })?.takeRetainedValue() else {
             let decoder = RowDecoder(schema: schema, statement: statement)
             decoder.begin()
             return decoder
@@ -102,7 +102,7 @@ final class RowDecoder: @unchecked Sendable {
     func recycle() {
         if generation & 1 == 1 { end() }
         dropCachedContainer()
-        RowDecoder.pool.withLock { $0.append(self) }
+        RowDecoder.pool.withLock { $0.append(Unmanaged.passRetained(self)) }
     }
 
     /// Starts a use: the rows read from now on, until ``end()``, share one generation.

@@ -21,10 +21,7 @@ import Locking
 /// reference would cost a retain and a release per column), which is sound because encoders
 /// are never freed: ``make(schema:)`` takes one from a pool and ``recycle()`` gives it back,
 /// and its generation only ever grows.
-final class RowEncoder: @unchecked Sendable {
-    // `@unchecked Sendable`: an encoder belongs to one connection's codec, used on its
-    // context's queue; it moves between codecs only through `pool`'s lock, which orders the
-    // hand-over. (A container kept past its row reads `generation` first and stops there.)
+final class RowEncoder {
     private(set) var schema: EntitySchema
     private(set) var names: [String]
     private(set) var count: Int
@@ -51,8 +48,12 @@ final class RowEncoder: @unchecked Sendable {
     /// entity): an error for an older stamp does not name the entity.
     private var schemaSince: UInt = 0
 
-    /// Encoders not in use. Every encoder ever made is here or in use: none is freed.
-    private static let pool = Locked<[RowEncoder]>([])
+    /// Encoders not in use, each retained once. Every encoder ever made is here or in use: none is
+    /// freed. An encoder belongs to one connection's codec, used on its context's queue, and moves
+    /// between codecs only through this lock, so the class itself need not be `Sendable`.
+    // `nonisolated(unsafe)`: the lock is the only way in; what it holds is not `Sendable`, and
+    // moves between context queues only through it.
+    nonisolated(unsafe) private static let pool = Locked<[Unmanaged<RowEncoder>]>([])
 
     private init(schema: EntitySchema) {
         self.schema = schema
@@ -68,7 +69,9 @@ final class RowEncoder: @unchecked Sendable {
     /// An encoder for rows of `schema`, from the pool when one is free; give it back with
     /// ``recycle()`` when its codec goes away.
     static func make(schema: EntitySchema) -> RowEncoder {
-        guard let encoder = pool.withLock({ $0.popLast() }) else { return RowEncoder(schema: schema) }
+        guard let encoder = pool.withLock({ $0.popLast() })?.takeRetainedValue() else {
+            return RowEncoder(schema: schema)
+        }
         if schema.entityName != encoder.schema.entityName { encoder.schemaSince = encoder.generation &+ 1 }
         encoder.schema = schema
         encoder.names = schema.names
@@ -86,7 +89,7 @@ final class RowEncoder: @unchecked Sendable {
     func recycle() {
         statement = nil
         handle = nil
-        RowEncoder.pool.withLock { $0.append(self) }
+        RowEncoder.pool.withLock { $0.append(Unmanaged.passRetained(self)) }
     }
 
     /// Binds every column of `entity` to `statement` (a statement numbered in column order).

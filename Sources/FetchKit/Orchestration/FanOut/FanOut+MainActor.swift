@@ -1,3 +1,5 @@
+import Locking
+
 extension FanOut {
     /// Starts a fan-out and calls `completion` exactly once, with `progress` before it, on the
     /// main actor, for UI code.

@@ -1,3 +1,5 @@
+import Locking
+
 extension Paginator {
     /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the
     /// end, both on the main actor, for UI code.
