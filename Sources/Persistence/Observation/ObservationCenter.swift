@@ -28,7 +28,18 @@ struct CommitSummary: Sendable {
 /// Something refreshed after commits that touch its table.
 protocol CommitObserver: AnyObject, Sendable {
     var table: String { get }
+    /// Other tables whose changes may change what the observer shows (through relations).
+    var relatedTables: Set<String> { get }
     func scheduleRefresh(after commit: CommitSummary?)
+}
+
+extension CommitObserver {
+    var relatedTables: Set<String> { [] }
+
+    /// Whether `commit` may change what the observer shows.
+    func isInterested(in commit: CommitSummary) -> Bool {
+        commit.touches(table) || relatedTables.contains { commit.touches($0) }
+    }
 }
 
 /// The store's registry of observers, told about each commit after it happened.
@@ -65,7 +76,7 @@ final class ObservationCenter: Sendable {
     }
 
     func didCommit(_ commit: CommitSummary) {
-        let interested = state.withLock { $0.observers.values.filter { commit.touches($0.table) } }
+        let interested = state.withLock { $0.observers.values.filter { $0.isInterested(in: commit) } }
         for observer in interested { observer.scheduleRefresh(after: commit) }
     }
 }
