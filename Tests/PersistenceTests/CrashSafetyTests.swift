@@ -52,7 +52,9 @@ extension Collector<Data> {
             try process.run()
             let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
             let wanted = Int.random(in: 5...60, using: &generator)
-            let started = await Blocking.poll(upTo: Patience.hang) { output.lines.count >= wanted || !process.isRunning }
+            let started = await Blocking.poll(upTo: Patience.hang) {
+                output.lines.count >= wanted || !process.isRunning
+            }
             #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
@@ -108,7 +110,9 @@ extension Collector<Data> {
             try process.run()
             let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
             let wanted = Int.random(in: 5...40, using: &generator)
-            let started = await Blocking.poll(upTo: Patience.hang) { output.lines.count >= wanted || !process.isRunning }
+            let started = await Blocking.poll(upTo: Patience.hang) {
+                output.lines.count >= wanted || !process.isRunning
+            }
             #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
@@ -128,7 +132,9 @@ extension Collector<Data> {
             #expect(check == [.text("ok")], "round \(round): integrity_check failed")
             #expect(keys.isEmpty, "round \(round): orphaned children after SIGKILL")
             // The last reported commit holds, and at most one more (committed, not yet reported).
-            #expect(parents == [last - 1, last] || parents == [last, last + 1], "round \(round): parents \(parents), last \(last)")
+            #expect(
+                parents == [last - 1, last] || parents == [last, last + 1],
+                "round \(round): parents \(parents), last \(last)")
             var perParent: [Int64: Int] = [:]
             for child in children { perParent[child.parentID, default: 0] += 1 }
             #expect(Set(perParent.keys) == Set(parents), "round \(round): children of deleted parents survived")

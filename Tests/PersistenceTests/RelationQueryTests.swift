@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import TestSupport
 import Testing
 
 @Suite struct RelationQueryTests {
@@ -29,14 +30,16 @@ import Testing
     // MARK: Prefetching
 
     @Test func aToOnePrefetchReturnsEachEntityWithTheRowItRefersTo() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         let pairs = try store.context.readAndWait { tx in
             try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]), including: RelBook.author)
         }
         #expect(pairs.map(\.0.id) == [20, 11, 12, 10, 21])
-        #expect(pairs.map { $0.1?.name } == [
-            "Frank Herbert", "Ursula K. Le Guin", "Ursula K. Le Guin", "Ursula K. Le Guin", "Frank Herbert",
-        ])
+        #expect(
+            pairs.map { $0.1?.name } == [
+                "Frank Herbert", "Ursula K. Le Guin", "Ursula K. Le Guin", "Ursula K. Le Guin", "Frank Herbert",
+            ])
         let shelves = try store.context.readAndWait { tx in
             try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]).limit(2), including: RelBook.shelf)
         }
@@ -45,31 +48,42 @@ import Testing
     }
 
     @Test func aToManyPrefetchKeepsTheRelationsOrderOrInsertionOrderAndMatchesTheNPlusOneLoop() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         let query = Query<RelAuthor>(sortedBy: [RelAuthor.name.ascending()])
         let ordered = try store.context.readAndWait { tx in try tx.fetch(query, including: RelAuthor.books) }
         #expect(ordered.map(\.0.name) == ["Frank Herbert", "Octavia E. Butler", "Ursula K. Le Guin"])
         #expect(ordered.map { $0.1.map(\.id) } == [[20, 21], [], [11, 12, 10]])
-        let inserted = try store.context.readAndWait { tx in try tx.fetch(query, including: RelAuthor.booksByInsertion) }
+        let inserted = try store.context.readAndWait { tx in try tx.fetch(query, including: RelAuthor.booksByInsertion)
+        }
         #expect(inserted.map { $0.1.map(\.id) } == [[20, 21], [], [10, 11, 12]])
         // The same as one query per author.
         let loop = try store.context.readAndWait { tx in
             try tx.fetch(query).map { author in
-                (author, try tx.fetch(RelBook.self, where: RelBook.authorID == author.id, sortedBy: [RelBook.year.ascending()]))
+                (
+                    author,
+                    try tx.fetch(
+                        RelBook.self, where: RelBook.authorID == author.id, sortedBy: [RelBook.year.ascending()])
+                )
             }
         }
         #expect(loop.map(\.0) == ordered.map(\.0))
         #expect(loop.map(\.1) == ordered.map(\.1))
         // A window prefetches the related rows of the window only.
-        let window = try store.context.readAndWait { tx in try tx.fetch(query.limit(1, offset: 2), including: RelAuthor.books) }
+        let window = try store.context.readAndWait { tx in
+            try tx.fetch(query.limit(1, offset: 2), including: RelAuthor.books)
+        }
         #expect(window.map(\.0.id) == [1])
         #expect(window.first?.1.count == 3)
     }
 
     @Test func aManyToManyPrefetchThroughAJoinEntityKeepsInsertionOrder() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         let credits = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelBook>(where: RelBook.year < 1970, sortedBy: [RelBook.year.ascending()]), including: RelBook.contributors)
+            try tx.fetch(
+                Query<RelBook>(where: RelBook.year < 1970, sortedBy: [RelBook.year.ascending()]),
+                including: RelBook.contributors)
         }
         #expect(credits.map(\.0.id) == [20, 11, 12])
         #expect(credits.map { $0.1.map(\.id) } == [[2, 1], [], []])
@@ -78,9 +92,12 @@ import Testing
     // MARK: Queries across relations
 
     @Test func filtersGoThroughToOneAndToManyRelationsAndSortByARelatedField() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         try store.context.readAndWait { tx in
-            let leGuin = try tx.fetch(RelBook.self, where: RelBook.author.has(RelAuthor.name == "Ursula K. Le Guin"), sortedBy: [RelBook.year.ascending()])
+            let leGuin = try tx.fetch(
+                RelBook.self, where: RelBook.author.has(RelAuthor.name == "Ursula K. Le Guin"),
+                sortedBy: [RelBook.year.ascending()])
             #expect(leGuin.map(\.id) == [11, 12, 10])
             let prolific = try tx.fetch(RelAuthor.self, where: RelAuthor.books.count >= 3)
             #expect(prolific.map(\.id) == [1])
@@ -94,7 +111,8 @@ import Testing
             let starred = try tx.fetch(
                 RelAuthor.self, where: RelAuthor.books.any(RelBook.reviews.any(RelReview.stars == 5)))
             #expect(starred.map(\.id) == [1])
-            let contributed = try tx.fetch(RelBook.self, where: RelBook.contributors.any(RelAuthor.name == "Ursula K. Le Guin"))
+            let contributed = try tx.fetch(
+                RelBook.self, where: RelBook.contributors.any(RelAuthor.name == "Ursula K. Le Guin"))
             #expect(contributed.map(\.id) == [20])
             let sorted = try tx.fetch(
                 RelBook.self, where: RelBook.year > 1966,
@@ -105,7 +123,8 @@ import Testing
     }
 
     @Test func theCommonShapesUseTheForeignKeyIndexes() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         try store.context.readAndWait { tx in
             let toOne = try tx.queryPlan(for: Query(where: RelBook.author.has(RelAuthor.name == "Frank Herbert")))
             #expect(toOne.contains { $0.contains("USING INDEX fk_relation_RelBook_authorID") }, "\(toOne)")
@@ -115,7 +134,49 @@ import Testing
             let count = try tx.queryPlan(for: Query(where: RelAuthor.books.count >= 3))
             #expect(count.contains { $0.contains("fk_relation_RelBook_authorID") }, "\(count)")
             let sorted = try tx.queryPlan(for: Query<RelBook>(sortedBy: [RelBook.author.ascending(RelAuthor.name)]))
-            #expect(sorted.contains { $0.contains("INTEGER PRIMARY KEY") || $0.contains("USING PRIMARY KEY") }, "\(sorted)")
+            #expect(
+                sorted.contains { $0.contains("INTEGER PRIMARY KEY") || $0.contains("USING PRIMARY KEY") }, "\(sorted)")
         }
+    }
+
+    // MARK: Observation
+
+    @Test func anObservedQueryThroughARelationRefreshesWhenOnlyTheRelatedTableChanges() throws {
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
+        defer { store.close() }
+        let changes = Collector<QueryChange<RelBook>>()
+        let token = store.observe(
+            Query<RelBook>(
+                where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()]),
+            queue: DispatchQueue(label: "RelationQueryTests.observe"),
+            onError: { error in Issue.record("observation failed: \(error)") }
+        ) { change in changes.append(change) }
+        defer { token.cancel() }
+        #expect(changes.wait { $0.last?.results.map(\.id) == [11, 12, 10] })
+        // Only RelAuthor changes: Frank Herbert's books now match.
+        try store.context.persistAndWait { tx in try tx.update(RelAuthor(id: 2, name: "Ursula Herbert")) }
+        #expect(changes.wait { $0.last?.results.map(\.id) == [20, 11, 12, 10, 21] })
+        // A cascade from the related table removes rows.
+        try store.context.persistAndWait { tx in
+            _ = try tx.delete(RelReview.self, where: nil)
+            _ = try tx.delete(RelAuthor.self, id: 1)
+        }
+        #expect(changes.wait { $0.last?.results.map(\.id) == [20, 21] })
+        // Sorted by a related field: renaming the author reorders.
+        let sorted = Collector<QueryChange<RelBook>>()
+        let second = store.observe(
+            Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()]),
+            queue: DispatchQueue(label: "RelationQueryTests.sorted"),
+            onError: { error in Issue.record("observation failed: \(error)") }
+        ) { change in sorted.append(change) }
+        defer { second.cancel() }
+        try store.context.persistAndWait { tx in
+            try tx.insert(RelAuthor(id: 4, name: "Aardvark"))
+            try tx.insert(RelBook(id: 30, title: "Zoo", authorID: 4, year: 1990))
+        }
+        #expect(sorted.wait { $0.last?.results.map(\.id) == [20, 21, 30] })
+        try store.context.persistAndWait { tx in try tx.update(RelAuthor(id: 4, name: "Zebra")) }
+        #expect(sorted.wait { $0.last?.results.map(\.id) == [30, 20, 21] })
     }
 }

@@ -34,17 +34,21 @@ import Testing
         #expect(indexes.contains("fk_relation_RelBook_authorID"))
         #expect(indexes.contains("fk_relation_RelBook_shelfID"))
         let links = try raw.rows(
-            "SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list('fk_link_RelBook_tags') ORDER BY \"from\"")
+            "SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list('fk_link_RelBook_tags') ORDER BY \"from\""
+        )
         #expect(links == [["source", "RelBook", "CASCADE"], ["target", "RelTag", "CASCADE"]])
     }
 
     // MARK: Delete rules
 
     @Test func cascadeDeletesTheReferringRowsAndRawSQLHonoursIt() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         let deleted = try store.context.persistAndWait { tx in try tx.delete(RelAuthor.self, id: 1) }
         #expect(deleted)
-        let left = try store.context.readAndWait { tx in try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()]) }
+        let left = try store.context.readAndWait { tx in
+            try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()])
+        }
         #expect(left.map(\.id) == [20])
         // The rule is SQLite's: a raw SQL delete cascades too.
         let changed = try store.context.persistAndWait { tx in try tx.execute("DELETE FROM RelAuthor WHERE id = 2") }
@@ -53,7 +57,8 @@ import Testing
     }
 
     @Test func nullifySetsTheReferencesToNil() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         try store.context.persistAndWait { tx in _ = try tx.delete(RelShelf.self, id: "s") }
         let books = try store.context.readAndWait { tx in try tx.fetch(RelBook.self) }
         #expect(books.count == 4)
@@ -61,7 +66,8 @@ import Testing
     }
 
     @Test func denyNamesTheEntityTheRelationAndHowManyRowsBlockAndDeletesNothing() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         try store.context.persistAndWait { tx in
             try tx.insert(RelReview(id: 1, bookID: 10, stars: 5))
             try tx.insert(RelReview(id: 2, bookID: 10, stars: 4))
@@ -75,7 +81,9 @@ import Testing
         #expect(direct?.message.contains("2 RelReview rows") == true)
         // Through a cascade: deleting the author would delete the reviewed book.
         let cascaded = #expect(throws: PersistenceError.self) {
-            try store.context.persistAndWait { tx in _ = try tx.delete(RelAuthor.self, where: RelAuthor.name == "Ursula K. Le Guin") }
+            try store.context.persistAndWait { tx in
+                _ = try tx.delete(RelAuthor.self, where: RelAuthor.name == "Ursula K. Le Guin")
+            }
         }
         #expect(cascaded?.code == .deleteDenied)
         #expect(cascaded?.entity == "RelAuthor")
@@ -93,7 +101,8 @@ import Testing
     }
 
     @Test func aReferenceToAMissingRowFailsAtTheWriteNamingThePropertyAndTheIdentity() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         for write in 0..<3 {
             let failure = #expect(throws: PersistenceError.self) {
                 try store.context.persistAndWait { tx in
@@ -111,13 +120,17 @@ import Testing
                 #expect(failure?.message.contains("RelAuthor 99") == true)
             case 1:
                 #expect(failure?.property == "shelfID")
-                #expect(failure?.message.contains("RelShelf \"nowhere\"") == true || failure?.message.contains("nowhere") == true)
+                #expect(
+                    failure?.message.contains("RelShelf \"nowhere\"") == true
+                        || failure?.message.contains("nowhere") == true)
             default:
                 #expect(failure?.property == "bookID")
                 #expect(failure?.message.contains("404") == true)
             }
         }
-        let books = try store.context.readAndWait { tx in try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()]) }
+        let books = try store.context.readAndWait { tx in
+            try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()])
+        }
         #expect(books.map(\.id) == [20, 11, 12, 10])
         #expect(books.first?.shelfID == "s")
         #expect(try store.context.readAndWait { tx in try tx.count(RelReview.self) } == 0)
@@ -168,10 +181,14 @@ import Testing
         #expect(cycle?.code == .misuse)
         #expect(cycle?.message.contains("cycle") == true)
         #expect(cycle?.message.contains("CycleA.bID") == true && cycle?.message.contains("CycleB.aID") == true)
-        let nullify = #expect(throws: PersistenceError.self) { _ = try fixture.open([RelAuthor.self, NullifyRequired.self]) }
+        let nullify = #expect(throws: PersistenceError.self) {
+            _ = try fixture.open([RelAuthor.self, NullifyRequired.self])
+        }
         #expect(nullify?.code == .misuse)
         #expect(nullify?.property == "authorID")
-        let typed = #expect(throws: PersistenceError.self) { _ = try fixture.open([RelAuthor.self, WrongKeyType.self]) }
+        let typed = #expect(throws: PersistenceError.self) {
+            _ = try fixture.open([RelAuthor.self, WrongKeyType.self])
+        }
         #expect(typed?.code == .misuse)
         #expect(typed?.message.contains("WrongKeyType.authorID") == true)
     }
@@ -179,7 +196,8 @@ import Testing
     // MARK: Many-to-many
 
     @Test func linksKeepTheirOrderAndALinkWrittenTwiceOrToAMissingRowIsATypedError() throws {
-        let (_, store) = try seeded()
+        let (fixture, store) = try seeded()
+        defer { withExtendedLifetime(fixture) {} }
         try store.context.persistAndWait { tx in
             for (id, name) in [("a", "anarchism"), ("b", "biology"), ("c", "classics")] {
                 try tx.insert(RelTag(id: id, name: name))
@@ -203,9 +221,13 @@ import Testing
         }
         #expect(repeated?.code == .uniqueKeyViolation)
         // A join entity written twice.
-        try store.context.persistAndWait { tx in try tx.insert(RelCredit(id: 1, bookID: 20, authorID: 2, role: "author")) }
+        try store.context.persistAndWait { tx in
+            try tx.insert(RelCredit(id: 1, bookID: 20, authorID: 2, role: "author"))
+        }
         let credit = #expect(throws: PersistenceError.self) {
-            try store.context.persistAndWait { tx in try tx.insert(RelCredit(id: 2, bookID: 20, authorID: 2, role: "editor")) }
+            try store.context.persistAndWait { tx in
+                try tx.insert(RelCredit(id: 2, bookID: 20, authorID: 2, role: "editor"))
+            }
         }
         #expect(credit?.code == .uniqueKeyViolation)
         let tagged = try store.context.readAndWait { tx in

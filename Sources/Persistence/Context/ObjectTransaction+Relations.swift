@@ -139,7 +139,8 @@ extension ObjectTransaction {
             return PersistenceError(
                 .uniqueKeyViolation,
                 "\(link.sourceName) \(source) is already linked to \(link.targetName) \(target) through \(link.label); "
-                    + "a pair is linked once.", entity: link.sourceName, property: link.name, sqliteCode: error.sqliteCode)
+                    + "a pair is linked once.", entity: link.sourceName, property: link.name,
+                sqliteCode: error.sqliteCode)
         }
         guard error.isForeignKeyFailure else { return error }
         for (name, id, value) in [(link.sourceName, link.sourceID, source), (link.targetName, link.targetID, target)] {
@@ -233,7 +234,8 @@ extension ObjectTransaction {
         }
         let rule = blocking.label
         let source = rule.split(separator: ".").first.map(String.init) ?? rule
-        let through = blocking.via.isEmpty ? "" : " (reached by cascading through \(blocking.via.joined(separator: ", ")))"
+        let through =
+            blocking.via.isEmpty ? "" : " (reached by cascading through \(blocking.via.joined(separator: ", ")))"
         return PersistenceError(
             .deleteDenied,
             "Deleting \(schema.entityName) \(describing) is denied by \(rule): \(blocking.count) \(source) "

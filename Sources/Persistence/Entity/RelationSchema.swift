@@ -78,7 +78,8 @@ final class SchemaRegistry: Sendable {
             var pending = [schema.entityName]
             while let name = pending.popLast() {
                 seen.formUnion(links[name] ?? [])
-                for referrer in referrers[name] ?? [] where referrer.key.rule == .cascade || referrer.key.rule == .nullify {
+                for referrer in referrers[name] ?? []
+                where referrer.key.rule == .cascade || referrer.key.rule == .nullify {
                     if seen.insert(referrer.source).inserted, referrer.key.rule == .cascade {
                         pending.append(referrer.source)
                     }

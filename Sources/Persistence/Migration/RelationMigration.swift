@@ -65,7 +65,8 @@ enum RelationMigration {
 
     /// Fails naming the rows of `schema`'s table that refer to rows that do not exist.
     static func check(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) {
-        let violations = try connection.rows("SELECT rowid, fkid FROM pragma_foreign_key_check(?)", [.text(schema.entityName)])
+        let violations = try connection.rows(
+            "SELECT rowid, fkid FROM pragma_foreign_key_check(?)", [.text(schema.entityName)])
         guard !violations.isEmpty else { return }
         let keys = try connection.rows(
             "SELECT id, \"from\", \"table\" FROM pragma_foreign_key_list(?)", [.text(schema.entityName)])
@@ -79,7 +80,8 @@ enum RelationMigration {
             guard let key = violation[1].integerValue.flatMap({ columnOf[$0] }) else { continue }
             first = first ?? key
             let row = try connection.rows(
-                "SELECT \(quote(schema.idName)), \(quote(key.column)) FROM \(schema.table) WHERE rowid = ?", [violation[0]]
+                "SELECT \(quote(schema.idName)), \(quote(key.column)) FROM \(schema.table) WHERE rowid = ?",
+                [violation[0]]
             ).first
             let id = row?[0].description ?? "?"
             let value = row?[1].description ?? "?"

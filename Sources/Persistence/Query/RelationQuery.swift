@@ -203,10 +203,14 @@ extension ToMany {
     }
 
     /// Matches `Source` rows with at least one related row.
-    public var isNotEmpty: Filter<Source> { ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: false) }
+    public var isNotEmpty: Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: false)
+    }
 
     /// Matches `Source` rows without related rows.
-    public var isEmpty: Filter<Source> { ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: true) }
+    public var isEmpty: Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: true)
+    }
 
     /// Matches `Source` rows none of whose related rows matches `filter`.
     ///
@@ -238,7 +242,8 @@ extension ManyToMany {
 
     private var tables: Set<String> {
         switch storage {
-        case .link(let name): [Target.entityName, RelationDeclaration.linkTableName(source: Source.entityName, name: name)]
+        case .link(let name):
+            [Target.entityName, RelationDeclaration.linkTableName(source: Source.entityName, name: name)]
         case .through(_, let joinName, _, _): [Target.entityName, joinName]
         }
     }
