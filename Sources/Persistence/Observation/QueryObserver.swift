@@ -56,11 +56,26 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
             query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance) && !throughItself
     }
 
+    /// Whether `commit` may change the results: it touches the entity's table or a related one.
+    func isInterested(in commit: CommitSummary) -> Bool {
+        commit.touches(table) || relatedTables.contains { commit.touches($0) }
+    }
+
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     func cancel() {
         state.withLock { $0.cancelled = true }
         reader.core.center.remove(self)
+    }
+
+    func storeDidClose(_ error: PersistenceError) {
+        let wasObserving = state.withLock { state in
+            defer { state.cancelled = true }
+            return !state.cancelled
+        }
+        reader.core.center.remove(self)
+        guard wasObserving, let onError else { return }
+        deliveryQueue.async { onError(error) }
     }
 
     func scheduleRefresh(after commit: CommitSummary?) {
