@@ -38,7 +38,8 @@ enum RelationshipSamples {
         @Sendable func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
         do {
-            try store.context.persistAndWait { tx in try tx.insert(Book(id: 1, title: "Dune", year: 1965, authorID: 42)) }
+            try store.context.persistAndWait { tx in try tx.insert(Book(id: 1, title: "Dune", year: 1965, authorID: 42))
+            }
         } catch PersistenceError.Code.missingReference {
             print("Add the author first")
         }

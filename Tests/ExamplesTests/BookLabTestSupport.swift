@@ -84,7 +84,7 @@ struct BookLabSandbox {
 
     /// The library as stored, sorted by title ignoring case.
     func libraryBooks(at url: URL? = nil) throws -> [LibraryBook] {
-        let store = try ObjectStore(at: url ?? store, entities: [LibraryBook.self, SearchResult.self])
+        let store = try ObjectStore(at: url ?? store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         defer { store.close() }
         return try store.context.readAndWait { tx in
             try tx.fetch(Query(sortedBy: [LibraryBook.title.ascending(caseInsensitive: true)]))
@@ -93,7 +93,7 @@ struct BookLabSandbox {
 
     /// The remembered search results, by number.
     func searchResults() throws -> [SearchResult] {
-        let store = try ObjectStore(at: store, entities: [LibraryBook.self, SearchResult.self])
+        let store = try ObjectStore(at: store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         defer { store.close() }
         return try store.context.readAndWait { tx in
             try tx.fetch(Query(sortedBy: [SearchResult.idField.ascending()]))

@@ -33,6 +33,28 @@ import Testing
         #expect(run.lines.contains { $0.hasPrefix("  400. ") })
     }
 
+    @Test func listByAuthorComesFromTheRelationAndShowListsTheAuthorsOtherBooks() async throws {
+        let sandbox = try BookLabSandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try await sandbox.run(["search", "christie"]).status == 0)
+        for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
+        let books = try await sandbox.run(["list", "--author", "AGATHA CHRISTIE"])
+        #expect(books.status == 0, "\(books)")
+        #expect(books.lines.first == "Books by AGATHA CHRISTIE:", "\(books)")
+        let listed = books.lines.dropFirst()
+        #expect(listed.count >= 2, "\(books)")
+        let show = try await sandbox.run(["show", "1"])
+        #expect(show.status == 0, "\(show)")
+        #expect(show.lines.contains { $0.hasPrefix("Also by Agatha Christie") }, "\(show)")
+        // The other books are the author's books but the shown one.
+        let others = show.lines.drop { !$0.hasPrefix("Also by Agatha Christie") }.dropFirst().prefix {
+            $0.hasPrefix("  ")
+        }
+        #expect(others.count == listed.count - 1, "\(show)")
+        let none = try await sandbox.run(["list", "--author", "Nobody Atall"])
+        #expect(none.lines.last == "No book by Nobody Atall in your library.")
+    }
+
     @Test func aRareWordEndsAtAShortLastPage() async throws {
         let sandbox = try BookLabSandbox()
         defer { sandbox.directory.remove() }
@@ -150,7 +172,8 @@ import Testing
 
         let rated = try await sandbox.run(["rate", "1", "5"])
         #expect(rated.status == 0, "\(rated)")
-        #expect(rated.lines.first?.hasPrefix("Rated 5 of 5: Harry Potter and the Chamber of Secrets") == true, "\(rated)")
+        #expect(
+            rated.lines.first?.hasPrefix("Rated 5 of 5: Harry Potter and the Chamber of Secrets") == true, "\(rated)")
         #expect(try await sandbox.run(["rate", "2", "2"]).status == 0)
         let list = try await sandbox.run(["list"])
         #expect(list.lines.first == "Your library (3 books, 2 rated, average rating 3.5, by title):", "\(list)")
@@ -190,7 +213,8 @@ import Testing
         // Each command runs in a process of its own; the watcher sees its commit.
         #expect(try await sandbox.run(["add", "2"]).status == 0)
         let added = "+ added: Harry Potter and the Chamber of Secrets — J. K. Rowling (1998)"
-        #expect(await watch.waitForOutput(containing: "Your library: 2 books.", timeout: Patience.hang), "\(watch.printed)")
+        #expect(
+            await watch.waitForOutput(containing: "Your library: 2 books.", timeout: Patience.hang), "\(watch.printed)")
         #expect(try await sandbox.run(["rate", "1", "5"]).status == 0)
         #expect(
             await watch.waitForOutput(
@@ -325,7 +349,7 @@ import Testing
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
         // Books another copy of the program wrote, with titles whose case differs.
         let store = try ObjectStore(
-            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
+            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         try store.context.persistAndWait { tx in
             for (id, title) in [
                 ("lower-a", "aardvark tales"), ("upper-z", "ZZ Top: a biography"), ("lower-m", "mid book"),
@@ -350,7 +374,8 @@ import Testing
 
     @Test func listFindSearchesTitlesAndAuthorsByWordIgnoringCaseAndAccents() async throws {
         let sandbox = try BookLabSandbox()
-        let store = try ObjectStore(at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
+        let store = try ObjectStore(
+            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         try store.context.persistAndWait { tx in
             for (id, title, authors) in [
                 ("a", "Dune", "Frank Herbert"), ("b", "L'Éclair de génie", "Émile Zola"),

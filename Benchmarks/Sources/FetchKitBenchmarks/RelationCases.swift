@@ -65,7 +65,9 @@ func oursPrefetchSide(_ database: @escaping () throws -> String) -> Side {
         defer { store.close() }
         var groups: [(BenchAuthor, [BenchBook])] = []
         let duration = try time {
-            groups = try store.context.readAndWait { tx in try tx.fetch(Query<BenchAuthor>(), including: BenchAuthor.books) }
+            groups = try store.context.readAndWait { tx in
+                try tx.fetch(Query<BenchAuthor>(), including: BenchAuthor.books)
+            }
         }
         try checkPrefetch(groups, "FetchKit prefetch")
         return duration
