@@ -79,8 +79,10 @@ struct Proxy: Sendable {
     static func policy(for mode: String?) -> CachePolicy {
         switch mode {
         case "no-store": .bypass
-        case "reload": .bypass
+        case "reload": .reload
         case "no-cache": .revalidate
+        case "force-cache": .forceCache
+        case "only-if-cached": .onlyIfCached
         default: .useProtocol
         }
     }

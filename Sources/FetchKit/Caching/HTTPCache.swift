@@ -61,14 +61,36 @@ public final class HTTPCache: Sendable {
     /// The folder of the disk store, or `nil` for a memory-only cache.
     public let directory: URL?
 
+    /// What a fetch does when the network fails and a response is stored.
+    public let offlinePolicy: OfflinePolicy
+
+    /// What a fetch does when the server cannot be reached (a transport failure: no
+    /// connection, a refused or dropped connection, a timeout) and the cache holds a stale
+    /// response for the request.
+    public enum OfflinePolicy: Sendable, Hashable {
+        /// The response's `stale-if-error` decides (the default): within its window the stale
+        /// response is served, otherwise the fetch fails.
+        case fail
+        /// Serve the stored response, however stale, and say so:
+        /// ``FetchMetrics/cacheUse`` is ``FetchMetrics/CacheUse/staleAfterError``. For an app
+        /// that shows what it last saw when it is offline.
+        case serveStored
+    }
+
     private let memory: MemoryStore
     private let disk: DiskStore?
+    /// The keys being refreshed in the background (`stale-while-revalidate`): one refresh each.
+    private let refreshing = Locked(Set<String>())
 
     /// Creates a cache that keeps responses in memory only.
     ///
-    /// - Parameter maximumBytes: the most bytes of responses kept; the least recently used
-    ///   go first. 10 MiB by default.
-    public init(maximumBytes: Int = 10 << 20) {
+    /// - Parameters:
+    ///   - maximumBytes: the most bytes of responses kept; the least recently used go first.
+    ///     10 MiB by default.
+    ///   - offlinePolicy: what a fetch does when the network fails; ``OfflinePolicy-swift.enum/fail``
+    ///     by default.
+    public init(maximumBytes: Int = 10 << 20, offlinePolicy: OfflinePolicy = .fail) {
+        self.offlinePolicy = offlinePolicy
         self.maximumBytes = max(0, maximumBytes)
         self.directory = nil
         self.memory = MemoryStore(limit: self.maximumBytes)
@@ -83,9 +105,13 @@ public final class HTTPCache: Sendable {
     ///     may share it.
     ///   - maximumBytes: the most bytes of files kept; 100 MiB by default.
     ///   - memoryBytes: the most bytes also kept in memory; 2 MiB by default.
+    ///   - offlinePolicy: what a fetch does when the network fails; ``OfflinePolicy-swift.enum/fail``
+    ///     by default.
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidRequest`` when
     ///   the folder cannot be created.
-    public init(directory: URL, maximumBytes: Int = 100 << 20, memoryBytes: Int = 2 << 20) throws(FetchError) {
+    public init(
+        directory: URL, maximumBytes: Int = 100 << 20, memoryBytes: Int = 2 << 20, offlinePolicy: OfflinePolicy = .fail
+    ) throws(FetchError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -95,6 +121,7 @@ public final class HTTPCache: Sendable {
                     "the cache folder \(directory.path) could not be created (\(error)). Check its parent's permissions"
             )
         }
+        self.offlinePolicy = offlinePolicy
         self.maximumBytes = max(0, maximumBytes)
         self.directory = directory
         self.memory = MemoryStore(limit: min(max(0, memoryBytes), self.maximumBytes))
@@ -138,6 +165,41 @@ public final class HTTPCache: Sendable {
     func remove(_ key: String) {
         memory.remove(key)
         disk?.remove(key)
+    }
+
+    /// Whether `entry` may be served, stale, after its revalidation failed: within its
+    /// `stale-if-error` window (RFC 5861 §4), or for any transport failure when the offline
+    /// policy is ``OfflinePolicy-swift.enum/serveStored``.
+    func mayServeAfterError(_ entry: CachedResponse, transportFailed: Bool, now: Date) -> Bool {
+        if transportFailed, offlinePolicy == .serveStored { return true }
+        let control = entry.control
+        guard let window = control.staleIfError, !control.mustRevalidate else { return false }
+        return entry.staleness(at: now) < TimeInterval(window)
+    }
+
+    /// Drops what a successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed
+    /// (RFC 9111 §4.4): the stored response of its URL, and of the URLs its `Location` and
+    /// `Content-Location` name on the same origin. A failed one (an error status) changes nothing.
+    func invalidate(after response: HTTPURLResponse, requestURL: URL, redactor: Redactor) {
+        guard response.statusCode < 400 else { return }
+        remove(Self.key(method: "GET", url: requestURL, redactor: redactor))
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.value(forHTTPHeaderField: name),
+                let target = URL(string: value, relativeTo: requestURL)?.absoluteURL,
+                target.scheme == requestURL.scheme, target.host == requestURL.host, target.port == requestURL.port
+            else { continue }
+            remove(Self.key(method: "GET", url: target, redactor: redactor))
+        }
+    }
+
+    /// Marks `key` as being refreshed in the background; `false` when it already is.
+    func beginRefresh(_ key: String) -> Bool {
+        refreshing.withLock { $0.insert(key).inserted }
+    }
+
+    /// Ends the background refresh of `key`.
+    func endRefresh(_ key: String) {
+        _ = refreshing.withLock { $0.remove(key) }
     }
 
     /// The key of a request: method and redacted URL (no secret values).
