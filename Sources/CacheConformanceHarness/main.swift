@@ -7,7 +7,7 @@
 // which scores it. Nothing of the suite is part of this repository: run it with
 // `Scripts/cache-conformance.sh <path of a checkout of the suite>`.
 //
-// Usage: CacheConformanceHarness <origin URL> <listen port> [--disk <folder>]
+// Usage: CacheConformanceHarness <origin URL> <listen port> [--disk <folder>] [--offline]
 
 import Dispatch
 import FetchKit
@@ -38,22 +38,25 @@ struct Forwarded: Endpoint {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let origin = URL(string: arguments[1]), let port = UInt16(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: CacheConformanceHarness <origin URL> <port> [--disk <folder>]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: CacheConformanceHarness <origin URL> <port> [--disk <folder>] [--offline]\n".utf8))
     exit(2)
 }
 
+// `--offline`: the cache serves what it holds, however stale, when the server cannot be reached.
+let offlinePolicy: HTTPCache.OfflinePolicy = arguments.contains("--offline") ? .serveStored : .fail
 let cache: HTTPCache
 if let index = arguments.firstIndex(of: "--disk"), index + 1 < arguments.count {
     let folder = URL(fileURLWithPath: arguments[index + 1])
     try? FileManager.default.removeItem(at: folder)
     do {
-        cache = try HTTPCache(directory: folder, maximumBytes: 256 << 20, memoryBytes: 0)
+        cache = try HTTPCache(directory: folder, maximumBytes: 256 << 20, memoryBytes: 0, offlinePolicy: offlinePolicy)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(1)
     }
 } else {
-    cache = HTTPCache(maximumBytes: 256 << 20)
+    cache = HTTPCache(maximumBytes: 256 << 20, offlinePolicy: offlinePolicy)
 }
 
 let client = FetchClient { configuration in

@@ -24,12 +24,11 @@ extension HTTPCache {
     }
 
     /// The key of `request`, or `nil` when the cache must not be used for it: a method other
-    /// than `GET`, ``CachePolicy/bypass``, a request that says `no-store`, or a `Range`
-    /// request (a stored whole response never answers a request for part of it).
+    /// than `GET`, ``CachePolicy/bypass``, or a request that says `no-store`.
     static func key(for request: URLRequest, policy: CachePolicy, redactor: Redactor) -> String? {
         guard policy != .bypass, let url = request.url else { return nil }
         let method = (request.httpMethod ?? "GET").uppercased()
-        guard method == "GET", request.value(forHTTPHeaderField: "Range") == nil else { return nil }
+        guard method == "GET" else { return nil }
         if CacheControl.parse(request.value(forHTTPHeaderField: "Cache-Control")).noStore { return nil }
         return key(method: method, url: url, redactor: redactor)
     }
@@ -65,14 +64,30 @@ extension HTTPCache {
         default:
             break
         }
-        guard let entry = storedResponse(key: key, request: request) else {
-            return policy == .onlyIfCached || requestControl.onlyIfCached ? .unsatisfiable : .miss(headers: headers)
+        let onlyIfCached = policy == .onlyIfCached || requestControl.onlyIfCached
+        let stored = storedResponse(key: key, request: request)
+        if let range = request.value(forHTTPHeaderField: "Range") {
+            // Part of a response: served from stored bytes that cover it while they are fresh,
+            // never revalidated (a 304 would leave the whole stored response to serve).
+            if let stored, let requested = ByteRanges.requested(range),
+                onlyIfCached || policy == .forceCache || (policy == .useProtocol && stored.isFresh(at: now)),
+                let partial = ByteRanges.partial(requested, from: stored)
+            {
+                return .fresh(partial)
+            }
+            return onlyIfCached ? .unsatisfiable : .miss(headers: headers)
         }
-        if policy == .forceCache || policy == .onlyIfCached || requestControl.onlyIfCached { return .fresh(entry) }
+        // A stored part of a response never answers a request for the whole.
+        guard let entry = stored, entry.status != 206 else {
+            return onlyIfCached ? .unsatisfiable : .miss(headers: headers)
+        }
+        if policy == .forceCache || onlyIfCached { return .fresh(entry) }
         let control = entry.control
         let age = entry.currentAge(at: now)
         let lifetime = entry.freshnessLifetime
-        if policy == .useProtocol, !requestControl.noCache, !control.noCache,
+        // `immutable` (RFC 8246): a fresh response is not revalidated when the user reloads.
+        let reloadSkipped = policy == .revalidate && control.immutable
+        if policy == .useProtocol || reloadSkipped, !requestControl.noCache || reloadSkipped, !control.noCache,
             Self.satisfies(requestControl, age: age, lifetime: lifetime, mustRevalidate: control.mustRevalidate)
         {
             return .fresh(entry)
@@ -138,7 +153,7 @@ extension HTTPCache {
     /// `Vary: *`, and something that makes it reusable: explicit freshness (`max-age`,
     /// `Expires`), `public` or `private`, or a status that is cacheable by default.
     static func mayStore(status: Int, control: CacheControl, headers: [String: String]) -> Bool {
-        guard status >= 200, status != 206, status != 304, status < 600 else { return false }
+        guard status >= 200, status != 304, status < 600 else { return false }
         if control.mustUnderstand {
             guard understoodStatuses.contains(status) else { return false }
         } else if control.noStore {
@@ -163,6 +178,15 @@ extension HTTPCache {
             key: key, status: response.statusCode, headers: headers, body: body, receivedAt: now, varyValues: [:],
             requestedAt: requestedAt)
         let control = entry.control
+        if entry.status == 206 {
+            // Part of a response: kept when it says which part, unless a whole one is stored.
+            guard request.value(forHTTPHeaderField: "Range") != nil, ByteRanges.coverage(of: entry) != nil,
+                entry.header("Vary") == nil, Self.mayStore(status: 206, control: control, headers: headers),
+                self.entry(for: key).map({ $0.status == 206 }) ?? true
+            else { return }
+            store(entry, secrets: secrets, redactor: redactor)
+            return
+        }
         guard Self.mayStore(status: entry.status, control: control, headers: headers) else {
             remove(key)
             return

@@ -73,7 +73,9 @@ public final class HTTPCache: Sendable {
         case fail
         /// Serve the stored response, however stale, and say so:
         /// ``FetchMetrics/cacheUse`` is ``FetchMetrics/CacheUse/staleAfterError``. For an app
-        /// that shows what it last saw when it is offline.
+        /// that shows what it last saw when it is offline. A response that says
+        /// `must-revalidate` or `no-cache` is still never served without the server's word
+        /// (RFC 9111 §4.2.4): the fetch fails.
         case serveStored
     }
 
@@ -169,27 +171,49 @@ public final class HTTPCache: Sendable {
 
     /// Whether `entry` may be served, stale, after its revalidation failed: within its
     /// `stale-if-error` window (RFC 5861 §4), or for any transport failure when the offline
-    /// policy is ``OfflinePolicy-swift.enum/serveStored``.
+    /// policy is ``OfflinePolicy-swift.enum/serveStored``; never when it says `must-revalidate`
+    /// or `no-cache`.
     func mayServeAfterError(_ entry: CachedResponse, transportFailed: Bool, now: Date) -> Bool {
-        if transportFailed, offlinePolicy == .serveStored { return true }
         let control = entry.control
-        guard let window = control.staleIfError, !control.mustRevalidate else { return false }
+        // `must-revalidate` and `no-cache` forbid serving without the server's word (RFC 9111 §4.2.4).
+        guard !control.mustRevalidate, !control.noCache, entry.status != 206 else { return false }
+        if transportFailed, offlinePolicy == .serveStored { return true }
+        guard let window = control.staleIfError else { return false }
         return entry.staleness(at: now) < TimeInterval(window)
     }
 
     /// Drops what a successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed
     /// (RFC 9111 §4.4): the stored response of its URL, and of the URLs its `Location` and
-    /// `Content-Location` name on the same origin. A failed one (an error status) changes nothing.
-    func invalidate(after response: HTTPURLResponse, requestURL: URL, redactor: Redactor) {
-        guard response.statusCode < 400 else { return }
-        remove(Self.key(method: "GET", url: requestURL, redactor: redactor))
+    /// `Content-Location` name on the same origin. A failed one (an error status) changes
+    /// nothing. A `POST` response whose `Content-Location` is the request's URL and that has
+    /// explicit freshness is then stored as that URL's `GET` response (RFC 9110 §9.3.3).
+    func afterUnsafeRequest(
+        _ request: URLRequest, response: HTTPURLResponse, body: Data, redactor: Redactor, secrets: [String],
+        requestedAt: Date?, now: Date
+    ) {
+        guard response.statusCode < 400, let requestURL = request.url else { return }
+        let key = Self.key(method: "GET", url: requestURL, redactor: redactor)
+        remove(key)
+        var contentLocationIsRequestURL = false
         for name in ["Location", "Content-Location"] {
             guard let value = response.value(forHTTPHeaderField: name),
                 let target = URL(string: value, relativeTo: requestURL)?.absoluteURL,
                 target.scheme == requestURL.scheme, target.host == requestURL.host, target.port == requestURL.port
             else { continue }
+            if name == "Content-Location", target.absoluteString == requestURL.absoluteString {
+                contentLocationIsRequestURL = true
+            }
             remove(Self.key(method: "GET", url: target, redactor: redactor))
         }
+        let control = CacheControl.parse(response.value(forHTTPHeaderField: "Cache-Control"))
+        guard request.httpMethod?.uppercased() == "POST", contentLocationIsRequestURL, response.statusCode == 200,
+            control.maxAge != nil || response.value(forHTTPHeaderField: "Expires") != nil
+        else { return }
+        var get = URLRequest(url: requestURL)
+        get.httpMethod = "GET"
+        storeIfCacheable(
+            key: key, request: get, response: response, body: body, redactor: redactor, secrets: secrets,
+            requestedAt: requestedAt, now: now)
     }
 
     /// Marks `key` as being refreshed in the background; `false` when it already is.

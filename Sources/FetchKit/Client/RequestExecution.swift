@@ -560,8 +560,8 @@ final class RequestExecution: CancellableExecution {
         return true
     }
 
-    /// Stores a cacheable response, or drops the stored response of a URL that a
-    /// successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
+    /// Stores a cacheable response, or drops the stored responses that a successful unsafe
+    /// request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
     private func updateCache(after response: TransportResponse, _ prepared: Prepared) {
         guard let cache = client.configuration.cache, downloadTo == nil else { return }
         let redactor = client.configuration.redactor
@@ -570,8 +570,10 @@ final class RequestExecution: CancellableExecution {
             cache.storeIfCacheable(
                 key: key, request: prepared.request, response: response.response, body: response.data,
                 redactor: redactor, secrets: prepared.secrets, requestedAt: prepared.requestedAt, now: Date())
-        } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue), let url = prepared.request.url {
-            cache.invalidate(after: response.response, requestURL: url, redactor: redactor)
+        } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue) {
+            cache.afterUnsafeRequest(
+                prepared.request, response: response.response, body: response.data, redactor: redactor,
+                secrets: prepared.secrets, requestedAt: prepared.requestedAt, now: Date())
         }
     }
 
