@@ -74,7 +74,9 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.server.stop() }
         let stamp = "Tue, 15 Nov 1994 12:45:26 GMT"
-        var response = StubResponse.json(#"{"v":1}"#).conditional(lastModified: stamp)
+        // `no-cache`: without it, a Last-Modified this old is heuristically fresh for a week.
+        var response = StubResponse.json(#"{"v":1}"#).conditional(lastModified: stamp).header(
+            "Cache-Control", "no-cache")
         response.headers["ETag"] = nil
         fixture.server.route("GET", "/v", respond: response)
         _ = try await fixture.get("/v")
