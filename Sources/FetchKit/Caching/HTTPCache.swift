@@ -15,29 +15,49 @@ import Locking
 /// let client = FetchClient { $0.cache = cache }
 /// ```
 ///
-/// What it does with a `GET` (other methods are never cached, and a successful `POST`,
-/// `PUT`, `PATCH` or `DELETE` drops the entry of its URL):
+/// It follows HTTP caching (RFC 9111) as a private, browser-like cache does. What it does
+/// with a `GET` (other methods are never served from it):
 ///
-/// - A `200` response is stored unless it says `no-store` (or the request did) or
-///   `Vary: *`, and as long as it can be reused: a `max-age`, an `Expires`, an `ETag` or a
-///   `Last-Modified`. A `Cache-Control` header that does not parse makes the response
-///   uncacheable; it is never an error. `private` responses are stored: this is a private
-///   cache, one per user.
-/// - A stored response younger than its `max-age` (or `Expires`) is served without a
-///   request, unless it says `no-cache`. Once stale (`must-revalidate` or not), or when
-///   it says `no-cache`, the request goes out with `If-None-Match` / `If-Modified-Since`;
-///   a `304 Not Modified` answer costs no body, refreshes the stored headers, and the fetch
-///   returns the stored body. Its ``FetchMetrics/cacheUse`` is
+/// - A response is stored unless it says `no-store` (or the request did; `must-understand`
+///   with a known status overrides it) or `Vary: *`, when it has a final status and can be
+///   reused: explicit freshness (`max-age`, `Expires`), `public` or `private`, or a status
+///   cacheable by default (`200`, `203`, `204`, `206`, `300`, `301`, `308`, `404`, `405`,
+///   `410`, `414`, `501`). Connection-only fields, and those `Connection` names, are not
+///   stored. `private` responses are stored: this is a private cache, one per user.
+/// - A stored response is fresh for its `max-age`, else until its `Expires` (one that is not
+///   an HTTP date means already expired), else for a tenth of the time since its
+///   `Last-Modified` (at most a week); its age is RFC 9111's (§4.2.3), from the `Age` it came
+///   with (the first value; anything but digits is ignored), its `Date` and the time it has
+///   been stored. A fresh response is served without a request, with an updated `Age`,
+///   unless it says `no-cache` or the request asks for a younger one (`max-age`, `min-fresh`).
+/// - A stale response, or one marked `no-cache`, is revalidated with `If-None-Match` /
+///   `If-Modified-Since`; a `304 Not Modified` answer costs no body, updates the stored
+///   headers, and the fetch returns the stored body. Its ``FetchMetrics/cacheUse`` is
 ///   ``FetchMetrics/CacheUse/notModified`` and its ``FetchMetrics/bytesReceived`` 0.
-/// - An endpoint opts out with ``Endpoint/cachePolicy`` ``CachePolicy/bypass``, or always
-///   revalidates with ``CachePolicy/revalidate``.
+/// - Within `stale-while-revalidate`, a stale response is served at once and refreshed in the
+///   background, once; within `stale-if-error`, a failed revalidation serves it. The
+///   ``offlinePolicy-swift.property`` ``OfflinePolicy-swift.enum/serveStored`` serves stored
+///   responses however stale when the server cannot be reached. Neither ever serves a
+///   response that says `must-revalidate` or `no-cache` without the server.
+/// - Responses vary: several variants of a URL are kept, chosen by the request's values of
+///   the `Vary` fields, normalised (list members trimmed; `Accept-Language` without regard to
+///   case or order).
+/// - A `Range` request is answered from stored bytes that cover it, as a `206`, or goes to
+///   the server; a whole stored response never answers it.
+/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` drops the stored responses of its URL and
+///   of the same-origin URLs its `Location` and `Content-Location` name.
+/// - An endpoint chooses how it uses the cache with ``Endpoint/cachePolicy`` (the Fetch
+///   standard's cache modes; see ``CachePolicy``).
+/// - A header that does not parse (`Cache-Control`, `Age`, `Expires`, `Date`, `Vary`) is
+///   read as RFC 9111 says, usually as "not fresh"; it is never an error.
 ///
 /// Keys are the method and the URL with secret query values redacted (see ``Redactor``):
 /// no API key or token is ever part of a key, a file name or a stored header. Headers
 /// named as secrets (`Set-Cookie`) are not kept, and in every other stored header the
 /// request's secret values, and the secret query values of any URL (a `Content-Location`
 /// or `Link` that echoes the request URL with its `api_key`), are replaced by
-/// ``Redactor/placeholder``. That also means the cache does not tell two users' keys apart:
+/// ``Redactor/placeholder``. Cookies are credentials: a client cache must not write them to
+/// disk, nor set them again when it serves a response. That also means the cache does not tell two users' keys apart:
 /// give each signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses
 /// that vary on a secret request header (`Vary: Authorization`) are not stored.
 ///
