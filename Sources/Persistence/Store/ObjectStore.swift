@@ -102,7 +102,7 @@ public final class ObjectStore: Sendable {
             core.writerLock.sharedConnection = nil
             core.writerLock.unlock()
         }
-        core.center.removeAll()
+        core.center.closeAll(closedError())
     }
 
     private static func checkLocation(_ path: String) throws(PersistenceError) {
