@@ -49,7 +49,9 @@ struct PhotoListing {
         return try tx.groups(
             by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
             sortedBy: [photos.descending()]
-        ).map { id, count, latitude, longitude in (id: id, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0) }
+        ).map { id, count, latitude, longitude in
+            (id: id, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)
+        }
     }
 
     private static func photoLines(_ photos: [Photo]) -> [String] {
