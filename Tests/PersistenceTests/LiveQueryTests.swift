@@ -290,3 +290,31 @@ extension Novel {
 }
 
 private struct TooMany: Error {}
+
+@Suite struct ExternalCommitTests {
+    @Test func anObservationSeesCommitsOfAnotherStoreOnTheSameFile() async throws {
+        let fixture = try StoreFixture()
+        let watching = try fixture.open([Book.self]) { $0.externalCommitPolling = .milliseconds(20) }
+        let writing = try fixture.open([Book.self])
+        let titles = Arrival<[String]>()
+        let token = watching.observe(Query<Book>(sortedBy: [Book.title.ascending()])) { change in
+            titles.fulfill(change.results.map(\.title))
+        }
+        defer { token.cancel() }
+        #expect(try await titles.value("the first delivery") == [])
+        // The other store's commit reaches `watching` only through the file.
+        try await writing.context.persist { tx in try tx.insert(Book(id: "1", title: "Dune")) }
+        try await waitUntil("the other store's commit") { titles.count == 2 }
+        #expect(titles.all.last == ["Dune"])
+        let count = Arrival<Int>()
+        let counting = watching.observe(tracking: Book.self, read: { tx in try tx.count(Book.self) }) {
+            count.fulfill($0)
+        }
+        defer { counting.cancel() }
+        #expect(try await count.value("the first count") == 1)
+        try await writing.context.persist { tx in try tx.insert(Book(id: "2", title: "Emma")) }
+        try await waitUntil("the count after the other store's commit") { count.all.last == 2 }
+        writing.close()
+        watching.close()
+    }
+}

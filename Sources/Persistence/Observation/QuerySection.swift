@@ -6,6 +6,43 @@ public struct QuerySection<Key: Hashable & Sendable, Entity: StoredEntity>: Send
     public let entities: [Entity]
     /// The section's key, which identifies it among the sections.
     public var id: Key { key }
+
+    /// Splits `entities` by `key`: sections in the order of their first entities, each holding its
+    /// entities in their order.
+    static func sections(of entities: [Entity], by key: (Entity) -> Key) -> [QuerySection] {
+        var order: [Key] = []
+        var members: [Key: [Entity]] = [:]
+        for entity in entities {
+            let value = key(entity)
+            if members[value] == nil { order.append(value) }
+            members[value, default: []].append(entity)
+        }
+        return order.map { QuerySection(key: $0, entities: members[$0] ?? []) }
+    }
+}
+
+extension ObjectTransaction {
+    /// Fetches a query's results in sections: the rows that share a key.
+    ///
+    /// Sort the query by the section's property first; then each section holds a contiguous run of
+    /// the results. (Otherwise sections come in the order of their first rows.)
+    ///
+    /// ```swift
+    /// let shelves = try tx.fetch(
+    ///     Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()]), sectionedBy: \.author)
+    /// for shelf in shelves { print(shelf.key, shelf.entities.map(\.title)) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - query: the filter, sort and window.
+    ///   - key: the section a row belongs to (usually a key path such as `\.author`).
+    /// - Returns: the sections.
+    /// - Throws: ``PersistenceError``, as ``fetch(_:)``.
+    public func fetch<E: StoredEntity, Key: Hashable & Sendable>(
+        _ query: Query<E>, sectionedBy key: (E) -> Key
+    ) throws(PersistenceError) -> [QuerySection<Key, E>] {
+        QuerySection.sections(of: try fetch(query), by: key)
+    }
 }
 
 /// One delivery of a sectioned query: its sections now, and what changed since the last delivery,
@@ -40,14 +77,8 @@ struct Sectioner<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
 
     /// Sections `change`'s results and diffs them with the previous delivery's sections.
     mutating func section(_ change: QueryChange<Entity>) -> SectionedChange<Key, Entity> {
-        var order: [Key] = []
-        var members: [Key: [Entity]] = [:]
-        for entity in change.results {
-            let value = key(entity)
-            if members[value] == nil { order.append(value) }
-            members[value, default: []].append(entity)
-        }
-        let sections = order.map { QuerySection(key: $0, entities: members[$0] ?? []) }
+        let sections = QuerySection.sections(of: change.results, by: key)
+        let order = sections.map(\.key)
         let updatedIDs = Set(change.changes.updated.map { change.results[$0].id })
         var oldSections: [Key: [Entity.ID]] = [:]
         for section in previous { oldSections[section.key] = section.ids }
