@@ -261,6 +261,33 @@ func unobservedUpdateSide(_ files: @escaping () throws -> SaleFiles) -> Side {
     }
 }
 
+/// The same change in raw C on the unobserved copy: one `UPDATE … SET amount = amount + ? WHERE
+/// region = ?` in its own transaction, timed to its commit (the floor for the statement and commit;
+/// FetchKit's update also checks first that no amount would leave its type's range).
+func rawUpdateSide(_ files: @escaping () throws -> SaleFiles) -> Side {
+    let db = lazily { try RawSQLite(path: files().unobservedPath) }
+    let statement = lazily {
+        try db().prepare("UPDATE \"sales\" SET \"amount\" = \"amount\" + ? WHERE \"region\" = ?")
+    }
+    return Side(name: "raw C, the same UPDATE on the unobserved copy, to its commit") {
+        let (db, statement) = (try db(), try statement())
+        var changed: Int32 = 0
+        let duration = try time {
+            try db.execute("BEGIN IMMEDIATE")
+            sqlite3_bind_int64(statement, 1, 1)
+            sqlite3_bind_int64(statement, 2, Int64(saleUpdatedRegion))
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw RawSQLite.Failure(description: String(cString: sqlite3_errmsg(db.handle)))
+            }
+            sqlite3_reset(statement)
+            changed = sqlite3_changes(db.handle)
+            try db.execute("COMMIT")
+        }
+        guard changed == saleRows / 10 else { throw RawSQLite.Failure(description: "raw update changed \(changed)") }
+        return duration
+    }
+}
+
 /// What the same change took before updates by filter: fetch the region's sales, add 1 to each
 /// amount and update them one by one in one persist, timed to the observer's delivery.
 func fetchEditUpdateSide(_ sales: @escaping () throws -> ObservedSales) -> Side {
