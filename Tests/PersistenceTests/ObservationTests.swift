@@ -231,4 +231,34 @@ final class BookListScreen: EntityListener {
         #expect(changes.moved == [ChangeSet.Move(from: 0, to: 3)])
         #expect(changes.inserted.isEmpty && changes.deleted.isEmpty && changes.updated.isEmpty)
     }
+
+    /// An identity type the diff has no specialized path for.
+    struct Tag: Hashable { var value: Int }
+
+    /// The specialized paths (Int, Int64, String, UUID) and the generic one give the same changes.
+    @Test func diffIsTheSameForEveryIdentityType() {
+        // Old rows 0...5; row 1 leaves, row 3 changes, row 0 moves to the end, row 6 enters.
+        let old = [0, 1, 2, 3, 4, 5]
+        let new = [2, 3, 6, 4, 5, 0]
+        let oldRows = old.map { [DatabaseValue.integer(Int64($0))] }
+        let newRows = new.map { [DatabaseValue.integer(Int64($0 == 3 ? 30 : $0))] }
+        let expected = ChangeSet(
+            inserted: [2], deleted: [1], updated: [1], moved: [ChangeSet.Move(from: 0, to: 5)])
+        let uuids = (0...6).map { _ in UUID() }
+        #expect(ChangeSet.diff(old: old, oldRows: oldRows, new: new, newRows: newRows) == expected)
+        #expect(
+            ChangeSet.diff(old: old.map { Int64($0) }, oldRows: oldRows, new: new.map { Int64($0) }, newRows: newRows)
+                == expected)
+        #expect(
+            ChangeSet.diff(
+                old: old.map { "row \($0)" }, oldRows: oldRows, new: new.map { "row \($0)" }, newRows: newRows)
+                == expected)
+        #expect(
+            ChangeSet.diff(old: old.map { uuids[$0] }, oldRows: oldRows, new: new.map { uuids[$0] }, newRows: newRows)
+                == expected)
+        #expect(
+            ChangeSet.diff(
+                old: old.map { Tag(value: $0) }, oldRows: oldRows, new: new.map { Tag(value: $0) }, newRows: newRows)
+                == expected)
+    }
 }

@@ -20,6 +20,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let handshakeServer = try makeHandshakeServer()
     let stream = lazily { try CommitStream(scratch) }
     let relations = lazily { try makeRelationDatabase(scratch) }
+    let sales = lazily { try SaleFiles(scratch) }
+    let observedSales = lazily { try ObservedSales(path: sales().observedPath) }
     let conditionalServer = try makeConditionalServer()
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
@@ -108,6 +110,18 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
                 "Persistence: observed 100,000-row query under 200 one-row commits a second, first commit to last delivery",
             ours: oursCommitStreamSide(stream), reference: commitPaceSide(stream), target: 1.05,
             idealTime: .seconds(1), iterations: 5),
+        BenchmarkCase(
+            name: "Persistence: sum over 1,000,000 rows",
+            ours: oursSumSide(sales), reference: rawSumSide(sales), target: 1.10, iterations: 15),
+        BenchmarkCase(
+            name: "Persistence: group-by over 1,000,000 rows",
+            ours: oursGroupsSide(sales), reference: rawGroupsSide(sales), target: 1.10, iterations: 15),
+        BenchmarkCase(
+            name:
+                "Persistence: update by filter of 100,000 of 1,000,000 rows with an observer attached, commit to delivery",
+            ours: oursObservedUpdateSide(observedSales), reference: unobservedUpdateSide(sales),
+            others: [rawUpdateSide(sales), fetchEditUpdateSide(observedSales)], target: 1.0,
+            idealTime: .milliseconds(250), iterations: 7),
     ]
 }
 

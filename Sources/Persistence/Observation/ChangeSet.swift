@@ -1,3 +1,5 @@
+import Foundation
+
 /// What changed between two deliveries of an observed query's results.
 ///
 /// Indexes follow `UITableView`/`NSFetchedResultsController` batch-update conventions:
@@ -49,7 +51,38 @@ public struct ChangeSet: Sendable, Hashable {
     public var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && updated.isEmpty && moved.isEmpty }
 
     /// Computes the changes between two result lists, matching rows by identity.
+    ///
+    /// Observers call this from code generic over the entity, which the compiler cannot
+    /// specialize for the caller's identity type: hashing then goes through witness tables for
+    /// every row. The common identity types are handed to a specialized copy instead.
     static func diff<ID: Hashable>(
+        old oldIDs: [ID], oldRows: [[DatabaseValue]], new newIDs: [ID], newRows: [[DatabaseValue]]
+    ) -> ChangeSet {
+        // `ID` is the named type in each branch, so the casts are of an array to its own type.
+        if ID.self == Int.self {
+            return diffing(
+                old: unsafeBitCast(oldIDs, to: [Int].self), oldRows: oldRows,
+                new: unsafeBitCast(newIDs, to: [Int].self), newRows: newRows)
+        }
+        if ID.self == Int64.self {
+            return diffing(
+                old: unsafeBitCast(oldIDs, to: [Int64].self), oldRows: oldRows,
+                new: unsafeBitCast(newIDs, to: [Int64].self), newRows: newRows)
+        }
+        if ID.self == String.self {
+            return diffing(
+                old: unsafeBitCast(oldIDs, to: [String].self), oldRows: oldRows,
+                new: unsafeBitCast(newIDs, to: [String].self), newRows: newRows)
+        }
+        if ID.self == UUID.self {
+            return diffing(
+                old: unsafeBitCast(oldIDs, to: [UUID].self), oldRows: oldRows,
+                new: unsafeBitCast(newIDs, to: [UUID].self), newRows: newRows)
+        }
+        return diffing(old: oldIDs, oldRows: oldRows, new: newIDs, newRows: newRows)
+    }
+
+    private static func diffing<ID: Hashable>(
         old oldIDs: [ID], oldRows: [[DatabaseValue]], new newIDs: [ID], newRows: [[DatabaseValue]]
     ) -> ChangeSet {
         var oldIndex: [ID: Int] = [:]
