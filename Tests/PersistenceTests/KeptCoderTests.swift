@@ -102,6 +102,22 @@ struct Keeper: StoredEntity, Equatable {
         expectMisuse(Result { try decoder.container(keyedBy: Keeper.CodingKeys.self) }.error, naming: nil)
     }
 
+    @Test func aKeptContainerNamesItsEntityAfterItsDecoderServedAnother() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self, Book.self])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Keeper(id: 1, name: "first"))
+            try tx.insert(Book(id: "b", title: "Dune"))
+        }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+        // The pooled decoders go on to read Books (the last one recycled is the next one used).
+        for _ in 0..<20 { _ = try store.context.readAndWait { tx in try tx.fetch(Query<Book>()) } }
+        let reader = try #require(keptReader)
+        expectMisuse(Result { try reader.decodeIfPresent(Int.self, forKey: .id) }.error, naming: "id")
+        let decoder = try #require(keptDecoder)
+        expectMisuse(Result { try decoder.container(keyedBy: Keeper.CodingKeys.self) }.error, naming: nil)
+    }
+
     @Test func aContainerKeptFromOneFetchNeverReadsALaterFetchsRow() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open([Keeper.self])

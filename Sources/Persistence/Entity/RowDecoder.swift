@@ -62,9 +62,9 @@ final class RowDecoder {
     @exclusivity(unchecked) private(set) var row: UInt = 0
     private lazy var json = StoreJSON.makeDecoder()
 
-    /// The first generation of the current schema's uses (a recycled decoder may serve another
-    /// entity): an error for an older stamp does not name the entity.
-    private var schemaSince: UInt = 0
+    /// The entities this decoder served, by generation (a recycled decoder may serve another
+    /// entity): an error for a kept container names the one it was handed to.
+    private var history: SchemaHistory
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
@@ -78,6 +78,7 @@ final class RowDecoder {
 
     private init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
+        history = SchemaHistory(entity: schema.entityName)
         names = schema.names
         count = names.count
         handle = statement.handle
@@ -158,7 +159,9 @@ final class RowDecoder {
 
     private func reset(schema: EntitySchema, statement: Statement) {
         handle = statement.handle
-        if schema.entityName != self.schema.entityName { schemaSince = generation &+ 1 }
+        if schema.entityName != self.schema.entityName {
+            history.switched(to: schema.entityName, since: generation &+ 1)
+        }
         self.schema = schema
         guard schema.names != names else { return }
         namePointer.deinitialize(count: count)
@@ -268,8 +271,8 @@ final class RowDecoder {
     /// The error for a decoder or container used after its row's `init(from:)` returned.
     @inline(never)
     func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
-        // The decoder may have been recycled for another entity since: name it only if not.
-        let entity = stale >= schemaSince ? schema.entityName : nil
+        // The decoder may have been recycled for another entity since: name the one it served then.
+        let entity = history.entity(at: stale)
         return PersistenceError(
             .misuse,
             "\(entity ?? "An entity")'s init(from:) kept its Decoder or decoding container and used it "

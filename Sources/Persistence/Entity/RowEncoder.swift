@@ -44,9 +44,9 @@ final class RowEncoder {
     private(set) var hasFolds: Bool
     private lazy var json = StoreJSON.makeEncoder()
 
-    /// The first generation of the current schema's rows (a recycled encoder may serve another
-    /// entity): an error for an older stamp does not name the entity.
-    private var schemaSince: UInt = 0
+    /// The entities this encoder served, by generation (a recycled encoder may serve another
+    /// entity): an error for a kept container names the one it was handed to.
+    private var history: SchemaHistory
 
     /// Encoders not in use, each retained once. Every encoder ever made is here or in use: none is
     /// freed. An encoder belongs to one connection's codec, used on its context's queue, and moves
@@ -57,6 +57,7 @@ final class RowEncoder {
 
     private init(schema: EntitySchema) {
         self.schema = schema
+        history = SchemaHistory(entity: schema.entityName)
         names = schema.names
         count = names.count
         kinds = schema.columns.map(\.kind)
@@ -72,7 +73,9 @@ final class RowEncoder {
         guard let encoder = pool.withLock({ $0.popLast() })?.takeRetainedValue() else {
             return RowEncoder(schema: schema)
         }
-        if schema.entityName != encoder.schema.entityName { encoder.schemaSince = encoder.generation &+ 1 }
+        if schema.entityName != encoder.schema.entityName {
+            encoder.history.switched(to: schema.entityName, since: encoder.generation &+ 1)
+        }
         encoder.schema = schema
         encoder.names = schema.names
         encoder.count = encoder.names.count
@@ -209,8 +212,8 @@ final class RowEncoder {
     /// The error for an encoder or container used after its row's `encode(to:)` returned.
     @inline(never)
     func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
-        // The encoder may have been recycled for another entity since: name it only if not.
-        let entity = stale >= schemaSince ? schema.entityName : nil
+        // The encoder may have been recycled for another entity since: name the one it served then.
+        let entity = history.entity(at: stale)
         return PersistenceError(
             .misuse,
             "\(entity ?? "An entity")'s encode(to:) kept its Encoder or encoding container and used it "
