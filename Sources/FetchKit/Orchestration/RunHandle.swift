@@ -23,11 +23,3 @@ public final class RunHandle: Sendable {
         task.isCancelled
     }
 }
-
-/// The handle of a callback-form fan-out; renamed ``RunHandle``.
-@available(*, deprecated, renamed: "RunHandle")
-public typealias FanOutHandle = RunHandle
-
-/// The handle of a callback-form pagination; renamed ``RunHandle``.
-@available(*, deprecated, renamed: "RunHandle")
-public typealias PaginationHandle = RunHandle
