@@ -190,27 +190,24 @@ public final class Collector<Value: Sendable>: Sendable {
     public var count: Int { items.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, checking between short sleeps, for at most `timeout`.
+/// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`: the
+/// one wait verb of the tests.
 ///
-/// The sleep only paces the polling; no assertion depends on how long anything takes.
+/// The sleep only paces the checks (it suspends the task instead of blocking a thread); no
+/// assertion depends on how long anything takes.
 ///
 /// - Parameters:
 ///   - what: what is awaited, for the error.
-///   - timeout: the bound.
+///   - timeout: the bound (generous: it is reached only when something hangs).
 ///   - condition: what to wait for.
 /// - Throws: ``TimedOut`` when the condition did not hold in time.
 public func waitUntil(
-    _ what: String, within timeout: Duration = Patience.hang, _ condition: @Sendable () -> Bool
+    _ what: String, within timeout: Duration = Patience.hang, _ condition: () -> Bool
 ) async throws {
-    guard await Blocking.poll(upTo: timeout, until: condition) else { throw TimedOut(what: what) }
-}
-
-/// Whether `condition` came to hold within `timeout`, polled every few milliseconds.
-///
-/// - Parameters:
-///   - timeout: the bound.
-///   - condition: what to wait for.
-/// - Returns: whether it held in time.
-public func eventually(timeout: Duration = Patience.hang, _ condition: @Sendable () -> Bool) async -> Bool {
-    await Blocking.poll(upTo: timeout, until: condition)
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while !condition() {
+        guard clock.now < deadline else { throw TimedOut(what: what) }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
 }

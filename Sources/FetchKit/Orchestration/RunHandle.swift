@@ -22,4 +22,9 @@ public final class RunHandle: Sendable {
     public var isCancelled: Bool {
         task.isCancelled
     }
+
+    /// Returns once the run has ended: its last callback has been queued.
+    func finished() async {
+        await task.value
+    }
 }
