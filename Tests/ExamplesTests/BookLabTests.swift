@@ -13,7 +13,7 @@ import Testing
     // MARK: Search
 
     @Test func unrealEngineStopsAtTheTenPageLimitWithFourHundredNumberedResults() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["search", "Unreal", "Engine"])
         #expect(run.status == 0, "\(run)")
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aRareWordEndsAtAShortLastPage() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let count = catalogue.matches("christie").count
         try #require(count > 40 && count % 40 != 0, "the catalogue should give christie a short second page")
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aNonsenseWordFindsNothingAndReplacesTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         _ = try await sandbox.run(["search", "christie"])
         #expect(try !sandbox.searchResults().isEmpty)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func famousAndRightToLeftTitlesAreFoundFirst() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         for (words, first) in [
             ("Harry Potter", "    1. Harry Potter and the Philosopher's Stone — J. K. Rowling (1997)"),
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func searchWordsWithNothingToSearchForOrFarTooLongAreAWrongCallThatKeepsTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let kept = try sandbox.searchResults().count
@@ -103,7 +103,7 @@ import Testing
     // MARK: Library
 
     @Test func searchAddListShowRemoveEndToEnd() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "Unreal Engine"]).status == 0)
         let picked = catalogue.matches("Unreal Engine")[2]
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func addingTheSameBookTwiceKeepsOne() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "programming"]).status == 0)
         let results = Array(catalogue.matches("programming").prefix(400))
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func addByISBNLooksUpABookThatIsNotInTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let programming = try #require(catalogue.matches("programming").first { $0.isbn13 != nil })
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func aNumberThatIsNotInTheLastSearchFailsWithOneClearLine() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let count = catalogue.matches("christie").count
@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test func showFindsABookByNumberByISBNAndByVolumeID() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "programming"]).status == 0)
         let results = Array(catalogue.matches("programming").prefix(400))
@@ -236,7 +236,7 @@ import Testing
     }
 
     @Test func theListIsSortedByTitleIgnoringCase() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
@@ -266,7 +266,7 @@ import Testing
     }
 
     @Test func listFindSearchesTitlesAndAuthorsByWordIgnoringCaseAndAccents() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         let store = try ObjectStore(at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
         try store.context.persistAndWait { tx in
             for (id, title, authors) in [
@@ -297,7 +297,7 @@ import Testing
     // MARK: Real responses and failures
 
     @Test func recordedGoogleBooksResponsesDecodeThroughPathKeys() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let server = StubServer()
         server.route(
@@ -335,7 +335,7 @@ import Testing
     }
 
     @Test func anUnreachableServerFailsWithOneLineAndKeepsTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         // Port 1 on loopback: nothing listens there. (A just-stopped server's port is no good:
@@ -350,7 +350,7 @@ import Testing
     }
 
     @Test func ctrlCEndsASearchCleanlyKeepingThePagesAlreadyStored() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         // Pages 1 and 2 answer at once; page 3 never does, so the search is surely waiting for
         // it when the interrupt comes, sent as soon as the request for it arrives.
@@ -382,7 +382,7 @@ import Testing
     }
 
     @Test func wrongCallsPrintTheUsageAndExitWithStatusTwo() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let cases: [([String], String)] = [
             (["frob"], "booklab: unknown command 'frob'"),
@@ -413,7 +413,7 @@ import Testing
     }
 
     @Test func aStoreThatCannotBeOpenedFailsWithOneLine() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let missingFolder = sandbox.directory.file("no/such/folder/library.sqlite").path
         let notADatabase = sandbox.directory.file("notes.txt")
@@ -434,7 +434,7 @@ import Testing
     }
 
     @Test func theDefaultStoreLivesUnderXDGDataHome() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"], usesDefaultStore: true).status == 0)
         #expect(try await sandbox.run(["add", "1"], usesDefaultStore: true).status == 0)

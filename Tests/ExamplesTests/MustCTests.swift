@@ -13,7 +13,7 @@ import Testing
     // MARK: add and list
 
     @Test func addStoresTheMovieAtOnceThenWritesItsPopularityBack() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Fight Club", "--member", "Ann"])
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func listShowsMostPopularFirstAndMoviesWithoutPopularityLast() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
             Movie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
@@ -73,7 +73,7 @@ import Testing
         // The offline search ranks a title equal to the whole query first, as TMDB does: a query
         // cut at `&` or with `+` read as a space would find a more popular film instead
         // (Fast & Furious 6, Romeo and Juliet).
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", title])
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aTitleWithoutAMatchIsStoredWithoutPopularity() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Qwxzzy", "Nothing"])
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func addingATitleAgainKeepsOneMovieAndFetchesItsPopularityAgain() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([Movie(title: "Amélie", member: "Ben")])
 
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func addSaysWhichMatchItPickedAndHowToPickAnother() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Star Wars", "--member", "Ben"])
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func theYearPicksTheFilmReleasedThatYear() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let old = try await sandbox.run(["add", "Dune", "--year", "1984"])
@@ -157,7 +157,7 @@ import Testing
 
     @Test(arguments: ["!!!", "🎬", "  -- ", String(repeating: "a", count: 10_000)])
     func aTitleWithNothingToSearchForOrFarTooLongIsAWrongCallThatStoresNothing(title: String) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["add", title])
         #expect(run.status == 2, "\(run)")
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func aRightToLeftTitleIsStoredAsTypedAndFound() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let add = try await sandbox.run(["add", "جدایی نادر از سیمین"])
         #expect(add.status == 0, "\(add)")
@@ -183,7 +183,7 @@ import Testing
 
     @Test(arguments: refreshForms)
     func refreshAfterAddReportsNewDataWhenPopularityDrifted(form: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["Fight Club", "Amélie", "Se7en"] {
             let add = try await sandbox.run(["add", title], popularity: "drift")
@@ -217,7 +217,7 @@ import Testing
 
     @Test(arguments: refreshForms)
     func refreshReportsNoDataWhenPopularityIsFixed(form: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["The Matrix", "東京物語"] {
             let add = try await sandbox.run(["add", title], popularity: "fixed")
@@ -235,7 +235,7 @@ import Testing
 
     @Test(arguments: [["--concurrency", "1"], ["--operations", "--concurrency", "3"]])
     func refreshWithAConcurrencyLimitRefreshesEveryMovieWithProgressInOrder(options: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         // Stored values that differ from the catalogue's for every movie, plus one without a TMDB id.
         let ids: [Int64] = [550, 13804, 82992, 194, 129, 18148, 603, 807]
@@ -263,7 +263,7 @@ import Testing
     }
 
     @Test func refreshOfAnEmptyListReportsNoData() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let refresh = try await sandbox.run(["refresh"])
         #expect(refresh.status == 0, "\(refresh)")
@@ -273,7 +273,7 @@ import Testing
     // MARK: remove
 
     @Test func removeDeletesOneMembersMovieMatchingTitleWithoutCaseOrAccents() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
             Movie(title: "Amélie", member: "Ben"), Movie(title: "Amélie", member: "Ann"),
@@ -299,7 +299,7 @@ import Testing
     // MARK: migration
 
     @Test func aStoreWrittenBeforePopularityExistedOpensAndKeepsItsMovies() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let old = try ObjectStore(at: sandbox.store, entities: [MustCMovieV1.self])
         try old.context.persistAndWait { tx in
@@ -328,7 +328,7 @@ import Testing
     // MARK: errors
 
     @Test func anUnknownCommandPrintsTheUsageAndExitsWithStatus2() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["frobnicate"])
         #expect(run.status == 2, "\(run)")
@@ -340,7 +340,7 @@ import Testing
 
     @Test(arguments: [["add"], ["remove"], ["add", "--member", "Ann"]])
     func aMissingTitleIsAWrongCall(arguments: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(arguments)
         #expect(run.status == 2, "\(run)")
@@ -349,7 +349,7 @@ import Testing
     }
 
     @Test func helpNamesTheCommandsAndTheOfflineSwitches() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["--help"])
         #expect(run.status == 0)
@@ -362,7 +362,7 @@ import Testing
 
     @Test(arguments: [["add", "Se7en"], ["refresh"]])
     func liveWithoutAKeyFailsAtOnceNamingTheVariable(arguments: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["--live"] + arguments)
         #expect(run.status == 1, "\(run)")
@@ -373,7 +373,7 @@ import Testing
     }
 
     @Test func anInvalidKeyFailsWithOneLineThatNeverShowsTheKey() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let key = "sekret-test-key-4711"
         let add = try await sandbox.run(["add", "Fight Club"], environment: ["MUSTC_OFFLINE_KEY": key])
@@ -399,7 +399,7 @@ import Testing
     }
 
     @Test func aStoreInAMissingDirectoryFailsWithOneLine() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let path = sandbox.directory.file("missing/movies.sqlite").path
         let run = try await ProgramRun.run(
@@ -410,7 +410,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseFailsWithOneLineAndIsLeftAlone() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let text = Data("my movie notes, not a database\n".utf8)
         try text.write(to: sandbox.store)
@@ -422,7 +422,7 @@ import Testing
     }
 
     @Test func theDefaultStoreLivesUnderXDGDataHome() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let xdg = sandbox.directory.file("xdg")
         let add = try await ProgramRun.run(

@@ -33,7 +33,7 @@ import Testing
             configuration.timeout = .seconds(20)
         }
 
-        var random = OrchestrationRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let fanOutCount = 12
         let itemsPerFanOut = 25
         let completions = (0..<fanOutCount).map { _ in Arrival<FanOutReport<String>>() }
