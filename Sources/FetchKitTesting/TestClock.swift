@@ -33,7 +33,7 @@ public final class TestClock: Clock, Sendable {
         /// Creates an instant at an offset from the clock's start.
         ///
         /// - Parameter offset: the time since the start.
-        public init(offset: Duration) {
+        init(offset: Duration) {
             self.offset = offset
         }
 

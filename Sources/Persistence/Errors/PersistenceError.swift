@@ -106,7 +106,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     ///   - entity: the entity concerned, if any.
     ///   - property: the property concerned, if any.
     ///   - sqliteCode: SQLite's extended result code, if SQLite reported it.
-    public init(
+    init(
         _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, sqliteCode: Int32? = nil
     ) {
         self.code = code

@@ -18,7 +18,7 @@ public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     /// a case-insensitive ``EntityIndex`` the sort reads the index.
     public let caseInsensitive: Bool
     /// Whether this sorts by full-text relevance (``Field/relevance``) rather than by value.
-    public let isRelevance: Bool
+    let isRelevance: Bool
 
     init(column: String, descending: Bool, caseInsensitive: Bool, isRelevance: Bool = false) {
         self.column = column

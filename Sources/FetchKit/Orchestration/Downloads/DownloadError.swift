@@ -58,7 +58,7 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     ///   - statusCode: the HTTP status, if the server answered.
     ///   - cause: the pipeline's error behind the failure, if any.
     ///   - detail: what happened, for a person to read (no secrets: name the host and path, not the query).
-    public init(code: Code, key: String, statusCode: Int? = nil, cause: FetchError? = nil, detail: String) {
+    init(code: Code, key: String, statusCode: Int? = nil, cause: FetchError? = nil, detail: String) {
         self.code = code
         self.key = key
         self.statusCode = statusCode
