@@ -160,7 +160,17 @@ enum ArticleSamples {
         }
     }
 
-    // "Observed queries with change sets" is compiled with the other UI samples in UISamples.swift.
+    // "Observed queries with change sets", "Live queries", "Live aggregates" and "Sections" are
+    // compiled with the other UI samples in UISamples.swift.
+
+    // MARK: ObservingChanges.md, "Commits of other processes"
+
+    static func openWatched(url: URL) throws -> ObjectStore {
+        let store = try ObjectStore(at: url, entities: [Book.self]) { configuration in
+            configuration.externalCommitPolling = .milliseconds(250)
+        }
+        return store
+    }
 }
 
 extension ArticleSamples.Book {

@@ -5,9 +5,14 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Observation
 import Persistence
 import TestSupport
 import Testing
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#endif
 
 enum UISamples {
     // Model types are `nonisolated`: values decoded and stored off the main actor, also where
@@ -16,7 +21,11 @@ enum UISamples {
     nonisolated struct Book: StoredEntity {
         var id: String
         var title: String
+        var author = ""
+        var rating: Double?
         static let title = Field<Book, String>("title")
+        static let author = Field<Book, String>("author")
+        static let rating = Field<Book, Double?>("rating")
     }
 
     nonisolated struct BookData: Decodable, Sendable {
@@ -43,6 +52,96 @@ enum UISamples {
         var queryItems: [URLQueryItem] {
             [URLQueryItem(name: "q", value: words)]
                 + page.offsetQueryItems(offsetName: "startIndex", sizeName: "maxResults")
+        }
+    }
+
+    // MARK: ObservingChanges.md, "Live queries"
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor final class ShelfScreen {
+        let books: LiveQuery<Book>
+        private(set) var rendered: [[String]] = []
+
+        init(store: ObjectStore) {
+            books = LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store)
+            track()
+        }
+
+        /// Renders the results, and renders again after each change Observation reports.
+        private func track() {
+            withObservationTracking {
+                render(books.results)
+            } onChange: {
+                Task { @MainActor in self.track() }
+            }
+        }
+
+        func render(_ books: [Book]) {
+            rendered.append(books.map(\.title))
+        }
+
+        func showOnlyRated() {
+            books.query = Query(where: Book.rating >= 1, sortedBy: [Book.rating.descending()])
+        }
+    }
+
+    #if canImport(SwiftUI)
+        // MARK: ObservingChanges.md, "Live queries" (SwiftUI)
+
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+        struct ShelfView: View {
+            @State private var books: LiveQuery<Book>
+
+            init(store: ObjectStore) {
+                _books = State(initialValue: LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store))
+            }
+
+            var body: some View {
+                List(books.results) { book in
+                    Text(book.title)
+                }
+                .overlay {
+                    if let error = books.error { Text(error.message) }
+                }
+            }
+        }
+    #endif
+
+    // MARK: ObservingChanges.md, "Live aggregates"
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor final class LibraryHeader {
+        let average: LiveValue<Double?>
+        private(set) var text = ""
+
+        init(store: ObjectStore) {
+            average = LiveValue(in: store, tracking: Book.self) { tx in
+                try tx.average(Book.rating)
+            }
+            average.onChange = { [weak self] in self?.update() }
+        }
+
+        private func update() {
+            guard let value = average.value else { return }
+            text = value.map { String(format: "average rating %.1f", $0) } ?? "no ratings yet"
+        }
+    }
+
+    // MARK: ObservingChanges.md, "Sections"
+
+    @MainActor final class AuthorsScreen {
+        private(set) var sections: [QuerySection<String, Book>] = []
+        private(set) var sectionChanges: [ChangeSet] = []
+        private var token: ObservationToken?
+
+        func startObserving(_ store: ObjectStore) {
+            let query = Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()])
+            token = store.observe(query, sectionedBy: \.author, on: MainActor.self) { change in
+                self.sections = change.sections
+                // A table view deletes, inserts and moves sections by `change.sectionChanges`,
+                // then applies `change.rowChanges[i]` inside section `i`.
+                self.sectionChanges.append(change.sectionChanges)
+            }
         }
     }
 
@@ -229,6 +328,56 @@ extension UISampleTests {
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
         #expect(await mainActorEventually { screen.allBooks.map(\.title) == ["Dune"] })
         store.removeListener(screen)
+    }
+}
+
+extension UISampleTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func theShelfScreenRendersAgainAfterEachCommitAndQueryChange() async throws {
+        let directory = try TemporaryDirectory(prefix: "UISamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
+        try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune", rating: 4)) }
+        let screen = UISamples.ShelfScreen(store: store)
+        #expect(await mainActorEventually { screen.rendered.last == ["Dune"] })
+        try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "2", title: "Beloved")) }
+        #expect(await mainActorEventually { screen.rendered.last == ["Beloved", "Dune"] })
+        screen.showOnlyRated()
+        #expect(await mainActorEventually { screen.rendered.last == ["Dune"] && screen.books.isLoaded })
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func theLibraryHeaderFollowsTheAverageRating() async throws {
+        let directory = try TemporaryDirectory(prefix: "UISamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
+        let header = UISamples.LibraryHeader(store: store)
+        #expect(await mainActorEventually { header.text == "no ratings yet" })
+        try await store.context.persist { tx in
+            try tx.insert(UISamples.Book(id: "1", title: "Dune", rating: 4))
+            try tx.insert(UISamples.Book(id: "2", title: "Emma", rating: 5))
+        }
+        #expect(await mainActorEventually { header.text == "average rating 4.5" })
+    }
+
+    @Test func theAuthorsScreenGetsSectionsAndTheirChanges() async throws {
+        let directory = try TemporaryDirectory(prefix: "UISamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
+        try await store.context.persist { tx in
+            try tx.insert(UISamples.Book(id: "1", title: "Dune", author: "Frank Herbert"))
+            try tx.insert(UISamples.Book(id: "2", title: "Emma", author: "Jane Austen"))
+        }
+        let screen = UISamples.AuthorsScreen()
+        screen.startObserving(store)
+        #expect(await mainActorEventually { screen.sections.map(\.key) == ["Frank Herbert", "Jane Austen"] })
+        try await store.context.persist { tx in
+            try tx.insert(UISamples.Book(id: "3", title: "Persuasion", author: "Jane Austen"))
+            try tx.insert(UISamples.Book(id: "4", title: "Kindred", author: "Octavia Butler"))
+        }
+        #expect(await mainActorEventually { screen.sections.count == 3 })
+        #expect(screen.sections[1].entities.map(\.title) == ["Emma", "Persuasion"])
+        #expect(screen.sectionChanges.last == ChangeSet(inserted: [2], updated: [1]))
     }
 }
 

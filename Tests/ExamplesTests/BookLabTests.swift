@@ -142,6 +142,89 @@ import Testing
         #expect(try await sandbox.run(["list"]).lines.first?.hasPrefix("Your library is empty.") == true)
     }
 
+    @Test func rateSetsAndClearsARatingAndListShowsTheAverage() async throws {
+        let sandbox = try ExampleSandbox.bookLab()
+        defer { sandbox.directory.remove() }
+        #expect(try await sandbox.run(["search", "harry potter"]).status == 0)
+        for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
+
+        let rated = try await sandbox.run(["rate", "1", "5"])
+        #expect(rated.status == 0, "\(rated)")
+        #expect(rated.lines.first?.hasPrefix("Rated 5 of 5: Harry Potter and the Chamber of Secrets") == true, "\(rated)")
+        #expect(try await sandbox.run(["rate", "2", "2"]).status == 0)
+        let list = try await sandbox.run(["list"])
+        #expect(list.lines.first == "Your library (3 books, 2 rated, average rating 3.5, by title):", "\(list)")
+        #expect(list.lines[1].contains("  ★★★★★"), "\(list)")
+        #expect(list.lines[2].contains("  ★★☆☆☆"), "\(list)")
+        #expect(!list.lines[3].contains("★"), "\(list)")
+        #expect(try sandbox.libraryBooks().map(\.rating) == [5, 2, nil])
+
+        // Adding a rated book again keeps its rating.
+        #expect(try await sandbox.run(["add", "1"]).status == 0)
+        #expect(try sandbox.libraryBooks().map(\.rating) == [5, 2, nil])
+
+        #expect(try await sandbox.run(["rate", "1", "none"]).lines.first?.hasPrefix("Rating cleared: ") == true)
+        let after = try await sandbox.run(["list"])
+        #expect(after.lines.first == "Your library (3 books, 1 rated, average rating 2.0, by title):", "\(after)")
+        let show = try await sandbox.run(["show", "2"])
+        #expect(show.lines.contains("Your rating: 2 of 5"), "\(show)")
+
+        for wrong in ["0", "6", "4.5", "great"] {
+            let run = try await sandbox.run(["rate", "1", wrong])
+            #expect(run.status != 0 && run.errorOutput.contains("the rating must be 1 to 5 stars"), "\(run)")
+        }
+        #expect(try sandbox.libraryBooks().map(\.rating) == [nil, 2, nil])
+    }
+
+    @Test func watchPrintsTheChangesOtherBooklabProcessesMake() async throws {
+        let sandbox = try ExampleSandbox.bookLab()
+        defer { sandbox.directory.remove() }
+        #expect(try await sandbox.run(["search", "harry potter"]).status == 0)
+        #expect(try await sandbox.run(["add", "1"]).status == 0)
+        let watch = try InterruptibleRun(
+            "booklab", ["watch", "--store", sandbox.store.path],
+            environment: ["XDG_DATA_HOME": sandbox.dataHome.path, "BOOKLAB_API_URL": nil])
+        let started = await watch.waitForOutput(containing: "Your library: 1 book.", timeout: Patience.hang)
+        #expect(started, "\(watch.printed)")
+
+        // Each command runs in a process of its own; the watcher sees its commit.
+        #expect(try await sandbox.run(["add", "2"]).status == 0)
+        let added = "+ added: Harry Potter and the Chamber of Secrets — J. K. Rowling (1998)"
+        #expect(await watch.waitForOutput(containing: "Your library: 2 books.", timeout: Patience.hang), "\(watch.printed)")
+        #expect(try await sandbox.run(["rate", "1", "5"]).status == 0)
+        #expect(
+            await watch.waitForOutput(
+                containing: "Your library: 2 books, 1 rated, average rating 5.0.", timeout: Patience.hang),
+            "\(watch.printed)")
+        #expect(try await sandbox.run(["remove", "1"]).status == 0)
+        let after = "Your library: 2 books, 1 rated, average rating 5.0."
+        #expect(await watch.waitForOutput(containing: "- removed: ", timeout: Patience.hang), "\(watch.printed)")
+        try await waitUntil("the summary after the removal") {
+            watch.printed.components(separatedBy: after).last?.contains("Your library: 1 book.") == true
+        }
+        watch.interrupt()
+        let end = await watch.finish(timeout: Patience.hang)
+        #expect(end.status == 130, "\(end)")
+        // Each step prints the change and the new summary; the two come from two observations (a
+        // live query and a live aggregate), so within a step either may come first.
+        let lines = end.output.split(separator: "\n").map(String.init)
+        let steps = [
+            ["Watching your library for changes made by other booklab commands (Ctrl-C stops)."],
+            ["Your library: 1 book."],
+            [added, "Your library: 2 books."],
+            ["~ changed: Harry Potter and the Chamber of Secrets — J. K. Rowling (1998)  ★★★★★", after],
+            ["- removed: Harry Potter and the Chamber of Secrets — J. K. Rowling (1998)", "Your library: 1 book."],
+        ]
+        #expect(lines.count == steps.joined().count, "\(end)")
+        var offset = 0
+        for step in steps {
+            let printed = Array(lines.dropFirst(offset).prefix(step.count))
+            #expect(Set(printed) == Set(step), "\(end)")
+            offset += step.count
+        }
+        #expect(end.errorOutput.contains("stopped watching; your library is unchanged"), "\(end)")
+    }
+
     @Test func addingTheSameBookTwiceKeepsOne() async throws {
         let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }

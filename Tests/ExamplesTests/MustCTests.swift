@@ -58,6 +58,42 @@ import Testing
         #expect(bens.output.hasPrefix("1 movie on Ben's list"), "\(bens)")
     }
 
+    @Test func listWithABareMemberOptionShowsOneSectionPerMember() async throws {
+        let sandbox = try ExampleSandbox.mustC()
+        defer { sandbox.remove() }
+        try sandbox.seed([
+            Movie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
+            Movie(title: "Unheard Of", member: "ben"),
+            Movie(title: "The Matrix", member: "Ben", remoteID: 603, popularity: 65.8),
+            Movie(title: "Alien", member: "Ann", remoteID: 348, popularity: 40.1),
+            Movie(title: "Heat", member: "Ben", remoteID: 949, popularity: 30.5),
+        ])
+
+        let list = try await sandbox.run(["list", "--member"])
+        #expect(list.status == 0, "\(list)")
+        #expect(
+            list.output == """
+                5 movies on 4 members' lists, most popular first:
+                Ann (1 movie):
+                    40.100    Alien  (Ann, TMDB 348)
+                Ben (2 movies):
+                    65.800    The Matrix  (Ben, TMDB 603)
+                    30.500    Heat  (Ben, TMDB 949)
+                ben (1 movie):
+                         -    Unheard Of  (ben, no TMDB match)
+                family (1 movie):
+                    12.900    Tokyo Story  (family, TMDB 18148)
+
+                """, "\(list)")
+
+        let empty = try ExampleSandbox.mustC()
+        defer { empty.remove() }
+        let none = try await empty.run(["list", "--member"])
+        #expect(none.output == "The list is empty. Add a movie: mustc add <title>\n", "\(none)")
+        let blank = try await sandbox.run(["list", "--member", " "])
+        #expect(blank.status != 0 && blank.errorOutput.contains("--member needs a name"), "\(blank)")
+    }
+
     @Test(arguments: [
         ("Fast & Furious", Int64(13804), 38.2),
         ("Amélie", Int64(194), 32.7),

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 /// The details a book carries, in the search results and in the library alike.
@@ -33,5 +34,18 @@ extension BookFields {
             lines.append("Description: \(summary)")
         }
         return lines
+    }
+}
+
+extension LibraryBook {
+    /// The line of `booklab list`: the book, its rating as stars, its ISBN.
+    var listLine: String {
+        // A rating written outside booklab may be out of range: it is shown clamped, never trusted.
+        let stars =
+            rating.map { min(max($0, 0), 5) }.map {
+                "  " + String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0)
+            }
+            ?? ""
+        return line + stars + (isbn.map { "  ISBN \($0)" } ?? "")
     }
 }

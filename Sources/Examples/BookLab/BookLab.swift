@@ -10,7 +10,7 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words>] | show <n|isbn> | remove <n|isbn>",
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch",
         options: ["--live", "--store", "--isbn", "--find"],
         help: """
             booklab: search Google Books and keep a personal library.
@@ -23,7 +23,10 @@ struct BookLab {
               booklab list --find <words>  the books whose title and authors hold these words (or words
                                            starting with them), ignoring case and accents
               booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list')
+              booklab rate <n|isbn> <1-5>  give a book your rating, 1 to 5 stars ('none' clears it)
               booklab remove <n|isbn>      remove a book from the library
+              booklab watch                print every change to the library as other booklab commands
+                                           make it, with its size and average rating, until Ctrl-C
 
             options:
               --live            talk to the real Google Books API (no key needed); by default booklab
@@ -86,8 +89,30 @@ struct BookLab {
                 let (matches, total) = try await library.books(matching: find)
                 printMatches(matches, words: find, total: total)
             } else {
-                printList(try await library.books())
+                printList(try await library.books(), summary: try await library.summary())
             }
+        case "rate":
+            let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
+            let starsText = try arguments.positional(named: "rating")
+            try arguments.finish()
+            let stars: Int?
+            if starsText.lowercased() == "none" {
+                stars = nil
+            } else if let number = Int(starsText), (1...5).contains(number) {
+                stars = number
+            } else {
+                throw UsageError("the rating must be 1 to 5 stars, not '\(starsText)'", fix: "write 1 to 5, or none")
+            }
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            let book = try await library.book(reference)
+            Interrupts.keep("your library is unchanged")
+            try await library.rate(book, stars: stars)
+            Interrupts.keep("the rating was saved")
+            print(stars.map { "Rated \($0) of 5: \(book.line)" } ?? "Rating cleared: \(book.line)")
+        case "watch":
+            try arguments.finish()
+            let library = try Library(at: try program.storeURL(option: storeOption), seesOtherProcesses: true)
+            try await LibraryMonitor(library: library).run()
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
@@ -95,6 +120,7 @@ struct BookLab {
             let book = try await library.book(reference)
             if command == "show" {
                 book.detailLines.forEach { print($0) }
+                print("Your rating: \(book.rating.map { "\($0) of 5" } ?? "none")")
                 print("Added:       \(book.addedAt.formatted(.iso8601))")
             } else {
                 let watcher = LibraryWatcher(library)
@@ -106,7 +132,7 @@ struct BookLab {
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show or remove")
+            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove or watch")
         }
     }
 
@@ -146,18 +172,18 @@ struct BookLab {
         }
         print("Books matching \"\(words)\" (\(matches.count) of \(total), numbered as in 'booklab list'):")
         for (number, book) in matches {
-            print("\(String(number).leftPadded(to: 5)). \(book.line)\(book.isbn.map { "  ISBN \($0)" } ?? "")")
+            print("\(String(number).leftPadded(to: 5)). \(book.listLine)")
         }
     }
 
-    static func printList(_ books: [LibraryBook]) {
+    static func printList(_ books: [LibraryBook], summary: Library.Summary) {
         guard !books.isEmpty else {
             print("Your library is empty. Find a book with 'booklab search <words>', then 'booklab add <n>'.")
             return
         }
-        print("Your library (\(books.count) \(books.count == 1 ? "book" : "books"), by title):")
+        print("Your library (\(summary.text), by title):")
         for (index, book) in books.enumerated() {
-            print("\(String(index + 1).leftPadded(to: 5)). \(book.line)\(book.isbn.map { "  ISBN \($0)" } ?? "")")
+            print("\(String(index + 1).leftPadded(to: 5)). \(book.listLine)")
         }
     }
 }

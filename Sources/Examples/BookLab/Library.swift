@@ -12,12 +12,17 @@ struct Library: Sendable {
 
     /// Opens (or creates) the store.
     ///
-    /// - Parameter url: the store file.
     /// - Throws: ``ExampleFailure`` naming the file and why it cannot be opened (a missing
     ///   directory, a file that is not a database, a store from a newer version).
-    init(at url: URL) throws(ExampleFailure) {
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - seesOtherProcesses: whether observations also see commits of other booklab processes
+    ///     (checked four times a second), as `booklab watch` needs.
+    init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
         do {
-            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self])
+            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self]) { configuration in
+                if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
+            }
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
@@ -85,6 +90,7 @@ struct Library: Sendable {
             var book = candidate
             if let sameVolume = try tx.fetch(LibraryBook.self, id: book.id) {
                 book.addedAt = sameVolume.addedAt
+                book.rating = sameVolume.rating
                 try tx.update(book)
                 return (book, false)
             }
@@ -96,6 +102,7 @@ struct Library: Sendable {
             if let sameISBN {
                 book.addedAt = sameISBN.addedAt
                 book.id = sameISBN.id
+                book.rating = sameISBN.rating
             }
             try tx.upsert(book, matching: LibraryBook.byISBN)
             return (book, sameISBN == nil)
@@ -158,6 +165,49 @@ struct Library: Sendable {
                 fix: "see 'booklab list' for the numbers and ISBNs")
         }
         return found
+    }
+
+    /// Sets or clears your rating of a book: an update by filter, so nothing else of the row is
+    /// read or written.
+    ///
+    /// - Parameters:
+    ///   - book: the book.
+    ///   - stars: 1 to 5, or nil to clear the rating.
+    func rate(_ book: LibraryBook, stars: Int?) async throws {
+        let id = book.id
+        _ = try await store.context.persist { tx in
+            try tx.update(LibraryBook.self, where: LibraryBook.idField == id, set: [LibraryBook.ratingField.set(stars)])
+        }
+    }
+
+    /// The library's size, how many books are rated and their average rating, computed in SQL.
+    struct Summary: Sendable, Equatable {
+        /// How many books the library holds.
+        var books: Int
+        /// How many of them are rated.
+        var rated: Int
+        /// The average rating of the rated ones; nil when none is.
+        var averageRating: Double?
+
+        /// `3 books, 2 rated, average rating 4.5`.
+        var text: String {
+            let size = "\(books) \(books == 1 ? "book" : "books")"
+            guard let averageRating else { return size }
+            return size + ", \(rated) rated, average rating " + String(format: "%.1f", averageRating)
+        }
+
+        /// Reads the summary in one transaction.
+        static func read(_ tx: ObjectTransaction) throws -> Summary {
+            Summary(
+                books: try tx.count(LibraryBook.self),
+                rated: try tx.aggregate(LibraryBook.ratingField.count()),
+                averageRating: try tx.average(LibraryBook.ratingField))
+        }
+    }
+
+    /// The library's summary.
+    func summary() async throws -> Summary {
+        try await store.context.read { tx in try Summary.read(tx) }
     }
 
     /// Removes a book from the library.

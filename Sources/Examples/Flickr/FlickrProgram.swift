@@ -77,8 +77,15 @@ struct FlickrProgram {
                     return grouping
                 }
                 try arguments.finish()
-                let photos = try await allPhotos(in: try openStore(store))
-                for line in PhotoListing(photos: photos).lines(by: grouping) { say(line) }
+                let lines: [String]
+                do {
+                    lines = try await PhotoListing.lines(in: try openStore(store), by: grouping)
+                } catch let failure as ExampleFailure {
+                    throw failure
+                } catch {
+                    throw ExampleFailure.store("cannot read the store", error)
+                }
+                for line in lines { say(line) }
             case "map":
                 guard let out = try arguments.option("--out") else {
                     throw UsageError("map needs a file to write", fix: "give it with --out <file.svg>")

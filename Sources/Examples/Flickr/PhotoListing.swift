@@ -1,30 +1,60 @@
 import ExampleSupport
 import Foundation
+import Persistence
 
 /// The text of `flickr list`: every photo, newest first, or groups with counts.
+///
+/// The groups come from grouped queries: SQLite counts the photos per photographer or place and
+/// averages their positions, so a listing of a large store reads one row per group.
 struct PhotoListing {
     /// How `list --by` groups photos.
     enum Grouping: String, Sendable {
         case photographer, place
     }
 
-    /// The photos, newest first.
-    let photos: [Photo]
-
-    /// The listing's lines.
+    /// The listing's lines, read from `store`.
     ///
-    /// - Parameter grouping: how to group, or nil for one line per photo.
+    /// - Parameters:
+    ///   - store: the store of photos.
+    ///   - grouping: how to group, or nil for one line per photo.
     /// - Returns: the lines, a header first.
-    func lines(by grouping: Grouping?) -> [String] {
-        guard !photos.isEmpty else { return ["no photos stored yet; run 'flickr fetch' first"] }
-        switch grouping {
-        case nil: return photoLines()
-        case .photographer: return photographerLines()
-        case .place: return placeLines()
+    static func lines(in store: ObjectStore, by grouping: Grouping?) async throws -> [String] {
+        try await store.context.read { tx in
+            let total = try tx.count(Photo.self)
+            guard total > 0 else { return ["no photos stored yet; run 'flickr fetch' first"] }
+            switch grouping {
+            case nil:
+                return photoLines(
+                    try tx.fetch(Photo.self, sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]))
+            case .photographer:
+                return photographerLines(total: total, try photographers(tx))
+            case .place:
+                return placeLines(total: total, try places(tx))
+            }
         }
     }
 
-    private func photoLines() -> [String] {
+    /// Photos per photographer, most first, then by name (ignoring case) and id.
+    private static func photographers(_ tx: ObjectTransaction) throws -> [(name: String, id: String, count: Int)] {
+        let photos = Aggregate.count(of: Photo.self)
+        return try tx.groups(by: Photo.ownerName, Photo.ownerID, aggregating: photos, sortedBy: [photos.descending()])
+            .map { name, id, count in (name: name, id: id, count: count) }
+    }
+
+    /// Photos per place id with their mean position, most first, then by place id.
+    private static func places(
+        _ tx: ObjectTransaction
+    ) throws -> [(id: String?, count: Int, latitude: Double, longitude: Double)] {
+        let photos = Aggregate.count(of: Photo.self)
+        return try tx.groups(
+            by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
+            sortedBy: [photos.descending()]
+        ).map { id, count, latitude, longitude in
+            (id: id, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)
+        }
+    }
+
+    private static func photoLines(_ photos: [Photo]) -> [String] {
         let header = "\(FetchReport.count(photos.count, "photo")), newest first:"
         return [header]
             + photos.map { photo in
@@ -35,31 +65,20 @@ struct PhotoListing {
             }
     }
 
-    private func photographerLines() -> [String] {
-        let groups = Dictionary(grouping: photos, by: \.ownerID)
-            .map { (name: $0.value[0].ownerName, id: $0.key, count: $0.value.count) }
-            .sorted { ($1.count, $0.name.lowercased(), $0.id) < ($0.count, $1.name.lowercased(), $1.id) }
-        let header =
-            "\(FetchReport.count(photos.count, "photo")) by \(FetchReport.count(groups.count, "photographer")):"
+    private static func photographerLines(total: Int, _ groups: [(name: String, id: String, count: Int)]) -> [String] {
+        let header = "\(FetchReport.count(total, "photo")) by \(FetchReport.count(groups.count, "photographer")):"
         return [header] + groups.map { "  \(Self.pad(FetchReport.count($0.count, "photo")))  \($0.name) (\($0.id))" }
     }
 
     /// Flickr gives a place id, not a name (the name needs another call); each place is shown
     /// with the mean position of its photos, so a person can tell where it is.
-    private func placeLines() -> [String] {
-        let groups = Dictionary(grouping: photos, by: { $0.placeID ?? "" })
-            .map { entry -> (id: String, count: Int, latitude: Double, longitude: Double) in
-                let count = Double(entry.value.count)
-                return (
-                    entry.key, entry.value.count, entry.value.map(\.latitude).reduce(0, +) / count,
-                    entry.value.map(\.longitude).reduce(0, +) / count
-                )
-            }
-            .sorted { ($1.count, $0.id) < ($0.count, $1.id) }
-        let header = "\(FetchReport.count(photos.count, "photo")) in \(FetchReport.count(groups.count, "place")):"
+    private static func placeLines(
+        total: Int, _ groups: [(id: String?, count: Int, latitude: Double, longitude: Double)]
+    ) -> [String] {
+        let header = "\(FetchReport.count(total, "photo")) in \(FetchReport.count(groups.count, "place")):"
         return [header]
             + groups.map { group in
-                let name = group.id.isEmpty ? "no place id" : "place \(group.id)"
+                let name = group.id.map { "place \($0)" } ?? "no place id"
                 return "  \(Self.pad(FetchReport.count(group.count, "photo")))  \(name) around "
                     + Self.coordinates(group.latitude, group.longitude)
             }

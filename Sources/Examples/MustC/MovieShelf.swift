@@ -122,6 +122,28 @@ struct MovieShelf: Sendable {
         }
     }
 
+    /// Every member's movies in sections, members in alphabetical order (ignoring case), each
+    /// section most popular first, with the movies' samples and the latest refresh's time.
+    func historyByMember() async throws -> (
+        sections: [(member: String, movies: [(movie: Movie, samples: [PopularitySample])])], lastRefresh: Date?
+    ) {
+        try await store.context.read { tx in
+            let sections = try tx.fetch(
+                Query<Movie>(sortedBy: [Movie.member.ascending(caseInsensitive: true)] + Movie.listOrder),
+                sectionedBy: \.member)
+            let ids = sections.flatMap { $0.entities.map(\.id) }
+            let samples = try tx.fetch(
+                Query<PopularitySample>(
+                    where: PopularitySample.movieID.isIn(ids), sortedBy: [PopularitySample.takenAt.ascending()]))
+            let byMovie = Dictionary(grouping: samples, by: \.movieID)
+            let last = try tx.first(Query<RefreshRecord>(sortedBy: [RefreshRecord.finishedAt.descending()]))
+            let result = sections.map { section in
+                (member: section.key, movies: section.entities.map { (movie: $0, samples: byMovie[$0.id] ?? []) })
+            }
+            return (result, last?.finishedAt)
+        }
+    }
+
     /// Removes every movie with this title (ignoring case and accents), for one member or all.
     ///
     /// - Returns: the removed movies.

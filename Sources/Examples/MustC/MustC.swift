@@ -11,7 +11,7 @@ struct MustC {
     static let program = ExampleProgram(
         name: "mustc",
         usage:
-            "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] | list [--member <name>] "
+            "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] | list [--member [<name>]] "
             + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>] "
             + "| chart --out <file.svg> [--member <name>]",
         options: ["--store", "--live", "--member", "--year", "--operations", "--concurrency", "--out"],
@@ -87,10 +87,17 @@ struct MustC {
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             try await AddCommand(shelf: shelf, connection: connection, title: title, year: year, member: member).run()
         case "list":
-            let member = try memberOption(&arguments)
+            let member = arguments.optionalValueOption("--member")
             try arguments.finish()
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
-            try await list(shelf, member: member)
+            switch member {
+            case .absent: try await list(shelf, member: nil)
+            case .bare: try await listByMember(shelf)
+            case .value(let name):
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { throw UsageError("--member needs a name", fix: "write --member <name>") }
+                try await list(shelf, member: trimmed)
+            }
         case "refresh":
             let useOperations = arguments.flag("--operations")
             let concurrency =
@@ -145,6 +152,27 @@ struct MustC {
         show("\(movies.count) movie\(movies.count == 1 ? "" : "s")\(whose), most popular first\(since):")
         for (movie, samples) in movies {
             show(MovieFormat.row(movie, trend: Trend.of(movie, samples: samples, lastRefresh: lastRefresh)))
+        }
+    }
+
+    /// `mustc list --member`: every member's list in its own section, members in alphabetical order.
+    private static func listByMember(_ shelf: MovieShelf) async throws {
+        let (sections, lastRefresh) = try await shelf.historyByMember()
+        guard !sections.isEmpty else {
+            show("The list is empty. Add a movie: mustc add <title>")
+            return
+        }
+        let movies = sections.reduce(0) { $0 + $1.movies.count }
+        let since = lastRefresh == nil ? "" : " (↑ ↓ → since the previous refresh)"
+        show(
+            "\(movies) movie\(movies == 1 ? "" : "s") on "
+                + (sections.count == 1 ? "1 member's list" : "\(sections.count) members' lists")
+                + ", most popular first\(since):")
+        for section in sections {
+            show("\(section.member) (\(section.movies.count) movie\(section.movies.count == 1 ? "" : "s")):")
+            for (movie, samples) in section.movies {
+                show(MovieFormat.row(movie, trend: Trend.of(movie, samples: samples, lastRefresh: lastRefresh)))
+            }
         }
     }
 

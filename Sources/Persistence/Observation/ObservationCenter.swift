@@ -27,8 +27,17 @@ struct CommitSummary: Sendable {
 
 /// Something refreshed after commits that touch its table.
 protocol CommitObserver: AnyObject, Sendable {
+    /// The table whose commits it follows.
     var table: String { get }
+    /// Whether `commit` may change what it observes.
+    func isInterested(in commit: CommitSummary) -> Bool
     func scheduleRefresh(after commit: CommitSummary?)
+    /// Told once when the store closes; it reports `error` to its owner and stops.
+    func storeDidClose(_ error: PersistenceError)
+}
+
+extension CommitObserver {
+    func isInterested(in commit: CommitSummary) -> Bool { commit.touches(table) }
 }
 
 /// The store's registry of observers, told about each commit after it happened.
@@ -60,12 +69,17 @@ final class ObservationCenter: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: ObjectIdentifier(observer)) }
     }
 
-    func removeAll() {
-        state.withLock { $0.observers.removeAll() }
+    /// Removes every observer, telling each that the store closed.
+    func closeAll(_ error: PersistenceError) {
+        let observers = state.withLock { state in
+            defer { state.observers.removeAll() }
+            return Array(state.observers.values)
+        }
+        for observer in observers { observer.storeDidClose(error) }
     }
 
     func didCommit(_ commit: CommitSummary) {
-        let interested = state.withLock { $0.observers.values.filter { commit.touches($0.table) } }
+        let interested = state.withLock { $0.observers.values.filter { $0.isInterested(in: commit) } }
         for observer in interested { observer.scheduleRefresh(after: commit) }
     }
 }

@@ -53,6 +53,16 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
         reader.core.center.remove(self)
     }
 
+    func storeDidClose(_ error: PersistenceError) {
+        let wasObserving = state.withLock { state in
+            defer { state.cancelled = true }
+            return !state.cancelled
+        }
+        reader.core.center.remove(self)
+        guard wasObserving, let onError else { return }
+        deliveryQueue.async { onError(error) }
+    }
+
     func scheduleRefresh(after commit: CommitSummary?) {
         let schedule = state.withLock { state in
             guard !state.cancelled else { return false }

@@ -39,6 +39,18 @@ extension ObjectStore {
         /// for the life of the app: the store refuses to open a file that records a migration it
         /// does not know (the file was written by a newer version).
         public var migrations: [Migration] = []
+        /// How often the store checks whether another process (or another `ObjectStore` on the same
+        /// file) committed, so that observations, ``LiveQuery`` and ``LiveValue`` see those commits
+        /// too; `nil` (the default) never checks.
+        ///
+        /// Commits made through this store's own contexts reach observers at once, with the rows they
+        /// changed; nothing else tells a process about another's commits. With a value, the store
+        /// reads SQLite's `PRAGMA data_version` at that interval while anything observes it, and when
+        /// the file changed it refreshes every observation in full (another process's commit does not
+        /// say which rows it changed; when this process writes too, a check cannot tell whose commit it
+        /// saw, so it refreshes anyway: a refresh that finds nothing new delivers nothing). An
+        /// in-memory store has no other writers and never checks.
+        public var externalCommitPolling: Duration?
 
         /// The default configuration.
         public init() {}

@@ -20,7 +20,8 @@ extension ObjectStore {
     ///   - query: the filter and sort to observe.
     ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this
     ///     observation's own.
-    ///   - onError: called on `queue` if re-running the query fails (for example, the store closed).
+    ///   - onError: called on `queue` if re-running the query fails, and once when the store closes
+///     (``PersistenceError/Code-swift.struct/closed``, naming the store; the observation then stops).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity>(
@@ -31,7 +32,11 @@ extension ObjectStore {
             query: query, reader: observerContext, queue: queue ?? DispatchQueue(label: "Persistence.observe"),
             onError: onError, handler: handler)
         core.center.add(observer)
-        observer.scheduleRefresh(after: nil)
+        if core.closed.isSet {
+            observer.storeDidClose(closedError())
+        } else {
+            observer.scheduleRefresh(after: nil)
+        }
         return ObservationToken { observer.cancel() }
     }
 
@@ -146,4 +151,61 @@ extension ObjectStore {
 /// A listener held weakly by the task that calls it.
 struct WeakListener<L: EntityListener>: Sendable {
     weak var listener: L?
+}
+
+extension ObjectStore {
+    /// Observes a query in sections: the rows that share a key, with the changes of each section.
+    ///
+    /// Sort the query by the section's property first, as a table with section headers shows it;
+    /// then each section holds a contiguous run of the results. (Otherwise sections come in the order
+    /// of their first rows, and each holds its rows in the query's order.)
+    ///
+    /// ```swift
+    /// let query = Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()])
+    /// let token = store.observe(query, sectionedBy: \.author) { change in
+    ///     for section in change.sections { print(section.key, section.entities.count) }
+    /// }
+    /// ```
+    ///
+    /// Deliveries follow the same commits and coalescing as ``observe(_:queue:onError:handler:)``.
+    ///
+    /// - Parameters:
+    ///   - query: the filter and sort to observe.
+    ///   - key: the section a row belongs to (usually a key path such as `\.author`).
+    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this observation's own.
+    ///   - onError: called on `queue` if re-running the query fails, and once when the store closes.
+    ///   - handler: receives each ``SectionedChange``.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    public func observe<E: StoredEntity, Key: Hashable & Sendable>(
+        _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key, queue: DispatchQueue? = nil,
+        onError: (@Sendable (PersistenceError) -> Void)? = nil,
+        handler: @escaping @Sendable (SectionedChange<Key, E>) -> Void
+    ) -> ObservationToken {
+        // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
+        // only touched there.
+        let sectioner = Locked(Sectioner(key: key))
+        return observe(query, queue: queue, onError: onError) { change in
+            handler(sectioner.withLock { $0.section(change) })
+        }
+    }
+
+    /// Observes a query in sections and delivers every change on the main actor, for UI code.
+    ///
+    /// The same as ``observe(_:sectionedBy:queue:onError:handler:)`` with `queue: .main`, but the
+    /// handlers are `@MainActor`.
+    ///
+    /// - Parameters:
+    ///   - query: the filter and sort to observe.
+    ///   - key: the section a row belongs to.
+    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
+    ///   - onError: called if re-running the query fails, and once when the store closes.
+    ///   - handler: receives each ``SectionedChange``.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    public func observe<E: StoredEntity, Key: Hashable & Sendable>(
+        _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key, on mainActor: MainActor.Type,
+        onError: (@MainActor (PersistenceError) -> Void)? = nil,
+        handler: @escaping @MainActor (SectionedChange<Key, E>) -> Void
+    ) -> ObservationToken {
+        observe(query, sectionedBy: key, queue: .main, onError: onError.map(onMainActor), handler: onMainActor(handler))
+    }
 }

@@ -21,6 +21,8 @@ public final class ObjectStore: Sendable {
     public let context: ObjectContext
     let observerContext: ObjectContext
     let listeners = ListenerTable()
+    /// Checks for other processes' commits, when the configuration asks for it.
+    private let externalCommits: ExternalCommitWatcher?
 
     /// Opens or creates the store at `url`, bringing its tables up to date with `entities`.
     ///
@@ -75,6 +77,13 @@ public final class ObjectStore: Sendable {
         let name = url?.lastPathComponent ?? "memory"
         context = ObjectContext(core: core, label: "Persistence.\(name).default")
         observerContext = ObjectContext(core: core, label: "Persistence.\(name).observation")
+        if let interval = core.configuration.externalCommitPolling, !core.isMemory {
+            let watcher = ExternalCommitWatcher(interval: interval, reader: observerContext)
+            externalCommits = watcher
+            watcher.start()
+        } else {
+            externalCommits = nil
+        }
     }
 
     /// Makes another context, with its own queue and connection.
@@ -102,7 +111,7 @@ public final class ObjectStore: Sendable {
             core.writerLock.sharedConnection = nil
             core.writerLock.unlock()
         }
-        core.center.removeAll()
+        core.center.closeAll(closedError())
     }
 
     private static func checkLocation(_ path: String) throws(PersistenceError) {

@@ -26,6 +26,8 @@ public struct LibraryBook: StoredEntity {
     public var thumbnailURL: URL?
     /// When the book was first added.
     public var addedAt: Date
+    /// Your own rating, 1 to 5 stars, or `nil` while unrated.
+    public var rating: Int?
 
     /// The Google Books volume id (the identity).
     public var volumeID: String { id }
@@ -42,6 +44,8 @@ public struct LibraryBook: StoredEntity {
     public static let uniqueKeys = [byISBN]
     /// The index that serves the library's order.
     public static let indexes = [EntityIndex(title, caseInsensitive: true)]
+    /// The rating column, for `booklab rate` and the library's average.
+    public static let ratingField = Field<LibraryBook, Int?>("rating")
     /// The authors column.
     public static let authorsField = Field<LibraryBook, String?>("authors")
     /// The words of titles and authors, for `booklab list --find`.
@@ -53,7 +57,7 @@ public struct LibraryBook: StoredEntity {
     /// Creates a book from its stored values; the optional ones default to `nil`.
     public init(
         id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,
-        summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date
+        summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date, rating: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -64,6 +68,7 @@ public struct LibraryBook: StoredEntity {
         self.isbn = isbn
         self.thumbnailURL = thumbnailURL
         self.addedAt = addedAt
+        self.rating = rating
     }
 
     /// Copies a search result into the library.

@@ -35,6 +35,12 @@ public struct Photo: StoredEntity {
 
     /// The owner's name, for grouping and sorting.
     public static let ownerName = Field<Photo, String>("ownerName")
+    /// The owner's NSID, for grouping.
+    public static let ownerID = Field<Photo, String>("ownerID")
+    /// Where it was taken, for the mean position of a place.
+    public static let latitude = Field<Photo, Double>("latitude")
+    /// Where it was taken, for the mean position of a place.
+    public static let longitude = Field<Photo, Double>("longitude")
     /// The place id, for grouping.
     public static let placeID = Field<Photo, String?>("placeID")
     /// The upload date, for sorting.

@@ -1,0 +1,113 @@
+/// One section of a sectioned query: the rows that share a key, in the query's order.
+public struct QuerySection<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable, Identifiable {
+    /// The value the section's rows share.
+    public let key: Key
+    /// The section's rows, in the query's order.
+    public let entities: [Entity]
+    /// The section's key, which identifies it among the sections.
+    public var id: Key { key }
+
+    /// Splits `entities` by `key`: sections in the order of their first entities, each holding its
+    /// entities in their order.
+    static func sections(of entities: [Entity], by key: (Entity) -> Key) -> [QuerySection] {
+        var order: [Key] = []
+        var members: [Key: [Entity]] = [:]
+        for entity in entities {
+            let value = key(entity)
+            if members[value] == nil { order.append(value) }
+            members[value, default: []].append(entity)
+        }
+        return order.map { QuerySection(key: $0, entities: members[$0] ?? []) }
+    }
+}
+
+extension ObjectTransaction {
+    /// Fetches a query's results in sections: the rows that share a key.
+    ///
+    /// Sort the query by the section's property first; then each section holds a contiguous run of
+    /// the results. (Otherwise sections come in the order of their first rows.)
+    ///
+    /// ```swift
+    /// let shelves = try tx.fetch(
+    ///     Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()]), sectionedBy: \.author)
+    /// for shelf in shelves { print(shelf.key, shelf.entities.map(\.title)) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - query: the filter, sort and window.
+    ///   - key: the section a row belongs to (usually a key path such as `\.author`).
+    /// - Returns: the sections.
+    /// - Throws: ``PersistenceError``, as ``fetch(_:)``.
+    public func fetch<E: StoredEntity, Key: Hashable & Sendable>(
+        _ query: Query<E>, sectionedBy key: (E) -> Key
+    ) throws(PersistenceError) -> [QuerySection<Key, E>] {
+        QuerySection.sections(of: try fetch(query), by: key)
+    }
+}
+
+/// One delivery of a sectioned query: its sections now, and what changed since the last delivery,
+/// per section, as a table or collection view with section headers applies it.
+///
+/// Section changes match sections by key: ``sectionChanges`` has the positions of deleted sections
+/// (among the previous ones), of inserted sections (among the new ones), of sections that moved, and
+/// of sections whose rows changed. ``rowChanges`` holds one ``ChangeSet`` per section in ``sections``:
+/// positions within the section, deleted ones among the section's previous rows. A row whose key
+/// changed is deleted from its old section and inserted into its new one; an inserted section's rows
+/// are all inserted.
+public struct SectionedChange<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
+    /// The sections, in the order of their first rows in the query.
+    public let sections: [QuerySection<Key, Entity>]
+    /// How the list of sections changed.
+    public let sectionChanges: ChangeSet
+    /// How each section's rows changed, one change set per element of ``sections``.
+    public let rowChanges: [ChangeSet]
+    /// Whether this is the first delivery, made when observation starts.
+    public let isInitial: Bool
+}
+
+/// Splits observed results into sections and computes the per-section changes between deliveries.
+struct Sectioner<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
+    private let key: @Sendable (Entity) -> Key
+    /// The keys and row identities of the last delivery.
+    private var previous: [(key: Key, ids: [Entity.ID])] = []
+
+    init(key: @escaping @Sendable (Entity) -> Key) {
+        self.key = key
+    }
+
+    /// Sections `change`'s results and diffs them with the previous delivery's sections.
+    mutating func section(_ change: QueryChange<Entity>) -> SectionedChange<Key, Entity> {
+        let sections = QuerySection.sections(of: change.results, by: key)
+        let order = sections.map(\.key)
+        let updatedIDs = Set(change.changes.updated.map { change.results[$0].id })
+        var oldSections: [Key: [Entity.ID]] = [:]
+        for section in previous { oldSections[section.key] = section.ids }
+
+        var rowChanges: [ChangeSet] = []
+        var changedSections: [Int] = []
+        for (position, section) in sections.enumerated() {
+            let ids = section.entities.map(\.id)
+            guard let old = oldSections[section.key] else {
+                rowChanges.append(ChangeSet(inserted: Array(ids.indices)))
+                continue
+            }
+            var rows = Self.diff(old, ids)
+            let kept = Set(old)
+            rows.updated = ids.indices.filter { updatedIDs.contains(ids[$0]) && kept.contains(ids[$0]) }
+            if !rows.isEmpty { changedSections.append(position) }
+            rowChanges.append(rows)
+        }
+        var sectionChanges = Self.diff(previous.map(\.key), order)
+        sectionChanges.updated = changedSections
+        previous = sections.map { ($0.key, $0.entities.map(\.id)) }
+        return SectionedChange(
+            sections: sections, sectionChanges: sectionChanges, rowChanges: rowChanges, isInitial: change.isInitial)
+    }
+
+    /// Inserted, deleted and moved positions between two lists of identities.
+    private static func diff<ID: Hashable>(_ old: [ID], _ new: [ID]) -> ChangeSet {
+        let none = [[DatabaseValue]](repeating: [], count: Swift.max(old.count, new.count))
+        return ChangeSet.diff(
+            old: old, oldRows: Array(none.prefix(old.count)), new: new, newRows: Array(none.prefix(new.count)))
+    }
+}

@@ -1,0 +1,148 @@
+public import Dispatch
+import Foundation
+import Locking
+
+extension ObjectStore {
+    /// Observes a value read from the store, such as an aggregate or a grouped result: hands
+    /// `handler` the value now, then again after each commit that writes one of the tracked entities.
+    ///
+    /// The read runs on the store's observation queue, in SQL, so a live count or sum of a million rows
+    /// costs what the aggregate costs, never a fetch of the rows:
+    ///
+    /// ```swift
+    /// let token = store.observe(tracking: Book.self, read: { tx in
+    ///     try tx.average(Book.rating)
+    /// }) { average in
+    ///     print("average rating:", average ?? 0)
+    /// }
+    /// ```
+    ///
+    /// Commits that land while a read is queued are folded into it, and raw SQL counts as a write to
+    /// every entity; the last delivery always reflects the last commit. The value is delivered after
+    /// every such commit, changed or not.
+    ///
+    /// - Parameters:
+    ///   - entities: the entities whose commits run the read again; each must be one of the store's.
+    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this observation's own.
+    ///   - onError: called on `queue` with the error `read` threw, or a ``PersistenceError`` when an
+    ///     entity is not one of the store's (``PersistenceError/Code-swift.struct/misuse``) or the store
+    ///     closes (``PersistenceError/Code-swift.struct/closed``, naming the store). After a failed read
+    ///     the observation goes on with later commits; after a close it stops.
+    ///   - read: reads the value; it runs on the store's observation queue.
+    ///   - handler: receives each value.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    public func observe<Value: Sendable>(
+        tracking entities: any StoredEntity.Type..., queue: DispatchQueue? = nil,
+        onError: (@Sendable (any Error) -> Void)? = nil,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
+        handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        observeValue(entities, queue: queue, onError: onError, read: read, handler: handler)
+    }
+
+    /// Observes a value read from the store and delivers it on the main actor, for UI code.
+    ///
+    /// The same as ``observe(tracking:queue:onError:read:handler:)`` with `queue: .main`, but the
+    /// handlers are `@MainActor`.
+    ///
+    /// - Parameters:
+    ///   - entities: the entities whose commits run the read again.
+    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
+    ///   - onError: called when the read fails, an entity is not one of the store's, or the store closes.
+    ///   - read: reads the value; it runs on the store's observation queue.
+    ///   - handler: receives each value.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    public func observe<Value: Sendable>(
+        tracking entities: any StoredEntity.Type..., on mainActor: MainActor.Type,
+        onError: (@MainActor (any Error) -> Void)? = nil,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
+        handler: @escaping @MainActor (Value) -> Void
+    ) -> ObservationToken {
+        observeValue(
+            entities, queue: .main, onError: onError.map(onMainActor), read: read, handler: onMainActor(handler))
+    }
+
+    /// Observes a value read from the store as an asynchronous sequence.
+    ///
+    /// The first element is the value now; each later one follows one or more commits that write a
+    /// tracked entity. The sequence ends with an error when the read fails or the store closes;
+    /// cancelling the iterating task ends the observation.
+    ///
+    /// ```swift
+    /// for try await count in store.values(tracking: Book.self, read: { tx in try tx.count(Book.self) }) {
+    ///     print("\(count) books")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - entities: the entities whose commits run the read again.
+    ///   - read: reads the value; it runs on the store's observation queue.
+    /// - Returns: the sequence of values.
+    public func values<Value: Sendable>(
+        tracking entities: any StoredEntity.Type...,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        AsyncThrowingStream { continuation in
+            let token = observeValue(
+                entities, queue: nil, onError: { error in continuation.finish(throwing: error) }, read: read,
+                handler: { value in continuation.yield(value) })
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// The array form, for callers that hold the entity types as a list.
+    func observe<Value: Sendable>(
+        tracking entities: [any StoredEntity.Type], queue: DispatchQueue?,
+        onError: (@Sendable (any Error) -> Void)?,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
+        handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        observeValue(entities, queue: queue, onError: onError, read: read, handler: handler)
+    }
+
+    private func observeValue<Value: Sendable>(
+        _ entities: [any StoredEntity.Type], queue: DispatchQueue?, onError: (@Sendable (any Error) -> Void)?,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
+        handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        let queue = queue ?? DispatchQueue(label: "Persistence.observeValue")
+        let unknown = entities.filter { core.schemas[ObjectIdentifier($0)] == nil }
+        let missing: PersistenceError? =
+            if entities.isEmpty {
+                PersistenceError(
+                    .misuse,
+                    "An observed value tracks no entity, so no commit would ever refresh it. "
+                        + "Pass the entities its read depends on in `tracking:`.")
+            } else if let first = unknown.first {
+                PersistenceError(
+                    .misuse,
+                    "\(first.entityName) is not one of this store's entities, so its commits cannot refresh an "
+                        + "observed value. Pass \(first).self in the entities list when opening the ObjectStore.",
+                    entity: first.entityName)
+            } else {
+                nil
+            }
+        if let missing {
+            if let onError { queue.async { onError(missing) } }
+            return ObservationToken {}
+        }
+        let observer = ValueObserver(
+            tables: entities.map { $0.entityName }, reader: observerContext, queue: queue, read: read,
+            onError: onError, handler: handler)
+        core.center.add(observer)
+        if core.closed.isSet {
+            observer.storeDidClose(closedError())
+        } else {
+            observer.scheduleRefresh(after: nil)
+        }
+        return ObservationToken { observer.cancel() }
+    }
+
+    /// The error an observation reports when the store closes, naming the store.
+    func closedError() -> PersistenceError {
+        PersistenceError(
+            .closed,
+            "The store \(core.isMemory ? "in memory" : core.path) was closed; its observations stopped. "
+                + "Open the store again and observe anew.")
+    }
+}
