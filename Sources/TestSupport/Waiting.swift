@@ -12,10 +12,8 @@ import Locking
 ///   - timeout: the bound (generous: it is reached only when something hangs).
 ///   - condition: what to wait for.
 /// - Throws: ``TimedOut`` when the condition did not hold in time.
-public func waitUntil(
-
+nonisolated(nonsending) public func waitUntil(
     _ what: String, within timeout: Duration = Patience.hang, _ condition: () -> Bool
-
 ) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)

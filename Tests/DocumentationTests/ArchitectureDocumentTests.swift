@@ -21,8 +21,9 @@ import Testing
                 searchFrom = arguments.endIndex
                 let text = String(arguments)
                 // A `.target(name:condition:)` inside a dependencies list is a dependency, not a target.
-                guard let name = Self.firstQuoted(after: "name:", in: text), !text.contains("condition:")
-                    || text.contains("dependencies:")
+                guard let name = Self.firstQuoted(after: "name:", in: text),
+                    !text.contains("condition:")
+                        || text.contains("dependencies:")
                 else { continue }
                 var dependencies: Set<String> = []
                 if let list = text.range(of: "dependencies:") {
@@ -57,11 +58,14 @@ import Testing
         #expect(manifest["Persistence"] == ["Locking", "CSQLite"], "the manifest reader read \(manifest)")
         for name in Set(manifest.keys).union(document.keys).sorted() {
             #expect(document[name] != nil, "Docs/Architecture.md's module table has no row for \(name)")
-            #expect(manifest[name] != nil, "Docs/Architecture.md's module table lists \(name), which Package.swift does not declare")
+            #expect(
+                manifest[name] != nil,
+                "Docs/Architecture.md's module table lists \(name), which Package.swift does not declare")
             if let documented = document[name], let declared = manifest[name] {
                 #expect(
                     documented == declared,
-                    "\(name): Package.swift says it depends on \(declared.sorted()), Docs/Architecture.md says \(documented.sorted())")
+                    "\(name): Package.swift says it depends on \(declared.sorted()), Docs/Architecture.md says \(documented.sorted())"
+                )
             }
         }
     }

@@ -150,7 +150,8 @@ import Testing
 
         let rated = try await sandbox.run(["rate", "1", "5"])
         #expect(rated.status == 0, "\(rated)")
-        #expect(rated.lines.first?.hasPrefix("Rated 5 of 5: Harry Potter and the Chamber of Secrets") == true, "\(rated)")
+        #expect(
+            rated.lines.first?.hasPrefix("Rated 5 of 5: Harry Potter and the Chamber of Secrets") == true, "\(rated)")
         #expect(try await sandbox.run(["rate", "2", "2"]).status == 0)
         let list = try await sandbox.run(["list"])
         #expect(list.lines.first == "Your library (3 books, 2 rated, average rating 3.5, by title):", "\(list)")
@@ -190,7 +191,8 @@ import Testing
         // Each command runs in a process of its own; the watcher sees its commit.
         #expect(try await sandbox.run(["add", "2"]).status == 0)
         let added = "+ added: Harry Potter and the Chamber of Secrets — J. K. Rowling (1998)"
-        #expect(await watch.waitForOutput(containing: "Your library: 2 books.", timeout: Patience.hang), "\(watch.printed)")
+        #expect(
+            await watch.waitForOutput(containing: "Your library: 2 books.", timeout: Patience.hang), "\(watch.printed)")
         #expect(try await sandbox.run(["rate", "1", "5"]).status == 0)
         #expect(
             await watch.waitForOutput(

@@ -101,7 +101,9 @@ struct ConcurrencyTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(await server.waitForRequestsInFlight(count: 2))
-            try await waitUntil("transport.handedOver >= (transport === limited ? 4 : 2)") { transport.handedOver >= (transport === limited ? 4 : 2) }
+            try await waitUntil("transport.handedOver >= (transport === limited ? 4 : 2)") {
+                transport.handedOver >= (transport === limited ? 4 : 2)
+            }
             // Two on the wire; with a limit it declares, two more wait inside the transport.
             #expect(transport.handedOver == (transport === limited ? 4 : 2))
             for _ in 0..<8 { gate.signal() }

@@ -101,14 +101,18 @@ extension Collector<Data> {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        try await waitUntil("output.lines.count >= 5 || !process.isRunning") { output.lines.count >= 5 || !process.isRunning }
+        try await waitUntil("output.lines.count >= 5 || !process.isRunning") {
+            output.lines.count >= 5 || !process.isRunning
+        }
         // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
         // busy timeout make the two take turns instead of failing.
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
         let before = output.lines.count
-        try await waitUntil("output.lines.count > before + 5 || !process.isRunning") { output.lines.count > before + 5 || !process.isRunning }
+        try await waitUntil("output.lines.count > before + 5 || !process.isRunning") {
+            output.lines.count > before + 5 || !process.isRunning
+        }
         #expect(process.isRunning, "the writer process died while sharing the store")
         kill(process.processIdentifier, SIGKILL)
         #expect(await reader.waitForEnd(timeout: Patience.hang), "the writer's output never ended")

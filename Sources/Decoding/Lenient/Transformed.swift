@@ -88,13 +88,9 @@ extension KeyedEncodingContainer {
 /// Runs a transform, turning its error into a `DecodingError` at the value's path.
 @usableFromInline
 func applyTransform<T: DecodingTransform>(
-
     _ transform: T.Type, _ input: T.Input, codingPath: @autoclosure () -> [any CodingKey]
-
 )
-
     throws -> T.Output
-
 {
     do {
         return try T.transform(input)
@@ -109,13 +105,9 @@ func applyTransform<T: DecodingTransform>(
 
 /// Reverses a transform, turning its error into an `EncodingError` at the value's path.
 func reverseTransform<T: ReversibleTransform>(
-
     _ transform: T.Type, _ output: T.Output, codingPath: @autoclosure () -> [any CodingKey]
-
 )
-
     throws -> T.Input
-
 {
     do {
         return try T.reverse(output)
