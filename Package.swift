@@ -73,6 +73,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A caching proxy that runs the public HTTP cache conformance suite (http-tests/cache-tests)
+        // through a FetchClient and its HTTPCache: Scripts/cache-conformance.sh. Neither CI nor the
+        // tests run it.
+        .executableTarget(
+            name: "CacheConformanceHarness",
+            dependencies: ["FetchKit", "FetchKitTesting", "Locking"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests
         // A child process for Persistence's crash-safety tests (killed with SIGKILL mid-write).
         .executableTarget(

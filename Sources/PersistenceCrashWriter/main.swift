@@ -4,6 +4,9 @@
 //   PersistenceCrashWriter <store> loop
 //       Commits one entry after another, forever, printing each entry's id on stdout once its
 //       commit has returned. The test kills it with SIGKILL at a random moment.
+//   PersistenceCrashWriter <store> cascade
+//       Commit n inserts parent n with `CrashChild.perParent` children and deletes parent n - 2,
+//       whose children the cascade rule deletes; prints n once the commit has returned.
 //   PersistenceCrashWriter <store> enqueue-then-exit <count>
 //       Queues <count> persist blocks with the completion form, then calls exit(0) at once:
 //       every accepted block must still be committed.
@@ -20,6 +23,21 @@ struct Entry: StoredEntity {
     }
 }
 
+struct CrashParent: StoredEntity {
+    var id: Int64
+    var name: String
+}
+
+struct CrashChild: StoredEntity {
+    var id: Int64
+    var parentID: Int64
+    var payload: String
+
+    static let perParent: Int64 = 50
+    static let parent = ToOne<CrashChild, CrashParent>(Field("parentID"), onDelete: .cascade)
+    static let relations: [any Relation<CrashChild>] = [parent]
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
@@ -30,7 +48,7 @@ guard arguments.count >= 3 else { fail("usage: PersistenceCrashWriter <store> lo
 let url = URL(fileURLWithPath: arguments[1])
 
 do {
-    let store = try ObjectStore(at: url, entities: [Entry.self])
+    let store = try ObjectStore(at: url, entities: [Entry.self, CrashParent.self, CrashChild.self])
     let context = store.context
     switch arguments[2] {
     case "loop":
@@ -45,6 +63,24 @@ do {
                 try tx.insert(Entry(id: id, payload: Entry.payload(for: id)))
             }
             // Unbuffered: the line reaches the pipe before the next commit starts.
+            FileHandle.standardOutput.write(Data("\(id)\n".utf8))
+        }
+    case "cascade":
+        let parentID = Field<CrashParent, Int64>("id")
+        var next = try context.readAndWait { tx in
+            try tx.first(Query<CrashParent>(sortedBy: [parentID.descending()]))?.id ?? 0
+        }
+        while true {
+            next += 1
+            let id = next
+            try context.persistAndWait { tx in
+                try tx.insert(CrashParent(id: id, name: "parent \(id)"))
+                try tx.insert(
+                    contentsOf: (0..<CrashChild.perParent).map { child in
+                        CrashChild(id: id * 1_000 + child, parentID: id, payload: Entry.payload(for: child))
+                    })
+                try tx.delete(CrashParent.self, id: id - 2)
+            }
             FileHandle.standardOutput.write(Data("\(id)\n".utf8))
         }
     case "enqueue-then-exit":

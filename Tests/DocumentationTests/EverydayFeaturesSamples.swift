@@ -61,6 +61,11 @@ enum EverydayFeaturesSamples {
         return FetchClient { $0.cache = cache }
     }
 
+    static func offlineFirstClient(cachesFolder: URL) throws -> FetchClient {
+        let cache = try HTTPCache(directory: cachesFolder.appendingPathComponent("api"), offlinePolicy: .serveStored)
+        return FetchClient { $0.cache = cache }
+    }
+
     static func authenticatedClient(
         savedToken: String?, refresh: @escaping @Sendable () async throws -> String
     )

@@ -33,6 +33,28 @@ import Testing
         #expect(run.lines.contains { $0.hasPrefix("  400. ") })
     }
 
+    @Test func listByAuthorComesFromTheRelationAndShowListsTheAuthorsOtherBooks() async throws {
+        let sandbox = try ExampleSandbox.bookLab()
+        defer { sandbox.directory.remove() }
+        #expect(try await sandbox.run(["search", "christie"]).status == 0)
+        for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
+        let books = try await sandbox.run(["list", "--author", "AGATHA CHRISTIE"])
+        #expect(books.status == 0, "\(books)")
+        #expect(books.lines.first == "Books by AGATHA CHRISTIE:", "\(books)")
+        let listed = books.lines.dropFirst()
+        #expect(listed.count >= 2, "\(books)")
+        let show = try await sandbox.run(["show", "1"])
+        #expect(show.status == 0, "\(show)")
+        #expect(show.lines.contains { $0.hasPrefix("Also by Agatha Christie") }, "\(show)")
+        // The other books are the author's books but the shown one.
+        let others = show.lines.drop { !$0.hasPrefix("Also by Agatha Christie") }.dropFirst().prefix {
+            $0.hasPrefix("  ")
+        }
+        #expect(others.count == listed.count - 1, "\(show)")
+        let none = try await sandbox.run(["list", "--author", "Nobody Atall"])
+        #expect(none.lines.last == "No book by Nobody Atall in your library.")
+    }
+
     @Test func aRareWordEndsAtAShortLastPage() async throws {
         let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
@@ -327,7 +349,7 @@ import Testing
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
         // Books another copy of the program wrote, with titles whose case differs.
         let store = try ObjectStore(
-            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
+            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         try store.context.persistAndWait { tx in
             for (id, title) in [
                 ("lower-a", "aardvark tales"), ("upper-z", "ZZ Top: a biography"), ("lower-m", "mid book"),
@@ -352,7 +374,8 @@ import Testing
 
     @Test func listFindSearchesTitlesAndAuthorsByWordIgnoringCaseAndAccents() async throws {
         let sandbox = try ExampleSandbox.bookLab()
-        let store = try ObjectStore(at: sandbox.store, entities: [LibraryBook.self, SearchResult.self])
+        let store = try ObjectStore(
+            at: sandbox.store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         try store.context.persistAndWait { tx in
             for (id, title, authors) in [
                 ("a", "Dune", "Frank Herbert"), ("b", "L'Éclair de génie", "Émile Zola"),

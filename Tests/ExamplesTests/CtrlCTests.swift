@@ -150,7 +150,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         }
         switch program {
         case "booklab":
-            let store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self])
+            let store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
             defer { store.close() }
             rows = try store.context.readAndWait { tx in
                 try tx.fetch(Query<LibraryBook>()).map { "\($0.id) \($0.title)" }.sorted()

@@ -269,6 +269,42 @@ import Testing
         #expect(try sandbox.movies().map(\.popularity) == before.map(\.popularity))
     }
 
+    /// The HTTP cache beside the store keeps each movie's ETag, and the offline server keeps its
+    /// port: a second refresh of an unchanged catalogue sends conditional requests, answered 304.
+    @Test(arguments: refreshForms)
+    func aSecondRefreshOfAnUnchangedCatalogueIsAnsweredByNotModified(form: [String]) async throws {
+        let sandbox = try ExampleSandbox.mustC()
+        defer { sandbox.remove() }
+        for title in ["The Matrix", "Alien"] {
+            let add = try await sandbox.run(["add", title], popularity: "fixed")
+            #expect(add.status == 0, "\(add)")
+        }
+        let first = try await sandbox.run(["refresh"] + form, popularity: "fixed")
+        #expect(first.status == 0, "\(first)")
+        #expect(!first.output.contains("304"), "nothing was cached yet: \(first)")
+        let second = try await sandbox.run(["refresh"] + form, popularity: "fixed")
+        #expect(second.status == 0, "\(second)")
+        #expect(
+            second.output.contains(
+                "2 of 2 answered 304 Not Modified: unchanged since the last refresh, served from the HTTP cache."),
+            "\(second)")
+        #expect(second.output.hasSuffix("outcome: noData\n"), "\(second)")
+        let cache = sandbox.store.deletingPathExtension().appendingPathExtension("http-cache")
+        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("http").path))
+    }
+
+    /// A drifting catalogue changes every body: the stored ETags no longer match, nothing is 304.
+    @Test func aRefreshOfAChangedCatalogueGetsNewBodies() async throws {
+        let sandbox = try ExampleSandbox.mustC()
+        defer { sandbox.remove() }
+        let add = try await sandbox.run(["add", "The Matrix"], popularity: "fixed")
+        #expect(add.status == 0, "\(add)")
+        _ = try await sandbox.run(["refresh"], popularity: "fixed")
+        let drifted = try await sandbox.run(["refresh"], popularity: "drift")
+        #expect(drifted.status == 0, "\(drifted)")
+        #expect(!drifted.output.contains("304"), "\(drifted)")
+    }
+
     @Test(arguments: [["--concurrency", "1"], ["--operations", "--concurrency", "3"]])
     func refreshWithAConcurrencyLimitRefreshesEveryMovieWithProgressInOrder(options: [String]) async throws {
         let sandbox = try ExampleSandbox.mustC()

@@ -11,7 +11,19 @@ import Testing
 @Suite struct TransportConformanceTests {
     @Test(arguments: TransportConformance.Check.allCases)
     func urlSessionTransportConforms(_ check: TransportConformance.Check) async throws {
-        try await TransportConformance { URLSessionTransport(maximumConnectionsPerHost: $0) }.run(check)
+        let conformance = TransportConformance { URLSessionTransport(maximumConnectionsPerHost: $0) }
+        #if canImport(FoundationNetworking)
+            if check == .deliversUnknownCodings {
+                // FoundationNetworking has libcurl decode every content coding, and libcurl fails
+                // one it does not know (CURLE_BAD_CONTENT_ENCODING); nothing in URLSession's API
+                // turns that off. Recorded as a known issue, so a fixed FoundationNetworking shows.
+                await withKnownIssue("libcurl fails unknown content codings in FoundationNetworking") {
+                    try await conformance.run(check)
+                }
+                return
+            }
+        #endif
+        try await conformance.run(check)
     }
 
     /// A transport that loses every body fails the suite, naming what it did: the checks can fail.

@@ -85,6 +85,72 @@ extension Collector<Data> {
         #expect(reported.count >= 25)
     }
 
+    /// The cascade writer's entities (same tables and shape as in `PersistenceCrashWriter`).
+    struct CrashParent: StoredEntity {
+        var id: Int64
+        var name: String
+    }
+
+    struct CrashChild: StoredEntity {
+        var id: Int64
+        var parentID: Int64
+        var payload: String
+
+        static let parent = ToOne<CrashChild, CrashParent>(Field("parentID"), onDelete: .cascade)
+        static let relations: [any Relation<CrashChild>] = [parent]
+    }
+
+    @Test func aSIGKILLDuringCascadingDeletesLosesNothingAndLeavesNoOrphan() async throws {
+        let binary = try CrashWriter.binary()
+        let fixture = try StoreFixture()
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<4 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [fixture.url.path, "cascade"]
+            let pipe = Pipe()
+            let output = Collector<Data>()
+            process.standardOutput = pipe
+            try process.run()
+            let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
+            let wanted = Int.random(in: 5...40, using: &generator)
+            do {
+                try await waitUntil("round \(round): the writer to start committing") {
+                    output.lines.count >= wanted || !process.isRunning
+                }
+            } catch {
+                kill(process.processIdentifier, SIGKILL)
+                throw error
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
+            kill(process.processIdentifier, SIGKILL)
+            #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
+            await Blocking.run { process.waitUntilExit() }
+            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
+            let last = try #require(output.lines.compactMap { Int64($0) }.last)
+
+            let store = try fixture.open([Entry.self, CrashParent.self, CrashChild.self])
+            let (check, keys, parents, children) = try store.context.readAndWait { tx in
+                (
+                    try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.rows("PRAGMA foreign_key_check"),
+                    try tx.fetch(CrashParent.self).map(\.id).sorted(), try tx.fetch(CrashChild.self)
+                )
+            }
+            store.close()
+            #expect(check == [.text("ok")], "round \(round): integrity_check failed")
+            #expect(keys.isEmpty, "round \(round): orphaned children after SIGKILL")
+            // The last reported commit holds, and at most one more (committed, not yet reported).
+            #expect(
+                parents == [last - 1, last] || parents == [last, last + 1],
+                "round \(round): parents \(parents), last \(last)")
+            var perParent: [Int64: Int] = [:]
+            for child in children { perParent[child.parentID, default: 0] += 1 }
+            #expect(Set(perParent.keys) == Set(parents), "round \(round): children of deleted parents survived")
+            #expect(perParent.values.allSatisfy { $0 == 50 }, "round \(round): a cascade was half applied")
+            #expect(children.allSatisfy { $0.payload == Entry.payload(for: $0.id % 1_000) })
+        }
+    }
+
     @Test func anotherProcessWritingAtTheSameTimeMakesWritersTakeTurns() async throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()

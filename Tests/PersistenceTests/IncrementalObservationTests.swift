@@ -21,14 +21,36 @@ struct Item: StoredEntity, Equatable {
     }
 }
 
+/// An entity whose column values the randomized test compares.
+protocol HasRow: StoredEntity, Equatable {
+    var row: [DatabaseValue] { get }
+}
+
+extension Item: HasRow {
+    static let notes = ToMany<Item, ItemNote>(inverse: ItemNote.item)
+}
+
+/// A note on an item: the related table of the randomized test.
+struct ItemNote: HasRow {
+    var id: Int
+    var itemID: Int
+    var weight: Int
+
+    static let weight = Field<ItemNote, Int>("weight")
+    static let item = ToOne<ItemNote, Item>(Field("itemID"), onDelete: .cascade)
+    static let relations: [any Relation<ItemNote>] = [item]
+
+    var row: [DatabaseValue] { [.integer(Int64(id)), .integer(Int64(itemID)), .integer(Int64(weight))] }
+}
+
 /// One observer of the randomized test: its query and every delivery it made.
-final class Watched: Sendable {
+final class Watched<E: HasRow>: Sendable {
     let label: String
-    let query: Query<Item>
-    let deliveries = Collector<QueryChange<Item>>()
+    let query: Query<E>
+    let deliveries = Collector<QueryChange<E>>()
     let queue: DispatchQueue
 
-    init(_ label: String, _ query: Query<Item>) {
+    init(_ label: String, _ query: Query<E>) {
         self.label = label
         self.query = query
         queue = DispatchQueue(label: "IncrementalObservationTests." + label)
@@ -46,7 +68,7 @@ final class Watched: Sendable {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededGenerator(seed: seed)
         let fixture = try StoreFixture()
-        let store = try fixture.open([Item.self])
+        let store = try fixture.open([Item.self, ItemNote.self])
         defer { store.close() }
         try store.context.persistAndWait { tx in
             for id in 0..<150 {
@@ -56,8 +78,8 @@ final class Watched: Sendable {
                         group: id % 5))
             }
         }
-        let watched = [
-            Watched(
+        var watched = [
+            Watched<Item>(
                 "score-desc-name",
                 Query(
                     where: Item.group != 3,
@@ -68,12 +90,36 @@ final class Watched: Sendable {
             Watched(
                 "prefix", Query(where: Item.name.hasPrefix("a") || Item.group == 1, sortedBy: [Item.name.descending()])),
         ]
-        let tokens = watched.map { item in
-            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
-        }
+        // Queries through the relation: a change to the related table refreshes them in full.
+        watched += [
+            Watched(
+                "noted",
+                Query(
+                    where: Item.notes.any(ItemNote.weight > 2), sortedBy: [Item.name.ascending(caseInsensitive: true)])),
+            Watched("note-count", Query(where: Item.notes.count >= 2 || Item.group == 4)),
+        ]
+        let notes = [
+            Watched<ItemNote>(
+                "note-by-item",
+                Query(
+                    where: ItemNote.item.has(Item.group != 3),
+                    sortedBy: [ItemNote.item.ascending(Item.name, caseInsensitive: true), ItemNote.weight.descending()])
+            ),
+            Watched<ItemNote>(
+                "heavy-notes", Query(where: ItemNote.weight >= 3, sortedBy: [ItemNote.weight.ascending()])),
+        ]
+        let tokens =
+            watched.map { item in
+                store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+            }
+            + notes.map { item in
+                store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+            }
         defer { tokens.forEach { $0.cancel() } }
         var nextID = 1_000
+        var nextNote = 0
         var seen = [Int](repeating: 0, count: watched.count)
+        var seenNotes = [Int](repeating: 0, count: notes.count)
 
         for step in 0..<2_000 {
             // Each step blocks its thread while it waits for the store; between steps the
@@ -81,6 +127,7 @@ final class Watched: Sendable {
             // for the seconds this one runs.
             await Task.yield()
             let existing = try store.context.readAndWait { tx in try tx.fetch(Item.self).map(\.id) }
+            let existingNotes = try store.context.readAndWait { tx in try tx.fetch(ItemNote.self).map(\.id) }
             func randomItem(id: Int) -> Item {
                 Item(
                     id: id, name: Self.names[Int.random(in: 0..<Self.names.count, using: &random)],
@@ -94,7 +141,25 @@ final class Watched: Sendable {
                 let count = kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
                 for _ in 0..<count {
                     let target = existing.randomElement(using: &random) ?? 0
-                    switch Int.random(in: 0..<10, using: &random) {
+                    switch Int.random(in: 0..<14, using: &random) {
+                    case 10, 11:
+                        // A note on an item this step has not deleted.
+                        if try tx.fetch(Item.self, id: target) != nil {
+                            try tx.insert(
+                                ItemNote(id: nextNote, itemID: target, weight: Int.random(in: 0..<6, using: &random)))
+                            nextNote += 1
+                        }
+                    case 12:
+                        if let note = existingNotes.randomElement(using: &random) {
+                            try tx.delete(ItemNote.self, id: note)
+                        }
+                    case 13:
+                        if let id = existingNotes.randomElement(using: &random),
+                            var note = try tx.fetch(ItemNote.self, id: id)
+                        {
+                            note.weight = Int.random(in: 0..<6, using: &random)
+                            try tx.update(note)
+                        }
                     case 0..<3:
                         try tx.insert(randomItem(id: nextID))
                         nextID += 1
@@ -111,36 +176,50 @@ final class Watched: Sendable {
                 if kind == 99 { try tx.delete(Item.self, where: Item.group == Int.random(in: 0..<5, using: &random)) }
             }
             for (index, item) in watched.enumerated() {
-                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-                // Without a sort the order is unspecified (an observer keeps row-id order).
-                let ordered = !item.query.sort.isEmpty
-                let reached = item.deliveries.wait { deliveries in
-                    guard let results = deliveries.last?.results else { return false }
-                    return ordered
-                        ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
+                guard try Self.verify(item, store: store, seen: &seen[index], seed: seed, step: step) else { return }
+            }
+            for (index, item) in notes.enumerated() {
+                guard try Self.verify(item, store: store, seen: &seenNotes[index], seed: seed, step: step) else {
+                    return
                 }
-                #expect(reached, "seed \(seed), step \(step): \(item.label) never delivered the query's results")
-                if !reached { return }
-                store.observerContext.waitUntilIdle()
-                item.queue.sync {}
-                let deliveries = item.deliveries.values
-                for position in max(1, seen[index])..<max(1, deliveries.count) {
-                    let before = deliveries[position - 1].results
-                    let after = deliveries[position].results
-                    let full = ChangeSet.diff(
-                        old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id),
-                        newRows: after.map(\.row))
-                    #expect(
-                        deliveries[position].changes == full,
-                        "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)"
-                    )
-                    if deliveries[position].changes != full { return }
-                }
-                seen[index] = deliveries.count
             }
         }
         let counts = store.core.center.refreshCounts
         #expect(counts.incremental > 5_000, "seed \(seed): only \(counts.incremental) refreshes were incremental")
         #expect(counts.full > 2_000)
+    }
+
+    /// Checks that `item`'s latest results equal a fresh query and that every change set it
+    /// delivered since `seen` equals the full diff of the two result lists it connects.
+    static func verify<E: HasRow>(
+        _ item: Watched<E>, store: ObjectStore, seen: inout Int, seed: UInt64, step: Int
+    ) throws -> Bool {
+        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+        // Without a sort the order is unspecified (an observer keeps row-id order).
+        let ordered = !item.query.sort.isEmpty
+        let reached = item.deliveries.wait { deliveries in
+            guard let results = deliveries.last?.results else { return false }
+            return ordered
+                ? results == truth
+                : results.map(\.row).sorted { "\($0)" < "\($1)" } == truth.map(\.row).sorted { "\($0)" < "\($1)" }
+        }
+        #expect(reached, "seed \(seed), step \(step): \(item.label) never delivered the query's results")
+        if !reached { return false }
+        store.observerContext.waitUntilIdle()
+        item.queue.sync {}
+        let deliveries = item.deliveries.values
+        for position in max(1, seen)..<max(1, deliveries.count) {
+            let before = deliveries[position - 1].results
+            let after = deliveries[position].results
+            let full = ChangeSet.diff(
+                old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id), newRows: after.map(\.row))
+            #expect(
+                deliveries[position].changes == full,
+                "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)"
+            )
+            if deliveries[position].changes != full { return false }
+        }
+        seen = deliveries.count
+        return true
     }
 }

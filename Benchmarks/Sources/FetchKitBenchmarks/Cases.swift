@@ -19,6 +19,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let scale = lazily { try ScaleStore(scratch) }
     let handshakeServer = try makeHandshakeServer()
     let stream = lazily { try CommitStream(scratch) }
+    let relations = lazily { try makeRelationDatabase(scratch) }
     let conditionalServer = try makeConditionalServer()
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
@@ -86,6 +87,10 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             others: [grdbSmallPersistSide(path: fetchPath)],
             target: 1.5,
             iterations: 5),
+        BenchmarkCase(
+            name: "Persistence: 10,000 authors with 10 books each, fetched with their books",
+            ours: oursPrefetchSide(relations), reference: rawPrefetchSide(relations),
+            others: [oursNPlusOneSide(relations), grdbPrefetchSide(relations)], target: 1.3, iterations: 7),
         BenchmarkCase(
             name: "Persistence: observed 1,000,000-row sorted query, one-row commit to delivery",
             ours: oursObservedCommitSide(scale), reference: fullRefetchSide(scale), target: 1.0,

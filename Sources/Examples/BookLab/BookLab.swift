@@ -10,8 +10,8 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch",
-        options: ["--live", "--store", "--isbn", "--find"],
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch",
+        options: ["--live", "--store", "--isbn", "--find", "--author"],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -22,7 +22,9 @@ struct BookLab {
               booklab list                 the library, sorted by title
               booklab list --find <words>  the books whose title and authors hold these words (or words
                                            starting with them), ignoring case and accents
-              booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list')
+              booklab list --author <name> the books by this author (ignoring case and accents), by title
+              booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list'), and
+                                           the other books of its authors in the library
               booklab rate <n|isbn> <1-5>  give a book your rating, 1 to 5 stars ('none' clears it)
               booklab remove <n|isbn>      remove a book from the library
               booklab watch                print every change to the library as other booklab commands
@@ -82,10 +84,15 @@ struct BookLab {
             let id = book.id
             printCount(await watcher.list(where: { $0.contains { $0.id == id } }))
         case "list":
+            let author = try arguments.option("--author")
             let find = arguments.flag("--find") ? try arguments.rest(named: "words to find") : nil
             try arguments.finish()
             let library = try Library(at: try program.storeURL(option: storeOption))
-            if let find {
+            if let author {
+                let books = try await library.books(by: author)
+                print(books.isEmpty ? "No book by \(author) in your library." : "Books by \(author):")
+                books.forEach { print("  \($0.line)") }
+            } else if let find {
                 let (matches, total) = try await library.books(matching: find)
                 printMatches(matches, words: find, total: total)
             } else {
@@ -122,6 +129,10 @@ struct BookLab {
                 book.detailLines.forEach { print($0) }
                 print("Your rating: \(book.rating.map { "\($0) of 5" } ?? "none")")
                 print("Added:       \(book.addedAt.formatted(.iso8601))")
+                for (author, others) in try await library.otherBooks(of: book) {
+                    print(others.isEmpty ? "No other book by \(author)." : "Also by \(author):")
+                    others.forEach { print("  \($0.line)") }
+                }
             } else {
                 let watcher = LibraryWatcher(library)
                 Interrupts.keep("your library is unchanged")

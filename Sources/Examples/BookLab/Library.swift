@@ -20,11 +20,58 @@ struct Library: Sendable {
     ///     (checked four times a second), as `booklab watch` needs.
     init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
         do {
-            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self]) { configuration in
+            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self]) {
+                configuration in
                 if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
+            }
+            // A library written before authors were entities: link its books to their authors once.
+            try store.context.persistAndWait { tx in
+                let unlinked = try tx.fetch(
+                    LibraryBook.self, where: LibraryBook.writtenBy.count == 0 && LibraryBook.authorsField.isNotNil)
+                for book in unlinked { try Self.linkAuthors(of: book, in: tx) }
             }
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
+        }
+    }
+
+    /// Stores the authors of `book` and links the book to them, in the order it lists them.
+    static func linkAuthors(of book: LibraryBook, in tx: ObjectTransaction) throws {
+        let names = book.authorNames
+        for name in names { try tx.upsert(LibraryAuthor(name: name)) }
+        try tx.setLinks(LibraryBook.writtenBy, of: book.id, to: names)
+    }
+
+    /// The books an author wrote (the name compared ignoring case and accents), by title.
+    ///
+    /// - Parameter author: the author's name.
+    /// - Returns: the books.
+    func books(by author: String) async throws -> [LibraryBook] {
+        try await store.context.read { tx in
+            try tx.fetch(
+                LibraryBook.self, where: LibraryBook.writtenBy.any(LibraryAuthor.name.equals(author)),
+                sortedBy: LibraryBook.byTitle)
+        }
+    }
+
+    /// The other books of each of `book`'s authors in the library, by title.
+    ///
+    /// - Parameter book: a stored book.
+    /// - Returns: each author of the book, in the book's order, with their other books.
+    func otherBooks(of book: LibraryBook) async throws -> [(author: String, books: [LibraryBook])] {
+        let id = book.id
+        return try await store.context.read { tx in
+            let authors =
+                try tx.fetch(Query<LibraryBook>(where: LibraryBook.idField == id), including: LibraryBook.writtenBy)
+                .first?.1 ?? []
+            return try authors.map { author in
+                let name = author.id
+                let books = try tx.fetch(
+                    LibraryBook.self,
+                    where: LibraryBook.writtenBy.any(LibraryAuthor.name == name) && LibraryBook.idField != id,
+                    sortedBy: LibraryBook.byTitle)
+                return (author: name, books: books)
+            }
         }
     }
 
@@ -92,10 +139,12 @@ struct Library: Sendable {
                 book.addedAt = sameVolume.addedAt
                 book.rating = sameVolume.rating
                 try tx.update(book)
+                try Self.linkAuthors(of: book, in: tx)
                 return (book, false)
             }
             guard let isbn = book.isbn else {
                 try tx.insert(book)
+                try Self.linkAuthors(of: book, in: tx)
                 return (book, true)
             }
             let sameISBN = try tx.first(Query(where: LibraryBook.isbnField == isbn))
@@ -105,6 +154,7 @@ struct Library: Sendable {
                 book.rating = sameISBN.rating
             }
             try tx.upsert(book, matching: LibraryBook.byISBN)
+            try Self.linkAuthors(of: book, in: tx)
             return (book, sameISBN == nil)
         }
     }

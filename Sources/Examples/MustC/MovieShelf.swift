@@ -15,6 +15,9 @@ struct MovieShelf: Sendable {
     /// - Throws: ``ExampleFailure`` with Persistence's reason when the file cannot be opened.
     init(at url: URL) throws(ExampleFailure) {
         do {
+            // A list written before samples referred to their movie as a relation opens as it is:
+            // the store gives the reference its foreign key (mustc always removed a movie's
+            // samples with it, so no sample refers to a missing movie).
             store = try ObjectStore(at: url, entities: [Movie.self, PopularitySample.self, RefreshRecord.self])
         } catch {
             throw ExampleFailure.store("cannot open the movie list at \(url.path)", error)
@@ -111,14 +114,12 @@ struct MovieShelf: Sendable {
         movies: [(movie: Movie, samples: [PopularitySample])], lastRefresh: Date?
     ) {
         try await store.context.read { tx in
-            let movies = try tx.fetch(Movie.self, where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder)
-            let samples = try tx.fetch(
-                Query<PopularitySample>(
-                    where: PopularitySample.movieID.isIn(movies.map(\.id)),
-                    sortedBy: [PopularitySample.takenAt.ascending()]))
-            let byMovie = Dictionary(grouping: samples, by: \.movieID)
+            // The movies and every sample of theirs: two queries, samples oldest first.
+            let movies = try tx.fetch(
+                Query<Movie>(where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder),
+                including: Movie.samples)
             let last = try tx.first(Query<RefreshRecord>(sortedBy: [RefreshRecord.finishedAt.descending()]))
-            return (movies.map { ($0, byMovie[$0.id] ?? []) }, last?.finishedAt)
+            return (movies.map { (movie: $0.0, samples: $0.1) }, last?.finishedAt)
         }
     }
 
@@ -152,10 +153,8 @@ struct MovieShelf: Sendable {
             var filter = Movie.titleKey == Movie.key(for: title)
             if let member { filter = filter && Movie.member == member }
             let found = try tx.fetch(Movie.self, where: filter, sortedBy: [Movie.member.ascending()])
+            // The store's cascade rule deletes the movies' samples with them.
             _ = try tx.delete(Movie.self, where: filter)
-            if !found.isEmpty {
-                _ = try tx.delete(PopularitySample.self, where: PopularitySample.movieID.isIn(found.map(\.id)))
-            }
             return found
         }
     }

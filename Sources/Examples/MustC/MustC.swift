@@ -103,9 +103,13 @@ struct MustC {
             let concurrency =
                 try arguments.integerOption("--concurrency", in: 1...32) ?? FanOut.defaultMaximumConcurrency
             try arguments.finish()
+            let storeURL = try program.storeURL(option: storeOption, environment: environment)
+            // The HTTP cache lives beside the store: `<store>.http-cache`.
+            let cacheFolder = storeURL.deletingPathExtension().appendingPathExtension("http-cache")
             let connection = try TMDBConnection(
-                live: live, program: program, environment: environment, connections: concurrency)
-            let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
+                live: live, program: program, environment: environment, connections: concurrency,
+                cacheFolder: cacheFolder)
+            let shelf = try MovieShelf(at: storeURL)
             let refresh = RefreshCommand(
                 shelf: shelf, connection: connection, useOperations: useOperations, concurrency: concurrency)
             let (outcome, failures) = try await refresh.run()

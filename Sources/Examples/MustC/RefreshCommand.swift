@@ -63,6 +63,12 @@ struct RefreshCommand {
         let saved = "\(written) change\(written == 1 ? "" : "s")"
         Interrupts.keep(written == 0 ? "no popularity was changed" : "the refresh saved \(saved)")
         if written > 0 { show("Saved \(saved).") }
+        let notModified = connection.notModifiedCount
+        if notModified > 0 {
+            show(
+                "\(notModified) of \(movies.count) answered 304 Not Modified: unchanged since the last refresh, "
+                    + "served from the HTTP cache.")
+        }
         if let peak = connection.offlinePeakRequests, !movies.isEmpty {
             show("The offline server had at most \(peak) request\(peak == 1 ? "" : "s") in flight at once.")
         }

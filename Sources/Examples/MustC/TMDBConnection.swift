@@ -2,6 +2,7 @@ import ExampleSupport
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 
 /// Where MustC's TMDB requests go and how they are authorised: the embedded offline server
 /// (the default) or the real API with `--live`.
@@ -26,16 +27,21 @@ struct TMDBConnection: Sendable {
     let isLive: Bool
     /// The offline server, kept running while the connection lives.
     private let server: StubServer?
+    /// Counts the responses the HTTP cache revalidated with `304 Not Modified`.
+    private let cacheUses = CacheUseCounter()
 
     /// Connects to the real API with the key in `TMDB_API_KEY`, or starts the offline server.
     ///
-    /// - Parameter connections: the most requests in flight at once (FetchKit's per-host
-    ///   limit, 6 by default, so a refresh's `--concurrency` above 6 is really used).
+    /// - Parameters:
+    ///   - connections: the most requests in flight at once (FetchKit's per-host limit, 6 by
+    ///     default, so a refresh's `--concurrency` above 6 is really used).
+    ///   - cacheFolder: a folder for an HTTP cache on disk, kept between runs (and, offline,
+    ///     the server's port, so the cache's keys still name it), or `nil` for no cache.
     /// - Throws: ``ExampleFailure`` when `--live` has no key, the offline settings are wrong,
     ///   or the offline server cannot start.
     init(
         live: Bool, program: ExampleProgram, environment: [String: String],
-        connections: Int = FanOut.defaultMaximumConcurrency
+        connections: Int = FanOut.defaultMaximumConcurrency, cacheFolder: URL? = nil
     ) throws(ExampleFailure) {
         let key: String
         if live {
@@ -48,13 +54,28 @@ struct TMDBConnection: Sendable {
             server = nil
         } else {
             let driftSeed = try Self.driftSeed(environment[Self.offlinePopularityVariable])
-            let server = try OfflineServers.start("TMDB") { try OfflineServers.tmdb(driftSeed: driftSeed) }
+            let portFile = cacheFolder?.appendingPathComponent("offline-port")
+            let earlierPort = portFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.flatMap {
+                UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let server = try OfflineServers.start("TMDB") {
+                try OfflineServers.tmdb(driftSeed: driftSeed, port: earlierPort ?? 0)
+            }
+            if let portFile, let folder = cacheFolder {
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try? Data("\(server.port)\n".utf8).write(to: portFile, options: .atomic)
+            }
             self.server = server
             baseURL = server.baseURL.appendingPathComponent("3")
             key = environment[Self.offlineKeyVariable].flatMap { $0.isEmpty ? nil : $0 } ?? OfflineServers.offlineKey
         }
         isLive = live
+        // A cache that cannot be opened (a read-only folder) only costs the 304s.
+        let cache = cacheFolder.flatMap { try? HTTPCache(directory: $0.appendingPathComponent("http")) }
+        let cacheUses = self.cacheUses
         client = FetchClient { configuration in
+            configuration.cache = cache
+            configuration.observers = [cacheUses]
             configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)]
             // A live run without network fails after the retries, in well under a minute.
             configuration.timeout = live ? .seconds(15) : .seconds(10)
@@ -74,6 +95,9 @@ struct TMDBConnection: Sendable {
                 fix: "unset it, or set fixed or drift")
         }
     }
+
+    /// The number of responses the HTTP cache revalidated with `304 Not Modified` so far.
+    var notModifiedCount: Int { cacheUses.notModified }
 
     /// The most requests the offline server has had in flight at once; nil when live.
     var offlinePeakRequests: Int? {
@@ -119,5 +143,16 @@ struct TMDBConnection: Sendable {
         else { return nil }
         let code = (object["status_code"] as? NSNumber).map { "status_code \($0.intValue), " } ?? ""
         return "\(code)\(message)"
+    }
+}
+
+/// Counts what the HTTP cache did for finished requests.
+final class CacheUseCounter: FetchObserver {
+    private let count = Locked(0)
+
+    var notModified: Int { count.withLock { $0 } }
+
+    func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
+        if metrics.cacheUse == .notModified { count.withLock { $0 += 1 } }
     }
 }

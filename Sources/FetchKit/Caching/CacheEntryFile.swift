@@ -11,7 +11,7 @@ import Foundation
 /// | 4 | the head's length |
 /// | 8 | the body's length |
 /// | 4 | the CRC-32 of the three fields before it, the head and the body |
-/// | head's length | the head: key, status, headers, received date and vary values, as JSON |
+/// | head's length | the head: key, status, headers, received and requested dates, vary values and a variant index's generation, as JSON |
 /// | body's length | the body |
 ///
 /// and nothing after. A file is read with plain reads into memory (never mapped, so a file
@@ -34,6 +34,8 @@ enum CacheEntryFile {
         var headers: [String: String]
         var receivedAt: Date
         var varyValues: [String: String]
+        var requestedAt: Date?
+        var generation: String?
     }
 
     /// The file's bytes in two parts, written one after the other: the prefix and head, then
@@ -41,7 +43,7 @@ enum CacheEntryFile {
     static func encode(_ entry: CachedResponse) -> (prefixAndHead: Data, body: Data)? {
         let head = Head(
             key: entry.key, status: entry.status, headers: entry.headers, receivedAt: entry.receivedAt,
-            varyValues: entry.varyValues)
+            varyValues: entry.varyValues, requestedAt: entry.requestedAt, generation: entry.generation)
         guard let json = try? JSONEncoder().encode(head), json.count <= maximumHeadLength else { return nil }
         var fields = Data()
         append(version, to: &fields)
@@ -92,7 +94,8 @@ enum CacheEntryFile {
         else { return nil }
         return CachedResponse(
             key: decoded.key, status: decoded.status, headers: decoded.headers, body: body,
-            receivedAt: decoded.receivedAt, varyValues: decoded.varyValues)
+            receivedAt: decoded.receivedAt, varyValues: decoded.varyValues, requestedAt: decoded.requestedAt,
+            generation: decoded.generation)
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {

@@ -15,29 +15,49 @@ import Locking
 /// let client = FetchClient { $0.cache = cache }
 /// ```
 ///
-/// What it does with a `GET` (other methods are never cached, and a successful `POST`,
-/// `PUT`, `PATCH` or `DELETE` drops the entry of its URL):
+/// It follows HTTP caching (RFC 9111) as a private, browser-like cache does. What it does
+/// with a `GET` (other methods are never served from it):
 ///
-/// - A `200` response is stored unless it says `no-store` (or the request did) or
-///   `Vary: *`, and as long as it can be reused: a `max-age`, an `Expires`, an `ETag` or a
-///   `Last-Modified`. A `Cache-Control` header that does not parse makes the response
-///   uncacheable; it is never an error. `private` responses are stored: this is a private
-///   cache, one per user.
-/// - A stored response younger than its `max-age` (or `Expires`) is served without a
-///   request, unless it says `no-cache`. Once stale (`must-revalidate` or not), or when
-///   it says `no-cache`, the request goes out with `If-None-Match` / `If-Modified-Since`;
-///   a `304 Not Modified` answer costs no body, refreshes the stored headers, and the fetch
-///   returns the stored body. Its ``FetchMetrics/cacheUse`` is
+/// - A response is stored unless it says `no-store` (or the request did; `must-understand`
+///   with a known status overrides it) or `Vary: *`, when it has a final status and can be
+///   reused: explicit freshness (`max-age`, `Expires`), `public` or `private`, or a status
+///   cacheable by default (`200`, `203`, `204`, `206`, `300`, `301`, `308`, `404`, `405`,
+///   `410`, `414`, `501`). Connection-only fields, and those `Connection` names, are not
+///   stored. `private` responses are stored: this is a private cache, one per user.
+/// - A stored response is fresh for its `max-age`, else until its `Expires` (one that is not
+///   an HTTP date means already expired), else for a tenth of the time since its
+///   `Last-Modified` (at most a week); its age is RFC 9111's (§4.2.3), from the `Age` it came
+///   with (the first value; anything but digits is ignored), its `Date` and the time it has
+///   been stored. A fresh response is served without a request, with an updated `Age`,
+///   unless it says `no-cache` or the request asks for a younger one (`max-age`, `min-fresh`).
+/// - A stale response, or one marked `no-cache`, is revalidated with `If-None-Match` /
+///   `If-Modified-Since`; a `304 Not Modified` answer costs no body, updates the stored
+///   headers, and the fetch returns the stored body. Its ``FetchMetrics/cacheUse`` is
 ///   ``FetchMetrics/CacheUse/notModified`` and its ``FetchMetrics/bytesReceived`` 0.
-/// - An endpoint opts out with ``Endpoint/cachePolicy`` ``CachePolicy/bypass``, or always
-///   revalidates with ``CachePolicy/revalidate``.
+/// - Within `stale-while-revalidate`, a stale response is served at once and refreshed in the
+///   background, once; within `stale-if-error`, a failed revalidation serves it. The
+///   ``offlinePolicy-swift.property`` ``OfflinePolicy-swift.enum/serveStored`` serves stored
+///   responses however stale when the server cannot be reached. Neither ever serves a
+///   response that says `must-revalidate` or `no-cache` without the server.
+/// - Responses vary: several variants of a URL are kept, chosen by the request's values of
+///   the `Vary` fields, normalised (list members trimmed; `Accept-Language` without regard to
+///   case or order).
+/// - A `Range` request is answered from stored bytes that cover it, as a `206`, or goes to
+///   the server; a whole stored response never answers it.
+/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` drops the stored responses of its URL and
+///   of the same-origin URLs its `Location` and `Content-Location` name.
+/// - An endpoint chooses how it uses the cache with ``Endpoint/cachePolicy`` (the Fetch
+///   standard's cache modes; see ``CachePolicy``).
+/// - A header that does not parse (`Cache-Control`, `Age`, `Expires`, `Date`, `Vary`) is
+///   read as RFC 9111 says, usually as "not fresh"; it is never an error.
 ///
 /// Keys are the method and the URL with secret query values redacted (see ``Redactor``):
 /// no API key or token is ever part of a key, a file name or a stored header. Headers
 /// named as secrets (`Set-Cookie`) are not kept, and in every other stored header the
 /// request's secret values, and the secret query values of any URL (a `Content-Location`
 /// or `Link` that echoes the request URL with its `api_key`), are replaced by
-/// ``Redactor/placeholder``. That also means the cache does not tell two users' keys apart:
+/// ``Redactor/placeholder``. Cookies are credentials: a client cache must not write them to
+/// disk, nor set them again when it serves a response. That also means the cache does not tell two users' keys apart:
 /// give each signed-in user their own cache (or call ``removeAll()`` at sign-out). Responses
 /// that vary on a secret request header (`Vary: Authorization`) are not stored.
 ///
@@ -61,14 +81,38 @@ public final class HTTPCache: Sendable {
     /// The folder of the disk store, or `nil` for a memory-only cache.
     public let directory: URL?
 
+    /// What a fetch does when the network fails and a response is stored.
+    public let offlinePolicy: OfflinePolicy
+
+    /// What a fetch does when the server cannot be reached (a transport failure: no
+    /// connection, a refused or dropped connection, a timeout) and the cache holds a stale
+    /// response for the request.
+    public enum OfflinePolicy: Sendable, Hashable {
+        /// The response's `stale-if-error` decides (the default): within its window the stale
+        /// response is served, otherwise the fetch fails.
+        case fail
+        /// Serve the stored response, however stale, and say so:
+        /// ``FetchMetrics/cacheUse`` is ``FetchMetrics/CacheUse/staleAfterError``. For an app
+        /// that shows what it last saw when it is offline. A response that says
+        /// `must-revalidate` or `no-cache` is still never served without the server's word
+        /// (RFC 9111 §4.2.4): the fetch fails.
+        case serveStored
+    }
+
     private let memory: MemoryStore
     private let disk: DiskStore?
+    /// The keys being refreshed in the background (`stale-while-revalidate`): one refresh each.
+    private let refreshing = Locked(Set<String>())
 
     /// Creates a cache that keeps responses in memory only.
     ///
-    /// - Parameter maximumBytes: the most bytes of responses kept; the least recently used
-    ///   go first. 10 MiB by default.
-    public init(maximumBytes: Int = 10 << 20) {
+    /// - Parameters:
+    ///   - maximumBytes: the most bytes of responses kept; the least recently used go first.
+    ///     10 MiB by default.
+    ///   - offlinePolicy: what a fetch does when the network fails; ``OfflinePolicy-swift.enum/fail``
+    ///     by default.
+    public init(maximumBytes: Int = 10 << 20, offlinePolicy: OfflinePolicy = .fail) {
+        self.offlinePolicy = offlinePolicy
         self.maximumBytes = max(0, maximumBytes)
         self.directory = nil
         self.memory = MemoryStore(limit: self.maximumBytes)
@@ -83,9 +127,13 @@ public final class HTTPCache: Sendable {
     ///     may share it.
     ///   - maximumBytes: the most bytes of files kept; 100 MiB by default.
     ///   - memoryBytes: the most bytes also kept in memory; 2 MiB by default.
+    ///   - offlinePolicy: what a fetch does when the network fails; ``OfflinePolicy-swift.enum/fail``
+    ///     by default.
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidRequest`` when
     ///   the folder cannot be created.
-    public init(directory: URL, maximumBytes: Int = 100 << 20, memoryBytes: Int = 2 << 20) throws(FetchError) {
+    public init(
+        directory: URL, maximumBytes: Int = 100 << 20, memoryBytes: Int = 2 << 20, offlinePolicy: OfflinePolicy = .fail
+    ) throws(FetchError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -95,6 +143,7 @@ public final class HTTPCache: Sendable {
                     "the cache folder \(directory.path) could not be created (\(error)). Check its parent's permissions"
             )
         }
+        self.offlinePolicy = offlinePolicy
         self.maximumBytes = max(0, maximumBytes)
         self.directory = directory
         self.memory = MemoryStore(limit: min(max(0, memoryBytes), self.maximumBytes))
@@ -138,6 +187,63 @@ public final class HTTPCache: Sendable {
     func remove(_ key: String) {
         memory.remove(key)
         disk?.remove(key)
+    }
+
+    /// Whether `entry` may be served, stale, after its revalidation failed: within its
+    /// `stale-if-error` window (RFC 5861 §4), or for any transport failure when the offline
+    /// policy is ``OfflinePolicy-swift.enum/serveStored``; never when it says `must-revalidate`
+    /// or `no-cache`.
+    func mayServeAfterError(_ entry: CachedResponse, transportFailed: Bool, now: Date) -> Bool {
+        let control = entry.control
+        // `must-revalidate` and `no-cache` forbid serving without the server's word (RFC 9111 §4.2.4).
+        guard !control.mustRevalidate, !control.noCache, entry.status != 206 else { return false }
+        if transportFailed, offlinePolicy == .serveStored { return true }
+        guard let window = control.staleIfError else { return false }
+        return entry.staleness(at: now) < TimeInterval(window)
+    }
+
+    /// Drops what a successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed
+    /// (RFC 9111 §4.4): the stored response of its URL, and of the URLs its `Location` and
+    /// `Content-Location` name on the same origin. A failed one (an error status) changes
+    /// nothing. A `POST` response whose `Content-Location` is the request's URL and that has
+    /// explicit freshness is then stored as that URL's `GET` response (RFC 9110 §9.3.3).
+    func afterUnsafeRequest(
+        _ request: URLRequest, response: HTTPURLResponse, body: Data, redactor: Redactor, secrets: [String],
+        requestedAt: Date?, now: Date
+    ) {
+        guard response.statusCode < 400, let requestURL = request.url else { return }
+        let key = Self.key(method: "GET", url: requestURL, redactor: redactor)
+        remove(key)
+        var contentLocationIsRequestURL = false
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.value(forHTTPHeaderField: name),
+                let target = URL(string: value, relativeTo: requestURL)?.absoluteURL,
+                target.scheme == requestURL.scheme, target.host == requestURL.host, target.port == requestURL.port
+            else { continue }
+            if name == "Content-Location", target.absoluteString == requestURL.absoluteString {
+                contentLocationIsRequestURL = true
+            }
+            remove(Self.key(method: "GET", url: target, redactor: redactor))
+        }
+        let control = CacheControl.parse(response.value(forHTTPHeaderField: "Cache-Control"))
+        guard request.httpMethod?.uppercased() == "POST", contentLocationIsRequestURL, response.statusCode == 200,
+            control.maxAge != nil || response.value(forHTTPHeaderField: "Expires") != nil
+        else { return }
+        var get = URLRequest(url: requestURL)
+        get.httpMethod = "GET"
+        storeIfCacheable(
+            key: key, request: get, response: response, body: body, redactor: redactor, secrets: secrets,
+            requestedAt: requestedAt, now: now)
+    }
+
+    /// Marks `key` as being refreshed in the background; `false` when it already is.
+    func beginRefresh(_ key: String) -> Bool {
+        refreshing.withLock { $0.insert(key).inserted }
+    }
+
+    /// Ends the background refresh of `key`.
+    func endRefresh(_ key: String) {
+        _ = refreshing.withLock { $0.remove(key) }
     }
 
     /// The key of a request: method and redacted URL (no secret values).

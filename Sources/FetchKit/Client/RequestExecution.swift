@@ -126,19 +126,28 @@ final class RequestExecution: CancellableExecution {
         if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
         var ready = Prepared(
             request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
-        var fresh: CachedResponse?
+        var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
+        var unsatisfiable = false
         if let cache = configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
             ready.cacheKey = key
-            switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: Date()) {
+            let now = Date()
+            ready.requestedAt = now
+            switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: now) {
             case .fresh(let entry):
-                fresh = entry
-            case .revalidate(let entry, let conditions):
-                for (name, value) in conditions { ready.request.setValue(value, forHTTPHeaderField: name) }
+                served = (entry, .hit)
+            case .staleWhileRevalidate(let entry):
+                served = (entry, .staleWhileRevalidating)
+                // Built as the fetch was, before adapters: the refresh runs them itself.
+                ready.backgroundRefresh = outgoing.request
+            case .revalidate(let entry, let headers):
+                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
                 ready.revalidating = entry
-            case .miss:
-                break
+            case .miss(let headers):
+                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
+            case .unsatisfiable:
+                unsatisfiable = true
             }
         }
         let finishedMeanwhile = state.withLock { state -> Bool in
@@ -151,25 +160,46 @@ final class RequestExecution: CancellableExecution {
             removeTemporaryBody(ready.bodyFile)
             return
         }
-        if let fresh {
-            serveFromCache(fresh, ready)
+        if let served {
+            serveFromCache(served.entry, ready, use: served.use)
+            if let refresh = ready.backgroundRefresh, let key = ready.cacheKey {
+                client.refreshInBackground(refresh, key: key)
+            }
+            return
+        }
+        if unsatisfiable, let url = ready.request.url,
+            let response = HTTPURLResponse(url: url, statusCode: 504, httpVersion: "HTTP/1.1", headerFields: [:])
+        {
+            // `only-if-cached` with nothing stored: the cache answers 504 (RFC 9111 §5.2.1.7).
+            state.withLock { $0.lastStatus = 504 }
+            finish(evaluate(TransportResponse(response: response, data: Data()), ready))
             return
         }
         startAttempt(1)
     }
 
-    /// Answers with a fresh stored response; nothing is sent.
-    private func serveFromCache(_ entry: CachedResponse, _ prepared: Prepared) {
+    /// Answers with a stored response; nothing is sent.
+    private func serveFromCache(_ entry: CachedResponse, _ prepared: Prepared, use: FetchMetrics.CacheUse) {
         state.withLock { state in
-            state.cacheUse = .hit
+            state.cacheUse = use
             state.lastStatus = entry.status
             state.phase = .processing
         }
-        guard let url = prepared.request.url, let response = entry.response(for: url) else {
+        guard let url = prepared.request.url, let response = entry.response(for: url, at: Date()) else {
             finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
             return
         }
         finish(evaluate(TransportResponse(response: response, data: entry.body), prepared))
+    }
+
+    /// Serves the stale response a failed revalidation leaves, when its `stale-if-error` or the
+    /// cache's offline policy allows; `false` when the failure stands.
+    private func serveStaleAfterError(_ prepared: Prepared, transportFailed: Bool) -> Bool {
+        guard let entry = prepared.revalidating, let cache = client.configuration.cache,
+            cache.mayServeAfterError(entry, transportFailed: transportFailed, now: Date())
+        else { return false }
+        serveFromCache(entry, prepared, use: .staleAfterError)
+        return true
     }
 
     /// Removes a temporary body file (a multipart form written for this request).
@@ -404,6 +434,9 @@ final class RequestExecution: CancellableExecution {
         }
         guard case .some(let task) = taken else { return }
         task?.cancel()
+        if let prepared = state.withLock({ $0.prepared }), serveStaleAfterError(prepared, transportFailed: true) {
+            return
+        }
         handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
     }
 
@@ -455,6 +488,7 @@ final class RequestExecution: CancellableExecution {
         switch result {
         case .failure(let error):
             let code = (error as? URLError)?.code ?? .unknown
+            if code != .cancelled, serveStaleAfterError(prepared, transportFailed: true) { return }
             switch code {
             case .cancelled:
                 finish(.failure(FetchError(code: .cancelled)))
@@ -473,12 +507,15 @@ final class RequestExecution: CancellableExecution {
                 let cache = client.configuration.cache
             {
                 // Not modified: the stored body stands, with the fresh headers.
-                let updated = entry.revalidated(with: response.response, at: Date())
+                let now = Date()
+                let updated = entry.revalidated(with: response.response, requestedAt: prepared.requestedAt, at: now)
                 cache.store(updated, secrets: prepared.secrets, redactor: client.configuration.redactor)
-                if let url = prepared.request.url, let stored = updated.response(for: url) {
+                if let url = prepared.request.url, let stored = updated.response(for: url, at: now) {
                     response = TransportResponse(response: stored, data: updated.body)
                     state.withLock { $0.cacheUse = .notModified }
                 }
+            } else if (500..<600).contains(status), serveStaleAfterError(prepared, transportFailed: false) {
+                return
             } else if let authenticator = client.configuration.authenticator,
                 authenticator.rejectionStatuses.contains(status), renewToken(attempt, authenticator, status: status)
             {
@@ -523,8 +560,8 @@ final class RequestExecution: CancellableExecution {
         return true
     }
 
-    /// Stores a cacheable response, or drops the stored response of a URL that a
-    /// successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
+    /// Stores a cacheable response, or drops the stored responses that a successful unsafe
+    /// request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
     private func updateCache(after response: TransportResponse, _ prepared: Prepared) {
         guard let cache = client.configuration.cache, downloadTo == nil else { return }
         let redactor = client.configuration.redactor
@@ -532,9 +569,11 @@ final class RequestExecution: CancellableExecution {
             guard state.withLock({ $0.cacheUse }) == .none else { return }
             cache.storeIfCacheable(
                 key: key, request: prepared.request, response: response.response, body: response.data,
-                redactor: redactor, secrets: prepared.secrets, now: Date())
-        } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue), let url = prepared.request.url {
-            cache.remove(HTTPCache.key(method: "GET", url: url, redactor: redactor))
+                redactor: redactor, secrets: prepared.secrets, requestedAt: prepared.requestedAt, now: Date())
+        } else if !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.rawValue) {
+            cache.afterUnsafeRequest(
+                prepared.request, response: response.response, body: response.data, redactor: redactor,
+                secrets: prepared.secrets, requestedAt: prepared.requestedAt, now: Date())
         }
     }
 
@@ -813,6 +852,10 @@ private struct ExecutionRequest: Sendable {
     var cacheKey: String?
     /// The stored response this request revalidates (it carries its conditions).
     var revalidating: CachedResponse?
+    /// When a cacheable request was looked up and sent (RFC 9111's `request_time`).
+    var requestedAt: Date?
+    /// The request that refreshes a response served within its `stale-while-revalidate` window.
+    var backgroundRefresh: URLRequest?
     /// Secret values that the redactor does not find by name (a token under a custom header).
     var extraSecrets: [String] = []
 

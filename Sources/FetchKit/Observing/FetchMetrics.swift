@@ -9,6 +9,13 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
         /// A stored response was revalidated: the server answered `304 Not Modified` with no
         /// body, and the stored body was used.
         case notModified
+        /// A stale stored response was served within its `stale-while-revalidate` window; a
+        /// request refreshes it in the background.
+        case staleWhileRevalidating
+        /// A stale stored response was served because the server could not be reached or
+        /// answered with a server error (`5xx`): its `stale-if-error` allowed it, or the
+        /// cache's ``HTTPCache/OfflinePolicy-swift.enum/serveStored`` policy did.
+        case staleAfterError
     }
 
     /// The error the request ended with, or `nil` when it succeeded.
@@ -65,6 +72,8 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
             case .none: ""
             case .hit: ", from the cache"
             case .notModified: ", not modified"
+            case .staleWhileRevalidating: ", stale from the cache, refreshing"
+            case .staleAfterError: ", stale from the cache after an error"
             }
         return
             "\(statusCode.map(String.init) ?? "-"), \(bytesReceived) bytes, \(attempts) \(plural), \(duration.readable)\(cache)"

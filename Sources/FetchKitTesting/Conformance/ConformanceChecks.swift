@@ -104,6 +104,7 @@ final class Context {
         case .reportsProgress: await reportsProgress()
         case .followsRedirects: await followsRedirects()
         case .decompresses: await decompresses()
+        case .deliversUnknownCodings: await deliversUnknownCodings()
         }
     }
 
@@ -440,6 +441,24 @@ final class Context {
         let expected = #"{"compressed":true,"text":""# + String(repeating: "abc", count: 200) + #""}"#
         let result = await outcome { try await client().fetch(endpoint("/gzip"), extracting: .string) }
         expect((try? result.get()) == expected, "a gzip body ended with \(result.map { String($0.prefix(60)) })")
+    }
+
+    func deliversUnknownCodings() async {
+        server.route(
+            "GET", "/coded",
+            respond: StubResponse(
+                status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "x-fetchkit-unknown"],
+                body: .data(Data("as sent".utf8))))
+        let result = await outcome {
+            try await client().fetch(
+                endpoint("/coded"),
+                extracting: .custom { data, response in
+                    "\(response.value(forHTTPHeaderField: "Content-Encoding") ?? "-") \(String(decoding: data, as: UTF8.self))"
+                })
+        }
+        expect(
+            (try? result.get()) == "x-fetchkit-unknown as sent",
+            "a body in an unknown coding ended with \(result.map { String($0.prefix(60)) })")
     }
 
     // MARK: Helpers

@@ -61,6 +61,10 @@ public struct TransportConformance: Sendable {
         case followsRedirects
         /// A `gzip` body is decompressed.
         case decompresses
+        /// A body in a content coding the transport does not know is delivered as received, with
+        /// its `Content-Encoding` header, not as a failure (RFC 9110 §8.4: a recipient that does
+        /// not know the coding leaves it to the application).
+        case deliversUnknownCodings
 
         /// The check's name.
         public var description: String { rawValue }

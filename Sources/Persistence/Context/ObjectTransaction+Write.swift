@@ -9,7 +9,7 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let statement = try codec.insert()
         try codec.encoder.bind(entity, to: statement)
-        try statement.run()
+        do { try statement.run() } catch { throw referenceError(error, entity, codec) }
         touch(codec.schema.entityName)
     }
 
@@ -24,7 +24,7 @@ extension ObjectTransaction {
         let encoder = codec.encoder
         for entity in entities {
             try encoder.bind(entity, to: statement)
-            try statement.run()
+            do { try statement.run() } catch { throw referenceError(error, entity, codec) }
             statement.reset()
         }
         touch(codec.schema.entityName)
@@ -40,7 +40,7 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let statement = try codec.update()
         try codec.encoder.bind(entity, to: statement)
-        try statement.run()
+        do { try statement.run() } catch { throw referenceError(error, entity, codec) }
         guard connection.changes > 0 else {
             throw PersistenceError(
                 .notFound,
@@ -59,7 +59,7 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let statement = try codec.upsert()
         try codec.encoder.bind(entity, to: statement)
-        try statement.run()
+        do { try statement.run() } catch { throw referenceError(error, entity, codec) }
         touch(codec.schema.entityName)
     }
 
@@ -84,7 +84,7 @@ extension ObjectTransaction {
         }
         let statement = try connection.cached(codec.schema.upsertSQL(matching: key.columns))
         try codec.encoder.bind(entity, to: statement)
-        try statement.run()
+        do { try statement.run() } catch { throw referenceError(error, entity, codec) }
         touch(codec.schema.entityName)
     }
 
@@ -111,9 +111,13 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let statement = try codec.delete()
         try statement.bind(id.databaseValue, at: 1)
-        try statement.run()
+        do {
+            try statement.run()
+        } catch {
+            throw denyError(error, codec.schema, rows: "SELECT ?", [id.databaseValue], describing: "\(id.databaseValue)")
+        }
         let deleted = connection.changes > 0
-        if deleted { touch(codec.schema.entityName) }
+        if deleted { touchDeleted(codec.schema) }
         return deleted
     }
 
@@ -134,9 +138,16 @@ extension ObjectTransaction {
         // Without a WHERE clause SQLite may empty the table without reporting each row.
         if filter == nil { connection.changeLog.overflow(codec.schema.entityName) }
         let statement = try connection.statement(for: built)
-        try statement.run()
+        do {
+            try statement.run()
+        } catch {
+            var rows = QuerySQL(schema: codec.schema)
+            rows.sql = "SELECT \(quote(codec.schema.idName)) FROM \(codec.schema.table)"
+            try rows.appendWhere(filter)
+            throw denyError(error, codec.schema, rows: rows.sql, rows.arguments, describing: "matching the filter")
+        }
         let count = connection.changes
-        if count > 0 { touch(codec.schema.entityName) }
+        if count > 0 { touchDeleted(codec.schema) }
         return count
     }
 }

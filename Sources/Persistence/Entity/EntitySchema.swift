@@ -49,6 +49,17 @@ struct EntitySchema: Sendable {
     let selectSQL: String
     let selectByIDSQL: String
 
+    /// The relations the entity declares, in order.
+    let relations: [RelationDeclaration]
+    /// The foreign keys of its to-one relations, resolved against the store's other entities
+    /// when it opens (see `StoreCore`).
+    var foreignKeys: [ForeignKey] = []
+    /// The link tables of its shorthand many-to-many relations, resolved the same way.
+    var links: [LinkTable] = []
+    /// Every schema of the store, for filters and prefetches that cross relations; `nil` in the
+    /// copies the registry itself holds.
+    var registry: SchemaRegistry?
+
     init<E: StoredEntity>(_ type: E.Type) throws(PersistenceError) {
         entityName = E.entityName
         typeName = String(reflecting: E.self)
@@ -132,6 +143,8 @@ struct EntitySchema: Sendable {
                 .unknownProperty, "\(E.entityName) declares a default for '\(column)', which it does not store.",
                 entity: E.entityName, property: column)
         }
+
+        relations = try RelationDeclaration.declared(by: E.self, columns: columns, byName: byName)
 
         table = quote(entityName)
         columnList = names.map(quote).joined(separator: ", ")

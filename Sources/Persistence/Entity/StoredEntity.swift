@@ -49,6 +49,9 @@ public protocol StoredEntity: Codable, Sendable, Identifiable where ID: Queryabl
     /// The full-text index over text properties, searched with ``Field/matches(_:)``; by
     /// default none.
     static var fullTextIndex: FullTextIndex<Self>? { get }
+    /// The relations the entity declares: its ``ToOne`` references and ``ManyToMany`` relations;
+    /// by default none. (A ``ToMany`` relation is read through its inverse and is not listed.)
+    static var relations: [any Relation<Self>] { get }
 }
 
 extension StoredEntity {
@@ -64,6 +67,8 @@ extension StoredEntity {
     public static var columnDefaults: [ColumnDefault<Self>] { [] }
     /// No full-text index.
     public static var fullTextIndex: FullTextIndex<Self>? { nil }
+    /// No relations.
+    public static var relations: [any Relation<Self>] { [] }
 }
 
 /// A set of properties whose combined values no two rows may share, declared by an entity.

@@ -63,6 +63,13 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Code("decodingFailed")
         /// An entity value could not be turned into a row.
         public static let encodingFailed = Code("encodingFailed")
+        /// A delete was refused because rows refer to the row through a relation whose delete rule is
+        /// ``DeleteRule/deny`` (or ``DeleteRule/none``); the message names the deleted entity, the
+        /// relation and how many rows block it. Nothing was deleted.
+        public static let deleteDenied = Code("deleteDenied")
+        /// A write stores a reference (a ``ToOne`` property or a link) to a row that does not exist;
+        /// the message names `Entity.property` and the missing identity. Nothing was written.
+        public static let missingReference = Code("missingReference")
         /// An update or a fetch by identity found no row.
         public static let notFound = Code("notFound")
         /// A transaction was used outside its block, or a write was attempted in a read.

@@ -13,8 +13,12 @@ enum MigrationRunner {
         // would delete or refuse rows of other tables that reference them. They are off for that
         // transaction (the pragma has no effect inside one) and checked before it commits.
         let upgrading = (try connection.scalar("PRAGMA user_version").integerValue ?? 0) == 1
-        if upgrading { try connection.execute("PRAGMA foreign_keys = OFF") }
-        defer { if upgrading { try? connection.execute("PRAGMA foreign_keys = ON") } }
+        // Giving an existing table new foreign keys rebuilds it too (see `RelationMigration`).
+        var rebuilding = false
+        for schema in schemas where try RelationMigration.needsRebuild(connection, schema) { rebuilding = true }
+        let keysOff = upgrading || rebuilding
+        if keysOff { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if keysOff { try? connection.execute("PRAGMA foreign_keys = ON") } }
         // One transaction for everything the open changes: when any step fails (a newer file, an
         // incompatible entity, a failing migration) it rolls back and the file keeps every byte.
         try transaction(connection) { () throws(PersistenceError) in
@@ -58,6 +62,9 @@ enum MigrationRunner {
             }
             let ddl = try SchemaReconciler.plan(connection, schemas: schemas)
             for statement in ddl { try connection.execute(statement) }
+            for schema in schemas where try RelationMigration.needsRebuild(connection, schema) {
+                try RelationMigration.rebuild(connection, schema)
+            }
             // Migrations write with raw SQL: bring the folded-text columns up to date once.
             if wroteRows { try connection.refreshFolds() }
             if fresh, !migrations.isEmpty {

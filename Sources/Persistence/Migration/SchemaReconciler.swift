@@ -39,6 +39,7 @@ enum SchemaReconciler {
                 ddl += create(schema)
             }
             ddl += try FullTextReconciler.plan(connection, schema)
+            for link in schema.links where try !tableExists(connection, link.table) { ddl += link.createSQL }
         }
         return ddl
     }
@@ -48,6 +49,7 @@ enum SchemaReconciler {
         if !column.sqlType.isEmpty { definition += " \(column.sqlType)" }
         if !column.isOptional { definition += " NOT NULL" }
         if column.name == schema.idName { definition += " PRIMARY KEY" }
+        if let key = schema.foreignKeys.first(where: { $0.column == column.name }) { definition += " " + key.clause }
         return definition
     }
 
@@ -101,6 +103,12 @@ enum SchemaReconciler {
                 quote((index.caseInsensitive ? schema.foldName(of: name) : nil) ?? name)
             }.joined(separator: ", ")
             ddl.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(schema.table) (\(columns))")
+        }
+        // Every foreign key is indexed: deletes of its targets and joins through it look rows up by it.
+        for key in schema.foreignKeys {
+            let name = RelationDeclaration.relationIndexName(table: schema.entityName, column: key.column)
+            if existing.contains(name) { continue }
+            ddl.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(schema.table) (\(quote(key.column)))")
         }
         return ddl
     }

@@ -21,6 +21,10 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
     }
 
     let table: String
+    /// The tables the query reads through relations (its filter and sort): a change to one of
+    /// them refreshes the results in full, since it may change which rows match and their order
+    /// without changing a row of `table`.
+    let relatedTables: Set<String>
     private let query: Query<E>
     private let reader: ObjectContext
     private let deliveryQueue: DispatchQueue
@@ -38,12 +42,23 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
         onError: (@Sendable (PersistenceError) -> Void)?, handler: @escaping @Sendable (QueryChange<E>) -> Void
     ) {
         table = E.entityName
+        var related = query.filter?.relatedTables ?? []
+        for key in query.sort { if let target = key.related { related.insert(target.targetName) } }
+        // A relation back to the entity itself: a change to one row may change whether others match.
+        let throughItself = related.remove(E.entityName) != nil
+        relatedTables = related
         self.query = query
         self.reader = reader
         deliveryQueue = queue
         self.handler = handler
         self.onError = onError
-        incremental = query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance)
+        incremental =
+            query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance) && !throughItself
+    }
+
+    /// Whether `commit` may change the results: it touches the entity's table or a related one.
+    func isInterested(in commit: CommitSummary) -> Bool {
+        commit.touches(table) || relatedTables.contains { commit.touches($0) }
     }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -66,7 +81,9 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
     func scheduleRefresh(after commit: CommitSummary?) {
         let schedule = state.withLock { state in
             guard !state.cancelled else { return false }
-            if incremental, let commit, let changed = commit.changedRows(of: table), var rows = state.pendingRows {
+            if incremental, let commit, !relatedTables.contains(where: { commit.touches($0) }),
+                let changed = commit.changedRows(of: table), var rows = state.pendingRows
+            {
                 rows.formUnion(changed)
                 state.pendingRows = rows.count > ChangeLog.limit ? nil : rows
             } else {

@@ -16,6 +16,25 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         case and(Node, Node)
         case or(Node, Node)
         case not(Node)
+        /// A condition through a relation, rendered against the related entity's schema.
+        case related(RelatedFilter)
+    }
+
+    /// The tables besides the entity's own that the filter reads through its relations.
+    var relatedTables: Set<String> {
+        func collect(_ node: Node, into result: inout Set<String>) {
+            switch node {
+            case .related(let related): result.formUnion(related.tables)
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                collect(lhs, into: &result)
+                collect(rhs, into: &result)
+            case .not(let inner): collect(inner, into: &result)
+            default: break
+            }
+        }
+        var result: Set<String> = []
+        collect(node, into: &result)
+        return result
     }
 
     let node: Node

@@ -7,7 +7,81 @@ struct QuerySQL {
     /// The full-text queries the SQL runs, checked before it runs (see `Connection.statement(for:)`).
     var fullTextQueries: [(table: String, column: String?, query: String)] = []
 
-    init(schema: EntitySchema) { self.schema = schema }
+    /// The store's schemas, for filters and sorts through relations.
+    var registry: SchemaRegistry?
+    /// How the SQL names the entity's table: its name, or the alias of a subquery through a relation.
+    var tableRef: String
+    /// How deep in relation subqueries this renders (for their aliases).
+    var depth = 0
+
+    init(schema: EntitySchema) {
+        self.schema = schema
+        registry = schema.registry
+        tableRef = schema.table
+    }
+
+    /// A renderer for a related entity's filter, inside a subquery of this one's.
+    func nested(_ target: EntitySchema) -> QuerySQL {
+        var inner = QuerySQL(schema: target)
+        inner.registry = registry
+        inner.depth = depth + 1
+        inner.tableRef = "fk_r\(depth + 1)"
+        return inner
+    }
+
+    /// Appends what a nested renderer produced.
+    mutating func absorb(_ inner: QuerySQL) {
+        sql += inner.sql
+        arguments += inner.arguments
+        fullTextQueries += inner.fullTextQueries
+    }
+
+    /// The schema of a related entity.
+    func schema<T: StoredEntity>(of type: T.Type) throws(PersistenceError) -> EntitySchema {
+        guard let target = registry?.byKey[ObjectIdentifier(T.self)] else {
+            throw PersistenceError(
+                .misuse,
+                "\(T.entityName) is not one of this store's entities, so a query on \(schema.entityName) cannot go "
+                    + "through a relation to it. Pass \(T.self).self in the entities list.", entity: T.entityName)
+        }
+        return target
+    }
+
+    /// The SQL expression a sort key sorts by.
+    mutating func sortExpression<E>(_ key: Sort<E>) throws(PersistenceError) -> String {
+        if let related = key.related {
+            guard let target = registry?.byKey[related.target] else {
+                throw PersistenceError(
+                    .misuse,
+                    "A sort of \(schema.entityName) goes through a relation to \(related.targetName), which is not one "
+                        + "of this store's entities.", entity: related.targetName)
+            }
+            _ = try schema.column(named: related.column, for: "a sort through a relation")
+            var inner = nested(target)
+            let column = try target.column(named: key.column, for: "a sort")
+            let value =
+                key.caseInsensitive && column.kind == .string ? inner.foldedExpression(column.name) : quote(column.name)
+            inner.sql =
+                "(SELECT \(value) FROM \(target.table) AS \(inner.tableRef) WHERE "
+                + "\(inner.tableRef).\(quote(target.idName)) = \(tableRef).\(quote(related.column)))"
+            return inner.sql
+        }
+        let column = try schema.column(named: key.column, for: "a sort")
+        return key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
+    }
+
+    /// The SQL selecting one column of the rows `query` selects (all of them, or its window), for
+    /// a prefetch's subquery.
+    static func keys<E>(_ query: Query<E>, schema: EntitySchema, column: String) throws(PersistenceError) -> QuerySQL {
+        var builder = QuerySQL(schema: schema)
+        builder.sql = "SELECT \(quote(column)) FROM \(schema.table)"
+        try builder.appendWhere(query.filter)
+        if query.limit != nil || query.offset > 0 {
+            try builder.appendOrder(query.sort, filter: query.filter)
+            builder.appendWindow(limit: query.limit, offset: query.offset)
+        }
+        return builder
+    }
 
     mutating func appendWhere<E>(_ filter: Filter<E>?) throws(PersistenceError) {
         guard let filter else { return }
@@ -19,7 +93,6 @@ struct QuerySQL {
         guard !sort.isEmpty else { return }
         var parts: [String] = []
         for key in sort {
-            let column = try schema.column(named: key.column, for: "a sort")
             if key.isRelevance {
                 let matches = filter?.fullTextMatches() ?? []
                 guard
@@ -32,15 +105,15 @@ struct QuerySQL {
                             + "\(schema.entityName).\(key.column).matches(…) or Filter.matches(…) in the same query.",
                         entity: schema.entityName, property: key.column)
                 }
+                _ = try schema.column(named: key.column, for: "a sort")
                 let fts = quote(schema.fullTextTable)
                 let target = match.column.map(quote) ?? fts
-                parts.append("(SELECT rank FROM \(fts) WHERE \(target) MATCH ? AND rowid = \(schema.table).rowid) ASC")
+                parts.append("(SELECT rank FROM \(fts) WHERE \(target) MATCH ? AND rowid = \(tableRef).rowid) ASC")
                 arguments.append(.text(match.query))
                 continue
             }
             // Case only exists in text: other values sort as themselves.
-            var part =
-                key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
+            var part = try sortExpression(key)
             part += key.descending ? " DESC" : " ASC"
             parts.append(part)
         }
@@ -76,11 +149,7 @@ struct QuerySQL {
         var builder = QuerySQL(schema: schema)
         var keyColumns = ""
         if keys {
-            for key in query.sort {
-                let column = try schema.column(named: key.column, for: "a sort")
-                let folded = key.caseInsensitive && column.kind == .string
-                keyColumns += ", " + (folded ? builder.foldedExpression(column.name) : quote(column.name))
-            }
+            for key in query.sort { keyColumns += ", " + (try builder.sortExpression(key)) }
         }
         builder.sql = "SELECT \(schema.columnList), \(schema.table).rowid\(keyColumns) FROM \(schema.table)"
         if let rowids {
@@ -221,7 +290,7 @@ struct QuerySQL {
                 }
             }
             let target = name.map(quote) ?? quote(schema.fullTextTable)
-            sql += "\(schema.table).rowid IN (SELECT rowid FROM \(quote(schema.fullTextTable)) WHERE \(target) MATCH ?)"
+            sql += "\(tableRef).rowid IN (SELECT rowid FROM \(quote(schema.fullTextTable)) WHERE \(target) MATCH ?)"
             arguments.append(.text(query))
             fullTextQueries.append((schema.fullTextTable, name, query))
         case .isNull(let name, let negated):
@@ -243,6 +312,8 @@ struct QuerySQL {
             sql += "NOT ("
             try render(inner)
             sql += ")"
+        case .related(let related):
+            try related.render(&self)
         }
     }
 }

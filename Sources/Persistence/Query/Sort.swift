@@ -20,10 +20,17 @@ public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     /// Whether this sorts by full-text relevance (``Field/relevance``) rather than by value.
     let isRelevance: Bool
 
-    init(column: String, descending: Bool, caseInsensitive: Bool, isRelevance: Bool = false) {
+    /// The to-one relation the sorted property is reached through, when it belongs to another entity.
+    let related: RelatedSort?
+
+    init(
+        column: String, descending: Bool, caseInsensitive: Bool, isRelevance: Bool = false,
+        related: RelatedSort? = nil
+    ) {
         self.column = column
         self.descending = descending
         self.caseInsensitive = caseInsensitive
         self.isRelevance = isRelevance
+        self.related = related
     }
 }

@@ -41,9 +41,10 @@ final class StoreCore: Sendable {
                     .misuse, "The table name \"\(schema.entityName)\" is reserved; choose another `entityName`.",
                     entity: schema.entityName)
             }
-            schemas[schema.key] = schema
             ordered.append(schema)
         }
+        ordered = try RelationDeclaration.resolve(ordered)
+        for schema in ordered { schemas[schema.key] = schema }
         self.schemas = schemas
         let setup = try Self.connect(path: path, configuration: configuration, schemas: schemas, create: true)
         // Read-only checks first; the migration runner changes the file in one transaction that

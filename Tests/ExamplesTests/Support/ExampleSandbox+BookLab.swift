@@ -60,14 +60,14 @@ extension ExampleSandbox {
 
     /// The library as stored, sorted by title ignoring case.
     func libraryBooks(at url: URL? = nil) throws -> [LibraryBook] {
-        try read([LibraryBook.self, SearchResult.self], at: url) { tx in
+        try read([LibraryBook.self, SearchResult.self, LibraryAuthor.self], at: url) { tx in
             try tx.fetch(Query(sortedBy: [LibraryBook.title.ascending(caseInsensitive: true)]))
         }
     }
 
     /// The remembered search results, by number.
     func searchResults() throws -> [SearchResult] {
-        try read([LibraryBook.self, SearchResult.self]) { tx in
+        try read([LibraryBook.self, SearchResult.self, LibraryAuthor.self]) { tx in
             try tx.fetch(Query(sortedBy: [SearchResult.idField.ascending()]))
         }
     }

@@ -42,10 +42,13 @@ public enum OfflineServers {
     ///   - driftSeed: the catalogue's popularity drift (nil keeps values fixed).
     ///   - acceptedKey: the only `api_key` the server accepts.
     ///   - latency: the delay before each answer.
+    ///   - port: the port to listen on, when it is free (an earlier run's, so that an HTTP
+    ///     cache's keys still name it); 0 or a taken port means a fresh ephemeral one.
     /// - Returns: the running server.
     /// - Throws: ``StubServerError`` when no loopback port can be opened.
     public static func tmdb(
-        driftSeed: UInt64?, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(30)
+        driftSeed: UInt64?, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(30),
+        port: UInt16 = 0
     ) throws -> StubServer {
         let catalogue = MovieCatalogue(driftSeed: driftSeed)
         let server = StubServer()
@@ -65,8 +68,11 @@ public enum OfflineServers {
             guard request.queryValue("api_key") == acceptedKey else { return invalidKey }
             let id = request.path.split(separator: "/").last.flatMap { Int($0) } ?? -1
             let (status, body) = catalogue.movieResponse(id: id)
-            return jsonResponse(body, status: status).delayed(by: latency)
+            // As TMDB does: an ETag, revalidated on every use; an unchanged movie answers 304.
+            return jsonResponse(body, status: status).conditional().header("Cache-Control", "no-cache")
+                .delayed(by: latency)
         }
+        if port != 0, (try? server.start(port: port)) != nil { return server }
         try server.start()
         return server
     }

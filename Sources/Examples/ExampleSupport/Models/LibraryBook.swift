@@ -54,6 +54,19 @@ public struct LibraryBook: StoredEntity {
     /// The library's order: by title, ignoring case, then in the order books were added.
     public static let byTitle = [title.ascending(caseInsensitive: true)]
 
+    /// The book's authors, in the order the book lists them: a many-to-many relation the store
+    /// keeps in a link table (removing a book removes its links, never its authors).
+    public static let writtenBy = ManyToMany<LibraryBook, LibraryAuthor>("authors")
+    /// The relations: ``writtenBy``.
+    public static let relations: [any Relation<LibraryBook>] = [writtenBy]
+
+    /// The author names of ``authors``, each once, in order.
+    public var authorNames: [String] {
+        var seen: Set<String> = []
+        return (authors ?? "").components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
     /// Creates a book from its stored values; the optional ones default to `nil`.
     public init(
         id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,

@@ -41,6 +41,10 @@ public struct Movie: StoredEntity {
     /// The unique keys: ``byTitleAndMember``.
     public static let uniqueKeys = [byTitleAndMember]
 
+    /// The movie's popularity samples, oldest first: the inverse of ``PopularitySample/movie``.
+    public static let samples = ToMany<Movie, PopularitySample>(
+        inverse: PopularitySample.movie, orderedBy: [PopularitySample.takenAt.ascending()])
+
     /// The list order: most popular first, movies without popularity last, then by title.
     public static let listOrder = [popularity.descending(), title.ascending(caseInsensitive: true)]
 

@@ -23,7 +23,13 @@ public struct PopularitySample: StoredEntity {
     /// The time column.
     public static let takenAt = Field<PopularitySample, Date>("takenAt")
     /// Samples are read per movie, in time order.
-    public static let indexes = [EntityIndex(movieID), EntityIndex(takenAt)]
+    /// The movie a sample belongs to: deleting the movie deletes its samples (the store's
+    /// cascade rule, which holds for raw SQL too). The store indexes the reference.
+    public static let movie = ToOne<PopularitySample, Movie>(movieID, onDelete: .cascade)
+    /// The relations: ``movie``.
+    public static let relations: [any Relation<PopularitySample>] = [movie]
+    /// The indexes: by time (the reference is indexed as a relation).
+    public static let indexes = [EntityIndex(takenAt)]
 
     /// How many samples a movie keeps; older ones are pruned as new ones come.
     public static let maximumPerMovie = 60

@@ -107,8 +107,10 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         for (name, value) in head.headers {
             if let existing = fields[name] { fields[name] = existing + ", " + value } else { fields[name] = value }
         }
-        // Decompressed bodies no longer match these.
-        if fields.keys.contains(where: { $0.lowercased() == "content-encoding" }) {
+        // A body NIO decompressed (gzip, deflate) no longer matches these; a body in a coding
+        // NIO does not know arrives as sent, and keeps them (RFC 9110 §8.4).
+        let coding = fields.first { $0.key.lowercased() == "content-encoding" }?.value
+        if let coding, ["gzip", "deflate"].contains(coding.trimmingCharacters(in: .whitespaces).lowercased()) {
             fields = fields.filter { !["content-encoding", "content-length"].contains($0.key.lowercased()) }
         }
         // The `HTTPURLResponse` is built only if something asks for it (FetchKit reads the

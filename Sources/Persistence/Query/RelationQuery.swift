@@ -1,0 +1,277 @@
+/// A filter condition through a relation, rendered as a subquery on the related entity.
+struct RelatedFilter: Sendable {
+    /// The related tables the condition reads (nested relations included), for observation.
+    let tables: Set<String>
+    let render: @Sendable (inout QuerySQL) throws(PersistenceError) -> Void
+}
+
+/// A sort key on a property of the entity a to-one relation refers to.
+struct RelatedSort: Sendable, Hashable {
+    /// The foreign-key column of the sorted entity.
+    let column: String
+    let target: ObjectIdentifier
+    let targetName: String
+}
+
+extension ToOne {
+    /// Matches `Source` rows whose referred `Target` row matches `filter`:
+    /// `Book.author.has(Author.name == "Ursula K. Le Guin")`.
+    ///
+    /// Rows with a `nil` reference never match. The condition runs as a subquery on `Target`
+    /// (using its indexes) whose identities the indexed foreign key then looks up.
+    ///
+    /// - Parameter filter: the condition on the referred row.
+    /// - Returns: the filter on `Source`.
+    public func has(_ filter: Filter<Target>) -> Filter<Source> {
+        let column = self.column
+        let tables = filter.relatedTables.union([Target.entityName])
+        return Filter(
+            .related(
+                RelatedFilter(tables: tables) { (outer: inout QuerySQL) throws(PersistenceError) in
+                    let target = try outer.schema(of: Target.self)
+                    _ = try outer.schema.column(named: column, for: "a filter through a relation")
+                    var inner = outer.nested(target)
+                    inner.sql =
+                        "\(outer.tableRef).\(quote(column)) IN (SELECT \(inner.tableRef).\(quote(target.idName)) FROM "
+                        + "\(target.table) AS \(inner.tableRef) WHERE "
+                    try inner.render(filter.node)
+                    inner.sql += ")"
+                    outer.absorb(inner)
+                }))
+    }
+
+    /// Sorts `Source` rows by a property of the row they refer to, smallest first; rows with a
+    /// `nil` reference come first.
+    ///
+    /// - Parameters:
+    ///   - field: the property of `Target`.
+    ///   - caseInsensitive: whether text is compared by its folded form (see ``Sort/caseInsensitive``).
+    /// - Returns: the sort.
+    public func ascending<Value>(_ field: Field<Target, Value>, caseInsensitive: Bool = false) -> Sort<Source> {
+        Sort(
+            column: field.name, descending: false, caseInsensitive: caseInsensitive,
+            related: RelatedSort(column: column, target: ObjectIdentifier(Target.self), targetName: Target.entityName))
+    }
+
+    /// Sorts `Source` rows by a property of the row they refer to, largest first; rows with a
+    /// `nil` reference come last.
+    ///
+    /// - Parameters:
+    ///   - field: the property of `Target`.
+    ///   - caseInsensitive: whether text is compared by its folded form (see ``Sort/caseInsensitive``).
+    /// - Returns: the sort.
+    public func descending<Value>(_ field: Field<Target, Value>, caseInsensitive: Bool = false) -> Sort<Source> {
+        Sort(
+            column: field.name, descending: true, caseInsensitive: caseInsensitive,
+            related: RelatedSort(column: column, target: ObjectIdentifier(Target.self), targetName: Target.entityName))
+    }
+}
+
+/// A count of related rows, compared with a number to make a filter:
+/// `Author.books.count >= 3`, `Author.books.count(where: Book.rating > 4) == 0`.
+public struct RelatedCount<Source: StoredEntity>: Sendable {
+    let make: @Sendable (_ op: String, _ value: Int) -> Filter<Source>
+
+    /// Matches rows with exactly `value` related rows.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func == (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make("=", rhs) }
+    /// Matches rows whose number of related rows is not `value`.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func != (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make("!=", rhs) }
+    /// Matches rows with fewer than `value` related rows.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func < (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make("<", rhs) }
+    /// Matches rows with at most `value` related rows.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func <= (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make("<=", rhs) }
+    /// Matches rows with more than `value` related rows.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func > (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make(">", rhs) }
+    /// Matches rows with at least `value` related rows.
+    ///
+    /// - Parameters:
+    ///   - lhs: the count.
+    ///   - rhs: the number.
+    /// - Returns: the filter.
+    public static func >= (lhs: RelatedCount, rhs: Int) -> Filter<Source> { lhs.make(">=", rhs) }
+}
+
+/// How a to-many condition reaches the related rows from the outer row.
+private enum ManyPath: Sendable {
+    /// Target rows whose column refers to the source's identity.
+    case inverse(column: String)
+    /// Target rows linked through a table of (source, target) columns.
+    case joined(RelationPath)
+
+    /// The FROM and WHERE of a subquery over the target rows related to the outer row, with the
+    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`.
+    func from(_ outer: QuerySQL, _ inner: QuerySQL, target: EntitySchema) -> String {
+        let outerID = "\(outer.tableRef).\(quote(outer.schema.idName))"
+        switch self {
+        case .inverse(let column):
+            return "FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef).\(quote(column)) = \(outerID)"
+        case .joined(let path):
+            let join = "\(inner.tableRef)_j"
+            return "FROM \(quote(path.table)) AS \(join) JOIN \(target.table) AS \(inner.tableRef) ON "
+                + "\(inner.tableRef).\(quote(target.idName)) = \(join).\(quote(path.targetColumn)) WHERE "
+                + "\(join).\(quote(path.sourceColumn)) = \(outerID)"
+        }
+    }
+}
+
+/// Builds the filters of to-many relations (``ToMany`` and ``ManyToMany``).
+private enum ManyFilter {
+    static func exists<Source, Target>(
+        _ path: @escaping @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath, tables: Set<String>,
+        _ filter: Filter<Target>?, negated: Bool
+    ) -> Filter<Source> {
+        Filter<Source>(
+            .related(
+                RelatedFilter(tables: tables.union(filter?.relatedTables ?? [])) {
+                    (outer: inout QuerySQL) throws(PersistenceError) in
+                    let target = try outer.schema(of: Target.self)
+                    var inner = outer.nested(target)
+                    let from = try path(outer.registry).from(outer, inner, target: target)
+                    inner.sql = (negated ? "NOT " : "") + "EXISTS (SELECT 1 \(from)"
+                    if let filter {
+                        inner.sql += " AND "
+                        try inner.render(filter.node)
+                    }
+                    inner.sql += ")"
+                    outer.absorb(inner)
+                }))
+    }
+
+    static func count<Source, Target>(
+        _ path: @escaping @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath, tables: Set<String>,
+        _ filter: Filter<Target>?
+    ) -> RelatedCount<Source> {
+        RelatedCount { op, value in
+            Filter<Source>(
+                .related(
+                    RelatedFilter(tables: tables.union(filter?.relatedTables ?? [])) {
+                        (outer: inout QuerySQL) throws(PersistenceError) in
+                        let target = try outer.schema(of: Target.self)
+                        var inner = outer.nested(target)
+                        let from = try path(outer.registry).from(outer, inner, target: target)
+                        inner.sql = "(SELECT COUNT(*) \(from)"
+                        if let filter {
+                            inner.sql += " AND "
+                            try inner.render(filter.node)
+                        }
+                        inner.sql += ") \(op) ?"
+                        inner.arguments.append(.integer(Int64(value)))
+                        outer.absorb(inner)
+                    }))
+        }
+    }
+}
+
+extension ToMany {
+    private var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
+        let column = inverseColumn
+        return { (_: SchemaRegistry?) throws(PersistenceError) in .inverse(column: column) }
+    }
+
+    /// Matches `Source` rows with at least one related row matching `filter`:
+    /// `Book.reviews.any(Review.stars > 4)`. Runs as `EXISTS` over the indexed foreign key.
+    ///
+    /// - Parameter filter: the condition on a related row.
+    /// - Returns: the filter on `Source`.
+    public func any(_ filter: Filter<Target>) -> Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], filter, negated: false)
+    }
+
+    /// Matches `Source` rows with at least one related row.
+    public var isNotEmpty: Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: false)
+    }
+
+    /// Matches `Source` rows without related rows.
+    public var isEmpty: Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], Filter<Target>?.none, negated: true)
+    }
+
+    /// Matches `Source` rows none of whose related rows matches `filter`.
+    ///
+    /// - Parameter filter: the condition on a related row.
+    /// - Returns: the filter on `Source`.
+    public func none(_ filter: Filter<Target>) -> Filter<Source> {
+        ManyFilter.exists(path, tables: [Target.entityName], filter, negated: true)
+    }
+
+    /// The number of related rows, to compare with a number: `Author.books.count >= 3`.
+    public var count: RelatedCount<Source> { ManyFilter.count(path, tables: [Target.entityName], Filter<Target>?.none) }
+
+    /// The number of related rows matching `filter`, to compare with a number.
+    ///
+    /// - Parameter filter: the condition on a related row.
+    /// - Returns: the count.
+    public func count(where filter: Filter<Target>) -> RelatedCount<Source> {
+        ManyFilter.count(path, tables: [Target.entityName], filter)
+    }
+}
+
+extension ManyToMany {
+    private var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
+        let relation = self
+        return { (registry: SchemaRegistry?) throws(PersistenceError) in
+            .joined(try RelationPath.manyToMany(relation, registry: registry))
+        }
+    }
+
+    private var tables: Set<String> {
+        switch storage {
+        case .link(let name):
+            [Target.entityName, RelationDeclaration.linkTableName(source: Source.entityName, name: name)]
+        case .through(_, let joinName, _, _): [Target.entityName, joinName]
+        }
+    }
+
+    /// Matches `Source` rows linked to at least one row matching `filter`.
+    ///
+    /// - Parameter filter: the condition on a linked row.
+    /// - Returns: the filter on `Source`.
+    public func any(_ filter: Filter<Target>) -> Filter<Source> {
+        ManyFilter.exists(path, tables: tables, filter, negated: false)
+    }
+
+    /// Matches `Source` rows linked to no row matching `filter`.
+    ///
+    /// - Parameter filter: the condition on a linked row.
+    /// - Returns: the filter on `Source`.
+    public func none(_ filter: Filter<Target>) -> Filter<Source> {
+        ManyFilter.exists(path, tables: tables, filter, negated: true)
+    }
+
+    /// The number of linked rows, to compare with a number: `Book.tags.count >= 2`.
+    public var count: RelatedCount<Source> { ManyFilter.count(path, tables: tables, Filter<Target>?.none) }
+
+    /// The number of linked rows matching `filter`, to compare with a number.
+    ///
+    /// - Parameter filter: the condition on a linked row.
+    /// - Returns: the count.
+    public func count(where filter: Filter<Target>) -> RelatedCount<Source> {
+        ManyFilter.count(path, tables: tables, filter)
+    }
+}
