@@ -36,6 +36,9 @@ done
 echo "==> Checking that every public symbol has a doc comment"
 bash Scripts/check-doc-coverage.sh "$graphs" "${modules[@]}"
 
+echo "==> Checking the public declaration counts in Docs/Architecture.md"
+bash Scripts/count-public-declarations.sh "$graphs" --check Docs/Architecture.md
+
 rm -rf "$out"
 mkdir -p "$out"
 for module in "${modules[@]}"; do

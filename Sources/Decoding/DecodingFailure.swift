@@ -110,28 +110,6 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         DecodingFailure(path: path, message: message, underlying: underlying, code: code)
     }
 
-    // MARK: Former names
-
-    /// What kind of failure this is.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code { code }
-
-    /// The kind of a ``DecodingFailure``, now ``Code``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-
-    /// Creates a failure from its parts, with its kind.
-    ///
-    /// - Parameters:
-    ///   - path: the readable path of the failing value.
-    ///   - message: what went wrong there.
-    ///   - underlying: the `DecodingError` behind it, if any.
-    ///   - kind: what kind of failure it is.
-    @available(*, deprecated, renamed: "init(path:message:underlying:code:)")
-    public init(path: String, message: String, underlying: DecodingError?, kind: Code) {
-        self.init(path: path, message: message, underlying: underlying, code: kind)
-    }
-
     // MARK: Describing DecodingError
 
     private static func code(of error: DecodingError) -> Code {

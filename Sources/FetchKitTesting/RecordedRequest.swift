@@ -53,7 +53,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     ///   - sequenceNumber: the request's position among all requests received.
     ///   - bodyLength: the size of the whole body, when `body` holds only its start.
     ///   - bodyFingerprint: the whole body's fingerprint, when `body` holds only its start.
-    public init(
+    init(
         method: String, target: String, headers: [String: String] = [:], body: Data = Data(), connectionID: Int = 0,
         sequenceNumber: Int = 0, bodyLength: Int? = nil, bodyFingerprint: String? = nil
     ) {

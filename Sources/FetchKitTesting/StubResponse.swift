@@ -30,19 +30,19 @@ public struct StubResponse: Sendable {
     /// How long the server waits before sending anything.
     public var delay: Duration = .zero
     /// When set, the body is written in pieces of `size` bytes with `interval` between them.
-    public var slowBody: (size: Int, interval: Duration)?
+    var slowBody: (size: Int, interval: Duration)?
     /// When set, the server sends the head and this many body bytes, then closes the connection.
-    public var dropAfterBodyBytes: Int?
+    var dropAfterBodyBytes: Int?
     /// Whether the server reads the request and closes the connection without answering.
-    public var closesWithoutAnswer = false
+    var closesWithoutAnswer = false
     /// Whether the body is sent with `Transfer-Encoding: chunked` instead of `Content-Length`.
-    public var usesChunkedEncoding = false
+    var usesChunkedEncoding = false
     /// When set, these bytes are written as they are, instead of a status line, headers and
     /// body, and the connection is closed: see ``raw(_:)``.
-    public var rawBytes: Data?
+    var rawBytes: Data?
     /// Whether the server answers a matching `If-None-Match` or `If-Modified-Since` with
     /// `304 Not Modified` and no body: see ``conditional(etag:lastModified:)``.
-    public var answersConditionalRequests = false
+    var answersConditionalRequests = false
 
     /// Creates a response.
     ///

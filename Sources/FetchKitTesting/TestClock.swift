@@ -33,7 +33,7 @@ public final class TestClock: Clock, Sendable {
         /// Creates an instant at an offset from the clock's start.
         ///
         /// - Parameter offset: the time since the start.
-        public init(offset: Duration) {
+        init(offset: Duration) {
             self.offset = offset
         }
 
@@ -159,19 +159,6 @@ public final class TestClock: Clock, Sendable {
             if state.now < deadline { state.now = deadline }
         }
         await Self.yieldToWokenTasks()
-    }
-
-    /// Moves time forward by `duration` at once and resumes every sleeper due, earliest
-    /// first, without waiting for the woken tasks to run (``ManualClock/advance(by:)``).
-    func advanceWithoutYielding(by duration: Duration) {
-        guard duration > .zero else { return }
-        let woken = state.withLock { state -> [Sleeper] in
-            state.now = state.now.advanced(by: duration)
-            let due = state.sleepers.filter { $0.value.deadline <= state.now }
-            for id in due.keys { state.sleepers.removeValue(forKey: id) }
-            return due.values.sorted(by: Self.before)
-        }
-        for sleeper in woken { sleeper.continuation.resume() }
     }
 
     /// Advances until no task sleeps on the clock (at most 10,000 wake-ups, so a task that

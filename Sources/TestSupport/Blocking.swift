@@ -17,22 +17,4 @@ public enum Blocking {
             Thread.detachNewThread { continuation.resume(returning: body()) }
         }
     }
-
-    /// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
-    ///
-    /// The sleep only paces the polling; it suspends the task instead of blocking a thread.
-    ///
-    /// - Parameters:
-    ///   - timeout: the bound.
-    ///   - condition: what to wait for.
-    /// - Returns: whether `condition` held before the bound.
-    public static func poll(upTo timeout: Duration, until condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
 }

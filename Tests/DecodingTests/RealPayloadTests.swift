@@ -103,13 +103,13 @@ import Testing
         #expect(books[0].publishedDate?.text == "2018-02-06")
     }
 
-    @Test func pathKeyedBooksEqualTheSeedsHandWrittenDecoding() throws {
+    @Test func pathKeyedBooksEqualAHandWrittenDecoding() throws {
         for file in try Fixtures.files(in: "googlebooks") {
             let data = try Data(contentsOf: file)
-            let seed = try JSONDecoder().decode(SeedVolumeData.self, from: data).books ?? []
+            let handWritten = try JSONDecoder().decode(HandWrittenVolumeData.self, from: data).books ?? []
             let ours = try decoder.decode(PathKeyedVolumeData.self, from: data).books ?? []
-            #expect(seed.count == ours.count, "\(file.lastPathComponent)")
-            for (expected, actual) in zip(seed, ours) {
+            #expect(handWritten.count == ours.count, "\(file.lastPathComponent)")
+            for (expected, actual) in zip(handWritten, ours) {
                 #expect(actual.title == expected.title)
                 #expect(actual.authors == expected.authors)
                 #expect(actual.publisher == expected.publisher)

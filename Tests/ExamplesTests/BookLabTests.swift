@@ -13,7 +13,7 @@ import Testing
     // MARK: Search
 
     @Test func unrealEngineStopsAtTheTenPageLimitWithFourHundredNumberedResults() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["search", "Unreal", "Engine"])
         #expect(run.status == 0, "\(run)")
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func listByAuthorComesFromTheRelationAndShowListsTheAuthorsOtherBooks() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aRareWordEndsAtAShortLastPage() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let count = catalogue.matches("christie").count
         try #require(count > 40 && count % 40 != 0, "the catalogue should give christie a short second page")
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aNonsenseWordFindsNothingAndReplacesTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         _ = try await sandbox.run(["search", "christie"])
         #expect(try !sandbox.searchResults().isEmpty)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func famousAndRightToLeftTitlesAreFoundFirst() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         for (words, first) in [
             ("Harry Potter", "    1. Harry Potter and the Philosopher's Stone — J. K. Rowling (1997)"),
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func searchWordsWithNothingToSearchForOrFarTooLongAreAWrongCallThatKeepsTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let kept = try sandbox.searchResults().count
@@ -125,7 +125,7 @@ import Testing
     // MARK: Library
 
     @Test func searchAddListShowRemoveEndToEnd() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "Unreal Engine"]).status == 0)
         let picked = catalogue.matches("Unreal Engine")[2]
@@ -165,7 +165,7 @@ import Testing
     }
 
     @Test func rateSetsAndClearsARatingAndListShowsTheAverage() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "harry potter"]).status == 0)
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
@@ -200,7 +200,7 @@ import Testing
     }
 
     @Test func watchPrintsTheChangesOtherBooklabProcessesMake() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "harry potter"]).status == 0)
         #expect(try await sandbox.run(["add", "1"]).status == 0)
@@ -250,7 +250,7 @@ import Testing
     }
 
     @Test func addingTheSameBookTwiceKeepsOne() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "programming"]).status == 0)
         let results = Array(catalogue.matches("programming").prefix(400))
@@ -271,7 +271,7 @@ import Testing
     }
 
     @Test func addByISBNLooksUpABookThatIsNotInTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let programming = try #require(catalogue.matches("programming").first { $0.isbn13 != nil })
@@ -287,7 +287,7 @@ import Testing
     }
 
     @Test func aNumberThatIsNotInTheLastSearchFailsWithOneClearLine() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         let count = catalogue.matches("christie").count
@@ -304,7 +304,7 @@ import Testing
     }
 
     @Test func showFindsABookByNumberByISBNAndByVolumeID() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "programming"]).status == 0)
         let results = Array(catalogue.matches("programming").prefix(400))
@@ -343,7 +343,7 @@ import Testing
     }
 
     @Test func theListIsSortedByTitleIgnoringCase() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         for number in ["1", "2", "3"] { #expect(try await sandbox.run(["add", number]).status == 0) }
@@ -373,7 +373,7 @@ import Testing
     }
 
     @Test func listFindSearchesTitlesAndAuthorsByWordIgnoringCaseAndAccents() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         let store = try ObjectStore(
             at: sandbox.store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
         try store.context.persistAndWait { tx in
@@ -405,7 +405,7 @@ import Testing
     // MARK: Real responses and failures
 
     @Test func recordedGoogleBooksResponsesDecodeThroughPathKeys() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let server = StubServer()
         server.route(
@@ -443,7 +443,7 @@ import Testing
     }
 
     @Test func anUnreachableServerFailsWithOneLineAndKeepsTheLastSearch() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"]).status == 0)
         // Port 1 on loopback: nothing listens there. (A just-stopped server's port is no good:
@@ -458,7 +458,7 @@ import Testing
     }
 
     @Test func ctrlCEndsASearchCleanlyKeepingThePagesAlreadyStored() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         // Pages 1 and 2 answer at once; page 3 never does, so the search is surely waiting for
         // it when the interrupt comes, sent as soon as the request for it arrives.
@@ -490,7 +490,7 @@ import Testing
     }
 
     @Test func wrongCallsPrintTheUsageAndExitWithStatusTwo() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let cases: [([String], String)] = [
             (["frob"], "booklab: unknown command 'frob'"),
@@ -521,7 +521,7 @@ import Testing
     }
 
     @Test func aStoreThatCannotBeOpenedFailsWithOneLine() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         let missingFolder = sandbox.directory.file("no/such/folder/library.sqlite").path
         let notADatabase = sandbox.directory.file("notes.txt")
@@ -542,7 +542,7 @@ import Testing
     }
 
     @Test func theDefaultStoreLivesUnderXDGDataHome() async throws {
-        let sandbox = try BookLabSandbox()
+        let sandbox = try ExampleSandbox.bookLab()
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["search", "christie"], usesDefaultStore: true).status == 0)
         #expect(try await sandbox.run(["add", "1"], usesDefaultStore: true).status == 0)

@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test func mapDrawsTheLandTheGridOneCirclePerPlaceAndTheLegend() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["fetch"]).status == 0)
         // Photos another program stored without a place id: one alone, with text that must be
         // escaped, and two in the same 1° cell (45°S…46°S, 170°E…171°E), which make one circle.
@@ -25,7 +25,7 @@ import Testing
             Self.photo("3", title: "Peninsula", owner: "D", latitude: -45.2, longitude: 170.9, age: 60),
         ])
         let stored = try sandbox.storedPhotos()
-        let out = sandbox.folder.file("map.svg")
+        let out = sandbox.directory.file("map.svg")
 
         let run = try await sandbox.run(["map", "--out", out.path])
         #expect(run.status == 0, "\(run)")
@@ -66,15 +66,15 @@ import Testing
     }
 
     @Test func photosSharingAPlaceIDMakeOneCircleAtTheirMeanPosition() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         try sandbox.insert(
             (0..<12).map { index in
                 Self.photo(
                     "p\(index)", title: "Photo \(index)", owner: "Owner \(index)", latitude: 40 + Double(index % 3),
                     longitude: -3 - Double(index % 4), placeID: "plaza", age: index)
             } + [Self.photo("lone", title: "Lone", owner: "E", latitude: 40.5, longitude: -3.5)])
-        let out = sandbox.folder.file("map.svg")
+        let out = sandbox.directory.file("map.svg")
 
         let run = try await sandbox.run(["map", "--out", out.path])
         #expect(run.status == 0, "\(run)")
@@ -92,9 +92,9 @@ import Testing
     }
 
     @Test func mapOfAnEmptyStoreStillDrawsTheLandAndTheLegend() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
-        let out = sandbox.folder.file("empty.svg")
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
+        let out = sandbox.directory.file("empty.svg")
 
         let run = try await sandbox.run(["map", "--out", out.path])
         #expect(run.status == 0, "\(run)")

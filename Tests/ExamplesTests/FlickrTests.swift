@@ -10,8 +10,8 @@ import Testing
     // MARK: fetch
 
     @Test func fetchingTwiceStoresEachPhotoOnceAndTheSecondRunFindsNothingNew() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let expected = try FlickrOracle.usableIDs(tick: 5)
         #expect(expected.count > 200 && expected.count < 250)
 
@@ -31,18 +31,18 @@ import Testing
     }
 
     @Test func withoutStoreTheStoreIsCreatedUnderTheDataHome() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await ProgramRun.run("flickr", ["fetch"], environment: sandbox.environment(tick: 5))
         #expect(run.status == 0, "\(run)")
-        let store = sandbox.folder.file("data/flickr/flickr.sqlite")
+        let store = sandbox.directory.file("data/flickr/flickr.sqlite")
         #expect(FileManager.default.fileExists(atPath: store.path))
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
     }
 
     @Test func aLaterFetchAddsOnlyThePhotosTheStreamMovedOnTo() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let before = try FlickrOracle.usableIDs(tick: 5)
         let after = try FlickrOracle.usableIDs(tick: 6)
         let added = after.subtracting(before)
@@ -63,8 +63,8 @@ import Testing
     }
 
     @Test func coordinatesSentAsStringsOrNumbersAreStoredAsNumbers() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["fetch"]).status == 0)
         let stored = Dictionary(uniqueKeysWithValues: try sandbox.storedPhotos().map { ($0.id, $0) })
         let sent = try FlickrOracle.photos(tick: 5)
@@ -84,8 +84,8 @@ import Testing
     // MARK: watch
 
     @Test func watchWithRunsStopsAfterThatManyRunsWithEverythingCommitted() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["watch", "--interval", "200ms", "--runs", "3"])
         #expect(run.status == 0, "\(run)")
         let expected = try FlickrOracle.usableIDs(tick: 5)
@@ -99,11 +99,11 @@ import Testing
     }
 
     @Test func watchReportsTicksSkippedWhileAFetchWasStillRunning() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         // Each fetch waits at least 400ms for the server, so 50ms ticks must pass during it.
         let run = try await sandbox.run(
-            ["watch", "--interval", "50ms", "--runs", "2"], extra: ["FLICKR_OFFLINE_LATENCY": "400ms"])
+            ["watch", "--interval", "50ms", "--runs", "2"], environment: ["FLICKR_OFFLINE_LATENCY": "400ms"])
         #expect(run.status == 0, "\(run)")
         let second = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("run 2: ") })
         #expect(second.contains("skipped while the previous fetch ran"), "\(run)")
@@ -115,8 +115,8 @@ import Testing
     }
 
     @Test func ctrlCAfterARunStopsTheWatchCleanlyWithItsPhotosCommitted() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "300ms", "--store", sandbox.storePath],
             environment: sandbox.environment(tick: 5))
@@ -131,11 +131,11 @@ import Testing
     }
 
     @Test func ctrlCDuringAFetchLetsItFinishAndCommitBeforeStopping() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         // The server holds its answer until the gate file exists, so the fetch is surely in
         // progress when Ctrl-C comes, and ends only after the watch has said it will wait.
-        let gate = sandbox.folder.file("release-answer")
+        let gate = sandbox.directory.file("release-answer")
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "1h", "--store", sandbox.storePath],
             environment: sandbox.environment(tick: 5, extra: ["FLICKR_OFFLINE_HOLD": gate.path]))
@@ -161,11 +161,11 @@ import Testing
     }
 
     @Test func ctrlCWhileTheServerIsDownLetsTheAttemptEndAndStartsNoRetry() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         // The server answers 503 with `Retry-After: 30`: a fetch would wait 30 s and try again,
         // twice. The answer is held until the watch has said it stops after this fetch.
-        let gate = sandbox.folder.file("release-answer")
+        let gate = sandbox.directory.file("release-answer")
         let watch = try InterruptibleRun(
             "flickr", ["watch", "--interval", "1h", "--store", sandbox.storePath],
             environment: sandbox.environment(
@@ -193,8 +193,8 @@ import Testing
     // MARK: list
 
     @Test func listGroupsByPhotographerAndByPlaceWithCounts() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["fetch"]).status == 0)
         let stored = try sandbox.storedPhotos()
 
@@ -228,8 +228,8 @@ import Testing
     }
 
     @Test func listingAnEmptyStoreSaysSo() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["list", "--by", "place"])
         #expect(run.status == 0, "\(run)")
         #expect(run.output.contains("no photos stored yet"))
@@ -238,8 +238,8 @@ import Testing
     // MARK: Errors
 
     @Test func anUnknownCommandIsAWrongCall() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["upload"])
         #expect(run.status == 2)
         #expect(run.errorOutput.contains("unknown command 'upload'"))
@@ -247,8 +247,8 @@ import Testing
     }
 
     @Test func liveWithoutAKeyFailsAtOnceNamingTheVariable() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["fetch", "--live"])
         #expect(run.status == 1)
         #expect(run.errorOutput.split(separator: "\n").count == 1)
@@ -257,10 +257,10 @@ import Testing
     }
 
     @Test func anInvalidKeyGivesFlickrsStatFailMessageWithoutTheKey() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let key = "not-the-key-3f9a7c"
-        let run = try await sandbox.run(["fetch"], extra: ["FLICKR_OFFLINE_KEY": key])
+        let run = try await sandbox.run(["fetch"], environment: ["FLICKR_OFFLINE_KEY": key])
         #expect(run.status == 1)
         #expect(run.errorOutput.split(separator: "\n").count == 1)
         #expect(run.errorOutput.contains("stat: fail, code 100: Invalid API Key"), "\(run)")
@@ -269,10 +269,10 @@ import Testing
     }
 
     @Test func watchStopsOnAnInvalidKeyInsteadOfRetryingForever() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(
-            ["watch", "--interval", "100ms", "--runs", "5"], extra: ["FLICKR_OFFLINE_KEY": "wrong"])
+            ["watch", "--interval", "100ms", "--runs", "5"], environment: ["FLICKR_OFFLINE_KEY": "wrong"])
         #expect(run.status == 1)
         #expect(run.output.contains("run 1 failed"))
         #expect(!run.output.contains("run 2"))
@@ -281,8 +281,8 @@ import Testing
 
     @Test(arguments: ["5", "0s", "-1m", "fast", "1d", "ms"])
     func aBadIntervalIsAWrongCall(interval: String) async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["watch", "--interval=\(interval)", "--runs", "1"])
         #expect(run.status == 2, "\(run)")
         #expect(
@@ -292,9 +292,9 @@ import Testing
     }
 
     @Test func aStoreInAMissingFolderCannotBeOpened() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
-        let path = sandbox.folder.file("missing/flickr.sqlite").path
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
+        let path = sandbox.directory.file("missing/flickr.sqlite").path
         let run = try await ProgramRun.run(
             "flickr", ["fetch", "--store", path], environment: sandbox.environment(tick: 5))
         #expect(run.status == 1)
@@ -303,8 +303,8 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseCannotBeOpened() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         try Data(String(repeating: "not a database ", count: 100).utf8).write(
             to: URL(fileURLWithPath: sandbox.storePath))
         let run = try await sandbox.run(["list"])
@@ -317,8 +317,8 @@ import Testing
     }
 
     @Test func mapWithoutAnOutputFileIsAWrongCall() async throws {
-        let sandbox = try FlickrSandbox()
-        defer { sandbox.folder.remove() }
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
         let run = try await sandbox.run(["map"])
         #expect(run.status == 2)
         #expect(run.errorOutput.hasPrefix("flickr: map needs a file to write; give it with --out <file.svg>\n"))

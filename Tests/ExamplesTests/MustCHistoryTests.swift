@@ -7,7 +7,7 @@ import Testing
 /// `mustc`'s popularity history: samples kept per refresh, trends in `list`, and the chart.
 @Suite struct MustCHistoryTests {
     @Test func listShowsWhichWayEachMovieMovedInTheLatestRefresh() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         // Values away from the offline catalogue's fixed ones (73.433, 32.7, 58.3).
         try sandbox.seed([
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func eachRefreshThatChangesAMovieKeepsOneSampleAndTheHistoryIsBounded() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         #expect(try await sandbox.run(["add", "Fight Club"], popularity: "drift").status == 0)
         for _ in 0..<3 { #expect(try await sandbox.run(["refresh"], popularity: "drift").status == 0) }
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func theHistoryKeepsTheLatestSamplesOnly() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let movie = Movie(title: "Fight Club", remoteID: 550, popularity: 1)
         try sandbox.seed([movie])
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func theChartIsAnSVGWithOneLinePerMovieAxesAndALegend() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["Fight Club", "Amélie", "Romeo + Juliet"] {
             #expect(try await sandbox.run(["add", title], popularity: "drift").status == 0)
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func aChartWithoutHistorySaysHowToMakeOne() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let file = sandbox.directory.file("empty.svg")
         let run = try await sandbox.run(["chart", "--out", file.path])
@@ -125,7 +125,7 @@ import Testing
         #expect(missing.errorOutput.hasPrefix("mustc: chart needs a file to write; give it with --out <file.svg>\n"))
     }
 
-    private func history(_ sandbox: MustCSandbox) async throws -> (samples: [PopularitySample], refreshes: Int) {
+    private func history(_ sandbox: ExampleSandbox) async throws -> (samples: [PopularitySample], refreshes: Int) {
         let url = sandbox.store
         return try await Blocking.run {
             Result {

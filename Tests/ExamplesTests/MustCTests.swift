@@ -13,7 +13,7 @@ import Testing
     // MARK: add and list
 
     @Test func addStoresTheMovieAtOnceThenWritesItsPopularityBack() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Fight Club", "--member", "Ann"])
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func listShowsMostPopularFirstAndMoviesWithoutPopularityLast() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
             Movie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func listWithABareMemberOptionShowsOneSectionPerMember() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
             Movie(title: "Tokyo Story", remoteID: 18148, popularity: 12.9),
@@ -86,7 +86,7 @@ import Testing
 
                 """, "\(list)")
 
-        let empty = try MustCSandbox()
+        let empty = try ExampleSandbox.mustC()
         defer { empty.remove() }
         let none = try await empty.run(["list", "--member"])
         #expect(none.output == "The list is empty. Add a movie: mustc add <title>\n", "\(none)")
@@ -109,7 +109,7 @@ import Testing
         // The offline search ranks a title equal to the whole query first, as TMDB does: a query
         // cut at `&` or with `+` read as a space would find a more popular film instead
         // (Fast & Furious 6, Romeo and Juliet).
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", title])
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aTitleWithoutAMatchIsStoredWithoutPopularity() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Qwxzzy", "Nothing"])
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func addingATitleAgainKeepsOneMovieAndFetchesItsPopularityAgain() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([Movie(title: "Amélie", member: "Ben")])
 
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func addSaysWhichMatchItPickedAndHowToPickAnother() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let add = try await sandbox.run(["add", "Star Wars", "--member", "Ben"])
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func theYearPicksTheFilmReleasedThatYear() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
 
         let old = try await sandbox.run(["add", "Dune", "--year", "1984"])
@@ -193,7 +193,7 @@ import Testing
 
     @Test(arguments: ["!!!", "🎬", "  -- ", String(repeating: "a", count: 10_000)])
     func aTitleWithNothingToSearchForOrFarTooLongIsAWrongCallThatStoresNothing(title: String) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["add", title])
         #expect(run.status == 2, "\(run)")
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func aRightToLeftTitleIsStoredAsTypedAndFound() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let add = try await sandbox.run(["add", "جدایی نادر از سیمین"])
         #expect(add.status == 0, "\(add)")
@@ -219,7 +219,7 @@ import Testing
 
     @Test(arguments: refreshForms)
     func refreshAfterAddReportsNewDataWhenPopularityDrifted(form: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["Fight Club", "Amélie", "Se7en"] {
             let add = try await sandbox.run(["add", title], popularity: "drift")
@@ -253,7 +253,7 @@ import Testing
 
     @Test(arguments: refreshForms)
     func refreshReportsNoDataWhenPopularityIsFixed(form: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["The Matrix", "東京物語"] {
             let add = try await sandbox.run(["add", title], popularity: "fixed")
@@ -273,7 +273,7 @@ import Testing
     /// port: a second refresh of an unchanged catalogue sends conditional requests, answered 304.
     @Test(arguments: refreshForms)
     func aSecondRefreshOfAnUnchangedCatalogueIsAnsweredByNotModified(form: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         for title in ["The Matrix", "Alien"] {
             let add = try await sandbox.run(["add", title], popularity: "fixed")
@@ -295,7 +295,7 @@ import Testing
 
     /// A drifting catalogue changes every body: the stored ETags no longer match, nothing is 304.
     @Test func aRefreshOfAChangedCatalogueGetsNewBodies() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let add = try await sandbox.run(["add", "The Matrix"], popularity: "fixed")
         #expect(add.status == 0, "\(add)")
@@ -307,7 +307,7 @@ import Testing
 
     @Test(arguments: [["--concurrency", "1"], ["--operations", "--concurrency", "3"]])
     func refreshWithAConcurrencyLimitRefreshesEveryMovieWithProgressInOrder(options: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         // Stored values that differ from the catalogue's for every movie, plus one without a TMDB id.
         let ids: [Int64] = [550, 13804, 82992, 194, 129, 18148, 603, 807]
@@ -335,7 +335,7 @@ import Testing
     }
 
     @Test func refreshOfAnEmptyListReportsNoData() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let refresh = try await sandbox.run(["refresh"])
         #expect(refresh.status == 0, "\(refresh)")
@@ -345,7 +345,7 @@ import Testing
     // MARK: remove
 
     @Test func removeDeletesOneMembersMovieMatchingTitleWithoutCaseOrAccents() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
             Movie(title: "Amélie", member: "Ben"), Movie(title: "Amélie", member: "Ann"),
@@ -371,7 +371,7 @@ import Testing
     // MARK: migration
 
     @Test func aStoreWrittenBeforePopularityExistedOpensAndKeepsItsMovies() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let old = try ObjectStore(at: sandbox.store, entities: [MustCMovieV1.self])
         try old.context.persistAndWait { tx in
@@ -400,7 +400,7 @@ import Testing
     // MARK: errors
 
     @Test func anUnknownCommandPrintsTheUsageAndExitsWithStatus2() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["frobnicate"])
         #expect(run.status == 2, "\(run)")
@@ -412,7 +412,7 @@ import Testing
 
     @Test(arguments: [["add"], ["remove"], ["add", "--member", "Ann"]])
     func aMissingTitleIsAWrongCall(arguments: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(arguments)
         #expect(run.status == 2, "\(run)")
@@ -421,7 +421,7 @@ import Testing
     }
 
     @Test func helpNamesTheCommandsAndTheOfflineSwitches() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["--help"])
         #expect(run.status == 0)
@@ -434,7 +434,7 @@ import Testing
 
     @Test(arguments: [["add", "Se7en"], ["refresh"]])
     func liveWithoutAKeyFailsAtOnceNamingTheVariable(arguments: [String]) async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let run = try await sandbox.run(["--live"] + arguments)
         #expect(run.status == 1, "\(run)")
@@ -445,7 +445,7 @@ import Testing
     }
 
     @Test func anInvalidKeyFailsWithOneLineThatNeverShowsTheKey() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let key = "sekret-test-key-4711"
         let add = try await sandbox.run(["add", "Fight Club"], environment: ["MUSTC_OFFLINE_KEY": key])
@@ -471,7 +471,7 @@ import Testing
     }
 
     @Test func aStoreInAMissingDirectoryFailsWithOneLine() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let path = sandbox.directory.file("missing/movies.sqlite").path
         let run = try await ProgramRun.run(
@@ -482,7 +482,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseFailsWithOneLineAndIsLeftAlone() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let text = Data("my movie notes, not a database\n".utf8)
         try text.write(to: sandbox.store)
@@ -494,7 +494,7 @@ import Testing
     }
 
     @Test func theDefaultStoreLivesUnderXDGDataHome() async throws {
-        let sandbox = try MustCSandbox()
+        let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         let xdg = sandbox.directory.file("xdg")
         let add = try await ProgramRun.run(

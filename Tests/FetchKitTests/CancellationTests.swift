@@ -1,9 +1,10 @@
-import FetchKit
 import FetchKitTesting
 import Foundation
 import Locking
 import TestSupport
 import Testing
+
+@testable import FetchKit
 
 @Suite("Cancellation")
 struct CancellationTests {
@@ -33,7 +34,10 @@ struct CancellationTests {
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(error.code == .cancelled)
         #expect(error.description.contains("was cancelled"))
-        try await Task.sleep(for: .milliseconds(100))
+        // A request leaves the running set, then queues its completion: once none runs and
+        // the client's callback queue has drained, every completion there will be has come.
+        try await waitUntil("the request to end") { client.runningCount == 0 }
+        await client.callbackQueue.drained()
         #expect(calls.current == 1)
     }
 
@@ -49,7 +53,7 @@ struct CancellationTests {
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(error.code == .cancelled)
         // The URLSession task was cancelled: the server sees the client go away.
-        #expect(await eventually { server.requestsInFlight == 0 })
+        try await waitUntil("server.requestsInFlight == 0") { server.requestsInFlight == 0 }
     }
 
     @Test func cancellingAFinishedTaskDoesNothing() async throws {
@@ -78,7 +82,7 @@ struct CancellationTests {
         #expect(await server.waitForRequestsInFlight(count: 6))
         #expect(group.count == 5)
         group.cancelAll()
-        #expect(await eventually { results.current.count == 5 })
+        try await waitUntil("results.current.count == 5") { results.current.count == 5 }
         #expect(results.current.allSatisfy { (try? $0.get()) == nil })
         #expect(group.count == 0)
         #expect(outsider.current == nil)
@@ -87,7 +91,7 @@ struct CancellationTests {
         let next = try await client.fetch(server.url("/ok"), extracting: .string, group: group)
         #expect(next == "ok")
         client.cancelAll()
-        #expect(await eventually { outsider.current != nil })
+        try await waitUntil("outsider.current != nil") { outsider.current != nil }
     }
 
     @Test func cancelAllCancelsEveryRunningRequestOfTheClient() async throws {
@@ -98,9 +102,9 @@ struct CancellationTests {
                 if case .failure(let error) = result, error.code == .cancelled { finished.withLock { $0 += 1 } }
             }
         }
-        #expect(await eventually { client.runningCount == 20 })
+        try await waitUntil("client.runningCount == 20") { client.runningCount == 20 }
         client.cancelAll()
-        #expect(await eventually { finished.current == 20 })
+        try await waitUntil("finished.current == 20") { finished.current == 20 }
         #expect(client.runningCount == 0)
         #expect(try await client.fetch(server.url("/ok"), extracting: .string) == "ok")
     }
@@ -113,7 +117,7 @@ struct CancellationTests {
         let result = await task.result
         guard case .failure(let error as FetchError) = result else { throw Failure("expected a FetchError") }
         #expect(error.code == .cancelled)
-        #expect(await eventually { server.requestsInFlight == 0 })
+        try await waitUntil("server.requestsInFlight == 0") { server.requestsInFlight == 0 }
     }
 
     @Test func anAlreadyCancelledSwiftTaskFailsAtOnce() async throws {
@@ -145,7 +149,7 @@ struct CancellationTests {
         }
         #expect(await server.waitForRequestsInFlight(count: 64))
         for task in tasks { task.cancel() }
-        #expect(await eventually { outcomes.current.count == count })
+        try await waitUntil("outcomes.current.count == count") { outcomes.current.count == count }
         #expect(outcomes.current.values.allSatisfy { $0 == .cancelled })
         #expect(try await wide.fetch(server.url("/ok"), extracting: .string) == "ok")
     }

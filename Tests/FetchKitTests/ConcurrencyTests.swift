@@ -1,10 +1,11 @@
 import Dispatch
-import FetchKit
 import FetchKitTesting
 import Foundation
 import Locking
 import TestSupport
 import Testing
+
+@testable import FetchKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -100,7 +101,9 @@ struct ConcurrencyTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(await server.waitForRequestsInFlight(count: 2))
-            #expect(await Blocking.poll(upTo: Patience.hang) { transport.handedOver >= (transport === limited ? 4 : 2) })
+            try await waitUntil("transport.handedOver >= (transport === limited ? 4 : 2)") {
+                transport.handedOver >= (transport === limited ? 4 : 2)
+            }
             // Two on the wire; with a limit it declares, two more wait inside the transport.
             #expect(transport.handedOver == (transport === limited ? 4 : 2))
             for _ in 0..<8 { gate.signal() }
@@ -141,10 +144,13 @@ struct ConcurrencyTests {
         var fetches = [fetch(0)]
         #expect(await server.waitForRequests(count: 1))
         fetches += [fetch(1), fetch(2)]
-        // Only the running request's timeout is armed: one sleeper, not three (the short real
-        // pause lets the other two reach the client; it times nothing).
+        // Only the running request's timeout is armed: one sleeper, not three, once the other
+        // two wait for the host's slot (in the client or inside the transport).
+        try await waitUntil("the other two to wait for the slot") {
+            let counts = client.limiter.counts
+            return counts.parked + counts.waiting == 2
+        }
         #expect(await clock.sleepers(count: 1))
-        try await Task.sleep(for: .milliseconds(50))
         await clock.advance(by: .seconds(3599))
         #expect(clock.sleeperCount == 1)
         // The first request has run an hour and 5 s: it times out. The others have waited as
@@ -175,7 +181,7 @@ struct ConcurrencyTests {
         #expect(await server.waitForRequests(count: 1))
         // The second waits inside URLSession for the one connection.
         let second = Task { try await client.fetch(server.url("/held?i=1"), extracting: .string) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the second to be parked in the transport") { client.limiter.counts.parked == 1 }
         first.cancel()
         // libcurl does not hand a cancelled transfer's slot to a transfer waiting inside it;
         // the client sends the waiting one again, long before URLSession's own backstop.

@@ -68,7 +68,9 @@ struct ExactlyOnceTests {
         // stopped stub server is not: another test's server, started meanwhile, may be given it.)
         let refusedURL = try #require(URL(string: "http://127.0.0.1:1/refused"))
 
+        let callbacks = DispatchQueue(label: "ExactlyOnceTests.callbacks")
         let client = FetchClient {
+            $0.callbackQueue = callbacks
             $0.timeout = .milliseconds(250)
             $0.maximumConnectionsPerHost = 32
             $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
@@ -121,10 +123,11 @@ struct ExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually { calls.current.allSatisfy { $0 >= 1 } }
-        #expect(allArrived)
-        // Give any doubled completion a chance to show up.
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("every completion") { calls.current.allSatisfy { $0 >= 1 } }
+        // A request leaves the client's running set, then queues its completion on `callbacks`:
+        // once none runs and the queue has drained, every completion there will be has come.
+        try await waitUntil("every request to end") { client.runningCount == 0 }
+        await callbacks.drained()
         let counts = calls.current
         let lost = counts.indices.filter { counts[$0] == 0 }
         let doubled = counts.indices.filter { counts[$0] > 1 }
@@ -186,6 +189,7 @@ struct DownloadExactlyOnceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
 
+        let callbacks = DispatchQueue(label: "ExactlyOnceTests.downloads")
         let downloads = DownloadCoordinator(
             client: FetchClient {
                 $0.timeout = .milliseconds(400)
@@ -206,7 +210,8 @@ struct DownloadExactlyOnceTests {
                 default: server.url("/\(kind)?i=\(index)")
                 }
             let key = "item-\(index)"
-            downloads.download(URLRequest(url: url), key: key, to: directory.file("\(index).json")) { result in
+            downloads.download(URLRequest(url: url), key: key, to: directory.file("\(index).json"), queue: callbacks) {
+                result in
                 calls.withLock { $0[index] += 1 }
                 if case .failure(let error) = result { outcomes.withLock { $0[index] = error as? DownloadError } }
             }
@@ -217,9 +222,10 @@ struct DownloadExactlyOnceTests {
             }
         }
 
-        let allArrived = await eventually { calls.current.allSatisfy { $0 >= 1 } }
-        #expect(allArrived)
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("every completion") { calls.current.allSatisfy { $0 >= 1 } }
+        // The batch ends once every download has queued its completions on `callbacks`.
+        _ = await downloads.allFinished()
+        await callbacks.drained()
         let counts = calls.current
         #expect(
             counts.allSatisfy { $0 == 1 }, "lost or doubled: \(counts.indices.filter { counts[$0] != 1 }.prefix(10))")

@@ -33,11 +33,12 @@ import Testing
             configuration.timeout = .seconds(20)
         }
 
-        var random = OrchestrationRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let fanOutCount = 12
         let itemsPerFanOut = 25
         let completions = (0..<fanOutCount).map { _ in Arrival<FanOutReport<String>>() }
         let progressCounts = (0..<fanOutCount).map { _ in Locked(0) }
+        let callbacks = DispatchQueue(label: "FanOutExactlyOnceTests.callbacks")
         var handles: [RunHandle] = []
         var willCancel: [Bool] = []
         for index in 0..<fanOutCount {
@@ -57,7 +58,7 @@ import Testing
             let completion = completions[index]
             handles.append(
                 FanOut(maximumConcurrency: 3).run(
-                    paths, changed: { path, _ in path == "/ok/7" },
+                    paths, changed: { path, _ in path == "/ok/7" }, queue: callbacks,
                     progress: { _ in progress.withLock { $0 += 1 } },
                     transform: { path in
                         try await client.fetch(StubEndpoint(baseURL: baseURL, path: path), extracting: .string)
@@ -75,8 +76,10 @@ import Testing
                 #expect(progressCounts[index].withLock { $0 } == itemsPerFanOut)
             }
         }
-        // Everything has reported; give stray callbacks a chance to show up, then count.
-        try await Task.sleep(nanoseconds: 50_000_000)
+        // Every run has ended and queued its last callback; once the queue drains, every
+        // callback there will be has come.
+        for handle in handles { await handle.finished() }
+        await callbacks.drained()
         #expect(completions.allSatisfy { $0.count == 1 })
     }
 }

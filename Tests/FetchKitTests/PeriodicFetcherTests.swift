@@ -6,15 +6,15 @@ import Testing
 
 @testable import FetchKit
 
-/// Every test drives a ManualClock: nothing waits for real time to pass.
+/// Every test drives a TestClock: nothing waits for real time to pass.
 @Suite struct PeriodicFetcherTests {
     struct Boom: Error {}
 
-    let clock = ManualClock()
+    let clock = TestClock()
     let runs = Arrival<PeriodicRun<Int>>()
 
     func asleep(_ count: Int = 1) async throws {
-        guard await clock.waitForSleepers(count: count) else {
+        guard await clock.sleepers(count: count) else {
             throw TimedOut(what: "the fetcher to sleep on the clock")
         }
     }
@@ -28,13 +28,13 @@ import Testing
         fetcher.start()
         try await waitForRuns(1)
         try await asleep()
-        clock.advance(by: .seconds(59))
+        await clock.advance(by: .seconds(59))
         #expect(clock.sleeperCount == 1)  // Still asleep: no tick yet.
         #expect(runs.count == 1)
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
         try await waitForRuns(2)
         try await asleep()
-        clock.advance(by: .seconds(60))
+        await clock.advance(by: .seconds(60))
         try await waitForRuns(3)
         #expect(runs.all.map(\.number) == [1, 2, 3])
         #expect(runs.all.map(\.scheduledAt) == [.zero, .seconds(60), .seconds(120)])
@@ -47,10 +47,10 @@ import Testing
             every: .seconds(60), firstRunDelay: .seconds(10), clock: clock, job: { 1 }, onRun: runs.fulfill)
         fetcher.start()
         try await asleep()
-        clock.advance(by: .seconds(9))
+        await clock.advance(by: .seconds(9))
         #expect(clock.sleeperCount == 1)
         #expect(runs.count == 0)
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
         try await waitForRuns(1)
         #expect(runs.all.first?.scheduledAt == .seconds(10))
         fetcher.stop()
@@ -75,16 +75,16 @@ import Testing
         fetcher.start()
         try await waitForRuns(1)
         try await asleep()
-        clock.advance(by: .seconds(10))  // Run 2 starts and blocks.
+        await clock.advance(by: .seconds(10))  // Run 2 starts and blocks.
         try await waitUntil("run 2 to block") { gate.waiting == 1 }
         #expect(fetcher.isRunningJob)
-        clock.advance(by: .seconds(25))  // Ticks at 20 s and 30 s come during run 2.
+        await clock.advance(by: .seconds(25))  // Ticks at 20 s and 30 s come during run 2.
         #expect(clock.sleeperCount == 0)
         gate.open()
         try await waitForRuns(2)
         try await asleep()
         #expect(runs.count == 2)
-        clock.advance(by: .seconds(5))  // Now 40 s: the next tick on the grid.
+        await clock.advance(by: .seconds(5))  // Now 40 s: the next tick on the grid.
         try await waitForRuns(3)
         let third = try #require(runs.all.last)
         #expect(third.number == 3)
@@ -102,13 +102,13 @@ import Testing
         #expect(fetcher.status == .paused)
         for _ in 0..<3 {
             try await asleep()
-            clock.advance(by: .seconds(10))
+            await clock.advance(by: .seconds(10))
         }
         try await asleep()
         #expect(runs.count == 1)
         fetcher.resume()
         #expect(fetcher.status == .active)
-        clock.advance(by: .seconds(10))
+        await clock.advance(by: .seconds(10))
         try await waitForRuns(2)
         #expect(runs.all.last?.scheduledAt == .seconds(40))
         #expect(runs.all.last?.skippedTicks == 0)
@@ -130,7 +130,7 @@ import Testing
         fetcher.start()
         try await waitForRuns(1)
         try await asleep()
-        clock.advance(by: .seconds(10))
+        await clock.advance(by: .seconds(10))
         try await waitForRuns(2)
         #expect(runs.all.first.map { (try? $0.result.get()) == nil } == true)
         #expect((try? runs.all.last?.result.get()) == 2)
@@ -146,7 +146,7 @@ import Testing
         fetcher.stop()
         #expect(fetcher.status == .stopped)
         try await waitUntil("the stopped loop to leave the clock") { clock.sleeperCount == 0 }
-        clock.advance(by: .seconds(100))
+        await clock.advance(by: .seconds(100))
         #expect(runs.count == 1)
         fetcher.start()
         try await waitForRuns(2)
@@ -175,12 +175,12 @@ import Testing
             every: .seconds(60), jitter: .seconds(5), clock: clock, job: { 1 }, onRun: runs.fulfill)
         fetcher.start()
         try await asleep()
-        clock.advance(by: .seconds(5))
+        await clock.advance(by: .seconds(5))
         try await waitForRuns(1)
         try await asleep()
-        clock.advance(by: .milliseconds(54_999))  // 59.999 s: before the second tick.
+        await clock.advance(by: .milliseconds(54_999))  // 59.999 s: before the second tick.
         #expect(clock.sleeperCount == 1)
-        clock.advance(by: .milliseconds(5_001))  // 65 s: the tick plus the whole jitter.
+        await clock.advance(by: .milliseconds(5_001))  // 65 s: the tick plus the whole jitter.
         try await waitForRuns(2)
         #expect(runs.all.last?.scheduledAt == .seconds(60))
         fetcher.stop()
@@ -194,7 +194,7 @@ import Testing
             try await asleep()
         }
         try await waitUntil("the released fetcher's loop to end") { clock.sleeperCount == 0 }
-        clock.advance(by: .seconds(100))
+        await clock.advance(by: .seconds(100))
         #expect(runs.count == 1)
     }
 
@@ -203,14 +203,14 @@ import Testing
         fetcher.start()
         try await waitForRuns(1)
         try await asleep()
-        clock.advance(by: .seconds(20))
+        await clock.advance(by: .seconds(20))
         #expect(fetcher.runNow())
         try await waitForRuns(2)
         #expect(runs.all.last?.scheduledAt == .seconds(20))
         try await asleep()
-        clock.advance(by: .seconds(39))
+        await clock.advance(by: .seconds(39))
         #expect(runs.count == 2)
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
         try await waitForRuns(3)
         #expect(runs.all.map(\.scheduledAt) == [.zero, .seconds(20), .seconds(60)])
         #expect(runs.all.map(\.number) == [1, 2, 3])

@@ -1,9 +1,10 @@
-import FetchKit
 import FetchKitTesting
 import Foundation
 import Locking
 import TestSupport
 import Testing
+
+@testable import FetchKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

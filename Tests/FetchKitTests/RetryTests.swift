@@ -1,9 +1,10 @@
-import FetchKit
 import FetchKitTesting
 import Foundation
 import Locking
 import TestSupport
 import Testing
+
+@testable import FetchKit
 
 @Suite("Retries")
 struct RetryTests {
@@ -28,9 +29,9 @@ struct RetryTests {
 
     /// Waits (in short real-time steps, each well under 100 ms) until `count` retries have
     /// been announced and the wait before the last one sleeps on `clock`.
-    private func retryScheduled(_ count: Int, on clock: TestClock) async -> Bool {
+    private func retryScheduled(_ count: Int, on clock: TestClock) async throws -> Bool {
         let observer = observer
-        guard await eventually({ observer.retries.current.count >= count }) else { return false }
+        try await waitUntil("\(count) retries to be announced") { observer.retries.current.count >= count }
         return await clock.sleepers(count: 1)
     }
 
@@ -63,7 +64,7 @@ struct RetryTests {
         let client = client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1)), clock: clock)
         let fetch = Task { try await client.fetch(server.url("/down"), extracting: .data) }
         defer { fetch.cancel() }
-        try #require(await retryScheduled(1, on: clock))
+        try #require(try await retryScheduled(1, on: clock))
         // The clock never moves: only stopRetrying can end the wait.
         client.stopRetrying()
         let error = await #expect(throws: FetchError.self) { try await fetch.value }
@@ -130,7 +131,7 @@ struct RetryTests {
         let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
-        try #require(await retryScheduled(1, on: clock))
+        try #require(try await retryScheduled(1, on: clock))
         #expect(observer.retries.current.map(\.delay) == [.seconds(120)])
         // Two minutes pass in no real time; the retry goes out when they have.
         await clock.advance(by: .seconds(119))
@@ -156,7 +157,7 @@ struct RetryTests {
         let fetch = Task { try await client.fetch(server.url("/busy"), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
-        try #require(await retryScheduled(1, on: clock))
+        try #require(try await retryScheduled(1, on: clock))
         let delay = try #require(observer.retries.current.first?.delay)
         // A whole-second date thirty seconds ahead: between 29 and 30 seconds after the server
         // wrote it, less however long the client took to read it (bounded loosely below: a
@@ -254,10 +255,10 @@ struct RetryTests {
         #expect(await server.waitForRequests(count: 1))
         #expect(await clock.sleepers(count: 1))
         await clock.advance(by: .seconds(3600))
-        try #require(await retryScheduled(1, on: clock))
+        try #require(try await retryScheduled(1, on: clock))
         await clock.advance(by: .seconds(1))
         // The second attempt's connection closes without an answer: retried after 2 s.
-        try #require(await retryScheduled(2, on: clock))
+        try #require(try await retryScheduled(2, on: clock))
         await clock.advance(by: .seconds(2))
         #expect(try await fetch.value == "ok")
         #expect(observer.retries.current.map(\.error.code) == [.timedOut, .connectionLost])

@@ -1,8 +1,9 @@
-import FetchKit
 import Foundation
 import Locking
 import TestSupport
 import Testing
+
+@testable import FetchKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -94,15 +95,16 @@ struct TransportSeamTests {
             client.fetch(URL(string: "https://a.example.com/\(index)"), extracting: .data) { _ in }
         }
         let other = client.fetch(URL(string: "https://b.example.com/x"), extracting: .data) { _ in }
-        #expect(await eventually { transport.sent.current.count == 3 })
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("transport.sent.current.count == 3") { transport.sent.current.count == 3 }
+        // The other three of a.example.com wait in the client, not in the transport.
+        try await waitUntil("three requests to wait for a slot") { client.limiter.counts.waiting == 3 }
         #expect(transport.sent.current.count == 3)
         tasks[0].cancel()
-        #expect(await eventually { transport.sent.current.count == 4 })
+        try await waitUntil("transport.sent.current.count == 4") { transport.sent.current.count == 4 }
         tasks[1].cancel()
-        #expect(await eventually { transport.sent.current.count == 5 })
+        try await waitUntil("transport.sent.current.count == 5") { transport.sent.current.count == 5 }
         client.cancelAll()
-        #expect(await eventually { client.runningCount == 0 })
+        try await waitUntil("client.runningCount == 0") { client.runningCount == 0 }
         #expect(other.isFinished)
         #expect(transport.sent.current.count == 5)
     }

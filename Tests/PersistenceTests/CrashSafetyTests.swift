@@ -52,10 +52,14 @@ extension Collector<Data> {
             try process.run()
             let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
             let wanted = Int.random(in: 5...60, using: &generator)
-            let started = await Blocking.poll(upTo: Patience.hang) {
-                output.lines.count >= wanted || !process.isRunning
+            do {
+                try await waitUntil("round \(round): the writer to start committing") {
+                    output.lines.count >= wanted || !process.isRunning
+                }
+            } catch {
+                kill(process.processIdentifier, SIGKILL)
+                throw error
             }
-            #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
             #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
@@ -110,10 +114,14 @@ extension Collector<Data> {
             try process.run()
             let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
             let wanted = Int.random(in: 5...40, using: &generator)
-            let started = await Blocking.poll(upTo: Patience.hang) {
-                output.lines.count >= wanted || !process.isRunning
+            do {
+                try await waitUntil("round \(round): the writer to start committing") {
+                    output.lines.count >= wanted || !process.isRunning
+                }
+            } catch {
+                kill(process.processIdentifier, SIGKILL)
+                throw error
             }
-            #expect(started, "round \(round): the writer did not start committing")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
             #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
@@ -159,14 +167,18 @@ extension Collector<Data> {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        #expect(await Blocking.poll(upTo: Patience.hang) { output.lines.count >= 5 || !process.isRunning })
+        try await waitUntil("output.lines.count >= 5 || !process.isRunning") {
+            output.lines.count >= 5 || !process.isRunning
+        }
         // While the child commits in a loop, this process commits too: BEGIN IMMEDIATE and the
         // busy timeout make the two take turns instead of failing.
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
         }
         let before = output.lines.count
-        #expect(await Blocking.poll(upTo: Patience.hang) { output.lines.count > before + 5 || !process.isRunning })
+        try await waitUntil("output.lines.count > before + 5 || !process.isRunning") {
+            output.lines.count > before + 5 || !process.isRunning
+        }
         #expect(process.isRunning, "the writer process died while sharing the store")
         kill(process.processIdentifier, SIGKILL)
         #expect(await reader.waitForEnd(timeout: Patience.hang), "the writer's output never ended")
@@ -186,10 +198,14 @@ extension Collector<Data> {
         process.executableURL = binary
         process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
         try process.run()
-        let finished = await Blocking.poll(upTo: Patience.hang) { !process.isRunning }
-        if !finished { kill(process.processIdentifier, SIGKILL) }
+        do {
+            try await waitUntil("the writer to exit") { !process.isRunning }
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            await Blocking.run { process.waitUntilExit() }
+            throw error
+        }
         await Blocking.run { process.waitUntilExit() }
-        #expect(finished)
         #expect(process.terminationStatus == 0)
         let store = try fixture.open([Entry.self])
         #expect(try store.context.readAndWait { try $0.count(Entry.self) } == 300)

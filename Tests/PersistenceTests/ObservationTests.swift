@@ -132,28 +132,31 @@ final class BookListScreen: EntityListener {
         var screen: BookListScreen? = BookListScreen()
         let lists = try #require(screen?.lists)
         store.addListener(try #require(screen), sortedBy: byTitle)
-        #expect(await Blocking.poll(upTo: Patience.hang) { lists.count == 1 })
+        try await waitUntil("lists.count == 1") { lists.count == 1 }
         #expect(lists.values == [[]])
         try await store.context.persist { tx in
             try tx.insert(Book(id: "1", title: "zebra"))
             try tx.insert(Book(id: "2", title: "Apple"))
         }
-        #expect(await Blocking.poll(upTo: Patience.hang) { lists.count == 2 })
+        try await waitUntil("lists.count == 2") { lists.count == 2 }
         #expect(lists.values.last == ["Apple", "zebra"])
 
         let second = BookListScreen()
         store.addListener(second)
-        #expect(await Blocking.poll(upTo: Patience.hang) { second.lists.count == 1 })
+        try await waitUntil("second.lists.count == 1") { second.lists.count == 1 }
         store.removeListener(second)
 
         // A listener that stays, to know when the next commit has been delivered.
         let witness = BookListScreen()
         store.addListener(witness)
-        #expect(await Blocking.poll(upTo: Patience.hang) { witness.lists.count == 1 })
+        try await waitUntil("witness.lists.count == 1") { witness.lists.count == 1 }
+        weak let released = screen
         screen = nil
+        // The store holds its listeners weakly: nothing else keeps the screen alive.
+        try await waitUntil("the released screen to be freed") { released == nil }
         try await store.context.persist { tx in try tx.insert(Book(id: "3", title: "m")) }
-        #expect(await Blocking.poll(upTo: Patience.hang) { witness.lists.count == 2 })
-        #expect(await !Blocking.poll(upTo: .milliseconds(300)) { lists.count > 2 }, "a released listener was called")
+        try await waitUntil("witness.lists.count == 2") { witness.lists.count == 2 }
+        #expect(lists.count == 2, "a released listener was called")
         #expect(second.lists.count == 1)
     }
 
@@ -168,7 +171,7 @@ final class BookListScreen: EntityListener {
         }
         // Main-actor jobs wait while the test process's main thread is busy (XCTest runs its
         // tests there), so this bound is generous; nothing here measures time.
-        _ = await eventually { screen.lists.values.last == ["a", "b", "c"] }
+        try await waitUntil("the last list to hold every commit") { screen.lists.values.last == ["a", "b", "c"] }
         let lists = screen.lists.values
         // The first call tells the list as it was when the listener's first refresh ran (commits
         // made meanwhile are folded into it); the last holds every commit.

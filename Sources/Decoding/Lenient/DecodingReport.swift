@@ -55,7 +55,7 @@ public struct DecodingReport: Sendable, Hashable, CustomStringConvertible {
     /// Creates a report.
     ///
     /// - Parameter entries: the entries, in decoding order.
-    public init(entries: [Entry] = []) {
+    init(entries: [Entry] = []) {
         self.entries = entries
     }
 

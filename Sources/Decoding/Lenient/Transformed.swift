@@ -1,59 +1,3 @@
-/// A conversion applied while decoding, from the JSON's shape to the property's.
-///
-/// For example, ``JoinedStrings`` turns `["Ada", "Grace"]` into `"Ada, Grace"`:
-///
-/// ```swift
-/// struct Book: Decodable {
-///     enum CodingKeys: String, CodingKey { case authors = "volumeInfo.authors" }
-///     @TransformedIfPresent<JoinedStrings> var authors: String?
-/// }
-/// ```
-public protocol DecodingTransform {
-    /// What the JSON holds.
-    associatedtype Input: Decodable
-    /// What the property holds.
-    associatedtype Output
-
-    /// Converts a decoded input.
-    ///
-    /// - Parameter input: the decoded JSON value.
-    /// - Returns: the property's value.
-    /// - Throws: any error; it is reported as a `DecodingError.dataCorrupted` at the value's path.
-    static func transform(_ input: Input) throws -> Output
-}
-
-/// A transform that can be undone, so that the property encodes back.
-public protocol ReversibleTransform: DecodingTransform where Input: Encodable {
-    /// Converts a property value back to what the JSON holds.
-    ///
-    /// - Parameter output: the property's value.
-    /// - Returns: the value to encode.
-    /// - Throws: any error; it is reported as an `EncodingError.invalidValue`.
-    static func reverse(_ output: Output) throws -> Input
-}
-
-/// Joins an array of strings with `", "`, as a book's authors are shown.
-///
-/// Reversing splits on `", "`, which is exact unless a string itself contains `", "`.
-public enum JoinedStrings: ReversibleTransform {
-    /// Joins the strings with `", "`.
-    ///
-    /// - Parameter input: the strings.
-    /// - Returns: the joined text.
-    @inlinable
-    public static func transform(_ input: [String]) -> String {
-        input.joined(separator: ", ")
-    }
-
-    /// Splits the text on `", "`.
-    ///
-    /// - Parameter output: the joined text.
-    /// - Returns: the strings.
-    public static func reverse(_ output: String) -> [String] {
-        output.isEmpty ? [] : output.components(separatedBy: ", ")
-    }
-}
-
 /// A property decoded as `Transform.Input` and stored as `Transform.Output`; the key must be present.
 @propertyWrapper
 public struct Transformed<Transform: DecodingTransform>: Decodable {
@@ -90,52 +34,8 @@ extension Transformed: Encodable where Transform: ReversibleTransform {
 }
 
 extension Transformed: Equatable where Transform.Output: Equatable {}
+
 extension Transformed: Sendable where Transform.Output: Sendable {}
-
-/// A property decoded as `Transform.Input` and stored as `Transform.Output?`: nil when the key
-/// is missing, the value is null, or an object on its path is missing.
-@propertyWrapper
-public struct TransformedIfPresent<Transform: DecodingTransform>: Decodable {
-    /// The transformed value, or nil.
-    public var wrappedValue: Transform.Output?
-
-    /// Creates the wrapper around a value.
-    ///
-    /// - Parameter wrappedValue: the value.
-    @inlinable
-    public init(wrappedValue: Transform.Output?) {
-        self.wrappedValue = wrappedValue
-    }
-
-    /// Decodes `Transform.Input`, or null, and transforms it.
-    ///
-    /// - Parameter decoder: the decoder to read from.
-    /// - Throws: `DecodingError` when the input does not decode or the transform fails.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            wrappedValue = nil
-        } else {
-            let input = try container.decode(Transform.Input.self)
-            wrappedValue = try applyTransform(Transform.self, input, codingPath: decoder.codingPath)
-        }
-    }
-}
-
-extension TransformedIfPresent: Encodable where Transform: ReversibleTransform {
-    /// Encodes the reversed value, or null.
-    ///
-    /// - Parameter encoder: the encoder to write to.
-    /// - Throws: `EncodingError.invalidValue` when reversing fails.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        guard let wrappedValue else { return try container.encodeNil() }
-        try container.encode(try reverseTransform(Transform.self, wrappedValue, codingPath: encoder.codingPath))
-    }
-}
-
-extension TransformedIfPresent: Equatable where Transform.Output: Equatable {}
-extension TransformedIfPresent: Sendable where Transform.Output: Sendable {}
 
 extension KeyedDecodingContainer {
     /// Decodes a transformed property: decodes the input at `key` (which may be a path) and transforms it.

@@ -1,7 +1,7 @@
 import ExampleSupport
 import Foundation
 
-/// The book lab (seed 003): search Google Books, keep a personal library.
+/// The book lab: search Google Books, keep a personal library.
 ///
 /// Offline by default against a built-in catalogue served on 127.0.0.1; `--live` talks to
 /// Google Books itself (no key needed).

@@ -7,7 +7,7 @@ import Foundation
 struct BookSearch: Sendable {
     /// Google Books' largest page.
     static let pageSize = 40
-    /// The seed's `MAX_REQUESTS`.
+    /// The most pages one search asks for.
     static let maximumPages = 10
 
     let words: String

@@ -4,9 +4,8 @@ import Foundation
 /// The Google Books endpoints the book lab uses, at a base URL: the real API's
 /// `https://www.googleapis.com/books/v1`, or the offline server's `/books/v1`.
 ///
-/// The seed built `REQUEST_STRING + bookName` by hand and percent-encoded it for a URL's host;
-/// here the query is a `URLQueryItem` that FetchKit encodes with every reserved character
-/// escaped, so `C++ & Rust` arrives intact.
+/// The query is a `URLQueryItem` that FetchKit encodes with every reserved character escaped,
+/// so `C++ & Rust` arrives intact.
 struct GoogleBooks: Endpoint {
     /// One request to the volumes collection.
     enum Route: Sendable {

@@ -6,7 +6,7 @@ import Persistence
 ///
 /// Every write goes through `persist`: the block runs on the context's queue inside one
 /// transaction and is committed when it returns, so nothing accepted is lost when the
-/// program exits (the seed's `cleanup()` save is not needed).
+/// program exits, and no save is needed at exit.
 struct Library: Sendable {
     let store: ObjectStore
 

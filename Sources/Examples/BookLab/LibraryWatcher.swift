@@ -1,11 +1,11 @@
 import ExampleSupport
 import Persistence
 
-/// The seed's `DatabaseListener` with `onBookListChange`: told the library's sorted list when
-/// it registers and again after every commit that changes it.
+/// A listener of the library: told the library's sorted list when it registers and again
+/// after every commit that changes it.
 ///
 /// `add` and `remove` register one before they write and report the list the store hands it
-/// after the commit, the way the seed's My Books screen was refreshed.
+/// after the commit, as a "My Books" screen would refresh.
 final class LibraryWatcher: EntityListener, Sendable {
     typealias Entity = LibraryBook
 

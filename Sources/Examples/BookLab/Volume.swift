@@ -1,8 +1,8 @@
 import Decoding
 import Foundation
 
-/// One Google Books volume, flattened by path keys: the seed's `BookData` without its
-/// hand-written `init(from:)`, three `nestedContainer` calls and the loop over identifiers.
+/// One Google Books volume, flattened by path keys: the decoding reads nested fields by their
+/// paths, with no hand-written `init(from:)` or `nestedContainer` calls.
 ///
 /// Every field but the id is optional: real volumes lack authors, image links, identifiers and
 /// even publishers, and a field is nil when any object on its path is missing.

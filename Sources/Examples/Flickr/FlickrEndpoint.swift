@@ -4,8 +4,8 @@ import Foundation
 /// The Flickr REST calls the program makes, as FetchKit endpoints. The API key is not here:
 /// an `APIKeyAdapter` on the client adds it to every request.
 enum FlickrEndpoint: Endpoint {
-    /// `flickr.photos.search` for recent photos that have a location (the seed's
-    /// `URLforRecentGeoreferencedPhotos`), newest first, with the extras the store keeps.
+    /// `flickr.photos.search` for recent photos that have a location, newest first, with the
+    /// extras the store keeps.
     case recentGeoreferencedPhotos(service: URL, perPage: Int)
 
     /// The live REST endpoint.

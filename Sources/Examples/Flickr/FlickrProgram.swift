@@ -3,7 +3,7 @@ import Foundation
 import Persistence
 
 /// `flickr`: recent geo-referenced Flickr photos, fetched once or periodically into a
-/// store, listed, and plotted on a map (seed 002).
+/// store, listed, and plotted on a map.
 @main
 struct FlickrProgram {
     static let program = ExampleProgram(

@@ -11,15 +11,13 @@ import Persistence
 
 /// One fetch of recent geo-referenced photos: download, check, decode, upsert.
 ///
-/// The seed started a background download named by its task description, kept a completion
-/// handler for the photos and another for "all downloads finished". Here the
-/// `DownloadCoordinator` keys the download (`recent-photos`: a second request while one is
+/// The `DownloadCoordinator` keys the download (`recent-photos`: a second request while one is
 /// in flight joins it instead of starting another), calls the download's completion once,
 /// and says once when the batch of downloads has ended. The file is then checked for
 /// Flickr's `"stat": "fail"` with the client's own failure detector, decoded at
 /// `photos.photo`, and upserted by photo id in one `persist` transaction.
 final class RecentPhotosFetcher: Sendable {
-    /// The download's key (the seed's `FLICKR_FETCH_RECENT_PHOTOS` task description).
+    /// The download's key: a second fetch while one is in flight joins it.
     static let downloadKey = "recent-photos"
 
     private let endpoint: FlickrEndpoint

@@ -2,7 +2,7 @@ import ExampleSupport
 import FetchKit
 import Foundation
 
-/// `mustc add <title> [--year <year>] [--member <name>]`: the seed's "add a favourite movie" flow.
+/// `mustc add <title> [--year <year>] [--member <name>]`: adds a favourite movie.
 ///
 /// The movie is stored at once (one `persist` block) and shown; then TMDB is searched for its
 /// title (released in `year`, when one is given), the first result is picked, and its id and

@@ -2,8 +2,8 @@ import ExampleSupport
 import FetchKit
 import Foundation
 
-/// `mustc`: the family's favourite movies with their TMDB popularity, rebuilt on FetchKit,
-/// Persistence and Decoding (the MustC flow of seeds 004, 000 and 001).
+/// `mustc`: the family's favourite movies with their TMDB popularity, on FetchKit,
+/// Persistence and Decoding.
 @main
 struct MustC {
     static let defaultMember = "family"

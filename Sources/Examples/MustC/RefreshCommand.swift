@@ -2,11 +2,11 @@ import ExampleSupport
 import FetchKit
 import Foundation
 
-/// `mustc refresh [--operations] [--concurrency <n>]`: the seed's background fetch.
+/// `mustc refresh [--operations] [--concurrency <n>]`: fetches every stored movie's popularity again.
 ///
 /// Every stored movie with a TMDB id is fetched again by id, at most `concurrency` at a
-/// time, with FetchKit's fan-out (`FetchClient.fetchAll`) or, with `--operations`, with the
-/// seed's Operation pipeline (`FetchOperation`s and `OperationQueue.addRefresh`). Changed
+/// time, with FetchKit's fan-out (`FetchClient.fetchAll`) or, with `--operations`, with
+/// an Operation pipeline (`FetchOperation`s and `OperationQueue.addRefresh`). Changed
 /// popularity values are written back in one `persist` block, with a history sample for each
 /// changed movie and a record of the refresh (unless it failed), and the refresh reports one
 /// ``RefreshOutcome``: `newData`, `noData` or `failed`. Ctrl-C while the movies are fetched
@@ -110,7 +110,7 @@ struct RefreshCommand {
         return (report.outcome, report.results)
     }
 
-    /// The Operation form: the seed's `UpdateMovieOperation`s and `BackgroundFetchCompletionOperation`.
+    /// The Operation form: one `FetchOperation` per movie and a completion operation after them.
     private func refreshWithOperations(
         _ movies: [Movie], progress: ProgressPrinter
     ) async

@@ -1,9 +1,9 @@
 import FetchKit
 import Foundation
 
-/// The two TMDB requests MustC makes, as a FetchKit endpoint: the seed's
-/// `MovieDBHelper.Endpoint`, without the key pasted into a URL string and with every query
-/// value percent-encoded by FetchKit (so `Fast & Furious` stays one query value).
+/// The two TMDB requests MustC makes, as a FetchKit endpoint: the key is never part of a URL
+/// string, and FetchKit percent-encodes every query value (so `Fast & Furious` stays one
+/// query value).
 ///
 /// The base URL is part of the value so the same endpoints reach the real API or the
 /// offline server.

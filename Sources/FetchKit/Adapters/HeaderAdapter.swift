@@ -14,11 +14,11 @@
 /// ]
 /// ```
 ///
-/// Fields the request already has are kept unless ``overridesExisting`` is `true`.
+/// Fields the request already has are kept unless the adapter is made with `overridesExisting: true`.
 public struct HeaderAdapter: RequestAdapter, CustomStringConvertible, CustomReflectable {
     private let headers: [String: String]
     /// Whether these fields replace fields of the same name already on the request.
-    public let overridesExisting: Bool
+    let overridesExisting: Bool
 
     /// Creates an adapter that sets these fields.
     ///

@@ -18,7 +18,7 @@ import Locking
 /// How it behaves:
 /// - Each attempt carries the current token (`Authorization: Bearer …` by default). With
 ///   no token yet, the first request gets one from `refresh` before it is sent.
-/// - A response with a status in ``rejectionStatuses`` (401 by default) triggers one refresh:
+/// - A response with a status in `rejectionStatuses` (401 by default) triggers one refresh:
 ///   single-flight, so 100 requests rejected at once cause one call of `refresh`, and all
 ///   100 are sent again with the new token. A request rejected with a token that was
 ///   already replaced is simply sent again with the newer one.
@@ -56,7 +56,7 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
     /// Where the token goes.
     public let placement: Placement
     /// The statuses that mean "this token is no longer accepted"; `[401]` by default.
-    public let rejectionStatuses: Set<Int>
+    let rejectionStatuses: Set<Int>
     private let refresh: @Sendable () async throws -> String
     private let state: Locked<State>
 

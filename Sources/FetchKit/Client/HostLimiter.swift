@@ -63,6 +63,17 @@ final class HostLimiter: Sendable {
         self.lookAhead = max(0, lookAhead)
     }
 
+    /// The requests of every host: running, parked in the transport, and waiting for a slot.
+    var counts: (running: Int, parked: Int, waiting: Int) {
+        hosts.withLock { hosts in
+            hosts.values.reduce(into: (0, 0, 0)) { sum, host in
+                sum.0 += host.running.count
+                sum.1 += host.parked.count
+                sum.2 += host.waiting.count - host.head
+            }
+        }
+    }
+
     /// Admits the request now if the host has room, or later, in order, when it has.
     ///
     /// - Parameters:

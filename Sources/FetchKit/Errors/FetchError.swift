@@ -140,56 +140,6 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             reportedFailure: reported, timeout: timeout)
     }
 
-    // MARK: Deprecated patterns
-
-    /// Matches any ``Code-swift.struct/invalidURL`` error; use `FetchError.Code.invalidURL` instead.
-    @available(*, deprecated, renamed: "Code.invalidURL", message: "match the code: catch FetchError.Code.invalidURL")
-    public static let invalidURL = FetchError(code: .invalidURL)
-    /// Matches any ``Code-swift.struct/invalidRequest`` error; use `FetchError.Code.invalidRequest` instead.
-    @available(*, deprecated, renamed: "Code.invalidRequest", message: "match the code: catch FetchError.Code.invalidRequest")
-    public static let invalidRequest = FetchError(code: .invalidRequest)
-    /// Matches any ``Code-swift.struct/transportFailed`` error; use `FetchError.Code.transportFailed` instead.
-    @available(*, deprecated, renamed: "Code.transportFailed", message: "match the code: catch FetchError.Code.transportFailed")
-    public static let transportFailed = FetchError(code: .transportFailed)
-    /// Matches any ``Code-swift.struct/connectionLost`` error; use `FetchError.Code.connectionLost` instead.
-    @available(*, deprecated, renamed: "Code.connectionLost", message: "match the code: catch FetchError.Code.connectionLost")
-    public static let connectionLost = FetchError(code: .connectionLost)
-    /// Matches any ``Code-swift.struct/badResponse`` error; use `FetchError.Code.badResponse` instead.
-    @available(*, deprecated, renamed: "Code.badResponse", message: "match the code: catch FetchError.Code.badResponse")
-    public static let badResponse = FetchError(code: .badResponse)
-    /// Matches any ``Code-swift.struct/timedOut`` error; use `FetchError.Code.timedOut` instead.
-    @available(*, deprecated, renamed: "Code.timedOut", message: "match the code: catch FetchError.Code.timedOut")
-    public static let timedOut = FetchError(code: .timedOut)
-    /// Matches any ``Code-swift.struct/cancelled`` error; use `FetchError.Code.cancelled` instead.
-    @available(*, deprecated, renamed: "Code.cancelled", message: "match the code: catch FetchError.Code.cancelled")
-    public static let cancelled = FetchError(code: .cancelled)
-    /// Matches any ``Code-swift.struct/unacceptableStatus`` error; use `FetchError.Code.unacceptableStatus` instead.
-    @available(*, deprecated, renamed: "Code.unacceptableStatus", message: "match the code: catch FetchError.Code.unacceptableStatus")
-    public static let unacceptableStatus = FetchError(code: .unacceptableStatus)
-    /// Matches any ``Code-swift.struct/decodingFailed`` error; use `FetchError.Code.decodingFailed` instead.
-    @available(*, deprecated, renamed: "Code.decodingFailed", message: "match the code: catch FetchError.Code.decodingFailed")
-    public static let decodingFailed = FetchError(code: .decodingFailed)
-    /// Matches any ``Code-swift.struct/apiFailure`` error; use `FetchError.Code.apiFailure` instead.
-    @available(*, deprecated, renamed: "Code.apiFailure", message: "match the code: catch FetchError.Code.apiFailure")
-    public static let apiFailure = FetchError(code: .apiFailure)
-    /// Matches any ``Code-swift.struct/fileUnavailable`` error; use `FetchError.Code.fileUnavailable` instead.
-    @available(*, deprecated, renamed: "Code.fileUnavailable", message: "match the code: catch FetchError.Code.fileUnavailable")
-    public static let fileUnavailable = FetchError(code: .fileUnavailable)
-    /// Matches any ``Code-swift.struct/authenticationFailed`` error; use `FetchError.Code.authenticationFailed` instead.
-    @available(*, deprecated, renamed: "Code.authenticationFailed", message: "match the code: catch FetchError.Code.authenticationFailed")
-    public static let authenticationFailed = FetchError(code: .authenticationFailed)
-
-    /// Whether `value` is a ``FetchError`` of the same ``code`` as `pattern`.
-    ///
-    /// - Parameters:
-    ///   - pattern: one of the deprecated error constants.
-    ///   - value: any error.
-    /// - Returns: `true` when `value` is a ``FetchError`` with `pattern`'s code.
-    @available(*, deprecated, message: "match the code: catch FetchError.Code.timedOut")
-    public static func ~= (pattern: FetchError, value: any Error) -> Bool {
-        (value as? FetchError)?.code == pattern.code
-    }
-
     // MARK: Description
 
     /// One or two sentences on one line that say what failed, for which request, and what to check.

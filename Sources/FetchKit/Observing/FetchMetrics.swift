@@ -44,7 +44,7 @@ public struct FetchMetrics: Sendable, CustomStringConvertible {
     ///   - duration: the total time.
     ///   - waitForConnection: the time spent waiting for a slot.
     ///   - cacheUse: what the cache did.
-    public init(
+    init(
         error: FetchError?, statusCode: Int?, attempts: Int, bytesReceived: Int, duration: Duration,
         waitForConnection: Duration, cacheUse: CacheUse = .none
     ) {

@@ -19,7 +19,7 @@ public struct RequestSummary: Sendable, CustomStringConvertible {
     ///   - url: the redacted URL.
     ///   - headers: the redacted header fields.
     ///   - attempt: the attempt, from 1.
-    public init(id: Int, method: HTTPMethod, url: String, headers: [String: String], attempt: Int) {
+    init(id: Int, method: HTTPMethod, url: String, headers: [String: String], attempt: Int) {
         self.id = id
         self.method = method
         self.url = url

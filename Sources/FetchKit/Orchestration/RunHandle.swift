@@ -22,12 +22,9 @@ public final class RunHandle: Sendable {
     public var isCancelled: Bool {
         task.isCancelled
     }
+
+    /// Returns once the run has ended: its last callback has been queued.
+    func finished() async {
+        await task.value
+    }
 }
-
-/// The handle of a callback-form fan-out; renamed ``RunHandle``.
-@available(*, deprecated, renamed: "RunHandle")
-public typealias FanOutHandle = RunHandle
-
-/// The handle of a callback-form pagination; renamed ``RunHandle``.
-@available(*, deprecated, renamed: "RunHandle")
-public typealias PaginationHandle = RunHandle

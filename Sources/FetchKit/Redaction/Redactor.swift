@@ -54,7 +54,7 @@ public struct Redactor: Sendable {
     ///
     /// - Parameter name: the query-item or header-field name.
     /// - Returns: `true` when its value must not be shown.
-    public func isSecret(_ name: String) -> Bool {
+    func isSecret(_ name: String) -> Bool {
         let name = name.lowercased()
         if Self.exactNames.contains(name) || additionalNames.contains(name) { return true }
         if name.hasSuffix("_key") || name.hasSuffix("-key") || name.hasSuffix("apikey") { return true }
@@ -94,7 +94,7 @@ public struct Redactor: Sendable {
     ///
     /// - Parameter headers: the header fields.
     /// - Returns: the same fields, with secret values replaced by ``placeholder``.
-    public func redact(headers: [String: String]) -> [String: String] {
+    func redact(headers: [String: String]) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in headers {
             result[name] = isSecret(name) ? Self.placeholder : value

@@ -104,7 +104,7 @@ public struct RetryPolicy: Sendable {
     ///   - retry: which retry this is, from 1.
     ///   - generator: the source of the jitter.
     /// - Returns: the wait, between `(1 − jitter) ×` and `1 ×` the capped exponential delay.
-    public func backoff(beforeRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+    func backoff(beforeRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let exponent = Double(max(0, retry - 1))
         let raw = baseDelay.timeInterval * pow(multiplier, exponent)
         let capped = min(raw.isFinite ? raw : .greatestFiniteMagnitude, maximumDelay.timeInterval)
@@ -116,7 +116,7 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter retry: which retry this is, from 1.
     /// - Returns: the wait.
-    public func backoff(beforeRetry retry: Int) -> Duration {
+    func backoff(beforeRetry retry: Int) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return backoff(beforeRetry: retry, using: &generator)
     }

@@ -50,7 +50,7 @@ public struct MultipartFormData: Sendable {
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// Whether any part is a file (the form is then streamed through a temporary file).
-    public var containsFiles: Bool {
+    var containsFiles: Bool {
         parts.contains { if case .file = $0 { true } else { false } }
     }
 

@@ -25,7 +25,7 @@ import Locking
 /// **Nesting.** A `persist` started with ``persistAndWait(_:)`` *inside* a persist block on the
 /// same context runs at once as a savepoint of the outer transaction: if it throws, only its
 /// changes are undone and the error reaches its caller; if it returns, its changes are committed
-/// with the outer block. ``persist(_:completionQueue:completion:)`` called inside a block is queued and runs after
+/// with the outer block. ``persist(_:queue:completion:)`` called inside a block is queued and runs after
 /// the current block, in its own transaction. A read inside a persist block sees the block's own
 /// uncommitted writes. Neither deadlocks.
 ///
@@ -80,21 +80,6 @@ public final class ObjectContext: @unchecked Sendable {
         self.queue.async {
             self.deliver(Result { try self.performWrite(block) }, on: queue, to: completion)
         }
-    }
-
-    /// Runs `block` in a write transaction, then calls `completion`; renamed
-    /// ``persist(_:queue:completion:)``.
-    ///
-    /// - Parameters:
-    ///   - block: the work; it receives the transaction.
-    ///   - completionQueue: where `completion` runs.
-    ///   - completion: called once with the block's value or error.
-    @available(*, deprecated, renamed: "persist(_:queue:completion:)")
-    public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue?,
-        completion: (@Sendable (Result<T, any Error>) -> Void)? = nil
-    ) {
-        persist(block, queue: completionQueue, completion: completion)
     }
 
     /// Hands `result` to `completion` on `queue`, or at once on the context's queue when `queue` is `nil`.
@@ -154,21 +139,6 @@ public final class ObjectContext: @unchecked Sendable {
         self.queue.async {
             self.deliver(Result { try self.performRead(block) }, on: queue, to: completion)
         }
-    }
-
-    /// Runs `block` in a read transaction, then calls `completion`; renamed
-    /// ``read(_:queue:completion:)``.
-    ///
-    /// - Parameters:
-    ///   - block: the reads.
-    ///   - completionQueue: where `completion` runs.
-    ///   - completion: called once with the block's value or error.
-    @available(*, deprecated, renamed: "read(_:queue:completion:)")
-    public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, completionQueue: DispatchQueue?,
-        completion: @escaping @Sendable (Result<T, any Error>) -> Void
-    ) {
-        read(block, queue: completionQueue, completion: completion)
     }
 
     /// Runs `block` on the context's queue inside a read transaction and returns its value.

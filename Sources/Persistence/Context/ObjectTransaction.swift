@@ -8,7 +8,7 @@
 public final class ObjectTransaction {
     let connection: Connection
     /// Whether writes are allowed (a `persist` block) or not (a `read` block).
-    public let isWritable: Bool
+    let isWritable: Bool
     var isOpen = true
     var touched: Set<String> = []
     var touchedEverything = false

@@ -113,7 +113,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     ///   - entity: the entity concerned, if any.
     ///   - property: the property concerned, if any.
     ///   - sqliteCode: SQLite's extended result code, if SQLite reported it.
-    public init(
+    init(
         _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, sqliteCode: Int32? = nil
     ) {
         self.code = code
@@ -125,91 +125,6 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
 
     /// The message, prefixed with the code, on one line: `PersistenceError.busy: …`.
     public var description: String { "PersistenceError.\(code): \(message)".oneLine }
-
-    // MARK: Deprecated names
-
-    /// What kind of error this is; renamed ``code``.
-    @available(*, deprecated, renamed: "code")
-    public var kind: Code { code }
-
-    /// The kind of an error; renamed ``Code-swift.struct``.
-    @available(*, deprecated, renamed: "Code")
-    public typealias Kind = Code
-
-    /// Whether `error` is a ``PersistenceError`` of the same code as `pattern`.
-    ///
-    /// - Parameters:
-    ///   - pattern: one of the deprecated error constants.
-    ///   - error: the error to test.
-    /// - Returns: `true` when the codes match.
-    @available(*, deprecated, message: "match the code: catch PersistenceError.Code.busy")
-    public static func ~= (pattern: PersistenceError, error: any Error) -> Bool {
-        (error as? PersistenceError)?.code == pattern.code
-    }
-
-    /// A ``Code-swift.struct/notADatabase`` error; match `PersistenceError.Code.notADatabase` instead.
-    @available(*, deprecated, renamed: "Code.notADatabase", message: "match the code: catch PersistenceError.Code.notADatabase")
-    public static let notADatabase = PersistenceError(.notADatabase, "The file is not a database.")
-    /// A ``Code-swift.struct/corrupt`` error; match `PersistenceError.Code.corrupt` instead.
-    @available(*, deprecated, renamed: "Code.corrupt", message: "match the code: catch PersistenceError.Code.corrupt")
-    public static let corrupt = PersistenceError(.corrupt, "The database file is corrupt.")
-    /// A ``Code-swift.struct/cannotOpen`` error; match `PersistenceError.Code.cannotOpen` instead.
-    @available(*, deprecated, renamed: "Code.cannotOpen", message: "match the code: catch PersistenceError.Code.cannotOpen")
-    public static let cannotOpen = PersistenceError(.cannotOpen, "The database file cannot be opened.")
-    /// A ``Code-swift.struct/readOnly`` error; match `PersistenceError.Code.readOnly` instead.
-    @available(*, deprecated, renamed: "Code.readOnly", message: "match the code: catch PersistenceError.Code.readOnly")
-    public static let readOnly = PersistenceError(.readOnly, "The database is read-only.")
-    /// A ``Code-swift.struct/diskFull`` error; match `PersistenceError.Code.diskFull` instead.
-    @available(*, deprecated, renamed: "Code.diskFull", message: "match the code: catch PersistenceError.Code.diskFull")
-    public static let diskFull = PersistenceError(.diskFull, "The disk is full.")
-    /// A ``Code-swift.struct/unsupportedValue`` error; match `PersistenceError.Code.unsupportedValue` instead.
-    @available(*, deprecated, renamed: "Code.unsupportedValue", message: "match the code: catch PersistenceError.Code.unsupportedValue")
-    public static let unsupportedValue = PersistenceError(.unsupportedValue, "The value cannot be stored.")
-    /// A ``Code-swift.struct/uniqueKeyViolation`` error; match `PersistenceError.Code.uniqueKeyViolation` instead.
-    @available(*, deprecated, renamed: "Code.uniqueKeyViolation", message: "match the code: catch PersistenceError.Code.uniqueKeyViolation")
-    public static let uniqueKeyViolation = PersistenceError(.uniqueKeyViolation, "A unique key is violated.")
-    /// A ``Code-swift.struct/constraintViolation`` error; match `PersistenceError.Code.constraintViolation` instead.
-    @available(*, deprecated, renamed: "Code.constraintViolation", message: "match the code: catch PersistenceError.Code.constraintViolation")
-    public static let constraintViolation = PersistenceError(.constraintViolation, "A constraint is violated.")
-    /// A ``Code-swift.struct/newerSchema`` error; match `PersistenceError.Code.newerSchema` instead.
-    @available(*, deprecated, renamed: "Code.newerSchema", message: "match the code: catch PersistenceError.Code.newerSchema")
-    public static let newerSchema = PersistenceError(.newerSchema, "The store was written by a newer version.")
-    /// A ``Code-swift.struct/incompatibleSchema`` error; match `PersistenceError.Code.incompatibleSchema` instead.
-    @available(*, deprecated, renamed: "Code.incompatibleSchema", message: "match the code: catch PersistenceError.Code.incompatibleSchema")
-    public static let incompatibleSchema = PersistenceError(.incompatibleSchema, "The entity no longer matches its table.")
-    /// A ``Code-swift.struct/migrationFailed`` error; match `PersistenceError.Code.migrationFailed` instead.
-    @available(*, deprecated, renamed: "Code.migrationFailed", message: "match the code: catch PersistenceError.Code.migrationFailed")
-    public static let migrationFailed = PersistenceError(.migrationFailed, "A migration failed.")
-    /// A ``Code-swift.struct/busy`` error; match `PersistenceError.Code.busy` instead.
-    @available(*, deprecated, renamed: "Code.busy", message: "match the code: catch PersistenceError.Code.busy")
-    public static let busy = PersistenceError(.busy, "The database is locked.")
-    /// A ``Code-swift.struct/unknownProperty`` error; match `PersistenceError.Code.unknownProperty` instead.
-    @available(*, deprecated, renamed: "Code.unknownProperty", message: "match the code: catch PersistenceError.Code.unknownProperty")
-    public static let unknownProperty = PersistenceError(.unknownProperty, "The entity has no such property.")
-    /// A ``Code-swift.struct/typeMismatch`` error; match `PersistenceError.Code.typeMismatch` instead.
-    @available(*, deprecated, renamed: "Code.typeMismatch", message: "match the code: catch PersistenceError.Code.typeMismatch")
-    public static let typeMismatch = PersistenceError(.typeMismatch, "A stored value does not have its property's type.")
-    /// A ``Code-swift.struct/invalidQuery`` error; match `PersistenceError.Code.invalidQuery` instead.
-    @available(*, deprecated, renamed: "Code.invalidQuery", message: "match the code: catch PersistenceError.Code.invalidQuery")
-    public static let invalidQuery = PersistenceError(.invalidQuery, "A full-text query is malformed.")
-    /// A ``Code-swift.struct/decodingFailed`` error; match `PersistenceError.Code.decodingFailed` instead.
-    @available(*, deprecated, renamed: "Code.decodingFailed", message: "match the code: catch PersistenceError.Code.decodingFailed")
-    public static let decodingFailed = PersistenceError(.decodingFailed, "A row could not be decoded.")
-    /// A ``Code-swift.struct/encodingFailed`` error; match `PersistenceError.Code.encodingFailed` instead.
-    @available(*, deprecated, renamed: "Code.encodingFailed", message: "match the code: catch PersistenceError.Code.encodingFailed")
-    public static let encodingFailed = PersistenceError(.encodingFailed, "An entity could not be encoded.")
-    /// A ``Code-swift.struct/notFound`` error; match `PersistenceError.Code.notFound` instead.
-    @available(*, deprecated, renamed: "Code.notFound", message: "match the code: catch PersistenceError.Code.notFound")
-    public static let notFound = PersistenceError(.notFound, "No row has that identity.")
-    /// A ``Code-swift.struct/misuse`` error; match `PersistenceError.Code.misuse` instead.
-    @available(*, deprecated, renamed: "Code.misuse", message: "match the code: catch PersistenceError.Code.misuse")
-    public static let misuse = PersistenceError(.misuse, "The transaction cannot be used here.")
-    /// A ``Code-swift.struct/closed`` error; match `PersistenceError.Code.closed` instead.
-    @available(*, deprecated, renamed: "Code.closed", message: "match the code: catch PersistenceError.Code.closed")
-    public static let closed = PersistenceError(.closed, "The store is closed.")
-    /// A ``Code-swift.struct/sqlite`` error; match `PersistenceError.Code.sqlite` instead.
-    @available(*, deprecated, renamed: "Code.sqlite", message: "match the code: catch PersistenceError.Code.sqlite")
-    public static let sqlite = PersistenceError(.sqlite, "SQLite reported an error.")
 }
 
 extension PersistenceError: Equatable {

@@ -18,7 +18,7 @@ public struct Sort<Entity: StoredEntity>: Sendable, Hashable {
     /// a case-insensitive ``EntityIndex`` the sort reads the index.
     public let caseInsensitive: Bool
     /// Whether this sorts by full-text relevance (``Field/relevance``) rather than by value.
-    public let isRelevance: Bool
+    let isRelevance: Bool
 
     /// The to-one relation the sorted property is reached through, when it belongs to another entity.
     let related: RelatedSort?

@@ -10,7 +10,7 @@ public struct Row: Sendable, Hashable {
     /// - Parameters:
     ///   - columns: the column names.
     ///   - values: one value per column.
-    public init(columns: [String], values: [DatabaseValue]) {
+    init(columns: [String], values: [DatabaseValue]) {
         self.columns = columns
         self.values = values
     }

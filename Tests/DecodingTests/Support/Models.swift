@@ -1,8 +1,8 @@
 import Decoding
 import Foundation
 
-// The flat types the examples use, declared with path keys, plus the seed's hand-written
-// BookData for comparison.
+// The flat types the examples use, declared with path keys, plus a hand-written BookData
+// (nested containers) for comparison.
 
 /// One Google Books volume, flattened: what the book lab stores.
 struct Book: Codable, Equatable, Sendable {
@@ -38,7 +38,7 @@ struct BookPage: Codable, Equatable, Sendable {
     @DefaultEmpty var books: [Book]
 }
 
-/// The benchmark's path-keyed book: the same fields and types as the seed's `BookData`.
+/// The benchmark's path-keyed book: the same fields and types as ``HandWrittenBookData``.
 struct PathKeyedBookData: Decodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case title = "volumeInfo.title"
@@ -59,9 +59,9 @@ struct PathKeyedBookData: Decodable, Equatable {
     var imageURL: String?
 }
 
-/// The seed's hand-written `BookData` (seed 003), with its RootKeys, BookKeys, ImageKeys and
-/// the loop over `industryIdentifiers`.
-final class SeedBookData: Decodable {
+/// A hand-written Google Books decoder, with RootKeys, BookKeys, ImageKeys and a loop over
+/// `industryIdentifiers`.
+final class HandWrittenBookData: Decodable {
     var isbn13: String?
     var title: String
     var authors: String?
@@ -113,16 +113,16 @@ final class SeedBookData: Decodable {
     }
 }
 
-/// The seed's `VolumeData`.
-struct SeedVolumeData: Decodable {
+/// The volume list ``HandWrittenBookData`` is decoded from.
+struct HandWrittenVolumeData: Decodable {
     enum CodingKeys: String, CodingKey {
         case books = "items"
     }
 
-    var books: [SeedBookData]?
+    var books: [HandWrittenBookData]?
 }
 
-/// A page of path-keyed seed books.
+/// A page of path-keyed books.
 struct PathKeyedVolumeData: Decodable {
     enum CodingKeys: String, CodingKey {
         case books = "items"

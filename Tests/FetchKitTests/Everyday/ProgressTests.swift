@@ -45,6 +45,9 @@ import Testing
         let file = try UploadTests.temporaryFile(size: 6 << 20)
         defer { try? FileManager.default.removeItem(at: file) }
 
+        // The server holds the body after 1 MiB until a partial report has come, so the upload
+        // is partway however fast the machine sends it.
+        server.stallRequestBodies(afterBytes: 1 << 20)
         let client = FetchClient { $0.progressInterval = .milliseconds(5) }
         let reports = Locked<[TransferProgress]>([])
         let completedAfter = Locked<Int?>(nil)
@@ -55,6 +58,13 @@ import Testing
                 result in
                 completedAfter.withLock { $0 = reports.current.count }
                 done(result)
+            }
+            Task {
+                // Resumed either way: a missing partial report fails the last expectation below.
+                try? await waitUntil("a partial upload report") {
+                    reports.current.contains { $0.bytesSent > 0 && $0.bytesSent < 6 << 20 }
+                }
+                server.resumeRequestBodies()
             }
         }
         #expect(try result?.get() == #"{"ok":true}"#)
@@ -160,7 +170,7 @@ extension ProgressTests {
         }
         #expect(await Blocking.run { ended.wait(timeout: Patience.hangDeadline) } == .success)
         let reports = followed.current
-        #expect(await Blocking.poll(upTo: Patience.hang) { outcomes.current.count == 3 })
+        try await waitUntil("outcomes.current.count == 3") { outcomes.current.count == 3 }
         #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })
 
         #expect(reports.filter(\.isFinished).count == 1)

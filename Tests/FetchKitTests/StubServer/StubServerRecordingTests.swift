@@ -1,6 +1,7 @@
-import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -4,7 +4,7 @@ public import Persistence
 /// A favourite movie of one family member, as the `mustc` example stores it (shared with its
 /// end-to-end tests through `ExampleSupport`).
 ///
-/// The entity keeps the seed's migration story. Its first version held only what a person
+/// The entity has two versions. Its first version holds only what a person
 /// types (the title, who added it, when); the popularity step added `remoteID` and
 /// `popularity`. Both are `Optional`, so a store written by the first version opens with
 /// Persistence's lightweight migration: the new columns are added as nullable and every

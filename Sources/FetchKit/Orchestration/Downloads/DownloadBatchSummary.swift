@@ -13,7 +13,7 @@ public struct DownloadBatchSummary: Sendable {
     /// - Parameters:
     ///   - succeeded: the keys that succeeded.
     ///   - failed: the errors of the keys that failed.
-    public init(succeeded: [String] = [], failed: [String: any Error] = [:]) {
+    init(succeeded: [String] = [], failed: [String: any Error] = [:]) {
         self.succeeded = succeeded
         self.failed = failed
     }

@@ -254,19 +254,6 @@ public final class DownloadCoordinator: Sendable {
         }
     }
 
-    /// Calls `handler` once, when the current batch of downloads ends; renamed
-    /// ``allFinished(queue:_:)``.
-    ///
-    /// - Parameters:
-    ///   - queue: where `handler` runs.
-    ///   - handler: receives the summary of the batch, exactly once.
-    @available(*, deprecated, renamed: "allFinished(queue:_:)")
-    public func whenAllFinished(
-        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DownloadBatchSummary) -> Void
-    ) {
-        allFinished(queue: queue, handler)
-    }
-
     // MARK: Internals
 
     /// One transfer into a staging file, through the client's pipeline, reporting its progress.

@@ -58,7 +58,7 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     ///   - statusCode: the HTTP status, if the server answered.
     ///   - cause: the pipeline's error behind the failure, if any.
     ///   - detail: what happened, for a person to read (no secrets: name the host and path, not the query).
-    public init(code: Code, key: String, statusCode: Int? = nil, cause: FetchError? = nil, detail: String) {
+    init(code: Code, key: String, statusCode: Int? = nil, cause: FetchError? = nil, detail: String) {
         self.code = code
         self.key = key
         self.statusCode = statusCode
@@ -81,19 +81,6 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "Download \"\(key)\" failed (\(code)): \(detail)".oneLine
     }
-
-    /// The ``Code-swift.struct/unacceptableStatus`` code; use `DownloadError.Code.unacceptableStatus` instead.
-    @available(*, deprecated, renamed: "Code.unacceptableStatus", message: "match the code: catch DownloadError.Code.unacceptableStatus")
-    public static let unacceptableStatus = Code.unacceptableStatus
-    /// The ``Code-swift.struct/transport`` code; use `DownloadError.Code.transport` instead.
-    @available(*, deprecated, renamed: "Code.transport", message: "match the code: catch DownloadError.Code.transport")
-    public static let transport = Code.transport
-    /// The ``Code-swift.struct/fileSystem`` code; use `DownloadError.Code.fileSystem` instead.
-    @available(*, deprecated, renamed: "Code.fileSystem", message: "match the code: catch DownloadError.Code.fileSystem")
-    public static let fileSystem = Code.fileSystem
-    /// The ``Code-swift.struct/cancelled`` code; use `DownloadError.Code.cancelled` instead.
-    @available(*, deprecated, renamed: "Code.cancelled", message: "match the code: catch DownloadError.Code.cancelled")
-    public static let cancelled = Code.cancelled
 
     /// A URL's scheme, host and path, without the query or user info that may hold secrets.
     static func redacted(_ url: URL?) -> String {

@@ -146,28 +146,6 @@ public struct FanOut: Sendable {
         return RunHandle(task: task)
     }
 
-    /// Starts a fan-out and calls `completion` once; renamed
-    /// ``run(_:changed:queue:progress:transform:completion:)``.
-    ///
-    /// - Parameters:
-    ///   - elements: the items to process.
-    ///   - changed: whether an item's value changed anything.
-    ///   - queue: where `progress` and `completion` run.
-    ///   - progress: called after each item finishes.
-    ///   - transform: the work for one item.
-    ///   - completion: receives the report, exactly once.
-    /// - Returns: a handle that cancels the fan-out.
-    @available(*, deprecated, renamed: "run(_:changed:queue:progress:transform:completion:)")
-    @discardableResult
-    public func start<Element: Sendable, Value: Sendable>(
-        _ elements: some Collection<Element> & Sendable, changed: @escaping @Sendable (Element, Value) -> Bool,
-        queue: DispatchQueue? = nil, progress: (@Sendable (FanOutProgress) -> Void)? = nil,
-        transform: @escaping @Sendable (Element) async throws -> Value,
-        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
-    ) -> RunHandle {
-        run(elements, changed: changed, queue: queue, progress: progress, transform: transform, completion: completion)
-    }
-
     private static func process<Element: Sendable, Value: Sendable>(
         _ element: Element,
         changed: @Sendable (Element, Value) -> Bool,

@@ -20,7 +20,7 @@ public struct FanOutReport<Value: Sendable>: Sendable {
     ///   - results: each item's value or error, in input order.
     ///   - itemOutcomes: each item's outcome, in input order.
     ///   - wasCancelled: whether the fan-out was cancelled before it finished.
-    public init(
+    init(
         outcome: RefreshOutcome, results: [Result<Value, any Error>], itemOutcomes: [ItemOutcome],
         wasCancelled: Bool
     ) {

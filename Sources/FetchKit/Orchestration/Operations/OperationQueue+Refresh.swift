@@ -25,21 +25,4 @@ extension OperationQueue {
         addOperation(completion)
         return completion
     }
-
-    /// Adds `operations` and a completion operation; renamed ``addRefresh(_:failureRule:queue:handler:)``.
-    ///
-    /// - Parameters:
-    ///   - operations: the item operations.
-    ///   - failureRule: how failed items combine into the outcome.
-    ///   - handlerQueue: where `handler` runs.
-    ///   - handler: receives the outcome, exactly once.
-    /// - Returns: the completion operation, already added to the queue.
-    @available(*, deprecated, renamed: "addRefresh(_:failureRule:queue:handler:)")
-    @discardableResult
-    public func addRefresh(
-        _ operations: [Operation], failureRule: FailureRule = .strict, handlerQueue: DispatchQueue?,
-        handler: @escaping @Sendable (RefreshOutcome) -> Void
-    ) -> RefreshCompletionOperation {
-        addRefresh(operations, failureRule: failureRule, queue: handlerQueue, handler: handler)
-    }
 }

@@ -18,7 +18,7 @@ public struct PageCount: Sendable, Hashable, Decodable, CustomStringConvertible 
     /// Creates a count.
     ///
     /// - Parameter value: the count.
-    public init(_ value: Int) {
+    init(_ value: Int) {
         self.value = value
     }
 

@@ -24,7 +24,7 @@ public struct PageRequest: Sendable, Hashable {
     ///   - pageNumber: the page number.
     ///   - pageSize: the items asked for per page, if known.
     ///   - cursor: the cursor naming this page, if any.
-    public init(index: Int, offset: Int, pageNumber: Int, pageSize: Int?, cursor: String?) {
+    init(index: Int, offset: Int, pageNumber: Int, pageSize: Int?, cursor: String?) {
         self.index = index
         self.offset = offset
         self.pageNumber = pageNumber

@@ -19,7 +19,7 @@ public struct PaginationSummary<Item: Sendable>: Sendable {
     ///   - pageCount: how many pages were delivered.
     ///   - stop: why the run stopped.
     ///   - error: the error that ended the run, if any.
-    public init(items: [Item], pageCount: Int, stop: PaginationStop, error: (any Error)? = nil) {
+    init(items: [Item], pageCount: Int, stop: PaginationStop, error: (any Error)? = nil) {
         self.items = items
         self.pageCount = pageCount
         self.stop = stop

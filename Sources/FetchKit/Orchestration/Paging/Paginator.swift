@@ -135,20 +135,4 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
         }
         return RunHandle(task: task)
     }
-
-    /// Starts the pagination; renamed ``collect(queue:onPage:completion:)``.
-    ///
-    /// - Parameters:
-    ///   - queue: where the callbacks run.
-    ///   - onPage: receives each page as it arrives.
-    ///   - completion: receives the summary, exactly once.
-    /// - Returns: a handle that cancels the run.
-    @available(*, deprecated, renamed: "collect(queue:onPage:completion:)")
-    @discardableResult
-    public func start(
-        queue: DispatchQueue? = nil, onPage: @escaping @Sendable (Page<Item>) -> Void,
-        completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
-    ) -> RunHandle {
-        collect(queue: queue, onPage: onPage, completion: completion)
-    }
 }

@@ -10,7 +10,7 @@ import Locking
 /// a run between ticks, unless one is going (then it is refused, like a tick).
 ///
 /// The clock is any Swift `Clock` measured in `Duration`: `ContinuousClock` by default,
-/// a `TestClock` or `ManualClock` from FetchKitTesting in tests, so no test waits in real time.
+/// a `TestClock` from FetchKitTesting in tests, so no test waits in real time.
 ///
 /// For example, the Flickr lab's "a few times an hour":
 ///

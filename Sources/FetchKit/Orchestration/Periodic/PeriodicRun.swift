@@ -18,7 +18,7 @@ public struct PeriodicRun<Outcome: Sendable>: Sendable {
     ///   - result: the job's outcome or error.
     ///   - skippedTicks: ticks skipped since the previous run.
     ///   - scheduledAt: when the run's tick was due, from the start.
-    public init(number: Int, result: Result<Outcome, any Error>, skippedTicks: Int, scheduledAt: Duration) {
+    init(number: Int, result: Result<Outcome, any Error>, skippedTicks: Int, scheduledAt: Duration) {
         self.number = number
         self.result = result
         self.skippedTicks = skippedTicks

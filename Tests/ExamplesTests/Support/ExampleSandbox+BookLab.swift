@@ -3,28 +3,10 @@ import Foundation
 import Persistence
 import TestSupport
 
-/// Runs booklab with a temporary store and data directory, and opens that store.
-struct BookLabSandbox {
-    let directory: TemporaryDirectory
-    var store: URL { directory.file("library.sqlite") }
-
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "BookLabTests")
-    }
-
-    /// Runs `booklab <arguments> --store <temp store>` with `XDG_DATA_HOME` in the temp dir.
-    func run(
-        _ arguments: [String], storePath: String? = nil, usesDefaultStore: Bool = false,
-        environment: [String: String?] = [:]
-    ) async throws -> ProgramRun {
-        var environment = environment
-        environment["XDG_DATA_HOME"] = dataHome.path
-        if environment.index(forKey: "BOOKLAB_API_URL") == nil {
-            environment.updateValue(nil, forKey: "BOOKLAB_API_URL")  // never inherit a mirror
-        }
-        return try await ProgramRun.run(
-            "booklab", usesDefaultStore ? arguments : arguments + ["--store", storePath ?? store.path],
-            environment: environment)
+extension ExampleSandbox {
+    /// A sandbox for booklab.
+    static func bookLab() throws -> ExampleSandbox {
+        try ExampleSandbox(.bookLab)
     }
 
     /// Starts booklab like ``run(_:storePath:usesDefaultStore:environment:)``, sends it SIGINT
@@ -39,8 +21,7 @@ struct BookLabSandbox {
         process.executableURL = try BuiltProducts.executable(named: "booklab")
         process.arguments = arguments + ["--store", store.path]
         var merged = ProcessInfo.processInfo.environment
-        merged["XDG_DATA_HOME"] = dataHome.path
-        for (key, value) in environment { merged[key] = value }
+        for (key, value) in self.environment(environment.mapValues { Optional($0) }) { merged[key] = value }
         process.environment = merged
         // Files, not pipes: nothing has to read them while the program runs.
         let outURL = directory.file("interrupted.out")
@@ -64,9 +45,7 @@ struct BookLabSandbox {
             return true
         }
         if !isReady, process.isRunning { process.terminate() }
-        let clock = ContinuousClock()
-        let deadline = clock.now + Patience.hang
-        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try? await waitUntil("booklab to end") { !process.isRunning }
         if process.isRunning { process.terminate() }
         guard isReady, !process.isRunning else {
             throw InterruptedRun.Failure(
@@ -79,23 +58,16 @@ struct BookLabSandbox {
             errorOutput: try String(contentsOf: errURL, encoding: .utf8))
     }
 
-    /// The data directory the program is given as `XDG_DATA_HOME`.
-    var dataHome: URL { directory.file("data") }
-
     /// The library as stored, sorted by title ignoring case.
     func libraryBooks(at url: URL? = nil) throws -> [LibraryBook] {
-        let store = try ObjectStore(at: url ?? store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
-        defer { store.close() }
-        return try store.context.readAndWait { tx in
+        try read([LibraryBook.self, SearchResult.self, LibraryAuthor.self], at: url) { tx in
             try tx.fetch(Query(sortedBy: [LibraryBook.title.ascending(caseInsensitive: true)]))
         }
     }
 
     /// The remembered search results, by number.
     func searchResults() throws -> [SearchResult] {
-        let store = try ObjectStore(at: store, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self])
-        defer { store.close() }
-        return try store.context.readAndWait { tx in
+        try read([LibraryBook.self, SearchResult.self, LibraryAuthor.self]) { tx in
             try tx.fetch(Query(sortedBy: [SearchResult.idField.ascending()]))
         }
     }
@@ -113,9 +85,4 @@ struct InterruptedRun: CustomStringConvertible {
     let errorOutput: String
 
     var description: String { "exit status \(status)\n--- stdout ---\n\(output)\n--- stderr ---\n\(errorOutput)" }
-}
-
-extension ProgramRun {
-    /// The lines of standard output.
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
 }

@@ -4,22 +4,6 @@ import Locking
 import TestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// An endpoint whose parts a test sets directly.
-struct TestEndpoint: Endpoint {
-    var baseURL: URL
-    var path: String
-    var method: HTTPMethod = .get
-    var queryItems: [URLQueryItem] = []
-    var headers: [String: String] = [:]
-    var body: RequestBody?
-    var timeout: Duration?
-    var cachePolicy: CachePolicy = .useProtocol
-}
-
 /// Waits for one callback-style completion, bounded by `timeout`; `nil` means it never came.
 func completion<Value: Sendable>(
     timeout: Duration = Patience.hang,
@@ -37,37 +21,6 @@ func completion<Value: Sendable>(
         DispatchQueue.global().asyncAfter(deadline: timeout.fromNow) { resume(nil) }
         start { resume($0) }
     }
-}
-
-/// An observer that records what it is told.
-final class RecordingObserver: FetchObserver {
-    struct Retry: Sendable {
-        var attempt: Int
-        var delay: Duration
-        var error: FetchError
-    }
-
-    let started = Locked<[RequestSummary]>([])
-    let retries = Locked<[Retry]>([])
-    let finished = Locked<[(RequestSummary, FetchMetrics)]>([])
-
-    func requestWillStart(_ request: RequestSummary) {
-        started.withLock { $0.append(request) }
-    }
-
-    func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
-        retries.withLock { $0.append(Retry(attempt: request.attempt, delay: delay, error: error)) }
-    }
-
-    func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
-        finished.withLock { $0.append((request, metrics)) }
-    }
-}
-
-struct Movie: Codable, Equatable, Sendable {
-    var id: Int
-    var title: String
-    var popularity: Double
 }
 
 /// Runs `body` and expects it to throw a ``FetchError`` with `code`; returns the error.
