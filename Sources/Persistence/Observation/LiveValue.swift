@@ -57,8 +57,8 @@ public final class LiveValue<Value: Sendable> {
     ) {
         self.store = store
         subscription.replace(
-            with: store.observe(
-                tracking: entities, queue: .main,
+            with: store.observeValue(
+                entities, queue: .main,
                 onError: onMainActor { [weak self] error in
                     guard let self else { return }
                     self.error = error

@@ -90,17 +90,8 @@ extension ObjectStore {
         }
     }
 
-    /// The array form, for callers that hold the entity types as a list.
-    func observe<Value: Sendable>(
-        tracking entities: [any StoredEntity.Type], queue: DispatchQueue?,
-        onError: (@Sendable (any Error) -> Void)?,
-        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
-        handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
-        observeValue(entities, queue: queue, onError: onError, read: read, handler: handler)
-    }
-
-    private func observeValue<Value: Sendable>(
+    /// Observes `read` for the entity types held as a list (the variadic forms and ``LiveValue``).
+    func observeValue<Value: Sendable>(
         _ entities: [any StoredEntity.Type], queue: DispatchQueue?, onError: (@Sendable (any Error) -> Void)?,
         read: @escaping @Sendable (ObjectTransaction) throws -> Value,
         handler: @escaping @Sendable (Value) -> Void
