@@ -133,7 +133,7 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key.name], specs, filter: filter, having: having, sort: sort, limit: limit
+            E.self, keys: [.column(key.name)], specs, filter: filter, having: having, sort: sort, limit: limit
         ) { reader throws(PersistenceError) in
             (try reader.value(K.self, of: key.name), repeat try (each aggregates).read(reader))
         }
@@ -161,7 +161,7 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key1.name, key2.name], specs, filter: filter, having: having, sort: sort, limit: limit
+            E.self, keys: [.column(key1.name), .column(key2.name)], specs, filter: filter, having: having, sort: sort, limit: limit
         ) { reader throws(PersistenceError) in
             (
                 try reader.value(K1.self, of: key1.name), try reader.value(K2.self, of: key2.name),
@@ -197,7 +197,7 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key1.name, key2.name, key3.name], specs, filter: filter, having: having, sort: sort,
+            E.self, keys: [.column(key1.name), .column(key2.name), .column(key3.name)], specs, filter: filter, having: having, sort: sort,
             limit: limit
         ) { reader throws(PersistenceError) in
             (
@@ -208,8 +208,8 @@ extension ObjectTransaction {
     }
 
     /// Runs a grouped query and turns each group's row into a value with `row`.
-    private func groupRows<E: StoredEntity, R>(
-        _ type: E.Type, keys: [String], _ specs: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
+    func groupRows<E: StoredEntity, R>(
+        _ type: E.Type, keys: [GroupKey], _ specs: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
         sort: [GroupSort<E>], limit: Int?, row: (AggregateReader) throws(PersistenceError) -> R
     ) throws(PersistenceError) -> [R] {
         try checkOpen()
@@ -230,7 +230,7 @@ extension ObjectTransaction {
 
     /// Steps an aggregate query, turning SQLite's "integer overflow" of a `SUM` into an
     /// ``PersistenceError/Code-swift.struct/overflow`` that names the summed properties.
-    private func step(
+    func step(
         _ statement: Statement, sums specs: [AggregateSpec], _ schema: EntitySchema
     ) throws(PersistenceError) -> Bool {
         do {

@@ -183,9 +183,9 @@ extension ObjectStore {
     ) -> ObservationToken {
         // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
         // only touched there.
-        let sectioner = Locked(Sectioner(key: key))
+        let sectioner = Locked(Sectioner<Key, E>())
         return observe(query, queue: queue, onError: onError) { change in
-            handler(sectioner.withLock { $0.section(change) })
+            handler(sectioner.withLock { $0.section(change, keys: change.results.map(key)) })
         }
     }
 
