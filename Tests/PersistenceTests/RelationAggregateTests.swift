@@ -18,6 +18,7 @@ struct AggPlace: StoredEntity, Equatable {
     static let country = Field<AggPlace, String>("country")
     static let rank = Field<AggPlace, Int??>("rank")
     static let indexes = [EntityIndex(name, caseInsensitive: true)]
+    static let photos = ToMany<AggPlace, AggPhoto>(inverse: AggPhoto.place)
 }
 
 struct AggPhoto: StoredEntity, Equatable {
@@ -26,12 +27,15 @@ struct AggPhoto: StoredEntity, Equatable {
     var placeID: Int64?
     var likes: Int
     var ownerID: Int64? = nil
+    /// Stored as JSON text (a nested optional).
+    var rank: Int?? = nil
 
     static let title = Field<AggPhoto, String>("title")
     static let likes = Field<AggPhoto, Int>("likes")
     static let placeID = Field<AggPhoto, Int64?>("placeID")
     static let place = ToOne<AggPhoto, AggPlace>(placeID, onDelete: .nullify)
     static let relations: [any Relation<AggPhoto>] = [place]
+    static let ranks = Field<AggPhoto, Int??>("rank")
     /// Not listed in `relations`, to an entity the tests' store is not opened with.
     static let owner = ToOne<AggPhoto, AggOwner>(Field("ownerID"), onDelete: .none)
 }
@@ -134,6 +138,43 @@ struct AggOwner: StoredEntity, Equatable {
         }
         #expect(plan.contains { $0.contains("fk_relation_AggPhoto_placeID") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE FOR GROUP BY") }, "\(plan)")
+    }
+
+    // MARK: Aggregates of each entity's related rows
+
+    @Test func eachEntityComesWithAggregatesOfItsRelatedRowsThoseWithoutToo() throws {
+        let places = try read { tx in
+            try tx.fetch(
+                Query<AggPlace>(sortedBy: [AggPlace.name.ascending()]), aggregating: AggPlace.photos, Self.count,
+                AggPhoto.likes.sum(), AggPhoto.likes.average(), AggPhoto.likes.max())
+        }
+        #expect(places.map(\.0.name) == ["Lyon", "Oslo", "Paris", "paris"])
+        #expect(places.map(\.1) == [1, 0, 2, 1])
+        #expect(places.map(\.2) == [7, 0, 15, 1])
+        #expect(places.map(\.3) == [7, nil, 7.5, 1])
+        #expect(places.map(\.4) == [7, nil, 10, 1])
+    }
+
+    @Test func aggregatesOfRelatedRowsTakeBothFiltersAndTheWindow() throws {
+        let places = try read { tx in
+            try tx.fetch(
+                Query<AggPlace>(where: AggPlace.country == "FR", sortedBy: [AggPlace.name.descending()], limit: 1),
+                aggregating: AggPlace.photos, Self.count, AggPhoto.likes.min(), where: AggPhoto.likes > 5)
+        }
+        #expect(places.map(\.0.name) == ["Paris"])
+        #expect(places.map(\.1) == [1])
+        #expect(places.map(\.2) == [10])
+    }
+
+    @Test func anAggregateOfARelatedJSONPropertyIsATypedErrorNamingIt() throws {
+        let error = try #require(throws: PersistenceError.self) {
+            try read { tx in
+                try tx.fetch(Query<AggPlace>(), aggregating: AggPlace.photos, AggPhoto.ranks.max())
+            }
+        }
+        #expect(error.code == .invalidQuery)
+        #expect(error.entity == "AggPhoto")
+        #expect(error.property == "rank")
     }
 
     // MARK: Grouping by a property of the referred row

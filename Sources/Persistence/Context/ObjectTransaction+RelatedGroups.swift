@@ -127,6 +127,83 @@ extension ObjectTransaction {
         }
     }
 
+    /// Fetches the entities a query selects, each with aggregates of its related rows through a
+    /// to-many relation, in one statement: every place with its number of photos and their likes.
+    ///
+    /// ```swift
+    /// for (author, books, pages) in try tx.fetch(
+    ///     Query<Author>(sortedBy: [Author.name.ascending()]), aggregating: Author.books,
+    ///     Aggregate.count(of: Book.self), Book.pages.sum())
+    /// {
+    ///     print(author.name, books, pages)
+    /// }
+    /// ```
+    ///
+    /// Every entity the query selects comes back, in the query's order and window, those without
+    /// related rows too (a count of 0, a sum of 0, an average, minimum or maximum of `nil`). Each
+    /// aggregate runs as a subquery over the related rows that refer to the entity, using the
+    /// relation's indexed reference. To filter or order by an aggregate, group the related rows by
+    /// their reference instead (`tx.groups(by: Book.author, aggregating: …, having: …, sortedBy: …)`).
+    ///
+    /// - Parameters:
+    ///   - query: the filter, sort and window of the entities.
+    ///   - relation: the to-many relation whose rows are aggregated.
+    ///   - aggregates: what to compute over each entity's related rows.
+    ///   - filter: which related rows count; `nil` for all.
+    /// - Returns: each entity, then its aggregates.
+    /// - Throws: ``PersistenceError``, as ``aggregate(_:where:)``: ``PersistenceError/Code-swift.struct/invalidQuery``
+    ///   naming a related property stored as JSON text, ``PersistenceError/Code-swift.struct/overflow`` for
+    ///   an integer sum beyond its property's type.
+    public func fetch<E: StoredEntity, T: StoredEntity, each A>(
+        _ query: Query<E>, aggregating relation: ToMany<E, T>, _ aggregates: repeat Aggregate<T, each A>,
+        where filter: Filter<T>? = nil
+    ) throws(PersistenceError) -> [(E, repeat each A)] {
+        try checkOpen()
+        let schema = try connection.codec(E.self).schema
+        var built = QuerySQL(schema: schema)
+        let target = try built.schema(of: T.self)
+        _ = try target.column(named: relation.inverseColumn, for: "an aggregate through a relation")
+        var specs: [AggregateSpec] = []
+        for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
+        var columns: [String] = []
+        for spec in specs {
+            var inner = built.nested(target)
+            for column in try inner.aggregateColumns(spec) {
+                inner.sql =
+                    "(SELECT \(column) FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef)."
+                    + "\(quote(relation.inverseColumn)) = \(schema.table).\(quote(schema.idName))"
+                if let filter {
+                    inner.sql += " AND "
+                    try inner.render(filter.node)
+                }
+                inner.sql += ")"
+                columns.append(inner.sql)
+                inner.sql = ""
+                built.arguments += inner.arguments
+                built.fullTextQueries += inner.fullTextQueries
+                inner.arguments = []
+                inner.fullTextQueries = []
+            }
+        }
+        built.sql = "SELECT \(([schema.columnList] + columns).joined(separator: ", ")) FROM \(schema.table)"
+        try built.appendWhere(query.filter)
+        try built.appendOrder(query.sort, filter: query.filter)
+        built.appendWindow(limit: query.limit, offset: query.offset)
+        let statement = try connection.statement(for: built)
+        defer { statement.reset() }
+        let decoder = RowDecoder.make(schema: schema, statement: statement)
+        defer { decoder.recycle() }
+        let reader = AggregateReader(statement: statement, schema: target)
+        let count = Int32(schema.names.count)
+        var result: [(E, repeat each A)] = []
+        while try step(statement, sums: specs, target) {
+            let entity = try decoder.decodeRow(E.self)
+            reader.rewind(to: count)
+            result.append((entity, repeat try (each aggregates).read(reader)))
+        }
+        return result
+    }
+
     /// Fetches a query's results in sections keyed by a property of the row a to-one relation refers
     /// to: books in sections by their author's name.
     ///
