@@ -105,7 +105,8 @@ struct AggOwner: StoredEntity, Equatable {
         }
         #expect(top.map(\.0.id) == [1])
         #expect(top.map(\.1) == [2])
-        let busy = try read { tx in try tx.groups(by: AggPhoto.place, aggregating: Self.count, having: Self.count >= 2) }
+        let busy = try read { tx in try tx.groups(by: AggPhoto.place, aggregating: Self.count, having: Self.count >= 2)
+        }
         #expect(busy.map(\.0.name) == ["Paris"])
         let byName = try read { tx in
             try tx.groups(
@@ -264,7 +265,8 @@ struct AggOwner: StoredEntity, Equatable {
         let query = Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.name), AggPhoto.title.ascending()])
         let sections = try read { tx in try tx.fetch(query, sectionedBy: AggPhoto.place, AggPlace.name) }
         #expect(sections.map(\.key) == [nil, "Lyon", "Paris", "paris"])
-        #expect(sections.map { $0.entities.map(\.title) } == [["Unknown"], ["Fourviere"], ["Eiffel", "Louvre"], ["Texas"]])
+        #expect(
+            sections.map { $0.entities.map(\.title) } == [["Unknown"], ["Fourviere"], ["Eiffel", "Louvre"], ["Texas"]])
     }
 
     @Test func anObservedSectionMovesWhenTheReferredRowChanges() async throws {

@@ -161,7 +161,8 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [.column(key1.name), .column(key2.name)], specs, filter: filter, having: having, sort: sort, limit: limit
+            E.self, keys: [.column(key1.name), .column(key2.name)], specs, filter: filter, having: having, sort: sort,
+            limit: limit
         ) { reader throws(PersistenceError) in
             (
                 try reader.value(K1.self, of: key1.name), try reader.value(K2.self, of: key2.name),
@@ -197,7 +198,8 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [.column(key1.name), .column(key2.name), .column(key3.name)], specs, filter: filter, having: having, sort: sort,
+            E.self, keys: [.column(key1.name), .column(key2.name), .column(key3.name)], specs, filter: filter,
+            having: having, sort: sort,
             limit: limit
         ) { reader throws(PersistenceError) in
             (
