@@ -141,7 +141,7 @@ extension ObjectTransaction {
 
     /// Groups the entities matching a filter by two properties and computes aggregates per group, in SQL.
     ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)``, with a group per pair of values.
+    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per pair of values.
     ///
     /// - Parameters:
     ///   - key1: the first property to group by.
@@ -152,7 +152,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``.
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
     public func groups<E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable, each A>(
         by key1: Field<E, K1>, _ key2: Field<E, K2>, aggregating aggregates: repeat Aggregate<E, each A>,
         where filter: Filter<E>? = nil, having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [],
@@ -173,7 +173,7 @@ extension ObjectTransaction {
 
     /// Groups the entities matching a filter by three properties and computes aggregates per group, in SQL.
     ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)``, with a group per triple of values.
+    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per triple of values.
     ///
     /// - Parameters:
     ///   - key1: the first property to group by.
@@ -185,7 +185,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``.
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
     public func groups<
         E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable,
         K3: QueryableValue & Decodable, each A

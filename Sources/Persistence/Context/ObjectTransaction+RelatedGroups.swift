@@ -21,7 +21,7 @@ extension ObjectTransaction {
     /// The rows group by their reference (using its index); the referred rows are then read in one
     /// query. Rows whose reference is `nil` belong to no group; a referred row no row refers to has
     /// no group either (count such rows with ``ToMany/count``). `having`, the sort and the limit
-    /// apply as in ``groups(by:aggregating:where:having:sortedBy:limit:)``; a sort through the
+    /// apply as in ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``; a sort through the
     /// relation (`.key(Book.author.ascending(Author.name))`) orders the groups by the referred row's
     /// property.
     ///
@@ -33,7 +33,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their references, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: the referred row, then the aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``;
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``;
     ///   ``PersistenceError/Code-swift.struct/misuse`` naming the reference when the relation refers to
     ///   an entity the store was not opened with.
     public func groups<E: StoredEntity, T: StoredEntity, each A>(
@@ -105,7 +105,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: its key, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``:
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``:
     ///   ``PersistenceError/Code-swift.struct/invalidQuery`` naming the property when it is stored as JSON
     ///   text; ``PersistenceError/Code-swift.struct/misuse`` naming the reference when the relation refers
     ///   to an entity the store was not opened with.
