@@ -167,6 +167,22 @@ struct AggOwner: StoredEntity, Equatable {
         #expect(places.map(\.2) == [10])
     }
 
+    @Test func aggregatesOfRelatedRowsLookThemUpByTheForeignKeyIndex() throws {
+        let plan = try read { tx in
+            let schema = try tx.connection.codec(AggPlace.self).schema
+            let (built, _) = try QuerySQL.relatedAggregates(
+                Query<AggPlace>(), inverse: AggPhoto.place.column, of: AggPhoto.self,
+                [Self.count.spec, AggPhoto.likes.sum().spec], where: AggPhoto.likes > 1, schema: schema)
+            let statement = try tx.connection.statement(for: built, explain: true)
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.text(3)) }
+            return lines
+        }
+        let lookups = plan.filter { $0.contains("fk_relation_AggPhoto_placeID") }
+        #expect(lookups.count == 3, "\(plan)")
+        #expect(!plan.contains { $0.contains("SCAN AggPhoto") || $0.contains("SCAN fk_r1") }, "\(plan)")
+    }
+
     @Test func anAggregateOfARelatedJSONPropertyIsATypedErrorNamingIt() throws {
         let error = try #require(throws: PersistenceError.self) {
             try read { tx in

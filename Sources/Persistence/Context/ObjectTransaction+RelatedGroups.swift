@@ -160,35 +160,10 @@ extension ObjectTransaction {
     ) throws(PersistenceError) -> [(E, repeat each A)] {
         try checkOpen()
         let schema = try connection.codec(E.self).schema
-        var built = QuerySQL(schema: schema)
-        let target = try built.schema(of: T.self)
-        _ = try target.column(named: relation.inverseColumn, for: "an aggregate through a relation")
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
-        var columns: [String] = []
-        for spec in specs {
-            var inner = built.nested(target)
-            for column in try inner.aggregateColumns(spec) {
-                inner.sql =
-                    "(SELECT \(column) FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef)."
-                    + "\(quote(relation.inverseColumn)) = \(schema.table).\(quote(schema.idName))"
-                if let filter {
-                    inner.sql += " AND "
-                    try inner.render(filter.node)
-                }
-                inner.sql += ")"
-                columns.append(inner.sql)
-                inner.sql = ""
-                built.arguments += inner.arguments
-                built.fullTextQueries += inner.fullTextQueries
-                inner.arguments = []
-                inner.fullTextQueries = []
-            }
-        }
-        built.sql = "SELECT \(([schema.columnList] + columns).joined(separator: ", ")) FROM \(schema.table)"
-        try built.appendWhere(query.filter)
-        try built.appendOrder(query.sort, filter: query.filter)
-        built.appendWindow(limit: query.limit, offset: query.offset)
+        let (built, target) = try QuerySQL.relatedAggregates(
+            query, inverse: relation.inverseColumn, of: T.self, specs, where: filter, schema: schema)
         let statement = try connection.statement(for: built)
         defer { statement.reset() }
         let decoder = RowDecoder.make(schema: schema, statement: statement)
@@ -274,5 +249,41 @@ extension ObjectTransaction {
             }
         }
         return (entities, rows, keys)
+    }
+}
+
+extension QuerySQL {
+    /// The SQL of a query's rows, each followed by the columns of aggregates of its related rows
+    /// through a to-many relation (`T` rows whose `inverse` refers to it), one subquery per column.
+    static func relatedAggregates<E: StoredEntity, T: StoredEntity>(
+        _ query: Query<E>, inverse: String, of type: T.Type, _ specs: [AggregateSpec], where filter: Filter<T>?,
+        schema: EntitySchema
+    ) throws(PersistenceError) -> (QuerySQL, target: EntitySchema) {
+        var built = QuerySQL(schema: schema)
+        let target = try built.schema(of: T.self)
+        _ = try target.column(named: inverse, for: "an aggregate through a relation")
+        var columns: [String] = []
+        for spec in specs {
+            for column in try built.nested(target).aggregateColumns(spec) {
+                // Each subquery renders the filter anew: its values are bound once per column.
+                var inner = built.nested(target)
+                inner.sql =
+                    "(SELECT \(column) FROM \(target.table) AS \(inner.tableRef) WHERE "
+                    + "\(inner.tableRef).\(quote(inverse)) = \(schema.table).\(quote(schema.idName))"
+                if let filter {
+                    inner.sql += " AND "
+                    try inner.render(filter.node)
+                }
+                inner.sql += ")"
+                columns.append(inner.sql)
+                built.arguments += inner.arguments
+                built.fullTextQueries += inner.fullTextQueries
+            }
+        }
+        built.sql = "SELECT \(([schema.columnList] + columns).joined(separator: ", ")) FROM \(schema.table)"
+        try built.appendWhere(query.filter)
+        try built.appendOrder(query.sort, filter: query.filter)
+        built.appendWindow(limit: query.limit, offset: query.offset)
+        return (built, target)
     }
 }
