@@ -130,7 +130,7 @@ struct AggOwner: StoredEntity, Equatable {
         let plan = try read { tx in
             let schema = try tx.connection.codec(AggPhoto.self).schema
             let built = try QuerySQL.groups(
-                keys: [.related(AggPhoto.place.path, nil)], aggregates: [Self.count.spec],
+                keys: [.related(AggPhoto.place.referencePath, nil)], aggregates: [Self.count.spec],
                 filter: Filter<AggPhoto>?.none, having: nil, sort: [], limit: nil, schema: schema)
             let statement = try tx.connection.statement(for: built, explain: true)
             var lines: [String] = []

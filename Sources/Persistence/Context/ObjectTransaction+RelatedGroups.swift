@@ -1,6 +1,6 @@
 extension ToOne {
     /// The relation as a grouping key or a section key's path: its reference and the entity it refers to.
-    var path: RelatedSort {
+    var referencePath: RelatedSort {
         RelatedSort(column: column, target: ObjectIdentifier(Target.self), targetName: Target.entityName)
     }
 }
@@ -45,12 +45,12 @@ extension ObjectTransaction {
         let schema = try connection.codec(E.self).schema
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
-        let keys: [GroupKey] = [.related(relation.path, nil)]
+        let keys: [GroupKey] = [.related(relation.referencePath, nil)]
         // The referred rows first, selected by the groups' own query, then the groups.
         let groupKeys = try QuerySQL.groups(
             keys: keys, aggregates: specs, filter: filter, having: having, sort: sort, limit: limit, schema: schema,
             selecting: 0)
-        let target = try groupKeys.relatedTarget(relation.path, for: "a grouping")
+        let target = try groupKeys.relatedTarget(relation.referencePath, for: "a grouping")
         var related = QuerySQL(schema: target)
         related.sql = "\(target.selectSQL) WHERE \(quote(target.idName)) IN (\(groupKeys.sql))"
         related.arguments = groupKeys.arguments
@@ -118,9 +118,10 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         let target = try QuerySQL(schema: try connection.codec(E.self).schema)
-            .relatedTarget(relation.path, for: "a grouping")
+            .relatedTarget(relation.referencePath, for: "a grouping")
         return try groupRows(
-            E.self, keys: [.related(relation.path, field.name)], specs, filter: filter, having: having, sort: sort,
+            E.self, keys: [.related(relation.referencePath, field.name)], specs, filter: filter, having: having,
+            sort: sort,
             limit: limit
         ) { reader throws(PersistenceError) in
             (try reader.value(K.self, of: field.name, in: target), repeat try (each aggregates).read(reader))
@@ -217,14 +218,14 @@ extension ObjectTransaction {
         try checkOpen()
         let schema = try connection.codec(E.self).schema
         var built = QuerySQL(schema: schema)
-        let target = try built.relatedTarget(relation.path, for: "a section key")
+        let target = try built.relatedTarget(relation.referencePath, for: "a section key")
         _ = try target.column(named: field.name, for: "a section key")
         guard let referenceIndex = schema.indexByName[relation.column] else {
             _ = try schema.column(named: relation.column, for: "a section key")
             return ([], [], [])
         }
         built.sql =
-            "SELECT \(schema.columnList), \(built.relatedValue(relation.path, target, quote(field.name))) "
+            "SELECT \(schema.columnList), \(built.relatedValue(relation.referencePath, target, quote(field.name))) "
             + "FROM \(schema.table)"
         try built.appendWhere(query.filter)
         try built.appendOrder(query.sort, filter: query.filter)
