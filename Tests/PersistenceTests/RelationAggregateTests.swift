@@ -139,6 +139,19 @@ struct AggOwner: StoredEntity, Equatable {
         }
         #expect(plan.contains { $0.contains("fk_relation_AggPhoto_placeID") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE FOR GROUP BY") }, "\(plan)")
+        // A property of the referred row: each row looks its place up by identity, never a scan.
+        let byName = try read { tx in
+            let schema = try tx.connection.codec(AggPhoto.self).schema
+            let built = try QuerySQL.groups(
+                keys: [.related(AggPhoto.place.referencePath, "name")], aggregates: [Self.count.spec],
+                filter: Filter<AggPhoto>?.none, having: nil, sort: [], limit: nil, schema: schema)
+            let statement = try tx.connection.statement(for: built, explain: true)
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.text(3)) }
+            return lines
+        }
+        #expect(byName.contains { $0.contains("fk_r1 USING INTEGER PRIMARY KEY") }, "\(byName)")
+        #expect(!byName.contains { $0.contains("SCAN fk_r1") }, "\(byName)")
     }
 
     // MARK: Aggregates of each entity's related rows
