@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.
+///
+/// The redacted summary and the secret values are worked out only when something needs
+/// them (an observer, a failure): describing a URL parses it again, which a request that
+/// succeeds unobserved should not pay for.
+struct ExecutionRequest: Sendable {
+    var request: URLRequest
+    var host: String
+    var id: Int
+    var method: HTTPMethod
+    var redactor: Redactor
+    var bodyFile: OutgoingRequest.BodyFile?
+    /// The cache key of a cacheable `GET`.
+    var cacheKey: String?
+    /// The stored response this request revalidates (it carries its conditions).
+    var revalidating: CachedResponse?
+    /// When a cacheable request was looked up and sent (RFC 9111's `request_time`).
+    var requestedAt: Date?
+    /// The request that refreshes a response served within its `stale-while-revalidate` window.
+    var backgroundRefresh: URLRequest?
+    /// Secret values that the redactor does not find by name (a token under a custom header).
+    var extraSecrets: [String] = []
+
+    /// The size of the request body.
+    var bodySize: Int64 {
+        if let bodyFile { return bodyFile.size }
+        return Int64(request.httpBody?.count ?? 0)
+    }
+
+    var summary: RequestSummary {
+        RequestSummary(
+            id: id, method: method, url: request.url.map(redactor.describe) ?? "<no URL>",
+            headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
+    }
+
+    var secrets: [String] {
+        (Self.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
+    }
+
+    /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.
+    private static func secrets(in request: URLRequest, _ redactor: Redactor) -> [String] {
+        var values: [String] = []
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].removingPercentEncoding ?? parts[0]
+                guard redactor.isSecret(name) else { continue }
+                values.append(parts[1])
+                if let decoded = parts[1].removingPercentEncoding { values.append(decoded) }
+            }
+        }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where redactor.isSecret(name) {
+            values.append(value)
+            if let token = value.split(separator: " ").last { values.append(String(token)) }
+        }
+        return values.sorted { $0.count > $1.count }
+    }
+}
