@@ -197,7 +197,7 @@ import Testing
         "processing(1) after a timeout | completedFailed": "releaseSlot(1,failed) removeStaging(1) -> processing(1)",
         "processing(1) after a timeout | firstExchangeCompleted":
             "releaseSlot(1,failed) removeStaging(1) -> processing(1)",
-        "processing(1) after a timeout | failedRetry": "scheduleRetry(1,1s,timedOut) -> waitingToRetry(1)",
+        "processing(1) after a timeout | failedRetry": "scheduleRetry(1,1s) -> waitingToRetry(1)",
         "processing(1) after a timeout | failedNoRetry": "finish(timedOut) -> finished",
         "processing(1) after a timeout | failedClientStopped": "finish(timedOut) -> finished",
         "processing(1) after a timeout | tokenRejected": "renewToken(1,t1) -> waitingToRetry(1,renewing)",
@@ -244,7 +244,7 @@ import Testing
         "running(1,1,T11) | firstExchangeCompleted": "releaseSlot(1,failed) evaluate(1,1) -> processing(1)",
         "running(1,1,T11) | cancel": "cancelTask(T11) finish(cancelled) -> finished",
         "running(1,1,T11) | succeed": "cancelTask(T11) finish(success) -> finished",
-        "processing(1) | failedRetry": "scheduleRetry(1,1s,timedOut) -> waitingToRetry(1)",
+        "processing(1) | failedRetry": "scheduleRetry(1,1s) -> waitingToRetry(1)",
         "processing(1) | failedNoRetry": "finish(timedOut) -> finished",
         "processing(1) | failedClientStopped": "finish(timedOut) -> finished",
         "processing(1) | tokenRejected": "renewToken(1,t1) -> waitingToRetry(1,renewing)",

@@ -6,26 +6,57 @@ import Foundation
 
 /// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.
 ///
+/// A class of constants: each transition of the request hands it to the actions it returns,
+/// which costs one reference count instead of a copy of every field. A token given to a later
+/// attempt makes a new one (``authorized(_:token:)``).
+///
 /// The redacted summary and the secret values are worked out only when something needs
 /// them (an observer, a failure): describing a URL parses it again, which a request that
 /// succeeds unobserved should not pay for.
-struct ExecutionRequest: Sendable {
-    var request: URLRequest
-    var host: String
-    var id: Int
-    var method: HTTPMethod
-    var redactor: Redactor
-    var bodyFile: OutgoingRequest.BodyFile?
+final class ExecutionRequest: Sendable {
+    let request: URLRequest
+    let host: String
+    let id: Int
+    let method: HTTPMethod
+    let redactor: Redactor
+    let bodyFile: OutgoingRequest.BodyFile?
     /// The cache key of a cacheable `GET`.
-    var cacheKey: String?
+    let cacheKey: String?
     /// The stored response this request revalidates (it carries its conditions).
-    var revalidating: CachedResponse?
+    let revalidating: CachedResponse?
     /// When a cacheable request was looked up and sent (RFC 9111's `request_time`).
-    var requestedAt: Date?
+    let requestedAt: Date?
     /// The request that refreshes a response served within its `stale-while-revalidate` window.
-    var backgroundRefresh: URLRequest?
+    let backgroundRefresh: URLRequest?
     /// Secret values that the redactor does not find by name (a token under a custom header).
-    var extraSecrets: [String] = []
+    let extraSecrets: [String]
+
+    init(
+        request: URLRequest, host: String, id: Int, method: HTTPMethod, redactor: Redactor,
+        bodyFile: OutgoingRequest.BodyFile?, cacheKey: String? = nil, revalidating: CachedResponse? = nil,
+        requestedAt: Date? = nil, backgroundRefresh: URLRequest? = nil, extraSecrets: [String] = []
+    ) {
+        self.request = request
+        self.host = host
+        self.id = id
+        self.method = method
+        self.redactor = redactor
+        self.bodyFile = bodyFile
+        self.cacheKey = cacheKey
+        self.revalidating = revalidating
+        self.requestedAt = requestedAt
+        self.backgroundRefresh = backgroundRefresh
+        self.extraSecrets = extraSecrets
+    }
+
+    /// The same request as `request`, which carries `token`; the token joins the secrets.
+    func authorized(_ request: URLRequest, token: String) -> ExecutionRequest {
+        ExecutionRequest(
+            request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: bodyFile,
+            cacheKey: cacheKey, revalidating: revalidating, requestedAt: requestedAt,
+            backgroundRefresh: backgroundRefresh,
+            extraSecrets: extraSecrets.contains(token) ? extraSecrets : extraSecrets + [token])
+    }
 
     /// The size of the request body.
     var bodySize: Int64 {

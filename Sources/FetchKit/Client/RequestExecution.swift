@@ -116,22 +116,21 @@ final class RequestExecution: CancellableExecution {
     /// ``RequestStateMachine/Actions/Next/answerLocally`` and ``RequestStateMachine/Actions/Next/evaluate(attempt:exchange:)``
     /// are left to the caller, which holds what they need.
     private func perform(_ step: Step) {
-        let actions = step.actions
-        if let attempt = actions.cancelSlotWait, let prepared = step.prepared {
+        if let attempt = step.actions.cancelSlotWait, let prepared = step.prepared {
             client.limiter.cancelWaiting(host: prepared.host, token: slot(attempt))
         }
-        if let (attempt, failed) = actions.releaseSlot, let prepared = step.prepared {
+        if let (attempt, failed) = step.actions.releaseSlot, let prepared = step.prepared {
             client.limiter.release(host: prepared.host, token: slot(attempt), failed: failed)
         }
-        if actions.cancelTimeout != nil { step.timeout?.cancel() }
-        if actions.cancelRetryTimer != nil { step.retryTimer?.cancel() }
-        actions.cancelTask?.cancel()
-        if let exchange = actions.removeStaging { removeStaging(exchange) }
-        if let attempt = actions.armTimeout {
+        if step.actions.cancelTimeout != nil { step.timeout?.cancel() }
+        if step.actions.cancelRetryTimer != nil { step.retryTimer?.cancel() }
+        step.actions.cancelTask?.cancel()
+        if let exchange = step.actions.removeStaging { removeStaging(exchange) }
+        if let attempt = step.actions.armTimeout {
             // The timer drops the action when the item is cancelled, which finishing always does.
             step.timeout?.start(after: timeout, on: client.configuration.clock) { [self] in timeoutFired(attempt) }
         }
-        switch actions.next {
+        switch step.actions.next {
         case .none, .answerLocally, .evaluate:
             break
         case .startAttempt(let attempt):
@@ -143,14 +142,7 @@ final class RequestExecution: CancellableExecution {
         case .attemptTimedOut(let attempt):
             if let prepared = step.prepared, serveStaleAfterError(prepared, transportFailed: true) { return }
             handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
-        case .scheduleRetry(let attempt, let delay, let failure):
-            let observers = client.configuration.observers
-            if !observers.isEmpty, let summary = step.prepared?.summary {
-                let described = failure.describing("\(summary)")
-                for observer in observers {
-                    observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
-                }
-            }
+        case .scheduleRetry(let attempt, let delay):
             step.retryTimer?.start(after: delay, on: client.configuration.clock) { [self] in retryTimerFired(attempt) }
         case .renewToken(let attempt, let grant):
             client.configuration.authenticator?.renew(replacing: grant) { [weak self] result in
@@ -196,32 +188,39 @@ final class RequestExecution: CancellableExecution {
         // The session's own timer is a backstop only: the client's clock below ends the attempt first.
         let sessionTimeout = FetchClient.sessionTimeout(for: timeout)
         if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
-        var ready = Prepared(
-            request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
+        var sent = request
+        var cacheKey: String?
+        var requestedAt: Date?
+        var revalidating: CachedResponse?
+        var backgroundRefresh: URLRequest?
         var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
         var unsatisfiable = false
         if let cache = configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
-            ready.cacheKey = key
+            cacheKey = key
             let now = Date()
-            ready.requestedAt = now
+            requestedAt = now
             switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: now) {
             case .fresh(let entry):
                 served = (entry, .hit)
             case .staleWhileRevalidate(let entry):
                 served = (entry, .staleWhileRevalidating)
                 // Built as the fetch was, before adapters: the refresh runs them itself.
-                ready.backgroundRefresh = outgoing.request
+                backgroundRefresh = outgoing.request
             case .revalidate(let entry, let headers):
-                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
-                ready.revalidating = entry
+                for (name, value) in headers { sent.setValue(value, forHTTPHeaderField: name) }
+                revalidating = entry
             case .miss(let headers):
-                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
+                for (name, value) in headers { sent.setValue(value, forHTTPHeaderField: name) }
             case .unsatisfiable:
                 unsatisfiable = true
             }
         }
+        let ready = Prepared(
+            request: sent, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile,
+            cacheKey: cacheKey, revalidating: revalidating, requestedAt: requestedAt,
+            backgroundRefresh: backgroundRefresh)
         let step = state.withLock { state in
             state.prepared = ready
             return state.step(for: state.machine.prepared(answerLocally: served != nil || unsatisfiable))
@@ -302,11 +301,8 @@ final class RequestExecution: CancellableExecution {
             let actions = state.machine.attemptReady(attempt, token: grant)
             if case .requestSlot = actions.next {
                 state.slotRequestedAt = .now
-                if let token = grant?.token, let authenticator, let request = state.prepared?.request {
-                    state.prepared?.request = authenticator.apply(token, to: request)
-                    if !(state.prepared?.extraSecrets.contains(token) ?? true) {
-                        state.prepared?.extraSecrets.append(token)
-                    }
+                if let token = grant?.token, let authenticator, let prepared = state.prepared {
+                    state.prepared = prepared.authorized(authenticator.apply(token, to: prepared.request), token: token)
                 }
             }
             return state.step(for: actions)
@@ -563,7 +559,17 @@ final class RequestExecution: CancellableExecution {
         let policy = client.configuration.retryPolicy
         let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
         let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
-        perform(transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) })
+        let step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
+        let observers = client.configuration.observers
+        if case .scheduleRetry(_, let delay) = step.actions.next, !observers.isEmpty,
+            let summary = step.prepared?.summary
+        {
+            let described = error.describing("\(summary)")
+            for observer in observers {
+                observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
+            }
+        }
+        perform(step)
     }
 
     // MARK: Finish

@@ -11,7 +11,7 @@
 /// ``Actions/Next/requestSlot(attempt:)``; cancelled while waiting, or released when the
 /// attempt's current exchange completes), the attempt's timeout (armed with
 /// ``Actions/armTimeout``; fired or cancelled), the retry timer (scheduled with
-/// ``Actions/Next/scheduleRetry(attempt:delay:failure:)``; fired or cancelled), and the
+/// ``Actions/Next/scheduleRetry(attempt:delay:)``; fired or cancelled), and the
 /// transport's task (cancelled when the request ends before its exchange).
 struct RequestStateMachine {
     /// Where the request is.
@@ -32,7 +32,7 @@ struct RequestStateMachine {
         case waitingToRetry(attempt: Int, renewingToken: Bool)
         /// Ended while exchange `exchange` was being handed over: the end completes once its
         /// task is known, so the task is cancelled before the completion runs.
-        case finishing(Outcome, attempt: Int, exchange: Int)
+        indirect case finishing(Outcome, attempt: Int, exchange: Int)
         /// Ended; the completion has been returned.
         case finished
     }
@@ -76,12 +76,14 @@ struct RequestStateMachine {
             case evaluate(attempt: Int, exchange: Int)
             /// Attempt `attempt` ran out of time: its failure is evaluated.
             case attemptTimedOut(attempt: Int)
-            /// Starts the retry timer that follows attempt `attempt` (and tells observers).
-            case scheduleRetry(attempt: Int, delay: Duration, failure: FetchError)
+            /// Starts the retry timer that follows attempt `attempt` (the driver tells observers,
+            /// with the failure it reported).
+            case scheduleRetry(attempt: Int, delay: Duration)
             /// Renews the token `grant` that attempt `attempt` was rejected with.
             case renewToken(attempt: Int, grant: TokenGrant?)
-            /// Ends the request with `outcome`: the one completion.
-            case finish(Outcome)
+            /// Ends the request with `outcome`: the one completion. (Boxed, as is the outcome a
+            /// hand-over waits with: it keeps the actions small, and it is made once a request.)
+            indirect case finish(Outcome)
             /// Removes the request's temporary body (it was prepared after it ended).
             case removeTemporaryBody
         }
@@ -265,7 +267,7 @@ struct RequestStateMachine {
         }
         lastFailure = failure
         state = .waitingToRetry(attempt: attempt, renewingToken: false)
-        return Actions(next: .scheduleRetry(attempt: attempt, delay: delay, failure: failure))
+        return Actions(next: .scheduleRetry(attempt: attempt, delay: delay))
     }
 
     /// The server rejected attempt `attempt`'s token with `status`: the request renews it and

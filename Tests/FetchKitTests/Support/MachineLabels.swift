@@ -46,8 +46,7 @@ enum MachineLabels {
         case .send(let attempt, let exchange, let resend): "\(resend ? "resend" : "send")(\(attempt),\(exchange))"
         case .evaluate(let attempt, let exchange): "evaluate(\(attempt),\(exchange))"
         case .attemptTimedOut(let attempt): "attemptTimedOut(\(attempt))"
-        case .scheduleRetry(let attempt, let delay, let failure):
-            "scheduleRetry(\(attempt),\(delay.components.seconds)s,\(failure.code))"
+        case .scheduleRetry(let attempt, let delay): "scheduleRetry(\(attempt),\(delay.components.seconds)s)"
         case .renewToken(let attempt, let grant): "renewToken(\(attempt),\(grant?.token ?? "none"))"
         case .finish(let outcome): "finish(\(self.outcome(outcome)))"
         case .removeTemporaryBody: "removeTemporaryBody"

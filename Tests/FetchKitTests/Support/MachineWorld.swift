@@ -218,7 +218,7 @@ struct MachineWorld {
             exchanges.append((attempt, exchange))
         case .evaluate(let attempt, _), .attemptTimedOut(let attempt):
             setEvaluating(attempt, event)
-        case .scheduleRetry(let attempt, _, _):
+        case .scheduleRetry(let attempt, _):
             if !retryTimers.insert(attempt).inserted { problems.append("\(event): scheduled retry \(attempt) twice") }
         case .renewToken(let attempt, _):
             renewing = attempt
