@@ -87,7 +87,8 @@ struct TextualPhoto: StoredEntity {
         #expect(
             photographers == [
                 Photographer(id: "", name: ""), Photographer(id: "44124412@N05", name: "Kenji Mori"),
-                Photographer(id: "7523361@N03", name: "Sigrid Holm"), Photographer(id: "85853333@N00", name: "Jeremy B."),
+                Photographer(id: "7523361@N03", name: "Sigrid Holm"),
+                Photographer(id: "85853333@N00", name: "Jeremy B."),
             ])
         #expect(
             places == [Place(id: "rXYsMN5TUb4a1fCr", woeid: nil), Place(id: "zo8kVWBTUb5YbQ", woeid: nil)])
@@ -98,7 +99,8 @@ struct TextualPhoto: StoredEntity {
             #expect(photo.ownerID == old.ownerID)
             #expect(photo.placeID == (old.placeID == "" ? nil : old.placeID))
             #expect(photo.title == old.title && photo.details == old.details && photo.imageURL == old.imageURL)
-            #expect(photo.latitude == old.latitude && photo.longitude == old.longitude && photo.accuracy == old.accuracy)
+            #expect(
+                photo.latitude == old.latitude && photo.longitude == old.longitude && photo.accuracy == old.accuracy)
             #expect(photo.uploaded == old.uploaded)
             #expect(photo.firstFetched == old.firstFetched && photo.lastFetched == old.lastFetched)
         }
@@ -114,7 +116,8 @@ struct TextualPhoto: StoredEntity {
             try tx.delete(Place.self, id: "zo8kVWBTUb5YbQ")
             try tx.delete(Photographer.self, id: "85853333@N00")
         }
-        let left = try store.context.readAndWait { tx in try tx.fetch(Photo.self, sortedBy: [Photo.idField.ascending()]) }
+        let left = try store.context.readAndWait { tx in try tx.fetch(Photo.self, sortedBy: [Photo.idField.ascending()])
+        }
         #expect(left.map(\.id) == ["3", "4", "5", "6"])  // the cascade took photos 1 and 2
         #expect(left.map(\.placeID) == [nil, nil, nil, nil])  // nullified
         #expect(throws: PersistenceError.self) {

@@ -53,18 +53,30 @@ struct RFNovel: StoredEntity, Equatable {
         let (fixture, store) = try seeded()
         defer { withExtendedLifetime(fixture) {} }
         let pairs: [(spelled: Filter<RFNovel>, has: Filter<RFNovel>, expected: [Int64])] = [
-            (RFNovel.writer.name == "Ursula K. Le Guin", RFNovel.writer.has(RFWriter.name == "Ursula K. Le Guin"), [10, 11]),
-            (RFNovel.writer.name != "Ursula K. Le Guin", RFNovel.writer.has(RFWriter.name != "Ursula K. Le Guin"), [20, 30]),
+            (
+                RFNovel.writer.name == "Ursula K. Le Guin", RFNovel.writer.has(RFWriter.name == "Ursula K. Le Guin"),
+                [10, 11]
+            ),
+            (
+                RFNovel.writer.name != "Ursula K. Le Guin", RFNovel.writer.has(RFWriter.name != "Ursula K. Le Guin"),
+                [20, 30]
+            ),
             (RFNovel.writer.born < 1925, RFNovel.writer.has(RFWriter.born < 1925), [20]),
             (RFNovel.writer.born <= 1929, RFNovel.writer.has(RFWriter.born <= 1929), [10, 11, 20]),
             (RFNovel.writer.born > 1920, RFNovel.writer.has(RFWriter.born > 1920), [10, 11]),
             (RFNovel.writer.born >= 1920, RFNovel.writer.has(RFWriter.born >= 1920), [10, 11, 20]),
             (RFNovel.writer.idField > 1, RFNovel.writer.has(RFWriter.idField > 1), [20, 30]),
             (RFNovel.writer.idField <= 1, RFNovel.writer.has(RFWriter.idField <= 1), [10, 11]),
-            (RFNovel.writer.name.isIn(["Frank Herbert", "Stanisław Lem"]), RFNovel.writer.has(RFWriter.name.isIn(["Frank Herbert", "Stanisław Lem"])), [20, 30]),
+            (
+                RFNovel.writer.name.isIn(["Frank Herbert", "Stanisław Lem"]),
+                RFNovel.writer.has(RFWriter.name.isIn(["Frank Herbert", "Stanisław Lem"])), [20, 30]
+            ),
             (RFNovel.writer.name.contains("LE GUIN"), RFNovel.writer.has(RFWriter.name.contains("LE GUIN")), [10, 11]),
             (RFNovel.writer.name.hasPrefix("STANIS"), RFNovel.writer.has(RFWriter.name.hasPrefix("STANIS")), [30]),
-            (RFNovel.writer.name.equals("frank herbert"), RFNovel.writer.has(RFWriter.name.equals("frank herbert")), [20]),
+            (
+                RFNovel.writer.name.equals("frank herbert"), RFNovel.writer.has(RFWriter.name.equals("frank herbert")),
+                [20]
+            ),
             (RFNovel.writer.born.isNil, RFNovel.writer.has(RFWriter.born.isNil), [30]),
             (RFNovel.writer.country.isNotNil, RFNovel.writer.has(RFWriter.country.isNotNil), [10, 11, 30]),
             (RFNovel.writer.country == nil, RFNovel.writer.has(RFWriter.country == nil), [20]),
@@ -99,13 +111,16 @@ struct RFNovel: StoredEntity, Equatable {
         let (fixture, store) = try seeded()
         defer { withExtendedLifetime(fixture) {} }
         try store.context.readAndWait { tx in
-            let ascending = try tx.fetch(RFNovel.self, sortedBy: [RFNovel.writer.name.ascending(), RFNovel.title.ascending()])
+            let ascending = try tx.fetch(
+                RFNovel.self, sortedBy: [RFNovel.writer.name.ascending(), RFNovel.title.ascending()])
             // A nil reference first, then Frank Herbert, Stanisław Lem, Ursula K. Le Guin.
             #expect(ascending.map(\.id) == [40, 20, 30, 11, 10])
             #expect(
-                ascending == (try tx.fetch(
-                    RFNovel.self, sortedBy: [RFNovel.writer.ascending(RFWriter.name), RFNovel.title.ascending()])))
-            let descending = try tx.fetch(RFNovel.self, sortedBy: [RFNovel.writer.born.descending(), RFNovel.title.ascending()])
+                ascending
+                    == (try tx.fetch(
+                        RFNovel.self, sortedBy: [RFNovel.writer.ascending(RFWriter.name), RFNovel.title.ascending()])))
+            let descending = try tx.fetch(
+                RFNovel.self, sortedBy: [RFNovel.writer.born.descending(), RFNovel.title.ascending()])
             // 1929, 1920, then no year (the writer without one, the nil reference) by title.
             #expect(descending.map(\.id) == [11, 10, 20, 40, 30])
             let folded = try tx.fetch(
@@ -113,9 +128,10 @@ struct RFNovel: StoredEntity, Equatable {
                 sortedBy: [RFNovel.writer.name.descending(caseInsensitive: true)])
             #expect(folded.map(\.id) == [10, 11, 30, 20])
             #expect(
-                folded == (try tx.fetch(
-                    RFNovel.self, where: RFNovel.writer.has(.all),
-                    sortedBy: [RFNovel.writer.descending(RFWriter.name, caseInsensitive: true)])))
+                folded
+                    == (try tx.fetch(
+                        RFNovel.self, where: RFNovel.writer.has(.all),
+                        sortedBy: [RFNovel.writer.descending(RFWriter.name, caseInsensitive: true)])))
         }
     }
 }

@@ -59,7 +59,8 @@ struct PhotoListing {
             by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
             sortedBy: [photos.descending()])
         let places = Dictionary(
-            try tx.fetch(Place.self, where: Place.photos.isNotEmpty).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            try tx.fetch(Place.self, where: Place.photos.isNotEmpty).map { ($0.id, $0) },
+            uniquingKeysWith: { a, _ in a })
         return groups.map { id, count, latitude, longitude in
             (place: id.flatMap { places[$0] }, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)
         }

@@ -12,7 +12,8 @@ public struct Photographer: StoredEntity, Equatable {
     public static let name = Field<Photographer, String>("name")
 
     /// The photographer's photos, newest first.
-    public static let photos = ToMany<Photographer, Photo>(inverse: Photo.photographer, orderedBy: [Photo.uploaded.descending()])
+    public static let photos = ToMany<Photographer, Photo>(
+        inverse: Photo.photographer, orderedBy: [Photo.uploaded.descending()])
 
     /// Creates a photographer.
     ///
