@@ -78,7 +78,7 @@ struct RFNovel: StoredEntity, Equatable {
                 [20]
             ),
             (RFNovel.writer.born.isNil, RFNovel.writer.has(RFWriter.born.isNil), [30]),
-            (RFNovel.writer.country.isNotNil, RFNovel.writer.has(RFWriter.country.isNotNil), [10, 11, 30]),
+            (RFNovel.writer.country != nil, RFNovel.writer.has(RFWriter.country.isNotNil), [10, 11, 30]),
             (RFNovel.writer.country == nil, RFNovel.writer.has(RFWriter.country == nil), [20]),
             (RFNovel.writer.country == "PL", RFNovel.writer.has(RFWriter.country == "PL"), [30]),
         ]

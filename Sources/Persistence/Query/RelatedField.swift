@@ -96,10 +96,8 @@ extension RelatedField where Value: TextQueryableValue {
 
 extension RelatedField where Value: ExpressibleByNilLiteral {
     /// Matches rows that refer to a row whose optional property is `nil` (rows with a `nil`
-    /// reference do not match).
+    /// reference do not match); `!= nil` matches those whose property has a value.
     public var isNil: Filter<Source> { relation.has(field.isNil) }
-    /// Matches rows that refer to a row whose optional property has a value.
-    public var isNotNil: Filter<Source> { relation.has(field.isNotNil) }
 }
 
 /// Matches rows whose referred row's property equals `value`: `Book.author.name == "Ursula K. Le Guin"`.
