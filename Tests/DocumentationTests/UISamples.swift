@@ -278,7 +278,7 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         let screen = UISamples.LibraryScreen()
         screen.startObserving(store)
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
-        #expect(await mainActorEventually { screen.books.map(\.title) == ["Dune"] })
+        try await waitUntil("screen.books.map(.title) == ['Dune']") { screen.books.map(\.title) == ["Dune"] }
         #expect(screen.animated.last?.inserted == [0])
     }
 
@@ -292,7 +292,7 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
             respond: .json(#"{"totalItems": 3, "items": [\#(items.joined(separator: ","))]}"#))
         let screen = UISamples.SearchScreen(client: FetchClient(), baseURL: server.baseURL)
         screen.searchBarTextDidEndEditing("dune")
-        #expect(await mainActorEventually { !screen.status.isEmpty })
+        try await waitUntil("!screen.status.isEmpty") { !screen.status.isEmpty }
         #expect(screen.results.map(\.title) == ["Book 0", "Book 1", "Book 2"])
         #expect(screen.status.hasPrefix("3 results"))
     }
@@ -304,7 +304,7 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         server.route("GET", "/title", respond: .text("Dune"))
         let controller = UISamples.BookViewController()
         controller.load(server.url("/title"), client: FetchClient())
-        #expect(await mainActorEventually { controller.title == "Dune" })
+        try await waitUntil("controller.title == 'Dune'") { controller.title == "Dune" }
     }
 
     @Test func theSaveButtonLearnsOfTheCommitOnTheMainActor() async throws {
@@ -313,7 +313,7 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
         let button = UISamples.SaveButton()
         button.save(UISamples.Book(id: "1", title: "Dune"), in: store.context)
-        #expect(await mainActorEventually { button.saved })
+        try await waitUntil("button.saved") { button.saved }
         #expect(try store.context.readAndWait { try $0.count(UISamples.Book.self) } == 1)
     }
 }
@@ -326,7 +326,7 @@ extension UISampleTests {
         let screen = UISamples.ListScreen()
         store.addListener(screen, sortedBy: [UISamples.Book.title.ascending(caseInsensitive: true)])
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
-        #expect(await mainActorEventually { screen.allBooks.map(\.title) == ["Dune"] })
+        try await waitUntil("screen.allBooks.map(.title) == ['Dune']") { screen.allBooks.map(\.title) == ["Dune"] }
         store.removeListener(screen)
     }
 }
@@ -339,11 +339,11 @@ extension UISampleTests {
         let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune", rating: 4)) }
         let screen = UISamples.ShelfScreen(store: store)
-        #expect(await mainActorEventually { screen.rendered.last == ["Dune"] })
+        try await waitUntil("screen.rendered.last == ['Dune']") { screen.rendered.last == ["Dune"] }
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "2", title: "Beloved")) }
-        #expect(await mainActorEventually { screen.rendered.last == ["Beloved", "Dune"] })
+        try await waitUntil("screen.rendered.last == ['Beloved', 'Dune']") { screen.rendered.last == ["Beloved", "Dune"] }
         screen.showOnlyRated()
-        #expect(await mainActorEventually { screen.rendered.last == ["Dune"] && screen.books.isLoaded })
+        try await waitUntil("screen.rendered.last == ['Dune'] && screen.books.isLoaded") { screen.rendered.last == ["Dune"] && screen.books.isLoaded }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -352,12 +352,12 @@ extension UISampleTests {
         defer { directory.remove() }
         let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
         let header = UISamples.LibraryHeader(store: store)
-        #expect(await mainActorEventually { header.text == "no ratings yet" })
+        try await waitUntil("header.text == 'no ratings yet'") { header.text == "no ratings yet" }
         try await store.context.persist { tx in
             try tx.insert(UISamples.Book(id: "1", title: "Dune", rating: 4))
             try tx.insert(UISamples.Book(id: "2", title: "Emma", rating: 5))
         }
-        #expect(await mainActorEventually { header.text == "average rating 4.5" })
+        try await waitUntil("header.text == 'average rating 4.5'") { header.text == "average rating 4.5" }
     }
 
     @Test func theAuthorsScreenGetsSectionsAndTheirChanges() async throws {
@@ -370,23 +370,13 @@ extension UISampleTests {
         }
         let screen = UISamples.AuthorsScreen()
         screen.startObserving(store)
-        #expect(await mainActorEventually { screen.sections.map(\.key) == ["Frank Herbert", "Jane Austen"] })
+        try await waitUntil("screen.sections.map(.key) == ['Frank Herbert', 'Jane Austen']") { screen.sections.map(\.key) == ["Frank Herbert", "Jane Austen"] }
         try await store.context.persist { tx in
             try tx.insert(UISamples.Book(id: "3", title: "Persuasion", author: "Jane Austen"))
             try tx.insert(UISamples.Book(id: "4", title: "Kindred", author: "Octavia Butler"))
         }
-        #expect(await mainActorEventually { screen.sections.count == 3 })
+        try await waitUntil("screen.sections.count == 3") { screen.sections.count == 3 }
         #expect(screen.sections[1].entities.map(\.title) == ["Emma", "Persuasion"])
         #expect(screen.sectionChanges.last == ChangeSet(inserted: [2], updated: [1]))
     }
-}
-
-/// Waits on the main actor, giving it up between looks so that main-actor callbacks can run.
-@MainActor func mainActorEventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + Patience.hang
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

@@ -120,7 +120,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             name:
                 "Persistence: update by filter of 100,000 of 1,000,000 rows with an observer attached, commit to delivery",
             ours: oursObservedUpdateSide(observedSales), reference: unobservedUpdateSide(sales),
-            others: [rawUpdateSide(sales), fetchEditUpdateSide(observedSales)], target: 1.0,
+            others: [oursObservedUpdateWholeSide(observedSales), rawUpdateSide(sales), fetchEditUpdateSide(observedSales)],
+            target: 1.0,
             idealTime: .milliseconds(250), iterations: 7),
     ]
 }

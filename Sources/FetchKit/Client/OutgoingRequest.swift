@@ -88,7 +88,12 @@ extension Endpoint {
             case .file(let file):
                 let snapshot = try OutgoingRequest.snapshot(of: file)
                 if handling == .inline {
-                    request.httpBodyStream = InputStream(url: file)
+                    guard let stream = InputStream(url: file) else {
+                        throw FetchError(
+                            code: .fileUnavailable,
+                            detail: "the upload file \(file.path) could not be opened for reading. Check that it still exists")
+                    }
+                    request.httpBodyStream = stream
                 } else if handling == .memory {
                     request.httpBody = try UploadFileReader(file: file, expected: snapshot).readAll()
                 } else {

@@ -194,6 +194,47 @@ final class Context {
         let failed = await outcome { try await client.download(endpoint("/missing"), to: missing) }
         expect(failed, fails: .unacceptableStatus, "a download answered 404")
         expect(!FileManager.default.fileExists(atPath: missing.path), "a failed download left its file behind")
+        await cancelledDownloadLeavesNoFile(client, in: folder)
+    }
+
+    /// A download cancelled while its body arrives leaves no file in its folder: neither the
+    /// destination nor a partial body.
+    private func cancelledDownloadLeavesNoFile(_ client: FetchClient, in folder: URL) async {
+        server.route(
+            "GET", "/trickle",
+            respond: StubResponse.data(Data(repeating: 7, count: 64 << 10)).sentSlowly(
+                chunkSize: 1024, interval: .milliseconds(20)))
+        let file = folder.appendingPathComponent("trickle.bin")
+        let group = CancellationGroup()
+        let receiving = AsyncStream<Void>.makeStream()
+        let endpoint = endpoint("/trickle")
+        let continuation = receiving.continuation
+        // The stream yields once bytes arrive, or when the download ends without any.
+        let download = Task { () -> Result<URL, any Error> in
+            defer { continuation.yield() }
+            do {
+                return .success(
+                    try await client.download(endpoint, to: file, group: group) { progress in
+                        if progress.bytesReceived > 0 { continuation.yield() }
+                    })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let stream = receiving.stream
+        let started = await Self.value(
+            of: Task { await stream.first { _ in true } != nil }, within: Self.hangBound)
+        expect(started == true, "a slow download neither reported bytes received nor ended")
+        group.cancelAll()
+        let ended = await Self.value(of: download, within: Self.hangBound)
+        guard let ended else {
+            problems.append("a cancelled download did not end within \(Self.hangBound)")
+            return
+        }
+        expect(ended, fails: .cancelled, "a download cancelled while its body arrived")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let stray = left.filter { $0 != "file.bin" }
+        expect(stray.isEmpty, "a cancelled download left \(stray) in its folder")
     }
 
     func retriesWithRetryAfter() async {

@@ -133,7 +133,7 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key.name], specs, filter: filter, having: having, sort: sort, limit: limit
+            E.self, keys: [.column(key.name)], specs, filter: filter, having: having, sort: sort, limit: limit
         ) { reader throws(PersistenceError) in
             (try reader.value(K.self, of: key.name), repeat try (each aggregates).read(reader))
         }
@@ -141,7 +141,7 @@ extension ObjectTransaction {
 
     /// Groups the entities matching a filter by two properties and computes aggregates per group, in SQL.
     ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)``, with a group per pair of values.
+    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per pair of values.
     ///
     /// - Parameters:
     ///   - key1: the first property to group by.
@@ -152,7 +152,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``.
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
     public func groups<E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable, each A>(
         by key1: Field<E, K1>, _ key2: Field<E, K2>, aggregating aggregates: repeat Aggregate<E, each A>,
         where filter: Filter<E>? = nil, having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [],
@@ -161,7 +161,8 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key1.name, key2.name], specs, filter: filter, having: having, sort: sort, limit: limit
+            E.self, keys: [.column(key1.name), .column(key2.name)], specs, filter: filter, having: having, sort: sort,
+            limit: limit
         ) { reader throws(PersistenceError) in
             (
                 try reader.value(K1.self, of: key1.name), try reader.value(K2.self, of: key2.name),
@@ -172,7 +173,7 @@ extension ObjectTransaction {
 
     /// Groups the entities matching a filter by three properties and computes aggregates per group, in SQL.
     ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)``, with a group per triple of values.
+    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per triple of values.
     ///
     /// - Parameters:
     ///   - key1: the first property to group by.
@@ -184,7 +185,7 @@ extension ObjectTransaction {
     ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
     ///   - limit: the most groups to return.
     /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)``.
+    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
     public func groups<
         E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable,
         K3: QueryableValue & Decodable, each A
@@ -197,7 +198,8 @@ extension ObjectTransaction {
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         return try groupRows(
-            E.self, keys: [key1.name, key2.name, key3.name], specs, filter: filter, having: having, sort: sort,
+            E.self, keys: [.column(key1.name), .column(key2.name), .column(key3.name)], specs, filter: filter,
+            having: having, sort: sort,
             limit: limit
         ) { reader throws(PersistenceError) in
             (
@@ -208,8 +210,8 @@ extension ObjectTransaction {
     }
 
     /// Runs a grouped query and turns each group's row into a value with `row`.
-    private func groupRows<E: StoredEntity, R>(
-        _ type: E.Type, keys: [String], _ specs: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
+    func groupRows<E: StoredEntity, R>(
+        _ type: E.Type, keys: [GroupKey], _ specs: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
         sort: [GroupSort<E>], limit: Int?, row: (AggregateReader) throws(PersistenceError) -> R
     ) throws(PersistenceError) -> [R] {
         try checkOpen()
@@ -230,7 +232,7 @@ extension ObjectTransaction {
 
     /// Steps an aggregate query, turning SQLite's "integer overflow" of a `SUM` into an
     /// ``PersistenceError/Code-swift.struct/overflow`` that names the summed properties.
-    private func step(
+    func step(
         _ statement: Statement, sums specs: [AggregateSpec], _ schema: EntitySchema
     ) throws(PersistenceError) -> Bool {
         do {

@@ -12,27 +12,21 @@ import Locking
 /// into the window) or sorted by relevance, after raw SQL or a `delete(where: nil)` (the changed
 /// rows are unknown), when more than `ChangeLog.limit` rows changed, and when the held results
 /// disagree with what the commit reports.
-final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
-    private struct State {
-        var pending = false
-        var cancelled = false
-        /// The rows changed since the last refresh; `nil` when a full refresh is needed.
-        var pendingRows: Set<Int64>? = []
-    }
-
+final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
     let table: String
     /// The tables the query reads through relations (its filter and sort): a change to one of
     /// them refreshes the results in full, since it may change which rows match and their order
     /// without changing a row of `table`.
     let relatedTables: Set<String>
     private let query: Query<E>
-    private let reader: ObjectContext
-    private let deliveryQueue: DispatchQueue
+    let reader: ObjectContext
+    let deliveryQueue: DispatchQueue
     private let handler: @Sendable (QueryChange<E>) -> Void
     private let onError: (@Sendable (PersistenceError) -> Void)?
     /// Whether commits can be applied row by row.
     private let incremental: Bool
-    private let state = Locked(State(pendingRows: nil))
+    /// The rows changed since the last refresh; `nil` when a full refresh is needed.
+    let gate = RefreshGate<Set<Int64>?>(nil)
     /// The results last delivered; only `refresh` (on the reader's serial queue) takes them out
     /// and puts them back, so the lock is never contended.
     private let held = Locked<ObservedResults<E>?>(nil)
@@ -61,37 +55,18 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
         commit.touches(table) || relatedTables.contains { commit.touches($0) }
     }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func cancel() {
-        state.withLock { $0.cancelled = true }
-        reader.core.center.remove(self)
-    }
-
-    func storeDidClose(_ error: PersistenceError) {
-        let wasObserving = state.withLock { state in
-            defer { state.cancelled = true }
-            return !state.cancelled
-        }
-        reader.core.center.remove(self)
-        guard wasObserving, let onError else { return }
-        deliveryQueue.async { onError(error) }
-    }
+    var closeReport: (@Sendable (PersistenceError) -> Void)? { onError }
 
     func scheduleRefresh(after commit: CommitSummary?) {
-        let schedule = state.withLock { state in
-            guard !state.cancelled else { return false }
+        let schedule = gate.schedule { pendingRows in
             if incremental, let commit, !relatedTables.contains(where: { commit.touches($0) }),
-                let changed = commit.changedRows(of: table), var rows = state.pendingRows
+                let changed = commit.changedRows(of: table), var rows = pendingRows
             {
                 rows.formUnion(changed)
-                state.pendingRows = rows.count > ChangeLog.limit ? nil : rows
+                pendingRows = rows.count > ChangeLog.limit ? nil : rows
             } else {
-                state.pendingRows = nil
+                pendingRows = nil
             }
-            guard !state.pending else { return false }
-            state.pending = true
-            return true
         }
         guard schedule else { return }
         reader.queue.async { self.refresh() }
@@ -99,11 +74,7 @@ final class QueryObserver<E: StoredEntity>: CommitObserver, Sendable {
 
     /// Runs on the reader's queue. Commits that land while a refresh is queued are folded into it.
     private func refresh() {
-        let changed = state.withLock { state in
-            state.pending = false
-            defer { state.pendingRows = [] }
-            return state.pendingRows
-        }
+        let changed = gate.begin(leaving: [])
         guard !isCancelled else { return }
         // Moved out of the box for the refresh (so its storage is not copied on write) and back.
         var results = held.withLock { $0.take() }

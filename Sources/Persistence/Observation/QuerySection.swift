@@ -7,13 +7,12 @@ public struct QuerySection<Key: Hashable & Sendable, Entity: StoredEntity>: Send
     /// The section's key, which identifies it among the sections.
     public var id: Key { key }
 
-    /// Splits `entities` by `key`: sections in the order of their first entities, each holding its
-    /// entities in their order.
-    static func sections(of entities: [Entity], by key: (Entity) -> Key) -> [QuerySection] {
+    /// Splits `entities` by their keys (`keys[i]` is `entities[i]`'s): sections in the order of
+    /// their first entities, each holding its entities in their order.
+    static func sections(of entities: [Entity], keys: [Key]) -> [QuerySection] {
         var order: [Key] = []
         var members: [Key: [Entity]] = [:]
-        for entity in entities {
-            let value = key(entity)
+        for (entity, value) in zip(entities, keys) {
             if members[value] == nil { order.append(value) }
             members[value, default: []].append(entity)
         }
@@ -41,43 +40,20 @@ extension ObjectTransaction {
     public func fetch<E: StoredEntity, Key: Hashable & Sendable>(
         _ query: Query<E>, sectionedBy key: (E) -> Key
     ) throws(PersistenceError) -> [QuerySection<Key, E>] {
-        QuerySection.sections(of: try fetch(query), by: key)
+        let entities = try fetch(query)
+        return QuerySection.sections(of: entities, keys: entities.map(key))
     }
-}
-
-/// One delivery of a sectioned query: its sections now, and what changed since the last delivery,
-/// per section, as a table or collection view with section headers applies it.
-///
-/// Section changes match sections by key: ``sectionChanges`` has the positions of deleted sections
-/// (among the previous ones), of inserted sections (among the new ones), of sections that moved, and
-/// of sections whose rows changed. ``rowChanges`` holds one ``ChangeSet`` per section in ``sections``:
-/// positions within the section, deleted ones among the section's previous rows. A row whose key
-/// changed is deleted from its old section and inserted into its new one; an inserted section's rows
-/// are all inserted.
-public struct SectionedChange<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
-    /// The sections, in the order of their first rows in the query.
-    public let sections: [QuerySection<Key, Entity>]
-    /// How the list of sections changed.
-    public let sectionChanges: ChangeSet
-    /// How each section's rows changed, one change set per element of ``sections``.
-    public let rowChanges: [ChangeSet]
-    /// Whether this is the first delivery, made when observation starts.
-    public let isInitial: Bool
 }
 
 /// Splits observed results into sections and computes the per-section changes between deliveries.
 struct Sectioner<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
-    private let key: @Sendable (Entity) -> Key
     /// The keys and row identities of the last delivery.
     private var previous: [(key: Key, ids: [Entity.ID])] = []
 
-    init(key: @escaping @Sendable (Entity) -> Key) {
-        self.key = key
-    }
-
-    /// Sections `change`'s results and diffs them with the previous delivery's sections.
-    mutating func section(_ change: QueryChange<Entity>) -> SectionedChange<Key, Entity> {
-        let sections = QuerySection.sections(of: change.results, by: key)
+    /// Sections `change`'s results by their keys (`keys[i]` is `change.results[i]`'s) and diffs them
+    /// with the previous delivery's sections.
+    mutating func section(_ change: QueryChange<Entity>, keys: [Key]) -> SectionedChange<Key, Entity> {
+        let sections = QuerySection.sections(of: change.results, keys: keys)
         let order = sections.map(\.key)
         let updatedIDs = Set(change.changes.updated.map { change.results[$0].id })
         var oldSections: [Key: [Entity.ID]] = [:]

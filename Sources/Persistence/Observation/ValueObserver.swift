@@ -6,20 +6,15 @@ import Locking
 ///
 /// Commits that land while a run is queued are folded into it, as for ``QueryObserver``; the last
 /// delivery always reflects the last commit.
-final class ValueObserver<Value: Sendable>: CommitObserver, Sendable {
-    private struct State {
-        var pending = false
-        var cancelled = false
-    }
-
+final class ValueObserver<Value: Sendable>: GatedObserver, Sendable {
     let table: String
     private let tables: Set<String>
     private let read: @Sendable (ObjectTransaction) throws -> Value
-    private let reader: ObjectContext
-    private let deliveryQueue: DispatchQueue
+    let reader: ObjectContext
+    let deliveryQueue: DispatchQueue
     private let handler: @Sendable (Value) -> Void
     private let onError: (@Sendable (any Error) -> Void)?
-    private let state = Locked(State())
+    let gate = RefreshGate(())
 
     init(
         tables: [String], reader: ObjectContext, queue: DispatchQueue,
@@ -35,40 +30,23 @@ final class ValueObserver<Value: Sendable>: CommitObserver, Sendable {
         self.onError = onError
     }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func cancel() {
-        state.withLock { $0.cancelled = true }
-        reader.core.center.remove(self)
+    var closeReport: (@Sendable (PersistenceError) -> Void)? {
+        guard let onError else { return nil }
+        return { error in onError(error) }
     }
 
     func isInterested(in commit: CommitSummary) -> Bool {
         tables.contains { commit.touches($0) }
     }
 
-    func storeDidClose(_ error: PersistenceError) {
-        let wasObserving = state.withLock { state in
-            defer { state.cancelled = true }
-            return !state.cancelled
-        }
-        reader.core.center.remove(self)
-        guard wasObserving, let onError else { return }
-        deliveryQueue.async { onError(error) }
-    }
-
     func scheduleRefresh(after commit: CommitSummary?) {
-        let schedule = state.withLock { state in
-            guard !state.cancelled, !state.pending else { return false }
-            state.pending = true
-            return true
-        }
-        guard schedule else { return }
+        guard gate.schedule({ _ in }) else { return }
         reader.queue.async { self.refresh() }
     }
 
     /// Runs on the reader's queue.
     private func refresh() {
-        state.withLock { $0.pending = false }
+        gate.begin(leaving: ())
         guard !isCancelled else { return }
         do {
             let value = try reader.performRead(read)

@@ -50,12 +50,6 @@ public struct Field<Entity: StoredEntity, Value: QueryableValue>: Sendable, Hash
     }
 }
 
-/// Text fields (`String` and `String?`) support substring and pattern filters.
-public protocol TextQueryableValue: QueryableValue {}
-
-extension String: TextQueryableValue {}
-extension Optional: TextQueryableValue where Wrapped == String {}
-
 extension Field where Value: TextQueryableValue {
     /// Matches rows whose text equals `text`, by default ignoring case and diacritics.
     ///

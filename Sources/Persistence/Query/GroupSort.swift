@@ -11,7 +11,7 @@
 public struct GroupSort<Entity: StoredEntity>: Sendable {
     enum Key: Sendable {
         case aggregate(AggregateSpec)
-        case key(String, caseInsensitive: Bool, relevance: Bool)
+        case key(String, caseInsensitive: Bool, relevance: Bool, related: RelatedSort?)
     }
 
     let key: Key
@@ -25,14 +25,16 @@ public struct GroupSort<Entity: StoredEntity>: Sendable {
     /// Sorts groups by one of their grouping keys, as `sort` says.
     ///
     /// A key that groups by folded text (a property with a case-insensitive ``EntityIndex``)
-    /// sorts by the folded text. A relevance sort (``Field/relevance``) orders rows, not groups:
+    /// sorts by the folded text. A sort through a to-one relation (`Book.author.ascending(Author.name)`)
+    /// sorts groups keyed by that relation, or by a property of the row it refers to. A relevance sort (``Field/relevance``) orders rows, not groups:
     /// the query throws ``PersistenceError/Code-swift.struct/misuse``.
     ///
     /// - Parameter sort: a sort of one of the grouping keys, such as `Book.author.descending()`.
     /// - Returns: the sort key.
     public static func key(_ sort: Sort<Entity>) -> GroupSort {
         GroupSort(
-            .key(sort.column, caseInsensitive: sort.caseInsensitive, relevance: sort.isRelevance),
+            .key(
+                sort.column, caseInsensitive: sort.caseInsensitive, relevance: sort.isRelevance, related: sort.related),
             descending: sort.descending)
     }
 }

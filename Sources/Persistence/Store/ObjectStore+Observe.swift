@@ -21,7 +21,7 @@ extension ObjectStore {
     ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this
     ///     observation's own.
     ///   - onError: called on `queue` if re-running the query fails, and once when the store closes
-///     (``PersistenceError/Code-swift.struct/closed``, naming the store; the observation then stops).
+    ///     (``PersistenceError/Code-swift.struct/closed``, naming the store; the observation then stops).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity>(
@@ -183,9 +183,9 @@ extension ObjectStore {
     ) -> ObservationToken {
         // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
         // only touched there.
-        let sectioner = Locked(Sectioner(key: key))
+        let sectioner = Locked(Sectioner<Key, E>())
         return observe(query, queue: queue, onError: onError) { change in
-            handler(sectioner.withLock { $0.section(change) })
+            handler(sectioner.withLock { $0.section(change, keys: change.results.map(key)) })
         }
     }
 

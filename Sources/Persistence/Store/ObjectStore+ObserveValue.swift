@@ -117,9 +117,19 @@ extension ObjectStore {
             if let onError { queue.async { onError(missing) } }
             return ObservationToken {}
         }
+        return observeValue(
+            tables: entities.map { $0.entityName }, queue: queue, onError: onError, read: read, handler: handler)
+    }
+
+    /// Observes `read` after each commit that writes one of `tables` (entity tables, or link tables
+    /// of many-to-many relations).
+    func observeValue<Value: Sendable>(
+        tables: [String], queue: DispatchQueue, onError: (@Sendable (any Error) -> Void)?,
+        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
+        handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
         let observer = ValueObserver(
-            tables: entities.map { $0.entityName }, reader: observerContext, queue: queue, read: read,
-            onError: onError, handler: handler)
+            tables: tables, reader: observerContext, queue: queue, read: read, onError: onError, handler: handler)
         core.center.add(observer)
         if core.closed.isSet {
             observer.storeDidClose(closedError())

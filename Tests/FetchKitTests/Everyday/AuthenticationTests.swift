@@ -28,8 +28,10 @@ import Testing
         let accepted = Locked("fresh-token-2")
         let server = try Self.server(accepting: accepted)
         defer { server.stop() }
+        // The refresh ends only once the server has rejected all 100 requests, so every
+        // rejection arrives while it runs.
         let authenticator = TokenAuthenticator(token: "stale-token-1") {
-            try await Task.sleep(for: .milliseconds(50))
+            _ = await server.waitForRequests(count: 100)
             return "fresh-token-2"
         }
         let client = FetchClient {

@@ -211,7 +211,10 @@ private struct ClientTask: TransportTask {
     let task: HTTPClient.Task<TransportResponse>
     let collector: ResponseCollector
 
-    func cancel() { task.cancel() }
+    func cancel() {
+        collector.cancel()
+        task.cancel()
+    }
 
     var progress: TransferProgress? { collector.progress }
 }

@@ -25,6 +25,8 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         var sent: Int64 = 0
         var received: Int64 = 0
         var expected: Int64?
+        /// Set by ``cancel()``: no file is created or written after it.
+        var cancelled = false
     }
 
     private let url: URL
@@ -51,24 +53,35 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        var handle: FileHandle?
-        var failure: (any Error)?
-        if let file {
+        state.withLockedValue { state in
+            state.head = head
+            state.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            // The file is created under the lock, so a cancellation either comes first (and no
+            // file is created) or finds the handle and removes the file.
+            guard let file, !state.cancelled else { return }
             let manager = FileManager.default
             try? manager.removeItem(at: file)
             if manager.createFile(atPath: file.path, contents: nil) {
-                do { handle = try FileHandle(forWritingTo: file) } catch { failure = error }
+                do { state.handle = try FileHandle(forWritingTo: file) } catch { state.fileError = error }
             } else {
-                failure = CocoaError(.fileWriteUnknown)
+                state.fileError = CocoaError(.fileWriteUnknown)
             }
         }
-        state.withLockedValue { state in
-            state.head = head
-            state.handle = handle
-            state.fileError = failure
-            state.expected = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
-        }
         return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Stops writing the body: closes the file and removes it, and creates none later. Called
+    /// before the `HTTPClient` task is cancelled, so a head or body part that arrives meanwhile
+    /// writes nothing.
+    func cancel() {
+        state.withLockedValue { state in
+            state.cancelled = true
+            if let handle = state.handle {
+                try? handle.close()
+                state.handle = nil
+                if let file { try? FileManager.default.removeItem(at: file) }
+            }
+        }
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -96,13 +109,14 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         let ended = state.withLockedValue { state -> State in
             try? state.handle?.close()
             state.handle = nil
+            // An empty body writes no part: its file is created here, unless cancelled.
+            if let file, state.head != nil, !state.cancelled, !FileManager.default.fileExists(atPath: file.path) {
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+            }
             return state
         }
         if let error = ended.fileError { throw error }
         guard let head = ended.head else { throw HTTPClientError.remoteConnectionClosed }
-        if let file, !FileManager.default.fileExists(atPath: file.path) {
-            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        }
         var fields: [String: String] = [:]
         for (name, value) in head.headers {
             if let existing = fields[name] { fields[name] = existing + ", " + value } else { fields[name] = value }
