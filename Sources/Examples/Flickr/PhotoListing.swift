@@ -6,7 +6,7 @@ import Persistence
 ///
 /// The groups come from grouped queries: SQLite counts the photos per photographer or place (by
 /// the photos' references) and averages their positions, so a listing of a large store reads one
-/// row per group, then one query reads the photographers or places those references name.
+/// row per group, and one more query reads the photographers or places those references name.
 struct PhotoListing {
     /// How `list --by` groups photos.
     enum Grouping: String, Sendable {
@@ -37,17 +37,14 @@ struct PhotoListing {
         }
     }
 
-    /// Photos per photographer, most first, then by name (ignoring case) and id.
+    /// Photos per photographer, most first, then by name (ignoring case) and id: grouped by the
+    /// photos' reference, the photographers read with one more query.
     private static func photographers(_ tx: ObjectTransaction) throws -> [(name: String, id: String, count: Int)] {
-        let counts = Dictionary(
-            try tx.groups(by: Photo.ownerID, aggregating: Aggregate.count(of: Photo.self)), uniquingKeysWith: +)
-        let named = try tx.fetch(
-            Photographer.self, where: Photographer.photos.isNotEmpty,
-            sortedBy: [Photographer.name.ascending(caseInsensitive: true), Photographer.idField.ascending()])
-        // Most photos first; a stable sort keeps the name order among equal counts.
-        return named.enumerated()
-            .sorted { (counts[$0.element.id] ?? 0, $1.offset) > (counts[$1.element.id] ?? 0, $0.offset) }
-            .map { (name: $0.element.name, id: $0.element.id, count: counts[$0.element.id] ?? 0) }
+        let photos = Aggregate.count(of: Photo.self)
+        return try tx.groups(
+            by: Photo.photographer, aggregating: photos,
+            sortedBy: [photos.descending(), .key(Photo.photographer.name.ascending(caseInsensitive: true))]
+        ).map { photographer, count in (name: photographer.name, id: photographer.id, count: count) }
     }
 
     /// Photos per place with their mean position, most first, then by place id.
