@@ -117,7 +117,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "Decoding", "FetchKitTesting", "Persistence", "TestSupport", "Locking"],
+            dependencies: [
+                "FetchKit", "Decoding", "FetchKitTesting", "Persistence", "TestSupport", "Locking", "SeededRandom",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,16 +10,17 @@ import Locking
 /// for its host, runs attempts with their own timeout clock, retries, and finishes
 /// exactly once.
 ///
-/// Every state change happens under `state`'s lock, and `conclude` is the only place that
-/// sets `finished`; whichever path gets there first (response, timeout, cancellation,
-/// failure) delivers the completion, and every later path sees `finished` and stops.
+/// The lifecycle is a ``RequestStateMachine`` kept under `state`'s lock: every event (a slot
+/// granted, a response, a timer, a cancellation) is one transition of the machine, taken
+/// under the lock together with the driver's own bookkeeping, and the actions it returns
+/// (send, arm a timer, release a slot, finish) run after the lock is released. The machine
+/// decides which events still count and returns the completion exactly once.
 ///
 /// The class is not generic: the value's type lives only in its ``ResultHandoff``, so the
-/// state machine, which runs unspecialized, looks up no generic metadata as it goes.
+/// driver, which runs unspecialized, looks up no generic metadata as it goes.
 final class RequestExecution: CancellableExecution {
-    private typealias Phase = ExecutionPhase
-    private typealias State = ExecutionState
     private typealias Prepared = ExecutionRequest
+    private typealias Actions = RequestStateMachine.Actions
 
     let id: Int
     private let client: FetchClient
@@ -36,7 +37,7 @@ final class RequestExecution: CancellableExecution {
     private let handoff: any ResultHandoff
     private let progress: ProgressReporter?
     private let startedAt = ContinuousClock.now
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
@@ -63,9 +64,11 @@ final class RequestExecution: CancellableExecution {
         self.group = group
         self.delivery = delivery
         self.handoff = handoff
+        self.state = Locked(
+            State(machine: RequestStateMachine(authenticates: client.configuration.authenticator != nil)))
     }
 
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var isFinished: Bool { state.withLock { $0.machine.isFinished } }
 
     /// The limiter's token for `attempt`: each attempt holds a slot of its own.
     private func slot(_ attempt: Int) -> HostLimiter.Token {
@@ -77,22 +80,83 @@ final class RequestExecution: CancellableExecution {
     }
 
     func markCancelled() -> (() -> Void)? {
-        conclude(.failure(FetchError(code: .cancelled)))
+        guard let step = conclude(.failure(FetchError(code: .cancelled))) else { return nil }
+        return { [self] in perform(step) }
     }
 
     /// Lets the attempt in progress finish and starts no other: a request waiting to retry
     /// ends now with its last attempt's error, and one whose attempt fails later ends with it.
     func stopRetrying() {
-        let pending = state.withLock { state -> (ScheduledAction, FetchError)? in
-            state.retriesStopped = true
-            guard !state.finished, case .retryWait(let item) = state.phase, let failure = state.lastFailure else {
-                return nil
-            }
-            return (item, failure)
+        perform(transition { $0.stopRetrying() })
+    }
+
+    // MARK: Transitions
+
+    /// Takes one transition of the machine under the lock, with the bookkeeping its actions need there.
+    private func transition(_ event: (inout RequestStateMachine) -> Actions) -> Step {
+        state.withLock { state in
+            let actions = event(&state.machine)
+            return state.step(for: actions)
         }
-        guard let (item, failure) = pending else { return }
-        item.cancel()
-        finish(.failure(failure))
+    }
+
+    /// Ends the request with `outcome` unless it has ended already; `nil` then.
+    private func conclude(_ outcome: Outcome) -> Step? {
+        state.withLock { state in
+            guard let actions = state.machine.conclude(outcome) else { return nil }
+            return state.step(for: actions)
+        }
+    }
+
+    private func finish(_ outcome: Outcome) {
+        if let step = conclude(outcome) { perform(step) }
+    }
+
+    /// Performs a transition's actions, outside the lock: cancels and releases first, then the next step.
+    /// ``RequestStateMachine/Actions/Next/answerLocally`` and ``RequestStateMachine/Actions/Next/evaluate(attempt:exchange:)``
+    /// are left to the caller, which holds what they need.
+    private func perform(_ step: Step) {
+        if let attempt = step.actions.cancelSlotWait, let prepared = step.prepared {
+            client.limiter.cancelWaiting(host: prepared.host, token: slot(attempt))
+        }
+        if let (attempt, failed) = step.actions.releaseSlot, let prepared = step.prepared {
+            client.limiter.release(host: prepared.host, token: slot(attempt), failed: failed)
+        }
+        if step.actions.cancelTimeout != nil { step.timeout?.cancel() }
+        if step.actions.cancelRetryTimer != nil { step.retryTimer?.cancel() }
+        step.actions.cancelTask?.cancel()
+        if let exchange = step.actions.removeStaging { removeStaging(exchange) }
+        if let attempt = step.actions.armTimeout {
+            // The timer drops the action when the item is cancelled, which finishing always does.
+            step.timeout?.start(after: timeout, on: client.configuration.clock) { [self] in timeoutFired(attempt) }
+        }
+        switch step.actions.next {
+        case .none, .answerLocally, .evaluate:
+            break
+        case .startAttempt(let attempt):
+            startAttempt(attempt)
+        case .requestSlot(let attempt):
+            if let prepared = step.prepared { requestSlot(attempt, prepared) }
+        case .send(let attempt, let exchange, let resend):
+            if let prepared = step.prepared { send(attempt, exchange, prepared, resend: resend) }
+        case .attemptTimedOut(let attempt):
+            if let prepared = step.prepared, serveStaleAfterError(prepared, transportFailed: true) { return }
+            handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
+        case .scheduleRetry(let attempt, let delay):
+            step.retryTimer?.start(after: delay, on: client.configuration.clock) { [self] in retryTimerFired(attempt) }
+        case .renewToken(let attempt, let grant):
+            client.configuration.authenticator?.renew(replacing: grant) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success: perform(transition { $0.tokenRenewed(attempt) })
+                case .failure(let error): finish(.failure(error))
+                }
+            }
+        case .finish(let outcome):
+            if let ended = step.ended { complete(outcome, step.prepared, ended) }
+        case .removeTemporaryBody:
+            removeTemporaryBody(step.prepared?.bodyFile)
+        }
     }
 
     // MARK: Start
@@ -124,40 +188,47 @@ final class RequestExecution: CancellableExecution {
         // The session's own timer is a backstop only: the client's clock below ends the attempt first.
         let sessionTimeout = FetchClient.sessionTimeout(for: timeout)
         if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
-        var ready = Prepared(
-            request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile)
+        var sent = request
+        var cacheKey: String?
+        var requestedAt: Date?
+        var revalidating: CachedResponse?
+        var backgroundRefresh: URLRequest?
         var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
         var unsatisfiable = false
         if let cache = configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
-            ready.cacheKey = key
+            cacheKey = key
             let now = Date()
-            ready.requestedAt = now
+            requestedAt = now
             switch cache.lookup(key: key, request: request, policy: outgoing.cachePolicy, now: now) {
             case .fresh(let entry):
                 served = (entry, .hit)
             case .staleWhileRevalidate(let entry):
                 served = (entry, .staleWhileRevalidating)
                 // Built as the fetch was, before adapters: the refresh runs them itself.
-                ready.backgroundRefresh = outgoing.request
+                backgroundRefresh = outgoing.request
             case .revalidate(let entry, let headers):
-                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
-                ready.revalidating = entry
+                for (name, value) in headers { sent.setValue(value, forHTTPHeaderField: name) }
+                revalidating = entry
             case .miss(let headers):
-                for (name, value) in headers { ready.request.setValue(value, forHTTPHeaderField: name) }
+                for (name, value) in headers { sent.setValue(value, forHTTPHeaderField: name) }
             case .unsatisfiable:
                 unsatisfiable = true
             }
         }
-        let finishedMeanwhile = state.withLock { state -> Bool in
+        let ready = Prepared(
+            request: sent, host: host, id: id, method: method, redactor: redactor, bodyFile: outgoing.bodyFile,
+            cacheKey: cacheKey, revalidating: revalidating, requestedAt: requestedAt,
+            backgroundRefresh: backgroundRefresh)
+        let step = state.withLock { state in
             state.prepared = ready
-            return state.finished
+            return state.step(for: state.machine.prepared(answerLocally: served != nil || unsatisfiable))
         }
-        if finishedMeanwhile {
-            // Cancelled while it was being built: the completion may already have run without
-            // seeing this request, so its temporary body is removed here (removing twice is harmless).
-            removeTemporaryBody(ready.bodyFile)
+        guard case .answerLocally = step.actions.next else {
+            // The first attempt, or, when it was cancelled while it was being built, the
+            // removal of its temporary body.
+            perform(step)
             return
         }
         if let served {
@@ -167,15 +238,15 @@ final class RequestExecution: CancellableExecution {
             }
             return
         }
-        if unsatisfiable, let url = ready.request.url,
+        // `only-if-cached` with nothing stored: the cache answers 504 (RFC 9111 §5.2.1.7).
+        guard let url = ready.request.url,
             let response = HTTPURLResponse(url: url, statusCode: 504, httpVersion: "HTTP/1.1", headerFields: [:])
-        {
-            // `only-if-cached` with nothing stored: the cache answers 504 (RFC 9111 §5.2.1.7).
-            state.withLock { $0.lastStatus = 504 }
-            finish(evaluate(TransportResponse(response: response, data: Data()), ready))
+        else {
+            finish(.failure(FetchError(code: .badResponse, detail: "the cache's 504 response could not be built")))
             return
         }
-        startAttempt(1)
+        state.withLock { $0.lastStatus = 504 }
+        finish(evaluate(TransportResponse(response: response, data: Data()), ready))
     }
 
     /// Answers with a stored response; nothing is sent.
@@ -183,7 +254,6 @@ final class RequestExecution: CancellableExecution {
         state.withLock { state in
             state.cacheUse = use
             state.lastStatus = entry.status
-            state.phase = .processing
         }
         guard let url = prepared.request.url, let response = entry.response(for: url, at: Date()) else {
             finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
@@ -207,69 +277,60 @@ final class RequestExecution: CancellableExecution {
         if let file, file.isTemporary { try? FileManager.default.removeItem(at: file.url) }
     }
 
+    // MARK: An attempt
+
+    /// Gets attempt `attempt` ready: its token, when there is an authenticator.
     private func startAttempt(_ attempt: Int) {
-        if attempt > 1 {
-            // A retry or a re-send after a rejected token, scheduled before retries stopped.
-            let stopped = state.withLock { state in state.retriesStopped ? state.lastFailure : nil }
-            if let stopped {
-                finish(.failure(stopped))
-                return
-            }
-        }
         guard let authenticator = client.configuration.authenticator else {
-            proceed(attempt, token: nil)
+            attemptReady(attempt, token: nil)
             return
         }
         authenticator.currentToken { [self] result in
             switch result {
-            case .success(let grant): proceed(attempt, token: grant)
+            case .success(let grant): attemptReady(attempt, token: grant)
             case .failure(let error): finish(.failure(error))
             }
         }
     }
 
-    /// Starts an attempt (with `token` in place, when there is an authenticator): checks
-    /// that an upload file is still what it was, then waits for a slot for the host.
-    private func proceed(_ attempt: Int, token grant: TokenGrant?) {
+    /// Attempt `attempt` has its token: it goes in the request, and the attempt asks for a
+    /// slot once its upload file is checked to be what it was.
+    private func attemptReady(_ attempt: Int, token grant: TokenGrant?) {
         let authenticator = grant == nil ? nil : client.configuration.authenticator
-        let token = grant?.token
-        let prepared = state.withLock { state -> Prepared? in
-            if let token, let authenticator, let request = state.prepared?.request {
-                state.prepared?.request = authenticator.apply(token, to: request)
-                if !(state.prepared?.extraSecrets.contains(token) ?? true) {
-                    state.prepared?.extraSecrets.append(token)
+        let step = state.withLock { state in
+            let actions = state.machine.attemptReady(attempt, token: grant)
+            if case .requestSlot = actions.next {
+                state.slotRequestedAt = .now
+                if let token = grant?.token, let authenticator, let prepared = state.prepared {
+                    state.prepared = prepared.authorized(authenticator.apply(token, to: prepared.request), token: token)
                 }
             }
-            return state.prepared
+            return state.step(for: actions)
         }
-        guard let prepared else { return }
-        if let failure = uploadFileChanged(prepared) {
+        if case .requestSlot = step.actions.next, let prepared = step.prepared,
+            let failure = uploadFileChanged(prepared)
+        {
             finish(.failure(failure))
             return
         }
-        let proceed = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
-            if attempt > 1 {
-                guard case .retryWait = state.phase, state.attempt == attempt - 1 else { return false }
-            }
-            state.attempt = attempt
-            state.sentToken = grant
-            state.phase = .waitingForSlot(since: .now)
-            return true
-        }
-        guard proceed else { return }
+        perform(step)
+    }
+
+    /// Asks the host limiter for a slot for attempt `attempt`.
+    private func requestSlot(_ attempt: Int, _ prepared: Prepared) {
         client.limiter.acquire(
             host: prepared.host, token: slot(attempt),
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
-            // Strong captures (as `grant` always was, and the timeout and retry actions now are):
-            // a weak one would give every request a side table to allocate and free. The
-            // limiter drops a request's closures when it releases or cancels its slot, though
-            // an admitted waiter's entry may stay in its queue until the queue is compacted.
-            grant: { [self] admission in run(attempt, admission) },
-            startClock: { [self] in clockStarted(attempt) },
-            resend: { [self] in resend(attempt) })
+            // Strong captures: a weak one would give every request a side table to allocate and
+            // free. The limiter drops a request's closures when it releases or cancels its slot,
+            // though an admitted waiter's entry may stay in its queue until the queue is compacted.
+            grant: { [self] admission in
+                perform(transition { $0.slotGranted(attempt, running: admission == .running) })
+            },
+            startClock: { [self] in perform(transition { $0.clockStarted(attempt) }) },
+            resend: { [self] in perform(transition { $0.resend(attempt) }) })
     }
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
@@ -283,51 +344,18 @@ final class RequestExecution: CancellableExecution {
         return now.change(since: file.snapshot).map { .uploadFileChanged(file.url, $0) }
     }
 
-    /// Runs one attempt once the limiter has admitted it: running (its clock starts now) or
-    /// parked in the transport (its clock starts when ``clockStarted(_:)`` is called).
-    private func run(_ attempt: Int, _ admission: HostLimiter.Admission) {
-        let started = state.withLock { state -> (prepared: Prepared?, exchange: Int?) in
-            guard !state.finished, state.attempt == attempt, case .waitingForSlot(let since) = state.phase else {
-                return (state.prepared, nil)
-            }
-            state.slotRequestedAt = since
-            state.clockRunning = admission == .running
-            if state.clockRunning { state.waited += ContinuousClock.now - since }
-            state.phase = .running(nil)
-            state.attemptsStarted += 1
-            state.exchange += 1
-            return (state.prepared, state.exchange)
-        }
-        // Never nil: the request is prepared before its first attempt asks for a slot.
-        guard let prepared = started.prepared else { return }
-        guard let exchange = started.exchange else {
-            client.limiter.release(host: prepared.host, token: slot(attempt))
-            return
-        }
+    /// Hands exchange `exchange` of attempt `attempt` to the transport (`resend`: in place of
+    /// a parked exchange of the same attempt) and reports its task to the machine.
+    private func send(_ attempt: Int, _ exchange: Int, _ prepared: Prepared, resend: Bool) {
         let observers = client.configuration.observers
-        if !observers.isEmpty {
+        if !resend, !observers.isEmpty {
             let summary = prepared.summary.with(attempt: attempt)
             for observer in observers { observer.requestWillStart(summary) }
         }
-        let task = send(attempt, exchange, prepared)
-        let (cancelNow, end) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-            if state.finished {
-                defer { state.endAfterSend = nil }
-                return (true, state.endAfterSend)
-            }
-            guard state.attempt == attempt, case .running(nil) = state.phase else { return (false, nil) }
-            state.phase = .running(task)
-            return (false, nil)
-        }
-        if cancelNow {
-            // The request ended while it was being handed over: the exchange is cancelled before
-            // the end's work (removing files, the completion) that waited for it.
-            task.cancel()
-            end?()
-        } else {
-            armTimeout(attempt)
-            watchProgress(of: task, prepared)
-        }
+        let task = transportTask(attempt, exchange, prepared)
+        let step = transition { $0.sent(attempt, exchange: exchange, task: task) }
+        perform(step)
+        if !resend, case .none = step.actions.next { watchProgress(of: task, prepared) }
     }
 
     /// Polls the exchange's progress for the caller who follows it.
@@ -342,7 +370,7 @@ final class RequestExecution: CancellableExecution {
     }
 
     /// Hands the request to the transport as exchange number `exchange`.
-    private func send(_ attempt: Int, _ exchange: Int, _ prepared: Prepared) -> any TransportTask {
+    private func transportTask(_ attempt: Int, _ exchange: Int, _ prepared: Prepared) -> any TransportTask {
         if let staging = staging(exchange) {
             return client.transport.download(prepared.request, into: staging) { [self] result in
                 transportDidComplete(attempt, exchange, result.map { TransportResponse(response: $0, data: Data()) })
@@ -369,112 +397,53 @@ final class RequestExecution: CancellableExecution {
         }
     }
 
-    /// Sends a parked attempt again, keeping its admission: the exchange that waited inside
-    /// the transport is cancelled and its completion ignored (see `HostLimiter.release`).
-    private func resend(_ attempt: Int) {
-        let old = state.withLock { state -> (task: any TransportTask, exchange: Int, prepared: Prepared)? in
-            guard !state.finished, state.attempt == attempt, case .running(let task?) = state.phase,
-                !state.clockRunning, let prepared = state.prepared
-            else { return nil }
-            state.superseded.insert(state.exchange)
-            state.exchange += 1
-            return (task, state.exchange, prepared)
+    private func timeoutFired(_ attempt: Int) {
+        let step = state.withLock { state in
+            let actions = state.machine.timedOut(attempt)
+            if case .attemptTimedOut = actions.next { state.timeout = nil }
+            return state.step(for: actions)
         }
-        guard let old else { return }
-        old.task.cancel()
-        let task = send(attempt, old.exchange, old.prepared)
-        let cancelNow = state.withLock { state -> Bool in
-            if state.finished { return true }
-            guard state.attempt == attempt, state.exchange == old.exchange, case .running = state.phase else {
-                return true
-            }
-            state.phase = .running(task)
-            return false
-        }
-        if cancelNow { task.cancel() }
-        // The clock may have started while the request was being sent again.
-        armTimeout(attempt)
+        perform(step)
     }
 
-    /// A parked attempt could start now: a running request of its host has ended.
-    private func clockStarted(_ attempt: Int) {
-        let proceed = state.withLock { state -> Bool in
-            guard !state.finished, state.attempt == attempt, case .running = state.phase, !state.clockRunning else {
-                return false
+    private func retryTimerFired(_ attempt: Int) {
+        let step = state.withLock { state in
+            let actions = state.machine.retryTimerFired(attempt)
+            switch actions.next {
+            case .none: break
+            default: state.retryTimer = nil
             }
-            state.clockRunning = true
-            state.waited += ContinuousClock.now - state.slotRequestedAt
-            return true
+            return state.step(for: actions)
         }
-        if proceed { armTimeout(attempt) }
-    }
-
-    /// Starts the attempt's timeout once both its transport task exists and its clock runs.
-    private func armTimeout(_ attempt: Int) {
-        let item = state.withLock { state -> ScheduledAction? in
-            guard !state.finished, state.attempt == attempt, case .running(.some) = state.phase, state.clockRunning,
-                state.timeoutItem == nil
-            else { return nil }
-            let item = ScheduledAction()
-            state.timeoutItem = item
-            return item
-        }
-        // The timer drops the action when the item is cancelled, which finishing always does.
-        item?.start(after: timeout, on: client.configuration.clock) { [self] in attemptTimedOut(attempt) }
+        perform(step)
     }
 
     // MARK: Outcomes of an attempt
 
-    private func attemptTimedOut(_ attempt: Int) {
-        let taken = state.withLock { state -> (any TransportTask)?? in
-            guard !state.finished, state.attempt == attempt, case .running(let task) = state.phase else { return nil }
-            state.phase = .processing
-            state.timeoutItem = nil
-            return .some(task)
-        }
-        guard case .some(let task) = taken else { return }
-        task?.cancel()
-        if let prepared = state.withLock({ $0.prepared }), serveStaleAfterError(prepared, transportFailed: true) {
-            return
-        }
-        handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
-    }
-
     private func transportDidComplete(
         _ attempt: Int, _ exchange: Int, _ result: Result<TransportResponse, any Error>
     ) {
-        let prepared = state.withLock { state -> Prepared? in
-            // A superseded exchange was replaced by another that holds the same admission.
-            guard state.superseded.remove(exchange) == nil else { return nil }
-            return state.prepared
-        }
-        // Never nil for an exchange that was not superseded: it was sent with this request.
-        guard let prepared else {
-            removeStaging(exchange)
-            return
-        }
-        // Every other exchange the transport started frees its slot exactly once, here.
         var failed = false
         if case .failure = result { failed = true }
-        client.limiter.release(host: prepared.host, token: slot(attempt), failed: failed)
-        progress?.pause()
-        let proceed = state.withLock { state -> Bool in
-            guard !state.finished, state.attempt == attempt, case .running = state.phase else { return false }
-            state.phase = .processing
-            state.timeoutItem?.cancel()
-            state.timeoutItem = nil
-            if case .success(let response) = result {
+        let step = state.withLock { state in
+            let actions = state.machine.transportCompleted(attempt, exchange: exchange, failed: failed)
+            if case .evaluate = actions.next, case .success(let response) = result {
                 state.lastStatus = response.statusCode
                 state.lastBytes = response.data.count
                 if downloadTo != nil { state.downloaded = exchange }
             }
-            return true
+            return state.step(for: actions)
         }
-        guard proceed else {
-            // An exchange that ended after its request: the transport writes its file no more.
-            removeStaging(exchange)
-            return
-        }
+        perform(step)
+        if step.actions.releaseSlot != nil { progress?.pause() }
+        guard case .evaluate = step.actions.next, let prepared = step.prepared else { return }
+        evaluateExchange(attempt, exchange, result, prepared)
+    }
+
+    /// Evaluates what exchange `exchange`, the current one of attempt `attempt`, brought back.
+    private func evaluateExchange(
+        _ attempt: Int, _ exchange: Int, _ result: Result<TransportResponse, any Error>, _ prepared: Prepared
+    ) {
         if case .failure = result { removeStaging(exchange) }
         // The transport names a file that changed while it was sent; so does a file that
         // changed since the request was built, whatever the transport reported.
@@ -517,9 +486,15 @@ final class RequestExecution: CancellableExecution {
             } else if (500..<600).contains(status), serveStaleAfterError(prepared, transportFailed: false) {
                 return
             } else if let authenticator = client.configuration.authenticator,
-                authenticator.rejectionStatuses.contains(status), renewToken(attempt, authenticator, status: status)
+                authenticator.rejectionStatuses.contains(status)
             {
-                return
+                // A rejected token is renewed and the request sent again, once; after that the rejection stands.
+                let clientStopped = client.retriesStopped.withLock { $0 }
+                let step = transition { $0.tokenRejected(attempt, status: status, clientStopped: clientStopped) }
+                if case .renewToken = step.actions.next {
+                    perform(step)
+                    return
+                }
             }
             switch evaluate(response, prepared) {
             case .success(let value):
@@ -530,34 +505,6 @@ final class RequestExecution: CancellableExecution {
                 handleFailure(attempt, error, retryAfter: retryAfter)
             }
         }
-    }
-
-    /// After a rejected token: gets a newer one (one refresh for every request rejected
-    /// with the same token) and sends the request again, once. Returns `false` when the
-    /// request was already sent again, so the rejection stands.
-    private func renewToken(_ attempt: Int, _ authenticator: TokenAuthenticator, status: Int) -> Bool {
-        let item = ScheduledAction()
-        let clientStopped = client.retriesStopped.withLock { $0 }
-        let rejected = state.withLock { state -> TokenGrant?? in
-            guard !state.authRetried, !state.retriesStopped, !clientStopped, !state.finished, state.attempt == attempt,
-                case .processing = state.phase
-            else {
-                return .none
-            }
-            state.authRetried = true
-            state.phase = .retryWait(item)
-            state.lastFailure = FetchError(code: .unacceptableStatus, statusCode: status)
-            return .some(state.sentToken)
-        }
-        guard case .some(let grant) = rejected else { return false }
-        authenticator.renew(replacing: grant) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success: startAttempt(attempt + 1)
-            case .failure(let error): finish(.failure(error))
-            }
-        }
-        return true
     }
 
     /// Stores a cacheable response, or drops the stored responses that a successful unsafe
@@ -607,85 +554,38 @@ final class RequestExecution: CancellableExecution {
         }
     }
 
+    /// Retries after `error` when the retry policy allows, or ends the request with it.
     private func handleFailure(_ attempt: Int, _ error: FetchError, retryAfter: Duration?) {
         let policy = client.configuration.retryPolicy
-        guard let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
-        else {
-            finish(.failure(error))
-            return
-        }
-        let item = ScheduledAction()
-        let clientStopped = client.retriesStopped.withLock { $0 }
-        let scheduled = state.withLock { state -> Bool? in
-            guard !state.finished, state.attempt == attempt, case .processing = state.phase else { return false }
-            if state.retriesStopped || clientStopped { return nil }
-            state.phase = .retryWait(item)
-            state.lastFailure = error
-            return true
-        }
-        guard let scheduled else {
-            finish(.failure(error))
-            return
-        }
-        guard scheduled else { return }
-        if !client.configuration.observers.isEmpty, let summary = state.withLock({ $0.prepared?.summary }) {
+        let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
+        let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
+        let step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
+        let observers = client.configuration.observers
+        if case .scheduleRetry(_, let delay) = step.actions.next, !observers.isEmpty,
+            let summary = step.prepared?.summary
+        {
             let described = error.describing("\(summary)")
-            for observer in client.configuration.observers {
+            for observer in observers {
                 observer.requestWillRetry(summary.with(attempt: attempt), after: delay, because: described)
             }
         }
-        item.start(after: delay, on: client.configuration.clock) { [self] in startAttempt(attempt + 1) }
+        perform(step)
     }
 
     // MARK: Finish
 
-    private func finish(_ result: Outcome) {
-        conclude(result)?()
-    }
-
-    /// Marks the request finished and returns what is left to do (cancel the transport
-    /// task or timers, tell observers, deliver the completion), or `nil` when it had
-    /// already finished. Splitting the two lets a group mark all its requests cancelled
-    /// before any freed connection slot can start one of them.
-    private func conclude(_ result: Outcome) -> (() -> Void)? {
-        let ended = state.withLock { state -> (phase: Phase, state: State, deferred: Bool)? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            let phase = state.phase
-            state.phase = .done
-            state.timeoutItem?.cancel()
-            state.timeoutItem = nil
-            guard case .running(nil) = phase else { return (phase, state, false) }
-            // The attempt is being handed to the transport, whose task is not known yet: the
-            // thread handing it over cancels it, then does the rest (see `run`), so no file the
-            // exchange writes can outlast the completion.
-            let ended = state
-            state.endAfterSend = { [self] in complete(result, phase, ended) }
-            return (phase, state, true)
-        }
-        guard let ended else { return nil }
-        if ended.deferred { return {} }
-        return { [self] in complete(result, ended.phase, ended.state) }
-    }
-
-    private func complete(_ result: Outcome, _ phase: Phase, _ ended: State) {
+    /// Does the end's work: tells the group and the client, moves a download into place,
+    /// removes files, sends the last progress report, tells observers and delivers the completion.
+    private func complete(_ result: Outcome, _ prepared: Prepared?, _ ended: Ended) {
         var result = result
         // Read again if the request was cancelled before it was prepared and has been since.
-        let prepared = ended.prepared ?? state.withLock { $0.prepared }
-        switch phase {
-        case .running(let task):
-            task?.cancel()
-        case .retryWait(let item): item.cancel()
-        case .waitingForSlot:
-            if let prepared { client.limiter.cancelWaiting(host: prepared.host, token: slot(ended.attempt)) }
-        case .preparing, .processing, .done: break
-        }
+        let prepared = prepared ?? state.withLock { $0.prepared }
         client.running.remove(self)
         group?.remove(self)
         if downloadTo != nil {
             if case .success = result, let failure = moveIntoPlace(ended.downloaded) { result = .failure(failure) }
             // Every exchange's staging file: the transport writes none of them any more.
-            for exchange in 0..<ended.exchange { removeStaging(exchange + 1) }
+            for exchange in 0..<ended.exchanges { removeStaging(exchange + 1) }
         }
         removeTemporaryBody(prepared?.bodyFile)
         if let progress {
@@ -719,7 +619,7 @@ final class RequestExecution: CancellableExecution {
 
     /// The last progress report: the whole transfer on success, the last polled one otherwise.
     private func finalProgress(
-        _ result: Outcome, _ prepared: Prepared?, _ ended: State
+        _ result: Outcome, _ prepared: Prepared?, _ ended: Ended
     )
         -> TransferProgress
     {
@@ -791,145 +691,80 @@ final class RequestExecution: CancellableExecution {
     }
 }
 
-/// Where a ``RequestExecution`` is.
-private enum ExecutionPhase {
-    case preparing
-    case waitingForSlot(since: ContinuousClock.Instant)
-    case running((any TransportTask)?)
-    case processing
-    case retryWait(ScheduledAction)
-    case done
-}
+extension RequestExecution {
+    /// What a ``RequestExecution`` keeps under its one lock: the machine and the driver's bookkeeping.
+    fileprivate struct State {
+        var machine: RequestStateMachine
+        /// The request, once built and adapted (later attempts add a token).
+        var prepared: ExecutionRequest?
+        /// The running attempt's timeout, from when it is armed until it fires or is cancelled.
+        var timeout: ScheduledAction?
+        /// The timer of a retry wait, from when it is scheduled until it fires or is cancelled.
+        var retryTimer: ScheduledAction?
+        var slotRequestedAt = ContinuousClock.now
+        var waited = Duration.zero
+        var lastStatus: Int?
+        var lastBytes = 0
+        var cacheUse = FetchMetrics.CacheUse.none
+        /// The exchange whose download succeeded: its staging file holds the body.
+        var downloaded: Int?
 
-/// What a ``RequestExecution`` knows, under its one lock.
-private struct ExecutionState {
-    var finished = false
-    var phase = ExecutionPhase.preparing
-    var attempt = 0
-    var attemptsStarted = 0
-    var timeoutItem: ScheduledAction?
-    /// Whether the running attempt's timeout clock runs (false while it is parked in the transport).
-    var clockRunning = false
-    var slotRequestedAt = ContinuousClock.now
-    /// Numbers the exchanges handed to the transport; a parked request sent again
-    /// supersedes its first exchange, whose completion then neither frees a slot nor counts.
-    var exchange = 0
-    var superseded: Set<Int> = []
-    var waited = Duration.zero
-    var lastStatus: Int?
-    var lastBytes = 0
-    var cacheUse = FetchMetrics.CacheUse.none
-    /// The token the current attempt was sent with.
-    var sentToken: TokenGrant?
-    /// Whether the request was already sent again after its token was rejected.
-    var authRetried = false
-    /// Whether the request may start no further attempt (``FetchClient/stopRetrying()``).
-    var retriesStopped = false
-    /// The failure a retry wait follows, which ends the request when retries stop.
-    var lastFailure: FetchError?
-    /// The request, once built and adapted (later attempts add a token or revalidation headers).
-    var prepared: ExecutionRequest?
-    /// The exchange whose download succeeded: its staging file holds the body.
-    var downloaded: Int?
-    /// The end of a request that finished while its attempt was being handed to the transport,
-    /// run by the thread handing it over once it has cancelled the transport's task.
-    var endAfterSend: (@Sendable () -> Void)?
-}
-
-/// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.
-///
-/// The redacted summary and the secret values are worked out only when something needs
-/// them (an observer, a failure): describing a URL parses it again, which a request that
-/// succeeds unobserved should not pay for.
-private struct ExecutionRequest: Sendable {
-    var request: URLRequest
-    var host: String
-    var id: Int
-    var method: HTTPMethod
-    var redactor: Redactor
-    var bodyFile: OutgoingRequest.BodyFile?
-    /// The cache key of a cacheable `GET`.
-    var cacheKey: String?
-    /// The stored response this request revalidates (it carries its conditions).
-    var revalidating: CachedResponse?
-    /// When a cacheable request was looked up and sent (RFC 9111's `request_time`).
-    var requestedAt: Date?
-    /// The request that refreshes a response served within its `stale-while-revalidate` window.
-    var backgroundRefresh: URLRequest?
-    /// Secret values that the redactor does not find by name (a token under a custom header).
-    var extraSecrets: [String] = []
-
-    /// The size of the request body.
-    var bodySize: Int64 {
-        if let bodyFile { return bodyFile.size }
-        return Int64(request.httpBody?.count ?? 0)
-    }
-
-    var summary: RequestSummary {
-        RequestSummary(
-            id: id, method: method, url: request.url.map(redactor.describe) ?? "<no URL>",
-            headers: redactor.redact(headers: request.allHTTPHeaderFields ?? [:]), attempt: 1)
-    }
-
-    var secrets: [String] {
-        (Self.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
-    }
-
-    /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.
-    private static func secrets(in request: URLRequest, _ redactor: Redactor) -> [String] {
-        var values: [String] = []
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { continue }
-                let name = parts[0].removingPercentEncoding ?? parts[0]
-                guard redactor.isSecret(name) else { continue }
-                values.append(parts[1])
-                if let decoded = parts[1].removingPercentEncoding { values.append(decoded) }
+        /// The step for `actions`, with the bookkeeping they need under the lock: a timer to
+        /// arm is made here (so a cancel on another thread finds it), one to cancel is taken
+        /// out, and the end's figures are read.
+        mutating func step(for actions: RequestStateMachine.Actions) -> Step {
+            var step = Step(actions: actions, prepared: prepared)
+            if actions.cancelTimeout != nil {
+                step.timeout = timeout
+                timeout = nil
+            } else if actions.armTimeout != nil {
+                let item = ScheduledAction()
+                timeout = item
+                step.timeout = item
             }
+            if actions.cancelRetryTimer != nil {
+                step.retryTimer = retryTimer
+                retryTimer = nil
+            }
+            if actions.countWait { waited += ContinuousClock.now - slotRequestedAt }
+            switch actions.next {
+            case .scheduleRetry:
+                let item = ScheduledAction()
+                retryTimer = item
+                step.retryTimer = item
+            case .finish:
+                step.ended = Ended(
+                    attempt: machine.attempt, attemptsStarted: machine.attemptsStarted, exchanges: machine.exchanges,
+                    downloaded: downloaded, lastStatus: lastStatus, lastBytes: lastBytes, waited: waited,
+                    cacheUse: cacheUse)
+            default:
+                break
+            }
+            return step
         }
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where redactor.isSecret(name) {
-            values.append(value)
-            if let token = value.split(separator: " ").last { values.append(String(token)) }
-        }
-        return values.sorted { $0.count > $1.count }
-    }
-}
-
-/// How a ``RequestExecution`` ended, without its value's type.
-enum Outcome: Sendable {
-    /// The value was extracted; calling this hands it to the caller.
-    case success(@Sendable () -> Void)
-    /// The request failed.
-    case failure(FetchError)
-}
-
-/// The typed end of a request: turns an accepted response into the caller's value, and
-/// hands the caller the value or the error.
-protocol ResultHandoff: Sendable {
-    /// Extracts the value from `response` and returns the call that delivers it.
-    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void
-    /// Delivers `error` to the caller.
-    func fail(_ error: FetchError)
-}
-
-/// A ``ResultHandoff`` for values of type `Value`: an ``Extraction`` and the caller's completion.
-final class TypedHandoff<Value: Sendable>: ResultHandoff {
-    private let extraction: Extraction<Value>
-    private let completion: @Sendable (Result<Value, FetchError>) -> Void
-
-    init(_ extraction: Extraction<Value>, completion: @escaping @Sendable (Result<Value, FetchError>) -> Void) {
-        self.extraction = extraction
-        self.completion = completion
     }
 
-    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
-        let value = try extraction.extractResponse(response)
-        let completion = completion
-        return { completion(.success(value)) }
+    /// One transition as the driver performs it: the machine's actions, the request, and the timers they name.
+    fileprivate struct Step {
+        var actions: RequestStateMachine.Actions
+        var prepared: ExecutionRequest?
+        /// The timeout to start (``RequestStateMachine/Actions/armTimeout``) or to cancel.
+        var timeout: ScheduledAction?
+        /// The retry timer to start or to cancel.
+        var retryTimer: ScheduledAction?
+        /// The request's figures when it ended (with ``RequestStateMachine/Actions/Next/finish(_:)``).
+        var ended: Ended?
     }
 
-    func fail(_ error: FetchError) {
-        completion(.failure(error))
+    /// What a request's end reports: its attempts, exchanges and metrics.
+    fileprivate struct Ended {
+        var attempt: Int
+        var attemptsStarted: Int
+        var exchanges: Int
+        var downloaded: Int?
+        var lastStatus: Int?
+        var lastBytes: Int
+        var waited: Duration
+        var cacheUse: FetchMetrics.CacheUse
     }
 }

@@ -202,8 +202,10 @@ final class Context {
     private func cancelledDownloadLeavesNoFile(_ client: FetchClient, in folder: URL) async {
         server.route(
             "GET", "/trickle",
+            // 64 chunks, 200 ms apart (about 13 s): the download is cancelled after its first
+            // bytes, and outlasts the cancellation even on a busy machine.
             respond: StubResponse.data(Data(repeating: 7, count: 64 << 10)).sentSlowly(
-                chunkSize: 1024, interval: .milliseconds(20)))
+                chunkSize: 1024, interval: .milliseconds(200)))
         let file = folder.appendingPathComponent("trickle.bin")
         let group = CancellationGroup()
         let receiving = AsyncStream<Void>.makeStream()
