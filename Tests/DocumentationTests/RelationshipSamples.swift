@@ -62,16 +62,24 @@ enum RelationshipSamples {
             print(author.name, books.map(\.title))
         }
 
-        let (leGuin, prolific, byAuthor) = try store.context.readAndWait { tx in
+        let (leGuin, early, byAuthor) = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Book.self, where: Book.author.has(Author.name == "Ursula K. Le Guin")),
-                try tx.fetch(Author.self, where: Author.books.count >= 3),
-                try tx.fetch(Book.self, sortedBy: [Book.author.ascending(Author.name), Book.year.ascending()])
+                try tx.fetch(Book.self, where: Book.author.name == "Ursula K. Le Guin"),
+                try tx.fetch(Book.self, where: Book.author.name.hasPrefix("frank") && Book.year < 1970),
+                try tx.fetch(Book.self, sortedBy: [Book.author.name.ascending(), Book.year.ascending()])
             )
         }
-        print(leGuin.count, prolific.count, byAuthor.map(\.title))
+        print(leGuin.count, early.map(\.title), byAuthor.map(\.title))
 
-        let token = store.observe(Query<Book>(where: Book.author.has(Author.name == "Ursula K. Le Guin"))) { change in
+        let (prolific, classics) = try store.context.readAndWait { tx in
+            (
+                try tx.fetch(Author.self, where: Author.books.count >= 3),
+                try tx.fetch(Author.self, where: Author.books.any(Book.year < 1970) && Author.name.hasPrefix("U"))
+            )
+        }
+        print(prolific.count, classics.count)
+
+        let token = store.observe(Query<Book>(where: Book.author.name == "Ursula K. Le Guin")) { change in
             print(change.results.map(\.title))
         }
         token.cancel()
@@ -85,6 +93,9 @@ enum RelationshipSamples {
         let directory = try TemporaryDirectory(prefix: "RelationshipSamples")
         defer { directory.remove() }
         let printed = try RelationshipSamples.samples(url: directory.file("library.sqlite"))
-        #expect(printed.prefix(3) == ["Add the author first", "Frank Herbert [\"Dune\"]", "0 0 [\"Dune\"]"])
+        #expect(
+            printed.prefix(4) == [
+                "Add the author first", "Frank Herbert [\"Dune\"]", "0 [\"Dune\"] [\"Dune\"]", "0 0",
+            ])
     }
 }

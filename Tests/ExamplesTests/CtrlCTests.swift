@@ -165,7 +165,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
                     + tx.fetch(Query<RefreshRecord>()).map { "refresh \($0.id)" }.sorted()
             }
         default:
-            let store = try ObjectStore(at: url, entities: [Photo.self])
+            let store = try PhotoStore.open(at: url)
             defer { store.close() }
             rows = try store.context.readAndWait { tx in
                 try tx.fetch(Query<Photo>()).map { "\($0.id) \($0.lastFetched.timeIntervalSince1970)" }.sorted()

@@ -231,17 +231,18 @@ import Testing
         }
     }
 
-    /// A stored photo at a place, as another program sharing the store would write it,
+    /// A stored photo at a place and its photographer, as another program sharing the store would write them,
     /// uploaded `age` minutes before the others (the store lists the newest first).
     static func photo(
         _ id: String, title: String, owner: String, latitude: Double, longitude: Double, placeID: String? = nil,
         age: Int = 0
-    ) -> Photo {
+    ) -> (Photo, Photographer) {
         let now = Date()
-        return Photo(
-            id: id, title: title, ownerID: "\(owner)@N00", ownerName: owner, latitude: latitude, longitude: longitude,
+        let photo = Photo(
+            id: id, title: title, ownerID: "\(owner)@N00", latitude: latitude, longitude: longitude,
             accuracy: nil, placeID: placeID, details: "", imageURL: nil,
             uploaded: Date(timeIntervalSince1970: 1_700_000_000 - 60 * Double(age)), firstFetched: now,
             lastFetched: now)
+        return (photo, Photographer(id: "\(owner)@N00", name: owner))
     }
 }

@@ -67,6 +67,7 @@ import Testing
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["fetch"]).status == 0)
         let stored = Dictionary(uniqueKeysWithValues: try sandbox.storedPhotos().map { ($0.id, $0) })
+        let names = try sandbox.storedPhotographers()
         let sent = try FlickrOracle.photos(tick: 5)
         let asString = try #require(sent.first { $0["latitude"] is String && ($0["latitude"] as? String) != "0" })
         let asNumber = try #require(
@@ -76,7 +77,8 @@ import Testing
             let row = try #require(stored[id])
             #expect(row.latitude == FlickrOracle.coordinate(photo["latitude"]))
             #expect(row.longitude == FlickrOracle.coordinate(photo["longitude"]))
-            #expect(row.ownerName == photo["ownername"] as? String)
+            #expect(names[row.ownerID] == photo["ownername"] as? String)
+            #expect(row.placeID == photo["place_id"] as? String)
             #expect(row.uploaded != nil)
         }
     }
@@ -197,6 +199,7 @@ import Testing
         defer { sandbox.directory.remove() }
         #expect(try await sandbox.run(["fetch"]).status == 0)
         let stored = try sandbox.storedPhotos()
+        let names = try sandbox.storedPhotographers()
 
         let byPhotographer = try await sandbox.run(["list", "--by", "photographer"])
         #expect(byPhotographer.status == 0, "\(byPhotographer)")
@@ -207,7 +210,7 @@ import Testing
             $0.split(separator: " ").joined(separator: " ")
         }
         for (owner, photos) in owners {
-            let name = photos[0].ownerName
+            let name = try #require(names[owner])
             let count = "\(photos.count) photo\(photos.count == 1 ? "" : "s")"
             #expect(collapsed.contains("\(count) \(name) (\(owner))"), "\(byPhotographer)")
         }

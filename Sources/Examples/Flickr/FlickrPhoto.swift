@@ -9,7 +9,7 @@ import Foundation
 /// lives at `description._content`; a path key reads it without a nested type.
 struct FlickrPhoto: Decodable, Sendable {
     enum CodingKeys: String, CodingKey {
-        case id, owner, title, secret, server, latitude, longitude, accuracy
+        case id, owner, title, secret, server, latitude, longitude, accuracy, woeid
         case ownerName = "ownername"
         case placeID = "place_id"
         case details = "description._content"
@@ -26,6 +26,7 @@ struct FlickrPhoto: Decodable, Sendable {
     @LosslessValue var longitude: Double?
     @LosslessValue var accuracy: Int?
     @LosslessValue var placeID: String?
+    @LosslessValue var woeid: Int?
     @LosslessValue var details: String?
     @LosslessValue var uploaded: Int64?
 
@@ -49,20 +50,32 @@ struct FlickrPhoto: Decodable, Sendable {
         return "https://live.staticflickr.com/\(server)/\(id)_\(secret).jpg"
     }
 
-    /// The photo as the store keeps it, or why it cannot be kept.
+    /// The photo as the store keeps it, with the photographer and the place it refers to, or why
+    /// it cannot be kept.
     ///
     /// - Parameter now: the time of this fetch.
-    /// - Returns: the stored photo, or the reason its location is unusable.
-    func stored(fetchedAt now: Date) -> Result<Photo, UnusableLocation> {
-        location.map { place in
-            Photo(
-                id: id, title: title ?? "", ownerID: owner ?? "", ownerName: ownerName ?? owner ?? "",
-                latitude: place.latitude, longitude: place.longitude, accuracy: accuracy, placeID: placeID,
-                details: details ?? "", imageURL: imageURL,
-                uploaded: uploaded.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+    /// - Returns: the stored photo, its photographer and its place (`nil` without a place id), or
+    ///   the reason its location is unusable.
+    func stored(fetchedAt now: Date) -> Result<StoredPhoto, UnusableLocation> {
+        location.map { position in
+            let ownerID = owner ?? ""
+            let place = placeID.flatMap { $0.isEmpty ? nil : Place(id: $0, woeid: woeid) }
+            let photo = Photo(
+                id: id, title: title ?? "", ownerID: ownerID, latitude: position.latitude,
+                longitude: position.longitude, accuracy: accuracy, placeID: place?.id, details: details ?? "",
+                imageURL: imageURL, uploaded: uploaded.map { Date(timeIntervalSince1970: TimeInterval($0)) },
                 firstFetched: now, lastFetched: now)
+            return StoredPhoto(
+                photo: photo, photographer: Photographer(id: ownerID, name: ownerName ?? owner ?? ""), place: place)
         }
     }
+}
+
+/// A photo as the store keeps it, with the rows it refers to.
+struct StoredPhoto: Sendable {
+    var photo: Photo
+    let photographer: Photographer
+    let place: Place?
 }
 
 /// Why a photo's location cannot be plotted.

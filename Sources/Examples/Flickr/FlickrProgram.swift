@@ -91,8 +91,8 @@ struct FlickrProgram {
                     throw UsageError("map needs a file to write", fix: "give it with --out <file.svg>")
                 }
                 try arguments.finish()
-                let photos = try await allPhotos(in: try openStore(store))
-                try write(PhotoMap(photos: photos).svg(), to: out)
+                let (photos, photographers) = try await allPhotos(in: try openStore(store))
+                try write(PhotoMap(photos: photos, photographers: photographers).svg(), to: out)
                 Interrupts.keep("\(out) was written")
                 let places = PhotoCluster.clusters(of: photos).count
                 say(
@@ -153,17 +153,24 @@ struct FlickrProgram {
     static func openStore(_ path: String?) throws -> ObjectStore {
         let url = try program.storeURL(option: path)
         do {
-            return try ObjectStore(at: url, entities: [Photo.self])
+            return try PhotoStore.open(at: url)
         } catch {
             throw ExampleFailure.store("cannot open the store at \(url.path)", error)
         }
     }
 
-    static func allPhotos(in store: ObjectStore) async throws -> [Photo] {
+    /// Every stored photo, newest first, and the names of their photographers by NSID (fetched
+    /// with the photos, one query for all of them).
+    static func allPhotos(in store: ObjectStore) async throws -> ([Photo], [String: String]) {
         do {
-            return try await store.context.read { tx in
-                try tx.fetch(Photo.self, sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()])
+            let rows = try await store.context.read { tx in
+                try tx.fetch(
+                    Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]),
+                    including: Photo.photographer)
             }
+            var names: [String: String] = [:]
+            for case (_, let photographer?) in rows { names[photographer.id] = photographer.name }
+            return (rows.map(\.0), names)
         } catch {
             throw ExampleFailure.store("cannot read the store", error)
         }

@@ -6,6 +6,8 @@ import Foundation
 struct PhotoCluster {
     /// The cluster's photos, in the order they were given (newest first from the store).
     let photos: [Photo]
+    /// The photographers' names, by NSID, for the tooltip.
+    let photographers: [String: String]
     /// The mean latitude of the photos, in degrees.
     let latitude: Double
     /// The mean longitude of the photos, in degrees.
@@ -16,9 +18,11 @@ struct PhotoCluster {
 
     /// The photos grouped by place, the biggest cluster first (then north to south, west to east).
     ///
-    /// - Parameter photos: the photos to group.
+    /// - Parameters:
+    ///   - photos: the photos to group.
+    ///   - photographers: the photographers' names by NSID, for the tooltips.
     /// - Returns: one cluster per place id, and one per 1° cell for photos without a place id.
-    static func clusters(of photos: [Photo]) -> [PhotoCluster] {
+    static func clusters(of photos: [Photo], photographers: [String: String] = [:]) -> [PhotoCluster] {
         var order: [String] = []
         var groups: [String: [Photo]] = [:]
         for photo in photos {
@@ -30,7 +34,7 @@ struct PhotoCluster {
             .map { photos in
                 let count = Double(photos.count)
                 return PhotoCluster(
-                    photos: photos, latitude: photos.map(\.latitude).reduce(0, +) / count,
+                    photos: photos, photographers: photographers, latitude: photos.map(\.latitude).reduce(0, +) / count,
                     longitude: photos.map(\.longitude).reduce(0, +) / count)
             }
             .sorted { ($1.count, $1.latitude, $0.longitude) < ($0.count, $0.latitude, $1.longitude) }
@@ -46,7 +50,7 @@ struct PhotoCluster {
     /// The tooltip: a single photo's title and photographer, or for several photos their
     /// number and position and the first two of them.
     var tooltip: String {
-        let named = photos.prefix(2).map(Self.describe)
+        let named = photos.prefix(2).map(describe)
         guard count > 1 else { return named.joined() }
         let more = count > named.count ? "; and \(count - named.count) more" : ""
         return "\(count) photos near \(Self.degrees(latitude, "N", "S")) \(Self.degrees(longitude, "E", "W")): "
@@ -54,8 +58,8 @@ struct PhotoCluster {
     }
 
     /// A photo as the tooltip names it: `title — photographer`.
-    private static func describe(_ photo: Photo) -> String {
-        "\(photo.title.isEmpty ? "(untitled)" : photo.title) — \(photo.ownerName)"
+    private func describe(_ photo: Photo) -> String {
+        "\(photo.title.isEmpty ? "(untitled)" : photo.title) — \(photographers[photo.ownerID] ?? photo.ownerID)"
     }
 
     /// An angle to one decimal with its hemisphere, such as `35.7°N`.

@@ -4,8 +4,9 @@ import Persistence
 
 /// The text of `flickr list`: every photo, newest first, or groups with counts.
 ///
-/// The groups come from grouped queries: SQLite counts the photos per photographer or place and
-/// averages their positions, so a listing of a large store reads one row per group.
+/// The groups come from grouped queries: SQLite counts the photos per photographer or place (by
+/// the photos' references) and averages their positions, so a listing of a large store reads one
+/// row per group, and one more query reads the photographers or places those references name.
 struct PhotoListing {
     /// How `list --by` groups photos.
     enum Grouping: String, Sendable {
@@ -25,7 +26,9 @@ struct PhotoListing {
             switch grouping {
             case nil:
                 return photoLines(
-                    try tx.fetch(Photo.self, sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]))
+                    try tx.fetch(
+                        Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]),
+                        including: Photo.photographer))
             case .photographer:
                 return photographerLines(total: total, try photographers(tx))
             case .place:
@@ -34,33 +37,39 @@ struct PhotoListing {
         }
     }
 
-    /// Photos per photographer, most first, then by name (ignoring case) and id.
+    /// Photos per photographer, most first, then by name (ignoring case) and id: grouped by the
+    /// photos' reference, the photographers read with one more query.
     private static func photographers(_ tx: ObjectTransaction) throws -> [(name: String, id: String, count: Int)] {
         let photos = Aggregate.count(of: Photo.self)
-        return try tx.groups(by: Photo.ownerName, Photo.ownerID, aggregating: photos, sortedBy: [photos.descending()])
-            .map { name, id, count in (name: name, id: id, count: count) }
+        return try tx.groups(
+            by: Photo.photographer, aggregating: photos,
+            sortedBy: [photos.descending(), .key(Photo.photographer.name.ascending(caseInsensitive: true))]
+        ).map { photographer, count in (name: photographer.name, id: photographer.id, count: count) }
     }
 
-    /// Photos per place id with their mean position, most first, then by place id.
+    /// Photos per place with their mean position, most first, then by place id.
     private static func places(
         _ tx: ObjectTransaction
-    ) throws -> [(id: String?, count: Int, latitude: Double, longitude: Double)] {
+    ) throws -> [(place: Place?, count: Int, latitude: Double, longitude: Double)] {
         let photos = Aggregate.count(of: Photo.self)
-        return try tx.groups(
+        let groups = try tx.groups(
             by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
-            sortedBy: [photos.descending()]
-        ).map { id, count, latitude, longitude in
-            (id: id, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)
+            sortedBy: [photos.descending()])
+        let places = Dictionary(
+            try tx.fetch(Place.self, where: Place.photos.isNotEmpty).map { ($0.id, $0) },
+            uniquingKeysWith: { a, _ in a })
+        return groups.map { id, count, latitude, longitude in
+            (place: id.flatMap { places[$0] }, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)
         }
     }
 
-    private static func photoLines(_ photos: [Photo]) -> [String] {
+    private static func photoLines(_ photos: [(Photo, Photographer?)]) -> [String] {
         let header = "\(FetchReport.count(photos.count, "photo")), newest first:"
         return [header]
-            + photos.map { photo in
+            + photos.map { photo, photographer in
                 let date = photo.uploaded.map { Self.dateFormat.string(from: $0) } ?? "date unknown    "
                 let title = photo.title.isEmpty ? "(untitled)" : photo.title
-                return "  \(photo.id)  \(date)  \(title) — \(photo.ownerName) "
+                return "  \(photo.id)  \(date)  \(title) — \(photographer?.name ?? photo.ownerID) "
                     + "(\(Self.coordinates(photo.latitude, photo.longitude)))"
             }
     }
@@ -70,15 +79,18 @@ struct PhotoListing {
         return [header] + groups.map { "  \(Self.pad(FetchReport.count($0.count, "photo")))  \($0.name) (\($0.id))" }
     }
 
-    /// Flickr gives a place id, not a name (the name needs another call); each place is shown
-    /// with the mean position of its photos, so a person can tell where it is.
+    /// Flickr gives a place id (and a Where On Earth id), not a name (the name needs another
+    /// call); each place is shown with the mean position of its photos, so a person can tell
+    /// where it is.
     private static func placeLines(
-        total: Int, _ groups: [(id: String?, count: Int, latitude: Double, longitude: Double)]
+        total: Int, _ groups: [(place: Place?, count: Int, latitude: Double, longitude: Double)]
     ) -> [String] {
         let header = "\(FetchReport.count(total, "photo")) in \(FetchReport.count(groups.count, "place")):"
         return [header]
             + groups.map { group in
-                let name = group.id.map { "place \($0)" } ?? "no place id"
+                let name =
+                    group.place.map { place in "place \(place.id)" + (place.woeid.map { " (WOEID \($0))" } ?? "") }
+                    ?? "no place id"
                 return "  \(Self.pad(FetchReport.count(group.count, "photo")))  \(name) around "
                     + Self.coordinates(group.latitude, group.longitude)
             }

@@ -9,6 +9,8 @@ import Foundation
 struct PhotoMap {
     /// The photos to plot.
     let photos: [Photo]
+    /// The photographers' names by NSID, for the tooltips.
+    let photographers: [String: String]
 
     /// Pixels per degree.
     let scale = 3.0
@@ -111,7 +113,7 @@ struct PhotoMap {
                 + #"stroke-width="0.5" font-size="11" font-weight="bold">"#
         ]
         var taken: [LabelBox] = []
-        for cluster in PhotoCluster.clusters(of: photos) {
+        for cluster in PhotoCluster.clusters(of: photos, photographers: photographers) {
             let (x, y) = point(latitude: cluster.latitude, longitude: cluster.longitude)
             let radius = Self.radius(photos: cluster.count)
             var group =

@@ -132,7 +132,7 @@ final class RecentPhotosFetcher: Sendable {
 
     /// Decodes `photos.photo`, leaving out (and reporting) photos that do not decode or
     /// have no usable location.
-    private func decode(_ data: Data, fetchedAt now: Date) throws -> ([Photo], [FetchReport.Skipped]) {
+    private func decode(_ data: Data, fetchedAt now: Date) throws -> ([StoredPhoto], [FetchReport.Skipped]) {
         let decoded: LossyArray<FlickrPhoto>
         let report: DecodingReport
         do {
@@ -143,7 +143,7 @@ final class RecentPhotosFetcher: Sendable {
                 kind: .unreadableResponse, description: "Flickr's answer has no readable photo list: \(error)")
         }
         var skipped = report.entries(.skippedElement).map { FetchReport.Skipped(id: nil, reason: $0.description) }
-        var photos: [Photo] = []
+        var photos: [StoredPhoto] = []
         var seen = Set<String>()
         for photo in decoded.wrappedValue where seen.insert(photo.id).inserted {
             switch photo.stored(fetchedAt: now) {
@@ -154,10 +154,16 @@ final class RecentPhotosFetcher: Sendable {
         return (photos, skipped)
     }
 
-    /// Upserts the photos by id in one transaction, keeping each one's first-fetched time.
-    private func upsert(_ photos: [Photo]) async throws -> (new: Int, updated: Int, stored: Int) {
+    /// Upserts the photos by id in one transaction, keeping each one's first-fetched time, after
+    /// their photographers (with the name Flickr sent last) and places.
+    private func upsert(_ stored: [StoredPhoto]) async throws -> (new: Int, updated: Int, stored: Int) {
         do {
             return try await store.context.persist { tx in
+                for entry in stored {
+                    try tx.upsert(entry.photographer)
+                    if let place = entry.place { try tx.upsert(place) }
+                }
+                let photos = stored.map(\.photo)
                 let existing = try tx.fetch(Photo.self, where: Photo.idField.isIn(photos.map(\.id)))
                 let firstFetched = Dictionary(
                     existing.map { ($0.id, $0.firstFetched) }, uniquingKeysWith: { a, _ in a })

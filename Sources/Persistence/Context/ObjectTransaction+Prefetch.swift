@@ -131,20 +131,50 @@ extension ObjectTransaction {
     ) throws(PersistenceError) -> [(E, [T])] {
         let entities = try fetch(query)
         guard !entities.isEmpty else { return [] }
+        // This code runs unspecialized: index loops (no zip, no enumerated, whose iterators look
+        // up generic metadata at every step), and integer identities, the usual kind, looked up
+        // as `Int64`s rather than as database values.
+        var integerPosition: [Int64: Int] = [:]
         var position: [DatabaseValue: Int] = [:]
-        position.reserveCapacity(entities.count)
-        for (offset, entity) in entities.enumerated() { position[entity.id.databaseValue] = offset }
+        for offset in 0..<entities.count {
+            let key = entities[offset].id.databaseValue
+            if case .integer(let id) = key {
+                integerPosition[id] = offset
+            } else {
+                position[key] = offset
+            }
+        }
         let statement = try connection.statement(for: related)
         let decoder = RowDecoder.make(schema: target, statement: statement)
         defer { decoder.recycle() }
-        var groups = [[T]](repeating: [], count: entities.count)
+        // The rows first, in one array, with the offset of their entity; then each entity's group
+        // at its final size. (Growing 10,000 small arrays of a generic type looks its storage
+        // type up at every reallocation.)
+        var rows: [T] = []
+        var owners: [Int] = []
+        var counts = [Int](repeating: 0, count: entities.count)
         while try statement.step() {
             let row = try decoder.decodeRow(T.self)
-            if let offset = position[statement.value(at: keyIndex)] { groups[offset].append(row) }
+            let offset =
+                statement.isInteger(keyIndex)
+                ? integerPosition[statement.int64(keyIndex)] : position[statement.value(at: keyIndex)]
+            guard let offset else { continue }
+            rows.append(row)
+            owners.append(offset)
+            counts[offset] += 1
         }
+        var groups: [[T]] = []
+        groups.reserveCapacity(entities.count)
+        for offset in 0..<entities.count {
+            var group: [T] = []
+            if counts[offset] > 0 { group.reserveCapacity(counts[offset]) }
+            groups.append(group)
+        }
+        for index in 0..<rows.count { groups[owners[index]].append(rows[index]) }
+        rows.removeAll()
         var result: [(E, [T])] = []
         result.reserveCapacity(entities.count)
-        for (entity, group) in zip(entities, groups) { result.append((entity, group)) }
+        for offset in 0..<entities.count { result.append((entities[offset], groups[offset])) }
         return result
     }
 }

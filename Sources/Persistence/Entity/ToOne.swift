@@ -27,6 +27,10 @@
 /// ``PersistenceError/Code-swift.struct/missingReference`` naming the property and the missing
 /// identity. The types are checked by the compiler: a `ToOne<Book, Author>` filters, sorts and
 /// prefetches `Book`s only.
+///
+/// A ``Field`` the target declares is reached through the relation by its name, for filters and
+/// sorts on the source: `Book.author.name == "Ursula K. Le Guin"` (see ``RelatedField``).
+@dynamicMemberLookup
 public struct ToOne<Source: StoredEntity, Target: StoredEntity>: Relation, Hashable {
     /// The name of the foreign-key property (its coding key).
     public let column: String

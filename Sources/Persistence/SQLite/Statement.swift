@@ -98,6 +98,9 @@ final class Statement {
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     @inline(__always)
+    func isInteger(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_INTEGER }
+
+    @inline(__always)
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
     @inline(__always)

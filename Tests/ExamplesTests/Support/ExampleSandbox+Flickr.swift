@@ -23,12 +23,35 @@ extension ExampleSandbox {
 
     /// The photos in the store, opened with Persistence.
     func storedPhotos() throws -> [Photo] {
-        try read([Photo.self]) { tx in try tx.fetch(Photo.self) }
+        try readPhotos { tx in try tx.fetch(Photo.self) }
     }
 
-    /// Writes photos into the store directly, as another program sharing it would.
-    func insert(_ photos: [Photo]) throws {
-        try write([Photo.self]) { tx in try tx.insert(contentsOf: photos) }
+    /// The photographers' names in the store, by NSID.
+    func storedPhotographers() throws -> [String: String] {
+        try readPhotos { tx in
+            Dictionary(try tx.fetch(Photographer.self).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// Reads the store as flickr opens it (its entities and migration).
+    func readPhotos<T>(_ block: (ObjectTransaction) throws -> T) throws -> T {
+        let opened = try PhotoStore.open(at: store)
+        defer { opened.close() }
+        return try opened.context.readAndWait(block)
+    }
+
+    /// Writes photos and their photographers into the store directly, as another program sharing
+    /// it would (each photo's place, when it has one, is stored too).
+    func insert(_ photos: [(Photo, Photographer)]) throws {
+        let opened = try PhotoStore.open(at: store)
+        defer { opened.close() }
+        try opened.context.persistAndWait { tx in
+            for (photo, photographer) in photos {
+                try tx.upsert(photographer)
+                if let place = photo.placeID { try tx.upsert(Place(id: place, woeid: nil)) }
+                try tx.insert(photo)
+            }
+        }
     }
 }
 

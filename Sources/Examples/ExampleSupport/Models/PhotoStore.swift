@@ -1,0 +1,51 @@
+public import Foundation
+public import Persistence
+
+/// The shape of the `flickr` example's store: its entities and the migration that brings a store
+/// of photos with photographers and places as text up to them.
+public enum PhotoStore {
+    /// The entities of the store.
+    public static let entities: [any StoredEntity.Type] = [Photographer.self, Place.self, Photo.self]
+
+    /// Makes ``Photographer`` and ``Place`` rows of a store whose photos keep their owner's name and
+    /// their place id as text.
+    ///
+    /// Each photographer takes the name of their most recently fetched photo (ties: the photo
+    /// stored last); each distinct place id becomes a place without a Where On Earth id (the
+    /// photos did not keep one), an empty place id none. The photos' `ownerID` and `placeID`
+    /// columns stay and become the references; the name column and its index go. The store
+    /// then adds the foreign keys and checks every photo against them.
+    public static let entitiesMigration = Migration("flickr-photographers-and-places") { tx in
+        try tx.execute(#"CREATE TABLE "Photographer" ("id" TEXT NOT NULL PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        try tx.execute(
+            #"""
+            INSERT INTO "Photographer" ("id", "name")
+            SELECT "ownerID", "ownerName" FROM "Photo" AS p
+            WHERE p.rowid = (SELECT q.rowid FROM "Photo" AS q WHERE q."ownerID" = p."ownerID"
+                             ORDER BY q."lastFetched" DESC, q.rowid DESC LIMIT 1)
+            """#)
+        try tx.execute(#"CREATE TABLE "Place" ("id" TEXT NOT NULL PRIMARY KEY, "woeid" INTEGER)"#)
+        try tx.execute(#"UPDATE "Photo" SET "placeID" = NULL WHERE "placeID" = ''"#)
+        try tx.execute(
+            #"INSERT INTO "Place" ("id") SELECT DISTINCT "placeID" FROM "Photo" WHERE "placeID" IS NOT NULL"#)
+        try tx.execute(#"DROP INDEX IF EXISTS "fk_index_Photo_ownerName_folded""#)
+        try tx.execute(#"DROP INDEX IF EXISTS "fk_index_Photo_placeID""#)
+        try tx.execute(#"ALTER TABLE "Photo" DROP COLUMN "ownerName""#)
+        let folded = try tx.rows(#"SELECT 1 FROM pragma_table_info('Photo') WHERE name = 'fk_fold_ownerName'"#)
+        if !folded.isEmpty {
+            try tx.execute(#"ALTER TABLE "Photo" DROP COLUMN "fk_fold_ownerName""#)
+            try tx.execute(#"DELETE FROM "fk_meta" WHERE key = 'fold.Photo.fk_fold_ownerName'"#)
+        }
+    }
+
+    /// Opens (or creates) the store at `url`, migrating a store of an earlier shape.
+    ///
+    /// - Parameter url: the store file.
+    /// - Returns: the open store.
+    /// - Throws: `PersistenceError` when the file cannot be opened or migrated (it is then left untouched).
+    public static func open(at url: URL) throws -> ObjectStore {
+        try ObjectStore(at: url, entities: entities) { configuration in
+            configuration.migrations = [entitiesMigration]
+        }
+    }
+}

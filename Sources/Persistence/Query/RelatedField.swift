@@ -1,0 +1,201 @@
+/// A property of the entity a ``ToOne`` relation refers to, reached through the relation, for
+/// filters and sorts on the referring entity: `Book.author.name`.
+///
+/// Name any ``Field`` the target declares as a static property after the relation; the
+/// comparisons, ``isIn(_:)``, the text filters, ``isNil`` and the sorts of ``Field`` work on it
+/// and make a filter or sort of the source:
+///
+/// ```swift
+/// let leGuin = try tx.fetch(Book.self, where: Book.author.name == "Ursula K. Le Guin")
+/// let byAuthor = try tx.fetch(Book.self, sortedBy: [Book.author.name.ascending()])
+/// ```
+///
+/// A filter through the relation is ``ToOne/has(_:)`` with the same condition on the target:
+/// `Book.author.name == "Ursula K. Le Guin"` is `Book.author.has(Author.name == "Ursula K. Le Guin")`,
+/// a subquery on the target (using its indexes) whose identities the indexed foreign key then
+/// looks up. A row with a `nil` reference matches no such filter, `!=` and ``isNil`` included.
+/// A sort through the relation is ``ToOne/ascending(_:caseInsensitive:)``: rows with a `nil`
+/// reference come first. A target field whose name is also a member of ``ToOne`` (`column`,
+/// `deleteRule`, `isOptional`) is reached with ``ToOne/has(_:)`` instead.
+public struct RelatedField<Source: StoredEntity, Target: StoredEntity, Value: QueryableValue>: Sendable, Hashable {
+    let relation: ToOne<Source, Target>
+    let field: Field<Target, Value>
+
+    /// Sorts by this property of the referred row, smallest first; rows with a `nil` reference
+    /// come first.
+    ///
+    /// - Parameter caseInsensitive: whether text is compared by its folded form (see ``Sort/caseInsensitive``).
+    /// - Returns: the sort.
+    public func ascending(caseInsensitive: Bool = false) -> Sort<Source> {
+        relation.ascending(field, caseInsensitive: caseInsensitive)
+    }
+
+    /// Sorts by this property of the referred row, largest first; rows with a `nil` reference
+    /// come last.
+    ///
+    /// - Parameter caseInsensitive: whether text is compared by its folded form (see ``Sort/caseInsensitive``).
+    /// - Returns: the sort.
+    public func descending(caseInsensitive: Bool = false) -> Sort<Source> {
+        relation.descending(field, caseInsensitive: caseInsensitive)
+    }
+
+    /// Matches rows whose referred row's value is one of `values`.
+    ///
+    /// - Parameter values: the accepted values; an empty list matches nothing.
+    /// - Returns: the filter.
+    public func isIn(_ values: some Sequence<Value>) -> Filter<Source> { relation.has(field.isIn(values)) }
+}
+
+extension ToOne {
+    /// The property of the referred entity that `field` names, reached through this relation:
+    /// `Book.author.name` for `Author.name`.
+    ///
+    /// - Parameter field: the key path of a ``Field`` the target declares as a static property.
+    /// - Returns: the property through the relation.
+    public subscript<Value>(
+        dynamicMember field: KeyPath<Target.Type, Field<Target, Value>>
+    ) -> RelatedField<Source, Target, Value> {
+        RelatedField(relation: self, field: Target.self[keyPath: field])
+    }
+}
+
+extension RelatedField where Value: TextQueryableValue {
+    /// Matches rows whose referred row's text equals `text`, by default ignoring case and
+    /// diacritics (``Field/equals(_:caseSensitive:)`` on the target).
+    ///
+    /// - Parameters:
+    ///   - text: the text to compare with.
+    ///   - caseSensitive: when `true`, the same as `==`.
+    /// - Returns: the filter.
+    public func equals(_ text: String, caseSensitive: Bool = false) -> Filter<Source> {
+        relation.has(field.equals(text, caseSensitive: caseSensitive))
+    }
+
+    /// Matches rows whose referred row's text contains `text`, by default ignoring case and
+    /// diacritics (``Field/contains(_:caseSensitive:)`` on the target).
+    ///
+    /// - Parameters:
+    ///   - text: the substring, matched literally.
+    ///   - caseSensitive: when `false` (the default), compares folded forms.
+    /// - Returns: the filter.
+    public func contains(_ text: String, caseSensitive: Bool = false) -> Filter<Source> {
+        relation.has(field.contains(text, caseSensitive: caseSensitive))
+    }
+
+    /// Matches rows whose referred row's text starts with `prefix`, by default ignoring case and
+    /// diacritics (``Field/hasPrefix(_:caseSensitive:)`` on the target).
+    ///
+    /// - Parameters:
+    ///   - prefix: the prefix, matched literally.
+    ///   - caseSensitive: when `false` (the default), compares folded forms.
+    /// - Returns: the filter.
+    public func hasPrefix(_ prefix: String, caseSensitive: Bool = false) -> Filter<Source> {
+        relation.has(field.hasPrefix(prefix, caseSensitive: caseSensitive))
+    }
+}
+
+extension RelatedField where Value: ExpressibleByNilLiteral {
+    /// Matches rows that refer to a row whose optional property is `nil` (rows with a `nil`
+    /// reference do not match); `!= nil` matches those whose property has a value.
+    public var isNil: Filter<Source> { relation.has(field.isNil) }
+}
+
+/// Matches rows whose referred row's property equals `value`: `Book.author.name == "Ursula K. Le Guin"`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the value to compare with.
+/// - Returns: the filter.
+public func == <S, T, V>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field == value)
+}
+
+/// Matches rows whose referred row's property differs from `value`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the value to compare with.
+/// - Returns: the filter.
+public func != <S, T, V>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field != value)
+}
+
+/// Matches rows whose referred row's property is less than `value`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func < <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field < value)
+}
+
+/// Matches rows whose referred row's property is at most `value`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func <= <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field <= value)
+}
+
+/// Matches rows whose referred row's property is greater than `value`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func > <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field > value)
+}
+
+/// Matches rows whose referred row's property is at least `value`.
+///
+/// - Parameters:
+///   - field: the property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func >= <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
+    field.relation.has(field.field >= value)
+}
+
+/// Matches rows whose referred row's optional property has a value less than `value`.
+///
+/// - Parameters:
+///   - field: the optional property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func < <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
+    field.relation.has(field.field < value)
+}
+
+/// Matches rows whose referred row's optional property has a value at most `value`.
+///
+/// - Parameters:
+///   - field: the optional property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func <= <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
+    field.relation.has(field.field <= value)
+}
+
+/// Matches rows whose referred row's optional property has a value greater than `value`.
+///
+/// - Parameters:
+///   - field: the optional property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func > <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
+    field.relation.has(field.field > value)
+}
+
+/// Matches rows whose referred row's optional property has a value at least `value`.
+///
+/// - Parameters:
+///   - field: the optional property through a to-one relation.
+///   - value: the bound.
+/// - Returns: the filter.
+public func >= <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
+    field.relation.has(field.field >= value)
+}
