@@ -72,6 +72,46 @@ import Testing
         #expect(MachineLabels.actions(machine.transportCompleted(1, exchange: 2, failed: false)) == "")
     }
 
+    @Test func aClockStartedBeforeItsGrantArrivedStillArmsTheTimeout() {
+        var machine = Machine(authenticates: false)
+        _ = machine.prepared(answerLocally: false)
+        _ = machine.attemptReady(1, token: nil)
+        // The limiter's other thread starts the clock before this grant (parked) arrives.
+        #expect(MachineLabels.actions(machine.clockStarted(1)) == "")
+        #expect(MachineLabels.actions(machine.slotGranted(1, running: false)) == "countWait send(1,1)")
+        #expect(MachineLabels.actions(machine.sent(1, exchange: 1, task: MachineTask(1))) == "armTimeout(1)")
+        #expect(MachineLabels.actions(machine.timedOut(1)) == "cancelTask(T1) attemptTimedOut(1)")
+    }
+
+    @Test func aResendAskedForDuringTheHandOverHappensOnceTheTaskIsKnown() {
+        var machine = Machine(authenticates: false)
+        _ = machine.prepared(answerLocally: false)
+        _ = machine.attemptReady(1, token: nil)
+        _ = machine.slotGranted(1, running: false)
+        #expect(MachineLabels.actions(machine.resend(1)) == "")
+        #expect(
+            MachineLabels.actions(machine.sent(1, exchange: 1, task: MachineTask(1)))
+                == "cancelTask(T1) resend(1,2)")
+        // The first exchange's completion frees nothing: the second holds the admission.
+        #expect(MachineLabels.actions(machine.transportCompleted(1, exchange: 1, failed: true)) == "removeStaging(1)")
+        _ = machine.sent(1, exchange: 2, task: MachineTask(2))
+        #expect(
+            MachineLabels.actions(machine.transportCompleted(1, exchange: 2, failed: false))
+                == "releaseSlot(1) evaluate(1,2)")
+    }
+
+    @Test func stopRetryingWhileARetryWaitsForItsSlotEndsWithTheLastFailure() {
+        var machine = Self.running()
+        _ = machine.transportCompleted(1, exchange: 1, failed: true)
+        _ = machine.attemptFailed(1, FetchError(code: .connectionLost), retryAfter: .seconds(1), clientStopped: false)
+        _ = machine.retryTimerFired(1)
+        _ = machine.attemptReady(2, token: nil)
+        #expect(MachineLabels.state(machine.state) == "waitingForSlot(2)")
+        #expect(MachineLabels.actions(machine.stopRetrying()) == "cancelSlotWait(2) finish(connectionLost)")
+        // The limiter's grant, if it was already on its way, goes back.
+        #expect(MachineLabels.actions(machine.slotGranted(2, running: true)) == "releaseSlot(2)")
+    }
+
     @Test func stopRetryingWhileTheNextAttemptGetsItsTokenEndsWithTheLastFailure() {
         var machine = Machine(authenticates: true)
         _ = machine.prepared(answerLocally: false)

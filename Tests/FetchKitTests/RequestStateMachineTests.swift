@@ -269,6 +269,7 @@ import Testing
         "waitingForSlot(2) | firstExchangeCompleted": "releaseSlot(1,failed) removeStaging(1) -> waitingForSlot(2)",
         "waitingForSlot(2) | cancel": "cancelSlotWait(2) finish(cancelled) -> finished",
         "waitingForSlot(2) | succeed": "cancelSlotWait(2) finish(success) -> finished",
+        "waitingForSlot(2) | stopRetrying": "cancelSlotWait(2) finish(timedOut) -> finished",
         "running(2,2,T22,clock,armed) | completed": "releaseSlot(2) cancelTimeout(2) evaluate(2,2) -> processing(2)",
         "running(2,2,T22,clock,armed) | completedFailed":
             "releaseSlot(2,failed) cancelTimeout(2) evaluate(2,2) -> processing(2)",

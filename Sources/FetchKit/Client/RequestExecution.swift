@@ -435,7 +435,8 @@ final class RequestExecution: CancellableExecution {
             return state.step(for: actions)
         }
         perform(step)
-        if step.actions.releaseSlot != nil { progress?.pause() }
+        // Only the current exchange's end pauses the progress (a late one of an earlier attempt does not).
+        if case .evaluate = step.actions.next { progress?.pause() }
         guard case .evaluate = step.actions.next, let prepared = step.prepared else { return }
         evaluateExchange(attempt, exchange, result, prepared)
     }

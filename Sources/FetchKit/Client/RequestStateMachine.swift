@@ -107,6 +107,12 @@ struct RequestStateMachine {
     /// The attempt whose slot wait the request's end cancelled: the limiter may have granted it
     /// meanwhile, and that grant is handed back.
     private var cancelledSlotWait: Int?
+    /// The attempt whose clock the limiter started before its grant arrived (the two come from
+    /// different threads): the grant then counts as running.
+    private var clockStartedBeforeGrant: Int?
+    /// The attempt the limiter asked to send again while its exchange was being handed over:
+    /// the re-send happens once the task is known.
+    private var resendAfterHandOver: Int?
     /// The token the current attempt was sent with.
     private(set) var sentToken: TokenGrant?
     /// Whether the request was sent again after a rejected token (once at most).
@@ -166,6 +172,9 @@ struct RequestStateMachine {
             cancelledSlotWait = nil
             return Actions(releaseSlot: (attempt, false))
         }
+        let running = running || clockStartedBeforeGrant == attempt
+        clockStartedBeforeGrant = nil
+        resendAfterHandOver = nil
         attemptsStarted += 1
         exchanges += 1
         openExchanges |= Self.bit(exchanges)
@@ -180,6 +189,12 @@ struct RequestStateMachine {
             state = .running(
                 attempt: attempt, exchange: exchange, task: task, clockRunning: clockRunning,
                 timeoutArmed: clockRunning)
+            if resendAfterHandOver == attempt {
+                resendAfterHandOver = nil
+                // Asked for while the task was not known: done now (nothing when its clock has
+                // started since, as the limiter re-sends parked exchanges only).
+                if !clockRunning { return resend(attempt) }
+            }
             return Actions(armTimeout: clockRunning ? attempt : nil)
         case .finishing(let outcome, attempt, exchange):
             state = .finished
@@ -199,6 +214,10 @@ struct RequestStateMachine {
         case .handingOver(attempt, let exchange, false):
             state = .handingOver(attempt: attempt, exchange: exchange, clockRunning: true)
             return Actions(countWait: true)
+        case .waitingForSlot(attempt):
+            // The limiter started the clock before its grant arrived: the grant counts as running.
+            clockStartedBeforeGrant = attempt
+            return Actions()
         default:
             return Actions()
         }
@@ -207,6 +226,10 @@ struct RequestStateMachine {
     /// The limiter asks a parked attempt to be sent again: its exchange is cancelled and a
     /// new one, holding the same admission, replaces it.
     mutating func resend(_ attempt: Int) -> Actions {
+        if case .handingOver(attempt, _, false) = state {
+            resendAfterHandOver = attempt
+            return Actions()
+        }
         guard case .running(attempt, let exchange, let task, false, _) = state else { return Actions() }
         superseded.insert(exchange)
         exchanges += 1
@@ -316,6 +339,11 @@ struct RequestStateMachine {
         case .startingAttempt(let attempt) where attempt > 1:
             state = .finished
             return Actions(next: .finish(.failure(lastFailure)))
+        case .waitingForSlot(let attempt) where attempt > 1:
+            // A retry queued behind its host's other requests is not sent.
+            state = .finished
+            cancelledSlotWait = attempt
+            return Actions(cancelSlotWait: attempt, next: .finish(.failure(lastFailure)))
         default:
             return Actions()
         }
