@@ -288,6 +288,25 @@ struct AggOwner: StoredEntity, Equatable {
         #expect(error.property == "title")
     }
 
+    @Test func groupsKeyedByAReferredPropertyAreNotSortedByAnotherOfItsProperties() throws {
+        // A country's group holds photos of several places: which place's name would order it?
+        let error = try #require(throws: PersistenceError.self) {
+            try read { tx in
+                try tx.groups(
+                    by: AggPhoto.place, AggPlace.country, aggregating: Self.count,
+                    sortedBy: [.key(AggPhoto.place.ascending(AggPlace.name))])
+            }
+        }
+        #expect(error.code == .misuse)
+        #expect(error.description.contains("AggPlace.name"), "\(error)")
+        // Groups keyed by the referred row itself may be.
+        let byPlace = try read { tx in
+            try tx.groups(
+                by: AggPhoto.place, aggregating: Self.count, sortedBy: [.key(AggPhoto.place.descending(AggPlace.name))])
+        }
+        #expect(byPlace.map(\.0.name) == ["paris", "Paris", "Lyon"])
+    }
+
     // MARK: Sections
 
     @Test func sectionsByAReferredPropertyKeepTheQueryOrder() throws {

@@ -190,7 +190,8 @@ extension QuerySQL {
 
     /// The expression a sort by a grouping key orders groups by: the key's own, or its folded
     /// text; a property of the row a to-one relation refers to may sort groups whose keys include
-    /// that relation's reference, as every row of such a group refers to the same row.
+    /// that relation's reference itself (its column, or the referred row), as every row of such a
+    /// group refers to the same row.
     private mutating func groupOrder<E: StoredEntity>(
         _ type: E.Type, _ name: String, caseInsensitive: Bool, relevance: Bool, related: RelatedSort?, keys: [GroupKey],
         groups: [String], folded: [Bool], descending: Bool
@@ -220,7 +221,9 @@ extension QuerySQL {
             keys.contains(where: { key in
                 switch key {
                 case .column(let column): column == related.column
-                case .related(let via, _): via.column == related.column
+                // Keyed by the reference itself; a group keyed by a property of the referred row
+                // may hold rows that refer to different rows.
+                case .related(let via, let field): field == nil && via.column == related.column
                 }
             })
         {
