@@ -58,6 +58,7 @@ extension ObjectTransaction {
         let statement = try connection.statement(for: related)
         var byKey: [DatabaseValue: T] = [:]
         do {
+            defer { statement.reset() }
             let decoder = RowDecoder.make(schema: target, statement: statement)
             defer { decoder.recycle() }
             let idIndex = Int32(target.idColumn)
@@ -231,6 +232,7 @@ extension ObjectTransaction {
         try built.appendOrder(query.sort, filter: query.filter)
         built.appendWindow(limit: query.limit, offset: query.offset)
         let statement = try connection.statement(for: built)
+        defer { statement.reset() }
         let decoder = RowDecoder.make(schema: schema, statement: statement)
         defer { decoder.recycle() }
         let reader = AggregateReader(statement: statement, schema: target)

@@ -20,9 +20,11 @@ public enum PhotoStore {
         try tx.execute(
             #"""
             INSERT INTO "Photographer" ("id", "name")
-            SELECT "ownerID", "ownerName" FROM "Photo" AS p
-            WHERE p.rowid = (SELECT q.rowid FROM "Photo" AS q WHERE q."ownerID" = p."ownerID"
-                             ORDER BY q."lastFetched" DESC, q.rowid DESC LIMIT 1)
+            SELECT "ownerID", "ownerName" FROM (
+                SELECT "ownerID", "ownerName",
+                       row_number() OVER (PARTITION BY "ownerID" ORDER BY "lastFetched" DESC, rowid DESC) AS "latest"
+                FROM "Photo" WHERE "ownerID" IS NOT NULL)
+            WHERE "latest" = 1
             """#)
         try tx.execute(#"CREATE TABLE "Place" ("id" TEXT NOT NULL PRIMARY KEY, "woeid" INTEGER)"#)
         try tx.execute(#"UPDATE "Photo" SET "placeID" = NULL WHERE "placeID" = ''"#)
