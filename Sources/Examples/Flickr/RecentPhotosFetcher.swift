@@ -161,7 +161,10 @@ final class RecentPhotosFetcher: Sendable {
             return try await store.context.persist { tx in
                 for entry in stored {
                     try tx.upsert(entry.photographer)
-                    if let place = entry.place { try tx.upsert(place) }
+                    guard var place = entry.place else { continue }
+                    // A photo sent without the place's Where On Earth id keeps the one stored.
+                    if place.woeid == nil { place.woeid = try tx.fetch(Place.self, id: place.id)?.woeid }
+                    try tx.upsert(place)
                 }
                 let photos = stored.map(\.photo)
                 let existing = try tx.fetch(Photo.self, where: Photo.idField.isIn(photos.map(\.id)))
