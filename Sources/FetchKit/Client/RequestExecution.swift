@@ -355,7 +355,12 @@ final class RequestExecution: CancellableExecution {
         let task = transportTask(attempt, exchange, prepared)
         let step = transition { $0.sent(attempt, exchange: exchange, task: task) }
         perform(step)
-        if !resend, case .none = step.actions.next { watchProgress(of: task, prepared) }
+        guard !resend, progress != nil, case .none = step.actions.next else { return }
+        // Not when the exchange completed while it was handed over: its task reports no more.
+        let running = state.withLock { state in
+            if case .running(attempt, exchange, _, _, _) = state.machine.state { true } else { false }
+        }
+        if running { watchProgress(of: task, prepared) }
     }
 
     /// Polls the exchange's progress for the caller who follows it.
