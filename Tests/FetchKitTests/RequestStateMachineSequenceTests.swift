@@ -27,7 +27,7 @@ import Testing
         }
         for kind in [
             "resend", "clockStarted", "timedOut", "retryTimerFired", "tokenRenewed", "tokenRejected", "lateGrant",
-            "endDuringHandover", "stopRetrying", "cancel", "completedBeforeSent",
+            "endDuringHandover", "stopRetrying", "cancel", "completedBeforeSent", "clockStartedBeforeGrant",
         ] {
             #expect(seen.contains(kind), "no walk reached \(kind)")
         }

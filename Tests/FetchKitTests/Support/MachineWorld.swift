@@ -20,6 +20,9 @@ struct MachineWorld {
     var grantsInFlight: [(attempt: Int, running: Bool)] = []
     /// Slots held: attempt to whether it is parked.
     var held: [Int: Bool] = [:]
+    /// Parked grants whose clock the limiter started before the grant was delivered (the two
+    /// come from different threads).
+    var clockedEarly: Set<Int> = []
     /// Exchanges the transport has and has not completed yet.
     var exchanges: [(attempt: Int, exchange: Int)] = []
     /// Exchanges being handed over: the transport's task is not reported yet.
@@ -68,6 +71,9 @@ struct MachineWorld {
         if !retryTimers.isEmpty { choices.append(8) }
         if renewing != nil { choices.append(9) }
         if evaluating != nil { choices.append(contentsOf: [10, 10]) }
+        if grantsInFlight.contains(where: { !$0.running && !clockedEarly.contains($0.attempt) }) {
+            choices.append(12)
+        }
         if externals, !machine.isFinished, externalEvents < 3 { choices.append(11) }
         guard let choice = choices.randomElement(using: &random) else { return false }
         switch choice {
@@ -85,7 +91,7 @@ struct MachineWorld {
             grantsInFlight.append((attempt, chance(60)))
         case 2:
             let (attempt, running) = grantsInFlight.removeFirst()
-            held[attempt] = !running
+            held[attempt] = !running && clockedEarly.remove(attempt) == nil
             let late = !isWaitingForSlot(attempt)
             apply(
                 late ? "lateGrant(\(attempt))" : "granted(\(attempt),\(running))",
@@ -130,6 +136,10 @@ struct MachineWorld {
             }
         case 10:
             evaluate()
+        case 12:
+            let attempt = grantsInFlight.first { !$0.running && !clockedEarly.contains($0.attempt) }!.attempt
+            clockedEarly.insert(attempt)
+            apply("clockStartedBeforeGrant(\(attempt))", machine.clockStarted(attempt))
         default:
             externalEvents += 1
             if chance(50) {
@@ -182,6 +192,7 @@ struct MachineWorld {
 
     private mutating func apply(_ event: String, _ actions: Machine.Actions?) {
         log.append(event)
+        defer { checkClock(event) }
         guard let actions else { return }
         if let attempt = actions.cancelSlotWait {
             // Still queued, or granted already: then the grant arrives and the machine releases it.
@@ -228,6 +239,18 @@ struct MachineWorld {
             if !timeouts.isEmpty || !retryTimers.isEmpty {
                 problems.append("\(event): completed with timers armed")
             }
+        }
+    }
+
+    /// An exchange with the transport has its timeout armed exactly when the limiter started
+    /// its attempt's clock.
+    private mutating func checkClock(_ event: String) {
+        guard case .running(let attempt, _, _, let clockRunning, _) = machine.state else { return }
+        if clockRunning, !timeouts.contains(attempt) {
+            problems.append("\(event): attempt \(attempt) runs its clock without a timeout")
+        }
+        if !clockRunning, held[attempt] == false {
+            problems.append("\(event): the limiter started the clock of attempt \(attempt), which the request ignored")
         }
     }
 
