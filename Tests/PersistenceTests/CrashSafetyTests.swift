@@ -37,36 +37,48 @@ extension Collector<Data> {
 }
 
 @Suite(.serialized) struct CrashSafetyTests {
+    /// Runs the crash writer in `mode` on `fixture`'s store, lets it report a random number of
+    /// commits in `afterReports` (and a few milliseconds more), kills it with SIGKILL, and
+    /// returns the complete lines it printed.
+    static func killWhileWriting(
+        _ binary: URL, _ fixture: StoreFixture, mode: String, afterReports: ClosedRange<Int>, round: Int,
+        using generator: inout SystemRandomNumberGenerator
+    ) async throws -> [String] {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [fixture.url.path, mode]
+        let pipe = Pipe()
+        let output = Collector<Data>()
+        process.standardOutput = pipe
+        try process.run()
+        let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
+        let wanted = Int.random(in: afterReports, using: &generator)
+        do {
+            try await waitUntil("round \(round): the writer to start committing") {
+                output.lines.count >= wanted || !process.isRunning
+            }
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            throw error
+        }
+        try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
+        kill(process.processIdentifier, SIGKILL)
+        #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
+        await Blocking.run { process.waitUntilExit() }
+        #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
+        return output.lines
+    }
+
     @Test func everyReportedCommitSurvivesSIGKILLAndTheFileStaysIntact() async throws {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         var generator = SystemRandomNumberGenerator()
         var reported: Set<Int64> = []
         for round in 0..<5 {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [fixture.url.path, "loop"]
-            let pipe = Pipe()
-            let output = Collector<Data>()
-            process.standardOutput = pipe
-            try process.run()
-            let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
-            let wanted = Int.random(in: 5...60, using: &generator)
-            do {
-                try await waitUntil("round \(round): the writer to start committing") {
-                    output.lines.count >= wanted || !process.isRunning
-                }
-            } catch {
-                kill(process.processIdentifier, SIGKILL)
-                throw error
-            }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
-            kill(process.processIdentifier, SIGKILL)
-            #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
-            await Blocking.run { process.waitUntilExit() }
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
-            let ids = output.lines.compactMap { Int64($0) }
-            #expect(ids.count == output.lines.count, "round \(round): unexpected output \(output.lines.suffix(3))")
+            let lines = try await Self.killWhileWriting(
+                binary, fixture, mode: "loop", afterReports: 5...60, round: round, using: &generator)
+            let ids = lines.compactMap { Int64($0) }
+            #expect(ids.count == lines.count, "round \(round): unexpected output \(lines.suffix(3))")
             reported.formUnion(ids)
 
             let store = try fixture.open([Entry.self])
@@ -105,29 +117,9 @@ extension Collector<Data> {
         let fixture = try StoreFixture()
         var generator = SystemRandomNumberGenerator()
         for round in 0..<4 {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [fixture.url.path, "cascade"]
-            let pipe = Pipe()
-            let output = Collector<Data>()
-            process.standardOutput = pipe
-            try process.run()
-            let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
-            let wanted = Int.random(in: 5...40, using: &generator)
-            do {
-                try await waitUntil("round \(round): the writer to start committing") {
-                    output.lines.count >= wanted || !process.isRunning
-                }
-            } catch {
-                kill(process.processIdentifier, SIGKILL)
-                throw error
-            }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
-            kill(process.processIdentifier, SIGKILL)
-            #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
-            await Blocking.run { process.waitUntilExit() }
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
-            let last = try #require(output.lines.compactMap { Int64($0) }.last)
+            let lines = try await Self.killWhileWriting(
+                binary, fixture, mode: "cascade", afterReports: 5...40, round: round, using: &generator)
+            let last = try #require(lines.compactMap { Int64($0) }.last)
 
             let store = try fixture.open([Entry.self, CrashParent.self, CrashChild.self])
             let (check, keys, parents, children) = try store.context.readAndWait { tx in
