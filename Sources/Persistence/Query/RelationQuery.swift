@@ -72,28 +72,30 @@ enum ManyPath: Sendable {
     /// Target rows whose column refers to the source's identity.
     case inverse(column: String)
     /// Target rows linked through a table of (source, target) columns. `uniquePairs` says whether
-    /// the table's key stores a pair once (a shorthand relation's link table); otherwise a pair may
-    /// be stored twice and each linked target still counts once.
+    /// the table's key stores a pair once (a shorthand relation's link table); a join entity may
+    /// store a pair twice.
     case joined(RelationPath, uniquePairs: Bool)
 
     /// The FROM and WHERE of a subquery over the target rows related to the outer row, with the
-    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`. Each related
-    /// target row is one row of the subquery, however many times a join entity links it.
+    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`, whose column names
+    /// are the target's own (the link columns are renamed, so they never make a name ambiguous).
+    /// Each related target row is one row of the subquery, however many times a join entity links it.
     func from(_ outer: QuerySQL, _ inner: QuerySQL, target: EntitySchema) -> String {
         let outerID = "\(outer.tableRef).\(quote(outer.schema.idName))"
+        let targetID = "\(inner.tableRef).\(quote(target.idName))"
+        let join = "\(inner.tableRef)_j"
         switch self {
         case .inverse(let column):
             return "FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef).\(quote(column)) = \(outerID)"
         case .joined(let path, true):
-            let join = "\(inner.tableRef)_j"
-            return "FROM \(quote(path.table)) AS \(join) JOIN \(target.table) AS \(inner.tableRef) ON "
-                + "\(inner.tableRef).\(quote(target.idName)) = \(join).\(quote(path.targetColumn)) WHERE "
-                + "\(join).\(quote(path.sourceColumn)) = \(outerID)"
+            // SQLite flattens the renaming subquery: the plan is the join's, led by the link table's key.
+            return "FROM (SELECT \(quote(path.sourceColumn)) AS fk_link_source, \(quote(path.targetColumn)) AS "
+                + "fk_link_target FROM \(quote(path.table))) AS \(join) JOIN \(target.table) AS \(inner.tableRef) "
+                + "ON \(targetID) = \(join).fk_link_target WHERE \(join).fk_link_source = \(outerID)"
         case .joined(let path, false):
             // The identities the outer row links to, as a set: a pair stored twice counts once.
-            let join = "\(inner.tableRef)_j"
-            return "FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef).\(quote(target.idName)) IN "
-                + "(SELECT \(join).\(quote(path.targetColumn)) FROM \(quote(path.table)) AS \(join) WHERE "
+            return "FROM \(target.table) AS \(inner.tableRef) WHERE \(targetID) IN (SELECT "
+                + "\(join).\(quote(path.targetColumn)) FROM \(quote(path.table)) AS \(join) WHERE "
                 + "\(join).\(quote(path.sourceColumn)) = \(outerID))"
         }
     }
