@@ -361,5 +361,57 @@ struct M2MTagging: StoredEntity, Equatable {
         #expect(bySource.count == 3, "\(joined)")
         #expect(joined.filter { $0.contains("fk_r1 USING INTEGER PRIMARY KEY") }.count == 3, "\(joined)")
         #expect(joined.filter { $0.contains("SCAN") } == ["SCAN M2MTag"], "\(joined)")
+        // Without a unique key over the pair, the linked identities are a set.
+        #expect(joined.contains { $0.contains("LIST SUBQUERY") }, "\(joined)")
+    }
+
+    @Test func aJoinEntityWithAUniqueKeyOverThePairIsReadByAJoin() throws {
+        let other = try StoreFixture("credits.sqlite")
+        let store = try other.open(relationEntities)
+        try store.context.persistAndWait { tx in
+            try tx.insert(contentsOf: [
+                RelAuthor(id: 1, name: "Frank Herbert"), RelAuthor(id: 2, name: "Ursula K. Le Guin"),
+                RelAuthor(id: 3, name: "Brian Herbert"),
+            ])
+            try tx.insert(contentsOf: [
+                RelBook(id: 1, title: "Dune", authorID: 1), RelBook(id: 2, title: "Earthsea", authorID: 2),
+                RelBook(id: 3, title: "House Atreides", authorID: 3), RelBook(id: 4, title: "Lonely", authorID: 2),
+            ])
+            try tx.insert(contentsOf: [
+                RelCredit(id: 1, bookID: 3, authorID: 3, role: "writer"),
+                RelCredit(id: 2, bookID: 3, authorID: 1, role: "creator"),
+                RelCredit(id: 3, bookID: 1, authorID: 1, role: "writer"),
+                RelCredit(id: 4, bookID: 2, authorID: 2, role: "writer"),
+            ])
+        }
+        let query = Query<RelBook>(sortedBy: [RelBook.title.ascending()])
+        // `id` names the author's identity, though the join entity has one too.
+        let (books, credited) = try store.context.readAndWait { tx in
+            (
+                try tx.fetch(
+                    query, aggregating: RelBook.contributors, Aggregate.count(of: RelAuthor.self), RelAuthor.name.min(),
+                    where: Field<RelAuthor, Int64>("id") != 2),
+                try tx.fetch(query, including: RelBook.contributors)
+            )
+        }
+        let others = credited.map { $0.1.filter { $0.id != 2 } }
+        #expect(books.map(\.0) == credited.map(\.0))
+        #expect(books.map(\.1) == others.map(\.count))
+        #expect(books.map(\.2) == others.map { $0.map(\.name).min() })
+        #expect(books.map(\.1) == [1, 0, 2, 0])
+        let plan = try store.context.readAndWait { tx in
+            let schema = try tx.connection.codec(RelBook.self).schema
+            let (built, _) = try QuerySQL.relatedAggregates(
+                Query<RelBook>(), path: RelBook.contributors.path, of: RelAuthor.self,
+                [Aggregate.count(of: RelAuthor.self).spec], where: nil, schema: schema)
+            let statement = try tx.connection.statement(for: built, explain: true)
+            defer { statement.reset() }
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.text(3)) }
+            return lines
+        }
+        #expect(!plan.contains { $0.contains("LIST SUBQUERY") }, "\(plan)")
+        #expect(plan.filter { $0.contains("SCAN") } == ["SCAN RelBook"], "\(plan)")
+        #expect(plan.contains { $0.contains("RelCredit") && $0.contains("bookID=?") }, "\(plan)")
     }
 }

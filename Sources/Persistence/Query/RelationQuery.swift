@@ -72,8 +72,8 @@ enum ManyPath: Sendable {
     /// Target rows whose column refers to the source's identity.
     case inverse(column: String)
     /// Target rows linked through a table of (source, target) columns. `uniquePairs` says whether
-    /// the table's key stores a pair once (a shorthand relation's link table); a join entity may
-    /// store a pair twice.
+    /// a key of the table stores a pair once (a shorthand relation's link table, a join entity with
+    /// a unique key over its references); otherwise a pair may be stored twice.
     case joined(RelationPath, uniquePairs: Bool)
 
     /// The FROM and WHERE of a subquery over the target rows related to the outer row, with the
@@ -201,8 +201,17 @@ extension ManyToMany {
     var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
         let relation = self
         return { (registry: SchemaRegistry?) throws(PersistenceError) in
-            // The link table's primary key is the pair; a join entity need not declare one.
-            .joined(try RelationPath.manyToMany(relation, registry: registry), uniquePairs: relation.linkTable != nil)
+            let path = try RelationPath.manyToMany(relation, registry: registry)
+            switch relation.storage {
+            case .link:
+                // The link table's primary key is the pair.
+                return .joined(path, uniquePairs: true)
+            case .through(let join, _, let source, let target):
+                // A join entity stores a pair once when a unique key covers it.
+                let keys = registry?.byKey[join]?.uniqueKeys ?? []
+                let unique = keys.contains { !$0.isEmpty && Set($0).isSubset(of: [source, target]) }
+                return .joined(path, uniquePairs: unique)
+            }
         }
     }
 
