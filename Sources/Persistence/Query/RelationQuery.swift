@@ -77,8 +77,9 @@ enum ManyPath: Sendable {
     case joined(RelationPath, uniquePairs: Bool)
 
     /// The FROM and WHERE of a subquery over the target rows related to the outer row, with the
-    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`, whose column names
-    /// are the target's own (the link columns are renamed, so they never make a name ambiguous).
+    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`, whose unqualified
+    /// column names are the target's: no other table of the FROM shows a column of the link table
+    /// or join entity under its own name (`source`, `position`, `id`).
     /// Each related target row is one row of the subquery, however many times a join entity links it.
     func from(_ outer: QuerySQL, _ inner: QuerySQL, target: EntitySchema) -> String {
         let outerID = "\(outer.tableRef).\(quote(outer.schema.idName))"
