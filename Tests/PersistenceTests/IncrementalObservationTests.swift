@@ -172,6 +172,34 @@ final class Watched<E: HasRow>: Sendable {
                         }
                     }
                 }
+                if (75..<85).contains(kind) {
+                    // An update by filter beside the step's other write: observers apply its
+                    // new values to the rows they hold when it assigns nothing their filter reads.
+                    let group = Int.random(in: 0..<5, using: &random)
+                    let name = Self.names[Int.random(in: 0..<Self.names.count, using: &random)]
+                    let filters: [Filter<Item>?] = [
+                        Item.group == group, Item.score > 1, Item.name.hasPrefix("a"), nil, Item.group != group,
+                    ]
+                    let assignments: [[Assignment<Item>]] = [
+                        [Item.score += 0.25], [Item.score += -0.5], [Item.group.set(group)], [Item.name.set(name)],
+                        [Item.score.set(nil)], [Item.score.set(2.5), Item.name.set(name)],
+                    ]
+                    let filter = filters[Int.random(in: 0..<filters.count, using: &random)]
+                    let assignment = assignments[Int.random(in: 0..<assignments.count, using: &random)]
+                    if kind == 84 {
+                        // Undone by a nested block that fails: nothing of it may reach an observer.
+                        _ = try? store.context.persistAndWait { inner in
+                            try inner.update(Item.self, where: filter, set: assignment)
+                            throw CancellationError()
+                        }
+                    } else {
+                        try tx.update(Item.self, where: filter, set: assignment)
+                    }
+                    if kind == 83, let target = existing.randomElement(using: &random) {
+                        // A row the update changed, written again after it in the same commit.
+                        try tx.upsert(randomItem(id: target))
+                    }
+                }
                 if kind == 98 { try tx.execute("UPDATE Item SET score = -score WHERE \"group\" = 2") }
                 if kind == 99 { try tx.delete(Item.self, where: Item.group == Int.random(in: 0..<5, using: &random)) }
             }

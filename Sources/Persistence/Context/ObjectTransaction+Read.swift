@@ -129,6 +129,33 @@ extension ObjectTransaction {
     }
 }
 
+extension ObjectTransaction {
+    /// Decodes entities from rows of column values in the schema's column order, with the
+    /// decoder a fetch uses: each row is bound to a statement that selects its parameters, so a
+    /// value decodes exactly as it does when read from its table.
+    func decode<E: StoredEntity>(_ type: E.Type, rows: [[DatabaseValue]]) throws(PersistenceError) -> [E] {
+        let schema = try connection.codec(E.self).schema
+        guard !rows.isEmpty else { return [] }
+        let statement = try connection.cached(
+            "SELECT " + (1...schema.names.count).map { "?\($0)" }.joined(separator: ", "))
+        defer {
+            statement.reset()
+            statement.clearBindings()
+        }
+        let decoder = RowDecoder.make(schema: schema, statement: statement)
+        defer { decoder.recycle() }
+        var result: [E] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            statement.reset()
+            try statement.bind(row)
+            _ = try statement.step()
+            result.append(try decoder.decodeRow(E.self))
+        }
+        return result
+    }
+}
+
 /// Steps through a statement's rows, decoding each into `E`, and returns them as an array.
 ///
 /// In unspecialized generic code, appending to `[E]` looks up the array's metadata for every

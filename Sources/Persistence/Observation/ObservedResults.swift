@@ -63,14 +63,20 @@ struct ObservedResults<E: StoredEntity> {
     /// match the query now. Returns the change set, or `nil` when the held results do not agree
     /// with the row ids (then the caller refreshes in full).
     mutating func apply(changed: Set<Int64>, reread: [ObservedRow<E>]) -> ChangeSet? {
+        // Many changed rows are placed by walking the held rows once; a few by binary search.
+        let many = changed.count > 64 && changed.count * 16 > rowids.count
         var removed: [Int] = []
-        for rowid in changed {
-            guard let key = keyByRowid[rowid] else { continue }
-            let position = lowerBound(key, rowid)
-            guard position < rowids.count, rowids[position] == rowid else { return nil }
-            removed.append(position)
+        if many {
+            for (position, rowid) in rowids.enumerated() where changed.contains(rowid) { removed.append(position) }
+        } else {
+            for rowid in changed {
+                guard let key = keyByRowid[rowid] else { continue }
+                let position = lowerBound(key, rowid)
+                guard position < rowids.count, rowids[position] == rowid else { return nil }
+                removed.append(position)
+            }
+            removed.sort()
         }
-        removed.sort()
         let inserts = reread.sorted {
             SQLiteOrder.compare($0.key, $0.rowid, $1.key, $1.rowid, descending: descending)
                 < 0
@@ -80,8 +86,18 @@ struct ObservedResults<E: StoredEntity> {
         var removedBefore = 0
         var landing: [Int] = []
         landing.reserveCapacity(inserts.count)
+        var old = 0
         for (offset, item) in inserts.enumerated() {
-            let old = lowerBound(item.key, item.rowid)
+            if many {
+                // The inserts are in order: the place of each is at or after the one before.
+                while old < rowids.count,
+                    SQLiteOrder.compare(keys[old], rowids[old], item.key, item.rowid, descending: descending) < 0
+                {
+                    old += 1
+                }
+            } else {
+                old = lowerBound(item.key, item.rowid)
+            }
             while removedBefore < removed.count, removed[removedBefore] < old { removedBefore += 1 }
             landing.append(old - removedBefore + offset)
         }
@@ -175,6 +191,52 @@ struct ObservedResults<E: StoredEntity> {
         rows = newRows
         rowids = newRowids
         keys = newKeys
+    }
+
+    /// The held rows that `updates` changed (those in `excluding` are re-read instead), each with
+    /// its column values after the updates and its sort key, in the order they are held.
+    ///
+    /// `positions` maps an assigned column to its place in a row; `keyColumns` maps each sort key
+    /// to the place of the column it reads, or `nil` for a key the updates cannot change (the
+    /// caller checked that).
+    func written(
+        _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int], keyColumns: [Int?]
+    ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])] {
+        let total = updates.reduce(0) { $0 + $1.rowids.count }
+        // Many rows are found through a map of every held row; a few by binary search.
+        var heldPosition: [Int64: Int] = [:]
+        if total > 64 && total * 16 > rowids.count {
+            heldPosition.reserveCapacity(rowids.count)
+            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
+        }
+        func position(of rowid: Int64) -> Int? {
+            if !heldPosition.isEmpty { return heldPosition[rowid] }
+            guard let key = keyByRowid[rowid] else { return nil }
+            let position = lowerBound(key, rowid)
+            return position < rowids.count && rowids[position] == rowid ? position : nil
+        }
+        // The patched rows by held position.
+        var patched: [Int: [DatabaseValue]] = [:]
+        for update in updates {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, rowid) in update.rowids.enumerated() where !excluding.contains(rowid) {
+                guard let held = position(of: rowid) else { continue }
+                var row = patched[held] ?? rows[held]
+                for column in 0..<width {
+                    if let place = places[column] { row[place] = update.values[index * width + column] }
+                }
+                patched[held] = row
+            }
+        }
+        return patched.keys.sorted().map { held in
+            let row = patched[held] ?? rows[held]
+            var key = keys[held]
+            for (offset, column) in keyColumns.enumerated() where offset < key.count {
+                if let column { key[offset] = row[column] }
+            }
+            return (rowids[held], row, key)
+        }
     }
 
     /// The moves a full diff reports: the common rows in new order, by old position, minus one
