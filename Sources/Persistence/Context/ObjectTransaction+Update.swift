@@ -13,8 +13,10 @@ extension ObjectTransaction {
     /// refuses the whole update with ``PersistenceError/Code-swift.struct/unsupportedValue`` naming
     /// the property. A unique key the update would give to two rows refuses it too; then nothing
     /// is applied (the statement is undone) and the rest of the block can go on. The folded texts
-    /// of case-insensitive indexes and the full-text index follow, and observers are told exactly
-    /// which rows changed, so observed queries update incrementally with an exact ``ChangeSet``.
+    /// of case-insensitive indexes and the full-text index follow. Observers are told exactly
+    /// which rows changed and their new values: an observed query whose filter reads none of the
+    /// assigned properties applies them to the rows it holds, without reading the table again, and
+    /// delivers an exact ``ChangeSet``.
     ///
     /// - Parameters:
     ///   - type: the entity type.
