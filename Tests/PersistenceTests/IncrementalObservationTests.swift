@@ -138,7 +138,10 @@ final class Watched<E: HasRow>: Sendable {
             let kind = Int.random(in: 0..<100, using: &random)
             try store.context.persistAndWait { tx in
                 // Mostly one row; sometimes a few; sometimes 40 (the merge that rebuilds the arrays).
-                let count = kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
+                // Kinds 80-82 are an update by filter alone (observers apply it in place).
+                let count =
+                    (80..<83).contains(kind)
+                    ? 0 : kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
                 for _ in 0..<count {
                     let target = existing.randomElement(using: &random) ?? 0
                     switch Int.random(in: 0..<14, using: &random) {

@@ -144,14 +144,24 @@ extension ObjectTransaction {
         }
         let decoder = RowDecoder.make(schema: schema, statement: statement)
         defer { decoder.recycle() }
-        var result: [E] = []
-        result.reserveCapacity(rows.count)
-        for row in rows {
-            statement.reset()
-            try statement.bind(row)
-            _ = try statement.step()
-            result.append(try decoder.decodeRow(E.self))
+        var failure: PersistenceError?
+        // Written in place (an append to `[E]` in generic code looks up the array's metadata for
+        // every row, see `collectRows`); on an error, the rows decoded so far are kept and freed.
+        let result = [E](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            do throws(PersistenceError) {
+                for row in rows {
+                    statement.reset()
+                    try statement.bind(row)
+                    _ = try statement.step()
+                    (base + initialized).initialize(to: try decoder.decodeRow(E.self))
+                    initialized += 1
+                }
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
         return result
     }
 }

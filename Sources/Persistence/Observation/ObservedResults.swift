@@ -239,6 +239,115 @@ struct ObservedResults<E: StoredEntity> {
         }
     }
 
+    /// The held rows `updates` changed, with their values after the updates, in no particular
+    /// order; nothing is changed yet (``replace(_:rows:entities:keyColumns:)`` does it once the
+    /// rows are decoded). `positions` maps an assigned column to its place in a row.
+    func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]]) {
+        let total = updates.reduce(0) { $0 + $1.rowids.count }
+        // Many rows are found through a map of every held row; a few by binary search.
+        var heldPosition: [Int64: Int] = [:]
+        let many = total > 64 && total * 16 > rowids.count
+        if many {
+            heldPosition.reserveCapacity(rowids.count)
+            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
+        }
+        var found: [Int] = []
+        var patched: [[DatabaseValue]] = []
+        found.reserveCapacity(min(total, rowids.count))
+        patched.reserveCapacity(min(total, rowids.count))
+        // A row two updates changed is patched twice, in place; one update changes a row once.
+        var slotByPosition: [Int: Int] = [:]
+        for update in updates {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, rowid) in update.rowids.enumerated() {
+                let held: Int
+                if many {
+                    guard let position = heldPosition[rowid] else { continue }
+                    held = position
+                } else {
+                    guard let key = keyByRowid[rowid] else { continue }
+                    let position = lowerBound(key, rowid)
+                    guard position < rowids.count, rowids[position] == rowid else { continue }
+                    held = position
+                }
+                let slot: Int
+                if updates.count > 1, let existing = slotByPosition[held] {
+                    slot = existing
+                } else {
+                    slot = found.count
+                    found.append(held)
+                    patched.append(rows[held])
+                    if updates.count > 1 { slotByPosition[held] = slot }
+                }
+                for column in 0..<width {
+                    if let place = places[column] { patched[slot][place] = update.values[index * width + column] }
+                }
+            }
+        }
+        return (found, patched)
+    }
+
+    /// Replaces the rows at `positions` with `rows` and `entities` (their identities unchanged,
+    /// which the caller checked), recomputes the sort keys `keyColumns` read (the place of each key's
+    /// column in a row, `nil` for a key the rows cannot change), re-sorts when a key moved a row,
+    /// and returns the change set a full diff gives.
+    mutating func replace(
+        _ positions: [Int], rows newRows: [[DatabaseValue]], entities newEntities: [E], keyColumns: [Int?]
+    )
+        -> ChangeSet
+    {
+        var updated: [Int] = []
+        var keyChanged = false
+        let keyPlaces = keyColumns.enumerated().compactMap { offset, column in column.map { (offset, $0) } }
+        for (slot, position) in positions.enumerated() {
+            let row = newRows[slot]
+            guard row != rows[position] else { continue }
+            updated.append(position)
+            rows[position] = row
+            entities[position] = newEntities[slot]
+            if !keyPlaces.isEmpty {
+                var key = keys[position]
+                for (offset, column) in keyPlaces { key[offset] = row[column] }
+                if key != keys[position] {
+                    keys[position] = key
+                    keyByRowid[rowids[position]] = key
+                    keyChanged = true
+                }
+            }
+        }
+        updated.sort()
+        guard keyChanged else { return ChangeSet(updated: updated) }
+        // Whether the rows are still in order: each changed row against its neighbours.
+        let inOrder = updated.allSatisfy { position in
+            (position == 0
+                || SQLiteOrder.compare(
+                    keys[position - 1], rowids[position - 1], keys[position], rowids[position], descending: descending)
+                    < 0)
+                && (position == rowids.count - 1
+                    || SQLiteOrder.compare(
+                        keys[position], rowids[position], keys[position + 1], rowids[position + 1],
+                        descending: descending) < 0)
+        }
+        guard !inOrder else { return ChangeSet(updated: updated) }
+        let order = rowids.indices.sorted {
+            SQLiteOrder.compare(keys[$0], rowids[$0], keys[$1], rowids[$1], descending: descending) < 0
+        }
+        var newPosition = [Int](repeating: 0, count: order.count)
+        for (position, old) in order.enumerated() { newPosition[old] = position }
+        let stays = ChangeSet.longestIncreasing(order)
+        var changes = ChangeSet(updated: updated.map { newPosition[$0] }.sorted())
+        for (position, old) in order.enumerated() where !stays[position] {
+            changes.moved.append(ChangeSet.Move(from: old, to: position))
+        }
+        entities = order.map { entities[$0] }
+        ids = order.map { ids[$0] }
+        rows = order.map { rows[$0] }
+        rowids = order.map { rowids[$0] }
+        keys = order.map { keys[$0] }
+        return changes
+    }
+
     /// The moves a full diff reports: the common rows in new order, by old position, minus one
     /// longest increasing run. Rows not re-read kept their order; they are enumerated here
     /// arithmetically, without touching the rows themselves.

@@ -96,6 +96,17 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 guard !pending.rows.isEmpty || !pending.written.isEmpty else { return }
                 // Moved out while it changes, so its storage is not copied on write.
                 guard var held = results.take() else { return }
+                if pending.rows.isEmpty,
+                    let replaced = try reader.performRead({ tx throws(PersistenceError) in
+                        try replaceInPlace(pending.written, in: &held, tx)
+                    })
+                {
+                    results = held
+                    reader.core.center.noteRefresh(incremental: true)
+                    guard !replaced.isEmpty, let results else { return }
+                    deliver(QueryChange(results: results.entities, changes: replaced, isInitial: false))
+                    return
+                }
                 var changed = pending.rows
                 let reread = try reader.performRead { tx throws(PersistenceError) in
                     var rows = pending.rows.isEmpty ? [] : try tx.fetchObserved(query, keys: true, rowids: pending.rows)
@@ -118,10 +129,7 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 changes = try refreshFully(&results)
             }
             guard initial || !changes.isEmpty, let results else { return }
-            let change = QueryChange(results: results.entities, changes: changes, isInitial: initial)
-            deliveryQueue.async {
-                if !self.isCancelled { self.handler(change) }
-            }
+            deliver(QueryChange(results: results.entities, changes: changes, isInitial: initial))
         } catch {
             let failure =
                 error as? PersistenceError ?? PersistenceError(.sqlite, "Refreshing an observed query failed: \(error)")
@@ -146,20 +154,52 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         return true
     }
 
+    private func deliver(_ change: QueryChange<E>) {
+        deliveryQueue.async {
+            if !self.isCancelled { self.handler(change) }
+        }
+    }
+
+    /// Applies updates by filter to the held rows in place, when nothing else changed them and
+    /// none assigns the identity: the changed rows are decoded from their new values, and re-sorted
+    /// only when a sort key moved one. Returns `nil` (changing nothing) when an update assigns
+    /// the identity.
+    private func replaceInPlace(
+        _ updates: [WrittenValues], in held: inout ObservedResults<E>, _ tx: ObjectTransaction
+    )
+        throws(PersistenceError) -> ChangeSet?
+    {
+        let schema = try tx.connection.codec(E.self).schema
+        guard !updates.contains(where: { $0.columns.contains(schema.idName) }) else { return nil }
+        let positions = Self.positions(schema)
+        let patches = held.patches(updates, positions: positions)
+        let entities = try tx.decode(E.self, rows: patches.rows)
+        return held.replace(
+            patches.positions, rows: patches.rows, entities: entities, keyColumns: keyColumns(positions))
+    }
+
+    /// Each column's place in a row.
+    private static func positions(_ schema: EntitySchema) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        for (index, name) in schema.names.enumerated() { positions[name] = index }
+        return positions
+    }
+
+    /// For each sort key, the place of the column it reads when the key is that column's value,
+    /// `nil` when an update cannot change it (``canApply(_:)`` checked).
+    private func keyColumns(_ positions: [String: Int]) -> [Int?] {
+        query.sort.map { key in key.related == nil && !key.caseInsensitive ? positions[key.column] : nil }
+    }
+
     /// The held rows the pending updates changed, with their new values, decoded again.
     private func written(
         _ pending: PendingChanges, held: ObservedResults<E>, _ tx: ObjectTransaction
     )
         throws(PersistenceError) -> [ObservedRow<E>]
     {
-        let schema = try tx.connection.codec(E.self).schema
-        var positions: [String: Int] = [:]
-        for (index, name) in schema.names.enumerated() { positions[name] = index }
-        let keyColumns = query.sort.map { key in
-            key.related == nil && !key.caseInsensitive ? positions[key.column] : nil
-        }
+        let positions = Self.positions(try tx.connection.codec(E.self).schema)
         let patched = held.written(
-            pending.written, excluding: pending.rows, positions: positions, keyColumns: keyColumns)
+            pending.written, excluding: pending.rows, positions: positions, keyColumns: keyColumns(positions))
         let entities = try tx.decode(E.self, rows: patched.map(\.row))
         return zip(patched, entities).map { item, entity in
             ObservedRow(entity: entity, row: item.row, rowid: item.rowid, key: item.key)
