@@ -138,7 +138,10 @@ final class Watched<E: HasRow>: Sendable {
             let kind = Int.random(in: 0..<100, using: &random)
             try store.context.persistAndWait { tx in
                 // Mostly one row; sometimes a few; sometimes 40 (the merge that rebuilds the arrays).
-                let count = kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
+                // Kinds 80-82 are an update by filter alone (observers apply it in place).
+                let count =
+                    (80..<83).contains(kind)
+                    ? 0 : kind < 85 ? 1 : (kind < 95 ? Int.random(in: 2...6, using: &random) : 40)
                 for _ in 0..<count {
                     let target = existing.randomElement(using: &random) ?? 0
                     switch Int.random(in: 0..<14, using: &random) {
@@ -170,6 +173,34 @@ final class Watched<E: HasRow>: Sendable {
                             item.score = item.score.map { $0 + 0.25 }
                             try tx.update(item)
                         }
+                    }
+                }
+                if (75..<85).contains(kind) {
+                    // An update by filter beside the step's other write: observers apply its
+                    // new values to the rows they hold when it assigns nothing their filter reads.
+                    let group = Int.random(in: 0..<5, using: &random)
+                    let name = Self.names[Int.random(in: 0..<Self.names.count, using: &random)]
+                    let filters: [Filter<Item>?] = [
+                        Item.group == group, Item.score > 1, Item.name.hasPrefix("a"), nil, Item.group != group,
+                    ]
+                    let assignments: [[Assignment<Item>]] = [
+                        [Item.score += 0.25], [Item.score += -0.5], [Item.group.set(group)], [Item.name.set(name)],
+                        [Item.score.set(nil)], [Item.score.set(2.5), Item.name.set(name)],
+                    ]
+                    let filter = filters[Int.random(in: 0..<filters.count, using: &random)]
+                    let assignment = assignments[Int.random(in: 0..<assignments.count, using: &random)]
+                    if kind == 84 {
+                        // Undone by a nested block that fails: nothing of it may reach an observer.
+                        _ = try? store.context.persistAndWait { inner in
+                            try inner.update(Item.self, where: filter, set: assignment)
+                            throw CancellationError()
+                        }
+                    } else {
+                        try tx.update(Item.self, where: filter, set: assignment)
+                    }
+                    if kind == 83, let target = existing.randomElement(using: &random) {
+                        // A row the update changed, written again after it in the same commit.
+                        try tx.upsert(randomItem(id: target))
                     }
                 }
                 if kind == 98 { try tx.execute("UPDATE Item SET score = -score WHERE \"group\" = 2") }

@@ -226,4 +226,113 @@ struct Gauge: StoredEntity, Equatable {
         #expect(after.full == before.full)
         #expect(after.incremental > before.incremental)
     }
+
+    /// An update of more rows than the store records one by one reaches an observer as the exact
+    /// change set of a full diff, applied to the rows it holds (no full refresh), rows moving
+    /// where the update changes their sort key.
+    @Test func aLargeUpdateReachesObserversIncrementallyWithTheExactChangeSet() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<24_000 {
+                try tx.insert(
+                    Item(
+                        id: id, name: IncrementalObservationTests.names[id % 12],
+                        score: id % 11 == 0 ? nil : Double(id % 997) / 4, group: id % 3))
+            }
+        }
+        let watched = [
+            Watched(
+                "by-score", Query(where: Item.group != 1, sortedBy: [Item.score.descending(), Item.name.ascending()])),
+            Watched("unsorted", Query(where: Item.group == 2)),
+        ]
+        let tokens = watched.map { item in
+            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        }
+        defer { tokens.forEach { $0.cancel() } }
+        for item in watched { #expect(item.deliveries.wait { !$0.isEmpty }) }
+        store.observerContext.waitUntilIdle()
+        let before = store.core.center.refreshCounts
+        let updates: [(Filter<Item>?, [Assignment<Item>])] = [
+            // 14,000 rows, every one moving up in the sorted query.
+            (Item.score < 150, [Item.score += 100]),
+            // Every row, one property that no query sorts by or filters on.
+            (nil, [Item.name.set("same")]),
+        ]
+        for (step, (filter, assignments)) in updates.enumerated() {
+            let changed = try store.context.persistAndWait { tx in
+                try tx.update(Item.self, where: filter, set: assignments)
+            }
+            #expect(changed > ChangeLog.limit)
+            for item in watched {
+                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+                let reached = item.deliveries.wait { deliveries in
+                    guard let results = deliveries.last?.results else { return false }
+                    return item.query.sort.isEmpty
+                        ? results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id } : results == truth
+                }
+                #expect(reached, "step \(step): \(item.label) never delivered the query's results")
+            }
+        }
+        store.observerContext.waitUntilIdle()
+        for item in watched {
+            item.queue.sync {}
+            let deliveries = item.deliveries.values
+            #expect(deliveries.count == updates.count + 1, "\(item.label)")
+            for position in 1..<deliveries.count {
+                let old = deliveries[position - 1].results
+                let new = deliveries[position].results
+                let full = ChangeSet.diff(
+                    old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
+                #expect(deliveries[position].changes == full, "\(item.label), delivery \(position)")
+                #expect(!deliveries[position].changes.updated.isEmpty)
+            }
+        }
+        #expect(!watched[0].deliveries.values[1].changes.moved.isEmpty)
+        let after = store.core.center.refreshCounts
+        #expect(after.full == before.full)
+        #expect(after.incremental == before.incremental + updates.count * watched.count)
+    }
+
+    /// Updates by filter and other writes committed while the observer refreshes (each refresh
+    /// reads a newer state than the commits it folded) still end in the query's results, through
+    /// change sets that each equal a full diff.
+    @Test func updatesCommittedDuringRefreshesEndInTheQuerysResults() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<3_000 {
+                try tx.insert(
+                    Item(
+                        id: id, name: IncrementalObservationTests.names[id % 12], score: Double(id % 50), group: id % 4)
+                )
+            }
+        }
+        let item = Watched("by-score", Query(where: Item.group != 3, sortedBy: [Item.score.ascending()]))
+        let token = store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        defer { token.cancel() }
+        #expect(item.deliveries.wait { !$0.isEmpty })
+        var random = SeededGenerator(seed: 29)
+        for round in 0..<150 {
+            let id = Int.random(in: 0..<3_000, using: &random)
+            let group = Int.random(in: 0..<4, using: &random)
+            try store.context.persistAndWait { tx in
+                switch round % 3 {
+                case 0: try tx.update(Item.self, where: Item.group == group, set: [Item.score += 1])
+                case 1:
+                    try tx.upsert(Item(id: id, name: "w", score: Double(round), group: group))
+                    try tx.update(Item.self, where: Item.score < Double(round % 40), set: [Item.score += 2])
+                default: try tx.update(Item.self, where: Item.group == group, set: [Item.name.set("n\(round)")])
+                }
+            }
+        }
+        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+        #expect(item.deliveries.wait { $0.last?.results == truth })
+        store.observerContext.waitUntilIdle()
+        item.queue.sync {}
+        let deliveries = item.deliveries.values
+        for position in 1..<deliveries.count {
+            let old = deliveries[position - 1].results
+            let new = deliveries[position].results
+            let full = ChangeSet.diff(
+                old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
+            #expect(deliveries[position].changes == full, "delivery \(position)")
+        }
+    }
 }

@@ -242,6 +242,7 @@ public final class ObjectContext: @unchecked Sendable {
                 try connection.cached("COMMIT").run()
                 tx.changedRows = connection.changeLog.rowids
                 tx.unknownChanges = connection.changeLog.overflowed
+                tx.writtenValues = connection.changeLog.written
             } catch {
                 if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
                 throw error
@@ -258,6 +259,7 @@ public final class ObjectContext: @unchecked Sendable {
         savepoints += 1
         defer { savepoints -= 1 }
         try outer.connection.execute("SAVEPOINT \(name)")
+        let writtenMark = outer.connection.changeLog.writtenMark
         let inner = ObjectTransaction(connection: outer.connection, writable: true)
         active = inner
         defer {
@@ -273,6 +275,7 @@ public final class ObjectContext: @unchecked Sendable {
         } catch {
             try? outer.connection.execute("ROLLBACK TO \(name)")
             try? outer.connection.execute("RELEASE \(name)")
+            outer.connection.changeLog.rollBack(to: writtenMark)
             throw error
         }
     }

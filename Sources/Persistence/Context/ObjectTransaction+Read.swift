@@ -129,6 +129,43 @@ extension ObjectTransaction {
     }
 }
 
+extension ObjectTransaction {
+    /// Decodes entities from rows of column values in the schema's column order, with the
+    /// decoder a fetch uses: each row is bound to a statement that selects its parameters, so a
+    /// value decodes exactly as it does when read from its table.
+    func decode<E: StoredEntity>(_ type: E.Type, rows: [[DatabaseValue]]) throws(PersistenceError) -> [E] {
+        let schema = try connection.codec(E.self).schema
+        guard !rows.isEmpty else { return [] }
+        let statement = try connection.cached(
+            "SELECT " + (1...schema.names.count).map { "?\($0)" }.joined(separator: ", "))
+        defer {
+            statement.reset()
+            statement.clearBindings()
+        }
+        let decoder = RowDecoder.make(schema: schema, statement: statement)
+        defer { decoder.recycle() }
+        var failure: PersistenceError?
+        // Written in place (an append to `[E]` in generic code looks up the array's metadata for
+        // every row, see `collectRows`); on an error, the rows decoded so far are kept and freed.
+        let result = [E](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            do throws(PersistenceError) {
+                for row in rows {
+                    statement.reset()
+                    try statement.bind(row)
+                    _ = try statement.step()
+                    (base + initialized).initialize(to: try decoder.decodeRow(E.self))
+                    initialized += 1
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+}
+
 /// Steps through a statement's rows, decoding each into `E`, and returns them as an array.
 ///
 /// In unspecialized generic code, appending to `[E]` looks up the array's metadata for every

@@ -13,8 +13,10 @@ extension ObjectTransaction {
     /// refuses the whole update with ``PersistenceError/Code-swift.struct/unsupportedValue`` naming
     /// the property. A unique key the update would give to two rows refuses it too; then nothing
     /// is applied (the statement is undone) and the rest of the block can go on. The folded texts
-    /// of case-insensitive indexes and the full-text index follow, and observers are told exactly
-    /// which rows changed, so observed queries update incrementally with an exact ``ChangeSet``.
+    /// of case-insensitive indexes and the full-text index follow. Observers are told exactly
+    /// which rows changed and their new values: an observed query whose filter reads none of the
+    /// assigned properties applies them to the rows it holds, without reading the table again, and
+    /// delivers an exact ``ChangeSet``.
     ///
     /// - Parameters:
     ///   - type: the entity type.
@@ -38,6 +40,7 @@ extension ObjectTransaction {
         var values: [DatabaseValue] = []
         var additions: [(column: ColumnSchema, amount: DatabaseValue)] = []
         var assigned = Set<String>()
+        var columns: [String] = []
         let json = StoreJSON.makeEncoder()
         for assignment in assignments {
             let column = try schema.column(named: assignment.column, for: "an update")
@@ -46,6 +49,7 @@ extension ObjectTransaction {
                     .misuse, "An update of \(E.entityName) assigns '\(column.name)' twice; assign it once.",
                     entity: E.entityName, property: column.name)
             }
+            columns.append(column.name)
             let quoted = quote(column.name)
             switch assignment.change {
             case .set(let value):
@@ -74,15 +78,44 @@ extension ObjectTransaction {
         built.sql = "UPDATE \(schema.table) SET " + sets.joined(separator: ", ")
         built.arguments = values
         try built.appendWhere(filter)
+        // While the store is observed, the statement returns each changed row's new values, so
+        // observers apply the update to the rows they hold instead of reading them again.
+        let log = connection.changeLog
+        let returning = log.beginCapture(schema.entityName)
+        if returning {
+            built.sql += " RETURNING rowid, " + columns.map(quote).joined(separator: ", ")
+        }
+        var written: WrittenValues?
+        defer { if returning { log.endCapture(schema.entityName, written) } }
         let statement = try connection.statement(for: built)
         do {
-            try statement.run()
+            if returning {
+                written = try Self.readWritten(statement, columns: columns)
+            } else {
+                try statement.run()
+            }
         } catch {
             throw Self.naming(error, schema)
         }
         let count = connection.changes
         if count > 0 { touch(schema.entityName) }
         return count
+    }
+
+    /// Steps an `UPDATE … RETURNING rowid, <columns>` to its end, collecting what it returns.
+    private static func readWritten(
+        _ statement: Statement, columns: [String]
+    ) throws(PersistenceError)
+        -> WrittenValues
+    {
+        var rowids: [Int64] = []
+        var values: [DatabaseValue] = []
+        let count = Int32(columns.count)
+        while try statement.step() {
+            rowids.append(statement.int64(0))
+            for index in 1...count { values.append(statement.value(at: index)) }
+        }
+        return WrittenValues(columns: columns, rowids: rowids, values: values)
     }
 
     /// The column value of an assigned value, checked as an upsert checks it.

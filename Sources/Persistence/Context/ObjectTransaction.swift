@@ -16,6 +16,8 @@ public final class ObjectTransaction {
     /// are not all known (observers of those refresh in full).
     var changedRows: [String: Set<Int64>] = [:]
     var unknownChanges: Set<String> = []
+    /// After commit: the new values of updates by filter, by table (see `WrittenValues`).
+    var writtenValues: [String: [WrittenValues]] = [:]
     /// Whether raw SQL that changes rows recomputes the folded-text columns afterwards (the
     /// migration runner does it once for all its migrations instead).
     var refreshesFolds = true

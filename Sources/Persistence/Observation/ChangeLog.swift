@@ -19,12 +19,20 @@ final class ChangeLog {
     private final class Rows {
         var ids: Set<Int64> = []
         var overflowed = false
+        /// While an update that reads its new values back runs: its rows are counted here instead
+        /// of being recorded, and checked against what the statement returned.
+        var capturing = false
+        var captured = 0
     }
 
     private let handle: OpaquePointer
     private var tables: [String: Rows] = [:]
     private var lastName: UnsafePointer<CChar>?
     private var last: Rows?
+    /// The updates whose new values are known, in the order they ran.
+    private var writtenLog: [(table: String, values: WrittenValues)] = []
+    /// Whether rows are recorded in this transaction (someone observes the store).
+    private(set) var isRecording = false
 
     /// `handle` is the connection's; the connection keeps this log as long as itself.
     init(handle: OpaquePointer) { self.handle = handle }
@@ -37,14 +45,66 @@ final class ChangeLog {
     /// Tables whose changes were not all recorded (too many, or a write the hook cannot see).
     var overflowed: Set<String> { Set(tables.filter { $0.value.overflowed }.keys) }
 
+    /// The updates by filter whose new values are known, by table, in the order they ran. Their
+    /// rows are not in ``rowids`` (unless another write changed them too).
+    var written: [String: [WrittenValues]] {
+        var result: [String: [WrittenValues]] = [:]
+        for entry in writtenLog where tables[entry.table]?.overflowed != true {
+            result[entry.table, default: []].append(entry.values)
+        }
+        return result
+    }
+
+    /// Starts an update of `table` whose statement returns its new values: the rows SQLite reports
+    /// for the table are counted until ``endCapture(_:_:)``. Returns `false` (and captures
+    /// nothing) when rows are not recorded.
+    func beginCapture(_ table: String) -> Bool {
+        guard isRecording else { return false }
+        let rows = rows(of: table)
+        rows.capturing = true
+        rows.captured = 0
+        return true
+    }
+
+    /// Ends a capture: `values` are what the statement returned, or `nil` when it failed (then
+    /// nothing it wrote stays). When SQLite reported other rows of the table than the statement
+    /// returned (a trigger wrote to it), the table's changes become unknown.
+    func endCapture(_ table: String, _ values: WrittenValues?) {
+        let rows = rows(of: table)
+        rows.capturing = false
+        guard let values else { return }
+        if rows.captured == values.rowids.count {
+            writtenLog.append((table, values))
+        } else {
+            rows.overflowed = true
+            rows.ids = []
+        }
+    }
+
+    /// How many updates with known values ran so far: a savepoint's mark for ``rollBack(to:)``.
+    var writtenMark: Int { writtenLog.count }
+
+    /// Forgets the new values of updates a rolled-back savepoint undid, keeping their rows as
+    /// changed (observers re-read them).
+    func rollBack(to mark: Int) {
+        guard mark < writtenLog.count else { return }
+        for entry in writtenLog[mark...] {
+            let rows = rows(of: entry.table)
+            for rowid in entry.values.rowids { insert(rowid, into: rows) }
+        }
+        writtenLog.removeSubrange(mark...)
+    }
+
     /// Starts a write transaction's log. Rows are recorded only while someone observes the
     /// store: otherwise SQLite's update hook is not even installed, and writes pay nothing.
     /// (A commit without recorded rows makes every observer refresh in full, which is right for
     /// one that started observing meanwhile.)
     func begin(recording: Bool) {
         tables.removeAll(keepingCapacity: true)
+        writtenLog.removeAll()
         lastName = nil
         last = nil
+        isRecording = recording
         if recording {
             sqlite3_update_hook(
                 handle,
@@ -58,7 +118,10 @@ final class ChangeLog {
     }
 
     /// Stops recording (the connection is going away).
-    func stop() { sqlite3_update_hook(handle, nil, nil) }
+    func stop() {
+        isRecording = false
+        sqlite3_update_hook(handle, nil, nil)
+    }
 
     /// Marks a table whose changes are unknown (a `DELETE` of every row, which SQLite runs
     /// without reporting rows).
@@ -76,7 +139,16 @@ final class ChangeLog {
             lastName = name
             last = rows(of: String(cString: name))
         }
-        guard let rows = last, !rows.overflowed else { return }
+        guard let rows = last else { return }
+        if rows.capturing {
+            rows.captured += 1
+            return
+        }
+        insert(rowid, into: rows)
+    }
+
+    private func insert(_ rowid: Int64, into rows: Rows) {
+        guard !rows.overflowed else { return }
         if rows.ids.insert(rowid).inserted, rows.ids.count > Self.limit {
             rows.overflowed = true
             rows.ids = []

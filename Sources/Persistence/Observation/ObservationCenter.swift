@@ -11,17 +11,26 @@ struct CommitSummary: Sendable {
     let rowids: [String: Set<Int64>]
     /// Tables whose changed rows are not all in ``rowids``.
     let unknown: Set<String>
+    /// The updates by filter whose new values are known, by table, in the order they ran; their
+    /// rows are not in ``rowids`` unless another write changed them too.
+    var written: [String: [WrittenValues]] = [:]
 
     /// Whether the commit may have changed `table`.
     func touches(_ table: String) -> Bool {
         everything || tables.contains(table) || rowids[table] != nil || unknown.contains(table)
     }
 
-    /// The rows of `table` it changed, or `nil` when they are not all known.
+    /// The rows of `table` it changed other than by the updates in ``written``, or `nil` when
+    /// they are not all known.
     func changedRows(of table: String) -> Set<Int64>? {
         if everything || unknown.contains(table) { return nil }
         if let rows = rowids[table] { return rows }
         return tables.contains(table) ? nil : []
+    }
+
+    /// The updates of `table` whose new values are known, in the order they ran.
+    func writtenValues(of table: String) -> [WrittenValues] {
+        everything || unknown.contains(table) ? [] : written[table] ?? []
     }
 }
 

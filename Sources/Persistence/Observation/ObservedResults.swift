@@ -63,14 +63,20 @@ struct ObservedResults<E: StoredEntity> {
     /// match the query now. Returns the change set, or `nil` when the held results do not agree
     /// with the row ids (then the caller refreshes in full).
     mutating func apply(changed: Set<Int64>, reread: [ObservedRow<E>]) -> ChangeSet? {
+        // Many changed rows are placed by walking the held rows once; a few by binary search.
+        let many = changed.count > 64 && changed.count * 16 > rowids.count
         var removed: [Int] = []
-        for rowid in changed {
-            guard let key = keyByRowid[rowid] else { continue }
-            let position = lowerBound(key, rowid)
-            guard position < rowids.count, rowids[position] == rowid else { return nil }
-            removed.append(position)
+        if many {
+            for (position, rowid) in rowids.enumerated() where changed.contains(rowid) { removed.append(position) }
+        } else {
+            for rowid in changed {
+                guard let key = keyByRowid[rowid] else { continue }
+                let position = lowerBound(key, rowid)
+                guard position < rowids.count, rowids[position] == rowid else { return nil }
+                removed.append(position)
+            }
+            removed.sort()
         }
-        removed.sort()
         let inserts = reread.sorted {
             SQLiteOrder.compare($0.key, $0.rowid, $1.key, $1.rowid, descending: descending)
                 < 0
@@ -80,8 +86,18 @@ struct ObservedResults<E: StoredEntity> {
         var removedBefore = 0
         var landing: [Int] = []
         landing.reserveCapacity(inserts.count)
+        var old = 0
         for (offset, item) in inserts.enumerated() {
-            let old = lowerBound(item.key, item.rowid)
+            if many {
+                // The inserts are in order: the place of each is at or after the one before.
+                while old < rowids.count,
+                    SQLiteOrder.compare(keys[old], rowids[old], item.key, item.rowid, descending: descending) < 0
+                {
+                    old += 1
+                }
+            } else {
+                old = lowerBound(item.key, item.rowid)
+            }
             while removedBefore < removed.count, removed[removedBefore] < old { removedBefore += 1 }
             landing.append(old - removedBefore + offset)
         }
@@ -175,6 +191,161 @@ struct ObservedResults<E: StoredEntity> {
         rows = newRows
         rowids = newRowids
         keys = newKeys
+    }
+
+    /// The held rows that `updates` changed (those in `excluding` are re-read instead), each with
+    /// its column values after the updates and its sort key, in the order they are held.
+    ///
+    /// `positions` maps an assigned column to its place in a row; `keyColumns` maps each sort key
+    /// to the place of the column it reads, or `nil` for a key the updates cannot change (the
+    /// caller checked that).
+    func written(
+        _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int], keyColumns: [Int?]
+    ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])] {
+        let total = updates.reduce(0) { $0 + $1.rowids.count }
+        // Many rows are found through a map of every held row; a few by binary search.
+        var heldPosition: [Int64: Int] = [:]
+        if total > 64 && total * 16 > rowids.count {
+            heldPosition.reserveCapacity(rowids.count)
+            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
+        }
+        func position(of rowid: Int64) -> Int? {
+            if !heldPosition.isEmpty { return heldPosition[rowid] }
+            guard let key = keyByRowid[rowid] else { return nil }
+            let position = lowerBound(key, rowid)
+            return position < rowids.count && rowids[position] == rowid ? position : nil
+        }
+        // The patched rows by held position.
+        var patched: [Int: [DatabaseValue]] = [:]
+        for update in updates {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, rowid) in update.rowids.enumerated() where !excluding.contains(rowid) {
+                guard let held = position(of: rowid) else { continue }
+                var row = patched[held] ?? rows[held]
+                for column in 0..<width {
+                    if let place = places[column] { row[place] = update.values[index * width + column] }
+                }
+                patched[held] = row
+            }
+        }
+        return patched.keys.sorted().map { held in
+            let row = patched[held] ?? rows[held]
+            var key = keys[held]
+            for (offset, column) in keyColumns.enumerated() where offset < key.count {
+                if let column { key[offset] = row[column] }
+            }
+            return (rowids[held], row, key)
+        }
+    }
+
+    /// The held rows `updates` changed, with their values after the updates, in no particular
+    /// order; nothing is changed yet (``replace(_:rows:entities:keyColumns:)`` does it once the
+    /// rows are decoded). `positions` maps an assigned column to its place in a row.
+    func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]]) {
+        let total = updates.reduce(0) { $0 + $1.rowids.count }
+        // Many rows are found through a map of every held row; a few by binary search.
+        var heldPosition: [Int64: Int] = [:]
+        let many = total > 64 && total * 16 > rowids.count
+        if many {
+            heldPosition.reserveCapacity(rowids.count)
+            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
+        }
+        var found: [Int] = []
+        var patched: [[DatabaseValue]] = []
+        found.reserveCapacity(min(total, rowids.count))
+        patched.reserveCapacity(min(total, rowids.count))
+        // A row two updates changed is patched twice, in place; one update changes a row once.
+        var slotByPosition: [Int: Int] = [:]
+        for update in updates {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, rowid) in update.rowids.enumerated() {
+                let held: Int
+                if many {
+                    guard let position = heldPosition[rowid] else { continue }
+                    held = position
+                } else {
+                    guard let key = keyByRowid[rowid] else { continue }
+                    let position = lowerBound(key, rowid)
+                    guard position < rowids.count, rowids[position] == rowid else { continue }
+                    held = position
+                }
+                let slot: Int
+                if updates.count > 1, let existing = slotByPosition[held] {
+                    slot = existing
+                } else {
+                    slot = found.count
+                    found.append(held)
+                    patched.append(rows[held])
+                    if updates.count > 1 { slotByPosition[held] = slot }
+                }
+                for column in 0..<width {
+                    if let place = places[column] { patched[slot][place] = update.values[index * width + column] }
+                }
+            }
+        }
+        return (found, patched)
+    }
+
+    /// Replaces the rows at `positions` with `rows` and `entities` (their identities unchanged,
+    /// which the caller checked), recomputes the sort keys `keyColumns` read (the place of each key's
+    /// column in a row, `nil` for a key the rows cannot change), re-sorts when a key moved a row,
+    /// and returns the change set a full diff gives.
+    mutating func replace(
+        _ positions: [Int], rows newRows: [[DatabaseValue]], entities newEntities: [E], keyColumns: [Int?]
+    )
+        -> ChangeSet
+    {
+        var updated: [Int] = []
+        var keyChanged = false
+        let keyPlaces = keyColumns.enumerated().compactMap { offset, column in column.map { (offset, $0) } }
+        for (slot, position) in positions.enumerated() {
+            let row = newRows[slot]
+            guard row != rows[position] else { continue }
+            updated.append(position)
+            rows[position] = row
+            entities[position] = newEntities[slot]
+            if !keyPlaces.isEmpty {
+                var key = keys[position]
+                for (offset, column) in keyPlaces { key[offset] = row[column] }
+                if key != keys[position] {
+                    keys[position] = key
+                    keyByRowid[rowids[position]] = key
+                    keyChanged = true
+                }
+            }
+        }
+        updated.sort()
+        guard keyChanged else { return ChangeSet(updated: updated) }
+        // Whether the rows are still in order: each changed row against its neighbours.
+        let inOrder = updated.allSatisfy { position in
+            (position == 0
+                || SQLiteOrder.compare(
+                    keys[position - 1], rowids[position - 1], keys[position], rowids[position], descending: descending)
+                    < 0)
+                && (position == rowids.count - 1
+                    || SQLiteOrder.compare(
+                        keys[position], rowids[position], keys[position + 1], rowids[position + 1],
+                        descending: descending) < 0)
+        }
+        guard !inOrder else { return ChangeSet(updated: updated) }
+        let order = rowids.indices.sorted {
+            SQLiteOrder.compare(keys[$0], rowids[$0], keys[$1], rowids[$1], descending: descending) < 0
+        }
+        var newPosition = [Int](repeating: 0, count: order.count)
+        for (position, old) in order.enumerated() { newPosition[old] = position }
+        let stays = ChangeSet.longestIncreasing(order)
+        var changes = ChangeSet(updated: updated.map { newPosition[$0] }.sorted())
+        for (position, old) in order.enumerated() where !stays[position] {
+            changes.moved.append(ChangeSet.Move(from: old, to: position))
+        }
+        entities = order.map { entities[$0] }
+        ids = order.map { ids[$0] }
+        rows = order.map { rows[$0] }
+        rowids = order.map { rowids[$0] }
+        keys = order.map { keys[$0] }
+        return changes
     }
 
     /// The moves a full diff reports: the common rows in new order, by old position, minus one

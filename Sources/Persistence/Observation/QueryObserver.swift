@@ -7,7 +7,10 @@ import Locking
 /// **Incremental path.** A commit reports the row ids it changed (SQLite's update hook, see
 /// `ChangeLog`). The observer re-reads only those rows and merges them into the ordered results
 /// it holds (`ObservedResults`), which costs what changed plus one linear pass, instead of
-/// re-reading and diffing every row. **Full refresh** (the whole query, diffed by identity) runs
+/// re-reading and diffing every row. An update by filter reports the new values of the rows it
+/// changed (`WrittenValues`): when it assigns no column the query's filter reads (so no row
+/// starts or stops matching) and no sort key it cannot recompute, the observer applies the values
+/// to the rows it holds, decodes those again and re-sorts them, without reading the table. **Full refresh** (the whole query, diffed by identity) runs
 /// for the first delivery, for queries with a `limit` or `offset` (rows outside the change slide
 /// into the window) or sorted by relevance, after raw SQL or a `delete(where: nil)` (the changed
 /// rows are unknown), when more than `ChangeLog.limit` rows changed, and when the held results
@@ -25,8 +28,11 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
     private let onError: (@Sendable (PersistenceError) -> Void)?
     /// Whether commits can be applied row by row.
     private let incremental: Bool
-    /// The rows changed since the last refresh; `nil` when a full refresh is needed.
-    let gate = RefreshGate<Set<Int64>?>(nil)
+    /// The changes since the last refresh; `nil` when a full refresh is needed.
+    let gate = RefreshGate<PendingChanges?>(nil)
+    /// The entity's columns the filter reads; `nil` when it reads through a relation or the
+    /// full-text index.
+    private let filterColumns: Set<String>?
     /// The results last delivered; only `refresh` (on the reader's serial queue) takes them out
     /// and puts them back, so the lock is never contended.
     private let held = Locked<ObservedResults<E>?>(nil)
@@ -46,6 +52,7 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         deliveryQueue = queue
         self.handler = handler
         self.onError = onError
+        filterColumns = query.filter.map(\.columns) ?? []
         incremental =
             query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance) && !throughItself
     }
@@ -58,14 +65,17 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
     var closeReport: (@Sendable (PersistenceError) -> Void)? { onError }
 
     func scheduleRefresh(after commit: CommitSummary?) {
-        let schedule = gate.schedule { pendingRows in
+        let schedule = gate.schedule { pending in
             if incremental, let commit, !relatedTables.contains(where: { commit.touches($0) }),
-                let changed = commit.changedRows(of: table), var rows = pendingRows
+                let changed = commit.changedRows(of: table), var work = pending
             {
-                rows.formUnion(changed)
-                pendingRows = rows.count > ChangeLog.limit ? nil : rows
+                work.rows.formUnion(changed)
+                for values in commit.writtenValues(of: table) {
+                    if canApply(values) { work.written.append(values) } else { work.rows.formUnion(values.rowids) }
+                }
+                pending = work.rows.count > ChangeLog.limit ? nil : work
             } else {
-                pendingRows = nil
+                pending = nil
             }
         }
         guard schedule else { return }
@@ -74,7 +84,7 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
 
     /// Runs on the reader's queue. Commits that land while a refresh is queued are folded into it.
     private func refresh() {
-        let changed = gate.begin(leaving: [])
+        let pending = gate.begin(leaving: PendingChanges())
         guard !isCancelled else { return }
         // Moved out of the box for the refresh (so its storage is not copied on write) and back.
         var results = held.withLock { $0.take() }
@@ -82,11 +92,31 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         do {
             let initial = results == nil
             let changes: ChangeSet
-            if incremental, let changed, results != nil {
-                guard !changed.isEmpty else { return }
-                let reread = try reader.performRead { tx in try tx.fetchObserved(query, keys: true, rowids: changed) }
+            if incremental, let pending, results != nil {
+                guard !pending.rows.isEmpty || !pending.written.isEmpty else { return }
                 // Moved out while it changes, so its storage is not copied on write.
                 guard var held = results.take() else { return }
+                if pending.rows.isEmpty,
+                    let replaced = try reader.performRead({ tx throws(PersistenceError) in
+                        try replaceInPlace(pending.written, in: &held, tx)
+                    })
+                {
+                    results = held
+                    reader.core.center.noteRefresh(incremental: true)
+                    guard !replaced.isEmpty, let results else { return }
+                    deliver(QueryChange(results: results.entities, changes: replaced, isInitial: false))
+                    return
+                }
+                var changed = pending.rows
+                let reread = try reader.performRead { tx throws(PersistenceError) in
+                    var rows = pending.rows.isEmpty ? [] : try tx.fetchObserved(query, keys: true, rowids: pending.rows)
+                    if !pending.written.isEmpty {
+                        let patched = try written(pending, held: held, tx)
+                        changed.formUnion(patched.lazy.map(\.rowid))
+                        rows += patched
+                    }
+                    return rows
+                }
                 if let applied = held.apply(changed: changed, reread: reread) {
                     changes = applied
                     results = held
@@ -99,16 +129,80 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 changes = try refreshFully(&results)
             }
             guard initial || !changes.isEmpty, let results else { return }
-            let change = QueryChange(results: results.entities, changes: changes, isInitial: initial)
-            deliveryQueue.async {
-                if !self.isCancelled { self.handler(change) }
-            }
+            deliver(QueryChange(results: results.entities, changes: changes, isInitial: initial))
         } catch {
             let failure =
                 error as? PersistenceError ?? PersistenceError(.sqlite, "Refreshing an observed query failed: \(error)")
             if let onError {
                 deliveryQueue.async { if !self.isCancelled { onError(failure) } }
             }
+        }
+    }
+
+    /// Whether an update's new values can be applied to the held rows: it assigns no column the
+    /// filter reads, and no column of a sort key other than a plain column of the entity.
+    private func canApply(_ values: WrittenValues) -> Bool {
+        guard let filterColumns else { return false }
+        for column in values.columns where filterColumns.contains(column) { return false }
+        for key in query.sort {
+            if let related = key.related {
+                if values.columns.contains(related.column) { return false }
+            } else if key.caseInsensitive, values.columns.contains(key.column) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private func deliver(_ change: QueryChange<E>) {
+        deliveryQueue.async {
+            if !self.isCancelled { self.handler(change) }
+        }
+    }
+
+    /// Applies updates by filter to the held rows in place, when nothing else changed them and
+    /// none assigns the identity: the changed rows are decoded from their new values, and re-sorted
+    /// only when a sort key moved one. Returns `nil` (changing nothing) when an update assigns
+    /// the identity.
+    private func replaceInPlace(
+        _ updates: [WrittenValues], in held: inout ObservedResults<E>, _ tx: ObjectTransaction
+    )
+        throws(PersistenceError) -> ChangeSet?
+    {
+        let schema = try tx.connection.codec(E.self).schema
+        guard !updates.contains(where: { $0.columns.contains(schema.idName) }) else { return nil }
+        let positions = Self.positions(schema)
+        let patches = held.patches(updates, positions: positions)
+        let entities = try tx.decode(E.self, rows: patches.rows)
+        return held.replace(
+            patches.positions, rows: patches.rows, entities: entities, keyColumns: keyColumns(positions))
+    }
+
+    /// Each column's place in a row.
+    private static func positions(_ schema: EntitySchema) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        for (index, name) in schema.names.enumerated() { positions[name] = index }
+        return positions
+    }
+
+    /// For each sort key, the place of the column it reads when the key is that column's value,
+    /// `nil` when an update cannot change it (``canApply(_:)`` checked).
+    private func keyColumns(_ positions: [String: Int]) -> [Int?] {
+        query.sort.map { key in key.related == nil && !key.caseInsensitive ? positions[key.column] : nil }
+    }
+
+    /// The held rows the pending updates changed, with their new values, decoded again.
+    private func written(
+        _ pending: PendingChanges, held: ObservedResults<E>, _ tx: ObjectTransaction
+    )
+        throws(PersistenceError) -> [ObservedRow<E>]
+    {
+        let positions = Self.positions(try tx.connection.codec(E.self).schema)
+        let patched = held.written(
+            pending.written, excluding: pending.rows, positions: positions, keyColumns: keyColumns(positions))
+        let entities = try tx.decode(E.self, rows: patched.map(\.row))
+        return zip(patched, entities).map { item, entity in
+            ObservedRow(entity: entity, row: item.row, rowid: item.rowid, key: item.key)
         }
     }
 
@@ -121,4 +215,11 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         reader.core.center.noteRefresh(incremental: false)
         return changes
     }
+}
+
+/// The work a queued refresh of a ``QueryObserver`` is to do: rows to read again, and updates whose
+/// new values it applies to the rows it holds (in the order they ran).
+struct PendingChanges: Sendable {
+    var rows: Set<Int64> = []
+    var written: [WrittenValues] = []
 }

@@ -39,6 +39,27 @@ public struct Filter<Entity: StoredEntity>: Sendable {
 
     let node: Node
 
+    /// The entity's own columns the filter reads, or `nil` when it reads more than columns can
+    /// say (a relation, whose reference it reads inside a subquery, or the full-text index).
+    var columns: Set<String>? {
+        func collect(_ node: Node, into result: inout Set<String>?) {
+            switch node {
+            case .constant: break
+            case .compare(let column, _, _), .inList(let column, _), .like(let column, _),
+                .text(let column, _, _, _), .isNull(let column, _):
+                result?.insert(column)
+            case .fullText, .related: result = nil
+            case .and(let lhs, let rhs), .or(let lhs, let rhs):
+                collect(lhs, into: &result)
+                collect(rhs, into: &result)
+            case .not(let inner): collect(inner, into: &result)
+            }
+        }
+        var result: Set<String>? = []
+        collect(node, into: &result)
+        return result
+    }
+
     /// The full-text matches of this filter, for relevance sorts.
     func fullTextMatches() -> [(column: String?, query: String)] {
         func collect(_ node: Node, into result: inout [(column: String?, query: String)]) {

@@ -106,7 +106,8 @@ final class StoreCore: Sendable {
         center.didCommit(
             CommitSummary(
                 tables: transaction.touched, everything: transaction.touchedEverything,
-                rowids: transaction.changedRows, unknown: transaction.unknownChanges))
+                rowids: transaction.changedRows, unknown: transaction.unknownChanges,
+                written: transaction.writtenValues))
     }
 }
 
