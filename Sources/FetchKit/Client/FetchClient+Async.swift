@@ -119,33 +119,47 @@ extension FetchClient {
         }
     }
 
+    /// Runs a request and suspends until it ends: the one async entry of the fetches and downloads.
+    ///
+    /// The request hands its end straight to an `UnsafeContinuation` (no `Result` of the
+    /// value's type, no checked continuation): this function is generic and runs
+    /// unspecialized, so every generic type it named would be looked up at run time on each
+    /// request. The request's state machine completes exactly once, which resumes the
+    /// continuation exactly once.
     func run<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
         group: CancellationGroup?, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FetchError>, Never>) in
-                let task = start(
-                    method: method, timeout: timeout, extraction: extraction, downloadTo: downloadTo, group: group,
-                    delivery: .immediate, progress: progress, completion: { continuation.resume(returning: $0) },
-                    build: build)
-                handle.set(task)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
+                    handle.set(
+                        execute(
+                            method: method, timeout: timeout,
+                            handoff: ContinuationHandoff(extraction, continuation: continuation),
+                            downloadTo: downloadTo, group: group, delivery: .immediate, progress: progress,
+                            build: build))
+                }
+            } onCancel: {
+                handle.cancel()
             }
-        } onCancel: {
-            handle.cancel()
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            // The continuation is resumed with a `FetchError` only.
+            throw FetchError(code: .badResponse, detail: "the request ended with an unexpected error: \(error)")
         }
-        return try result.get()
     }
 }
 
-/// Connects Swift task cancellation to a ``FetchTask`` that may not exist yet when the
-/// cancellation arrives.
-private final class TaskHandle: Sendable {
-    private let state = Locked<(task: FetchTask?, cancelled: Bool)>((nil, false))
+/// Connects Swift task cancellation to a request that may not exist yet when the
+/// cancellation arrives. A struct around its one lock box: one allocation per request.
+private struct TaskHandle: Sendable {
+    private let state = Locked<(task: RequestExecution?, cancelled: Bool)>((nil, false))
 
-    func set(_ task: FetchTask) {
+    func set(_ task: RequestExecution) {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
             return state.cancelled
@@ -154,7 +168,7 @@ private final class TaskHandle: Sendable {
     }
 
     func cancel() {
-        let task = state.withLock { state -> FetchTask? in
+        let task = state.withLock { state -> RequestExecution? in
             state.cancelled = true
             return state.task
         }

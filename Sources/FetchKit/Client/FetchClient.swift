@@ -194,13 +194,24 @@ public final class FetchClient: Sendable {
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
         build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
     ) -> FetchTask {
+        FetchTask(
+            execution: execute(
+                method: method, timeout: timeout, handoff: TypedHandoff(extraction, completion: completion),
+                downloadTo: downloadTo, group: group, delivery: delivery, progress: progress, build: build))
+    }
+
+    /// Starts a request whose end goes to `handoff`, and returns it: not generic, so nothing
+    /// here looks up generic metadata at run time.
+    func execute(
+        method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
+        group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
+    ) -> RequestExecution {
         let execution = RequestExecution(
-            id: makeID(), client: self, method: method, timeout: timeout,
-            handoff: TypedHandoff(extraction, completion: completion), downloadTo: downloadTo, group: group,
-            delivery: delivery, progress: progress)
-        let task = FetchTask(execution: execution)
+            id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
+            group: group, delivery: delivery, progress: progress)
         execution.begin(build: build)
-        return task
+        return execution
     }
 
     /// How a `GET` of `url` is built: one closure for the callback and async fetches alike.
