@@ -164,8 +164,8 @@ final class RequestExecution: CancellableExecution {
     func begin(build: @Sendable () throws(FetchError) -> OutgoingRequest) {
         client.running.add(self)
         group?.add(self)
-        let configuration = client.configuration
-        let redactor = configuration.redactor
+        // Read field by field: a copy of the whole configuration costs more than the reads.
+        let redactor = client.configuration.redactor
         var outgoing: OutgoingRequest
         do {
             outgoing = try build()
@@ -176,7 +176,7 @@ final class RequestExecution: CancellableExecution {
         var request = outgoing.request
         let host: String
         do {
-            for adapter in configuration.adapters {
+            for adapter in client.configuration.adapters {
                 request = try adapter.adapt(request)
             }
             host = try URLValidation.hostKey(of: request.url)
@@ -195,7 +195,7 @@ final class RequestExecution: CancellableExecution {
         var backgroundRefresh: URLRequest?
         var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
         var unsatisfiable = false
-        if let cache = configuration.cache, downloadTo == nil,
+        if let cache = client.configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
             cacheKey = key
@@ -323,14 +323,9 @@ final class RequestExecution: CancellableExecution {
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
-            // Strong captures: a weak one would give every request a side table to allocate and
-            // free. The limiter drops a request's closures when it releases or cancels its slot,
-            // though an admitted waiter's entry may stay in its queue until the queue is compacted.
-            grant: { [self] admission in
-                perform(transition { $0.slotGranted(attempt, running: admission == .running) })
-            },
-            startClock: { [self] in perform(transition { $0.clockStarted(attempt) }) },
-            resend: { [self] in perform(transition { $0.resend(attempt) }) })
+            // Held strongly: the limiter drops its reference when it releases or cancels the
+            // slot, though an admitted waiter's entry may stay in its queue until the queue is compacted.
+            holder: self)
     }
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
@@ -532,10 +527,9 @@ final class RequestExecution: CancellableExecution {
 
     /// Validates a response and extracts the value.
     private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Outcome {
-        let configuration = client.configuration
         let status = response.statusCode
-        let redactor = configuration.redactor
-        guard configuration.acceptableStatusCodes.contains(status) else {
+        let redactor = client.configuration.redactor
+        guard client.configuration.acceptableStatusCodes.contains(status) else {
             var body = response.data
             if let staging = staging(state.withLock { $0.downloaded }) {
                 // A download's body is on disk: read its start for the excerpt, then drop it.
@@ -547,7 +541,7 @@ final class RequestExecution: CancellableExecution {
         }
         // An API-reported failure is looked for in bodies kept in memory; a download's body is
         // a file the caller reads.
-        if downloadTo == nil, let detector = configuration.apiFailureDetector,
+        if downloadTo == nil, let detector = client.configuration.apiFailureDetector,
             var failure = detector(response.data, response.response)
         {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
@@ -772,5 +766,19 @@ extension RequestExecution {
         var lastBytes: Int
         var waited: Duration
         var cacheUse: FetchMetrics.CacheUse
+    }
+}
+
+extension RequestExecution: SlotHolder {
+    func slotGranted(_ token: HostLimiter.Token, admission: HostLimiter.Admission) {
+        perform(transition { $0.slotGranted(token.attempt, running: admission == .running) })
+    }
+
+    func slotClockStarted(_ token: HostLimiter.Token) {
+        perform(transition { $0.clockStarted(token.attempt) })
+    }
+
+    func slotResend(_ token: HostLimiter.Token) {
+        perform(transition { $0.resend(token.attempt) })
     }
 }
