@@ -47,6 +47,13 @@ final class HostLimiter: Sendable {
         var head = 0
 
         var isIdle: Bool { running.isEmpty && parked.isEmpty && head >= waiting.count }
+
+        /// Drops the admitted waiters an idle host still holds (and the requests they reference),
+        /// keeping the collections' storage for the host's next request.
+        mutating func clearIdle() {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+        }
     }
 
     let limit: Int
@@ -120,7 +127,7 @@ final class HostLimiter: Sendable {
             // One lookup, and the host's state changed in place.
             guard let index = hosts.index(forKey: host) else { return (nil, [], []) }
             let outcome = release(token, failed: failed, &hosts.values[index])
-            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            Self.settle(index, &hosts)
             return outcome
         }
         // Resent before the promoted one's clock starts: a request sends itself again only while parked.
@@ -172,12 +179,27 @@ final class HostLimiter: Sendable {
                 })
             else { return false }
             hosts.values[index].waiting.remove(at: position)
-            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            Self.settle(index, &hosts)
             return true
         }
     }
 
-    /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:grant:startClock:resend:)`` does under the lock.
+    /// How many hosts keep their state while idle: a host's next request then reuses its
+    /// collections' storage instead of allocating them again.
+    static let idleHostsKept = 16
+
+    /// Clears the host at `index` when it is idle, and removes it when more than
+    /// ``idleHostsKept`` hosts are kept.
+    private static func settle(_ index: Dictionary<String, HostState>.Index, _ hosts: inout [String: HostState]) {
+        guard hosts.values[index].isIdle else { return }
+        if hosts.count > idleHostsKept {
+            hosts.remove(at: index)
+        } else {
+            hosts.values[index].clearIdle()
+        }
+    }
+
+    /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:holder:)`` does under the lock.
     private func admitOrQueue(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
         if let admission = admit(waiter, &state) { return admission }
         state.waiting.append(waiter)
