@@ -41,7 +41,11 @@ extension FetchClient {
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
     ) async throws(FetchError) -> Value {
-        try await fetch(endpoint, extracting: extraction, group: group, progress: nil)
+        // Straight to `run`: each async call between costs a frame of the task's allocator.
+        let timeout = endpoint.timeout ?? configuration.timeout
+        return try await run(
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
+            build: building(endpoint, timeout: timeout))
     }
 
     /// The async fetch of an endpoint, reporting progress to `progress` (for ``transfer(_:extracting:group:)``).

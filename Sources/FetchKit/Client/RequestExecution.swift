@@ -36,7 +36,8 @@ final class RequestExecution: CancellableExecution {
     private let delivery: Delivery
     private let handoff: any ResultHandoff
     private let progress: ProgressReporter?
-    private let startedAt = ContinuousClock.now
+    /// When the request started, read only for observers (the clock is not read when there are none).
+    private let startedAt: ContinuousClock.Instant?
     private let state: Locked<State>
 
     init(
@@ -64,8 +65,12 @@ final class RequestExecution: CancellableExecution {
         self.group = group
         self.delivery = delivery
         self.handoff = handoff
+        let observed = !client.configuration.observers.isEmpty
+        self.startedAt = observed ? .now : nil
         self.state = Locked(
-            State(machine: RequestStateMachine(authenticates: client.configuration.authenticator != nil)))
+            State(
+                machine: RequestStateMachine(authenticates: client.configuration.authenticator != nil),
+                timesWaits: observed))
     }
 
     var isFinished: Bool { state.withLock { $0.machine.isFinished } }
@@ -300,7 +305,7 @@ final class RequestExecution: CancellableExecution {
         let step = state.withLock { state in
             let actions = state.machine.attemptReady(attempt, token: grant)
             if case .requestSlot = actions.next {
-                state.slotRequestedAt = .now
+                if state.timesWaits { state.slotRequestedAt = .now }
                 if let token = grant?.token, let authenticator, let prepared = state.prepared {
                     state.prepared = prepared.authorized(authenticator.apply(token, to: prepared.request), token: token)
                 }
@@ -605,7 +610,7 @@ final class RequestExecution: CancellableExecution {
         if !client.configuration.observers.isEmpty, let summary = prepared?.summary {
             let metrics = FetchMetrics(
                 error: failure, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
-                bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
+                bytesReceived: ended.lastBytes, duration: startedAt.map { ContinuousClock.now - $0 } ?? .zero,
                 waitForConnection: ended.waited, cacheUse: ended.cacheUse)
             for observer in client.configuration.observers {
                 observer.requestDidFinish(summary.with(attempt: max(1, ended.attempt)), metrics: metrics)
@@ -701,7 +706,10 @@ extension RequestExecution {
         var timeout: ScheduledAction?
         /// The timer of a retry wait, from when it is scheduled until it fires or is cancelled.
         var retryTimer: ScheduledAction?
-        var slotRequestedAt = ContinuousClock.now
+        /// Whether the waits for a slot are timed (for observers' metrics only).
+        let timesWaits: Bool
+        /// When the attempt asked for its slot, when waits are timed.
+        var slotRequestedAt: ContinuousClock.Instant?
         var waited = Duration.zero
         var lastStatus: Int?
         var lastBytes = 0
@@ -726,7 +734,7 @@ extension RequestExecution {
                 step.retryTimer = retryTimer
                 retryTimer = nil
             }
-            if actions.countWait { waited += ContinuousClock.now - slotRequestedAt }
+            if actions.countWait, let slotRequestedAt { waited += ContinuousClock.now - slotRequestedAt }
             switch actions.next {
             case .scheduleRetry:
                 let item = ScheduledAction()
