@@ -24,7 +24,7 @@ extension FetchClient {
     {
         try await run(
             method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
-            build: Self.building(url))
+            build: { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(Self.getRequest(url)) })
     }
 
     /// Fetches an endpoint and turns the response into a value, suspending until it is done.
@@ -45,7 +45,7 @@ extension FetchClient {
         let timeout = endpoint.timeout ?? configuration.timeout
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
-            build: building(endpoint, timeout: timeout))
+            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
     }
 
     /// The async fetch of an endpoint, reporting progress to `progress` (for ``transfer(_:extracting:group:)``).
@@ -56,7 +56,7 @@ extension FetchClient {
         let timeout = endpoint.timeout ?? configuration.timeout
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group, progress: progress,
-            build: building(endpoint, timeout: timeout))
+            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
     }
 
     /// Starts fetching an endpoint and returns a ``Transfer`` whose ``Transfer/progress``
@@ -133,7 +133,7 @@ extension FetchClient {
     func run<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
         group: CancellationGroup?, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
+        build: @Sendable () throws(FetchError) -> OutgoingRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
         do {
