@@ -27,7 +27,26 @@ enum RelatedAggregateSamples {
         static let pages = Field<Book, Int>("pages")
         static let rating = Field<Book, Double?>("rating")
         static let author = ToOne<Book, Author>(Field("authorID"), onDelete: .nullify)
-        static let relations: [any Relation<Book>] = [author]
+        static let tags = ManyToMany<Book, Tag>("tags")
+        static let relations: [any Relation<Book>] = [author, tags]
+    }
+
+    struct Tag: StoredEntity {
+        var id: String
+        var name: String
+
+        static let name = Field<Tag, String>("name")
+        static let books = ManyToMany<Tag, Book>(through: Tagging.tag, Tagging.book)
+    }
+
+    struct Tagging: StoredEntity {
+        var id: Int64
+        var tagID: String
+        var bookID: Int64
+
+        static let tag = ToOne<Tagging, Tag>(Field("tagID"), onDelete: .cascade)
+        static let book = ToOne<Tagging, Book>(Field("bookID"), onDelete: .cascade)
+        static let relations: [any Relation<Tagging>] = [tag, book]
     }
 
     static func queries(tx: ObjectTransaction, print: (String) -> Void) throws -> Int {
@@ -45,6 +64,19 @@ enum RelatedAggregateSamples {
             Query<Author>(sortedBy: [Author.name.ascending()]), aggregating: Author.books,
             bookCount, Book.rating.average())
         return perName.count * 10 + everyAuthor.count
+    }
+
+    static func manyToMany(tx: ObjectTransaction, print: (String) -> Void) throws -> [String] {
+        let bookCount = Aggregate.count(of: Book.self)
+        let perBook = try tx.fetch(
+            Query<Book>(sortedBy: [Book.title.ascending()]), aggregating: Book.tags, Aggregate.count(of: Tag.self))
+        let perTag = try tx.fetch(
+            Query<Tag>(sortedBy: [Tag.name.ascending()]), aggregating: Tag.books,
+            bookCount, Book.rating.average(), where: Book.pages > 100)
+        for (tag, books, rating) in perTag {
+            print("\(tag.name): \(books) books, rated \(rating ?? 0)")
+        }
+        return perBook.map { "\($0.0.title) \($0.1)" }
     }
 
     static func docComments(tx: ObjectTransaction, printed: Collector<String>) throws {
@@ -69,6 +101,12 @@ enum RelatedAggregateSamples {
             Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()]),
             sectionedBy: Book.author, Author.name)
         for shelf in shelves { print(shelf.key ?? "no author", shelf.entities.map(\.title)) }
+        for (book, tags, longest) in try tx.fetch(
+            Query<Book>(sortedBy: [Book.title.ascending()]), aggregating: Book.tags,
+            Aggregate.count(of: Tag.self), Tag.name.max())
+        {
+            print(book.title, tags, longest ?? "-")
+        }
     }
 
     static func observe(store: ObjectStore, print: @escaping @Sendable (String, Int) -> Void) -> ObservationToken {
@@ -97,7 +135,9 @@ enum RelatedAggregateSamples {
     @Test @MainActor func theSamplesRunAsPrinted() async throws {
         let directory = try TemporaryDirectory(prefix: "RelatedAggregateSamples")
         defer { directory.remove() }
-        let store = try ObjectStore(at: directory.file("library.sqlite"), entities: [Author.self, Book.self])
+        let store = try ObjectStore(
+            at: directory.file("library.sqlite"),
+            entities: [Author.self, Book.self, RelatedAggregateSamples.Tag.self, RelatedAggregateSamples.Tagging.self])
         defer { store.close() }
         try store.context.persistAndWait { tx in
             try tx.insert(Author(id: 1, name: "Ursula K. Le Guin"))
@@ -115,12 +155,35 @@ enum RelatedAggregateSamples {
         #expect(printed.values == ["Ursula K. Le Guin: 2 books, 570 pages", "Frank Herbert: 1 books, 412 pages"])
         // One name with two books or more; every author, Octavia E. Butler without books too.
         #expect(counted == 13)
+        try store.context.persistAndWait { tx in
+            try tx.insert(RelatedAggregateSamples.Tag(id: "sf", name: "Science fiction"))
+            try tx.insert(RelatedAggregateSamples.Tag(id: "fantasy", name: "Fantasy"))
+            try tx.insert(RelatedAggregateSamples.Tag(id: "unused", name: "Unused"))
+            try tx.setLinks(Book.tags, of: 1, to: ["sf"])
+            try tx.setLinks(Book.tags, of: 2, to: ["fantasy", "sf"])
+            try tx.insert(RelatedAggregateSamples.Tagging(id: 1, tagID: "sf", bookID: 1))
+            try tx.insert(RelatedAggregateSamples.Tagging(id: 2, tagID: "sf", bookID: 3))
+            try tx.insert(RelatedAggregateSamples.Tagging(id: 3, tagID: "sf", bookID: 4))
+            try tx.insert(RelatedAggregateSamples.Tagging(id: 4, tagID: "fantasy", bookID: 2))
+        }
+        let perTag = Collector<String>()
+        let perBook = try store.context.readAndWait { tx in
+            try RelatedAggregateSamples.manyToMany(tx: tx) { perTag.append($0) }
+        }
+        #expect(perBook == ["A Wizard of Earthsea 2", "Anonymous 0", "Dune 0", "The Dispossessed 1"])
+        // "Anonymous" (10 pages) is not counted among the science fiction.
+        #expect(
+            perTag.values == [
+                "Fantasy: 1 books, rated 4.0", "Science fiction: 2 books, rated 4.5", "Unused: 0 books, rated 0.0",
+            ])
         let lines = Collector<String>()
         try store.context.readAndWait { tx in
             try RelatedAggregateSamples.docComments(tx: tx, printed: lines)
         }
         #expect(lines.values.contains("Octavia E. Butler 0 0"))
-        #expect(lines.values.last == "Ursula K. Le Guin [\"A Wizard of Earthsea\", \"The Dispossessed\"]")
+        #expect(lines.values.contains("A Wizard of Earthsea 2 Science fiction"))
+        #expect(lines.values.contains("Dune 0 -"))
+        #expect(lines.values.contains("Ursula K. Le Guin [\"A Wizard of Earthsea\", \"The Dispossessed\"]"))
         let sections = Collector<String>()
         let token = RelatedAggregateSamples.observe(store: store) { key, count in sections.append("\(key) \(count)") }
         defer { token.cancel() }

@@ -184,7 +184,7 @@ struct AggOwner: StoredEntity, Equatable {
         let plan = try read { tx in
             let schema = try tx.connection.codec(AggPlace.self).schema
             let (built, _) = try QuerySQL.relatedAggregates(
-                Query<AggPlace>(), inverse: AggPhoto.place.column, of: AggPhoto.self,
+                Query<AggPlace>(), path: AggPlace.photos.path, of: AggPhoto.self,
                 [Self.count.spec, AggPhoto.likes.sum().spec], where: AggPhoto.likes > 1, schema: schema)
             let statement = try tx.connection.statement(for: built, explain: true)
             var lines: [String] = []

@@ -160,12 +160,62 @@ extension ObjectTransaction {
         _ query: Query<E>, aggregating relation: ToMany<E, T>, _ aggregates: repeat Aggregate<T, each A>,
         where filter: Filter<T>? = nil
     ) throws(PersistenceError) -> [(E, repeat each A)] {
+        try fetch(query, aggregatingThrough: relation.path, repeat each aggregates, where: filter)
+    }
+
+    /// Fetches the entities a query selects, each with aggregates of the rows a many-to-many
+    /// relation links it to, in one statement: every book with its number of tags, every tag with
+    /// its number of books and their average rating.
+    ///
+    /// ```swift
+    /// for (book, tags, longest) in try tx.fetch(
+    ///     Query<Book>(sortedBy: [Book.title.ascending()]), aggregating: Book.tags,
+    ///     Aggregate.count(of: Tag.self), Tag.name.max())
+    /// {
+    ///     print(book.title, tags, longest ?? "-")
+    /// }
+    /// ```
+    ///
+    /// Every entity the query selects comes back, in the query's order and window, those linked to
+    /// no row too (a count of 0, a sum of 0, an average, minimum or maximum of `nil`). Each aggregate
+    /// runs as a subquery over the linked rows, found by the indexed source column of the link table
+    /// or of the join entity, then by the linked rows' identities.
+    ///
+    /// Each linked row counts once per entity. The link table of a shorthand relation
+    /// (``ManyToMany/init(_:)``) stores a pair once: its key is the pair. A join entity
+    /// (``ManyToMany/init(through:_:)``) without a ``UniqueKey`` over its two references may hold the
+    /// same pair twice (a person credited in two roles); the row it links to is still counted,
+    /// summed and averaged once, as ``ManyToMany/count`` counts it.
+    ///
+    /// - Parameters:
+    ///   - query: the filter, sort and window of the entities.
+    ///   - relation: the many-to-many relation whose linked rows are aggregated.
+    ///   - aggregates: what to compute over each entity's linked rows.
+    ///   - filter: which linked rows count; `nil` for all.
+    /// - Returns: each entity, then its aggregates.
+    /// - Throws: ``PersistenceError``, as ``aggregate(_:where:)``: ``PersistenceError/Code-swift.struct/invalidQuery``
+    ///   naming a linked property stored as JSON text, ``PersistenceError/Code-swift.struct/overflow`` for
+    ///   an integer sum beyond its property's type; ``PersistenceError/Code-swift.struct/misuse`` naming the
+    ///   linked entity or the join entity when the store was not opened with it, or the relation when a
+    ///   shorthand relation is not listed in the entity's ``StoredEntity/relations``.
+    public func fetch<E: StoredEntity, T: StoredEntity, each A>(
+        _ query: Query<E>, aggregating relation: ManyToMany<E, T>, _ aggregates: repeat Aggregate<T, each A>,
+        where filter: Filter<T>? = nil
+    ) throws(PersistenceError) -> [(E, repeat each A)] {
+        try fetch(query, aggregatingThrough: relation.path, repeat each aggregates, where: filter)
+    }
+
+    /// The entities a query selects, each with aggregates of the `T` rows `path` reaches from it.
+    private func fetch<E: StoredEntity, T: StoredEntity, each A>(
+        _ query: Query<E>, aggregatingThrough path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath,
+        _ aggregates: repeat Aggregate<T, each A>, where filter: Filter<T>?
+    ) throws(PersistenceError) -> [(E, repeat each A)] {
         try checkOpen()
         let schema = try connection.codec(E.self).schema
         var specs: [AggregateSpec] = []
         for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
         let (built, target) = try QuerySQL.relatedAggregates(
-            query, inverse: relation.inverseColumn, of: T.self, specs, where: filter, schema: schema)
+            query, path: path, of: T.self, specs, where: filter, schema: schema)
         let statement = try connection.statement(for: built)
         defer { statement.reset() }
         let decoder = RowDecoder.make(schema: schema, statement: statement)
@@ -256,23 +306,25 @@ extension ObjectTransaction {
 }
 
 extension QuerySQL {
-    /// The SQL of a query's rows, each followed by the columns of aggregates of its related rows
-    /// through a to-many relation (`T` rows whose `inverse` refers to it), one subquery per column.
+    /// The SQL of a query's rows, each followed by the columns of aggregates of its related `T`
+    /// rows (those `path` reaches from it: through a to-many relation's reference or a
+    /// many-to-many relation's links), one subquery per column.
     static func relatedAggregates<E: StoredEntity, T: StoredEntity>(
-        _ query: Query<E>, inverse: String, of type: T.Type, _ specs: [AggregateSpec], where filter: Filter<T>?,
-        schema: EntitySchema
+        _ query: Query<E>, path: (SchemaRegistry?) throws(PersistenceError) -> ManyPath, of type: T.Type,
+        _ specs: [AggregateSpec], where filter: Filter<T>?, schema: EntitySchema
     ) throws(PersistenceError) -> (QuerySQL, target: EntitySchema) {
         var built = QuerySQL(schema: schema)
         let target = try built.schema(of: T.self)
-        _ = try target.column(named: inverse, for: "an aggregate through a relation")
+        let related = try path(built.registry)
+        if case .inverse(let column) = related {
+            _ = try target.column(named: column, for: "an aggregate through a relation")
+        }
         var columns: [String] = []
         for spec in specs {
             for column in try built.nested(target).aggregateColumns(spec) {
                 // Each subquery renders the filter anew: its values are bound once per column.
                 var inner = built.nested(target)
-                inner.sql =
-                    "(SELECT \(column) FROM \(target.table) AS \(inner.tableRef) WHERE "
-                    + "\(inner.tableRef).\(quote(inverse)) = \(schema.table).\(quote(schema.idName))"
+                inner.sql = "(SELECT \(column) \(related.from(built, inner, target: target))"
                 if let filter {
                     inner.sql += " AND "
                     try inner.render(filter.node)

@@ -67,25 +67,37 @@ extension ToOne {
     }
 }
 
-/// How a to-many condition reaches the related rows from the outer row.
-private enum ManyPath: Sendable {
+/// How a to-many condition or aggregate reaches the related rows from the outer row.
+enum ManyPath: Sendable {
     /// Target rows whose column refers to the source's identity.
     case inverse(column: String)
-    /// Target rows linked through a table of (source, target) columns.
-    case joined(RelationPath)
+    /// Target rows linked through a table of (source, target) columns. `uniquePairs` says whether
+    /// a key of the table stores a pair once (a shorthand relation's link table, a join entity with
+    /// a unique key over its references); otherwise a pair may be stored twice.
+    case joined(RelationPath, uniquePairs: Bool)
 
     /// The FROM and WHERE of a subquery over the target rows related to the outer row, with the
-    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`.
+    /// target aliased as `inner.tableRef`; the caller appends ` AND <condition>`, whose unqualified
+    /// column names are the target's: no other table of the FROM shows a column of the link table
+    /// or join entity under its own name (`source`, `position`, `id`).
+    /// Each related target row is one row of the subquery, however many times a join entity links it.
     func from(_ outer: QuerySQL, _ inner: QuerySQL, target: EntitySchema) -> String {
         let outerID = "\(outer.tableRef).\(quote(outer.schema.idName))"
+        let targetID = "\(inner.tableRef).\(quote(target.idName))"
+        let join = "\(inner.tableRef)_j"
         switch self {
         case .inverse(let column):
             return "FROM \(target.table) AS \(inner.tableRef) WHERE \(inner.tableRef).\(quote(column)) = \(outerID)"
-        case .joined(let path):
-            let join = "\(inner.tableRef)_j"
-            return "FROM \(quote(path.table)) AS \(join) JOIN \(target.table) AS \(inner.tableRef) ON "
-                + "\(inner.tableRef).\(quote(target.idName)) = \(join).\(quote(path.targetColumn)) WHERE "
-                + "\(join).\(quote(path.sourceColumn)) = \(outerID)"
+        case .joined(let path, true):
+            // SQLite flattens the renaming subquery: the plan is the join's, led by the link table's key.
+            return "FROM (SELECT \(quote(path.sourceColumn)) AS fk_link_source, \(quote(path.targetColumn)) AS "
+                + "fk_link_target FROM \(quote(path.table))) AS \(join) JOIN \(target.table) AS \(inner.tableRef) "
+                + "ON \(targetID) = \(join).fk_link_target WHERE \(join).fk_link_source = \(outerID)"
+        case .joined(let path, false):
+            // The identities the outer row links to, as a set: a pair stored twice counts once.
+            return "FROM \(target.table) AS \(inner.tableRef) WHERE \(targetID) IN (SELECT "
+                + "\(join).\(quote(path.targetColumn)) FROM \(quote(path.table)) AS \(join) WHERE "
+                + "\(join).\(quote(path.sourceColumn)) = \(outerID))"
         }
     }
 }
@@ -139,7 +151,8 @@ private enum ManyFilter {
 }
 
 extension ToMany {
-    private var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
+    /// How a subquery reaches the related rows: by their reference to the outer row.
+    var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
         let column = inverseColumn
         return { (_: SchemaRegistry?) throws(PersistenceError) in .inverse(column: column) }
     }
@@ -184,10 +197,22 @@ extension ToMany {
 }
 
 extension ManyToMany {
-    private var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
+    /// How a subquery reaches the linked rows: through the link table or the join entity, after
+    /// checking that the store keeps it.
+    var path: @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath {
         let relation = self
         return { (registry: SchemaRegistry?) throws(PersistenceError) in
-            .joined(try RelationPath.manyToMany(relation, registry: registry))
+            let path = try RelationPath.manyToMany(relation, registry: registry)
+            switch relation.storage {
+            case .link:
+                // The link table's primary key is the pair.
+                return .joined(path, uniquePairs: true)
+            case .through(let join, _, let source, let target):
+                // A join entity stores a pair once when a unique key covers it.
+                let keys = registry?.byKey[join]?.uniqueKeys ?? []
+                let unique = keys.contains { !$0.isEmpty && Set($0).isSubset(of: [source, target]) }
+                return .joined(path, uniquePairs: unique)
+            }
         }
     }
 
@@ -216,9 +241,13 @@ extension ManyToMany {
     }
 
     /// The number of linked rows, to compare with a number: `Book.tags.count >= 2`.
+    ///
+    /// A row linked twice (by two rows of a join entity without a ``UniqueKey`` over the pair)
+    /// counts once.
     public var count: RelatedCount<Source> { ManyFilter.count(path, tables: tables, Filter<Target>?.none) }
 
-    /// The number of linked rows matching `filter`, to compare with a number.
+    /// The number of linked rows matching `filter`, to compare with a number; a row linked twice
+    /// counts once.
     ///
     /// - Parameter filter: the condition on a linked row.
     /// - Returns: the count.
