@@ -155,10 +155,23 @@ public struct PathDecoder: Sendable {
 
     private func makeJSONDecoder(path: PathExpression?) -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = dateDecodingStrategy
-        decoder.dataDecodingStrategy = dataDecodingStrategy
-        decoder.keyDecodingStrategy = keyDecodingStrategy
-        decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
+        // Set only when not the default: each of `JSONDecoder`'s setters takes its options lock.
+        switch dateDecodingStrategy {
+        case .deferredToDate: break
+        default: decoder.dateDecodingStrategy = dateDecodingStrategy
+        }
+        switch dataDecodingStrategy {
+        case .base64: break
+        default: decoder.dataDecodingStrategy = dataDecodingStrategy
+        }
+        switch keyDecodingStrategy {
+        case .useDefaultKeys: break
+        default: decoder.keyDecodingStrategy = keyDecodingStrategy
+        }
+        switch nonConformingFloatDecodingStrategy {
+        case .throw: break
+        default: decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
+        }
         if let path, let key = ValueAtPathOptions.pathKey { decoder.userInfo[key] = path }
         return decoder
     }

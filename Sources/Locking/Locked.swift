@@ -9,7 +9,8 @@
 #endif
 
 /// A value guarded by a lock, for state that several threads read and write: the one lock
-/// box of every module of the package (shared with `package` access, not a product).
+/// box of every module of the package (not a product; `public` rather than `package` because the
+/// compiler inlines and specializes a `package` declaration's `@inlinable` body in no other module).
 ///
 /// It is `Sendable` only when `Value` is, as swift-nio's `NIOLockedValueBox`: the lock
 /// makes the accesses exclusive, but cannot make a non-`Sendable` value safe to hand to
@@ -24,7 +25,7 @@
 /// allocation (as in `NIOLockedValueBox`), not in a box plus an `NSLock` plus the mutex it
 /// allocates: request state makes several of these per request. The box is inlinable, so
 /// each caller gets a copy specialized for its value (no generic metadata looked up per call).
-package struct Locked<Value> {
+public struct Locked<Value> {
     @usableFromInline
     let storage: LockedStorage<Value>
 
@@ -32,7 +33,7 @@ package struct Locked<Value> {
     ///
     /// - Parameter value: the first value.
     @inlinable
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         storage = LockedStorage.make(value)
     }
 
@@ -41,12 +42,12 @@ package struct Locked<Value> {
     /// - Parameter body: reads or changes the value; it must not call back into this box.
     /// - Returns: what `body` returns.
     @inlinable
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 
     /// A copy of the value, read under the lock.
-    package var current: Value {
+    public var current: Value {
         withLock { $0 }
     }
 }

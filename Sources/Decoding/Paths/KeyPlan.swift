@@ -34,10 +34,20 @@ final class KeyPlan: Sendable {
 
     let readsPaths: Bool
     let entries: [Entry]
+    /// Whether a container of this key type may read a path: its keys are read as paths, and
+    /// either none is known yet or a known one is a path. A container keeps the objects its
+    /// paths reach (a ``NavigationCache``) only then.
+    let mayReadPaths: Bool
 
     init(readsPaths: Bool, entries: [Entry]) {
         self.readsPaths = readsPaths
         self.entries = entries
+        self.mayReadPaths =
+            readsPaths
+            && (entries.isEmpty
+                || entries.contains { entry in
+                    if case .plain = entry.lookup { false } else { true }
+                })
     }
 
     /// The plan of `Key`, made and registered on first use.

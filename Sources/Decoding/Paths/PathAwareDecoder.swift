@@ -2,17 +2,16 @@ import Foundation
 
 /// A decoder that wraps another one (Foundation's `JSONDecoder` inside ``PathDecoder``) and
 /// reads the string values of coding keys as paths.
-struct PathAwareDecoder: Decoder {
-    /// The wrapped decoder, held as a class reference so that this struct fits in an
-    /// existential's inline buffer and passing it as `any Decoder` allocates nothing.
-    let base: any Decoder & AnyObject
+///
+/// A class: passed as `any Decoder` it is one reference, where a struct holding an `any Decoder`
+/// would not fit an existential's inline buffer and would be boxed (and telling whether the
+/// wrapped decoder is a class, to hold it in less, costs a dynamic cast).
+final class PathAwareDecoder: Decoder {
+    /// The wrapped decoder.
+    let base: any Decoder
 
     init(_ base: any Decoder) {
-        if let object = base as? any Decoder & AnyObject {
-            self.base = object
-        } else {
-            self.base = DecoderReference(base)
-        }
+        self.base = base
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -31,24 +30,4 @@ struct PathAwareDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         PathSingleValueDecodingContainer(base: try base.singleValueContainer())
     }
-}
-
-/// Holds a decoder that is a value type, for ``PathAwareDecoder``.
-final class DecoderReference: Decoder {
-    let base: any Decoder
-
-    init(_ base: any Decoder) {
-        self.base = base
-    }
-
-    var codingPath: [any CodingKey] { base.codingPath }
-    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try base.container(keyedBy: type)
-    }
-
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
-
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
 }

@@ -5,7 +5,15 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     let base: KeyedDecodingContainer<AnyCodingKey>
     /// How this key type's keys read, resolved once per type.
     let plan: KeyPlan
-    let cache = NavigationCache()
+    /// The objects this container's paths reached; `nil` when its plan knows only plain keys
+    /// (a key seen for the first time that turns out to be a path walks from the root).
+    let cache: NavigationCache?
+
+    init(base: KeyedDecodingContainer<AnyCodingKey>, plan: KeyPlan) {
+        self.base = base
+        self.plan = plan
+        self.cache = plan.mayReadPaths ? NavigationCache() : nil
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 

@@ -24,7 +24,7 @@ extension FetchClient {
     {
         try await run(
             method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
-            build: Self.building(url))
+            build: { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(Self.getRequest(url)) })
     }
 
     /// Fetches an endpoint and turns the response into a value, suspending until it is done.
@@ -41,7 +41,11 @@ extension FetchClient {
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil
     ) async throws(FetchError) -> Value {
-        try await fetch(endpoint, extracting: extraction, group: group, progress: nil)
+        // Straight to `run`: each async call between costs a frame of the task's allocator.
+        let timeout = endpoint.timeout ?? configuration.timeout
+        return try await run(
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
+            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
     }
 
     /// The async fetch of an endpoint, reporting progress to `progress` (for ``transfer(_:extracting:group:)``).
@@ -52,7 +56,7 @@ extension FetchClient {
         let timeout = endpoint.timeout ?? configuration.timeout
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group, progress: progress,
-            build: building(endpoint, timeout: timeout))
+            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
     }
 
     /// Starts fetching an endpoint and returns a ``Transfer`` whose ``Transfer/progress``
@@ -119,33 +123,47 @@ extension FetchClient {
         }
     }
 
+    /// Runs a request and suspends until it ends: the one async entry of the fetches and downloads.
+    ///
+    /// The request hands its end straight to an `UnsafeContinuation` (no `Result` of the
+    /// value's type, no checked continuation): this function is generic and runs
+    /// unspecialized, so every generic type it named would be looked up at run time on each
+    /// request. The request's state machine completes exactly once, which resumes the
+    /// continuation exactly once.
     func run<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
         group: CancellationGroup?, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
+        build: @Sendable () throws(FetchError) -> OutgoingRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FetchError>, Never>) in
-                let task = start(
-                    method: method, timeout: timeout, extraction: extraction, downloadTo: downloadTo, group: group,
-                    delivery: .immediate, progress: progress, completion: { continuation.resume(returning: $0) },
-                    build: build)
-                handle.set(task)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
+                    handle.set(
+                        execute(
+                            method: method, timeout: timeout,
+                            handoff: ContinuationHandoff(extraction, continuation: continuation),
+                            downloadTo: downloadTo, group: group, delivery: .immediate, progress: progress,
+                            build: build))
+                }
+            } onCancel: {
+                handle.cancel()
             }
-        } onCancel: {
-            handle.cancel()
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            // The continuation is resumed with a `FetchError` only.
+            throw FetchError(code: .badResponse, detail: "the request ended with an unexpected error: \(error)")
         }
-        return try result.get()
     }
 }
 
-/// Connects Swift task cancellation to a ``FetchTask`` that may not exist yet when the
-/// cancellation arrives.
-private final class TaskHandle: Sendable {
-    private let state = Locked<(task: FetchTask?, cancelled: Bool)>((nil, false))
+/// Connects Swift task cancellation to a request that may not exist yet when the
+/// cancellation arrives. A struct around its one lock box: one allocation per request.
+private struct TaskHandle: Sendable {
+    private let state = Locked<(task: RequestExecution?, cancelled: Bool)>((nil, false))
 
-    func set(_ task: FetchTask) {
+    func set(_ task: RequestExecution) {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
             return state.cancelled
@@ -154,7 +172,7 @@ private final class TaskHandle: Sendable {
     }
 
     func cancel() {
-        let task = state.withLock { state -> FetchTask? in
+        let task = state.withLock { state -> RequestExecution? in
             state.cancelled = true
             return state.task
         }

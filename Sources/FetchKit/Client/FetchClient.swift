@@ -125,7 +125,7 @@ public final class FetchClient: Sendable {
         start(
             method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
             delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
-            build: Self.building(url))
+            build: { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(Self.getRequest(url)) })
     }
 
     /// Fetches an endpoint and turns the response into a value.
@@ -150,7 +150,7 @@ public final class FetchClient: Sendable {
         return start(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
             delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
-            build: building(endpoint, timeout: timeout))
+            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
     }
 
     // MARK: Internals
@@ -192,33 +192,33 @@ public final class FetchClient: Sendable {
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
         group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
-        build: @escaping @Sendable () throws(FetchError) -> OutgoingRequest
+        build: @Sendable () throws(FetchError) -> OutgoingRequest
     ) -> FetchTask {
+        FetchTask(
+            execution: execute(
+                method: method, timeout: timeout, handoff: TypedHandoff(extraction, completion: completion),
+                downloadTo: downloadTo, group: group, delivery: delivery, progress: progress, build: build))
+    }
+
+    /// Starts a request whose end goes to `handoff`, and returns it: not generic, so nothing
+    /// here looks up generic metadata at run time.
+    func execute(
+        method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
+        group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        build: @Sendable () throws(FetchError) -> OutgoingRequest
+    ) -> RequestExecution {
         let execution = RequestExecution(
-            id: makeID(), client: self, method: method, timeout: timeout,
-            handoff: TypedHandoff(extraction, completion: completion), downloadTo: downloadTo, group: group,
-            delivery: delivery, progress: progress)
-        let task = FetchTask(execution: execution)
+            id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
+            group: group, delivery: delivery, progress: progress)
         execution.begin(build: build)
-        return task
+        return execution
     }
 
-    /// How a `GET` of `url` is built: one closure for the callback and async fetches alike.
-    static func building(_ url: URL?) -> @Sendable () throws(FetchError) -> OutgoingRequest {
-        { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(getRequest(url)) }
-    }
-
-    /// How an endpoint's request is built, against the client's base URL: one closure for the
-    /// callback and async fetches alike.
-    func building(
-        _ endpoint: some Endpoint, timeout: Duration
-    ) -> @Sendable () throws(FetchError) -> OutgoingRequest {
-        let base = configuration.baseURL
-        let temporaryDirectory = configuration.temporaryDirectory
-        return { () throws(FetchError) -> OutgoingRequest in
-            try endpoint.outgoing(
-                defaultTimeout: timeout, base: base, handling: .stream,
-                sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: temporaryDirectory)
-        }
+    /// An endpoint's request, built against the client's base URL: what the callback and async
+    /// fetches build (in a closure literal each, which, not escaping, allocates no context).
+    func outgoing(_ endpoint: some Endpoint, timeout: Duration) throws(FetchError) -> OutgoingRequest {
+        try endpoint.outgoing(
+            defaultTimeout: timeout, base: configuration.baseURL, handling: .stream,
+            sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: configuration.temporaryDirectory)
     }
 }

@@ -33,9 +33,9 @@ final class HostLimiter: Sendable {
     private struct Waiter {
         let token: Token
         let parkable: Bool
-        let grant: @Sendable (Admission) -> Void
-        let startClock: @Sendable () -> Void
-        let resend: @Sendable () -> Void
+        /// Told what happens to the slot: a reference, not three closures, so that asking for
+        /// a slot allocates nothing.
+        let holder: any SlotHolder
     }
 
     private typealias Parked = Waiter
@@ -47,6 +47,13 @@ final class HostLimiter: Sendable {
         var head = 0
 
         var isIdle: Bool { running.isEmpty && parked.isEmpty && head >= waiting.count }
+
+        /// Drops the admitted waiters an idle host still holds (and the requests they reference),
+        /// keeping the collections' storage for the host's next request.
+        mutating func clearIdle() {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+        }
     }
 
     let limit: Int
@@ -81,20 +88,29 @@ final class HostLimiter: Sendable {
     ///   - token: identifies the attempt in later calls.
     ///   - parkable: whether the request may be parked (only idempotent ones are: a parked
     ///     request may have to be sent again, see `release(host:token:failed:)`).
-    ///   - grant: called once when the request is admitted, running or parked.
-    ///   - startClock: called once, later, when a parked request could start.
-    ///   - resend: called when a parked request should be handed to the transport again
-    ///     (its first exchange cancelled without a result); it keeps its admission.
-    func acquire(
-        host: String, token: Token, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
-        startClock: @escaping @Sendable () -> Void, resend: @escaping @Sendable () -> Void
-    ) {
-        let waiter = Waiter(token: token, parkable: parkable, grant: grant, startClock: startClock, resend: resend)
+    ///   - holder: told once when the request is admitted, running or parked
+    ///     (``SlotHolder/slotGranted(_:admission:)``); once, later, when a parked request could
+    ///     start (``SlotHolder/slotClockStarted(_:)``); and when a parked request should be handed
+    ///     to the transport again, its first exchange cancelled without a result
+    ///     (``SlotHolder/slotResend(_:)``; it keeps its admission).
+    func acquire(host: String, token: Token, parkable: Bool, holder: any SlotHolder) {
+        let waiter = Waiter(token: token, parkable: parkable, holder: holder)
         let admission = hosts.withLock { hosts -> Admission? in
             // Changed in place: a copy of the host's state would copy its collections too.
             admitOrQueue(waiter, &hosts[host, default: HostState()])
         }
-        if let admission { grant(admission) }
+        if let admission { holder.slotGranted(token, admission: admission) }
+    }
+
+    /// Admits the request now if the host has room, or later, in order, when it has, telling
+    /// closures (see ``acquire(host:token:parkable:holder:)``).
+    func acquire(
+        host: String, token: Token, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
+        startClock: @escaping @Sendable () -> Void, resend: @escaping @Sendable () -> Void
+    ) {
+        acquire(
+            host: host, token: token, parkable: parkable,
+            holder: ClosureSlotHolder(grant: grant, startClock: startClock, resend: resend))
     }
 
     /// Ends the exchange of `token` (running or parked): a parked request of the host, if
@@ -107,32 +123,31 @@ final class HostLimiter: Sendable {
     /// have not been sent (the transport had no free connection for them) and are idempotent,
     /// so sending them again is safe.
     func release(host: String, token: Token, failed: Bool = false) {
-        let (started, unparked, next) = hosts.withLock {
-            hosts -> ((@Sendable () -> Void)?, [Waiter], [(Waiter, Admission)]) in
+        let (started, unparked, next) = hosts.withLock { hosts -> (Waiter?, [Waiter], [(Waiter, Admission)]) in
             // One lookup, and the host's state changed in place.
             guard let index = hosts.index(forKey: host) else { return (nil, [], []) }
             let outcome = release(token, failed: failed, &hosts.values[index])
-            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            Self.settle(index, &hosts)
             return outcome
         }
         // Resent before the promoted one's clock starts: a request sends itself again only while parked.
-        for waiter in unparked { waiter.resend() }
-        started?()
-        for (waiter, admission) in next { waiter.grant(admission) }
+        for waiter in unparked { waiter.holder.slotResend(waiter.token) }
+        if let started { started.holder.slotClockStarted(started.token) }
+        for (waiter, admission) in next { waiter.holder.slotGranted(waiter.token, admission: admission) }
     }
 
     /// Ends the exchange of `token` in `state`: what ``release(host:token:failed:)`` does under the lock.
     private func release(
         _ token: Token, failed: Bool, _ state: inout HostState
-    ) -> (started: (@Sendable () -> Void)?, unparked: [Waiter], next: [(Waiter, Admission)]) {
-        var started: (@Sendable () -> Void)?
+    ) -> (started: Waiter?, unparked: [Waiter], next: [(Waiter, Admission)]) {
+        var started: Waiter?
         var unparked: [Waiter] = []
         if state.running.remove(token) != nil {
             if failed { unparked = state.parked }
             if !state.parked.isEmpty {
                 let promoted = state.parked.removeFirst()
                 state.running.insert(promoted.token)
-                started = promoted.startClock
+                started = promoted
             }
         } else if let index = state.parked.firstIndex(where: { $0.token == token }) {
             state.parked.remove(at: index)
@@ -164,12 +179,27 @@ final class HostLimiter: Sendable {
                 })
             else { return false }
             hosts.values[index].waiting.remove(at: position)
-            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            Self.settle(index, &hosts)
             return true
         }
     }
 
-    /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:grant:startClock:resend:)`` does under the lock.
+    /// How many hosts keep their state while idle: a host's next request then reuses its
+    /// collections' storage instead of allocating them again.
+    static let idleHostsKept = 16
+
+    /// Clears the host at `index` when it is idle, and removes it when more than
+    /// ``idleHostsKept`` hosts are kept.
+    private static func settle(_ index: Dictionary<String, HostState>.Index, _ hosts: inout [String: HostState]) {
+        guard hosts.values[index].isIdle else { return }
+        if hosts.count > idleHostsKept {
+            hosts.remove(at: index)
+        } else {
+            hosts.values[index].clearIdle()
+        }
+    }
+
+    /// Admits `waiter` in `state`, or queues it: what ``acquire(host:token:parkable:holder:)`` does under the lock.
     private func admitOrQueue(_ waiter: Waiter, _ state: inout HostState) -> Admission? {
         if let admission = admit(waiter, &state) { return admission }
         state.waiting.append(waiter)
@@ -187,4 +217,35 @@ final class HostLimiter: Sendable {
         }
         return nil
     }
+}
+
+/// What waits for a slot of a ``HostLimiter``: told when its slot is granted, when a parked
+/// request's clock starts and when a parked request must be sent again.
+protocol SlotHolder: AnyObject, Sendable {
+    /// The slot of `token` is granted, running or parked.
+    func slotGranted(_ token: HostLimiter.Token, admission: HostLimiter.Admission)
+    /// The parked request of `token` could start now: its clock starts.
+    func slotClockStarted(_ token: HostLimiter.Token)
+    /// The parked request of `token` is to be handed to the transport again.
+    func slotResend(_ token: HostLimiter.Token)
+}
+
+/// A ``SlotHolder`` that calls closures.
+private final class ClosureSlotHolder: SlotHolder {
+    let grant: @Sendable (HostLimiter.Admission) -> Void
+    let startClock: @Sendable () -> Void
+    let resend: @Sendable () -> Void
+
+    init(
+        grant: @escaping @Sendable (HostLimiter.Admission) -> Void, startClock: @escaping @Sendable () -> Void,
+        resend: @escaping @Sendable () -> Void
+    ) {
+        self.grant = grant
+        self.startClock = startClock
+        self.resend = resend
+    }
+
+    func slotGranted(_ token: HostLimiter.Token, admission: HostLimiter.Admission) { grant(admission) }
+    func slotClockStarted(_ token: HostLimiter.Token) { startClock() }
+    func slotResend(_ token: HostLimiter.Token) { resend() }
 }

@@ -36,7 +36,8 @@ final class RequestExecution: CancellableExecution {
     private let delivery: Delivery
     private let handoff: any ResultHandoff
     private let progress: ProgressReporter?
-    private let startedAt = ContinuousClock.now
+    /// When the request started, read only for observers (the clock is not read when there are none).
+    private let startedAt: ContinuousClock.Instant?
     private let state: Locked<State>
 
     init(
@@ -64,8 +65,12 @@ final class RequestExecution: CancellableExecution {
         self.group = group
         self.delivery = delivery
         self.handoff = handoff
+        let observed = !client.configuration.observers.isEmpty
+        self.startedAt = observed ? .now : nil
         self.state = Locked(
-            State(machine: RequestStateMachine(authenticates: client.configuration.authenticator != nil)))
+            State(
+                machine: RequestStateMachine(authenticates: client.configuration.authenticator != nil),
+                timesWaits: observed))
     }
 
     var isFinished: Bool { state.withLock { $0.machine.isFinished } }
@@ -164,8 +169,8 @@ final class RequestExecution: CancellableExecution {
     func begin(build: @Sendable () throws(FetchError) -> OutgoingRequest) {
         client.running.add(self)
         group?.add(self)
-        let configuration = client.configuration
-        let redactor = configuration.redactor
+        // Read field by field: a copy of the whole configuration costs more than the reads.
+        let redactor = client.configuration.redactor
         var outgoing: OutgoingRequest
         do {
             outgoing = try build()
@@ -176,7 +181,7 @@ final class RequestExecution: CancellableExecution {
         var request = outgoing.request
         let host: String
         do {
-            for adapter in configuration.adapters {
+            for adapter in client.configuration.adapters {
                 request = try adapter.adapt(request)
             }
             host = try URLValidation.hostKey(of: request.url)
@@ -195,7 +200,7 @@ final class RequestExecution: CancellableExecution {
         var backgroundRefresh: URLRequest?
         var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
         var unsatisfiable = false
-        if let cache = configuration.cache, downloadTo == nil,
+        if let cache = client.configuration.cache, downloadTo == nil,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
             cacheKey = key
@@ -300,7 +305,7 @@ final class RequestExecution: CancellableExecution {
         let step = state.withLock { state in
             let actions = state.machine.attemptReady(attempt, token: grant)
             if case .requestSlot = actions.next {
-                state.slotRequestedAt = .now
+                if state.timesWaits { state.slotRequestedAt = .now }
                 if let token = grant?.token, let authenticator, let prepared = state.prepared {
                     state.prepared = prepared.authorized(authenticator.apply(token, to: prepared.request), token: token)
                 }
@@ -323,14 +328,9 @@ final class RequestExecution: CancellableExecution {
             // A parked request may be sent again; a download's superseded exchange could still
             // write the shared staging file, and an upload would be sent twice, so neither is parked.
             parkable: method.isIdempotent && downloadTo == nil && prepared.bodyFile == nil,
-            // Strong captures: a weak one would give every request a side table to allocate and
-            // free. The limiter drops a request's closures when it releases or cancels its slot,
-            // though an admitted waiter's entry may stay in its queue until the queue is compacted.
-            grant: { [self] admission in
-                perform(transition { $0.slotGranted(attempt, running: admission == .running) })
-            },
-            startClock: { [self] in perform(transition { $0.clockStarted(attempt) }) },
-            resend: { [self] in perform(transition { $0.resend(attempt) }) })
+            // Held strongly: the limiter drops its reference when it releases or cancels the
+            // slot, though an admitted waiter's entry may stay in its queue until the queue is compacted.
+            holder: self)
     }
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
@@ -532,10 +532,9 @@ final class RequestExecution: CancellableExecution {
 
     /// Validates a response and extracts the value.
     private func evaluate(_ response: TransportResponse, _ prepared: Prepared) -> Outcome {
-        let configuration = client.configuration
         let status = response.statusCode
-        let redactor = configuration.redactor
-        guard configuration.acceptableStatusCodes.contains(status) else {
+        let redactor = client.configuration.redactor
+        guard client.configuration.acceptableStatusCodes.contains(status) else {
             var body = response.data
             if let staging = staging(state.withLock { $0.downloaded }) {
                 // A download's body is on disk: read its start for the excerpt, then drop it.
@@ -547,7 +546,7 @@ final class RequestExecution: CancellableExecution {
         }
         // An API-reported failure is looked for in bodies kept in memory; a download's body is
         // a file the caller reads.
-        if downloadTo == nil, let detector = configuration.apiFailureDetector,
+        if downloadTo == nil, let detector = client.configuration.apiFailureDetector,
             var failure = detector(response.data, response.response)
         {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
@@ -611,7 +610,7 @@ final class RequestExecution: CancellableExecution {
         if !client.configuration.observers.isEmpty, let summary = prepared?.summary {
             let metrics = FetchMetrics(
                 error: failure, statusCode: ended.lastStatus, attempts: ended.attemptsStarted,
-                bytesReceived: ended.lastBytes, duration: ContinuousClock.now - startedAt,
+                bytesReceived: ended.lastBytes, duration: startedAt.map { ContinuousClock.now - $0 } ?? .zero,
                 waitForConnection: ended.waited, cacheUse: ended.cacheUse)
             for observer in client.configuration.observers {
                 observer.requestDidFinish(summary.with(attempt: max(1, ended.attempt)), metrics: metrics)
@@ -707,7 +706,10 @@ extension RequestExecution {
         var timeout: ScheduledAction?
         /// The timer of a retry wait, from when it is scheduled until it fires or is cancelled.
         var retryTimer: ScheduledAction?
-        var slotRequestedAt = ContinuousClock.now
+        /// Whether the waits for a slot are timed (for observers' metrics only).
+        let timesWaits: Bool
+        /// When the attempt asked for its slot, when waits are timed.
+        var slotRequestedAt: ContinuousClock.Instant?
         var waited = Duration.zero
         var lastStatus: Int?
         var lastBytes = 0
@@ -732,7 +734,7 @@ extension RequestExecution {
                 step.retryTimer = retryTimer
                 retryTimer = nil
             }
-            if actions.countWait { waited += ContinuousClock.now - slotRequestedAt }
+            if actions.countWait, let slotRequestedAt { waited += ContinuousClock.now - slotRequestedAt }
             switch actions.next {
             case .scheduleRetry:
                 let item = ScheduledAction()
@@ -772,5 +774,19 @@ extension RequestExecution {
         var lastBytes: Int
         var waited: Duration
         var cacheUse: FetchMetrics.CacheUse
+    }
+}
+
+extension RequestExecution: SlotHolder {
+    func slotGranted(_ token: HostLimiter.Token, admission: HostLimiter.Admission) {
+        perform(transition { $0.slotGranted(token.attempt, running: admission == .running) })
+    }
+
+    func slotClockStarted(_ token: HostLimiter.Token) {
+        perform(transition { $0.clockStarted(token.attempt) })
+    }
+
+    func slotResend(_ token: HostLimiter.Token) {
+        perform(transition { $0.resend(token.attempt) })
     }
 }
