@@ -169,6 +169,22 @@ struct M2MTagging: StoredEntity, Equatable {
         #expect(early.map(\.id).sorted() == ["fantasy", "sf"])
     }
 
+    /// A prefetch through the join entity gives a book tagged twice once, where its first tagging
+    /// puts it, as the count and the aggregates count it once.
+    @Test func aPairStoredTwiceIsPrefetchedOnce() throws {
+        let prefetched = try read { tx in
+            try tx.fetch(Query<M2MTag>(sortedBy: [M2MTag.name.ascending()]), including: M2MTag.books)
+        }
+        let taggings = try read { tx in try tx.fetch(M2MTagging.self) }
+        let expected = try booksPerTag()
+        for (tag, books) in prefetched {
+            #expect(books.map(\.id) == (expected[tag.id] ?? []).map(\.id), "\(tag.id)")
+            #expect(Set(books.map(\.id)).count == books.count, "\(tag.id)")
+        }
+        #expect(taggings.filter { $0.tagID == "sf" }.count == 4)
+        #expect(prefetched.first { $0.0.id == "sf" }?.1.count == 3)
+    }
+
     @Test func aFilterOnTheBooksAndTheTagQueryWindowApply() throws {
         let query = Query<M2MTag>(where: M2MTag.weight < 5, sortedBy: [M2MTag.name.descending()], limit: 2, offset: 1)
         let tags = try read { tx in

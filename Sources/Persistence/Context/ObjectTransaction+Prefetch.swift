@@ -103,7 +103,9 @@ extension ObjectTransaction {
     ///   - relation: the relation to follow.
     /// - Returns: each entity, in the query's order, with its linked rows in the order they were
     ///   linked (``ObjectTransaction/setLinks(_:of:to:)`` sets it; for a join entity, the order its
-    ///   rows were inserted in).
+    ///   rows were inserted in). Each linked row comes once per entity, as ``ManyToMany/count``
+    ///   counts it: a join entity may hold the same pair twice (a person credited in two roles),
+    ///   and the row then comes where its first join row puts it.
     /// - Throws: ``PersistenceError``.
     public func fetch<E: StoredEntity, T: StoredEntity>(
         _ query: Query<E>, including relation: ManyToMany<E, T>
@@ -121,13 +123,18 @@ extension ObjectTransaction {
             + "(\(subquery.sql)) ORDER BY j.\(path.orderColumn)"
         related.arguments = subquery.arguments
         related.fullTextQueries = subquery.fullTextQueries
-        return try fetchGrouped(query, target: target, related: related, keyIndex: Int32(target.names.count))
+        // The link table's key is the pair, so only a join entity can link a pair twice.
+        let distinct: Bool
+        if case .through = relation.storage { distinct = true } else { distinct = false }
+        return try fetchGrouped(
+            query, target: target, related: related, keyIndex: Int32(target.names.count), distinct: distinct)
     }
 
     /// Runs `query`, then `related` (rows of `target` whose column `keyIndex` holds the identity of
-    /// the entity they belong to), and groups the related rows by entity, keeping their order.
+    /// the entity they belong to), and groups the related rows by entity, keeping their order;
+    /// when `distinct`, a row that comes again for the same entity is left out.
     private func fetchGrouped<E: StoredEntity, T: StoredEntity>(
-        _ query: Query<E>, target: EntitySchema, related: QuerySQL, keyIndex: Int32
+        _ query: Query<E>, target: EntitySchema, related: QuerySQL, keyIndex: Int32, distinct: Bool = false
     ) throws(PersistenceError) -> [(E, [T])] {
         let entities = try fetch(query)
         guard !entities.isEmpty else { return [] }
@@ -153,12 +160,16 @@ extension ObjectTransaction {
         var rows: [T] = []
         var owners: [Int] = []
         var counts = [Int](repeating: 0, count: entities.count)
+        // The (entity, row identity) pairs seen, when rows may come twice.
+        var seen = Set<OwnedRow>()
+        let idIndex = Int32(target.idColumn)
         while try statement.step() {
             let row = try decoder.decodeRow(T.self)
             let offset =
                 statement.isInteger(keyIndex)
                 ? integerPosition[statement.int64(keyIndex)] : position[statement.value(at: keyIndex)]
             guard let offset else { continue }
+            if distinct, !seen.insert(OwnedRow(owner: offset, id: statement.value(at: idIndex))).inserted { continue }
             rows.append(row)
             owners.append(offset)
             counts[offset] += 1
@@ -177,6 +188,12 @@ extension ObjectTransaction {
         for offset in 0..<entities.count { result.append((entities[offset], groups[offset])) }
         return result
     }
+}
+
+/// A related row's identity and the offset of the entity it belongs to, in a prefetch.
+private struct OwnedRow: Hashable {
+    let owner: Int
+    let id: DatabaseValue
 }
 
 /// How a many-to-many relation is stored: a table with a column for each side, and the column
