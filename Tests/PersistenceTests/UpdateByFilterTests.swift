@@ -335,4 +335,90 @@ struct Gauge: StoredEntity, Equatable {
             #expect(deliveries[position].changes == full, "delivery \(position)")
         }
     }
+
+    /// An update that gives rows new identities reaches observers as the full diff's change set:
+    /// the old identities leave, the new ones enter.
+    @Test func anUpdateOfTheIdentityReachesObserversAsLeavingAndEnteringRows() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<40 {
+                try tx.insert(
+                    Item(id: id, name: IncrementalObservationTests.names[id % 12], score: Double(id), group: id % 4))
+            }
+        }
+        let item = Watched("by-score", Query(where: Item.group != 3, sortedBy: [Item.score.ascending()]))
+        let token = store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        defer { token.cancel() }
+        #expect(item.deliveries.wait { !$0.isEmpty })
+        try store.context.persistAndWait { tx in
+            try tx.update(Item.self, where: Item.group == 1, set: [Field<Item, Int>("id") += 1_000])
+        }
+        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+        #expect(truth.contains { $0.id == 1_001 })
+        #expect(item.deliveries.wait { $0.last?.results == truth })
+        item.queue.sync {}
+        let deliveries = item.deliveries.values
+        let old = deliveries[deliveries.count - 2].results
+        let full = ChangeSet.diff(
+            old: old.map(\.id), oldRows: old.map(\.row), new: truth.map(\.id), newRows: truth.map(\.row))
+        #expect(deliveries.last?.changes == full)
+        #expect(full.inserted.count == 10 && full.deleted.count == 10)
+    }
+
+    /// A refresh that fails (a row another program stored in a form the entity cannot decode)
+    /// reports the error and keeps the results it delivered: once the row is mended, the next
+    /// delivery is a change from them, not a new first delivery.
+    @Test func aRefreshThatFailsKeepsItsResultsAndTheNextOneDiffsFromThem() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<20 {
+                try tx.insert(Item(id: id, name: "n\(id)", score: Double(id), group: id == 7 ? 1 : 2))
+            }
+            // Not matched by the query below, so the first delivery never reads it.
+            try tx.execute("UPDATE Item SET score = 'not a number' WHERE id = 7")
+        }
+        let item = Watched("group-2", Query(where: Item.group == 2, sortedBy: [Item.score.ascending()]))
+        let errors = Collector<PersistenceError>()
+        let token = store.observe(item.query, queue: item.queue, onError: { errors.append($0) }) { change in
+            item.deliveries.append(change)
+        }
+        defer { token.cancel() }
+        #expect(item.deliveries.wait { $0.count == 1 })
+        // The row now matches: the observer reads it and cannot decode it.
+        try store.context.persistAndWait { tx in
+            try tx.update(Item.self, where: Field<Item, Int>("id") == 7, set: [Item.group.set(2)])
+        }
+        #expect(errors.wait { !$0.isEmpty })
+        // Mended by a typed update: the observer applies it and diffs from what it delivered.
+        try store.context.persistAndWait { tx in
+            try tx.update(Item.self, where: Field<Item, Int>("id") == 7, set: [Item.score.set(7.5)])
+        }
+        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
+        #expect(truth.count == 20)
+        #expect(item.deliveries.wait(within: .seconds(20)) { $0.last?.results == truth })
+        item.queue.sync {}
+        let deliveries = item.deliveries.values
+        #expect(deliveries.count == 2, "errors: \(errors.values)")
+        #expect(deliveries.last?.isInitial == false)
+        #expect(deliveries.last?.changes == ChangeSet(inserted: [7]))
+    }
+
+    /// A fetch that stops at a row it cannot decode leaves no snapshot behind: the context's next
+    /// reads, of another query too, see the commits made since.
+    @Test func aFetchThatFailsToDecodeLeavesLaterReadsCurrent() throws {
+        try store.context.persistAndWait { tx in
+            for id in 0..<5 { try tx.insert(Item(id: id, name: "n\(id)", score: Double(id), group: 1)) }
+            try tx.execute("UPDATE Item SET score = 'not a number' WHERE id = 3")
+        }
+        // A context of its own: its connection only reads.
+        let reader = store.makeContext(label: "reader")
+        #expect(throws: PersistenceError.self) {
+            try reader.readAndWait { tx in try tx.fetch(Item.self, sortedBy: [Item.score.ascending()]) }
+        }
+        try store.context.persistAndWait { tx in
+            try tx.update(Item.self, where: Field<Item, Int>("id") == 3, set: [Item.score.set(3.5)])
+            try tx.insert(Item(id: 9, name: "new", score: 9, group: 2))
+        }
+        let later = try reader.readAndWait { tx in try tx.fetch(Query<Item>(where: Item.group >= 1)) }
+        #expect(later.count == 6)
+        #expect(later.first { $0.id == 3 }?.score == 3.5)
+    }
 }

@@ -28,6 +28,7 @@ extension ObjectTransaction {
         // The entities, and the key each refers by.
         let built = try QuerySQL.select(query, schema: schema)
         let statement = try connection.statement(for: built)
+        defer { statement.reset() }
         let decoder = RowDecoder.make(schema: schema, statement: statement)
         var entities: [E] = []
         var keys: [DatabaseValue] = []
@@ -46,6 +47,7 @@ extension ObjectTransaction {
         related.arguments = subquery.arguments
         related.fullTextQueries = subquery.fullTextQueries
         let relatedStatement = try connection.statement(for: related)
+        defer { relatedStatement.reset() }
         let relatedDecoder = RowDecoder.make(schema: target, statement: relatedStatement)
         defer { relatedDecoder.recycle() }
         var byKey: [DatabaseValue: T] = [:]
@@ -152,6 +154,7 @@ extension ObjectTransaction {
             }
         }
         let statement = try connection.statement(for: related)
+        defer { statement.reset() }
         let decoder = RowDecoder.make(schema: target, statement: statement)
         defer { decoder.recycle() }
         // The rows first, in one array, with the offset of their entity; then each entity's group
@@ -164,12 +167,12 @@ extension ObjectTransaction {
         var seen = Set<OwnedRow>()
         let idIndex = Int32(target.idColumn)
         while try statement.step() {
-            let row = try decoder.decodeRow(T.self)
             let offset =
                 statement.isInteger(keyIndex)
                 ? integerPosition[statement.int64(keyIndex)] : position[statement.value(at: keyIndex)]
             guard let offset else { continue }
             if distinct, !seen.insert(OwnedRow(owner: offset, id: statement.value(at: idIndex))).inserted { continue }
+            let row = try decoder.decodeRow(T.self)
             rows.append(row)
             owners.append(offset)
             counts[offset] += 1

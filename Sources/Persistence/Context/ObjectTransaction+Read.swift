@@ -30,6 +30,9 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
         let statement = try connection.statement(for: built)
+        // Reset on every exit: a statement left stepping (a row that fails to decode) would keep
+        // this connection's read snapshot, and later reads would not see later commits.
+        defer { statement.reset() }
         let decoder = RowDecoder.make(schema: codec.schema, statement: statement)
         defer { decoder.recycle() }
         return try collectRows(E.self, statement, decoder)
@@ -113,6 +116,7 @@ extension ObjectTransaction {
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.observed(query, schema: codec.schema, keys: keys, rowids: rowids)
         let statement = try connection.statement(for: built)
+        defer { statement.reset() }
         let decoder = RowDecoder.make(schema: codec.schema, statement: statement)
         defer { decoder.recycle() }
         let count = Int32(codec.schema.names.count)

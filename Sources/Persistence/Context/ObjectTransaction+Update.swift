@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 extension ObjectTransaction {
     /// Changes properties of every entity matching a filter, in one SQL statement.
     ///
@@ -80,17 +86,23 @@ extension ObjectTransaction {
         try built.appendWhere(filter)
         // While the store is observed, the statement returns each changed row's new values, so
         // observers apply the update to the rows they hold instead of reading them again.
+        // A new identity moves the row (an integer identity is its row id, which SQLite then reports
+        // only under its new value): observers of the entity refresh in full.
         let log = connection.changeLog
-        let returning = log.beginCapture(schema.entityName)
+        let movesIdentity = assigned.contains(schema.idName)
+        let returning = !movesIdentity && Self.returnsValues && log.beginCapture(schema.entityName)
         if returning {
             built.sql += " RETURNING rowid, " + columns.map(quote).joined(separator: ", ")
         }
-        var written: WrittenValues?
-        defer { if returning { log.endCapture(schema.entityName, written) } }
+        var outcome = ChangeLog.CaptureOutcome.failed
+        defer { if returning { log.endCapture(schema.entityName, outcome) } }
         let statement = try connection.statement(for: built)
         do {
             if returning {
-                written = try Self.readWritten(statement, columns: columns)
+                let kinds = try columns.map { name throws(PersistenceError) in
+                    try schema.column(named: name, for: "an update").storage
+                }
+                outcome = try Self.readWritten(statement, columns: columns, storage: kinds)
             } else {
                 try statement.run()
             }
@@ -98,24 +110,48 @@ extension ObjectTransaction {
             throw Self.naming(error, schema)
         }
         let count = connection.changes
-        if count > 0 { touch(schema.entityName) }
+        if count > 0 {
+            touch(schema.entityName)
+            if movesIdentity { log.overflow(schema.entityName) }
+        }
         return count
     }
 
-    /// Steps an `UPDATE … RETURNING rowid, <columns>` to its end, collecting what it returns.
+    /// Whether this SQLite has `RETURNING` (3.35 and later): without it, an update's rows are
+    /// only reported, and observers read them again.
+    private static let returnsValues = sqlite3_libversion_number() >= 3_035_000
+
+    /// Steps an `UPDATE … RETURNING rowid, <columns>` to its end, collecting what it returns, up
+    /// to ``WrittenValues/limit`` rows (past it, observers read the table again).
+    ///
+    /// An integer column's value is kept as an integer, as a `SELECT` reads it.
     private static func readWritten(
-        _ statement: Statement, columns: [String]
-    ) throws(PersistenceError)
-        -> WrittenValues
-    {
+        _ statement: Statement, columns: [String], storage: [Storage]
+    ) throws(PersistenceError) -> ChangeLog.CaptureOutcome {
         var rowids: [Int64] = []
         var values: [DatabaseValue] = []
+        var overflowed = false
         let count = Int32(columns.count)
         while try statement.step() {
+            // The statement changed every row on its first step: the rest only reads them back.
+            guard !overflowed else { continue }
+            guard rowids.count < WrittenValues.limit else {
+                overflowed = true
+                rowids = []
+                values = []
+                continue
+            }
             rowids.append(statement.int64(0))
-            for index in 1...count { values.append(statement.value(at: index)) }
+            for index in 1...count {
+                var value = statement.value(at: index)
+                if storage[Int(index) - 1] == .integer, case .real(let real) = value, let integer = Int64(exactly: real)
+                {
+                    value = .integer(integer)
+                }
+                values.append(value)
+            }
         }
-        return WrittenValues(columns: columns, rowids: rowids, values: values)
+        return overflowed ? .tooMany : .returned(WrittenValues(columns: columns, rowids: rowids, values: values))
     }
 
     /// The column value of an assigned value, checked as an upsert checks it.

@@ -66,13 +66,31 @@ final class ChangeLog {
         return true
     }
 
-    /// Ends a capture: `values` are what the statement returned, or `nil` when it failed (then
-    /// nothing it wrote stays). When SQLite reported other rows of the table than the statement
-    /// returned (a trigger wrote to it), the table's changes become unknown.
-    func endCapture(_ table: String, _ values: WrittenValues?) {
+    /// How an update that reads its new values back ended.
+    enum CaptureOutcome {
+        /// The statement failed: nothing it wrote stays.
+        case failed
+        /// It changed more rows than ``WrittenValues/limit``: their values were not kept.
+        case tooMany
+        /// It returned these values.
+        case returned(WrittenValues)
+    }
+
+    /// Ends a capture. When the statement's values are not kept, or SQLite reported other rows of
+    /// the table than the statement returned (a trigger wrote to it), the table's changes become
+    /// unknown.
+    func endCapture(_ table: String, _ outcome: CaptureOutcome) {
         let rows = rows(of: table)
         rows.capturing = false
-        guard let values else { return }
+        let values: WrittenValues
+        switch outcome {
+        case .failed: return
+        case .tooMany:
+            rows.overflowed = true
+            rows.ids = []
+            return
+        case .returned(let returned): values = returned
+        }
         if rows.captured == values.rowids.count {
             writtenLog.append((table, values))
         } else {

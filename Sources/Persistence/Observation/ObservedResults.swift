@@ -68,6 +68,8 @@ struct ObservedResults<E: StoredEntity> {
         var removed: [Int] = []
         if many {
             for (position, rowid) in rowids.enumerated() where changed.contains(rowid) { removed.append(position) }
+            // Every changed row the map holds is among the rows: otherwise they disagree.
+            guard changed.count(where: { keyByRowid[$0] != nil }) == removed.count else { return nil }
         } else {
             for rowid in changed {
                 guard let key = keyByRowid[rowid] else { continue }
@@ -194,14 +196,15 @@ struct ObservedResults<E: StoredEntity> {
     }
 
     /// The held rows that `updates` changed (those in `excluding` are re-read instead), each with
-    /// its column values after the updates and its sort key, in the order they are held.
+    /// its column values after the updates and its sort key, in the order they are held; `nil`
+    /// when the held rows disagree with their row-id map (the caller refreshes in full).
     ///
     /// `positions` maps an assigned column to its place in a row; `keyColumns` maps each sort key
     /// to the place of the column it reads, or `nil` for a key the updates cannot change (the
     /// caller checked that).
     func written(
         _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int], keyColumns: [Int?]
-    ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])] {
+    ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])]? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
         // Many rows are found through a map of every held row; a few by binary search.
         var heldPosition: [Int64: Int] = [:]
@@ -209,11 +212,13 @@ struct ObservedResults<E: StoredEntity> {
             heldPosition.reserveCapacity(rowids.count)
             for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
         }
+        // The held position of a row, `nil` when it is not held, `-1` when the map and the rows
+        // disagree.
         func position(of rowid: Int64) -> Int? {
             if !heldPosition.isEmpty { return heldPosition[rowid] }
             guard let key = keyByRowid[rowid] else { return nil }
             let position = lowerBound(key, rowid)
-            return position < rowids.count && rowids[position] == rowid ? position : nil
+            return position < rowids.count && rowids[position] == rowid ? position : -1
         }
         // The patched rows by held position.
         var patched: [Int: [DatabaseValue]] = [:]
@@ -222,6 +227,7 @@ struct ObservedResults<E: StoredEntity> {
             let width = update.columns.count
             for (index, rowid) in update.rowids.enumerated() where !excluding.contains(rowid) {
                 guard let held = position(of: rowid) else { continue }
+                guard held >= 0 else { return nil }
                 var row = patched[held] ?? rows[held]
                 for column in 0..<width {
                     if let place = places[column] { row[place] = update.values[index * width + column] }
@@ -241,8 +247,9 @@ struct ObservedResults<E: StoredEntity> {
 
     /// The held rows `updates` changed, with their values after the updates, in no particular
     /// order; nothing is changed yet (``replace(_:rows:entities:keyColumns:)`` does it once the
-    /// rows are decoded). `positions` maps an assigned column to its place in a row.
-    func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]]) {
+    /// rows are decoded). `positions` maps an assigned column to its place in a row. `nil` when the
+    /// held rows disagree with their row-id map (the caller refreshes in full).
+    func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]])? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
         // Many rows are found through a map of every held row; a few by binary search.
         var heldPosition: [Int64: Int] = [:]
@@ -268,7 +275,7 @@ struct ObservedResults<E: StoredEntity> {
                 } else {
                     guard let key = keyByRowid[rowid] else { continue }
                     let position = lowerBound(key, rowid)
-                    guard position < rowids.count, rowids[position] == rowid else { continue }
+                    guard position < rowids.count, rowids[position] == rowid else { return nil }
                     held = position
                 }
                 let slot: Int

@@ -73,7 +73,8 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 for values in commit.writtenValues(of: table) {
                     if canApply(values) { work.written.append(values) } else { work.rows.formUnion(values.rowids) }
                 }
-                pending = work.rows.count > ChangeLog.limit ? nil : work
+                let written = work.written.reduce(0) { $0 + $1.rowids.count }
+                pending = work.rows.count > ChangeLog.limit || written > WrittenValues.limit ? nil : work
             } else {
                 pending = nil
             }
@@ -96,28 +97,35 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 guard !pending.rows.isEmpty || !pending.written.isEmpty else { return }
                 // Moved out while it changes, so its storage is not copied on write.
                 guard var held = results.take() else { return }
-                if pending.rows.isEmpty,
-                    let replaced = try reader.performRead({ tx throws(PersistenceError) in
+                // Put back as it was when a read below fails: the next refresh diffs against it.
+                defer { if results == nil { results = held } }
+                if pending.rows.isEmpty {
+                    let replaced = try reader.performRead { tx throws(PersistenceError) in
                         try replaceInPlace(pending.written, in: &held, tx)
-                    })
-                {
+                    }
                     results = held
-                    reader.core.center.noteRefresh(incremental: true)
-                    guard !replaced.isEmpty, let results else { return }
-                    deliver(QueryChange(results: results.entities, changes: replaced, isInitial: false))
+                    if let replaced {
+                        reader.core.center.noteRefresh(incremental: true)
+                        guard !replaced.isEmpty, let results else { return }
+                        deliver(QueryChange(results: results.entities, changes: replaced, isInitial: false))
+                        return
+                    }
+                    changes = try refreshFully(&results)
+                    guard !changes.isEmpty, let results else { return }
+                    deliver(QueryChange(results: results.entities, changes: changes, isInitial: false))
                     return
                 }
                 var changed = pending.rows
-                let reread = try reader.performRead { tx throws(PersistenceError) in
-                    var rows = pending.rows.isEmpty ? [] : try tx.fetchObserved(query, keys: true, rowids: pending.rows)
+                let reread = try reader.performRead { tx throws(PersistenceError) -> [ObservedRow<E>]? in
+                    var rows = try tx.fetchObserved(query, keys: true, rowids: pending.rows)
                     if !pending.written.isEmpty {
-                        let patched = try written(pending, held: held, tx)
+                        guard let patched = try written(pending, held: held, tx) else { return nil }
                         changed.formUnion(patched.lazy.map(\.rowid))
                         rows += patched
                     }
                     return rows
                 }
-                if let applied = held.apply(changed: changed, reread: reread) {
+                if let reread, let applied = held.apply(changed: changed, reread: reread) {
                     changes = applied
                     results = held
                     reader.core.center.noteRefresh(incremental: true)
@@ -131,6 +139,9 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
             guard initial || !changes.isEmpty, let results else { return }
             deliver(QueryChange(results: results.entities, changes: changes, isInitial: initial))
         } catch {
+            // The commits this refresh took are not in the results it keeps: the next refresh
+            // re-reads the whole query and diffs it with them.
+            gate.amend { $0 = nil }
             let failure =
                 error as? PersistenceError ?? PersistenceError(.sqlite, "Refreshing an observed query failed: \(error)")
             if let onError {
@@ -163,7 +174,8 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
     /// Applies updates by filter to the held rows in place, when nothing else changed them and
     /// none assigns the identity: the changed rows are decoded from their new values, and re-sorted
     /// only when a sort key moved one. Returns `nil` (changing nothing) when an update assigns
-    /// the identity.
+    /// the identity or the held rows disagree with their row-id map; the caller then refreshes in
+    /// full.
     private func replaceInPlace(
         _ updates: [WrittenValues], in held: inout ObservedResults<E>, _ tx: ObjectTransaction
     )
@@ -172,7 +184,7 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         let schema = try tx.connection.codec(E.self).schema
         guard !updates.contains(where: { $0.columns.contains(schema.idName) }) else { return nil }
         let positions = Self.positions(schema)
-        let patches = held.patches(updates, positions: positions)
+        guard let patches = held.patches(updates, positions: positions) else { return nil }
         let entities = try tx.decode(E.self, rows: patches.rows)
         return held.replace(
             patches.positions, rows: patches.rows, entities: entities, keyColumns: keyColumns(positions))
@@ -191,15 +203,18 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         query.sort.map { key in key.related == nil && !key.caseInsensitive ? positions[key.column] : nil }
     }
 
-    /// The held rows the pending updates changed, with their new values, decoded again.
+    /// The held rows the pending updates changed, with their new values, decoded again; `nil` when
+    /// the held rows disagree with their row-id map.
     private func written(
         _ pending: PendingChanges, held: ObservedResults<E>, _ tx: ObjectTransaction
     )
-        throws(PersistenceError) -> [ObservedRow<E>]
+        throws(PersistenceError) -> [ObservedRow<E>]?
     {
         let positions = Self.positions(try tx.connection.codec(E.self).schema)
-        let patched = held.written(
-            pending.written, excluding: pending.rows, positions: positions, keyColumns: keyColumns(positions))
+        guard
+            let patched = held.written(
+                pending.written, excluding: pending.rows, positions: positions, keyColumns: keyColumns(positions))
+        else { return nil }
         let entities = try tx.decode(E.self, rows: patched.map(\.row))
         return zip(patched, entities).map { item, entity in
             ObservedRow(entity: entity, row: item.row, rowid: item.rowid, key: item.key)

@@ -44,6 +44,11 @@ final class RefreshGate<Pending: Sendable>: Sendable {
         }
     }
 
+    /// Changes the pending work without queueing a refresh: the next commit's refresh does it.
+    func amend(_ change: (inout Pending) -> Void) {
+        state.withLock { change(&$0.pending) }
+    }
+
     /// Starts the queued refresh: takes the pending work and leaves `next` in its place.
     func begin(leaving next: Pending) -> Pending {
         state.withLock { state in

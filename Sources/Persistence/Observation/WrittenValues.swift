@@ -6,6 +6,10 @@
 /// an observer that applies them to a row it read later than the statement still ends at the
 /// right values, because every later change to the row is applied after them.
 struct WrittenValues: Sendable {
+    /// Past this many rows in one update, or pending for one observer, the values are not kept
+    /// and observers read the table again: this bounds the memory the values take.
+    static let limit = 1_000_000
+
     /// The assigned columns, by property name.
     let columns: [String]
     /// The changed rows' row ids.
