@@ -47,25 +47,13 @@ struct BenchEndpoint: Endpoint {
     var path: String
 }
 
-struct InstantTransport: HTTPTransport {
-    private final class Task: TransportTask {
-        func cancel() {}
-    }
-
-    let body = Data(smallMovieJSON.utf8)
-
-    func send(
-        _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        let url = request.url ?? URL(fileURLWithPath: "/")
-        completion(
-            .success(
-                TransportResponse(
-                    url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                    headerFields: ["Content-Type": "application/json"], data: body)))
-        return Task()
-    }
-}
+EOF
+# The transport is the benchmark's own (an `InstantTransport` at the start of a line to the next
+# closing brace at the start of a line).
+sed -n '/^struct InstantTransport/,/^}/p' "$checkout/Benchmarks/Sources/FetchKitBenchmarks/PipelineCases.swift" \
+  >>"$work/Sources/Pipeline/main.swift"
+grep -q '^struct InstantTransport' "$work/Sources/Pipeline/main.swift" || { echo "no InstantTransport in PipelineCases.swift" >&2; exit 1; }
+cat >>"$work/Sources/Pipeline/main.swift" <<'EOF'
 
 /// Written before the semaphore is signalled and read after it is waited on: the semaphore orders the accesses.
 final class Outcome: @unchecked Sendable {

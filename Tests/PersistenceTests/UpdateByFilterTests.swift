@@ -183,9 +183,7 @@ struct Gauge: StoredEntity, Equatable {
             Watched("filtered", Query(where: Item.score > 1.5, sortedBy: [Item.name.ascending()])),
             Watched("unsorted", Query(where: Item.group != 1)),
         ]
-        let tokens = watched.map { item in
-            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
-        }
+        let tokens = watched.map { $0.observe(in: store) }
         defer { tokens.forEach { $0.cancel() } }
         for item in watched { #expect(item.deliveries.wait { !$0.isEmpty }) }
         store.observerContext.waitUntilIdle()
@@ -200,28 +198,11 @@ struct Gauge: StoredEntity, Equatable {
         for (step, (filter, assignments)) in updates.enumerated() {
             try store.context.persistAndWait { tx in _ = try tx.update(Item.self, where: filter, set: assignments) }
             for item in watched {
-                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-                let ordered = !item.query.sort.isEmpty
-                let reached = item.deliveries.wait { deliveries in
-                    guard let results = deliveries.last?.results else { return false }
-                    return ordered
-                        ? results == truth : results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id }
-                }
-                #expect(reached, "step \(step): \(item.label) never delivered the query's results")
+                #expect(try item.waitForCurrentResults(in: store), "step \(step): \(item.label)")
             }
         }
         store.observerContext.waitUntilIdle()
-        for item in watched {
-            item.queue.sync {}
-            let deliveries = item.deliveries.values
-            for position in 1..<deliveries.count {
-                let old = deliveries[position - 1].results
-                let new = deliveries[position].results
-                let full = ChangeSet.diff(
-                    old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
-                #expect(deliveries[position].changes == full, "\(item.label), delivery \(position)")
-            }
-        }
+        for item in watched { #expect(item.deliveriesUnlikeAFullDiff() == [], "\(item.label)") }
         let after = store.core.center.refreshCounts
         #expect(after.full == before.full)
         #expect(after.incremental > before.incremental)
@@ -244,9 +225,7 @@ struct Gauge: StoredEntity, Equatable {
                 "by-score", Query(where: Item.group != 1, sortedBy: [Item.score.descending(), Item.name.ascending()])),
             Watched("unsorted", Query(where: Item.group == 2)),
         ]
-        let tokens = watched.map { item in
-            store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
-        }
+        let tokens = watched.map { $0.observe(in: store) }
         defer { tokens.forEach { $0.cancel() } }
         for item in watched { #expect(item.deliveries.wait { !$0.isEmpty }) }
         store.observerContext.waitUntilIdle()
@@ -263,28 +242,15 @@ struct Gauge: StoredEntity, Equatable {
             }
             #expect(changed > ChangeLog.limit)
             for item in watched {
-                let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-                let reached = item.deliveries.wait { deliveries in
-                    guard let results = deliveries.last?.results else { return false }
-                    return item.query.sort.isEmpty
-                        ? results.sorted { $0.id < $1.id } == truth.sorted { $0.id < $1.id } : results == truth
-                }
-                #expect(reached, "step \(step): \(item.label) never delivered the query's results")
+                #expect(try item.waitForCurrentResults(in: store), "step \(step): \(item.label)")
             }
         }
         store.observerContext.waitUntilIdle()
         for item in watched {
-            item.queue.sync {}
+            #expect(item.deliveriesUnlikeAFullDiff() == [], "\(item.label)")
             let deliveries = item.deliveries.values
             #expect(deliveries.count == updates.count + 1, "\(item.label)")
-            for position in 1..<deliveries.count {
-                let old = deliveries[position - 1].results
-                let new = deliveries[position].results
-                let full = ChangeSet.diff(
-                    old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
-                #expect(deliveries[position].changes == full, "\(item.label), delivery \(position)")
-                #expect(!deliveries[position].changes.updated.isEmpty)
-            }
+            #expect(deliveries.dropFirst().allSatisfy { !$0.changes.updated.isEmpty }, "\(item.label)")
         }
         #expect(!watched[0].deliveries.values[1].changes.moved.isEmpty)
         let after = store.core.center.refreshCounts
@@ -305,7 +271,7 @@ struct Gauge: StoredEntity, Equatable {
             }
         }
         let item = Watched("by-score", Query(where: Item.group != 3, sortedBy: [Item.score.ascending()]))
-        let token = store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        let token = item.observe(in: store)
         defer { token.cancel() }
         #expect(item.deliveries.wait { !$0.isEmpty })
         var random = SeededGenerator(seed: 29)
@@ -322,18 +288,9 @@ struct Gauge: StoredEntity, Equatable {
                 }
             }
         }
-        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-        #expect(item.deliveries.wait { $0.last?.results == truth })
+        #expect(try item.waitForCurrentResults(in: store))
         store.observerContext.waitUntilIdle()
-        item.queue.sync {}
-        let deliveries = item.deliveries.values
-        for position in 1..<deliveries.count {
-            let old = deliveries[position - 1].results
-            let new = deliveries[position].results
-            let full = ChangeSet.diff(
-                old: old.map(\.id), oldRows: old.map(\.row), new: new.map(\.id), newRows: new.map(\.row))
-            #expect(deliveries[position].changes == full, "delivery \(position)")
-        }
+        #expect(item.deliveriesUnlikeAFullDiff() == [])
     }
 
     /// An update that gives rows new identities reaches observers as the full diff's change set:
@@ -346,22 +303,17 @@ struct Gauge: StoredEntity, Equatable {
             }
         }
         let item = Watched("by-score", Query(where: Item.group != 3, sortedBy: [Item.score.ascending()]))
-        let token = store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+        let token = item.observe(in: store)
         defer { token.cancel() }
         #expect(item.deliveries.wait { !$0.isEmpty })
         try store.context.persistAndWait { tx in
             try tx.update(Item.self, where: Item.group == 1, set: [Field<Item, Int>("id") += 1_000])
         }
-        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-        #expect(truth.contains { $0.id == 1_001 })
-        #expect(item.deliveries.wait { $0.last?.results == truth })
-        item.queue.sync {}
-        let deliveries = item.deliveries.values
-        let old = deliveries[deliveries.count - 2].results
-        let full = ChangeSet.diff(
-            old: old.map(\.id), oldRows: old.map(\.row), new: truth.map(\.id), newRows: truth.map(\.row))
-        #expect(deliveries.last?.changes == full)
-        #expect(full.inserted.count == 10 && full.deleted.count == 10)
+        #expect(try item.waitForCurrentResults(in: store))
+        #expect(item.deliveriesUnlikeAFullDiff() == [])
+        let last = item.deliveries.values.last
+        #expect(last?.results.contains { $0.id == 1_001 } == true)
+        #expect(last?.changes.inserted.count == 10 && last?.changes.deleted.count == 10)
     }
 
     /// A refresh that fails (a row another program stored in a form the entity cannot decode)
@@ -391,11 +343,10 @@ struct Gauge: StoredEntity, Equatable {
         try store.context.persistAndWait { tx in
             try tx.update(Item.self, where: Field<Item, Int>("id") == 7, set: [Item.score.set(7.5)])
         }
-        let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
-        #expect(truth.count == 20)
-        #expect(item.deliveries.wait(within: .seconds(20)) { $0.last?.results == truth })
+        #expect(try item.waitForCurrentResults(in: store))
         item.queue.sync {}
         let deliveries = item.deliveries.values
+        #expect(deliveries.last?.results.count == 20)
         #expect(deliveries.count == 2, "errors: \(errors.values)")
         #expect(deliveries.last?.isInitial == false)
         #expect(deliveries.last?.changes == ChangeSet(inserted: [7]))
