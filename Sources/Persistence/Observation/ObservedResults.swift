@@ -206,16 +206,14 @@ struct ObservedResults<E: StoredEntity> {
         _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int], keyColumns: [Int?]
     ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])]? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
-        // Many rows are found through a map of every held row; a few by binary search.
-        var heldPosition: [Int64: Int] = [:]
-        if total > 64 && total * 16 > rowids.count {
-            heldPosition.reserveCapacity(rowids.count)
-            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
-        }
-        // The held position of a row, `nil` when it is not held, `-1` when the map and the rows
-        // disagree.
-        func position(of rowid: Int64) -> Int? {
-            if !heldPosition.isEmpty { return heldPosition[rowid] }
+        // Many rows are found in one walk of the held rows in row-id order; a few by binary search.
+        let many = total > 64 && total * 16 > rowids.count
+        let byRowid = many ? positionsByRowid() : []
+        var located: [Int] = []
+        // The held position of the update's `index`th row, `nil` when it is not held, `-1` when
+        // the map and the rows disagree.
+        func position(of rowid: Int64, at index: Int) -> Int? {
+            if many { return located[index] >= 0 ? located[index] : nil }
             guard let key = keyByRowid[rowid] else { return nil }
             let position = lowerBound(key, rowid)
             return position < rowids.count && rowids[position] == rowid ? position : -1
@@ -225,8 +223,9 @@ struct ObservedResults<E: StoredEntity> {
         for update in updates {
             let places = update.columns.map { positions[$0] }
             let width = update.columns.count
+            if many { located = heldPositions(of: update.rowids, byRowid: byRowid) }
             for (index, rowid) in update.rowids.enumerated() where !excluding.contains(rowid) {
-                guard let held = position(of: rowid) else { continue }
+                guard let held = position(of: rowid, at: index) else { continue }
                 guard held >= 0 else { return nil }
                 var row = patched[held] ?? rows[held]
                 for column in 0..<width {
@@ -251,13 +250,9 @@ struct ObservedResults<E: StoredEntity> {
     /// held rows disagree with their row-id map (the caller refreshes in full).
     func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]])? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
-        // Many rows are found through a map of every held row; a few by binary search.
-        var heldPosition: [Int64: Int] = [:]
+        // Many rows are found in one walk of the held rows in row-id order; a few by binary search.
         let many = total > 64 && total * 16 > rowids.count
-        if many {
-            heldPosition.reserveCapacity(rowids.count)
-            for (position, rowid) in rowids.enumerated() { heldPosition[rowid] = position }
-        }
+        let byRowid = many ? positionsByRowid() : []
         var found: [Int] = []
         var patched: [[DatabaseValue]] = []
         found.reserveCapacity(min(total, rowids.count))
@@ -267,11 +262,12 @@ struct ObservedResults<E: StoredEntity> {
         for update in updates {
             let places = update.columns.map { positions[$0] }
             let width = update.columns.count
+            let located = many ? heldPositions(of: update.rowids, byRowid: byRowid) : []
             for (index, rowid) in update.rowids.enumerated() {
                 let held: Int
                 if many {
-                    guard let position = heldPosition[rowid] else { continue }
-                    held = position
+                    guard located[index] >= 0 else { continue }
+                    held = located[index]
                 } else {
                     guard let key = keyByRowid[rowid] else { continue }
                     let position = lowerBound(key, rowid)
@@ -353,6 +349,29 @@ struct ObservedResults<E: StoredEntity> {
         rowids = order.map { rowids[$0] }
         keys = order.map { keys[$0] }
         return changes
+    }
+
+    /// The held rows' positions in row-id order, for finding many rows by row id in one walk.
+    private func positionsByRowid() -> [Int] {
+        let ids = rowids
+        return ids.indices.sorted { ids[$0] < ids[$1] }
+    }
+
+    /// The held position of each of `ids` (`-1` for a row not held), found by walking `ids` and the
+    /// held rows (`byRowid`, from ``positionsByRowid()``) both in row-id order.
+    private func heldPositions(of ids: [Int64], byRowid: [Int]) -> [Int] {
+        var order = Array(ids.indices)
+        // An update's rows usually come in row-id order already.
+        if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { order.sort { ids[$0] < ids[$1] } }
+        let held = rowids
+        var result = [Int](repeating: -1, count: ids.count)
+        var next = 0
+        for index in order {
+            let id = ids[index]
+            while next < byRowid.count, held[byRowid[next]] < id { next += 1 }
+            if next < byRowid.count, held[byRowid[next]] == id { result[index] = byRowid[next] }
+        }
+        return result
     }
 
     /// The moves a full diff reports: the common rows in new order, by old position, minus one
