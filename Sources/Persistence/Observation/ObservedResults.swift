@@ -205,37 +205,10 @@ struct ObservedResults<E: StoredEntity> {
     func written(
         _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int], keyColumns: [Int?]
     ) -> [(rowid: Int64, row: [DatabaseValue], key: [DatabaseValue])]? {
-        let total = updates.reduce(0) { $0 + $1.rowids.count }
-        // Many rows are found in one walk of the held rows in row-id order; a few by binary search.
-        let many = total > 64 && total * 16 > rowids.count
-        let byRowid = many ? positionsByRowid() : []
-        var located: [Int] = []
-        // The held position of the update's `index`th row, `nil` when it is not held, `-1` when
-        // the map and the rows disagree.
-        func position(of rowid: Int64, at index: Int) -> Int? {
-            if many { return located[index] >= 0 ? located[index] : nil }
-            guard let key = keyByRowid[rowid] else { return nil }
-            let position = lowerBound(key, rowid)
-            return position < rowids.count && rowids[position] == rowid ? position : -1
-        }
-        // The patched rows by held position.
-        var patched: [Int: [DatabaseValue]] = [:]
-        for update in updates {
-            let places = update.columns.map { positions[$0] }
-            let width = update.columns.count
-            if many { located = heldPositions(of: update.rowids, byRowid: byRowid) }
-            for (index, rowid) in update.rowids.enumerated() where !excluding.contains(rowid) {
-                guard let held = position(of: rowid, at: index) else { continue }
-                guard held >= 0 else { return nil }
-                var row = patched[held] ?? rows[held]
-                for column in 0..<width {
-                    if let place = places[column] { row[place] = update.values[index * width + column] }
-                }
-                patched[held] = row
-            }
-        }
-        return patched.keys.sorted().map { held in
-            let row = patched[held] ?? rows[held]
+        guard let patches = patches(updates, excluding: excluding, positions: positions) else { return nil }
+        return patches.positions.indices.sorted { patches.positions[$0] < patches.positions[$1] }.map { slot in
+            let held = patches.positions[slot]
+            let row = patches.rows[slot]
             var key = keys[held]
             for (offset, column) in keyColumns.enumerated() where offset < key.count {
                 if let column { key[offset] = row[column] }
@@ -244,11 +217,14 @@ struct ObservedResults<E: StoredEntity> {
         }
     }
 
-    /// The held rows `updates` changed, with their values after the updates, in no particular
-    /// order; nothing is changed yet (``replace(_:rows:entities:keyColumns:)`` does it once the
-    /// rows are decoded). `positions` maps an assigned column to its place in a row. `nil` when the
-    /// held rows disagree with their row-id map (the caller refreshes in full).
-    func patches(_ updates: [WrittenValues], positions: [String: Int]) -> (positions: [Int], rows: [[DatabaseValue]])? {
+    /// The held rows `updates` changed (those in `excluding` are re-read instead), with their
+    /// values after the updates, in no particular order; nothing is changed yet
+    /// (``replace(_:rows:entities:keyColumns:)`` does it once the rows are decoded). `positions`
+    /// maps an assigned column to its place in a row. `nil` when the held rows disagree with their
+    /// row-id map (the caller refreshes in full).
+    func patches(
+        _ updates: [WrittenValues], excluding: Set<Int64> = [], positions: [String: Int]
+    ) -> (positions: [Int], rows: [[DatabaseValue]])? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
         // Many rows are found in one walk of the held rows in row-id order; a few by binary search.
         let many = total > 64 && total * 16 > rowids.count
@@ -263,7 +239,8 @@ struct ObservedResults<E: StoredEntity> {
             let places = update.columns.map { positions[$0] }
             let width = update.columns.count
             let located = many ? heldPositions(of: update.rowids, byRowid: byRowid) : []
-            for (index, rowid) in update.rowids.enumerated() {
+            // (The in-place path excludes nothing: no set is hashed for its rows.)
+            for (index, rowid) in update.rowids.enumerated() where excluding.isEmpty || !excluding.contains(rowid) {
                 let held: Int
                 if many {
                     guard located[index] >= 0 else { continue }

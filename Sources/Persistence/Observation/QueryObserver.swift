@@ -99,45 +99,41 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 guard var held = results.take() else { return }
                 // Put back as it was when a read below fails: the next refresh diffs against it.
                 defer { if results == nil { results = held } }
+                // `nil` when the held rows disagree with what the commits report.
+                let applied: ChangeSet?
                 if pending.rows.isEmpty {
-                    let replaced = try reader.performRead { tx throws(PersistenceError) in
+                    // Only updates whose values are known: applied in place, nothing read.
+                    applied = try reader.performRead { tx throws(PersistenceError) in
                         try replaceInPlace(pending.written, in: &held, tx)
                     }
-                    results = held
-                    if let replaced {
-                        reader.core.center.noteRefresh(incremental: true)
-                        guard !replaced.isEmpty, let results else { return }
-                        deliver(QueryChange(results: results.entities, changes: replaced, isInitial: false))
-                        return
+                } else {
+                    var changed = pending.rows
+                    let reread = try reader.performRead { tx throws(PersistenceError) -> [ObservedRow<E>]? in
+                        var rows = try tx.fetchObserved(query, keys: true, rowids: pending.rows)
+                        if !pending.written.isEmpty {
+                            guard let patched = try written(pending, held: held, tx) else { return nil }
+                            changed.formUnion(patched.lazy.map(\.rowid))
+                            rows += patched
+                        }
+                        return rows
                     }
-                    changes = try refreshFully(&results)
-                    guard !changes.isEmpty, let results else { return }
-                    deliver(QueryChange(results: results.entities, changes: changes, isInitial: false))
-                    return
+                    applied = reread.flatMap { held.apply(changed: changed, reread: $0) }
                 }
-                var changed = pending.rows
-                let reread = try reader.performRead { tx throws(PersistenceError) -> [ObservedRow<E>]? in
-                    var rows = try tx.fetchObserved(query, keys: true, rowids: pending.rows)
-                    if !pending.written.isEmpty {
-                        guard let patched = try written(pending, held: held, tx) else { return nil }
-                        changed.formUnion(patched.lazy.map(\.rowid))
-                        rows += patched
-                    }
-                    return rows
-                }
-                if let reread, let applied = held.apply(changed: changed, reread: reread) {
+                results = held
+                if let applied {
                     changes = applied
-                    results = held
                     reader.core.center.noteRefresh(incremental: true)
                 } else {
-                    results = held
                     changes = try refreshFully(&results)
                 }
             } else {
                 changes = try refreshFully(&results)
             }
             guard initial || !changes.isEmpty, let results else { return }
-            deliver(QueryChange(results: results.entities, changes: changes, isInitial: initial))
+            let change = QueryChange(results: results.entities, changes: changes, isInitial: initial)
+            deliveryQueue.async {
+                if !self.isCancelled { self.handler(change) }
+            }
         } catch {
             // The commits this refresh took are not in the results it keeps: the next refresh
             // re-reads the whole query and diffs it with them.
@@ -165,25 +161,16 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         return true
     }
 
-    private func deliver(_ change: QueryChange<E>) {
-        deliveryQueue.async {
-            if !self.isCancelled { self.handler(change) }
-        }
-    }
-
-    /// Applies updates by filter to the held rows in place, when nothing else changed them and
-    /// none assigns the identity: the changed rows are decoded from their new values, and re-sorted
-    /// only when a sort key moved one. Returns `nil` (changing nothing) when an update assigns
-    /// the identity or the held rows disagree with their row-id map; the caller then refreshes in
-    /// full.
+    /// Applies updates by filter to the held rows in place, when nothing else changed them (an
+    /// update that assigns the identity reports no values): the changed rows are decoded from their
+    /// new values, and re-sorted only when a sort key moved one. Returns `nil` (changing nothing)
+    /// when the held rows disagree with their row-id map; the caller then refreshes in full.
     private func replaceInPlace(
         _ updates: [WrittenValues], in held: inout ObservedResults<E>, _ tx: ObjectTransaction
     )
         throws(PersistenceError) -> ChangeSet?
     {
-        let schema = try tx.connection.codec(E.self).schema
-        guard !updates.contains(where: { $0.columns.contains(schema.idName) }) else { return nil }
-        let positions = Self.positions(schema)
+        let positions = Self.positions(try tx.connection.codec(E.self).schema)
         guard let patches = held.patches(updates, positions: positions) else { return nil }
         let entities = try tx.decode(E.self, rows: patches.rows)
         return held.replace(
