@@ -9,11 +9,18 @@ import Testing
 struct HostLimiterTests {
     typealias Token = HostLimiter.Token
 
+    /// Records the tokens whose slot the limiter granted.
+    private final class GrantRecorder: SlotHolder {
+        let granted: Collector<Token>
+        init(_ granted: Collector<Token>) { self.granted = granted }
+        func slotGranted(_ token: Token, admission: HostLimiter.Admission) { granted.append(token) }
+        func slotClockStarted(_ token: Token) {}
+        func slotResend(_ token: Token) {}
+    }
+
     /// Acquires a slot for `token` and records it in `granted` when the limiter admits it.
     private func acquire(_ limiter: HostLimiter, _ token: Token, _ granted: Collector<Token>) {
-        limiter.acquire(
-            host: "api.example.com:443", token: token, parkable: false, grant: { _ in granted.append(token) },
-            startClock: {}, resend: {})
+        limiter.acquire(host: "api.example.com:443", token: token, parkable: false, holder: GrantRecorder(granted))
     }
 
     @Test func aRetryTakesASlotOfItsOwnWhileTheAttemptItReplacesStillHoldsOne() {

@@ -102,17 +102,6 @@ final class HostLimiter: Sendable {
         if let admission { holder.slotGranted(token, admission: admission) }
     }
 
-    /// Admits the request now if the host has room, or later, in order, when it has, telling
-    /// closures (see ``acquire(host:token:parkable:holder:)``).
-    func acquire(
-        host: String, token: Token, parkable: Bool, grant: @escaping @Sendable (Admission) -> Void,
-        startClock: @escaping @Sendable () -> Void, resend: @escaping @Sendable () -> Void
-    ) {
-        acquire(
-            host: host, token: token, parkable: parkable,
-            holder: ClosureSlotHolder(grant: grant, startClock: startClock, resend: resend))
-    }
-
     /// Ends the exchange of `token` (running or parked): a parked request of the host, if
     /// any, starts its clock, and the next waiters are admitted.
     ///
@@ -228,24 +217,4 @@ protocol SlotHolder: AnyObject, Sendable {
     func slotClockStarted(_ token: HostLimiter.Token)
     /// The parked request of `token` is to be handed to the transport again.
     func slotResend(_ token: HostLimiter.Token)
-}
-
-/// A ``SlotHolder`` that calls closures.
-private final class ClosureSlotHolder: SlotHolder {
-    let grant: @Sendable (HostLimiter.Admission) -> Void
-    let startClock: @Sendable () -> Void
-    let resend: @Sendable () -> Void
-
-    init(
-        grant: @escaping @Sendable (HostLimiter.Admission) -> Void, startClock: @escaping @Sendable () -> Void,
-        resend: @escaping @Sendable () -> Void
-    ) {
-        self.grant = grant
-        self.startClock = startClock
-        self.resend = resend
-    }
-
-    func slotGranted(_ token: HostLimiter.Token, admission: HostLimiter.Admission) { grant(admission) }
-    func slotClockStarted(_ token: HostLimiter.Token) { startClock() }
-    func slotResend(_ token: HostLimiter.Token) { resend() }
 }

@@ -17,7 +17,7 @@ enum URLValidation {
 
     /// The host key of a plain absolute URL, read from its text: `http` or `https` in any case,
     /// `://`, a host of letters, digits, `-`, `.`, `_` and `~`, an optional port of one to five
-    /// digits, then the end, `/`, `?` or `#`. Its host and port are then what `URL`'s getters
+    /// digits up to 65535, then the end, `/`, `?` or `#`. Its host and port are then what `URL`'s getters
     /// return, which cost several times more; `nil` for any other text, which the getters read.
     static func plainHostKey(_ text: String) -> String? {
         var text = text
@@ -52,7 +52,8 @@ enum URLValidation {
                     digits += 1
                     index += 1
                 }
-                guard (1...5).contains(digits) else { return nil }
+                // A port beyond 65535 is not plain: `URL`'s getters read it.
+                guard (1...5).contains(digits), value <= 65_535 else { return nil }
                 port = value
             }
             if index < bytes.count {
