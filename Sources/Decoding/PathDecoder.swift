@@ -40,6 +40,8 @@ public struct PathDecoder: Sendable {
     /// `[1,]` and `{"a":1,}`); in strict mode they throw ``DecodingFailure/Code/invalidJSON``.
     /// Strict mode checks the whole input once more before decoding, which costs time.
     public var isStrict = false
+    /// Which way to decode; tests set `.foundationOnly` to compare the two ways.
+    var route = DecodingRoute.automatic
 
     /// Creates a decoder with default settings.
     public init() {}
@@ -65,7 +67,8 @@ public struct PathDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> T {
-        try run(data) { decoder in
+        if route == .automatic, case .success(let value) = decodeOnFastPath(type, from: data) { return value }
+        return try run(data) { decoder in
             guard isDirectlyDecodable(T.self) else { return try decoder.decode(DecodingBox<T>.self, from: data).value }
             do {
                 return try decoder.decode(type, from: data)
@@ -99,6 +102,9 @@ public struct PathDecoder: Sendable {
         case .success(let parsed): expression = parsed
         case .failure(let error):
             throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
+        }
+        if route == .automatic, case .success(let value) = decodeOnFastPath(type, from: data, at: expression) {
+            return value
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value

@@ -92,6 +92,12 @@ final class ReportCollector: Sendable {
         entries.withLock { $0.append(entry) }
     }
 
+    /// Appends the entries `other` collected, in order.
+    func append(contentsOf other: ReportCollector) {
+        let collected = other.entries.current
+        entries.withLock { $0.append(contentsOf: collected) }
+    }
+
     var report: DecodingReport {
         DecodingReport(entries: entries.current)
     }

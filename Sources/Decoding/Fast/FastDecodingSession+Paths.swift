@@ -1,0 +1,97 @@
+/// Key paths read on the parsed text, step for step as ``PathNavigator`` reads them through
+/// Foundation's containers.
+extension FastDecodingSession {
+    /// Where a path leads.
+    enum PathOutcome {
+        /// The value the last step names (it may be null), and its coding path.
+        case found(Int, CodingPathNode?)
+        /// A step is missing or null, an index is out of range or a filter matches nothing,
+        /// and the value was not required: ``PathNavigator`` gives nil.
+        case absent
+        /// ``PathNavigator`` throws here: a step of the wrong kind for the value it meets, or
+        /// a required value that is absent.
+        case mismatch
+    }
+
+    /// Follows `path` from the object or array at `start`, whose coding path is `location`.
+    ///
+    /// - Parameter required: whether an absent value is an error (`decode`) rather than nil
+    ///   (`decodeIfPresent`, `contains`).
+    func resolve(
+        _ path: PathExpression, from start: Int, location: CodingPathNode?, required: Bool
+    ) throws(FastDeferral) -> PathOutcome {
+        let steps = path.steps
+        let last = steps.count - 1
+        let absent: PathOutcome = required ? .mismatch : .absent
+        var node = start
+        var location = location
+        var stepIndex = 0
+        while true {
+            let step = steps[stepIndex]
+            let child: Int
+            if nodes[node].kind == .object {
+                guard let key = step.key else { return .mismatch }
+                guard let value = member(key.stringValue, in: node) else { return absent }
+                child = value
+                location = CodingPathNode(parent: location, component: .key(key.stringValue))
+            } else if case .filter(let field, let value)? = step.arrayStep {
+                guard let (match, position) = try firstMatch(in: node, field: field.stringValue, value: value) else {
+                    return absent
+                }
+                child = match
+                location = CodingPathNode(parent: location, component: .index(position))
+            } else {
+                guard let arrayStep = step.arrayStep else { return .mismatch }
+                let count = Int(nodes[node].length)
+                let position: Int
+                switch arrayStep {
+                case .first: position = 0
+                case .last: position = count - 1
+                case .index(let index): position = index
+                case .filter: return .mismatch
+                }
+                guard position >= 0, position < count else { return absent }
+                child = element(position, of: node)
+                location = CodingPathNode(parent: location, component: .index(position))
+            }
+            if stepIndex == last { return .found(child, location) }
+            // A value on the way: null ends the path; otherwise it must be what the next step reads.
+            let kind = nodes[child].kind
+            if kind == .null { return absent }
+            let next = steps[stepIndex + 1]
+            if next.key == nil {
+                guard kind == .array else { return .mismatch }
+            } else if next.arrayStep != nil {
+                guard kind == .array || kind == .object else { return .mismatch }
+            } else {
+                guard kind == .object else { return .mismatch }
+            }
+            node = child
+            stepIndex += 1
+        }
+    }
+
+    /// The first object element of the array at `array` whose `field` equals `value`, and its
+    /// position, as ``PathNavigator/matches(_:field:value:)`` compares: text for strings, `true`
+    /// or `false` for booleans, the value of `Double(value)` for numbers.
+    private func firstMatch(in array: Int, field: String, value: String) throws(FastDeferral) -> (Int, Int)? {
+        let count = Int(nodes[array].length)
+        var index = array + 1
+        for position in 0..<count {
+            defer { index = Int(nodes[index].next) }
+            guard nodes[index].kind == .object, let found = member(field, in: index) else { continue }
+            let matches: Bool
+            switch nodes[found].kind {
+            case .string: matches = try string(at: found) == value
+            case .true: matches = value == "true"
+            case .false: matches = value == "false"
+            case .number:
+                guard let wanted = Double(value) else { continue }
+                matches = try double(at: found) == wanted
+            case .null, .array, .object: matches = false
+            }
+            if matches { return (index, position) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,101 @@
+/// Scalars read as `JSONDecoder` reads them, or not at all.
+///
+/// Each conversion either gives exactly the value Foundation's decoder gives for the same
+/// text or throws (and records) a ``FastDeferral``: another type than the one asked for,
+/// null, or a number the fast path does not convert (see ``FastDeferral/Reason/number``).
+extension FastDecodingSession {
+    /// The string at `index`.
+    func string(at index: Int) throws(FastDeferral) -> String {
+        let node = nodes[index]
+        guard node.kind == .string else { throw fail(.decodingError) }
+        return bytes.withUnsafeBufferPointer { JSONText.string(of: node, in: $0) }
+    }
+
+    /// The boolean at `index`.
+    func bool(at index: Int) throws(FastDeferral) -> Bool {
+        switch nodes[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw fail(.decodingError)
+        }
+    }
+
+    /// The integer at `index`: only plain digits (no fraction or exponent, no `-0`), at most 18
+    /// of them, within `T`'s range.
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) throws(FastDeferral) -> T {
+        let node = nodes[index]
+        guard node.kind == .number else { throw fail(.decodingError) }
+        guard node.has(JSONNode.numberIsInteger), let value = smallInteger(node), let result = T(exactly: value)
+        else { throw fail(.number) }
+        return result
+    }
+
+    /// The `Double` at `index`, as `strtod` reads it: no exponent, finite, and zero only when
+    /// written as a positive zero.
+    func double(at index: Int) throws(FastDeferral) -> Double {
+        let node = nodes[index]
+        guard node.kind == .number else { throw fail(.decodingError) }
+        guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
+        // Integers below 2^53 convert exactly, as `strtod` converts them.
+        if node.has(JSONNode.numberIsInteger), node.length <= 16, let value = smallInteger(node) {
+            return Double(value)
+        }
+        guard let value = Double(text(of: node)) else { throw fail(.number) }
+        try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
+        return value
+    }
+
+    /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:)``.
+    func float(at index: Int) throws(FastDeferral) -> Float {
+        let node = nodes[index]
+        guard node.kind == .number else { throw fail(.decodingError) }
+        guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
+        guard let value = Float(text(of: node)) else { throw fail(.number) }
+        try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
+        return value
+    }
+
+    /// Foundation refuses infinite results and zeros from digits that are not all zero; a
+    /// negative zero is left to it.
+    private func checkFloatingPoint(_ isFinite: Bool, isZero: Bool, _ node: JSONNode) throws(FastDeferral) {
+        guard isFinite else { throw fail(.number) }
+        guard isZero else { return }
+        guard !node.has(JSONNode.numberIsNegative), isAllZeros(node) else { throw fail(.number) }
+    }
+
+    /// The number's text.
+    private func text(of node: JSONNode) -> String {
+        bytes.withUnsafeBufferPointer { text in
+            let start = Int(node.start)
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: text[start..<start + Int(node.length)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether every digit of the number (which has no exponent) is zero.
+    private func isAllZeros(_ node: JSONNode) -> Bool {
+        let start = Int(node.start)
+        return bytes[start..<start + Int(node.length)].allSatisfy {
+            $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+        }
+    }
+
+    /// The value of an integer number of at most 18 digits; nil for more digits or `-0`.
+    private func smallInteger(_ node: JSONNode) -> Int64? {
+        let negative = node.has(JSONNode.numberIsNegative)
+        let digitCount = Int(node.length) - (negative ? 1 : 0)
+        guard digitCount <= 18 else { return nil }
+        var value: Int64 = 0
+        var position = Int(node.start) + (negative ? 1 : 0)
+        let end = Int(node.start) + Int(node.length)
+        while position < end {
+            value = value * 10 + Int64(bytes[position] &- UInt8(ascii: "0"))
+            position += 1
+        }
+        if negative {
+            guard value != 0 else { return nil }
+            return -value
+        }
+        return value
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// One decoding on the fast path: the parsed text, the settings it needs, and whether it has
+/// given up.
+///
+/// Every container and decoder of one decoding shares its session. A container that cannot
+/// answer as `JSONDecoder` would records a ``FastDeferral`` here before it throws: a type's
+/// `init(from:)` may catch the error (`try?`, a lenient wrapper), so the decoding can still
+/// return a value, and ``deferral`` is what tells ``PathDecoder`` to decode again through
+/// `JSONDecoder`. Used from the one thread that decodes; never shared.
+final class FastDecodingSession {
+    /// The UTF-8 text.
+    let bytes: [UInt8]
+    /// The text's values, in document order (see ``JSONNode``).
+    let nodes: [JSONNode]
+    /// The `userInfo` every decoder of this decoding shows, as `JSONDecoder`'s would.
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Whether dates decode through `Date(from:)` (`.deferredToDate`), the only date strategy
+    /// the fast path implements.
+    let datesAreDeferred: Bool
+    /// The first reason the fast path gave up, if it has.
+    private(set) var deferral: FastDeferral?
+
+    init(bytes: [UInt8], nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool) {
+        self.bytes = bytes
+        self.nodes = nodes
+        self.userInfo = userInfo
+        self.datesAreDeferred = datesAreDeferred
+    }
+
+    /// Records that the fast path gives up, and returns the error to throw.
+    func fail(_ reason: FastDeferral.Reason) -> FastDeferral {
+        let error = FastDeferral(reason: reason)
+        if deferral == nil { deferral = error }
+        return error
+    }
+
+    /// Records `error`, thrown by a conversion, as the reason the fast path gives up.
+    func fail(_ error: FastDeferral) -> FastDeferral {
+        fail(error.reason)
+    }
+
+    // MARK: Objects and arrays
+
+    /// The value node of the member `key` of the object at `object`, or nil when it has none.
+    ///
+    /// Keys are compared as Swift strings compare, as `JSONDecoder`'s dictionary of keys does:
+    /// by bytes when both are ASCII, as strings otherwise (canonically equivalent forms match).
+    func member(_ key: String, in object: Int) -> Int? {
+        let count = Int(nodes[object].length)
+        guard count > 0 else { return nil }
+        var contiguous = key
+        return contiguous.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { text in
+                var keyIsASCII: Bool?
+                var index = object + 1
+                for _ in 0..<count {
+                    let name = nodes[index]
+                    let value = index + 1
+                    let plain = name.has(JSONNode.stringIsASCII) && !name.has(JSONNode.stringHasEscapes)
+                    if Int(name.length) == wanted.count, !name.has(JSONNode.stringHasEscapes),
+                        Self.equal(text, Int(name.start), wanted)
+                    {
+                        return value
+                    }
+                    if plain && keyIsASCII == nil { keyIsASCII = !wanted.contains { $0 >= 0x80 } }
+                    // Bytes that differ can still be equal strings when either is not plain ASCII.
+                    if (!plain || keyIsASCII == false) && JSONText.string(of: name, in: text) == key {
+                        return value
+                    }
+                    index = Int(nodes[value].next)
+                }
+                return nil
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func equal(
+        _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ wanted: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool
+    {
+        var offset = 0
+        while offset < wanted.count {
+            if text[start + offset] != wanted[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// The keys of the object at `object`, in document order.
+    func keys(of object: Int) -> [String] {
+        let count = Int(nodes[object].length)
+        var keys: [String] = []
+        keys.reserveCapacity(count)
+        bytes.withUnsafeBufferPointer { text in
+            var index = object + 1
+            for _ in 0..<count {
+                keys.append(JSONText.string(of: nodes[index], in: text))
+                index = Int(nodes[index + 1].next)
+            }
+        }
+        return keys
+    }
+
+    /// The node of element `position` of the array at `array`, which has more elements.
+    func element(_ position: Int, of array: Int) -> Int {
+        var index = array + 1
+        for _ in 0..<position { index = Int(nodes[index].next) }
+        return index
+    }
+}

@@ -1,0 +1,323 @@
+/// Reads strict RFC 8259 JSON text into the nodes read by ``JSONParser``.
+///
+/// It accepts exactly what ``JSONValidator`` accepts, minus what the fast path leaves to
+/// Foundation: a byte order mark, nesting deeper than ``maximumDepth``, objects with a
+/// duplicate key and strings with an escaped lone surrogate. Everything else it refuses is
+/// not JSON. Strings and numbers are checked here (UTF-8, escapes, number grammar) and
+/// converted only when they are decoded.
+struct JSONParser {
+    /// The deepest nesting the fast path reads; deeper data goes to Foundation, whose limit
+    /// (``JSONValidator/maximumDepth``) is higher.
+    static let maximumDepth = 256
+
+    /// Objects with more members than this are checked for duplicate keys through a set.
+    private static let pairwiseKeyLimit = 32
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var depth = 0
+    private(set) var nodes: [JSONNode] = []
+    /// The key nodes of the objects being read, innermost last.
+    private var keys: [Int32] = []
+
+    /// Reads `bytes`, which must stay valid while the parser runs.
+    ///
+    /// - Throws: ``FastDeferral`` when the text is not JSON the fast path reads.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(FastDeferral) -> [JSONNode] {
+        guard bytes.count < Int(Int32.max) else { throw FastDeferral(reason: .notStrictJSON) }
+        var parser = JSONParser(bytes: bytes)
+        parser.nodes.reserveCapacity(bytes.count / 8 + 4)
+        parser.skipWhitespace()
+        try parser.value()
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw FastDeferral(reason: .notStrictJSON) }
+        return parser.nodes
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private var notJSON: FastDeferral { FastDeferral(reason: .notStrictJSON) }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value() throws(FastDeferral) {
+        guard position < bytes.count else { throw notJSON }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): try object()
+        case UInt8(ascii: "["): try array()
+        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "t"): try literal("true", .true)
+        case UInt8(ascii: "f"): try literal("false", .false)
+        case UInt8(ascii: "n"): try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        default: throw notJSON
+        }
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: JSONNode.Kind) throws(FastDeferral) {
+        let count = word.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw notJSON }
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        for offset in 0..<count where bytes[position + offset] != expected[offset] { throw notJSON }
+        nodes.append(JSONNode(kind: kind, flags: 0, start: Int32(position), length: 0, next: Int32(nodes.count + 1)))
+        position += count
+    }
+
+    private mutating func number() throws(FastDeferral) {
+        let start = position
+        var flags = JSONNode.numberIsInteger
+        if bytes[position] == UInt8(ascii: "-") {
+            flags |= JSONNode.numberIsNegative
+            position += 1
+        }
+        guard position < bytes.count else { throw notJSON }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            guard digits() > 0 else { throw notJSON }
+        }
+        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            flags &= ~JSONNode.numberIsInteger
+            guard digits() > 0 else { throw notJSON }
+        }
+        if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            flags &= ~JSONNode.numberIsInteger
+            flags |= JSONNode.numberHasExponent
+            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-"))
+            {
+                position += 1
+            }
+            guard digits() > 0 else { throw notJSON }
+        }
+        nodes.append(
+            JSONNode(
+                kind: .number, flags: flags, start: Int32(start), length: Int32(position - start),
+                next: Int32(nodes.count + 1)))
+    }
+
+    /// Skips decimal digits and returns how many there were.
+    @inline(__always)
+    private mutating func digits() -> Int {
+        let start = position
+        while position < bytes.count && bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+        return position - start
+    }
+
+    private mutating func string() throws(FastDeferral) {
+        position += 1
+        let start = position
+        var escaped = false
+        var ascii = true
+        while true {
+            guard position < bytes.count else { throw notJSON }
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                nodes.append(
+                    JSONNode(
+                        kind: .string,
+                        flags: (escaped ? JSONNode.stringHasEscapes : 0) | (ascii ? JSONNode.stringIsASCII : 0),
+                        start: Int32(start), length: Int32(position - start), next: Int32(nodes.count + 1)))
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                escaped = true
+                try escape()
+            case 0..<0x20:
+                throw notJSON
+            case 0x80...:
+                ascii = false
+                try utf8Sequence()
+            default:
+                position += 1
+            }
+        }
+    }
+
+    /// Checks one escape sequence; `position` is at the backslash.
+    private mutating func escape() throws(FastDeferral) {
+        position += 1
+        guard position < bytes.count else { throw notJSON }
+        switch bytes[position] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 1
+        case UInt8(ascii: "u"):
+            position += 1
+            let unit = try hexUnit()
+            if unit >= 0xDC00 && unit <= 0xDFFF { throw FastDeferral(reason: .loneSurrogate) }
+            guard unit >= 0xD800 && unit <= 0xDBFF else { return }
+            // A high surrogate must be followed by an escaped low one.
+            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
+            else { throw FastDeferral(reason: .loneSurrogate) }
+            position += 2
+            let low = try hexUnit()
+            guard low >= 0xDC00 && low <= 0xDFFF else { throw FastDeferral(reason: .loneSurrogate) }
+        default:
+            throw notJSON
+        }
+    }
+
+    /// Reads four hexadecimal digits.
+    private mutating func hexUnit() throws(FastDeferral) -> UInt16 {
+        guard position + 4 <= bytes.count else { throw notJSON }
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexValue(bytes[position]) else { throw notJSON }
+            unit = unit << 4 | UInt16(digit)
+            position += 1
+        }
+        return unit
+    }
+
+    /// The value of one hexadecimal digit.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Checks one multi-byte UTF-8 sequence: no overlong forms, no surrogates, nothing past U+10FFFF.
+    private mutating func utf8Sequence() throws(FastDeferral) {
+        let lead = bytes[position]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, lower) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, upper) = (3, 0x9F)
+        case 0xF0: (length, lower) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, upper) = (4, 0x8F)
+        default: throw notJSON
+        }
+        guard position + length <= bytes.count else { throw notJSON }
+        for offset in 1..<length {
+            let byte = bytes[position + offset]
+            let (low, high) = offset == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
+            guard byte >= low && byte <= high else { throw notJSON }
+        }
+        position += length
+    }
+
+    private mutating func array() throws(FastDeferral) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw notJSON }
+        let index = nodes.count
+        nodes.append(JSONNode(kind: .array, flags: 0, start: Int32(position), length: 0, next: 0))
+        position += 1
+        skipWhitespace()
+        var count: Int32 = 0
+        if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                try value()
+                count += 1
+                skipWhitespace()
+                guard position < bytes.count else { throw notJSON }
+                if bytes[position] == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                } else if bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    break
+                } else {
+                    throw notJSON
+                }
+            }
+        }
+        nodes[index].length = count
+        nodes[index].next = Int32(nodes.count)
+        depth -= 1
+    }
+
+    private mutating func object() throws(FastDeferral) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw notJSON }
+        let index = nodes.count
+        nodes.append(JSONNode(kind: .object, flags: 0, start: Int32(position), length: 0, next: 0))
+        position += 1
+        skipWhitespace()
+        var count: Int32 = 0
+        if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw notJSON }
+                keys.append(Int32(nodes.count))
+                try string()
+                skipWhitespace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw notJSON }
+                position += 1
+                skipWhitespace()
+                try value()
+                count += 1
+                skipWhitespace()
+                guard position < bytes.count else { throw notJSON }
+                if bytes[position] == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                } else if bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    break
+                } else {
+                    throw notJSON
+                }
+            }
+        }
+        if count > 1 { try checkDistinctKeys(Int(count)) }
+        keys.removeLast(Int(count))
+        nodes[index].length = count
+        nodes[index].next = Int32(nodes.count)
+        depth -= 1
+    }
+
+    /// Throws when two of the last `count` keys are equal as Swift strings, which is how
+    /// Foundation's decoder tells keys apart.
+    private func checkDistinctKeys(_ count: Int) throws(FastDeferral) {
+        let first = keys.count - count
+        let allPlain = keys[first...].allSatisfy { key in
+            let node = nodes[Int(key)]
+            return node.has(JSONNode.stringIsASCII) && !node.has(JSONNode.stringHasEscapes)
+        }
+        if allPlain && count <= Self.pairwiseKeyLimit {
+            // ASCII text is equal as a string exactly when its bytes are.
+            for i in first..<keys.count {
+                let a = nodes[Int(keys[i])]
+                for j in (i + 1)..<keys.count {
+                    let b = nodes[Int(keys[j])]
+                    guard a.length == b.length else { continue }
+                    if JSONText.equalBytes(bytes, Int(a.start), Int(b.start), Int(a.length)) {
+                        throw FastDeferral(reason: .duplicateKey)
+                    }
+                }
+            }
+            return
+        }
+        var seen = Set<String>(minimumCapacity: count)
+        for key in keys[first...] {
+            guard seen.insert(JSONText.string(of: nodes[Int(key)], in: bytes)).inserted else {
+                throw FastDeferral(reason: .duplicateKey)
+            }
+        }
+    }
+}
