@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+@testable import Decoding
+
+/// One test per reason the fast path defers: each fails if the fast path accepts the input,
+/// and each checks that ``PathDecoder`` still returns what the `JSONDecoder` path returns.
+@Suite struct FastPathDeferralTests {
+    struct Count: Decodable, Equatable { var n: Int }
+    struct Unsigned: Decodable, Equatable { var n: UInt64 }
+    struct Real: Decodable, Equatable { var n: Double }
+    struct Single: Decodable, Equatable { var n: Float }
+    struct Money: Decodable, Equatable { var n: Decimal }
+    struct Text: Decodable, Equatable { var s: String }
+    struct Blob: Decodable, Equatable { var d: Data }
+    struct Stamp: Decodable, Equatable { var t: Date }
+    struct SnakeCase: Decodable, Equatable { var firstName: String }
+    struct Nested: Decodable, Equatable {
+        enum CodingKeys: String, CodingKey { case title = "info.title" }
+        var title: String
+    }
+
+    /// Checks that the fast path defers for `reason` and that both ways agree.
+    func expectDeferral<T: Decodable & Equatable>(
+        _ type: T.Type, _ text: String, _ reason: FastDeferral.Reason, at path: String? = nil,
+        decoder: PathDecoder = PathDecoder(), sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let outcome = Differential.compare(type, json(text), at: path, decoder: decoder, sourceLocation: sourceLocation)
+        #expect(outcome == .deferred(reason), sourceLocation: sourceLocation)
+    }
+
+    @Test func theFastPathDecodesPlainInput() {
+        #expect(Differential.compare(Count.self, json(#"{"n": -42}"#)) == .decoded)
+        #expect(Differential.compare(Real.self, json(#"{"n": 73.433}"#)) == .decoded)
+        #expect(Differential.compare(Real.self, json(#"{"n": 0.0}"#)) == .decoded)
+        #expect(Differential.compare(Single.self, json(#"{"n": 0.1}"#)) == .decoded)
+        #expect(Differential.compare(Text.self, json(#"{"s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#)) == .decoded)
+        #expect(Differential.compare(Nested.self, json(#"{"info": {"title": "Dawn"}}"#)) == .decoded)
+        #expect(Differential.compare(Stamp.self, json(#"{"t": 12.5}"#)) == .decoded)
+    }
+
+    @Test func aFractionOrAnExponentReadAsAnIntegerDefers() {
+        expectDeferral(Count.self, #"{"n": 1.0}"#, .number)
+        expectDeferral(Count.self, #"{"n": 1e2}"#, .number)
+        expectDeferral(Count.self, #"{"n": 1.5}"#, .number)
+    }
+
+    @Test func integersBeyondEighteenDigitsOrTheTypesRangeDefer() {
+        expectDeferral(Count.self, #"{"n": 12345678901234567890}"#, .number)
+        expectDeferral(Count.self, #"{"n": 123456789012345678901234567890}"#, .number)
+        expectDeferral(Unsigned.self, #"{"n": 18446744073709551615}"#, .number)
+        expectDeferral(Unsigned.self, #"{"n": -1}"#, .number)
+        expectDeferral(Count.self, #"{"n": -0}"#, .number)
+    }
+
+    @Test func floatingPointWithAnExponentANegativeZeroOrAnUnderflowDefers() {
+        expectDeferral(Real.self, #"{"n": 1e2}"#, .number)
+        expectDeferral(Real.self, #"{"n": 0e1}"#, .number)
+        expectDeferral(Real.self, #"{"n": -0.0}"#, .number)
+        expectDeferral(Real.self, #"{"n": 1E400}"#, .number)
+        expectDeferral(Real.self, "{\"n\": 0.\(String(repeating: "0", count: 400))1}", .number)
+        expectDeferral(Single.self, "{\"n\": 1\(String(repeating: "0", count: 40)).5}", .number)
+    }
+
+    @Test func decimalDataAndNonDefaultDatesDefer() {
+        expectDeferral(Money.self, #"{"n": 1.5}"#, .unsupported)
+        expectDeferral(Blob.self, #"{"d": "AQID"}"#, .unsupported)
+        expectDeferral(
+            Stamp.self, #"{"t": 12.5}"#, .unsupported,
+            decoder: PathDecoder { $0.dateDecodingStrategy = .secondsSince1970 })
+    }
+
+    @Test func aKeyDecodingStrategyDefers() {
+        expectDeferral(
+            SnakeCase.self, #"{"first_name": "Ann"}"#, .settings,
+            decoder: PathDecoder { $0.keyDecodingStrategy = .convertFromSnakeCase })
+    }
+
+    @Test func loneSurrogatesDefer() {
+        expectDeferral(Text.self, #"{"s": "\uD800"}"#, .loneSurrogate)
+        expectDeferral(Text.self, #"{"s": "\uDC00x"}"#, .loneSurrogate)
+        expectDeferral(Text.self, #"{"s": "\uD800\u0041"}"#, .loneSurrogate)
+        expectDeferral(Text.self, #"{"s": "\uD800\n"}"#, .loneSurrogate)
+    }
+
+    @Test func duplicateKeysDeferEvenWhenTheyAreOnlyCanonicallyEqual() {
+        expectDeferral(Text.self, #"{"s": "a", "s": "b"}"#, .duplicateKey)
+        // "é" precomposed and decomposed: one key to Foundation's dictionary.
+        expectDeferral([String: Int].self, "{\"\u{E9}\": 1, \"e\u{301}\": 2}", .duplicateKey)
+        expectDeferral([String: Int].self, #"{"\u0041": 1, "A": 2}"#, .duplicateKey)
+        let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        expectDeferral([String: Int].self, "{\(many), \"k7\": 0}", .duplicateKey)
+    }
+
+    @Test func aKeyIsFoundAsFoundationFindsIt() {
+        // U+212A KELVIN SIGN is canonically equivalent to "K": Foundation's lookup finds it.
+        struct Kelvin: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case value = "\u{212A}" }
+            var value: Int
+        }
+        #expect(Differential.compare(Kelvin.self, json(#"{"K": 1}"#)) == .decoded)
+        #expect(Differential.compare(Text.self, json(#"{"\u0073": "escaped key"}"#)) == .decoded)
+    }
+
+    @Test func textThatIsNotStrictJSONDefers() {
+        expectDeferral([Int].self, "[1,]", .notStrictJSON)
+        expectDeferral(Count.self, #"{"n": 1,}"#, .notStrictJSON)
+        expectDeferral(Count.self, "\u{FEFF}{\"n\": 1}", .notStrictJSON)
+        expectDeferral(
+            JSONValue.self, String(repeating: "[", count: 300) + String(repeating: "]", count: 300), .notStrictJSON)
+        expectDeferral(Count.self, "{\"n\": 1} x", .notStrictJSON)
+        expectDeferral(Count.self, #"{"n": 1,}"#, .notStrictJSON, decoder: PathDecoder { $0.isStrict = true })
+        #expect(
+            Differential.compare(Count.self, json(#"{"n": 1}"#), decoder: PathDecoder { $0.isStrict = true })
+                == .decoded)
+    }
+
+    @Test func anyDecodingErrorDefersSoTheErrorIsFoundations() {
+        expectDeferral(Count.self, #"{"m": 1}"#, .decodingError)
+        expectDeferral(Count.self, #"{"n": null}"#, .decodingError)
+        expectDeferral(Count.self, #"{"n": "1"}"#, .decodingError)
+        expectDeferral(Nested.self, #"{"info": {}}"#, .decodingError)
+        expectDeferral(Nested.self, #"{"info": []}"#, .decodingError)
+        expectDeferral(String.self, #"{"a": 1}"#, .decodingError, at: "a")
+        expectDeferral(String.self, #"{"a": 1}"#, .decodingError, at: "b")
+    }
+
+    @Test func anErrorATypeCatchesStillDefers() {
+        /// Probes with `try?`: the fast path's error is swallowed, yet it must not return a value.
+        struct Probing: Decodable, Equatable {
+            var value: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let text = try? container.decode(String.self) {
+                    value = text
+                } else {
+                    value = String(try container.decode(Int.self))
+                }
+            }
+        }
+        expectDeferral(Probing.self, "7", .decodingError)
+        expectDeferral(Photo.self, #"{"id": "1", "title": "t", "latitude": "1.5"}"#, .decodingError)
+        expectDeferral(
+            [LossyArray<Int>].self, #"[[1, "two", 3]]"#, .decodingError)
+    }
+
+    @Test func superDecodersDefer() {
+        struct Parent: Decodable, Equatable {
+            var n: Int
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                n = try Int(from: try container.superDecoder(forKey: AnyCodingKey("n")))
+            }
+        }
+        expectDeferral(Parent.self, #"{"n": 1}"#, .unsupported)
+    }
+
+    @Test func reportEntriesOfADeferredAttemptAreNotRepeated() throws {
+        struct Page: Decodable {
+            @DefaultValue<Defaults.Zero<Int>> var count: Int
+            @LosslessValue var id: String
+        }
+        let data = json(#"{"count": null, "id": 12}"#)
+        var foundation = PathDecoder()
+        foundation.route = .foundationOnly
+        let (_, expected) = try foundation.decodeWithReport(Page.self, from: data)
+        let (_, report) = try PathDecoder().decodeWithReport(Page.self, from: data)
+        #expect(report == expected)
+        #expect(report.entries.count == 2)
+    }
+
+    @Test func reportEntriesOfASuccessfulAttemptReachTheReport() throws {
+        struct Page: Decodable {
+            @DefaultValue<Defaults.Zero<Int>> var count: Int
+            @DefaultEmpty var items: [Int]
+        }
+        let data = json(#"{"count": null}"#)
+        var foundation = PathDecoder()
+        foundation.route = .foundationOnly
+        let (_, expected) = try foundation.decodeWithReport(Page.self, from: data)
+        let fast = PathDecoder().decodeOnFastPath(Page.self, from: data)
+        #expect(throws: Never.self) { try fast.get() }
+        let (_, report) = try PathDecoder().decodeWithReport(Page.self, from: data)
+        #expect(report == expected)
+        #expect(report.entries.count == 2)
+    }
+}
