@@ -67,7 +67,11 @@ public struct PathDecoder: Sendable {
     /// - Returns: the decoded value.
     /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> T {
-        if route == .automatic, case .success(let value) = decodeOnFastPath(type, from: data) { return value }
+        if route == .automatic {
+            // A deferral means only that the `JSONDecoder` path decodes it (no `try?`: an
+            // optional of a generic type looks its metadata up on every call).
+            do { return try fastDecode(type, from: data) } catch {}
+        }
         return try run(data) { decoder in
             guard isDirectlyDecodable(T.self) else { return try decoder.decode(DecodingBox<T>.self, from: data).value }
             do {
@@ -103,8 +107,8 @@ public struct PathDecoder: Sendable {
         case .failure(let error):
             throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
         }
-        if route == .automatic, case .success(let value) = decodeOnFastPath(type, from: data, at: expression) {
-            return value
+        if route == .automatic {
+            do { return try fastDecode(type, from: data, at: expression) } catch {}
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value

@@ -46,6 +46,21 @@ import Testing
         }
     }
 
+    /// Numbers of every shape (integers, fractions, long mantissas, leading zeros, signs)
+    /// convert to `Double`, `Float` and `Int` exactly as Foundation converts them, or defer.
+    @Test func numbersConvertAsFoundationConvertsThem() {
+        var generator = LinearCongruential(seed: 29)
+        var decoded = 0
+        for _ in 0..<3_000 {
+            let text = generator.numberText()
+            let data = json("[\(text)]")
+            if Differential.compare([Double].self, data) == .decoded { decoded += 1 }
+            Differential.compare([Float].self, data)
+            Differential.compare([Int].self, data)
+        }
+        #expect(decoded > 2_000)
+    }
+
     static let googleBooks = [
         "googlebooks/volumes_1_item_no_imagelinks.json",
         "googlebooks/volumes_dawn_page1_30_items.json",
@@ -226,4 +241,32 @@ struct MovieSearchPage: Decodable, Equatable {
     var page: Int
     var results: [Result]
     var total_results: Int
+}
+
+/// A small deterministic generator of number texts for the differential tests.
+struct LinearCongruential {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+
+    /// A JSON number: an optional sign, 1 to 24 digits, an optional fraction of 1 to 24 digits.
+    mutating func numberText() -> String {
+        var text = next(4) == 0 ? "-" : ""
+        if next(5) == 0 {
+            text += "0"
+        } else {
+            text += String(1 + next(9))
+            for _ in 0..<next(next(3) == 0 ? 24 : 8) { text += String(next(10)) }
+        }
+        if next(3) != 0 {
+            text += "."
+            for _ in 0..<(1 + next(next(4) == 0 ? 24 : 6)) { text += String(next(10)) }
+        }
+        return text
+    }
 }

@@ -36,10 +36,7 @@ extension FastDecodingSession {
         let node = nodes[index]
         guard node.kind == .number else { throw fail(.decodingError) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
-        // Integers below 2^53 convert exactly, as `strtod` converts them.
-        if node.has(JSONNode.numberIsInteger), node.length <= 16, let value = smallInteger(node) {
-            return Double(value)
-        }
+        if let value = exactDecimal(node) { return value }
         guard let value = Double(text(of: node)) else { throw fail(.number) }
         try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
         return value
@@ -62,6 +59,37 @@ extension FastDecodingSession {
         guard isZero else { return }
         guard !node.has(JSONNode.numberIsNegative), isAllZeros(node) else { throw fail(.number) }
     }
+
+    /// The value of a number without exponent whose digits, read as an integer, stay within
+    /// 2^53 and whose fraction has at most 22 digits: that integer and the power of ten are
+    /// both exact doubles, so their quotient is the correctly rounded value, the one `strtod`
+    /// gives. Nil for other numbers and for zeros.
+    private func exactDecimal(_ node: JSONNode) -> Double? {
+        var position = Int(node.start) + (node.has(JSONNode.numberIsNegative) ? 1 : 0)
+        let end = Int(node.start) + Int(node.length)
+        guard end - position <= 19 else { return nil }
+        var mantissa: UInt64 = 0
+        var fractionDigits = -1
+        while position < end {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ".") {
+                fractionDigits = 0
+            } else {
+                mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
+                if fractionDigits >= 0 { fractionDigits += 1 }
+            }
+            position += 1
+        }
+        guard mantissa != 0, mantissa <= 1 << 53 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[max(fractionDigits, 0)]
+        return node.has(JSONNode.numberIsNegative) ? -value : value
+    }
+
+    /// 10^0 through 10^22, every one an exact double.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// The number's text.
     private func text(of node: JSONNode) -> String {

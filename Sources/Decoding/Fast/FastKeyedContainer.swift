@@ -134,9 +134,8 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        guard case .plain(let plain) = try lookup(key), let index = session.member(plain.stringValue, in: object),
-            session.nodes[index].kind == .object
-        else { throw session.fail(.unsupported) }
+        let (plain, index) = try plainMember(key)
+        guard session.nodes[index].kind == .object else { throw session.fail(.decodingError) }
         return KeyedDecodingContainer(
             FastKeyedContainer<NestedKey>(
                 session: session, object: index,
@@ -145,12 +144,19 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        guard case .plain(let plain) = try lookup(key), let index = session.member(plain.stringValue, in: object),
-            session.nodes[index].kind == .array
-        else { throw session.fail(.unsupported) }
+        let (plain, index) = try plainMember(key)
+        guard session.nodes[index].kind == .array else { throw session.fail(.decodingError) }
         return FastUnkeyedContainer(
             session: session, array: index,
             location: CodingPathNode(parent: location, component: .key(plain.stringValue)))
+    }
+
+    /// The value of a plain key, for a nested container; a nested container opened with a path
+    /// key is left to the other path.
+    private func plainMember(_ key: Key) throws(FastDeferral) -> (AnyCodingKey, Int) {
+        guard case .plain(let plain) = try lookup(key) else { throw session.fail(.unsupported) }
+        guard let index = session.member(plain.stringValue, in: object) else { throw session.fail(.decodingError) }
+        return (plain, index)
     }
 
     func superDecoder() throws -> any Decoder {

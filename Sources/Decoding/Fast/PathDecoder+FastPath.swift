@@ -10,53 +10,62 @@ extension PathDecoder {
     func decodeOnFastPath<T: Decodable>(
         _ type: T.Type, from data: Data, at path: PathExpression? = nil
     ) -> Result<T, FastDeferral> {
-        guard case .useDefaultKeys = keyDecodingStrategy else { return .failure(FastDeferral(reason: .settings)) }
+        Result { () throws(FastDeferral) in try fastDecode(type, from: data, at: path) }
+    }
+
+    /// ``decodeOnFastPath(_:from:at:)`` as a throwing function: generic code that returns a
+    /// `Result<T, FastDeferral>` looks its metadata up on every call, a typed throw does not.
+    func fastDecode<T: Decodable>(
+        _ type: T.Type, from data: Data, at path: PathExpression? = nil
+    ) throws(FastDeferral) -> T {
+        guard case .useDefaultKeys = keyDecodingStrategy else { throw FastDeferral(reason: .settings) }
         if isStrict {
-            do { try JSONValidator.validate(data) } catch { return .failure(FastDeferral(reason: .notStrictJSON)) }
+            do { try JSONValidator.validate(data) } catch { throw FastDeferral(reason: .notStrictJSON) }
         }
         let datesAreDeferred: Bool
         if case .deferredToDate = dateDecodingStrategy { datesAreDeferred = true } else { datesAreDeferred = false }
         guard let report = ReportCollector.current else {
-            return Self.fastDecode(type, from: data, at: path, datesAreDeferred: datesAreDeferred)
+            return try Self.fastDecode(type, from: data, at: path, datesAreDeferred: datesAreDeferred)
         }
         // Entries are kept apart until the fast path succeeds: when it defers, the other path
         // records them again.
         let attempt = ReportCollector()
         let result = ReportCollector.$current.withValue(attempt) {
-            Self.fastDecode(type, from: data, at: path, datesAreDeferred: datesAreDeferred)
+            Result { () throws(FastDeferral) in
+                try Self.fastDecode(type, from: data, at: path, datesAreDeferred: datesAreDeferred)
+            }
         }
-        if case .success = result { report.append(contentsOf: attempt) }
-        return result
+        let value = try result.get()
+        report.append(contentsOf: attempt)
+        return value
     }
 
     private static func fastDecode<T: Decodable>(
         _ type: T.Type, from data: Data, at path: PathExpression?, datesAreDeferred: Bool
-    ) -> Result<T, FastDeferral> {
-        let bytes = [UInt8](data)
+    ) throws(FastDeferral) -> T {
+        let bytes = [UInt8](unsafeUninitializedCapacity: data.count) { buffer, count in
+            count = data.copyBytes(to: buffer)
+        }
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(FastDeferral) in try JSONParser.parse(buffer) }
         }
-        let nodes: [JSONNode]
-        switch parsed {
-        case .success(let value): nodes = value
-        case .failure(let deferral): return .failure(deferral)
-        }
+        let nodes = try parsed.get()
         var userInfo: [CodingUserInfoKey: Any] = [:]
         if let path, let key = ValueAtPathOptions.pathKey { userInfo[key] = path }
         let session = FastDecodingSession(
             bytes: bytes, nodes: nodes, userInfo: userInfo, datesAreDeferred: datesAreDeferred)
+        let value: T
         do {
-            let value: T
             if let path {
                 value = try session.decode(type, at: path)
             } else {
                 value = try session.decodeValue(type, at: 0, parent: nil, component: nil)
             }
-            if let deferral = session.deferral { return .failure(deferral) }
-            return .success(value)
         } catch {
-            return .failure(session.deferral ?? FastDeferral(reason: .decodingError))
+            throw session.deferral ?? FastDeferral(reason: .decodingError)
         }
+        if let deferral = session.deferral { throw deferral }
+        return value
     }
 }
 
