@@ -102,6 +102,19 @@ import Testing
         #expect(Differential.compare(Text.self, json(#"{"\u0073": "escaped key"}"#)) == .decoded)
     }
 
+    @Test func keysOfLargeObjectsAreFoundThroughAnIndex() {
+        struct Wide: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case first = "k0", last = "k99", kelvin = "\u{212A}", missing = "k100" }
+            var first: Int
+            var last: Int
+            var kelvin: Int
+            var missing: Int?
+        }
+        let members = (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(Differential.compare(Wide.self, json("{\(members), \"K\": 7}")) == .decoded)
+        #expect(Differential.compare([String: Int].self, json("{\(members)}")) == .decoded)
+    }
+
     @Test func textThatIsNotStrictJSONDefers() {
         expectDeferral([Int].self, "[1,]", .notStrictJSON)
         expectDeferral(Count.self, #"{"n": 1,}"#, .notStrictJSON)

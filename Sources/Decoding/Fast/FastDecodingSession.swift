@@ -20,6 +20,13 @@ final class FastDecodingSession {
     let datesAreDeferred: Bool
     /// The first reason the fast path gave up, if it has.
     private(set) var deferral: FastDeferral?
+    /// For objects with more than ``indexedMemberCount`` members that a key was looked up in:
+    /// each key's value node, by object node.
+    private var memberIndexes: [Int: [String: Int]] = [:]
+
+    /// Objects with more members than this are looked up through a dictionary, as
+    /// `JSONDecoder` looks up every object, instead of by comparing keys in turn.
+    static let indexedMemberCount = 32
 
     init(bytes: [UInt8], nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool) {
         self.bytes = bytes
@@ -49,6 +56,7 @@ final class FastDecodingSession {
     func member(_ key: String, in object: Int) -> Int? {
         let count = Int(nodes[object].length)
         guard count > 0 else { return nil }
+        if count > Self.indexedMemberCount { return memberIndex(of: object)[key] }
         var contiguous = key
         return contiguous.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { text in
@@ -87,6 +95,24 @@ final class FastDecodingSession {
             offset += 1
         }
         return true
+    }
+
+    /// The value node of every key of the object at `object`, made on first use. The keys are
+    /// distinct as strings (the parser defers otherwise), so none replaces another.
+    private func memberIndex(of object: Int) -> [String: Int] {
+        if let index = memberIndexes[object] { return index }
+        var index: [String: Int] = [:]
+        let count = Int(nodes[object].length)
+        index.reserveCapacity(count)
+        bytes.withUnsafeBufferPointer { text in
+            var node = object + 1
+            for _ in 0..<count {
+                index[JSONText.string(of: nodes[node], in: text)] = node + 1
+                node = Int(nodes[node + 1].next)
+            }
+        }
+        memberIndexes[object] = index
+        return index
     }
 
     /// The keys of the object at `object`, in document order.
