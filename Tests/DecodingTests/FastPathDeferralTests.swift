@@ -104,7 +104,9 @@ import Testing
 
     @Test func keysOfLargeObjectsAreFoundThroughAnIndex() {
         struct Wide: Decodable, Equatable {
-            enum CodingKeys: String, CodingKey { case first = "k0", last = "k99", kelvin = "\u{212A}", missing = "k100" }
+            enum CodingKeys: String, CodingKey {
+                case first = "k0", last = "k99", kelvin = "\u{212A}", missing = "k100"
+            }
             var first: Int
             var last: Int
             var kelvin: Int

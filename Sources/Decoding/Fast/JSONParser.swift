@@ -17,8 +17,6 @@ struct JSONParser {
     private var position = 0
     private var depth = 0
     private(set) var nodes: [JSONNode] = []
-    /// The key nodes of the objects being read, innermost last.
-    private var keys: [Int32] = []
 
     /// Reads `bytes`, which must stay valid while the parser runs.
     ///
@@ -263,7 +261,6 @@ struct JSONParser {
         } else {
             while true {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw notJSON }
-                keys.append(Int32(nodes.count))
                 try string()
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw notJSON }
@@ -284,40 +281,47 @@ struct JSONParser {
                 }
             }
         }
-        if count > 1 { try checkDistinctKeys(Int(count)) }
-        keys.removeLast(Int(count))
+        if count > 1 { try checkDistinctKeys(of: index, count: Int(count)) }
         nodes[index].length = count
         nodes[index].next = Int32(nodes.count)
         depth -= 1
     }
 
-    /// Throws when two of the last `count` keys are equal as Swift strings, which is how
-    /// Foundation's decoder tells keys apart.
-    private func checkDistinctKeys(_ count: Int) throws(FastDeferral) {
-        let first = keys.count - count
-        let allPlain = keys[first...].allSatisfy { key in
-            let node = nodes[Int(key)]
-            return node.has(JSONNode.stringIsASCII) && !node.has(JSONNode.stringHasEscapes)
+    /// Throws when two keys of the object at `object`, which has `count` members, are equal as
+    /// Swift strings, which is how Foundation's decoder tells keys apart.
+    private func checkDistinctKeys(of object: Int, count: Int) throws(FastDeferral) {
+        // A member's key node is followed by its value's nodes; the value's `next` is the next key.
+        func nextKey(_ key: Int) -> Int { Int(nodes[key + 1].next) }
+        var allPlain = true
+        var key = object + 1
+        for _ in 0..<count {
+            allPlain = allPlain && nodes[key].has(JSONNode.stringIsASCII) && !nodes[key].has(JSONNode.stringHasEscapes)
+            key = nextKey(key)
         }
         if allPlain && count <= Self.pairwiseKeyLimit {
             // ASCII text is equal as a string exactly when its bytes are.
-            for i in first..<keys.count {
-                let a = nodes[Int(keys[i])]
-                for j in (i + 1)..<keys.count {
-                    let b = nodes[Int(keys[j])]
-                    guard a.length == b.length else { continue }
-                    if JSONText.equalBytes(bytes, Int(a.start), Int(b.start), Int(a.length)) {
+            var first = object + 1
+            for i in 0..<count {
+                let a = nodes[first]
+                var second = nextKey(first)
+                for _ in (i + 1)..<count {
+                    let b = nodes[second]
+                    if a.length == b.length && JSONText.equalBytes(bytes, Int(a.start), Int(b.start), Int(a.length)) {
                         throw FastDeferral(reason: .duplicateKey)
                     }
+                    second = nextKey(second)
                 }
+                first = nextKey(first)
             }
             return
         }
         var seen = Set<String>(minimumCapacity: count)
-        for key in keys[first...] {
-            guard seen.insert(JSONText.string(of: nodes[Int(key)], in: bytes)).inserted else {
+        key = object + 1
+        for _ in 0..<count {
+            guard seen.insert(JSONText.string(of: nodes[key], in: bytes)).inserted else {
                 throw FastDeferral(reason: .duplicateKey)
             }
+            key = nextKey(key)
         }
     }
 }
