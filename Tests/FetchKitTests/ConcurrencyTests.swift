@@ -190,6 +190,35 @@ struct ConcurrencyTests {
         gate.signal()
     }
 
+    @Test func spellingsOfAHostThatDifferOnlyInCaseShareItsConnectionLimit() async throws {
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        server.route("GET", "/held") { request in
+            if request.queryValue("i") == "0" { _ = gate.wait(timeout: Patience.hangDeadline) }
+            return .text("ok")
+        }
+        let client = FetchClient {
+            $0.retryPolicy = .none
+            $0.maximumConnectionsPerHost = 1
+            $0.timeout = Patience.beyondTheTest
+        }
+        let lower = try #require(URL(string: "http://localhost:\(server.port)/held?i=0"))
+        let upper = try #require(URL(string: "http://LocalHost:\(server.port)/held?i=1"))
+        let first = Task { try await client.fetch(lower, extracting: .string) }
+        #expect(await server.waitForRequests(count: 1))
+        let second = Task { try await client.fetch(upper, extracting: .string) }
+        // One host, one connection: the second waits for the first's slot, in the client's
+        // queue or inside the transport.
+        try await waitUntil("the second spelling to wait for the host's one connection") {
+            let counts = client.limiter.counts
+            return counts.parked + counts.waiting == 1
+        }
+        #expect(server.receivedRequests.count == 1)
+        gate.signal()
+        #expect(try await first.value == "ok")
+        #expect(try await second.value == "ok")
+    }
+
     @Test func completionsRunOnTheQueueTheCallerNames() async throws {
         defer { server.stop() }
         let key = DispatchSpecificKey<String>()

@@ -21,11 +21,18 @@ struct OutgoingRequest: Sendable {
     var request: URLRequest
     var bodyFile: BodyFile?
     var cachePolicy: CachePolicy = .useProtocol
+    /// The host key of `request`'s URL when building it showed it (``URLValidation/hostKey(of:)``);
+    /// `nil` when it is to be read from the URL.
+    var hostKey: String?
 
-    init(_ request: URLRequest, bodyFile: BodyFile? = nil, cachePolicy: CachePolicy = .useProtocol) {
+    init(
+        _ request: URLRequest, bodyFile: BodyFile? = nil, cachePolicy: CachePolicy = .useProtocol,
+        hostKey: String? = nil
+    ) {
         self.request = request
         self.bodyFile = bodyFile
         self.cachePolicy = cachePolicy
+        self.hostKey = hostKey
     }
 
     /// The file to upload as it is now, or a ``FetchError/Code-swift.struct/fileUnavailable``
@@ -71,8 +78,9 @@ extension Endpoint {
         temporaryDirectory: URL? = nil
     ) throws(FetchError) -> OutgoingRequest {
         // Each change to a `URLRequest` copies its storage on Linux: set what can be set at once.
+        let location = try located(base: base)
         var request = URLRequest(
-            url: try url(base: base), timeoutInterval: sessionTimeout ?? (timeout ?? defaultTimeout).timeInterval)
+            url: location.url, timeoutInterval: sessionTimeout ?? (timeout ?? defaultTimeout).timeInterval)
         if method != .get { request.httpMethod = method.rawValue }
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
@@ -91,7 +99,9 @@ extension Endpoint {
                     guard let stream = InputStream(url: file) else {
                         throw FetchError(
                             code: .fileUnavailable,
-                            detail: "the upload file \(file.path) could not be opened for reading. Check that it still exists")
+                            detail:
+                                "the upload file \(file.path) could not be opened for reading. Check that it still exists"
+                        )
                     }
                     request.httpBodyStream = stream
                 } else if handling == .memory {
@@ -128,6 +138,6 @@ extension Endpoint {
                 request.setValue(contentType, forHTTPHeaderField: "Content-Type")
             }
         }
-        return OutgoingRequest(request, bodyFile: bodyFile, cachePolicy: cachePolicy)
+        return OutgoingRequest(request, bodyFile: bodyFile, cachePolicy: cachePolicy, hostKey: location.hostKey)
     }
 }

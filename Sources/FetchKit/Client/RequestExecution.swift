@@ -181,10 +181,16 @@ final class RequestExecution: CancellableExecution {
         var request = outgoing.request
         let host: String
         do {
-            for adapter in client.configuration.adapters {
+            let adapters = client.configuration.adapters
+            for adapter in adapters {
                 request = try adapter.adapt(request)
             }
-            host = try URLValidation.hostKey(of: request.url)
+            // The key the build read from the URL's text holds while the adapters left the URL as it was.
+            if let key = outgoing.hostKey, adapters.isEmpty || request.url == outgoing.request.url {
+                host = key
+            } else {
+                host = try URLValidation.hostKey(of: request.url)
+            }
         } catch {
             removeTemporaryBody(outgoing.bodyFile)
             finish(.failure(error.describing(redactor.describe(request))))

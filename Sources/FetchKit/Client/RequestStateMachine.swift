@@ -32,7 +32,7 @@ struct RequestStateMachine {
         case waitingToRetry(attempt: Int, renewingToken: Bool)
         /// Ended while exchange `exchange` was being handed over: the end completes once its
         /// task is known, so the task is cancelled before the completion runs.
-        indirect case finishing(Outcome, attempt: Int, exchange: Int)
+        case finishing(Outcome, attempt: Int, exchange: Int)
         /// Ended; the completion has been returned.
         case finished
     }
@@ -81,9 +81,8 @@ struct RequestStateMachine {
             case scheduleRetry(attempt: Int, delay: Duration)
             /// Renews the token `grant` that attempt `attempt` was rejected with.
             case renewToken(attempt: Int, grant: TokenGrant?)
-            /// Ends the request with `outcome`: the one completion. (Boxed, as is the outcome a
-            /// hand-over waits with: it keeps the actions small, and it is made once a request.)
-            indirect case finish(Outcome)
+            /// Ends the request with `outcome`: the one completion.
+            case finish(Outcome)
             /// Removes the request's temporary body (it was prepared after it ended).
             case removeTemporaryBody
         }

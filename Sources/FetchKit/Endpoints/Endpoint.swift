@@ -81,10 +81,16 @@ extension Endpoint {
     /// - Throws: ``FetchError`` with code ``FetchError/Code-swift.struct/invalidURL`` when
     ///   the parts do not make an http or https URL with a host.
     public func url(base: URL? = nil) throws(FetchError) -> URL {
+        try located(base: base).url
+    }
+
+    /// The URL of ``url(base:)`` and, when its text shows it cheaply, its host key
+    /// (``URLValidation/hostKey(of:)``); `nil` then means the key is to be read from the URL.
+    func located(base: URL?) throws(FetchError) -> (url: URL, hostKey: String?) {
         let root = base ?? baseURL
         if let joined = PercentEncoding.joined(root.absoluteString, path: path, query: queryItems) {
             if !joined.isHTTPWithHost { try URLValidation.check(joined.url) }
-            return joined.url
+            return (joined.url, joined.hostKey)
         }
         guard var components = URLComponents(url: root, resolvingAgainstBaseURL: true) else {
             throw FetchError(code: .invalidURL, detail: "the base URL cannot be parsed")
@@ -109,7 +115,7 @@ extension Endpoint {
             throw FetchError(code: .invalidURL, detail: "the base URL and path do not make a URL")
         }
         try URLValidation.check(url)
-        return url
+        return (url, nil)
     }
 
     /// The `URLRequest` for this endpoint: its URL, method, headers, body and timeout.

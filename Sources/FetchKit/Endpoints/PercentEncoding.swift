@@ -55,6 +55,9 @@ enum PercentEncoding {
         /// Whether the base's scheme is `http` or `https` and its host is not empty, so the
         /// URL needs no further ``URLValidation`` check.
         var isHTTPWithHost: Bool
+        /// The URL's host key (``URLValidation/hostKey(of:)``), read from the base's text;
+        /// `nil` when the URL is not http or https with a host, or its port is beyond 65535.
+        var hostKey: String?
     }
 
     /// The URL of `path` and `query` under `base`, joined as text, when `base` is a plain
@@ -78,12 +81,13 @@ enum PercentEncoding {
         }
         if !query.isEmpty { joined += "?" + encodeQuery(query) }
         guard let url = URL(string: joined) else { return nil }
-        return JoinedURL(url: url, isHTTPWithHost: shape.isHTTPWithHost)
+        return JoinedURL(url: url, isHTTPWithHost: shape.isHTTPWithHost, hostKey: shape.hostKey)
     }
 
     /// What ``plainBaseShape(_:)`` learns of a plain base.
     private struct BaseShape {
         var isHTTPWithHost: Bool
+        var hostKey: String?
     }
 
     /// The shape of `bytes` when they are a plain base, `scheme://host[:port][/path]` made of
@@ -111,16 +115,29 @@ enum PercentEncoding {
         while authorityEnd < bytes.count, bytes[authorityEnd] != slash { authorityEnd += 1 }
         var hostEnd = authorityStart
         while hostEnd < authorityEnd, bytes[hostEnd] != colon { hostEnd += 1 }
+        var port: Int?
         if hostEnd < authorityEnd {
             // A port: digits only, at least one, no leading zero unless it is just "0".
-            let port = UnsafeBufferPointer(rebasing: bytes[(hostEnd + 1)..<authorityEnd])
-            guard !port.isEmpty, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                port[0] != UInt8(ascii: "0") || port.count == 1
+            let digits = UnsafeBufferPointer(rebasing: bytes[(hostEnd + 1)..<authorityEnd])
+            guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                digits[0] != UInt8(ascii: "0") || digits.count == 1
             else { return nil }
+            // At most 65535 is a port; a longer run of digits leaves the key to `URL`'s getters.
+            if digits.count <= 5 { port = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } }
+            if port ?? 0 > 65_535 { port = nil }
         }
-        return BaseShape(
-            isHTTPWithHost: hostEnd > authorityStart
-                && isHTTPScheme(UnsafeBufferPointer(rebasing: bytes[..<separator])))
+        let scheme = UnsafeBufferPointer(rebasing: bytes[..<separator])
+        guard hostEnd > authorityStart, isHTTPScheme(scheme) else {
+            return BaseShape(isHTTPWithHost: false, hostKey: nil)
+        }
+        let hasPort = hostEnd < authorityEnd
+        let key =
+            hasPort && port == nil
+            ? nil
+            : URLValidation.hostKey(
+                host: UnsafeBufferPointer(rebasing: bytes[authorityStart..<hostEnd]),
+                port: port ?? (scheme.count == 5 ? 443 : 80))
+        return BaseShape(isHTTPWithHost: true, hostKey: key)
     }
 
     /// The bytes of `https`, whose first four spell `http`.

@@ -7,15 +7,45 @@ enum URLValidation {
         _ = try validated(url)
     }
 
-    /// Checks `url` as ``check(_:)`` does and returns its `host:port` (the port the scheme
-    /// implies when the URL names none): the key of the requests that share a server.
+    /// Checks `url` as ``check(_:)`` does and returns its `host:port`, the host in lower case
+    /// and the port the scheme implies when the URL names none: the key of the requests that
+    /// share a server (host names are case-insensitive, so `Example.com` and `example.com` share one).
     static func hostKey(of url: URL?) throws(FetchError) -> String {
         if let url, let key = plainHostKey(url.absoluteString) { return key }
         let (url, scheme, host) = try validated(url)
-        return host + ":" + String(url.port ?? (scheme == "https" ? 443 : 80))
+        return host.lowercased() + ":" + String(url.port ?? (scheme == "https" ? 443 : 80))
     }
 
-    /// The host key of a plain absolute URL, read from its text: `http` or `https` in any case,
+    /// The host key of `host` (ASCII bytes) and `port`: the host in lower case, `:` and the port.
+    static func hostKey(host: UnsafeBufferPointer<UInt8>, port: Int) -> String {
+        // Five digits at most: a port is at most 65535.
+        String(unsafeUninitializedCapacity: host.count + 6) { buffer in
+            var count = 0
+            for byte in host {
+                // `| 0x20` lowers an ASCII letter.
+                buffer[count] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                count += 1
+            }
+            buffer[count] = UInt8(ascii: ":")
+            count += 1
+            var divisor = 10_000
+            var value = port
+            var started = false
+            while divisor > 0 {
+                let digit = value / divisor
+                if digit > 0 || started || divisor == 1 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(digit)
+                    count += 1
+                    started = true
+                }
+                value %= divisor
+                divisor /= 10
+            }
+            return count
+        }
+    }
+
+    /// The host key of a plain absolute URL (the host in lower case), read from its text: `http` or `https` in any case,
     /// `://`, a host of letters, digits, `-`, `.`, `_` and `~`, an optional port of one to five
     /// digits up to 65535, then the end, `/`, `?` or `#`. Its host and port are then what `URL`'s getters
     /// return, which cost several times more; `nil` for any other text, which the getters read.
@@ -62,8 +92,8 @@ enum URLValidation {
                     return nil
                 }
             }
-            let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
-            return host + ":" + String(port ?? (secure ? 443 : 80))
+            return hostKey(
+                host: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), port: port ?? (secure ? 443 : 80))
         }
     }
 

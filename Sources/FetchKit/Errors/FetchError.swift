@@ -81,41 +81,67 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public let code: Code
+    public var code: Code { storage.code }
     /// The request this error belongs to, described with secrets redacted, such as
     /// `GET https://api.example.com/v1/items?api_key=REDACTED`; `nil` when no request was built.
-    public let request: String?
+    public var request: String? { storage.request }
     /// The `URLError` code of a ``Code-swift.struct/transportFailed``,
     /// ``Code-swift.struct/connectionLost`` or ``Code-swift.struct/badResponse`` error (the code only:
     /// a `URLError` carries the failing URL, which may hold a secret).
-    public let urlErrorCode: URLError.Code?
+    public var urlErrorCode: URLError.Code? { storage.urlErrorCode }
     /// The HTTP status of an ``Code-swift.struct/unacceptableStatus`` error, or of the response
     /// behind a decoding or API failure.
-    public let statusCode: Int?
+    public var statusCode: Int? { storage.statusCode }
     /// The start of the response body (at most 200 characters) of an ``Code-swift.struct/unacceptableStatus`` error.
-    public let bodyExcerpt: String?
+    public var bodyExcerpt: String? { storage.bodyExcerpt }
     /// The Decoding module's failure, with its readable path, for a ``Code-swift.struct/decodingFailed`` error.
-    public let decodingFailure: DecodingFailure?
+    public var decodingFailure: DecodingFailure? { storage.decodingFailure }
     /// What the API reported, for an ``Code-swift.struct/apiFailure`` error.
-    public let reportedFailure: APIFailure?
+    public var reportedFailure: APIFailure? { storage.reportedFailure }
     /// The timeout that ran out, for a ``Code-swift.struct/timedOut`` error.
-    public let timeout: Duration?
-    private let detail: String?
+    public var timeout: Duration? { storage.timeout }
+    private var detail: String? { storage.detail }
+
+    /// The error's fields, in one immutable object: an error is one reference wide, so the
+    /// results and outcomes that carry one along a request copy a pointer, not every field.
+    private final class Storage: Sendable {
+        let code: Code
+        let request: String?
+        let detail: String?
+        let urlErrorCode: URLError.Code?
+        let statusCode: Int?
+        let bodyExcerpt: String?
+        let decodingFailure: DecodingFailure?
+        let reportedFailure: APIFailure?
+        let timeout: Duration?
+
+        init(
+            code: Code, request: String?, detail: String?, urlErrorCode: URLError.Code?, statusCode: Int?,
+            bodyExcerpt: String?, decodingFailure: DecodingFailure?, reportedFailure: APIFailure?, timeout: Duration?
+        ) {
+            self.code = code
+            self.request = request
+            self.detail = detail
+            self.urlErrorCode = urlErrorCode
+            self.statusCode = statusCode
+            self.bodyExcerpt = bodyExcerpt
+            self.decodingFailure = decodingFailure
+            self.reportedFailure = reportedFailure
+            self.timeout = timeout
+        }
+    }
+
+    private let storage: Storage
 
     init(
         code: Code, request: String? = nil, detail: String? = nil, urlErrorCode: URLError.Code? = nil,
         statusCode: Int? = nil, bodyExcerpt: String? = nil, decodingFailure: DecodingFailure? = nil,
         reportedFailure: APIFailure? = nil, timeout: Duration? = nil
     ) {
-        self.code = code
-        self.request = request
-        self.detail = detail
-        self.urlErrorCode = urlErrorCode
-        self.statusCode = statusCode
-        self.bodyExcerpt = bodyExcerpt
-        self.decodingFailure = decodingFailure
-        self.reportedFailure = reportedFailure
-        self.timeout = timeout
+        storage = Storage(
+            code: code, request: request, detail: detail, urlErrorCode: urlErrorCode, statusCode: statusCode,
+            bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure, reportedFailure: reportedFailure,
+            timeout: timeout)
     }
 
     /// A copy that names the request it belongs to.
