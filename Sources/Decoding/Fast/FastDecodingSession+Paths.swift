@@ -95,3 +95,36 @@ extension FastDecodingSession {
         return nil
     }
 }
+
+extension FastDecodingSession {
+    /// Decodes `type` at `path` from the top of the text, as ``PathDecoder/decode(_:from:at:)``
+    /// does through `JSONDecoder`: an optional `type` gives nil where the path leads nowhere.
+    func decode<T: Decodable>(_ type: T.Type, at path: PathExpression) throws -> T {
+        if let optional = T.self as? any FastOptionalAtPath.Type {
+            guard let value = try optional.decodeWrapped(at: path, in: self) as? T else { throw fail(.decodingError) }
+            return value
+        }
+        guard let value = try decodeIfFound(type, at: path, required: true) else { throw fail(.decodingError) }
+        return value
+    }
+
+    /// The value at `path` from the top of the text; nil when it is absent and not `required`.
+    func decodeIfFound<T: Decodable>(_ type: T.Type, at path: PathExpression, required: Bool) throws -> T? {
+        let top = nodes[0]
+        switch top.kind {
+        case .null:
+            if required { throw fail(.decodingError) }
+            return nil
+        case .object, .array:
+            switch try resolve(path, from: 0, location: nil, required: required) {
+            case .found(let index, let location):
+                if nodes[index].kind == .null && !required { return nil }
+                return try decodeValue(type, at: index, parent: location, component: nil)
+            case .absent: return nil
+            case .mismatch: throw fail(.decodingError)
+            }
+        default:
+            throw fail(.decodingError)
+        }
+    }
+}

@@ -161,3 +161,100 @@ struct Photo: Codable, Equatable, Sendable {
 func json(_ text: String) -> Data {
     Data(text.utf8)
 }
+
+/// A summary of a Google Books page: nested types, optionals, arrays, integers and filters.
+struct ShelfSummary: Decodable, Equatable {
+    struct Volume: Decodable, Equatable {
+        enum CodingKeys: String, CodingKey {
+            case id, etag
+            case title = "volumeInfo.title"
+            case pages = "volumeInfo.pageCount"
+            case categories = "volumeInfo.categories"
+            case isbn10 = "volumeInfo.industryIdentifiers[type=ISBN_10].identifier"
+            case firstIdentifier = "volumeInfo.industryIdentifiers.first"
+            case rating = "volumeInfo.averageRating"
+            case readingModes = "volumeInfo.readingModes"
+            case epub = "accessInfo.epub.isAvailable"
+            case price = "saleInfo.retailPrice"
+            case language = "volumeInfo.language"
+        }
+        var id: String
+        var etag: String?
+        var title: String
+        var pages: Int?
+        var categories: [String]?
+        var isbn10: String?
+        var firstIdentifier: [String: String]?
+        var rating: Double?
+        var readingModes: [String: Bool]?
+        var epub: Bool?
+        var price: Price?
+        var language: String
+    }
+
+    struct Price: Decodable, Equatable {
+        var amount: Double?
+        var currencyCode: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, totalItems
+        case volumes = "items"
+        case firstTitle = "items.first.volumeInfo.title"
+    }
+    var kind: String
+    var totalItems: Int64
+    var volumes: [Volume]?
+    var firstTitle: String?
+}
+
+/// One TMDB movie with more of its fields.
+struct MovieSummary: Decodable, Equatable {
+    struct Genre: Decodable, Equatable {
+        var id: Int
+        var name: String
+    }
+    enum CodingKeys: String, CodingKey {
+        case id, title, popularity, adult, budget, genres, revenue, runtime, video
+        case voteAverage = "vote_average"
+        case releaseDate = "release_date"
+        case firstGenre = "genres.first.name"
+        case homepage
+    }
+    var id: Int
+    var title: String
+    var popularity: Double
+    var adult: Bool
+    var budget: Int?
+    var genres: [Genre]?
+    var revenue: UInt64?
+    var runtime: Int16?
+    var video: Bool?
+    var voteAverage: Float?
+    var releaseDate: String?
+    var firstGenre: String?
+    var homepage: URL?
+}
+
+/// A page of TMDB search results.
+struct MovieSearchPage: Decodable, Equatable {
+    struct Result: Decodable, Equatable {
+        enum CodingKeys: String, CodingKey {
+            case id, title, popularity
+            case genreIDs = "genre_ids"
+            case voteCount = "vote_count"
+            case original = "original_title"
+            case poster = "poster_path"
+        }
+        var id: Int
+        var title: String
+        var popularity: Double
+        var genreIDs: [Int]
+        var voteCount: Int32
+        var original: String?
+        var poster: String?
+    }
+    var page: Int
+    var results: [Result]
+    var total_results: Int
+}
