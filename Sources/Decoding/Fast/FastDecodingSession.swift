@@ -42,11 +42,6 @@ final class FastDecodingSession {
         return error
     }
 
-    /// Records `error`, thrown by a conversion, as the reason the fast path gives up.
-    func fail(_ error: FastDeferral) -> FastDeferral {
-        fail(error.reason)
-    }
-
     // MARK: Objects and arrays
 
     /// The value node of the member `key` of the object at `object`, or nil when it has none.
