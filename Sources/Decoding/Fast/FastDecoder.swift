@@ -23,12 +23,14 @@ final class FastDecoder: Decoder, SingleValueDecodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { session.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try session.checkNotDeferred()
         guard session.nodes[index].kind == .object else { throw session.fail(.decodingError) }
         return KeyedDecodingContainer(
             FastKeyedContainer<Key>(session: session, object: index, location: location, plan: KeyPlan.of(Key.self)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try session.checkNotDeferred()
         guard session.nodes[index].kind == .array else { throw session.fail(.decodingError) }
         return FastUnkeyedContainer(session: session, array: index, location: location)
     }

@@ -6,6 +6,7 @@
 extension FastDecodingSession {
     /// The string at `index`.
     func string(at index: Int) throws(FastDeferral) -> String {
+        try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .string else { throw fail(.decodingError) }
         return bytes.withUnsafeBufferPointer { JSONText.string(of: node, in: $0) }
@@ -13,6 +14,7 @@ extension FastDecodingSession {
 
     /// The boolean at `index`.
     func bool(at index: Int) throws(FastDeferral) -> Bool {
+        try checkNotDeferred()
         switch nodes[index].kind {
         case .true: return true
         case .false: return false
@@ -23,6 +25,7 @@ extension FastDecodingSession {
     /// The integer at `index`: only plain digits (no fraction or exponent, no `-0`), at most 18
     /// of them, within `T`'s range.
     func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) throws(FastDeferral) -> T {
+        try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw fail(.decodingError) }
         guard node.has(JSONNode.numberIsInteger), let value = smallInteger(node), let result = T(exactly: value)
@@ -33,6 +36,7 @@ extension FastDecodingSession {
     /// The `Double` at `index`, as `strtod` reads it: no exponent, finite, and zero only when
     /// written as a positive zero.
     func double(at index: Int) throws(FastDeferral) -> Double {
+        try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw fail(.decodingError) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
@@ -44,6 +48,7 @@ extension FastDecodingSession {
 
     /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:)``.
     func float(at index: Int) throws(FastDeferral) -> Float {
+        try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw fail(.decodingError) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }

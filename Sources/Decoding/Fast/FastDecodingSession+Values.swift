@@ -43,6 +43,7 @@ extension FastDecodingSession {
         }
         if T.self == Data.self || T.self == Decimal.self { throw fail(.unsupported) }
         if T.self == Date.self && !datesAreDeferred { throw fail(.unsupported) }
+        try checkNotDeferred()
         let location = component.map { CodingPathNode(parent: parent, component: $0) } ?? parent
         do {
             return try T(from: FastDecoder(session: self, index: index, location: location))

@@ -42,6 +42,14 @@ final class FastDecodingSession {
         return error
     }
 
+    /// Throws the recorded deferral, if there is one: once the fast path has given up, its
+    /// result is thrown away, so every later request stops at once rather than decoding on
+    /// behind a `try?` that swallowed the first error.
+    @inline(__always)
+    func checkNotDeferred() throws(FastDeferral) {
+        if let deferral { throw deferral }
+    }
+
     // MARK: Objects and arrays
 
     /// The value node of the member `key` of the object at `object`, or nil when it has none.
