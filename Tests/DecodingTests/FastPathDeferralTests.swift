@@ -117,6 +117,29 @@ import Testing
         #expect(Differential.compare([String: Int].self, json("{\(members)}")) == .decoded)
     }
 
+    /// The parser skips plain text eight bytes at a time: an escape, a non-ASCII character, the
+    /// closing quote or a control character at any offset is still seen.
+    @Test func aSpecialCharacterAtAnyOffsetOfAStringIsSeen() {
+        for offset in 0..<20 {
+            let head = String(repeating: "a", count: offset)
+            let tail = String(repeating: "b", count: 19 - offset)
+            for special in [#"\""#, #"\\"#, #"\n"#, "\u{E9}", "\u{1F600}", #"\u0041"#, ""] {
+                #expect(Differential.compare(Text.self, json(#"{"s": ""# + head + special + tail + #""}"#)) == .decoded)
+            }
+            expectDeferral(Text.self, #"{"s": ""# + head + "\u{1F}" + tail + #""}"#, .notStrictJSON)
+            expectDeferral(Text.self, #"{"s": ""# + head + "\u{7F}\u{0}" + tail + #""}"#, .notStrictJSON)
+            expectDeferral(Text.self, #"{"s": ""# + head + #"\x"# + tail + #""}"#, .notStrictJSON)
+        }
+        // Bytes that are not UTF-8 at any offset.
+        for offset in 0..<12 {
+            for byte: UInt8 in [0x80, 0x9F, 0xBF, 0xC0, 0xFF] {
+                var bytes = Array(#"{"s": "aaaaaaaaaaaaaaaaaaaaaaaa"}"#.utf8)
+                bytes[7 + offset] = byte
+                #expect(Differential.compare(Text.self, Data(bytes)) == .deferred(.notStrictJSON))
+            }
+        }
+    }
+
     @Test func textThatIsNotStrictJSONDefers() {
         expectDeferral([Int].self, "[1,]", .notStrictJSON)
         expectDeferral(Count.self, #"{"n": 1,}"#, .notStrictJSON)

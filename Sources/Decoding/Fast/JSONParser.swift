@@ -119,6 +119,7 @@ struct JSONParser {
         var escaped = false
         var ascii = true
         while true {
+            skipPlainWords()
             guard position < bytes.count else { throw notJSON }
             let byte = bytes[position]
             switch byte {
@@ -141,6 +142,28 @@ struct JSONParser {
             default:
                 position += 1
             }
+        }
+    }
+
+    /// Skips eight bytes at a time while none of them is a quote, a backslash, a control
+    /// character or a non-ASCII byte; the loop in ``string()`` reads the rest one by one.
+    @inline(__always)
+    private mutating func skipPlainWords() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while position + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            // A byte's high bit ends up set when the byte is zero (in `quotes` or
+            // `backslashes`), below 0x20, or itself above 0x7F. A borrow can only carry from a
+            // byte that is one of those, so a word without one has no bit set.
+            let special =
+                ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                | (word &- ones &* 0x20) | word
+            guard special & highBits == 0 else { return }
+            position += 8
         }
     }
 
