@@ -118,8 +118,8 @@ struct JSONParser {
         let start = position
         var escaped = false
         var ascii = true
+        skipPlainWords()
         while true {
-            skipPlainWords()
             guard position < bytes.count else { throw notJSON }
             let byte = bytes[position]
             switch byte {
@@ -134,11 +134,13 @@ struct JSONParser {
             case UInt8(ascii: "\\"):
                 escaped = true
                 try escape()
+                skipPlainWords()
             case 0..<0x20:
                 throw notJSON
             case 0x80...:
                 ascii = false
                 try utf8Sequence()
+                skipPlainWords()
             default:
                 position += 1
             }
@@ -146,7 +148,8 @@ struct JSONParser {
     }
 
     /// Skips eight bytes at a time while none of them is a quote, a backslash, a control
-    /// character or a non-ASCII byte; the loop in ``string()`` reads the rest one by one.
+    /// character or a non-ASCII byte; the loop in ``string()`` reads the rest one by one, and
+    /// comes back here after each escape or multi-byte character.
     @inline(__always)
     private mutating func skipPlainWords() {
         guard let base = bytes.baseAddress else { return }
