@@ -21,15 +21,17 @@ public import Foundation
 /// ```
 ///
 /// Paths work at any depth: nested types, arrays and dictionaries of them may use paths in
-/// their own keys, and types without paths decode exactly as with `JSONDecoder`. See
+/// their own keys, and types without paths decode to the values `JSONDecoder` gives. See
 /// <doc:NestedKeysAndLenientDecoding> for the path syntax.
 ///
 /// `PathDecoder` parses the JSON once itself and reads the paths on what it parsed. When it
 /// is not sure to give the value `JSONDecoder` gives (a number it does not convert as
 /// Foundation does, a duplicate key, a lone surrogate, `Data`, `Decimal`, a key decoding
 /// strategy, any decoding error), it decodes the data again from the start through
-/// `JSONDecoder`, so every error is the one `JSONDecoder` leads to. Successes are faster than
-/// with `JSONDecoder`; failures are slower, and a type's `init(from:)` may run twice for them.
+/// `JSONDecoder`, so every error is the one `JSONDecoder` leads to. A decoding that needs no
+/// such second start is faster than with `JSONDecoder`; one that does (every failure, and a
+/// success that passes through an error a type catches) costs both, and a type's `init(from:)`
+/// may run twice for it. A keyed container's `allKeys` come in the document's order.
 ///
 /// `PathDecoder` is a value; it is safe to share one between threads.
 public struct PathDecoder: Sendable {

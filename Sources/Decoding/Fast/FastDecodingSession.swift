@@ -70,7 +70,7 @@ final class FastDecodingSession {
                     let value = index + 1
                     let plain = name.has(JSONNode.stringIsASCII) && !name.has(JSONNode.stringHasEscapes)
                     if Int(name.length) == wanted.count, !name.has(JSONNode.stringHasEscapes),
-                        Self.equal(text, Int(name.start), wanted)
+                        JSONText.equalBytes(text, Int(name.start), wanted, 0, wanted.count)
                     {
                         return value
                     }
@@ -84,20 +84,6 @@ final class FastDecodingSession {
                 return nil
             }
         }
-    }
-
-    @inline(__always)
-    private static func equal(
-        _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ wanted: UnsafeBufferPointer<UInt8>
-    )
-        -> Bool
-    {
-        var offset = 0
-        while offset < wanted.count {
-            if text[start + offset] != wanted[offset] { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// The value node of every key of the object at `object`, made on first use. The keys are

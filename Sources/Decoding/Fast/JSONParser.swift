@@ -332,7 +332,9 @@ struct JSONParser {
                 var second = nextKey(first)
                 for _ in (i + 1)..<count {
                     let b = nodes[second]
-                    if a.length == b.length && JSONText.equalBytes(bytes, Int(a.start), Int(b.start), Int(a.length)) {
+                    if a.length == b.length
+                        && JSONText.equalBytes(bytes, Int(a.start), bytes, Int(b.start), Int(a.length))
+                    {
                         throw FastDeferral(reason: .duplicateKey)
                     }
                     second = nextKey(second)

@@ -71,12 +71,14 @@ enum JSONText {
         }
     }
 
-    /// Whether `count` bytes at `a` and at `b` are equal.
+    /// Whether the `count` bytes of `first` at `a` equal the `count` bytes of `second` at `b`.
     @inline(__always)
-    static func equalBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, _ count: Int) -> Bool {
+    static func equalBytes(
+        _ first: UnsafeBufferPointer<UInt8>, _ a: Int, _ second: UnsafeBufferPointer<UInt8>, _ b: Int, _ count: Int
+    ) -> Bool {
         var offset = 0
         while offset < count {
-            if bytes[a + offset] != bytes[b + offset] { return false }
+            if first[a + offset] != second[b + offset] { return false }
             offset += 1
         }
         return true

@@ -1,20 +1,14 @@
 import Foundation
 
 extension PathDecoder {
-    /// Decodes `type` from `data` (at `path`, when given) on the fast path, or says why not.
+    /// Decodes `type` from `data` (at `path`, when given) on the fast path, or throws why not.
     ///
     /// The fast path parses the text once and decodes through ``FastDecoder``; it returns a
     /// value only when nothing on the way deferred (see ``FastDeferral``), so that the value
     /// is the one the `JSONDecoder` path returns. What the lenient helpers record in the
-    /// ``DecodingReport`` reaches the caller's report only when the fast path succeeds.
-    func decodeOnFastPath<T: Decodable>(
-        _ type: T.Type, from data: Data, at path: PathExpression? = nil
-    ) -> Result<T, FastDeferral> {
-        Result { () throws(FastDeferral) in try fastDecode(type, from: data, at: path) }
-    }
-
-    /// ``decodeOnFastPath(_:from:at:)`` as a throwing function: generic code that returns a
-    /// `Result<T, FastDeferral>` looks its metadata up on every call, a typed throw does not.
+    /// ``DecodingReport`` reaches the caller's report only when the fast path succeeds. (A
+    /// typed throw, not a `Result<T, FastDeferral>`, whose metadata generic code would look up
+    /// on every call.)
     func fastDecode<T: Decodable>(
         _ type: T.Type, from data: Data, at path: PathExpression? = nil
     ) throws(FastDeferral) -> T {
