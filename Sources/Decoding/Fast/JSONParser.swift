@@ -219,26 +219,7 @@ struct JSONParser {
 
     /// Checks one multi-byte UTF-8 sequence: no overlong forms, no surrogates, nothing past U+10FFFF.
     private mutating func utf8Sequence() throws(FastDeferral) {
-        let lead = bytes[position]
-        let length: Int
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: (length, lower) = (3, 0xA0)
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: (length, upper) = (3, 0x9F)
-        case 0xF0: (length, lower) = (4, 0x90)
-        case 0xF1...0xF3: length = 4
-        case 0xF4: (length, upper) = (4, 0x8F)
-        default: throw notJSON
-        }
-        guard position + length <= bytes.count else { throw notJSON }
-        for offset in 1..<length {
-            let byte = bytes[position + offset]
-            let (low, high) = offset == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-            guard byte >= low && byte <= high else { throw notJSON }
-        }
+        guard case .valid(let length) = UTF8Sequence.check(bytes, at: position) else { throw notJSON }
         position += length
     }
 

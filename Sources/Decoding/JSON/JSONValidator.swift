@@ -310,35 +310,12 @@ enum JSONValidator {
 
         /// Checks one multi-byte UTF-8 sequence: no overlong forms, no surrogates, nothing past U+10FFFF.
         mutating func utf8Sequence() throws(JSONSyntaxError) {
-            let lead = bytes[position]
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                upper = 0x9F
-            case 0xF0:
-                length = 4
-                lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                upper = 0x8F
-            default: throw error("invalid UTF-8 \(describe(lead)) in string")
+            switch UTF8Sequence.check(bytes, at: position) {
+            case .valid(let length): position += length
+            case .invalidLead: throw error("invalid UTF-8 \(describe(bytes[position])) in string")
+            case .truncated: throw error("truncated UTF-8 sequence in string")
+            case .invalidContinuation: throw error("invalid UTF-8 sequence in string")
             }
-            guard position + length <= bytes.count else { throw error("truncated UTF-8 sequence in string") }
-            for offset in 1..<length {
-                let byte = bytes[position + offset]
-                let (low, high) = offset == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-                guard byte >= low && byte <= high else { throw error("invalid UTF-8 sequence in string") }
-            }
-            position += length
         }
     }
 }
