@@ -165,18 +165,24 @@ struct ConcurrencyTests {
         #expect((try? await fetches[2].value.get()) == "ok")
     }
 
-    @Test func cancellingTheRunningRequestDoesNotStallTheOneWaitingInsideTheTransport() async throws {
-        defer { server.stop() }
-        let gate = DispatchSemaphore(value: 0)
+    /// A client with one connection per host and no retries, and a route `/held` whose request
+    /// `?i=0` the server holds until `gate` is signalled (every other request is answered "ok").
+    private func oneConnectionClientWithAHeldRoute(until gate: DispatchSemaphore) -> FetchClient {
         server.route("GET", "/held") { request in
             if request.queryValue("i") == "0" { _ = gate.wait(timeout: Patience.hangDeadline) }
             return .text("ok")
         }
-        let client = FetchClient {
+        return FetchClient {
             $0.retryPolicy = .none
             $0.maximumConnectionsPerHost = 1
             $0.timeout = Patience.beyondTheTest
         }
+    }
+
+    @Test func cancellingTheRunningRequestDoesNotStallTheOneWaitingInsideTheTransport() async throws {
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let client = oneConnectionClientWithAHeldRoute(until: gate)
         let first = client.fetch(server.url("/held?i=0"), extracting: .string) { _ in }
         #expect(await server.waitForRequests(count: 1))
         // The second waits inside URLSession for the one connection.
@@ -193,15 +199,7 @@ struct ConcurrencyTests {
     @Test func spellingsOfAHostThatDifferOnlyInCaseShareItsConnectionLimit() async throws {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
-        server.route("GET", "/held") { request in
-            if request.queryValue("i") == "0" { _ = gate.wait(timeout: Patience.hangDeadline) }
-            return .text("ok")
-        }
-        let client = FetchClient {
-            $0.retryPolicy = .none
-            $0.maximumConnectionsPerHost = 1
-            $0.timeout = Patience.beyondTheTest
-        }
+        let client = oneConnectionClientWithAHeldRoute(until: gate)
         let lower = try #require(URL(string: "http://localhost:\(server.port)/held?i=0"))
         let upper = try #require(URL(string: "http://LocalHost:\(server.port)/held?i=1"))
         let first = Task { try await client.fetch(lower, extracting: .string) }
