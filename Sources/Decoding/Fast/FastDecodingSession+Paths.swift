@@ -41,15 +41,8 @@ extension FastDecodingSession {
                 child = match
                 location = CodingPathNode(parent: location, component: .index(position))
             } else {
-                guard let arrayStep = step.arrayStep else { return .mismatch }
                 let count = Int(nodes[node].length)
-                let position: Int
-                switch arrayStep {
-                case .first: position = 0
-                case .last: position = count - 1
-                case .index(let index): position = index
-                case .filter: return .mismatch
-                }
+                guard let position = step.arrayStep?.position(count: count) else { return .mismatch }
                 guard position >= 0, position < count else { return absent }
                 child = element(position, of: node)
                 location = CodingPathNode(parent: location, component: .index(position))

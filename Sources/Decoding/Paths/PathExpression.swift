@@ -10,6 +10,17 @@ final class PathExpression: Sendable {
         case first
         case last
         case filter(field: AnyCodingKey, value: String)
+
+        /// The position this step names in an array of `count` elements (it may be out of
+        /// range); nil for a filter, which names an element by its content.
+        func position(count: Int) -> Int? {
+            switch self {
+            case .first: 0
+            case .last: count - 1
+            case .index(let index): index
+            case .filter: nil
+            }
+        }
     }
 
     /// One step of a path.

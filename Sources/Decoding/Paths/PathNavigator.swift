@@ -259,12 +259,8 @@ enum PathNavigator {
             throw keyStepOnArray(path, step: step, codingPath: container.codingPath)
         }
         let count = container.count ?? 0
-        let target: Int
-        switch arrayStep {
-        case .first: target = 0
-        case .last: target = count - 1
-        case .index(let index): target = index
-        case .filter(let field, let value):
+        guard let target = arrayStep.position(count: count) else {
+            guard case .filter(let field, let value) = arrayStep else { return false }
             if try firstMatch(in: &container, field: field, value: value, keepingElement: keepingElement) != nil {
                 return true
             }
