@@ -72,13 +72,13 @@ struct NoteDTO: Decodable, Sendable {
     var id: Int
     var text: String
 }
-let fetched = try await client.fetch(server.baseURL.appendingPathComponent("note"), extracting: .decode(NoteDTO.self))
+let fetched = try await client.fetch(.url(server.baseURL.appendingPathComponent("note")), extracting: .decode(NoteDTO.self))
 try check(fetched.id == 7 && fetched.text == "fetched", "fetch returns the decoded value")
 
 // collect: the whole run's summary.
 server.route("GET", "/pages", respond: .json(#"[1, 2, 3]"#))
 let pages = Paginator<Int>(style: .offset(pageSize: 10)) { _ in
-    Page(items: try await client.fetch(server.baseURL.appendingPathComponent("pages"), extracting: .decode([Int].self)))
+    Page(items: try await client.fetch(.url(server.baseURL.appendingPathComponent("pages")), extracting: .decode([Int].self)))
 }
 let summary = await pages.collect { page in print("page of \(page.items.count)") }
 try check(summary.items == [1, 2, 3], "collect returns the summary")
@@ -87,14 +87,20 @@ try check(summary.items == [1, 2, 3], "collect returns the summary")
 let report = await FanOut(maximumConcurrency: 2).run([1, 2, 3], changed: { _, _ in true }) { item in item * 10 }
 try check(report.results.compactMap { try? $0.get() } == [10, 20, 30], "run returns the report")
 
-// download and allFinished: the file, then the batch's summary.
+// fetch to a file, shared by a key: the file.
 server.route("GET", "/file", respond: .text("downloaded"))
-let downloads = DownloadCoordinator(client: client)
 let destination = URL(fileURLWithPath: CommandLine.arguments[1] + ".download")
-let file = try await downloads.download(
-    URLRequest(url: server.baseURL.appendingPathComponent("file")), key: "file", to: destination)
-try check((try? String(contentsOf: file, encoding: .utf8)) == "downloaded", "download returns the finished file")
-let batch = await downloads.allFinished()
-try check(batch.succeeded.count == 1, "allFinished returns the batch's summary")
+let file = try await client.fetch(
+    .url(server.baseURL.appendingPathComponent("file")), extracting: .file(to: destination), sharing: "file")
+try check((try? String(contentsOf: file, encoding: .utf8)) == "downloaded", "a download returns the finished file")
+
+// fetch of an endpoint that names its response: the value.
+struct NoteByID: Endpoint {
+    typealias Response = NoteDTO
+    var baseURL: URL
+    var path: String { "/note" }
+}
+let typed = try await client.fetch(NoteByID(baseURL: server.baseURL))
+try check(typed.id == 7, "fetch of an endpoint with a response type returns its value")
 
 print("all twins ran their async form")

@@ -144,8 +144,8 @@ struct FlickrProgram {
             "flickr-\(ProcessInfo.processInfo.processIdentifier)-recent-photos.json")
         let client = source.makeClient()
         return RecentPhotosFetcher(
-            endpoint: source.endpoint, client: client, downloads: source.makeDownloads(client: client), store: store,
-            file: file, secret: source.key, keyHint: source.keyHint, progress: progress)
+            endpoint: source.endpoint, client: client, store: store, file: file, keyHint: source.keyHint,
+            progress: progress)
     }
 
     // MARK: Store

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// Where photos come from: the embedded offline server (the default) or Flickr itself
-/// (`--live`), with the key that goes with it and the client and downloads to use.
+/// (`--live`), with the key that goes with it and the client to use.
 struct PhotoSource: Sendable {
     /// The REST service URL.
     let service: URL
@@ -112,12 +112,6 @@ struct PhotoSource: Sendable {
             configuration.apiFailureDetector = APIFailure.jsonField(
                 "stat", equals: "fail", code: "code", message: "message")
         }
-    }
-
-    /// The download coordinator, over the same client: the download gets the key adapter,
-    /// the timeout, retries, status validation and redaction of every other request.
-    func makeDownloads(client: FetchClient) -> DownloadCoordinator {
-        DownloadCoordinator(client: client)
     }
 
     /// The search for recent geo-referenced photos on this source.

@@ -2,30 +2,27 @@ import Decoding
 import ExampleSupport
 import FetchKit
 import Foundation
-import Locking
 import Persistence
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// One fetch of recent geo-referenced photos: download, check, decode, upsert.
+/// One fetch of recent geo-referenced photos: download, decode, upsert.
 ///
-/// The `DownloadCoordinator` keys the download (`recent-photos`: a second request while one is
-/// in flight joins it instead of starting another), calls the download's completion once,
-/// and says once when the batch of downloads has ended. The file is then checked for
-/// Flickr's `"stat": "fail"` with the client's own failure detector, decoded at
-/// `photos.photo`, and upserted by photo id in one `persist` transaction.
+/// The download is one `fetch` to a file, shared by its key (`recent-photos`: a second request
+/// while one is in flight joins it instead of starting another). The client's pipeline checks
+/// Flickr's `"stat": "fail"` with its failure detector and redacts the key from what the
+/// server says; the file is then decoded at `photos.photo` and upserted by photo id in one
+/// `persist` transaction.
 final class RecentPhotosFetcher: Sendable {
     /// The download's key: a second fetch while one is in flight joins it.
     static let downloadKey = "recent-photos"
 
     private let endpoint: FlickrEndpoint
     private let client: FetchClient
-    private let downloads: DownloadCoordinator
     private let store: ObjectStore
     private let file: URL
-    private let secret: String
     private let keyHint: String
     private let progress: (@Sendable (String) -> Void)?
 
@@ -33,24 +30,20 @@ final class RecentPhotosFetcher: Sendable {
     ///
     /// - Parameters:
     ///   - endpoint: the search to run.
-    ///   - client: its configuration builds the request (timeout, the key adapter) and
-    ///     detects Flickr's failures.
-    ///   - downloads: the coordinator that runs the download.
+    ///   - client: its configuration builds the request (timeout, the key adapter), detects
+    ///     Flickr's failures and redacts the key.
     ///   - store: where photos go.
     ///   - file: where the download lands.
-    ///   - secret: the API key, scrubbed from any message the server sends back.
     ///   - keyHint: what to check when Flickr refuses the key.
     ///   - progress: told about each step, or nil for quiet.
     init(
-        endpoint: FlickrEndpoint, client: FetchClient, downloads: DownloadCoordinator, store: ObjectStore,
-        file: URL, secret: String, keyHint: String, progress: (@Sendable (String) -> Void)?
+        endpoint: FlickrEndpoint, client: FetchClient, store: ObjectStore, file: URL, keyHint: String,
+        progress: (@Sendable (String) -> Void)?
     ) {
         self.endpoint = endpoint
         self.client = client
-        self.downloads = downloads
         self.store = store
         self.file = file
-        self.secret = secret
         self.keyHint = keyHint
         self.progress = progress
     }
@@ -58,9 +51,8 @@ final class RecentPhotosFetcher: Sendable {
     /// Runs one fetch.
     ///
     /// - Returns: what it came to.
-    /// - Throws: `FetchError` (the request cannot be built), `DownloadError` (the transfer
-    ///   failed), ``FlickrError`` (Flickr refused, the answer is unreadable, the store failed),
-    ///   or `CancellationError`.
+    /// - Throws: `FetchError` (the request or the transfer failed), ``FlickrError`` (Flickr
+    ///   refused, the answer is unreadable, the store failed), or `CancellationError`.
     func fetch() async throws -> FetchReport {
         var report = FetchReport()
         let downloaded = try await download()
@@ -75,7 +67,6 @@ final class RecentPhotosFetcher: Sendable {
         }
         report.bytes = data.count
         progress?("downloaded \(Self.downloadKey): \(Self.size(data.count))")
-        try checkStatus(of: data)
 
         let now = Date()
         let (photos, skipped) = try decode(data, fetchedAt: now)
@@ -96,38 +87,15 @@ final class RecentPhotosFetcher: Sendable {
 
     // MARK: Steps
 
-    /// Downloads the search's answer through the coordinator and waits for both of its
-    /// handlers: the download's own completion and the end of the batch.
+    /// Downloads the search's answer to the file, joining a download of the same key in flight.
+    /// Flickr's `"stat": "fail"` is a ``FlickrError`` (its message already redacted).
     private func download() async throws -> URL {
-        let endpoint = endpoint
-        let downloads = downloads
-        let key = Self.downloadKey
-        let (result, batch) = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<BatchEnd, Never>) in
-                let join = HandlerJoin(continuation)
-                downloads.download(endpoint, key: key, to: file) { join.downloadEnded($0) }
-                downloads.allFinished { join.batchEnded($0) }
-                // Cancelled before the download was registered: onCancel found nothing to cancel.
-                if Task.isCancelled { downloads.cancel(key: key) }
-            }
-        } onCancel: {
-            downloads.cancel(key: key)
+        do {
+            return try await client.fetch(endpoint, extracting: .file(to: file), sharing: Self.downloadKey)
+        } catch let error as FetchError {
+            guard error.code == .apiFailure, let failure = error.reportedFailure else { throw error }
+            throw FlickrError.apiFailure(failure, keyHint: keyHint)
         }
-        let failed = batch.failed.count
-        progress?(
-            "download batch finished: \(batch.succeeded.count) succeeded\(failed > 0 ? ", \(failed) failed" : "")")
-        return try result.get()
-    }
-
-    /// Throws Flickr's `"stat": "fail"` as a ``FlickrError``, with the same detector the
-    /// client applies to the responses it fetches itself.
-    private func checkStatus(of data: Data) throws {
-        guard let detector = client.configuration.apiFailureDetector, let url = try? endpoint.url(),
-            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil),
-            var failure = detector(data, response)
-        else { return }
-        if !secret.isEmpty { failure.message = failure.message.replacingOccurrences(of: secret, with: "REDACTED") }
-        throw FlickrError.apiFailure(failure, keyHint: keyHint)
     }
 
     /// Decodes `photos.photo`, leaving out (and reporting) photos that do not decode or
@@ -205,44 +173,5 @@ final class RecentPhotosFetcher: Sendable {
 
     private static func size(_ bytes: Int) -> String {
         bytes < 10_000 ? "\(bytes) bytes" : "\(bytes / 1000) kB"
-    }
-}
-
-/// What the two handlers of one download delivered.
-private typealias BatchEnd = (download: Result<URL, any Error>, batch: DownloadBatchSummary)
-
-/// Waits for a download's completion and its batch's end, in either order, and resumes
-/// once with both.
-private final class HandlerJoin: Sendable {
-    private struct State {
-        var download: Result<URL, any Error>?
-        var batch: DownloadBatchSummary?
-        var continuation: CheckedContinuation<BatchEnd, Never>?
-    }
-
-    private let state: Locked<State>
-
-    init(_ continuation: CheckedContinuation<BatchEnd, Never>) {
-        state = Locked(State(continuation: continuation))
-    }
-
-    func downloadEnded(_ result: Result<URL, any Error>) {
-        resumeIfComplete { $0.download = result }
-    }
-
-    func batchEnded(_ summary: DownloadBatchSummary) {
-        resumeIfComplete { $0.batch = summary }
-    }
-
-    private func resumeIfComplete(_ record: (inout State) -> Void) {
-        let ready: (CheckedContinuation<BatchEnd, Never>, BatchEnd)? = state.withLock { state in
-            record(&state)
-            guard let download = state.download, let batch = state.batch, let continuation = state.continuation else {
-                return nil
-            }
-            state.continuation = nil
-            return (continuation, (download, batch))
-        }
-        if let (continuation, value) = ready { continuation.resume(returning: value) }
     }
 }

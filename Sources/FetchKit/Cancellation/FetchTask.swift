@@ -1,19 +1,25 @@
-/// A handle to one fetch: cancel it, or ask whether it is finished.
+import Locking
+
+/// A handle to one request started with a completion: cancel it, ask whether it is
+/// finished, or await its value.
 ///
-/// Every callback-style `fetch` returns one. Cancelling a task whose request is still
-/// running ends it at once: its completion runs with ``FetchError/Code-swift.struct/cancelled``,
-/// the underlying transport task is cancelled, and no retry follows. Cancelling a finished
-/// task does nothing. A task can be cancelled from any thread, any number of times.
+/// Every callback `fetch` returns one. Cancelling a task whose request is still running ends
+/// it at once: its completion runs with ``FetchError/Code-swift.struct/cancelled``, the
+/// transport's task is cancelled, and no retry follows. Cancelling a finished task does
+/// nothing. A task can be cancelled from any thread, any number of times.
 ///
 /// ```swift
-/// let task = client.fetch(url, extracting: .data) { result in … }
+/// let task = client.fetch(.url(link), extracting: .data) { result in … }
 /// task.cancel()
+/// let data = try await task.value  // or await the same result the completion gets
 /// ```
-public final class FetchTask: Sendable {
+public final class FetchTask<Value: Sendable>: Sendable {
     private let execution: any CancellableExecution
+    private let box: ResultBox<Value>
 
-    init(execution: any CancellableExecution) {
+    init(execution: any CancellableExecution, box: ResultBox<Value>) {
         self.execution = execution
+        self.box = box
     }
 
     /// An identifier of the request, unique within its client (the ``RequestSummary/id`` observers see).
@@ -26,4 +32,53 @@ public final class FetchTask: Sendable {
 
     /// Whether the request has finished (its completion has been scheduled), for any reason.
     public var isFinished: Bool { execution.isFinished }
+
+    /// The request's result, once it has ended: the same one its completion receives.
+    ///
+    /// Cancelling the task that awaits it stops the waiting, not the request (call
+    /// ``cancel()`` for that).
+    public var result: Result<Value, FetchError> {
+        get async { await box.result }
+    }
+
+    /// The request's value, once it has succeeded.
+    ///
+    /// - Throws: the request's ``FetchError``.
+    public var value: Value {
+        get async throws(FetchError) { try await box.result.get() }
+    }
+}
+
+/// A request's result, set once, for any number of waiters.
+final class ResultBox<Value: Sendable>: Sendable {
+    private struct State {
+        var result: Result<Value, FetchError>?
+        var waiters: [CheckedContinuation<Result<Value, FetchError>, Never>] = []
+    }
+    private let state = Locked(State())
+
+    /// Sets the result (the first call wins) and resumes every waiter.
+    func resolve(_ result: Result<Value, FetchError>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Result<Value, FetchError>, Never>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    var result: Result<Value, FetchError> {
+        get async {
+            if let result = state.withLock({ $0.result }) { return result }
+            return await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<Value, FetchError>? in
+                    if let result = state.result { return result }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
 }

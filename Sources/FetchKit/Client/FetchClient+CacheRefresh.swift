@@ -15,9 +15,9 @@ extension FetchClient {
     func refreshInBackground(_ request: URLRequest, key: String) {
         guard let cache = configuration.cache, cache.beginRefresh(key) else { return }
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        _ = start(
-            method: method, timeout: configuration.timeout, extraction: .data, group: nil, delivery: .immediate,
-            completion: { _ in cache.endRefresh(key) },
-            build: { OutgoingRequest(request, cachePolicy: .revalidate) })
+        _ = execute(
+            method: method, timeout: configuration.timeout,
+            handoff: TaskHandoff(Extraction<Data>.data, completion: { _ in cache.endRefresh(key) }), group: nil,
+            delivery: .immediate, build: { OutgoingRequest(request, cachePolicy: .revalidate) })
     }
 }

@@ -1,16 +1,19 @@
-public import Dispatch
-public import Foundation
+import Dispatch
+import Foundation
 import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Fetches values over HTTP: one generic entry point that takes a URL or an ``Endpoint``,
-/// an ``Extraction`` strategy, and a completion that runs exactly once.
+/// Fetches values over HTTP: one request call, `fetch`, that takes an ``Endpoint`` (a plain URL
+/// is `.url(link)`) and an ``Extraction`` strategy, `async` or with a completion that runs
+/// exactly once.
 ///
 /// ```swift
 /// let client = FetchClient { $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: key)] }
+///
+/// let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
 ///
 /// client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self)) { result in
 ///     switch result {
@@ -18,14 +21,16 @@ import Locking
 ///     case .failure(let error): print(error)  // secrets redacted
 ///     }
 /// }
-///
-/// let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
 /// ```
 ///
-/// The completion runs exactly once on every path: invalid URL, transport error,
-/// timeout, unacceptable status, empty or undecodable body, API-reported failure,
-/// cancellation before or during the request, and success. It runs on the queue you
-/// pass, or on the client's ``Configuration-swift.struct/callbackQueue``.
+/// The same call uploads a body (the endpoint's ``Endpoint/body``), downloads to a file
+/// (``Extraction/file(to:)``), reports progress, and shares one request among callers that
+/// give the same `sharing` key. The completion runs exactly once on every path: invalid URL,
+/// transport error, timeout, unacceptable status, empty or undecodable body, API-reported
+/// failure, cancellation before or during the request, and success. It runs in the caller's
+/// isolation: on the main actor when the caller is on the main actor, on an actor when the
+/// caller is that actor, and on the client's ``Configuration-swift.struct/callbackQueue``
+/// from code isolated to no actor.
 ///
 /// A client is thread-safe; share one per API. Requests are retried according to the
 /// ``Configuration-swift.struct/retryPolicy``, limited per host, and cancelled through
@@ -38,6 +43,8 @@ public final class FetchClient: Sendable {
     let limiter: HostLimiter
     let callbackQueue: DispatchQueue
     let running = CancellationGroup()
+    /// The requests callers share by a key.
+    let shared = SharedRequests()
     /// Whether ``stopRetrying()`` holds: read only when a request would start another attempt.
     let retriesStopped = Locked(false)
     private let nextID = Locked(0)
@@ -99,60 +106,6 @@ public final class FetchClient: Sendable {
     /// The number of requests of this client that are still running.
     public var runningCount: Int { running.count }
 
-    // MARK: Callback API
-
-    /// Fetches `url` and turns the response into a value.
-    ///
-    /// A `nil` URL, or one that is not http(s) with a host, is not a silent return: the
-    /// completion runs with ``FetchError/Code-swift.struct/invalidURL``.
-    ///
-    /// - Parameters:
-    ///   - url: the URL to `GET`.
-    ///   - extraction: how to turn the response into a value.
-    ///   - group: a group to cancel this fetch with, if any.
-    ///   - queue: where the completion runs; the client's callback queue when `nil`.
-    ///   - progress: called on `queue` with the download's progress, at most every
-    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
-    ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
-    ///   - completion: runs exactly once with the value or the ``FetchError``.
-    /// - Returns: a handle that can cancel the fetch.
-    @discardableResult
-    public func fetch<Value>(
-        _ url: URL?, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
-    ) -> FetchTask {
-        start(
-            method: .get, timeout: configuration.timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
-            build: { () throws(FetchError) -> OutgoingRequest in try OutgoingRequest(Self.getRequest(url)) })
-    }
-
-    /// Fetches an endpoint and turns the response into a value.
-    ///
-    /// - Parameters:
-    ///   - endpoint: the request to send.
-    ///   - extraction: how to turn the response into a value.
-    ///   - group: a group to cancel this fetch with, if any.
-    ///   - queue: where the completion runs; the client's callback queue when `nil`.
-    ///   - progress: called on `queue` with the upload's and download's progress, at most every
-    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
-    ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
-    ///   - completion: runs exactly once with the value or the ``FetchError``.
-    /// - Returns: a handle that can cancel the fetch.
-    @discardableResult
-    public func fetch<Value>(
-        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void
-    ) -> FetchTask {
-        let timeout = endpoint.timeout ?? configuration.timeout
-        return start(
-            method: endpoint.method, timeout: timeout, extraction: extraction, group: group,
-            delivery: .queue(queue ?? callbackQueue), progress: progress, completion: completion,
-            build: { () throws(FetchError) -> OutgoingRequest in try self.outgoing(endpoint, timeout: timeout) })
-    }
-
     // MARK: Internals
 
     /// The transport's own timeout for an attempt the client times out after `timeout`: a
@@ -179,27 +132,6 @@ public final class FetchClient: Sendable {
         }
     }
 
-    /// A `GET` request for `url`, or ``FetchError/Code-swift.struct/invalidURL``.
-    static func getRequest(_ url: URL?) throws(FetchError) -> URLRequest {
-        try URLValidation.check(url)
-        guard let url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
-        var request = URLRequest(url: url)
-        request.httpMethod = HTTPMethod.get.rawValue
-        return request
-    }
-
-    func start<Value>(
-        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, downloadTo: URL? = nil,
-        group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<Value, FetchError>) -> Void,
-        build: @Sendable () throws(FetchError) -> OutgoingRequest
-    ) -> FetchTask {
-        FetchTask(
-            execution: execute(
-                method: method, timeout: timeout, handoff: TypedHandoff(extraction, completion: completion),
-                downloadTo: downloadTo, group: group, delivery: delivery, progress: progress, build: build))
-    }
-
     /// Starts a request whose end goes to `handoff`, and returns it: not generic, so nothing
     /// here looks up generic metadata at run time.
     func execute(
@@ -216,9 +148,11 @@ public final class FetchClient: Sendable {
 
     /// An endpoint's request, built against the client's base URL: what the callback and async
     /// fetches build (in a closure literal each, which, not escaping, allocates no context).
-    func outgoing(_ endpoint: some Endpoint, timeout: Duration) throws(FetchError) -> OutgoingRequest {
+    func outgoing(
+        _ endpoint: some Endpoint, timeout: Duration, handling: BodyHandling = .stream
+    ) throws(FetchError) -> OutgoingRequest {
         try endpoint.outgoing(
-            defaultTimeout: timeout, base: configuration.baseURL, handling: .stream,
+            defaultTimeout: timeout, base: configuration.baseURL, handling: handling,
             sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: configuration.temporaryDirectory)
     }
 }

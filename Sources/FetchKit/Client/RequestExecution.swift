@@ -206,7 +206,7 @@ final class RequestExecution: CancellableExecution {
         var backgroundRefresh: URLRequest?
         var served: (entry: CachedResponse, use: FetchMetrics.CacheUse)?
         var unsatisfiable = false
-        if let cache = client.configuration.cache, downloadTo == nil,
+        if let cache = client.configuration.cache,
             let key = HTTPCache.key(for: request, policy: outgoing.cachePolicy, redactor: redactor)
         {
             cacheKey = key
@@ -270,7 +270,16 @@ final class RequestExecution: CancellableExecution {
             finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
             return
         }
-        finish(evaluate(TransportResponse(response: response, data: entry.body), prepared))
+        finish(evaluate(inMemory(TransportResponse(response: response, data: entry.body)), prepared))
+    }
+
+    /// `response`, marked for a download as a body in memory that its extraction writes to the
+    /// destination (a stored response: nothing streamed to disk).
+    private func inMemory(_ response: TransportResponse) -> TransportResponse {
+        guard downloadTo != nil else { return response }
+        var response = response
+        response.bodyInMemory = response.data
+        return response
     }
 
     /// Serves the stale response a failed revalidation leaves, when its `stale-if-error` or the
@@ -492,8 +501,13 @@ final class RequestExecution: CancellableExecution {
                 let updated = entry.revalidated(with: response.response, requestedAt: prepared.requestedAt, at: now)
                 cache.store(updated, secrets: prepared.secrets, redactor: client.configuration.redactor)
                 if let url = prepared.request.url, let stored = updated.response(for: url, at: now) {
-                    response = TransportResponse(response: stored, data: updated.body)
-                    state.withLock { $0.cacheUse = .notModified }
+                    response = inMemory(TransportResponse(response: stored, data: updated.body))
+                    state.withLock { state in
+                        state.cacheUse = .notModified
+                        // A download's 304 streamed an empty body: the stored one is written instead.
+                        state.downloaded = nil
+                    }
+                    removeStaging(exchange)
                 }
             } else if (500..<600).contains(status), serveStaleAfterError(prepared, transportFailed: false) {
                 return
@@ -522,7 +536,13 @@ final class RequestExecution: CancellableExecution {
     /// Stores a cacheable response, or drops the stored responses that a successful unsafe
     /// request (`POST`, `PUT`, `PATCH`, `DELETE`) changed.
     private func updateCache(after response: TransportResponse, _ prepared: Prepared) {
-        guard let cache = client.configuration.cache, downloadTo == nil else { return }
+        guard let cache = client.configuration.cache else { return }
+        var response = response
+        if response.bodyInMemory == nil, let staging = staging(state.withLock { $0.downloaded }) {
+            // A download's body is on disk: the cache reads it mapped.
+            guard let body = try? Data(contentsOf: staging, options: .alwaysMapped) else { return }
+            response.data = body
+        }
         let redactor = client.configuration.redactor
         if let key = prepared.cacheKey {
             guard state.withLock({ $0.cacheUse }) == .none else { return }
@@ -550,10 +570,9 @@ final class RequestExecution: CancellableExecution {
             let excerpt = redactor.scrub(Self.excerpt(of: body), secrets: prepared.secrets)
             return .failure(FetchError(code: .unacceptableStatus, statusCode: status, bodyExcerpt: excerpt))
         }
-        // An API-reported failure is looked for in bodies kept in memory; a download's body is
-        // a file the caller reads.
-        if downloadTo == nil, let detector = client.configuration.apiFailureDetector,
-            var failure = detector(response.data, response.response)
+        // An API-reported failure is looked for in every body, a download's read mapped from its file.
+        if let detector = client.configuration.apiFailureDetector,
+            var failure = detector(detectedBody(of: response), response.response)
         {
             failure.message = redactor.scrub(failure.message, secrets: prepared.secrets)
             return .failure(FetchError(code: .apiFailure, statusCode: status, reportedFailure: failure))
@@ -563,6 +582,14 @@ final class RequestExecution: CancellableExecution {
         } catch {
             return .failure(error.scrubbed(status: status, secrets: prepared.secrets, redactor))
         }
+    }
+
+    /// The body an API-failure detector reads: in memory, or a download's file read mapped.
+    private func detectedBody(of response: TransportResponse) -> Data {
+        guard response.bodyInMemory == nil, let staging = staging(state.withLock { $0.downloaded }) else {
+            return response.data
+        }
+        return (try? Data(contentsOf: staging, options: .alwaysMapped)) ?? Data()
     }
 
     /// Retries after `error` when the retry policy allows, or ends the request with it.
@@ -594,7 +621,12 @@ final class RequestExecution: CancellableExecution {
         client.running.remove(self)
         group?.remove(self)
         if downloadTo != nil {
-            if case .success = result, let failure = moveIntoPlace(ended.downloaded) { result = .failure(failure) }
+            // A body served from memory (the cache) was written by the extraction; a streamed one moves now.
+            if case .success = result, ended.downloaded != nil || ended.cacheUse == .none,
+                let failure = moveIntoPlace(ended.downloaded)
+            {
+                result = .failure(failure)
+            }
             // Every exchange's staging file: the transport writes none of them any more.
             for exchange in 0..<ended.exchanges { removeStaging(exchange + 1) }
         }

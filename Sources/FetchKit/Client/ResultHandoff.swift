@@ -5,4 +5,68 @@ protocol ResultHandoff: Sendable {
     func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void
     /// Delivers `error` to the caller.
     func fail(_ error: FetchError)
+    /// Delivers a value another caller's request produced (a shared request); `false` when it
+    /// is not of this caller's type.
+    func succeed(with value: any Sendable) -> Bool
+}
+
+/// A ``ResultHandoff`` for a callback fetch: sets its ``FetchTask``'s result and calls the
+/// caller's completion (already on the queue the request's delivery chose).
+final class TaskHandoff<Value: Sendable>: ResultHandoff {
+    private let extraction: Extraction<Value>
+    let box: ResultBox<Value>
+    private let completion: (@Sendable (Result<Value, FetchError>) -> Void)?
+
+    init(_ extraction: Extraction<Value>, completion: (@Sendable (Result<Value, FetchError>) -> Void)?) {
+        self.extraction = extraction
+        self.box = ResultBox()
+        self.completion = completion
+    }
+
+    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
+        let value = try extraction.extractResponse(response)
+        return { [self] in deliver(.success(value)) }
+    }
+
+    func fail(_ error: FetchError) {
+        deliver(.failure(error))
+    }
+
+    func succeed(with value: any Sendable) -> Bool {
+        guard let value = value as? Value else { return false }
+        deliver(.success(value))
+        return true
+    }
+
+    private func deliver(_ result: Result<Value, FetchError>) {
+        box.resolve(result)
+        completion?(result)
+    }
+}
+
+/// A ``ResultHandoff`` that resumes an async fetch's continuation with the value or the error.
+final class ContinuationHandoff<Value: Sendable>: ResultHandoff {
+    private let extraction: Extraction<Value>
+    private let continuation: UnsafeContinuation<Value, any Error>
+
+    init(_ extraction: Extraction<Value>, continuation: UnsafeContinuation<Value, any Error>) {
+        self.extraction = extraction
+        self.continuation = continuation
+    }
+
+    func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
+        let value = try extraction.extractResponse(response)
+        let continuation = continuation
+        return { continuation.resume(returning: value) }
+    }
+
+    func fail(_ error: FetchError) {
+        continuation.resume(throwing: error)
+    }
+
+    func succeed(with value: any Sendable) -> Bool {
+        guard let value = value as? Value else { return false }
+        continuation.resume(returning: value)
+        return true
+    }
 }

@@ -6,7 +6,8 @@ public import Foundation
 
 /// A request an API understands, described as values: adopt it with an enum of the API's endpoints.
 ///
-/// Only ``baseURL`` and ``path`` are required; everything else has a default.
+/// Only ``baseURL`` and ``path`` are required; everything else has a default. A plain URL is
+/// an endpoint too: ``URLEndpoint``, written `.url(link)`.
 ///
 /// ```swift
 /// enum TMDB: Endpoint {
@@ -33,7 +34,28 @@ public import Foundation
 /// the request is built, with every reserved character escaped, so `Fast & Furious`,
 /// `C++ = 100%`, `a+b` and `#1` arrive at the server intact. API keys do not belong here:
 /// add them with a ``RequestAdapter`` such as ``APIKeyAdapter``.
+///
+/// An endpoint may also say what its response turns into, so a fetch infers the result
+/// type (as kean/Get's `Request<Response>` does): declare ``Response`` and, unless the whole
+/// JSON body decodes as it, ``extraction``. Without them the response is the body's bytes.
+///
+/// ```swift
+/// struct MovieByID: Endpoint {
+///     typealias Response = Movie
+///     var id: Int64
+///     var baseURL: URL { URL(string: "https://api.themoviedb.org/3")! }
+///     var path: String { "/movie/\(id)" }
+/// }
+/// let movie = try await client.fetch(MovieByID(id: 550))  // a Movie
+/// ```
+///
+/// An enum of endpoints whose cases answer with different types returns ``TypedRequest``
+/// values from static functions instead.
 public protocol Endpoint: Sendable {
+    /// What a successful response turns into when the fetch names no ``Extraction``; `Data`
+    /// (the body's bytes) unless the endpoint says otherwise.
+    associatedtype Response: Sendable = Data
+
     /// The URL the ``path`` is appended to, such as `https://api.themoviedb.org/3`.
     /// Its own path and query items are kept.
     var baseURL: URL { get }
@@ -55,6 +77,9 @@ public protocol Endpoint: Sendable {
     /// Return ``CachePolicy/bypass`` for an endpoint whose answers must never be stored or
     /// served from the cache (a one-time code, a live price).
     var cachePolicy: CachePolicy { get }
+    /// How the response becomes a ``Response`` when the fetch names no ``Extraction``: the
+    /// body's bytes for `Data`, the whole JSON body decoded for a `Decodable` response.
+    var extraction: Extraction<Response> { get }
 }
 
 extension Endpoint {
@@ -87,6 +112,12 @@ extension Endpoint {
     /// The URL of ``url(base:)`` and, when its text shows it cheaply, its host key
     /// (``URLValidation/hostKey(of:)``); `nil` then means the key is to be read from the URL.
     func located(base: URL?) throws(FetchError) -> (url: URL, hostKey: String?) {
+        if Self.self == URLEndpoint.self, let endpoint = self as? URLEndpoint {
+            // A plain URL is fetched as it is: the client's base URL does not replace it.
+            guard let url = endpoint.url else { throw FetchError(code: .invalidURL, detail: "the URL is nil") }
+            try URLValidation.check(url)
+            return (url, nil)
+        }
         let root = base ?? baseURL
         if let joined = PercentEncoding.joined(root.absoluteString, path: path, query: queryItems) {
             if !joined.isHTTPWithHost { try URLValidation.check(joined.url) }
@@ -139,4 +170,14 @@ extension Endpoint {
     {
         try outgoing(defaultTimeout: defaultTimeout, base: base, handling: .inline).request
     }
+}
+
+extension Endpoint where Response == Data {
+    /// The default extraction of an endpoint with no ``Endpoint/Response``: the body's bytes.
+    public var extraction: Extraction<Data> { .data }
+}
+
+extension Endpoint where Response: Decodable {
+    /// The default extraction of a `Decodable` ``Endpoint/Response``: the whole JSON body, decoded.
+    public var extraction: Extraction<Response> { .decode(Response.self) }
 }

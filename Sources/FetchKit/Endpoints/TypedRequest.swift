@@ -20,7 +20,7 @@ public import Foundation
 ///
 /// let movie = try await client.fetch(TMDB.movie(id: 550))  // a TMDBMovie
 /// ```
-public struct TypedRequest<Response: Sendable>: TypedEndpoint {
+public struct TypedRequest<Response: Sendable>: Endpoint {
     /// The endpoint that is sent.
     public let endpoint: any Endpoint
     /// How the response becomes a `Response`.

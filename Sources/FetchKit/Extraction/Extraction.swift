@@ -25,11 +25,16 @@ public struct Extraction<Value: Sendable>: Sendable {
     /// Turns a response into a value; it reads `response.response` only when it needs the
     /// `HTTPURLResponse` (which a transport may build only then).
     let extractResponse: @Sendable (TransportResponse) throws(FetchError) -> Value
+    /// Where the body streams to instead of memory (``file(to:)``); `nil` for a body in memory.
+    let destination: URL?
 
     /// Creates a strategy from a closure that throws only ``FetchError``.
     ///
-    /// - Parameter extract: turns the body and response into a value.
-    init(_ extract: @escaping @Sendable (TransportResponse) throws(FetchError) -> Value) {
+    /// - Parameters:
+    ///   - destination: the file the body streams to, or `nil` to keep it in memory.
+    ///   - extract: turns the body and response into a value.
+    init(destination: URL? = nil, _ extract: @escaping @Sendable (TransportResponse) throws(FetchError) -> Value) {
+        self.destination = destination
         self.extractResponse = extract
     }
 
@@ -87,6 +92,41 @@ extension Extraction where Value: Decodable {
             } catch {
                 throw FetchError(code: .decodingFailed, decodingFailure: error)
             }
+        }
+    }
+}
+
+extension Extraction where Value == URL {
+    /// A strategy that streams the body into `file` and returns `file`: a download, through the
+    /// same pipeline as every fetch (adapters, limits, retries, status validation, the client's
+    /// ``FetchClient/Configuration-swift.struct/apiFailureDetector``, the HTTP cache, observers,
+    /// progress and redaction).
+    ///
+    /// ```swift
+    /// let photo = try await client.fetch(Photos.original(id), extracting: .file(to: destination))
+    /// ```
+    ///
+    /// The body goes into a hidden file next to `file` that replaces `file` in one atomic
+    /// step once the whole body is there and accepted. When the fetch fails or is cancelled,
+    /// `file` is left as it was (absent, or the file that was there) and no other file remains,
+    /// by the time the fetch ends. An endpoint's own body is sent from memory.
+    ///
+    /// - Parameter file: where the body goes, replacing any file there; its folder must exist.
+    /// - Returns: the strategy.
+    public static func file(to file: URL) -> Extraction<URL> {
+        Extraction(destination: file) { (response) throws(FetchError) -> URL in
+            if let body = response.bodyInMemory {
+                // A body that did not stream to disk (served from the HTTP cache): write it in place.
+                do {
+                    try body.write(to: file, options: .atomic)
+                } catch {
+                    throw FetchError(
+                        code: .fileUnavailable,
+                        detail: "the downloaded file could not be written at \(file.path) (\(error.localizedDescription)). "
+                            + "Check that its folder exists and is writable")
+                }
+            }
+            return file
         }
     }
 }

@@ -11,7 +11,6 @@ func isCancellation(_ error: any Error) -> Bool {
     switch error {
     case is CancellationError: return true
     case let error as FetchError: return error.code == .cancelled
-    case let error as DownloadError: return error.code == .cancelled
     case let error as URLError: return error.code == .cancelled
     default: return false
     }

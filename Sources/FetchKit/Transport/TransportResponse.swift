@@ -17,6 +17,9 @@ public struct TransportResponse: Sendable {
     /// The complete body.
     public var data: Data
     private var head: Head
+    /// A download's body when it is in memory (served from the HTTP cache) rather than in the
+    /// file the transport wrote: what ``Extraction/file(to:)`` writes to its destination.
+    var bodyInMemory: Data?
 
     /// The response's status line and headers, built on first use when the response was
     /// created from its parts.

@@ -187,11 +187,11 @@ final class Context {
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = client()
         let file = folder.appendingPathComponent("file.bin")
-        let result = await outcome { try await client.download(endpoint("/file"), to: file) }
+        let result = await outcome { try await client.fetch(endpoint("/file"), extracting: .file(to: file)) }
         if case .failure(let error) = result { problems.append("the download failed: \(error)") }
         expect((try? Data(contentsOf: file)) == body, "the downloaded file does not hold the body")
         let missing = folder.appendingPathComponent("missing.bin")
-        let failed = await outcome { try await client.download(endpoint("/missing"), to: missing) }
+        let failed = await outcome { try await client.fetch(endpoint("/missing"), extracting: .file(to: missing)) }
         expect(failed, fails: .unacceptableStatus, "a download answered 404")
         expect(!FileManager.default.fileExists(atPath: missing.path), "a failed download left its file behind")
         await cancelledDownloadLeavesNoFile(client, in: folder)
@@ -216,7 +216,7 @@ final class Context {
             defer { continuation.yield() }
             do {
                 return .success(
-                    try await client.download(endpoint, to: file, group: group) { progress in
+                    try await client.fetch(endpoint, extracting: .file(to: file), group: group) { progress in
                         if progress.bytesReceived > 0 { continuation.yield() }
                     })
             } catch {
@@ -341,7 +341,7 @@ final class Context {
         // Port 1 on loopback: nothing listens there. (A stopped server's port is no good: another
         // test's server, started meanwhile, may be given it.)
         guard let url = URL(string: "http://127.0.0.1:1/x") else { return }
-        let refused = await outcome { try await client.fetch(url, extracting: .data) }
+        let refused = await outcome { try await client.fetch(.url(url), extracting: .data) }
         expect(refused, fails: .transportFailed, "a refused connection")
     }
 
@@ -451,11 +451,12 @@ final class Context {
         server.route(
             "GET", "/progress",
             respond: StubResponse.data(body).sentSlowly(chunkSize: 32_000, interval: .milliseconds(20)))
-        let transfer = client { $0.progressInterval = .milliseconds(10) }.transfer(
-            endpoint("/progress"), extracting: .data)
+        let (progress, reported) = AsyncStream.makeStream(of: TransferProgress.self)
+        let value = try? await client { $0.progressInterval = .milliseconds(10) }.fetch(
+            endpoint("/progress"), extracting: .data, progress: { reported.yield($0) })
+        reported.finish()
         var reports: [TransferProgress] = []
-        for await report in transfer.progress { reports.append(report) }
-        let value = try? await transfer.value
+        for await report in progress { reports.append(report) }
         expect(value == body, "the followed request did not return its body")
         expect(reports.filter(\.isFinished).count == 1, "\(reports.filter(\.isFinished).count) finished reports, not 1")
         expect(

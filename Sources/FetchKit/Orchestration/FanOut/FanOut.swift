@@ -110,14 +110,28 @@ public struct FanOut: Sendable {
 
     /// Starts a fan-out and calls `completion` exactly once when every item has finished.
     ///
-    /// Progress and the completion are delivered on `queue`, in order: every progress call
-    /// happens before the completion. Cancel through the returned handle; the completion
-    /// still runs, with a cancelled report.
+    /// Progress and the completion run in the caller's isolation, in order (every progress
+    /// call before the completion): on the main actor from a `@MainActor` class, on an actor
+    /// from its method, and on a task of the run's own from code isolated to no actor. Cancel
+    /// through the returned handle; the completion still runs, with a cancelled report.
+    ///
+    /// ```swift
+    /// @MainActor final class RefreshModel {
+    ///     var status = ""
+    ///     func refresh(_ movies: [Movie], client: FetchClient) {
+    ///         FanOut().run(movies, changed: { $0.popularity != $1 }) { movie in
+    ///             try await client.fetch(TMDB.movie(id: movie.id), extracting: .decode(Double.self, at: "popularity"))
+    ///         } completion: { report in
+    ///             self.status = "\(report.outcome)"
+    ///         }
+    ///     }
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - elements: the items to process.
     ///   - changed: whether an item's value changed anything.
-    ///   - queue: where `progress` and `completion` run; when `nil`, a serial queue of this run's own.
+    ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - progress: called after each item finishes.
     ///   - transform: the work for one item.
     ///   - completion: receives the report, exactly once.
@@ -126,22 +140,24 @@ public struct FanOut: Sendable {
     public func run<Element: Sendable, Value: Sendable>(
         _ elements: some Collection<Element> & Sendable,
         changed: @escaping @Sendable (Element, Value) -> Bool,
-        queue: DispatchQueue? = nil,
-        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        progress: ((FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value,
-        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
+        completion: @escaping (FanOutReport<Value>) -> Void
     ) -> RunHandle {
-        let queue = queue ?? DispatchQueue(label: "FetchKit.FanOut")
-        var forward: (@Sendable (FanOutProgress) -> Void)?
-        if let progress {
-            forward = { @Sendable value in queue.async { progress(value) } }
-        }
         let fanOut = self
-        let forwardProgress = forward
+        let (reports, continuation) = AsyncStream.makeStream(of: FanOutProgress.self)
+        let forward: (@Sendable (FanOutProgress) -> Void)? =
+            progress == nil ? nil : { @Sendable value in continuation.yield(value) }
         let task = Task<Void, Never> {
-            let report: FanOutReport<Value> = await fanOut.run(
-                elements, changed: changed, progress: forwardProgress, transform: transform)
-            queue.async { completion(report) }
+            _ = isolation
+            async let ran: FanOutReport<Value> = {
+                let report = await fanOut.run(elements, changed: changed, progress: forward, transform: transform)
+                continuation.finish()
+                return report
+            }()
+            for await report in reports { progress?(report) }
+            completion(await ran)
         }
         return RunHandle(task: task)
     }

@@ -114,24 +114,32 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
 
     /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the end.
     ///
-    /// Both run on `queue`, in order: every page before the completion. Cancel through the
-    /// returned handle; the completion still runs, once, with ``PaginationStop/cancelled``.
+    /// Both run in the caller's isolation, in order (every page before the completion): on the
+    /// main actor from a `@MainActor` class, on an actor from its method, and on a task of the
+    /// run's own from code isolated to no actor. Cancel through the returned handle; the
+    /// completion still runs, once, with ``PaginationStop/cancelled``.
     ///
     /// - Parameters:
-    ///   - queue: where the callbacks run; when `nil`, a serial queue of this run's own.
+    ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - onPage: receives each page as it arrives.
     ///   - completion: receives the summary, exactly once.
     /// - Returns: a handle that cancels the run.
     @discardableResult
     public func collect(
-        queue: DispatchQueue? = nil, onPage: @escaping @Sendable (Page<Item>) -> Void,
-        completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
+        isolation: isolated (any Actor)? = #isolation, onPage: @escaping (Page<Item>) -> Void,
+        completion: @escaping (PaginationSummary<Item>) -> Void
     ) -> RunHandle {
-        let queue = queue ?? DispatchQueue(label: "FetchKit.Paginator")
         let paginator = self
+        let (pages, continuation) = AsyncStream.makeStream(of: Page<Item>.self)
         let task = Task<Void, Never> {
-            let summary = await paginator.collect { page in queue.async { onPage(page) } }
-            queue.async { completion(summary) }
+            _ = isolation
+            async let ran: PaginationSummary<Item> = {
+                let summary = await paginator.collect { page in continuation.yield(page) }
+                continuation.finish()
+                return summary
+            }()
+            for await page in pages { onPage(page) }
+            completion(await ran)
         }
         return RunHandle(task: task)
     }

@@ -1,0 +1,275 @@
+import Foundation
+import Locking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension FetchClient {
+    // MARK: async
+
+    /// Fetches an endpoint and turns the response into a value, suspending until it is done:
+    /// the one request call.
+    ///
+    /// ```swift
+    /// let movie = try await client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self))
+    /// let page = try await client.fetch(.url(link), extracting: .string)
+    /// let file = try await client.fetch(Photos.original(id), extracting: .file(to: destination))
+    /// ```
+    ///
+    /// Cancelling the calling Swift task cancels the request, down to its transport task,
+    /// and this method then throws ``FetchError/Code-swift.struct/cancelled``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send; `.url(link)` for a plain URL.
+    ///   - extraction: how to turn the response into a value (``Extraction/file(to:)`` streams the
+    ///     body to a file).
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - key: shares one request among the callers that give the same key while it is in
+    ///     flight: a caller whose key is in flight joins it instead of sending another, and every
+    ///     caller gets the first one's value or error (a download's file is at the first caller's
+    ///     destination). The request is cancelled when every caller has cancelled. `nil` (the
+    ///     default) shares nothing.
+    ///   - progress: called with the upload's and download's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, with
+    ///     ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
+    /// - Returns: the value.
+    /// - Throws: ``FetchError`` for every failure, including an invalid URL and cancellation.
+    public func fetch<Value>(
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        sharing key: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(FetchError) -> Value {
+        // Straight to `run`: each async call between costs a frame of the task's allocator.
+        let timeout = endpoint.timeout ?? configuration.timeout
+        let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
+        return try await run(
+            method: endpoint.method, timeout: timeout, extraction: extraction, group: group, sharing: key,
+            progress: progress,
+            build: { () throws(FetchError) -> OutgoingRequest in
+                try self.outgoing(endpoint, timeout: timeout, handling: handling)
+            })
+    }
+
+    /// Fetches an endpoint that says what its response turns into (its ``Endpoint/Response``
+    /// and ``Endpoint/extraction``), suspending until it is done.
+    ///
+    /// ```swift
+    /// let movie = try await client.fetch(TMDB.movie(id: 550))  // the endpoint's Response
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send, with its response type.
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - key: shares one request among callers with the same key, as
+    ///     ``fetch(_:extracting:group:sharing:progress:)`` does.
+    ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
+    /// - Returns: the endpoint's response value.
+    /// - Throws: ``FetchError`` for every failure, including cancellation.
+    public func fetch<Target: Endpoint>(
+        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(FetchError) -> Target.Response {
+        try await fetch(endpoint, extracting: endpoint.extraction, group: group, sharing: key, progress: progress)
+    }
+
+    // MARK: Completion
+
+    /// Fetches an endpoint and calls `completion` exactly once with the value or the error:
+    /// the one request call, for code that is not `async` (the seeds' `fetch(url, strategy,
+    /// callback)`).
+    ///
+    /// The callbacks run in the caller's isolation, with no queue or actor to name: in a
+    /// `@MainActor` class they run on the main actor, so they can update its state; in an
+    /// actor's method, on that actor; in code isolated to no actor, one at a time on the
+    /// client's ``Configuration-swift.struct/callbackQueue`` (your own `DispatchQueue`, or a
+    /// serial queue of the client's).
+    ///
+    /// ```swift
+    /// @MainActor final class BookViewController {
+    ///     var title = ""
+    ///     func load(_ link: URL, client: FetchClient) {
+    ///         client.fetch(.url(link), extracting: .string) { result in
+    ///             self.title = (try? result.get()) ?? "Unavailable"
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send; `.url(link)` for a plain URL.
+    ///   - extraction: how to turn the response into a value.
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - key: shares one request among callers with the same key, as
+    ///     ``fetch(_:extracting:group:sharing:progress:)`` does.
+    ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
+    ///   - progress: called with the transfer's progress, at most every
+    ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
+    ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
+    ///   - completion: runs exactly once with the value or the ``FetchError``.
+    /// - Returns: a handle that cancels the fetch and can be awaited.
+    @discardableResult
+    public func fetch<Value>(
+        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
+        sharing key: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        progress: ((TransferProgress) -> Void)? = nil,
+        completion: @escaping (Result<Value, FetchError>) -> Void
+    ) -> FetchTask<Value> {
+        let timeout = endpoint.timeout ?? configuration.timeout
+        let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
+        let build = { @Sendable () throws(FetchError) -> OutgoingRequest in
+            try self.outgoing(endpoint, timeout: timeout, handling: handling)
+        }
+        guard isolation != nil else {
+            // Isolated to no actor: the callbacks run one at a time on the callback queue (they
+            // are handed over once, and run only there).
+            nonisolated(unsafe) let completion = completion
+            nonisolated(unsafe) let progress = progress
+            let handoff = TaskHandoff(extraction, completion: { @Sendable result in completion(result) })
+            var reporter: (@Sendable (TransferProgress) -> Void)?
+            if progress != nil { reporter = { @Sendable report in progress?(report) } }
+            let execution = start(
+                method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
+                sharing: key, delivery: .queue(callbackQueue), progress: reporter, build: build)
+            return FetchTask(execution: execution, box: handoff.box)
+        }
+        // Isolated to an actor: a task on that actor delivers the progress reports, in order,
+        // then the result.
+        let handoff = TaskHandoff(extraction, completion: nil)
+        var reports: AsyncStream<TransferProgress>.Continuation?
+        var stream: AsyncStream<TransferProgress>?
+        if progress != nil {
+            let (made, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
+            stream = made
+            reports = continuation
+        }
+        var reporter: (@Sendable (TransferProgress) -> Void)?
+        if let reports {
+            reporter = { @Sendable report in
+                reports.yield(report)
+                if report.isFinished { reports.finish() }
+            }
+        }
+        let execution = start(
+            method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
+            sharing: key, delivery: .immediate, progress: reporter, build: build)
+        let box = handoff.box
+        Task {
+            _ = isolation
+            if let stream, let progress {
+                for await report in stream { progress(report) }
+            }
+            let result = await box.result
+            reports?.finish()
+            completion(result)
+        }
+        return FetchTask(execution: execution, box: box)
+    }
+
+    /// Fetches an endpoint that says what its response turns into, and calls `completion`
+    /// exactly once with its value or the error, in the caller's isolation (as
+    /// ``fetch(_:extracting:group:sharing:isolation:progress:completion:)`` does).
+    ///
+    /// - Parameters:
+    ///   - endpoint: the request to send, with its response type.
+    ///   - group: a group to cancel this fetch with, if any.
+    ///   - key: shares one request among callers with the same key.
+    ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
+    ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
+    ///   - completion: runs exactly once with the value or the ``FetchError``.
+    /// - Returns: a handle that cancels the fetch and can be awaited.
+    @discardableResult
+    public func fetch<Target: Endpoint>(
+        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil,
+        isolation: isolated (any Actor)? = #isolation, progress: ((TransferProgress) -> Void)? = nil,
+        completion: @escaping (Result<Target.Response, FetchError>) -> Void
+    ) -> FetchTask<Target.Response> {
+        fetch(
+            endpoint, extracting: endpoint.extraction, group: group, sharing: key, isolation: isolation,
+            progress: progress, completion: completion)
+    }
+
+    // MARK: Internals
+
+    /// Starts a request whose end goes to `handoff`, alone or shared by `key`.
+    func start<Value>(
+        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, handoff: any ResultHandoff,
+        group: CancellationGroup?, sharing key: String?, delivery: Delivery,
+        progress: (@Sendable (TransferProgress) -> Void)?, build: @Sendable () throws(FetchError) -> OutgoingRequest
+    ) -> any CancellableExecution {
+        guard let key else {
+            return execute(
+                method: method, timeout: timeout, handoff: handoff, downloadTo: extraction.destination, group: group,
+                delivery: delivery, progress: progress, build: build)
+        }
+        let member = SharedRequests.Member(id: makeID(), handoff: handoff, delivery: delivery, group: group)
+        shared.join(key, member: member) { finish in
+            execute(
+                method: method, timeout: timeout, handoff: SharedHandoff(extraction, finish: finish),
+                downloadTo: extraction.destination, group: nil, delivery: .immediate, progress: progress, build: build)
+        }
+        return member
+    }
+
+    /// Runs a request and suspends until it ends: the one async entry of the fetches and downloads.
+    ///
+    /// The request hands its end straight to an `UnsafeContinuation` (no `Result` of the
+    /// value's type, no checked continuation): this function is generic and runs
+    /// unspecialized, so every generic type it named would be looked up at run time on each
+    /// request. The request's state machine completes exactly once, which resumes the
+    /// continuation exactly once.
+    func run<Value>(
+        method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, group: CancellationGroup?,
+        sharing key: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        build: @Sendable () throws(FetchError) -> OutgoingRequest
+    ) async throws(FetchError) -> Value {
+        let handle = TaskHandle()
+        do {
+            return try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
+                    let handoff = ContinuationHandoff(extraction, continuation: continuation)
+                    if key == nil {
+                        handle.set(
+                            execute(
+                                method: method, timeout: timeout, handoff: handoff,
+                                downloadTo: extraction.destination, group: group, delivery: .immediate,
+                                progress: progress, build: build))
+                    } else {
+                        handle.set(
+                            start(
+                                method: method, timeout: timeout, extraction: extraction, handoff: handoff,
+                                group: group, sharing: key, delivery: .immediate, progress: progress, build: build))
+                    }
+                }
+            } onCancel: {
+                handle.cancel()
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            // The continuation is resumed with a `FetchError` only.
+            throw FetchError(code: .badResponse, detail: "the request ended with an unexpected error: \(error)")
+        }
+    }
+}
+
+/// Connects Swift task cancellation to a request that may not exist yet when the
+/// cancellation arrives. A struct around its one lock box: one allocation per request.
+private struct TaskHandle: Sendable {
+    private let state = Locked<(task: (any CancellableExecution)?, cancelled: Bool)>((nil, false))
+
+    func set(_ task: any CancellableExecution) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> (any CancellableExecution)? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+}
