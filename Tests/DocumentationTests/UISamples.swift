@@ -196,7 +196,7 @@ enum UISamples {
     @MainActor final class BookViewController {
         var title = ""
         func load(_ url: URL, client: FetchClient) {
-            client.fetch(url, extracting: .string, on: MainActor.self) { result in
+            client.fetch(.url(url), extracting: .string, on: MainActor.self) { result in
                 self.title = (try? result.get()) ?? "Unavailable"
             }
         }

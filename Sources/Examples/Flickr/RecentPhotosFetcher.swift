@@ -92,7 +92,7 @@ final class RecentPhotosFetcher: Sendable {
     private func download() async throws -> URL {
         do {
             return try await client.fetch(endpoint, extracting: .file(to: file), sharing: Self.downloadKey)
-        } catch let error as FetchError {
+        } catch {
             guard error.code == .apiFailure, let failure = error.reportedFailure else { throw error }
             throw FlickrError.apiFailure(failure, keyHint: keyHint)
         }

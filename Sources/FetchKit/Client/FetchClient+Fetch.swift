@@ -119,50 +119,12 @@ extension FetchClient {
         let build = { @Sendable () throws(FetchError) -> OutgoingRequest in
             try self.outgoing(endpoint, timeout: timeout, handling: handling)
         }
-        guard isolation != nil else {
-            // Isolated to no actor: the callbacks run one at a time on the callback queue (they
-            // are handed over once, and run only there).
-            nonisolated(unsafe) let completion = completion
-            nonisolated(unsafe) let progress = progress
-            let handoff = TaskHandoff(extraction, completion: { @Sendable result in completion(result) })
-            var reporter: (@Sendable (TransferProgress) -> Void)?
-            if progress != nil { reporter = { @Sendable report in progress?(report) } }
-            let execution = start(
-                method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
-                sharing: key, delivery: .queue(callbackQueue), progress: reporter, build: build)
-            return FetchTask(execution: execution, box: handoff.box)
-        }
-        // Isolated to an actor: a task on that actor delivers the progress reports, in order,
-        // then the result.
-        let handoff = TaskHandoff(extraction, completion: nil)
-        var reports: AsyncStream<TransferProgress>.Continuation?
-        var stream: AsyncStream<TransferProgress>?
-        if progress != nil {
-            let (made, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
-            stream = made
-            reports = continuation
-        }
-        var reporter: (@Sendable (TransferProgress) -> Void)?
-        if let reports {
-            reporter = { @Sendable report in
-                reports.yield(report)
-                if report.isFinished { reports.finish() }
-            }
-        }
+        let caller = CallerIsolation(isolation: isolation, queue: callbackQueue)
+        let handoff = TaskHandoff(extraction, completion: caller.wrap(completion))
         let execution = start(
             method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
-            sharing: key, delivery: .immediate, progress: reporter, build: build)
-        let box = handoff.box
-        Task {
-            _ = isolation
-            if let stream, let progress {
-                for await report in stream { progress(report) }
-            }
-            let result = await box.result
-            reports?.finish()
-            completion(result)
-        }
-        return FetchTask(execution: execution, box: box)
+            sharing: key, delivery: .queue(caller.queue), progress: progress.map(caller.wrap), build: build)
+        return FetchTask(execution: execution, box: handoff.box)
     }
 
     /// Fetches an endpoint that says what its response turns into, and calls `completion`

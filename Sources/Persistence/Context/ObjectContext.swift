@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -62,10 +62,24 @@ public final class ObjectContext: @unchecked Sendable {
     /// The transaction commits when `block` returns and rolls back when it throws. The call
     /// returns at once; the block is queued behind earlier blocks of this context.
     ///
+    /// `completion` runs in the caller's isolation: on the main actor from a `@MainActor` class
+    /// (so it can update the class's state), on an actor from its method, and, from code
+    /// isolated to no actor, on the context's own serial queue right after the block.
+    ///
+    /// ```swift
+    /// @MainActor final class EditScreen {
+    ///     var saved = false
+    ///     func save(_ book: Book, in context: ObjectContext) {
+    ///         context.persist({ tx in try tx.upsert(book) }) { result in
+    ///             self.saved = (try? result.get()) != nil
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - block: the work; it receives the transaction.
-    ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
-    ///     after the block.
+    ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once, after the commit (with the block's value) or the rollback
     ///     (with the block's error or a ``PersistenceError``). It has no default: a write that
     ///     nothing waits for is spelled `completion: nil` on purpose, and its error is then lost.
@@ -74,12 +88,23 @@ public final class ObjectContext: @unchecked Sendable {
     /// ``persist(_:)``, in a function as in top-level code: this form needs its `completion:`
     /// argument, so a trailing closure alone never selects it.
     public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        completion: (@Sendable (Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
+        completion: ((Result<T, any Error>) -> Void)?
     ) {
+        let (hop, completion) = callback(completion, isolation: isolation)
         self.queue.async {
-            self.deliver(Result { try self.performWrite(block) }, on: queue, to: completion)
+            self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
         }
+    }
+
+    /// `completion` wrapped to run in the caller's isolation, and the queue to call it on
+    /// (`nil`: at once on the context's queue).
+    private func callback<T: Sendable>(
+        _ completion: ((Result<T, any Error>) -> Void)?, isolation: isolated (any Actor)?
+    ) -> (DispatchQueue?, (@Sendable (Result<T, any Error>) -> Void)?) {
+        guard let completion else { return (nil, nil) }
+        let caller = CallerIsolation(isolation: isolation, queue: self.queue)
+        return (caller.queue === self.queue ? nil : caller.queue, caller.wrap(completion))
     }
 
     /// Hands `result` to `completion` on `queue`, or at once on the context's queue when `queue` is `nil`.
@@ -125,19 +150,21 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs `block` on the context's queue inside a read transaction (a consistent snapshot),
     /// then calls `completion`.
     ///
+    /// `completion` runs in the caller's isolation, as ``persist(_:isolation:completion:)``'s does.
+    ///
     /// - Parameters:
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
-    ///   - queue: where `completion` runs; when `nil`, the context's own serial queue, right
-    ///     after the block.
+    ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once with the block's value or error. It has no default (as for
-    ///     ``persist(_:queue:completion:)``), so `try await context.read { tx in … }` always
+    ///     ``persist(_:isolation:completion:)``), so `try await context.read { tx in … }` always
     ///     calls the `async` form ``read(_:)``.
     public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        completion: (@Sendable (Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
+        completion: ((Result<T, any Error>) -> Void)?
     ) {
+        let (hop, completion) = callback(completion, isolation: isolation)
         self.queue.async {
-            self.deliver(Result { try self.performRead(block) }, on: queue, to: completion)
+            self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
         }
     }
 

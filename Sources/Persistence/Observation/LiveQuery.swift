@@ -78,7 +78,7 @@ public final class LiveQuery<Entity: StoredEntity> {
         isLoaded = false
         subscription.replace(
             with: store.observe(
-                query, on: MainActor.self,
+                query,
                 onError: { [weak self] error in
                     guard let self, self.generation == current else { return }
                     self.error = error

@@ -56,16 +56,17 @@ public final class LiveValue<Value: Sendable> {
         read: @escaping @Sendable (ObjectTransaction) throws -> Value
     ) {
         self.store = store
+        let caller = CallerIsolation(isolation: #isolation, queue: .main)
         subscription.replace(
             with: store.observeValue(
-                entities, queue: .main,
-                onError: onMainActor { [weak self] error in
+                entities, queue: caller.queue,
+                onError: caller.wrap { [weak self] (error: any Error) in
                     guard let self else { return }
                     self.error = error
                     self.onChange?()
                 },
                 read: read,
-                handler: onMainActor { [weak self] value in
+                handler: caller.wrap { [weak self] (value: Value) in
                     guard let self else { return }
                     self.value = value
                     self.error = nil

@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -7,7 +7,21 @@ extension ObjectStore {
     /// changes them, the new results and what changed.
     ///
     /// Only committed changes are seen; a rolled-back block never causes a delivery. Deliveries
-    /// run on `queue`, in order.
+    /// run in the caller's isolation, one at a time and in order: on the main actor from a
+    /// `@MainActor` class (so the handler can update its state), on an actor from its method,
+    /// and on a serial queue of the observation's own from code isolated to no actor.
+    ///
+    /// ```swift
+    /// @MainActor final class LibraryScreen {
+    ///     var books: [Book] = []
+    ///     var token: ObservationToken?
+    ///     func start(_ store: ObjectStore) {
+    ///         token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()])) { change in
+    ///             self.books = change.results
+    ///         }
+    ///     }
+    /// }
+    /// ```
     ///
     /// **Coalescing.** After a commit touches the entity's table, the observation schedules one
     /// refresh on the store's observation queue; commits that land before that refresh runs are
@@ -18,19 +32,27 @@ extension ObjectStore {
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
-    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this
-    ///     observation's own.
-    ///   - onError: called on `queue` if re-running the query fails, and once when the store closes
+    ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
+    ///   - onError: called if re-running the query fails, and once when the store closes
     ///     (``PersistenceError/Code-swift.struct/closed``, naming the store; the observation then stops).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity>(
-        _ query: Query<E>, queue: DispatchQueue? = nil, onError: (@Sendable (PersistenceError) -> Void)? = nil,
+        _ query: Query<E>, isolation: isolated (any Actor)? = #isolation,
+        onError: ((PersistenceError) -> Void)? = nil, handler: @escaping (QueryChange<E>) -> Void
+    ) -> ObservationToken {
+        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        return startObserving(
+            query, queue: caller.queue, onError: onError.map(caller.wrap), handler: caller.wrap(handler))
+    }
+
+    /// Starts observing `query`, delivering on `queue`: what every query observation runs.
+    func startObserving<E: StoredEntity>(
+        _ query: Query<E>, queue: DispatchQueue, onError: (@Sendable (PersistenceError) -> Void)?,
         handler: @escaping @Sendable (QueryChange<E>) -> Void
     ) -> ObservationToken {
         let observer = QueryObserver(
-            query: query, reader: observerContext, queue: queue ?? DispatchQueue(label: "Persistence.observe"),
-            onError: onError, handler: handler)
+            query: query, reader: observerContext, queue: queue, onError: onError, handler: handler)
         core.center.add(observer)
         if core.closed.isSet {
             observer.storeDidClose(closedError())
@@ -40,41 +62,10 @@ extension ObjectStore {
         return ObservationToken { observer.cancel() }
     }
 
-    /// Observes a query and delivers every change on the main actor, for UI code.
-    ///
-    /// The same as ``observe(_:queue:onError:handler:)`` with `queue: .main`, but the handlers
-    /// are `@MainActor`: a view controller or a SwiftUI model, itself `@MainActor`, updates its
-    /// own state in them, under Swift 6's checks.
-    ///
-    /// ```swift
-    /// @MainActor final class LibraryScreen {
-    ///     var books: [Book] = []
-    ///     var token: ObservationToken?
-    ///     func start(_ store: ObjectStore) {
-    ///         token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), on: MainActor.self) { change in
-    ///             self.books = change.results
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - query: the filter and sort to observe.
-    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
-    ///   - onError: called if re-running the query fails (for example, the store closed).
-    ///   - handler: receives each ``QueryChange``.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<E: StoredEntity>(
-        _ query: Query<E>, on mainActor: MainActor.Type, onError: (@MainActor (PersistenceError) -> Void)? = nil,
-        handler: @escaping @MainActor (QueryChange<E>) -> Void
-    ) -> ObservationToken {
-        observe(query, queue: .main, onError: onError.map(onMainActor), handler: onMainActor(handler))
-    }
-
     /// Observes a query as an asynchronous sequence of ``QueryChange``s.
     ///
     /// The first element holds the current results; each later one follows one or more commits
-    /// (coalesced as described in ``observe(_:queue:onError:handler:)``). The sequence ends with an
+    /// (coalesced as described in ``observe(_:isolation:onError:handler:)``). The sequence ends with an
     /// error if re-running the query fails; cancelling the iterating task ends the observation.
     ///
     /// ```swift
@@ -119,10 +110,10 @@ extension ObjectStore {
     ) {
         let id = ObjectIdentifier(listener)
         let (lists, feed) = AsyncStream.makeStream(of: [L.Entity].self)
-        let observation = observe(
-            Query(where: filter, sortedBy: sort), queue: DispatchQueue(label: "Persistence.listener")
-        ) {
-            change in feed.yield(change.results)
+        let observation = startObserving(
+            Query(where: filter, sortedBy: sort), queue: DispatchQueue(label: "Persistence.listener"), onError: nil
+        ) { change in
+            feed.yield(change.results)
         }
         let token = ObservationToken {
             observation.cancel()
@@ -167,45 +158,27 @@ extension ObjectStore {
     /// }
     /// ```
     ///
-    /// Deliveries follow the same commits and coalescing as ``observe(_:queue:onError:handler:)``.
+    /// Deliveries follow the same commits and coalescing as ``observe(_:isolation:onError:handler:)``.
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
     ///   - key: the section a row belongs to (usually a key path such as `\.author`).
-    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this observation's own.
-    ///   - onError: called on `queue` if re-running the query fails, and once when the store closes.
-    ///   - handler: receives each ``SectionedChange``.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<E: StoredEntity, Key: Hashable & Sendable>(
-        _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key, queue: DispatchQueue? = nil,
-        onError: (@Sendable (PersistenceError) -> Void)? = nil,
-        handler: @escaping @Sendable (SectionedChange<Key, E>) -> Void
-    ) -> ObservationToken {
-        // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
-        // only touched there.
-        let sectioner = Locked(Sectioner<Key, E>())
-        return observe(query, queue: queue, onError: onError) { change in
-            handler(sectioner.withLock { $0.section(change, keys: change.results.map(key)) })
-        }
-    }
-
-    /// Observes a query in sections and delivers every change on the main actor, for UI code.
-    ///
-    /// The same as ``observe(_:sectionedBy:queue:onError:handler:)`` with `queue: .main`, but the
-    /// handlers are `@MainActor`.
-    ///
-    /// - Parameters:
-    ///   - query: the filter and sort to observe.
-    ///   - key: the section a row belongs to.
-    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
+    ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
     ///   - onError: called if re-running the query fails, and once when the store closes.
     ///   - handler: receives each ``SectionedChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity, Key: Hashable & Sendable>(
-        _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key, on mainActor: MainActor.Type,
-        onError: (@MainActor (PersistenceError) -> Void)? = nil,
-        handler: @escaping @MainActor (SectionedChange<Key, E>) -> Void
+        _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key,
+        isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
+        handler: @escaping (SectionedChange<Key, E>) -> Void
     ) -> ObservationToken {
-        observe(query, sectionedBy: key, queue: .main, onError: onError.map(onMainActor), handler: onMainActor(handler))
+        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let handler = caller.wrap(handler)
+        // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
+        // only touched there.
+        let sectioner = Locked(Sectioner<Key, E>())
+        return startObserving(query, queue: caller.queue, onError: onError.map(caller.wrap)) { change in
+            handler(sectioner.withLock { $0.section(change, keys: change.results.map(key)) })
+        }
     }
 }

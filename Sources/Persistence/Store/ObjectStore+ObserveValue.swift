@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -23,8 +23,10 @@ extension ObjectStore {
     ///
     /// - Parameters:
     ///   - entities: the entities whose commits run the read again; each must be one of the store's.
-    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this observation's own.
-    ///   - onError: called on `queue` with the error `read` threw, or a ``PersistenceError`` when an
+    ///   - isolation: where `handler` and `onError` run, one at a time and in order: the caller's
+    ///     isolation (leave it out): the main actor from a `@MainActor` class, an actor from its
+    ///     method, a serial queue of the observation's own from code isolated to no actor.
+    ///   - onError: called with the error `read` threw, or a ``PersistenceError`` when an
     ///     entity is not one of the store's (``PersistenceError/Code-swift.struct/misuse``) or the store
     ///     closes (``PersistenceError/Code-swift.struct/closed``, naming the store). After a failed read
     ///     the observation goes on with later commits; after a close it stops.
@@ -32,34 +34,14 @@ extension ObjectStore {
     ///   - handler: receives each value.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<Value: Sendable>(
-        tracking entities: any StoredEntity.Type..., queue: DispatchQueue? = nil,
-        onError: (@Sendable (any Error) -> Void)? = nil,
+        tracking entities: any StoredEntity.Type..., isolation: isolated (any Actor)? = #isolation,
+        onError: ((any Error) -> Void)? = nil,
         read: @escaping @Sendable (ObjectTransaction) throws -> Value,
-        handler: @escaping @Sendable (Value) -> Void
+        handler: @escaping (Value) -> Void
     ) -> ObservationToken {
-        observeValue(entities, queue: queue, onError: onError, read: read, handler: handler)
-    }
-
-    /// Observes a value read from the store and delivers it on the main actor, for UI code.
-    ///
-    /// The same as ``observe(tracking:queue:onError:read:handler:)`` with `queue: .main`, but the
-    /// handlers are `@MainActor`.
-    ///
-    /// - Parameters:
-    ///   - entities: the entities whose commits run the read again.
-    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
-    ///   - onError: called when the read fails, an entity is not one of the store's, or the store closes.
-    ///   - read: reads the value; it runs on the store's observation queue.
-    ///   - handler: receives each value.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<Value: Sendable>(
-        tracking entities: any StoredEntity.Type..., on mainActor: MainActor.Type,
-        onError: (@MainActor (any Error) -> Void)? = nil,
-        read: @escaping @Sendable (ObjectTransaction) throws -> Value,
-        handler: @escaping @MainActor (Value) -> Void
-    ) -> ObservationToken {
-        observeValue(
-            entities, queue: .main, onError: onError.map(onMainActor), read: read, handler: onMainActor(handler))
+        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        return observeValue(
+            entities, queue: caller.queue, onError: onError.map(caller.wrap), read: read, handler: caller.wrap(handler))
     }
 
     /// Observes a value read from the store as an asynchronous sequence.

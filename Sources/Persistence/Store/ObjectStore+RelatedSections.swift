@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Locking
 
 extension ObjectStore {
@@ -24,17 +24,20 @@ extension ObjectStore {
     ///   - query: the filter and sort to observe; sort by the key first for contiguous sections.
     ///   - relation: the to-one relation to the row whose property keys the sections.
     ///   - field: the property of the referred row.
-    ///   - queue: where `handler` and `onError` run; when `nil`, a serial queue of this observation's own.
-    ///   - onError: called on `queue` if a refresh fails (``PersistenceError/Code-swift.struct/misuse``
+    ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
+    ///   - onError: called if a refresh fails (``PersistenceError/Code-swift.struct/misuse``
     ///     naming the reference when the relation refers to an entity the store was not opened with),
     ///     and once when the store closes.
     ///   - handler: receives each ``SectionedChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
-        _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>, queue: DispatchQueue? = nil,
-        onError: (@Sendable (PersistenceError) -> Void)? = nil,
-        handler: @escaping @Sendable (SectionedChange<K?, E>) -> Void
+        _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>,
+        isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
+        handler: @escaping (SectionedChange<K?, E>) -> Void
     ) -> ObservationToken {
+        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let onError = onError.map(caller.wrap)
+        let handler = caller.wrap(handler)
         var tables = [E.entityName, T.entityName]
         var related = query.filter?.relatedTables ?? []
         for key in query.sort { if let target = key.related { related.insert(target.targetName) } }
@@ -54,34 +57,10 @@ extension ObjectStore {
             }
         }
         return observeValue(
-            tables: tables, queue: queue ?? DispatchQueue(label: "Persistence.observe"), onError: report, read: read
+            tables: tables, queue: caller.queue, onError: report, read: read
         ) { change in
             if let change { handler(change) }
         }
-    }
-
-    /// Observes a query in sections keyed by a property of the row a to-one relation refers to, and
-    /// delivers every change on the main actor, for UI code.
-    ///
-    /// The same as ``observe(_:sectionedBy:_:queue:onError:handler:)`` with `queue: .main`, but the
-    /// handlers are `@MainActor`.
-    ///
-    /// - Parameters:
-    ///   - query: the filter and sort to observe.
-    ///   - relation: the to-one relation to the row whose property keys the sections.
-    ///   - field: the property of the referred row.
-    ///   - mainActor: `MainActor.self`: `handler` and `onError` run on the main actor.
-    ///   - onError: called if a refresh fails, and once when the store closes.
-    ///   - handler: receives each ``SectionedChange``.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
-        _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>, on mainActor: MainActor.Type,
-        onError: (@MainActor (PersistenceError) -> Void)? = nil,
-        handler: @escaping @MainActor (SectionedChange<K?, E>) -> Void
-    ) -> ObservationToken {
-        observe(
-            query, sectionedBy: relation, field, queue: .main, onError: onError.map(onMainActor),
-            handler: onMainActor(handler))
     }
 }
 

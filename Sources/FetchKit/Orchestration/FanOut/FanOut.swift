@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 
 /// Runs many asynchronous jobs with a concurrency limit and reports one outcome, once.
 ///

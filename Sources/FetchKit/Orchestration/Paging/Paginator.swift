@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 
 /// Requests pages one after another and delivers each as it arrives, until a stopping rule.
 ///
