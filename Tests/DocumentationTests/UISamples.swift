@@ -136,7 +136,7 @@ enum UISamples {
 
         func startObserving(_ store: ObjectStore) {
             let query = Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()])
-            token = store.observe(query, sectionedBy: \.author, on: MainActor.self) { change in
+            token = store.observe(query, sectionedBy: \.author) { change in
                 self.sections = change.sections
                 // A table view deletes, inserts and moves sections by `change.sectionChanges`,
                 // then applies `change.rowChanges[i]` inside section `i`.
@@ -153,7 +153,7 @@ enum UISamples {
         private var token: ObservationToken?
 
         func startObserving(_ store: ObjectStore) {
-            token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()]), on: MainActor.self) { change in
+            token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()])) { change in
                 self.books = change.results
                 self.animate(change.changes)
             }
@@ -183,7 +183,7 @@ enum UISamples {
         func searchBarTextDidEndEditing(_ text: String) {
             current?.cancel()  // the old search stops; the client stays usable for the new one
             results = []
-            current = search(text, client: client, baseURL: baseURL).collect(on: MainActor.self) { page in
+            current = search(text, client: client, baseURL: baseURL).collect { page in
                 self.results += page.items  // show each page as it arrives
             } completion: { summary in
                 self.status = "\(summary.items.count) results, stopped: \(summary.stop)"
@@ -196,7 +196,7 @@ enum UISamples {
     @MainActor final class BookViewController {
         var title = ""
         func load(_ url: URL, client: FetchClient) {
-            client.fetch(.url(url), extracting: .string, on: MainActor.self) { result in
+            client.fetch(.url(url), extracting: .string) { result in
                 self.title = (try? result.get()) ?? "Unavailable"
             }
         }
@@ -207,7 +207,7 @@ enum UISamples {
     @MainActor final class SaveButton {
         var saved = false
         func save(_ book: Book, in context: ObjectContext) {
-            context.persist({ tx in try tx.upsert(book) }, on: MainActor.self) { result in
+            context.persist({ tx in try tx.upsert(book) }) { result in
                 self.saved = (try? result.get()) != nil
             }
         }
@@ -226,7 +226,7 @@ enum UISamples {
             private var token: ObservationToken?
 
             func startObserving(_ store: ObjectStore) {
-                token = store.observe(Query<Book>(), on: MainActor.self) { change in
+                token = store.observe(Query<Book>()) { change in
                     self.books = change.results
                 }
             }
@@ -241,7 +241,7 @@ enum UISamples {
         @MainActor final class SearchScreen {
             var results: [Volume] = []
             func show(_ pages: Paginator<Volume>) -> RunHandle {
-                pages.collect(on: MainActor.self) { page in
+                pages.collect { page in
                     self.results += page.items
                 } completion: { summary in
                     print("\(summary.items.count) results")

@@ -30,7 +30,7 @@ struct AdapterTests {
     @Test func addsAnAPIKeyAsAHeader() async throws {
         defer { server.stop() }
         let client = FetchClient { $0.adapters = [APIKeyAdapter(.header(name: "X-Api-Key"), value: "abc")] }
-        _ = try await client.fetch(server.url("/x"), extracting: .string)
+        _ = try await client.fetch(.url(server.url("/x")), extracting: .string)
         #expect(server.receivedRequests.first?.header("x-api-key") == "abc")
     }
 
@@ -38,7 +38,7 @@ struct AdapterTests {
         defer { server.stop() }
         let client = FetchClient { $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: "")] }
         let error = await #expect(throws: FetchError.self) {
-            try await client.fetch(server.url("/x"), extracting: .string)
+            try await client.fetch(.url(server.url("/x")), extracting: .string)
         }
         #expect(error?.code == .invalidRequest)
         #expect(error?.description.contains("api_key") == true)
@@ -72,7 +72,7 @@ struct AdapterTests {
             }
         }
         let client = FetchClient { $0.adapters = [Append(value: "a"), Append(value: "b")] }
-        _ = try await client.fetch(server.url("/x"), extracting: .string)
+        _ = try await client.fetch(.url(server.url("/x")), extracting: .string)
         #expect(server.receivedRequests.first?.header("X-Order") == "ab")
     }
 }

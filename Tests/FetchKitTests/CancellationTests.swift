@@ -24,7 +24,7 @@ struct CancellationTests {
         defer { server.stop() }
         let calls = Locked(0)
         let result = await completion { done in
-            let task = client.fetch(server.url("/hang"), extracting: .data) { result in
+            let task = client.fetch(.url(server.url("/hang")), extracting: .data) { result in
                 calls.withLock { $0 += 1 }
                 done(result)
             }
@@ -44,7 +44,7 @@ struct CancellationTests {
     @Test func cancellingDuringTheRequestClosesTheConnection() async throws {
         defer { server.stop() }
         let result = await completion { done in
-            let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)
+            let task = client.fetch(.url(server.url("/hang")), extracting: .data, completion: done)
             Task {
                 _ = await server.waitForRequestsInFlight(count: 1)
                 task.cancel()
@@ -60,7 +60,7 @@ struct CancellationTests {
         defer { server.stop() }
         let box = Locked<FetchTask?>(nil)
         let result = await completion { done in
-            box.withLock { $0 = client.fetch(server.url("/ok"), extracting: .string, completion: done) }
+            box.withLock { $0 = client.fetch(.url(server.url("/ok")), extracting: .string, completion: done) }
         }
         #expect(try result?.get() == "ok")
         let task = try #require(box.current)
@@ -73,12 +73,12 @@ struct CancellationTests {
         let group = CancellationGroup()
         let results = Locked<[Result<Data, FetchError>]>([])
         for _ in 0..<5 {
-            client.fetch(server.url("/hang"), extracting: .data, group: group) { result in
+            client.fetch(.url(server.url("/hang")), extracting: .data, group: group) { result in
                 results.withLock { $0.append(result) }
             }
         }
         let outsider = Locked<Result<Data, FetchError>?>(nil)
-        client.fetch(server.url("/hang"), extracting: .data) { result in outsider.withLock { $0 = result } }
+        client.fetch(.url(server.url("/hang")), extracting: .data) { result in outsider.withLock { $0 = result } }
         #expect(await server.waitForRequestsInFlight(count: 6))
         #expect(group.count == 5)
         group.cancelAll()
@@ -88,7 +88,7 @@ struct CancellationTests {
         #expect(outsider.current == nil)
 
         // The group, the client and the session keep working for the next search.
-        let next = try await client.fetch(server.url("/ok"), extracting: .string, group: group)
+        let next = try await client.fetch(.url(server.url("/ok")), extracting: .string, group: group)
         #expect(next == "ok")
         client.cancelAll()
         try await waitUntil("outsider.current != nil") { outsider.current != nil }
@@ -98,7 +98,7 @@ struct CancellationTests {
         defer { server.stop() }
         let finished = Locked(0)
         for _ in 0..<20 {
-            client.fetch(server.url("/hang"), extracting: .data) { result in
+            client.fetch(.url(server.url("/hang")), extracting: .data) { result in
                 if case .failure(let error) = result, error.code == .cancelled { finished.withLock { $0 += 1 } }
             }
         }
@@ -106,12 +106,12 @@ struct CancellationTests {
         client.cancelAll()
         try await waitUntil("finished.current == 20") { finished.current == 20 }
         #expect(client.runningCount == 0)
-        #expect(try await client.fetch(server.url("/ok"), extracting: .string) == "ok")
+        #expect(try await client.fetch(.url(server.url("/ok")), extracting: .string) == "ok")
     }
 
     @Test func swiftTaskCancellationReachesTheURLSessionTask() async throws {
         defer { server.stop() }
-        let task = Task { try await client.fetch(server.url("/hang"), extracting: .data) }
+        let task = Task { try await client.fetch(.url(server.url("/hang")), extracting: .data) }
         #expect(await server.waitForRequestsInFlight(count: 1))
         task.cancel()
         let result = await task.result
@@ -124,7 +124,7 @@ struct CancellationTests {
         defer { server.stop() }
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await client.fetch(server.url("/hang"), extracting: .data)
+            return try await client.fetch(.url(server.url("/hang")), extracting: .data)
         }
         let result = await task.result
         guard case .failure(let error as FetchError) = result else { throw Failure("expected a FetchError") }
@@ -141,7 +141,7 @@ struct CancellationTests {
         let count = 300
         let outcomes = Locked<[Int: FetchError.Code]>([:])
         let tasks = (0..<count).map { index in
-            wide.fetch(server.url("/hang?i=\(index)"), extracting: .data) { result in
+            wide.fetch(.url(server.url("/hang?i=\(index)")), extracting: .data) { result in
                 outcomes.withLock { outcomes in
                     outcomes[index] = (try? result.get()) == nil ? (result.failure?.code ?? .cancelled) : nil
                 }
@@ -151,7 +151,7 @@ struct CancellationTests {
         for task in tasks { task.cancel() }
         try await waitUntil("outcomes.current.count == count") { outcomes.current.count == count }
         #expect(outcomes.current.values.allSatisfy { $0 == .cancelled })
-        #expect(try await wide.fetch(server.url("/ok"), extracting: .string) == "ok")
+        #expect(try await wide.fetch(.url(server.url("/ok")), extracting: .string) == "ok")
     }
 
     @Test func cancellingHundredsOfAsyncFetchesThroughTheirTasksDoesNotCrash() async throws {
@@ -165,7 +165,7 @@ struct CancellationTests {
             for index in 0..<200 {
                 group.addTask {
                     do throws(FetchError) {
-                        _ = try await wide.fetch(server.url("/hang?i=\(index)"), extracting: .data)
+                        _ = try await wide.fetch(.url(server.url("/hang?i=\(index)")), extracting: .data)
                         Issue.record("a hanging request succeeded")
                     } catch {
                         #expect(error.code == .cancelled)

@@ -48,7 +48,7 @@ struct ConcurrencyTests {
         }
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<24 {
-                group.addTask { try await client.fetch(server.url("/slow"), extracting: .string) }
+                group.addTask { try await client.fetch(.url(server.url("/slow")), extracting: .string) }
             }
             try await group.waitForAll()
         }
@@ -97,7 +97,7 @@ struct ConcurrencyTests {
             }
             server.resetRecording()
             async let all: [String] = withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<8 { group.addTask { try await client.fetch(server.url("/held"), extracting: .string) } }
+                for _ in 0..<8 { group.addTask { try await client.fetch(.url(server.url("/held")), extracting: .string) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(await server.waitForRequestsInFlight(count: 2))
@@ -134,7 +134,7 @@ struct ConcurrencyTests {
         let fetch: @Sendable (Int) -> Task<Result<String, FetchError>, Never> = { index in
             Task {
                 do throws(FetchError) {
-                    return .success(try await client.fetch(server.url("/turn?i=\(index)"), extracting: .string))
+                    return .success(try await client.fetch(.url(server.url("/turn?i=\(index)")), extracting: .string))
                 } catch {
                     return .failure(error)
                 }
@@ -183,10 +183,10 @@ struct ConcurrencyTests {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
         let client = oneConnectionClientWithAHeldRoute(until: gate)
-        let first = client.fetch(server.url("/held?i=0"), extracting: .string) { _ in }
+        let first = client.fetch(.url(server.url("/held?i=0")), extracting: .string) { _ in }
         #expect(await server.waitForRequests(count: 1))
         // The second waits inside URLSession for the one connection.
-        let second = Task { try await client.fetch(server.url("/held?i=1"), extracting: .string) }
+        let second = Task { try await client.fetch(.url(server.url("/held?i=1")), extracting: .string) }
         try await waitUntil("the second to be parked in the transport") { client.limiter.counts.parked == 1 }
         first.cancel()
         // libcurl does not hand a cancelled transfer's slot to a transfer waiting inside it;
@@ -202,9 +202,9 @@ struct ConcurrencyTests {
         let client = oneConnectionClientWithAHeldRoute(until: gate)
         let lower = try #require(URL(string: "http://localhost:\(server.port)/held?i=0"))
         let upper = try #require(URL(string: "http://LocalHost:\(server.port)/held?i=1"))
-        let first = Task { try await client.fetch(lower, extracting: .string) }
+        let first = Task { try await client.fetch(.url(lower), extracting: .string) }
         #expect(await server.waitForRequests(count: 1))
-        let second = Task { try await client.fetch(upper, extracting: .string) }
+        let second = Task { try await client.fetch(.url(upper), extracting: .string) }
         // One host, one connection: the second waits for the first's slot, in the client's
         // queue or inside the transport.
         try await waitUntil("the second spelling to wait for the host's one connection") {
@@ -225,7 +225,7 @@ struct ConcurrencyTests {
         let client = FetchClient()
         let onQueue = Locked(false)
         _ = await completion { done in
-            client.fetch(server.url("/movie/1"), extracting: .data, queue: queue) { result in
+            client.fetch(.url(server.url("/movie/1")), extracting: .data, queue: queue) { result in
                 onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
                 done(result)
             }
@@ -250,7 +250,7 @@ struct ConcurrencyTests {
         let client = FetchClient { $0.callbackQueue = queue }
         let onQueue = Locked(false)
         _ = await completion { done in
-            client.fetch(server.url("/movie/1"), extracting: .data) { result in
+            client.fetch(.url(server.url("/movie/1")), extracting: .data) { result in
                 onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "configured" }
                 done(result)
             }
@@ -262,7 +262,7 @@ struct ConcurrencyTests {
         defer { server.stop() }
         server.route("GET", "/later", respond: .text("done").delayed(by: .milliseconds(100)))
         let result = await completion { done in
-            FetchClient().fetch(server.url("/later"), extracting: .string, completion: done)
+            FetchClient().fetch(.url(server.url("/later")), extracting: .string, completion: done)
         }
         #expect(try result?.get() == "done")
     }
@@ -271,7 +271,7 @@ struct ConcurrencyTests {
         defer { server.stop() }
         let observer = RecordingObserver()
         let client = FetchClient { $0.observers = [observer] }
-        _ = try await client.fetch(server.url("/movie/7"), extracting: .decode(Movie.self))
+        _ = try await client.fetch(.url(server.url("/movie/7")), extracting: .decode(Movie.self))
         let started = try #require(observer.started.current.first)
         #expect(started.method == .get)
         #expect(started.url.hasSuffix("/movie/7"))

@@ -92,34 +92,34 @@ struct ExactlyOnceTests {
             let done: @Sendable (Result<Movie, FetchError>) -> Void = { record(index, $0) }
             switch kind {
             case .invalidURL:
-                client.fetch(URL(string: "ftp://127.0.0.1/\(index)"), extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(URL(string: "ftp://127.0.0.1/\(index)")), extracting: .decode(Movie.self), completion: done)
             case .nilURL:
                 client.fetch(nil, extracting: .decode(Movie.self), completion: done)
             case .refused:
-                client.fetch(refusedURL, extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(refusedURL), extracting: .decode(Movie.self), completion: done)
             case .timeout:
-                client.fetch(server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(server.url("/slow?i=\(index)")), extracting: .decode(Movie.self), completion: done)
             case .cancelBefore:
                 // The slow route: on a loaded machine a fast request could finish before the
                 // calling thread reaches `cancel()`, which would test the scheduler, not us.
-                client.fetch(server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(server.url("/slow?i=\(index)")), extracting: .decode(Movie.self), completion: done)
                     .cancel()
             case .cancelDuring:
-                let task = client.fetch(
+                let task = client.fetch(.url()
                     server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delays[index])) { task.cancel() }
             case .cancelAsyncTask:
                 let url = server.url("/slow?i=\(index)")
                 let task = Task {
                     do throws(FetchError) {
-                        done(.success(try await client.fetch(url, extracting: .decode(Movie.self))))
+                        done(.success(try await client.fetch(.url(url), extracting: .decode(Movie.self))))
                     } catch {
                         done(.failure(error))
                     }
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delays[index])) { task.cancel() }
             default:
-                client.fetch(server.url("/\(kind)?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(server.url("/\(kind)?i=\(index)")), extracting: .decode(Movie.self), completion: done)
             }
         }
 

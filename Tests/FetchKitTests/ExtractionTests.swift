@@ -25,25 +25,25 @@ struct ExtractionTests {
 
     @Test func decodesADecodableType() async throws {
         defer { server.stop() }
-        let movie = try await client.fetch(server.url("/movie"), extracting: .decode(Movie.self))
+        let movie = try await client.fetch(.url(server.url("/movie")), extracting: .decode(Movie.self))
         #expect(movie == Movie(id: 550, title: "Fight Club", popularity: 61.4))
     }
 
     @Test func returnsRawData() async throws {
         defer { server.stop() }
-        #expect(try await client.fetch(server.url("/bytes"), extracting: .data) == Data([0, 1, 2, 255]))
-        #expect(try await client.fetch(server.url("/empty"), extracting: .data).isEmpty)
+        #expect(try await client.fetch(.url(server.url("/bytes")), extracting: .data) == Data([0, 1, 2, 255]))
+        #expect(try await client.fetch(.url(server.url("/empty")), extracting: .data).isEmpty)
     }
 
     @Test func readsTextInTheResponsesCharset() async throws {
         defer { server.stop() }
-        #expect(try await client.fetch(server.url("/latin1"), extracting: .string) == "Aé")
-        #expect(try await client.fetch(server.url("/movie"), extracting: .string).hasPrefix(#"{"id":550"#))
+        #expect(try await client.fetch(.url(server.url("/latin1")), extracting: .string) == "Aé")
+        #expect(try await client.fetch(.url(server.url("/movie")), extracting: .string).hasPrefix(#"{"id":550"#))
     }
 
     @Test func runsACustomClosureOverDataAndResponse() async throws {
         defer { server.stop() }
-        let summary = try await client.fetch(
+        let summary = try await client.fetch(.url()
             server.url("/movie"),
             extracting: .custom { data, response in "\(response.statusCode):\(data.count)" })
         #expect(summary == "200:49")
@@ -53,7 +53,7 @@ struct ExtractionTests {
         defer { server.stop() }
         struct Unreadable: Error {}
         let error = await #expect(throws: FetchError.self) {
-            try await client.fetch(server.url("/movie"), extracting: .custom { _, _ -> Int in throw Unreadable() })
+            try await client.fetch(.url(server.url("/movie")), extracting: .custom { _, _ -> Int in throw Unreadable() })
         }
         #expect(error?.code == .decodingFailed)
     }
@@ -61,7 +61,7 @@ struct ExtractionTests {
     @Test func anEmptyBodyIsADecodingFailureThatSaysSo() async throws {
         defer { server.stop() }
         do {
-            _ = try await client.fetch(server.url("/empty"), extracting: .decode(Movie.self))
+            _ = try await client.fetch(.url(server.url("/empty")), extracting: .decode(Movie.self))
             Issue.record("expected a failure")
         } catch {
             #expect(error.code == .decodingFailed)
@@ -73,7 +73,7 @@ struct ExtractionTests {
     @Test func invalidJSONIsADecodingFailure() async throws {
         defer { server.stop() }
         let error = await #expect(throws: FetchError.self) {
-            try await client.fetch(server.url("/badjson"), extracting: .decode(Movie.self))
+            try await client.fetch(.url(server.url("/badjson")), extracting: .decode(Movie.self))
         }
         #expect(error?.code == .decodingFailed)
     }
@@ -81,7 +81,7 @@ struct ExtractionTests {
     @Test func aTypeMismatchCarriesTheDecodingFailure() async throws {
         defer { server.stop() }
         do {
-            _ = try await client.fetch(server.url("/wrongtype"), extracting: .decode(Movie.self))
+            _ = try await client.fetch(.url(server.url("/wrongtype")), extracting: .decode(Movie.self))
             Issue.record("expected a failure")
         } catch {
             #expect(error.code == .decodingFailed)
@@ -111,7 +111,7 @@ struct DecodingAtAPathTests {
 
     @Test func decodesTheFirstResultAtAPath() async throws {
         defer { server.stop() }
-        let movie = try await client.fetch(
+        let movie = try await client.fetch(.url()
             server.url("/3/search/movie"), extracting: .decode(Movie.self, at: "results.first"))
         #expect(movie.id == 550)
     }
@@ -119,7 +119,7 @@ struct DecodingAtAPathTests {
     @Test func decodesFlickrPhotosAtAPath() async throws {
         defer { server.stop() }
         struct Photo: Decodable, Sendable { var id: String }
-        let photos = try await client.fetch(
+        let photos = try await client.fetch(.url()
             server.url("/flickr"), extracting: .decode([Photo].self, at: "photos.photo"))
         #expect(!photos.isEmpty)
     }
@@ -127,7 +127,7 @@ struct DecodingAtAPathTests {
     @Test func aMissingPathIsADecodingFailureNamingThePath() async throws {
         defer { server.stop() }
         do {
-            _ = try await client.fetch(
+            _ = try await client.fetch(.url()
                 server.url("/3/search/movie"), extracting: .decode(Movie.self, at: "nothing.here"))
             Issue.record("expected a failure")
         } catch {

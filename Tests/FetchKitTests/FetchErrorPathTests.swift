@@ -39,7 +39,7 @@ struct FetchErrorPathTests {
         -> FetchError?
     {
         let client = client ?? self.client
-        let result = await completion { done in client.fetch(url, extracting: extraction, completion: done) }
+        let result = await completion { done in client.fetch(.url(url), extracting: extraction, completion: done) }
         guard case .failure(let error) = result else { return nil }
         return error
     }
@@ -118,7 +118,7 @@ struct FetchErrorPathTests {
         }
         let fetch = Task { () async -> FetchError? in
             do throws(FetchError) {
-                _ = try await client.fetch(server.url("/slow"), extracting: .data)
+                _ = try await client.fetch(.url(server.url("/slow")), extracting: .data)
                 return nil
             } catch {
                 return error
@@ -169,7 +169,7 @@ struct FetchErrorPathTests {
         let error = try #require(await failure(server.url("/created"), .string, client: strict))
         #expect(error.statusCode == 201)
         let lenient = FetchClient { $0.acceptableStatusCodes = Set(200..<300).union([404]) }
-        #expect(try await lenient.fetch(server.url("/missing"), extracting: .string).contains("status_code"))
+        #expect(try await lenient.fetch(.url(server.url("/missing")), extracting: .string).contains("status_code"))
     }
 
     @Test func anAPIFailureInsideA200IsReported() async throws {
@@ -184,13 +184,13 @@ struct FetchErrorPathTests {
         #expect(error.statusCode == 200)
         #expect(error.reportedFailure?.code == "100")
         #expect(error.reportedFailure?.message.contains("Invalid API Key") == true)
-        #expect(try await flickr.fetch(server.url("/ok"), extracting: .data).count > 0)
+        #expect(try await flickr.fetch(.url(server.url("/ok")), extracting: .data).count > 0)
     }
 
     @Test func errorsMatchTheirCodeInCatchClauses() async throws {
         defer { server.stop() }
         let result = await completion { done in
-            client.fetch(server.url("/missing"), extracting: .data, completion: done)
+            client.fetch(.url(server.url("/missing")), extracting: .data, completion: done)
         }
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(Self.matchTyped(error) == "unacceptableStatus")

@@ -70,7 +70,7 @@ struct RedactionTests {
         var descriptions: [String] = []
         for path in ["/echo-key", "/api-fail", "/slow", "/silent", "/bad-json", "/unavailable"] {
             let result = await completion { done in
-                client.fetch(server.url(path), extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(server.url(path)), extracting: .decode(Movie.self), completion: done)
             }
             guard case .failure(let error) = result else {
                 Issue.record("expected \(path) to fail")
@@ -82,7 +82,7 @@ struct RedactionTests {
                 "\(error.bodyExcerpt ?? "") \(error.reportedFailure?.message ?? "") \(error.request ?? "")")
         }
         let cancelled = await completion { done in
-            let task = client.fetch(server.url("/slow"), extracting: .data, completion: done)
+            let task = client.fetch(.url(server.url("/slow")), extracting: .data, completion: done)
             task.cancel()
         }
         if case .failure(let error) = cancelled { descriptions.append(error.description) }

@@ -38,7 +38,7 @@ struct RetryTests {
     @Test func failsTwiceThenSucceeds() async throws {
         defer { server.stop() }
         server.route("GET", "/flaky", respondInTurn: [.status(503), .status(500), .text("ok")])
-        let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5))).fetch(
+        let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5))).fetch(.url()
             server.url("/flaky"), extracting: .string)
         #expect(text == "ok")
         #expect(server.requests(to: "/flaky").count == 3)
@@ -50,7 +50,7 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/down", respond: .status(502))
         let error = await #expect(throws: FetchError.self) {
-            try await client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1))).fetch(
+            try await client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1))).fetch(.url()
                 server.url("/down"), extracting: .data)
         }
         #expect(error?.statusCode == 502)
@@ -62,7 +62,7 @@ struct RetryTests {
         server.route("GET", "/down", respond: .status(503, headers: ["Retry-After": "30"]))
         let clock = TestClock()
         let client = client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1)), clock: clock)
-        let fetch = Task { try await client.fetch(server.url("/down"), extracting: .data) }
+        let fetch = Task { try await client.fetch(.url(server.url("/down")), extracting: .data) }
         defer { fetch.cancel() }
         try #require(try await retryScheduled(1, on: clock))
         // The clock never moves: only stopRetrying can end the wait.
@@ -85,7 +85,7 @@ struct RetryTests {
                 return .status(503)
             })
         let client = client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1)))
-        let fetch = Task { try await client.fetch(server.url("/slow"), extracting: .data) }
+        let fetch = Task { try await client.fetch(.url(server.url("/slow")), extracting: .data) }
         #expect(await Blocking.run { arrived.wait(timeout: Patience.hangDeadline) } == .success)
         client.stopRetrying()
         gate.signal()
@@ -96,10 +96,10 @@ struct RetryTests {
 
         // Until resumeRetrying, a new request makes one attempt; after it, requests retry again.
         server.route("GET", "/down", respond: .status(502))
-        await #expect(throws: FetchError.self) { try await client.fetch(server.url("/down"), extracting: .data) }
+        await #expect(throws: FetchError.self) { try await client.fetch(.url(server.url("/down")), extracting: .data) }
         #expect(server.requests(to: "/down").count == 1)
         client.resumeRetrying()
-        await #expect(throws: FetchError.self) { try await client.fetch(server.url("/down"), extracting: .data) }
+        await #expect(throws: FetchError.self) { try await client.fetch(.url(server.url("/down")), extracting: .data) }
         #expect(server.requests(to: "/down").count == 1 + 4)
     }
 
@@ -115,7 +115,7 @@ struct RetryTests {
             return "new"
         }
         let client = FetchClient { $0.authenticator = authenticator }
-        let fetch = Task { try await client.fetch(server.url("/me"), extracting: .data) }
+        let fetch = Task { try await client.fetch(.url(server.url("/me")), extracting: .data) }
         #expect(await Blocking.run { refreshing.wait(timeout: Patience.hangDeadline) } == .success)
         client.stopRetrying()
         let error = await #expect(throws: FetchError.self) { try await fetch.value }
@@ -128,7 +128,7 @@ struct RetryTests {
         server.route("GET", "/limited", respondInTurn: [.status(429, headers: ["Retry-After": "120"]), .text("ok")])
         let clock = TestClock()
         let client = client(RetryPolicy(baseDelay: .milliseconds(1), maximumRetryAfter: .seconds(300)), clock: clock)
-        let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
+        let fetch = Task { try await client.fetch(.url(server.url("/limited")), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
         try #require(try await retryScheduled(1, on: clock))
@@ -154,7 +154,7 @@ struct RetryTests {
         }
         let clock = TestClock()
         let client = client(RetryPolicy(baseDelay: .milliseconds(1)), clock: clock)
-        let fetch = Task { try await client.fetch(server.url("/busy"), extracting: .string) }
+        let fetch = Task { try await client.fetch(.url(server.url("/busy")), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
         try #require(try await retryScheduled(1, on: clock))
@@ -171,7 +171,7 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/later", respond: .status(503, headers: ["Retry-After": "3600"]))
         let error = await #expect(throws: FetchError.self) {
-            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(server.url("/later"), extracting: .data)
+            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(.url(server.url("/later")), extracting: .data)
         }
         #expect(error?.statusCode == 503)
         #expect(server.requests(to: "/later").count == 1)
@@ -180,7 +180,7 @@ struct RetryTests {
     @Test func retryAfterIsIgnoredOutside429And503() async throws {
         defer { server.stop() }
         server.route("GET", "/error", respondInTurn: [.status(500, headers: ["Retry-After": "120"]), .text("ok")])
-        _ = try await client(RetryPolicy(baseDelay: .milliseconds(2), jitter: 0)).fetch(
+        _ = try await client(RetryPolicy(baseDelay: .milliseconds(2), jitter: 0)).fetch(.url()
             server.url("/error"), extracting: .string)
         #expect(observer.retries.current.map(\.delay) == [.milliseconds(2)])
     }
@@ -215,7 +215,7 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/always", respond: .status(503))
         _ = await completion { done in
-            client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(5), multiplier: 3, jitter: 0)).fetch(
+            client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(5), multiplier: 3, jitter: 0)).fetch(.url()
                 server.url("/always"), extracting: .data, completion: done)
         }
         #expect(observer.retries.current.map(\.delay) == [.milliseconds(5), .milliseconds(15), .milliseconds(45)])
@@ -248,7 +248,7 @@ struct RetryTests {
             // An hour on the test clock: URLSession's own backstop (the timeout plus a margin, in
             // real time) must not end the held attempt while a busy machine holds this test up.
             RetryPolicy(maximumRetries: 2, baseDelay: .seconds(1), jitter: 0), timeout: .seconds(3600), clock: clock)
-        let fetch = Task { try await client.fetch(server.url("/hiccup"), extracting: .string) }
+        let fetch = Task { try await client.fetch(.url(server.url("/hiccup")), extracting: .string) }
         // A retry that is never scheduled fails the test instead of leaving it waiting on the test clock.
         defer { fetch.cancel() }
         // The first answer is held by the server: its hour-long timeout is the only sleeper.
@@ -273,7 +273,7 @@ struct RetryTests {
                 .text(String(repeating: "x", count: 500)).droppingConnection(afterBodyBytes: 20), .text("ok"),
             ])
         let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1)))
-            .fetch(server.url("/flaky"), extracting: .string)
+            .fetch(.url(server.url("/flaky")), extracting: .string)
         #expect(text == "ok")
         #expect(server.requests(to: "/flaky").count == 2)
 
@@ -293,7 +293,7 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/nope", respond: .status(404))
         _ = await #expect(throws: FetchError.self) {
-            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(server.url("/nope"), extracting: .data)
+            try await client(RetryPolicy(baseDelay: .milliseconds(1))).fetch(.url(server.url("/nope")), extracting: .data)
         }
         #expect(server.requests(to: "/nope").count == 1)
     }
@@ -319,7 +319,7 @@ struct RetryTests {
             $0.clock = clock
         }
         let result = await completion { done in
-            observer.task.withLock { $0 = client.fetch(server.url("/wait"), extracting: .data, completion: done) }
+            observer.task.withLock { $0 = client.fetch(.url(server.url("/wait")), extracting: .data, completion: done) }
         }
         guard case .failure(let error) = result else { throw Failure("expected a failure") }
         #expect(error.code == .cancelled)
@@ -336,7 +336,7 @@ struct RetryTests {
         let clock = TestClock()
         let client = client(RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(1)), clock: clock)
         let result = await completion { done in
-            let task = client.fetch(server.url("/hang"), extracting: .data, completion: done)
+            let task = client.fetch(.url(server.url("/hang")), extracting: .data, completion: done)
             Task {
                 _ = await server.waitForRequests(count: 1)
                 task.cancel()

@@ -280,7 +280,7 @@ extension Novel {
 
     @Test @MainActor func theMainActorFormDeliversOnTheMainActor() async throws {
         let keys = Arrival<[String]>()
-        let token = store.observe(Self.byAuthor, sectionedBy: \.author, on: MainActor.self) { change in
+        let token = store.observe(Self.byAuthor, sectionedBy: \.author) { change in
             MainActor.assertIsolated()
             keys.fulfill(change.sections.map(\.key))
         }

@@ -352,7 +352,7 @@ struct AggOwner: StoredEntity, Equatable {
         let keys = Arrival<[String?]>()
         let token = store.observe(
             Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.country)]), sectionedBy: AggPhoto.place,
-            AggPlace.country, on: MainActor.self
+            AggPlace.country
         ) { change in
             MainActor.assertIsolated()
             keys.fulfill(change.sections.map(\.key))

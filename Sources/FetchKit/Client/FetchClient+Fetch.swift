@@ -1,3 +1,4 @@
+public import Dispatch
 import Foundation
 import Locking
 
@@ -80,9 +81,9 @@ extension FetchClient {
     ///
     /// The callbacks run in the caller's isolation, with no queue or actor to name: in a
     /// `@MainActor` class they run on the main actor, so they can update its state; in an
-    /// actor's method, on that actor; in code isolated to no actor, one at a time on the
-    /// client's ``Configuration-swift.struct/callbackQueue`` (your own `DispatchQueue`, or a
-    /// serial queue of the client's).
+    /// actor's method, on that actor; in code isolated to no actor, one at a time on `queue`, or
+    /// on the client's ``Configuration-swift.struct/callbackQueue`` (your own `DispatchQueue`, or
+    /// a serial queue of the client's).
     ///
     /// ```swift
     /// @MainActor final class BookViewController {
@@ -101,6 +102,9 @@ extension FetchClient {
     ///   - group: a group to cancel this fetch with, if any.
     ///   - key: shares one request among callers with the same key, as
     ///     ``fetch(_:extracting:group:sharing:progress:)`` does.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for the client's
+    ///     ``Configuration-swift.struct/callbackQueue``. A caller isolated to an actor gets them in
+    ///     its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - progress: called with the transfer's progress, at most every
     ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
@@ -110,7 +114,7 @@ extension FetchClient {
     @discardableResult
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        sharing key: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        sharing key: String? = nil, queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
         progress: ((TransferProgress) -> Void)? = nil,
         completion: @escaping (Result<Value, FetchError>) -> Void
     ) -> FetchTask<Value> {
@@ -119,7 +123,7 @@ extension FetchClient {
         let build = { @Sendable () throws(FetchError) -> OutgoingRequest in
             try self.outgoing(endpoint, timeout: timeout, handling: handling)
         }
-        let caller = CallerIsolation(isolation: isolation, queue: callbackQueue)
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? callbackQueue)
         let handoff = TaskHandoff(extraction, completion: caller.wrap(completion))
         let execution = start(
             method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
@@ -129,24 +133,25 @@ extension FetchClient {
 
     /// Fetches an endpoint that says what its response turns into, and calls `completion`
     /// exactly once with its value or the error, in the caller's isolation (as
-    /// ``fetch(_:extracting:group:sharing:isolation:progress:completion:)`` does).
+    /// ``fetch(_:extracting:group:sharing:queue:isolation:progress:completion:)`` does).
     ///
     /// - Parameters:
     ///   - endpoint: the request to send, with its response type.
     ///   - group: a group to cancel this fetch with, if any.
     ///   - key: shares one request among callers with the same key.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for the client's.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
     ///   - completion: runs exactly once with the value or the ``FetchError``.
     /// - Returns: a handle that cancels the fetch and can be awaited.
     @discardableResult
     public func fetch<Target: Endpoint>(
-        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil,
+        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil, queue: DispatchQueue? = nil,
         isolation: isolated (any Actor)? = #isolation, progress: ((TransferProgress) -> Void)? = nil,
         completion: @escaping (Result<Target.Response, FetchError>) -> Void
     ) -> FetchTask<Target.Response> {
         fetch(
-            endpoint, extracting: endpoint.extraction, group: group, sharing: key, isolation: isolation,
+            endpoint, extracting: endpoint.extraction, group: group, sharing: key, queue: queue, isolation: isolation,
             progress: progress, completion: completion)
     }
 

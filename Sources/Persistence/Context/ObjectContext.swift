@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import Foundation
 import Locking
 
@@ -79,6 +79,9 @@ public final class ObjectContext: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - block: the work; it receives the transaction.
+    ///   - queue: where `completion` runs for a caller isolated to no actor; `nil` for the
+    ///     context's own serial queue, right after the block. A caller isolated to an actor gets it
+    ///     in its isolation.
     ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once, after the commit (with the block's value) or the rollback
     ///     (with the block's error or a ``PersistenceError``). It has no default: a write that
@@ -88,10 +91,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// ``persist(_:)``, in a function as in top-level code: this form needs its `completion:`
     /// argument, so a trailing closure alone never selects it.
     public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
-        completion: ((Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
+        isolation: isolated (any Actor)? = #isolation, completion: ((Result<T, any Error>) -> Void)?
     ) {
-        let (hop, completion) = callback(completion, isolation: isolation)
+        let (hop, completion) = callback(completion, queue: queue, isolation: isolation)
         self.queue.async {
             self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
         }
@@ -100,10 +103,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// `completion` wrapped to run in the caller's isolation, and the queue to call it on
     /// (`nil`: at once on the context's queue).
     private func callback<T: Sendable>(
-        _ completion: ((Result<T, any Error>) -> Void)?, isolation: isolated (any Actor)?
+        _ completion: ((Result<T, any Error>) -> Void)?, queue: DispatchQueue?, isolation: isolated (any Actor)?
     ) -> (DispatchQueue?, (@Sendable (Result<T, any Error>) -> Void)?) {
         guard let completion else { return (nil, nil) }
-        let caller = CallerIsolation(isolation: isolation, queue: self.queue)
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? self.queue)
         return (caller.queue === self.queue ? nil : caller.queue, caller.wrap(completion))
     }
 
@@ -150,19 +153,22 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs `block` on the context's queue inside a read transaction (a consistent snapshot),
     /// then calls `completion`.
     ///
-    /// `completion` runs in the caller's isolation, as ``persist(_:isolation:completion:)``'s does.
+    /// `completion` runs in the caller's isolation, as ``persist(_:queue:isolation:completion:)``'s does.
     ///
     /// - Parameters:
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
+    ///   - queue: where `completion` runs for a caller isolated to no actor; `nil` for the
+    ///     context's own serial queue, right after the block. A caller isolated to an actor gets it
+    ///     in its isolation.
     ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once with the block's value or error. It has no default (as for
-    ///     ``persist(_:isolation:completion:)``), so `try await context.read { tx in … }` always
+    ///     ``persist(_:queue:isolation:completion:)``), so `try await context.read { tx in … }` always
     ///     calls the `async` form ``read(_:)``.
     public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
-        completion: ((Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
+        isolation: isolated (any Actor)? = #isolation, completion: ((Result<T, any Error>) -> Void)?
     ) {
-        let (hop, completion) = callback(completion, isolation: isolation)
+        let (hop, completion) = callback(completion, queue: queue, isolation: isolation)
         self.queue.async {
             self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
         }

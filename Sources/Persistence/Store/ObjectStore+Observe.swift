@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import Foundation
 import Locking
 
@@ -32,16 +32,18 @@ extension ObjectStore {
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
+    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
     ///   - onError: called if re-running the query fails, and once when the store closes
     ///     (``PersistenceError/Code-swift.struct/closed``, naming the store; the observation then stops).
     ///   - handler: receives each ``QueryChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity>(
-        _ query: Query<E>, isolation: isolated (any Actor)? = #isolation,
+        _ query: Query<E>, queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
         onError: ((PersistenceError) -> Void)? = nil, handler: @escaping (QueryChange<E>) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
         return startObserving(
             query, queue: caller.queue, onError: onError.map(caller.wrap), handler: caller.wrap(handler))
     }
@@ -65,7 +67,7 @@ extension ObjectStore {
     /// Observes a query as an asynchronous sequence of ``QueryChange``s.
     ///
     /// The first element holds the current results; each later one follows one or more commits
-    /// (coalesced as described in ``observe(_:isolation:onError:handler:)``). The sequence ends with an
+    /// (coalesced as described in ``observe(_:queue:isolation:onError:handler:)``). The sequence ends with an
     /// error if re-running the query fails; cancelling the iterating task ends the observation.
     ///
     /// ```swift
@@ -158,21 +160,23 @@ extension ObjectStore {
     /// }
     /// ```
     ///
-    /// Deliveries follow the same commits and coalescing as ``observe(_:isolation:onError:handler:)``.
+    /// Deliveries follow the same commits and coalescing as ``observe(_:queue:isolation:onError:handler:)``.
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
     ///   - key: the section a row belongs to (usually a key path such as `\.author`).
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
+    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
     ///   - onError: called if re-running the query fails, and once when the store closes.
     ///   - handler: receives each ``SectionedChange``.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity, Key: Hashable & Sendable>(
         _ query: Query<E>, sectionedBy key: @escaping @Sendable (E) -> Key,
-        isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
+        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
         handler: @escaping (SectionedChange<Key, E>) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
         let handler = caller.wrap(handler)
         // Deliveries of one observation run one at a time, in order, on its queue: the sectioner is
         // only touched there.

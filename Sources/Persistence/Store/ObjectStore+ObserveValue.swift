@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import Foundation
 import Locking
 
@@ -23,6 +23,8 @@ extension ObjectStore {
     ///
     /// - Parameters:
     ///   - entities: the entities whose commits run the read again; each must be one of the store's.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
+    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where `handler` and `onError` run, one at a time and in order: the caller's
     ///     isolation (leave it out): the main actor from a `@MainActor` class, an actor from its
     ///     method, a serial queue of the observation's own from code isolated to no actor.
@@ -34,12 +36,12 @@ extension ObjectStore {
     ///   - handler: receives each value.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<Value: Sendable>(
-        tracking entities: any StoredEntity.Type..., isolation: isolated (any Actor)? = #isolation,
+        tracking entities: any StoredEntity.Type..., queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
         onError: ((any Error) -> Void)? = nil,
         read: @escaping @Sendable (ObjectTransaction) throws -> Value,
         handler: @escaping (Value) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
         return observeValue(
             entities, queue: caller.queue, onError: onError.map(caller.wrap), read: read, handler: caller.wrap(handler))
     }

@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import Locking
 
 extension ObjectStore {
@@ -24,6 +24,8 @@ extension ObjectStore {
     ///   - query: the filter and sort to observe; sort by the key first for contiguous sections.
     ///   - relation: the to-one relation to the row whose property keys the sections.
     ///   - field: the property of the referred row.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
+    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
     ///   - onError: called if a refresh fails (``PersistenceError/Code-swift.struct/misuse``
     ///     naming the reference when the relation refers to an entity the store was not opened with),
@@ -32,10 +34,10 @@ extension ObjectStore {
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
         _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>,
-        isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
+        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
         handler: @escaping (SectionedChange<K?, E>) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
         let onError = onError.map(caller.wrap)
         let handler = caller.wrap(handler)
         var tables = [E.entityName, T.entityName]

@@ -292,10 +292,10 @@ import Testing
         let base = fixture.server.baseURL
         fixture.server.stop()
         await Self.expectFailure {
-            try await fixture.client.fetch(base.appendingPathComponent("r"), extracting: .string)
+            try await fixture.client.fetch(.url(base.appendingPathComponent("r")), extracting: .string)
         }
         await Self.expectFailure {
-            try await fixture.client.fetch(base.appendingPathComponent("n"), extracting: .string)
+            try await fixture.client.fetch(.url(base.appendingPathComponent("n")), extracting: .string)
         }
     }
 
@@ -434,10 +434,10 @@ import Testing
             urls.append(fixture.server.url("/o"))
             fixture.server.stop()
         }
-        #expect(try await offline.client.fetch(urls[0], extracting: .string) == "stored")
+        #expect(try await offline.client.fetch(.url(urls[0]), extracting: .string) == "stored")
         #expect(offline.lastMetrics?.cacheUse == .staleAfterError)
         #expect(offline.lastMetrics?.description.contains("stale") == true)
-        await Self.expectFailure { try await strict.client.fetch(urls[1], extracting: .string) }
+        await Self.expectFailure { try await strict.client.fetch(.url(urls[1]), extracting: .string) }
     }
 
     // MARK: Cache modes (Fetch, URLRequest.CachePolicy)

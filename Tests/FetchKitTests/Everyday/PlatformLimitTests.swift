@@ -29,7 +29,7 @@ struct PlatformLimitTests {
         try Data(repeating: 7, count: 70_000).write(to: file)
         let client = FetchClient { $0.timeout = timeout }
 
-        #expect(try await client.fetch(server.url("/ok"), extracting: .string) == "ok")
+        #expect(try await client.fetch(.url(server.url("/ok")), extracting: .string) == "ok")
         let upload = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
         #expect(try await client.fetch(upload, extracting: .string) == "stored")
         let downloaded = try await client.download(URLRequest(url: server.url("/ok")), to: directory.file("ok.txt"))

@@ -97,7 +97,7 @@ struct UploadCancellationTests {
         server.route("POST", "/up", respond: .json("{}"))
         let client = client(connections: 1)
         // The held request takes the only connection, so every upload waits for it, built but unsent.
-        let hold = client.fetch(server.url("/hold"), extracting: .data) { _ in }
+        let hold = client.fetch(.url(server.url("/hold")), extracting: .data) { _ in }
         defer { hold.cancel() }
         for index in 0..<Self.repetitions {
             let result = await completion { done in

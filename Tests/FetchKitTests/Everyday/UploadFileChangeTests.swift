@@ -151,7 +151,7 @@ extension UploadFileChangeTests {
         server.route("PUT", "/up", respond: .json("{}"))
         let client = client(transport: sender.transport, connections: 1)
         // The held request takes the only connection: the upload is built and waits for it.
-        let hold = client.fetch(server.url("/hold"), extracting: .data) { _ in }
+        let hold = client.fetch(.url(server.url("/hold")), extracting: .data) { _ in }
         #expect(await server.waitForRequestsInFlight(count: 1))
         let arrival = Arrival<Result<Data, FetchError>>()
         client.fetch(upload(), extracting: .data) { arrival.fulfill($0) }

@@ -1,4 +1,5 @@
-import Dispatch
+public import Dispatch
+import Locking
 
 /// Runs many asynchronous jobs with a concurrency limit and reports one outcome, once.
 ///
@@ -112,8 +113,9 @@ public struct FanOut: Sendable {
     ///
     /// Progress and the completion run in the caller's isolation, in order (every progress
     /// call before the completion): on the main actor from a `@MainActor` class, on an actor
-    /// from its method, and on a task of the run's own from code isolated to no actor. Cancel
-    /// through the returned handle; the completion still runs, with a cancelled report.
+    /// from its method, and, from code isolated to no actor, on `queue` (a serial queue of the
+    /// run's own when `nil`). Cancel through the returned handle; the completion still runs,
+    /// with a cancelled report.
     ///
     /// ```swift
     /// @MainActor final class RefreshModel {
@@ -131,6 +133,8 @@ public struct FanOut: Sendable {
     /// - Parameters:
     ///   - elements: the items to process.
     ///   - changed: whether an item's value changed anything.
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial
+    ///     queue of the run's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - progress: called after each item finishes.
     ///   - transform: the work for one item.
@@ -140,24 +144,24 @@ public struct FanOut: Sendable {
     public func run<Element: Sendable, Value: Sendable>(
         _ elements: some Collection<Element> & Sendable,
         changed: @escaping @Sendable (Element, Value) -> Bool,
-        isolation: isolated (any Actor)? = #isolation,
+        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
         progress: ((FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value,
         completion: @escaping (FanOutReport<Value>) -> Void
     ) -> RunHandle {
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "FetchKit.FanOut"))
+        let callbacks = caller.queue
+        var forward: (@Sendable (FanOutProgress) -> Void)?
+        if let progress = progress.map(caller.wrap) {
+            forward = { @Sendable value in callbacks.async { progress(value) } }
+        }
+        let completion = caller.wrap(completion)
         let fanOut = self
-        let (reports, continuation) = AsyncStream.makeStream(of: FanOutProgress.self)
-        let forward: (@Sendable (FanOutProgress) -> Void)? =
-            progress == nil ? nil : { @Sendable value in continuation.yield(value) }
+        let forwardProgress = forward
         let task = Task<Void, Never> {
-            _ = isolation
-            async let ran: FanOutReport<Value> = {
-                let report = await fanOut.run(elements, changed: changed, progress: forward, transform: transform)
-                continuation.finish()
-                return report
-            }()
-            for await report in reports { progress?(report) }
-            completion(await ran)
+            let report: FanOutReport<Value> = await fanOut.run(
+                elements, changed: changed, progress: forwardProgress, transform: transform)
+            callbacks.async { completion(report) }
         }
         return RunHandle(task: task)
     }

@@ -1,4 +1,5 @@
-import Dispatch
+public import Dispatch
+import Locking
 
 /// Requests pages one after another and delivers each as it arrives, until a stopping rule.
 ///
@@ -115,31 +116,30 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the end.
     ///
     /// Both run in the caller's isolation, in order (every page before the completion): on the
-    /// main actor from a `@MainActor` class, on an actor from its method, and on a task of the
-    /// run's own from code isolated to no actor. Cancel through the returned handle; the
+    /// main actor from a `@MainActor` class, on an actor from its method, and, from code isolated
+    /// to no actor, on `queue` (a serial queue of the run's own when `nil`). Cancel through the returned handle; the
     /// completion still runs, once, with ``PaginationStop/cancelled``.
     ///
     /// - Parameters:
+    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial
+    ///     queue of the run's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - onPage: receives each page as it arrives.
     ///   - completion: receives the summary, exactly once.
     /// - Returns: a handle that cancels the run.
     @discardableResult
     public func collect(
-        isolation: isolated (any Actor)? = #isolation, onPage: @escaping (Page<Item>) -> Void,
-        completion: @escaping (PaginationSummary<Item>) -> Void
+        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
+        onPage: @escaping (Page<Item>) -> Void, completion: @escaping (PaginationSummary<Item>) -> Void
     ) -> RunHandle {
+        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "FetchKit.Paginator"))
+        let callbacks = caller.queue
+        let onPage = caller.wrap(onPage)
+        let completion = caller.wrap(completion)
         let paginator = self
-        let (pages, continuation) = AsyncStream.makeStream(of: Page<Item>.self)
         let task = Task<Void, Never> {
-            _ = isolation
-            async let ran: PaginationSummary<Item> = {
-                let summary = await paginator.collect { page in continuation.yield(page) }
-                continuation.finish()
-                return summary
-            }()
-            for await page in pages { onPage(page) }
-            completion(await ran)
+            let summary = await paginator.collect { page in callbacks.async { onPage(page) } }
+            callbacks.async { completion(summary) }
         }
         return RunHandle(task: task)
     }
