@@ -32,16 +32,18 @@ enum ArticleSamples {
         }
     }
 
+    static func withCompletions(_ client: FetchClient, url: URL) {
+        client.fetch(.url(url), extracting: .decode(Volumes.self)) { result in print(result) }
+        client.fetch(GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .data) { result in print(result) }
+    }
+
     static func endpointsAndFetching(url: URL, myQueue: DispatchQueue) async throws {
         let client = FetchClient { configuration in
             configuration.adapters = [
                 APIKeyAdapter(.query(name: "api_key"), value: ProcessInfo.processInfo.environment["TMDB_API_KEY"] ?? "")
             ]
         }
-        client.fetch(url, extracting: .decode(Volumes.self)) { result in print(result) }
-        client.fetch(GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .data, queue: myQueue) {
-            result in print(result)
-        }
+        withCompletions(client, url: url)
         let volumes = try await client.fetch(
             GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .decode(Volumes.self))
         _ = volumes
@@ -76,7 +78,7 @@ enum ArticleSamples {
             $0.timeout = .seconds(600)
             $0.retryPolicy = RetryPolicy(maximumRetryAfter: .seconds(300))
         }
-        let fetch = Task { try await client.fetch(server.url("/limited"), extracting: .string) }
+        let fetch = Task { try await client.fetch(.url(server.url("/limited")), extracting: .string) }
         // The 429 comes back with Retry-After: 120, and the retry waits on the clock:
         await clock.sleepers(count: 1, within: .seconds(120))
         await clock.advance(by: .seconds(120))  // the retry goes out now

@@ -80,15 +80,13 @@ enum EverydayFeaturesSamples {
     }
 
     static func uploadShowingProgress(_ client: FetchClient, file: URL) async throws -> Receipt {
-        let upload = client.transfer(Studio.upload(file: file), extracting: .decode(Receipt.self))
-        for await progress in upload.progress {
+        try await client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self)) { progress in
             print(progress)  // sent 12.3 MB of 200.0 MB, received 0 B
         }
-        return try await upload.value
     }
 
     static func downloadTrailer(_ client: FetchClient, to file: URL) async throws {
-        try await client.download(Studio.movie(id: 550), to: file) { progress in
+        try await client.fetch(Studio.movie(id: 550), extracting: .file(to: file)) { progress in
             print(progress.fractionCompleted ?? 0)
         }
     }

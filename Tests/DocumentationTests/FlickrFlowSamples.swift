@@ -62,20 +62,27 @@ enum FlickrFlow {
             Flickr.recentGeoPhotos(page: 1), extracting: .decode([FlickrPhoto].self, at: "photos.photo"))
     }
 
-    // MARK: 4. The named download task → a keyed download
+    // MARK: 4. The named download task → a download shared by its key
 
     static func downloadRecentPhotos(client: FetchClient, cacheFile: URL) async throws -> [FlickrPhoto] {
-        let downloads = DownloadCoordinator(client: client)
-        let file = try await downloads.download(Flickr.recentGeoPhotos(page: 1), key: "recent-photos", to: cacheFile)
+        let file = try await client.fetch(
+            Flickr.recentGeoPhotos(page: 1), extracting: .file(to: cacheFile), sharing: "recent-photos")
         let data = try Data(contentsOf: file)
         return try PathDecoder().decode([FlickrPhoto].self, from: data, at: "photos.photo")
     }
 
-    static func whenDone(downloads: DownloadCoordinator, backgroundCompletionHandler: @escaping @Sendable () -> Void) {
-        downloads.allFinished { summary in
-            print("\(summary.succeeded.count) downloads succeeded, \(summary.failed.count) failed")
-            backgroundCompletionHandler()
+    static func downloadAll(
+        _ pages: [Int], client: FetchClient, folder: URL, backgroundCompletionHandler: @escaping @Sendable () -> Void
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for page in pages {
+                group.addTask {
+                    let file = folder.appendingPathComponent("recent-\(page).json")
+                    _ = try? await client.fetch(Flickr.recentGeoPhotos(page: page), extracting: .file(to: file))
+                }
+            }
         }
+        backgroundCompletionHandler()  // once, when the last download has ended
     }
 
     // MARK: 5. Into the store, once per photo
@@ -129,7 +136,7 @@ enum FlickrFlow {
         let client = FlickrFlow.makeClient(key: "test-key")
 
         let photos = try await client.fetch(
-            server.url("/services/rest?method=flickr.photos.search"),
+            .url(server.url("/services/rest?method=flickr.photos.search")),
             extracting: .decode([FlickrFlow.FlickrPhoto].self, at: "photos.photo"))
 
         #expect(!photos.isEmpty)
@@ -146,7 +153,7 @@ enum FlickrFlow {
 
         do {
             _ = try await client.fetch(
-                server.url("/services/rest"), extracting: .decode([FlickrFlow.FlickrPhoto].self, at: "photos.photo"))
+                .url(server.url("/services/rest")), extracting: .decode([FlickrFlow.FlickrPhoto].self, at: "photos.photo"))
             Issue.record("a stat=fail body decoded as photos")
         } catch {
             #expect(error.code == .apiFailure)

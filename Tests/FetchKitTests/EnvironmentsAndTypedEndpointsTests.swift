@@ -38,7 +38,7 @@ private enum Catalog {
 }
 
 /// An endpoint type that declares its response itself.
-private struct Ping: TypedEndpoint {
+private struct Ping: Endpoint {
     typealias Response = String
     var baseURL: URL
     var path: String { "/ping" }

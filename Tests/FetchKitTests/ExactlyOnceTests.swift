@@ -105,8 +105,8 @@ struct ExactlyOnceTests {
                 client.fetch(.url(server.url("/slow?i=\(index)")), extracting: .decode(Movie.self), completion: done)
                     .cancel()
             case .cancelDuring:
-                let task = client.fetch(.url()
-                    server.url("/slow?i=\(index)"), extracting: .decode(Movie.self), completion: done)
+                let task = client.fetch(
+                    .url(server.url("/slow?i=\(index)")), extracting: .decode(Movie.self), completion: done)
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delays[index])) { task.cancel() }
             case .cancelAsyncTask:
                 let url = server.url("/slow?i=\(index)")
@@ -151,27 +151,19 @@ struct DownloadExactlyOnceTests {
     enum Kind: CaseIterable {
         case success, notFound, serverError, dropMidBody, closeWithoutAnswer, timeout, refused, cancelDuring
 
-        /// The download error codes this kind may end with (`nil` stands for success); any
-        /// download that reaches the network may also time out on a loaded machine.
-        var allowed: Set<DownloadError.Code?> {
-            let expected: Set<DownloadError.Code?> =
+        /// The error codes this kind may end with (`nil` stands for success); any download that
+        /// reaches the network may also time out on a loaded machine.
+        var allowed: Set<FetchError.Code?> {
+            let expected: Set<FetchError.Code?> =
                 switch self {
                 case .success: [nil]
                 case .notFound, .serverError: [.unacceptableStatus]
-                case .dropMidBody, .closeWithoutAnswer, .refused, .timeout: [.transport]
+                case .dropMidBody, .closeWithoutAnswer: [.connectionLost]
+                case .refused: [.transportFailed]
+                case .timeout: [.timedOut]
                 case .cancelDuring: [.cancelled]
                 }
-            return expected.union([.transport])
-        }
-
-        /// The pipeline's code behind the failure, when the download failed the expected way.
-        var cause: FetchError.Code? {
-            switch self {
-            case .dropMidBody, .closeWithoutAnswer: .connectionLost
-            case .refused: .transportFailed
-            case .timeout: .timedOut
-            default: nil
-            }
+            return expected.union([.timedOut])
         }
     }
 
@@ -190,17 +182,16 @@ struct DownloadExactlyOnceTests {
         defer { directory.remove() }
 
         let callbacks = DispatchQueue(label: "ExactlyOnceTests.downloads")
-        let downloads = DownloadCoordinator(
-            client: FetchClient {
-                $0.timeout = .milliseconds(400)
-                $0.maximumConnectionsPerHost = 16
-                $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
-            })
+        let client = FetchClient {
+            $0.timeout = .milliseconds(400)
+            $0.maximumConnectionsPerHost = 16
+            $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
+        }
         let total = 300
         var generator = SeededGenerator(seed: 20_261_122)
         let kinds = (0..<total).map { _ in Kind.allCases.randomElement(using: &generator) ?? .success }
         let calls = Locked([Int](repeating: 0, count: total))
-        let outcomes = Locked([DownloadError?](repeating: nil, count: total))
+        let outcomes = Locked([FetchError?](repeating: nil, count: total))
 
         for (index, kind) in kinds.enumerated() {
             let url: URL =
@@ -210,21 +201,21 @@ struct DownloadExactlyOnceTests {
                 default: server.url("/\(kind)?i=\(index)")
                 }
             let key = "item-\(index)"
-            downloads.download(URLRequest(url: url), key: key, to: directory.file("\(index).json"), queue: callbacks) {
-                result in
+            let task = client.fetch(
+                .url(url), extracting: .file(to: directory.file("\(index).json")), sharing: key, queue: callbacks
+            ) { result in
                 calls.withLock { $0[index] += 1 }
-                if case .failure(let error) = result { outcomes.withLock { $0[index] = error as? DownloadError } }
+                if case .failure(let error) = result { outcomes.withLock { $0[index] = error } }
             }
             if kind == .cancelDuring {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(index % 20))) {
-                    downloads.cancel(key: key)
+                    task.cancel()
                 }
             }
         }
 
         try await waitUntil("every completion") { calls.current.allSatisfy { $0 >= 1 } }
-        // The batch ends once every download has queued its completions on `callbacks`.
-        _ = await downloads.allFinished()
+        try await waitUntil("every download ended") { client.runningCount == 0 }
         await callbacks.drained()
         let counts = calls.current
         #expect(
@@ -237,11 +228,6 @@ struct DownloadExactlyOnceTests {
         for index in kinds.indices {
             let exists = FileManager.default.fileExists(atPath: directory.file("\(index).json").path)
             #expect(exists == (errors[index] == nil), "\(index) \(kinds[index])")
-            // A failure the server caused names the pipeline's kind, unless the machine was
-            // slow enough for a timeout to come first.
-            if let cause = kinds[index].cause, let error = errors[index] {
-                #expect([cause, .timedOut].contains(error.cause?.code), "\(index) \(kinds[index]): \(error)")
-            }
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
             .filter { $0.hasSuffix(".download") }

@@ -43,8 +43,8 @@ struct ExtractionTests {
 
     @Test func runsACustomClosureOverDataAndResponse() async throws {
         defer { server.stop() }
-        let summary = try await client.fetch(.url()
-            server.url("/movie"),
+        let summary = try await client.fetch(
+            .url(server.url("/movie")),
             extracting: .custom { data, response in "\(response.statusCode):\(data.count)" })
         #expect(summary == "200:49")
     }
@@ -111,24 +111,24 @@ struct DecodingAtAPathTests {
 
     @Test func decodesTheFirstResultAtAPath() async throws {
         defer { server.stop() }
-        let movie = try await client.fetch(.url()
-            server.url("/3/search/movie"), extracting: .decode(Movie.self, at: "results.first"))
+        let movie = try await client.fetch(
+            .url(server.url("/3/search/movie")), extracting: .decode(Movie.self, at: "results.first"))
         #expect(movie.id == 550)
     }
 
     @Test func decodesFlickrPhotosAtAPath() async throws {
         defer { server.stop() }
         struct Photo: Decodable, Sendable { var id: String }
-        let photos = try await client.fetch(.url()
-            server.url("/flickr"), extracting: .decode([Photo].self, at: "photos.photo"))
+        let photos = try await client.fetch(
+            .url(server.url("/flickr")), extracting: .decode([Photo].self, at: "photos.photo"))
         #expect(!photos.isEmpty)
     }
 
     @Test func aMissingPathIsADecodingFailureNamingThePath() async throws {
         defer { server.stop() }
         do {
-            _ = try await client.fetch(.url()
-                server.url("/3/search/movie"), extracting: .decode(Movie.self, at: "nothing.here"))
+            _ = try await client.fetch(
+                .url(server.url("/3/search/movie")), extracting: .decode(Movie.self, at: "nothing.here"))
             Issue.record("expected a failure")
         } catch {
             #expect(error.code == .decodingFailed)

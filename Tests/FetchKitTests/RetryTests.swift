@@ -38,8 +38,8 @@ struct RetryTests {
     @Test func failsTwiceThenSucceeds() async throws {
         defer { server.stop() }
         server.route("GET", "/flaky", respondInTurn: [.status(503), .status(500), .text("ok")])
-        let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5))).fetch(.url()
-            server.url("/flaky"), extracting: .string)
+        let text = try await client(RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5))).fetch(
+            .url(server.url("/flaky")), extracting: .string)
         #expect(text == "ok")
         #expect(server.requests(to: "/flaky").count == 3)
         #expect(observer.retries.current.map(\.attempt) == [1, 2])
@@ -50,8 +50,8 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/down", respond: .status(502))
         let error = await #expect(throws: FetchError.self) {
-            try await client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1))).fetch(.url()
-                server.url("/down"), extracting: .data)
+            try await client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(1))).fetch(
+                .url(server.url("/down")), extracting: .data)
         }
         #expect(error?.statusCode == 502)
         #expect(server.requests(to: "/down").count == 4)
@@ -180,8 +180,8 @@ struct RetryTests {
     @Test func retryAfterIsIgnoredOutside429And503() async throws {
         defer { server.stop() }
         server.route("GET", "/error", respondInTurn: [.status(500, headers: ["Retry-After": "120"]), .text("ok")])
-        _ = try await client(RetryPolicy(baseDelay: .milliseconds(2), jitter: 0)).fetch(.url()
-            server.url("/error"), extracting: .string)
+        _ = try await client(RetryPolicy(baseDelay: .milliseconds(2), jitter: 0)).fetch(
+            .url(server.url("/error")), extracting: .string)
         #expect(observer.retries.current.map(\.delay) == [.milliseconds(2)])
     }
 
@@ -215,8 +215,8 @@ struct RetryTests {
         defer { server.stop() }
         server.route("GET", "/always", respond: .status(503))
         _ = await completion { done in
-            client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(5), multiplier: 3, jitter: 0)).fetch(.url()
-                server.url("/always"), extracting: .data, completion: done)
+            client(RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(5), multiplier: 3, jitter: 0)).fetch(
+                .url(server.url("/always")), extracting: .data, completion: done)
         }
         #expect(observer.retries.current.map(\.delay) == [.milliseconds(5), .milliseconds(15), .milliseconds(45)])
     }

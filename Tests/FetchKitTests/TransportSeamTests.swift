@@ -63,7 +63,7 @@ struct TransportSeamTests {
             $0.adapters = [HeaderAdapter(["X-Test": "1"])]
         }
         let url = try #require(URL(string: "https://api.example.com/movie/3"))
-        let movie = try await client.fetch(url, extracting: .decode(Movie.self))
+        let movie = try await client.fetch(.url(url), extracting: .decode(Movie.self))
         #expect(movie.id == 3)
         let request = try #require(transport.sent.current.first)
         #expect(request.value(forHTTPHeaderField: "X-Test") == "1")
@@ -78,7 +78,7 @@ struct TransportSeamTests {
             $0.retryPolicy = .none
         }
         let url = try #require(URL(string: "https://api.example.com/never"))
-        let error = await #expect(throws: FetchError.self) { try await client.fetch(url, extracting: .data) }
+        let error = await #expect(throws: FetchError.self) { try await client.fetch(.url(url), extracting: .data) }
         #expect(error?.code == .timedOut)
         #expect(transport.cancelled.current == 1)
     }
@@ -92,9 +92,9 @@ struct TransportSeamTests {
             $0.timeout = Patience.beyondTheTest  // A timeout would free a slot the test counts.
         }
         let tasks = (0..<5).map { index in
-            client.fetch(URL(string: "https://a.example.com/\(index)"), extracting: .data) { _ in }
+            client.fetch(.url(URL(string: "https://a.example.com/\(index)")), extracting: .data) { _ in }
         }
-        let other = client.fetch(URL(string: "https://b.example.com/x"), extracting: .data) { _ in }
+        let other = client.fetch(.url(URL(string: "https://b.example.com/x")), extracting: .data) { _ in }
         try await waitUntil("transport.sent.current.count == 3") { transport.sent.current.count == 3 }
         // The other three of a.example.com wait in the client, not in the transport.
         try await waitUntil("three requests to wait for a slot") { client.limiter.counts.waiting == 3 }

@@ -31,21 +31,17 @@ extension FetchClient {
     ///     caller gets the first one's value or error (a download's file is at the first caller's
     ///     destination). The request is cancelled when every caller has cancelled. `nil` (the
     ///     default) shares nothing.
-    ///   - progress: called with the upload's and download's progress, at most every
-    ///     ``Configuration-swift.struct/progressInterval``, and once, last, with
-    ///     ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
     /// - Returns: the value.
     /// - Throws: ``FetchError`` for every failure, including an invalid URL and cancellation.
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        sharing key: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        sharing key: String? = nil
     ) async throws(FetchError) -> Value {
         // Straight to `run`: each async call between costs a frame of the task's allocator.
         let timeout = endpoint.timeout ?? configuration.timeout
         let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group, sharing: key,
-            progress: progress,
             build: { () throws(FetchError) -> OutgoingRequest in
                 try self.outgoing(endpoint, timeout: timeout, handling: handling)
             })
@@ -62,15 +58,13 @@ extension FetchClient {
     ///   - endpoint: the request to send, with its response type.
     ///   - group: a group to cancel this fetch with, if any.
     ///   - key: shares one request among callers with the same key, as
-    ///     ``fetch(_:extracting:group:sharing:progress:)`` does.
-    ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
+    ///     ``fetch(_:extracting:group:sharing:)`` does.
     /// - Returns: the endpoint's response value.
     /// - Throws: ``FetchError`` for every failure, including cancellation.
     public func fetch<Target: Endpoint>(
-        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil
     ) async throws(FetchError) -> Target.Response {
-        try await fetch(endpoint, extracting: endpoint.extraction, group: group, sharing: key, progress: progress)
+        try await fetch(endpoint, extracting: endpoint.extraction, group: group, sharing: key)
     }
 
     // MARK: Completion
@@ -96,27 +90,38 @@ extension FetchClient {
     /// }
     /// ```
     ///
+    /// In `async` code, the same call follows a transfer's progress, and its handle is awaited:
+    ///
+    /// ```swift
+    /// let download = client.fetch(Trailers.movie(550), extracting: .file(to: file), completion: nil) { progress in
+    ///     print(progress)
+    /// }
+    /// let trailer = try await download.value
+    /// ```
+    ///
     /// - Parameters:
     ///   - endpoint: the request to send; `.url(link)` for a plain URL.
     ///   - extraction: how to turn the response into a value.
     ///   - group: a group to cancel this fetch with, if any.
     ///   - key: shares one request among callers with the same key, as
-    ///     ``fetch(_:extracting:group:sharing:progress:)`` does.
+    ///     ``fetch(_:extracting:group:sharing:)`` does.
     ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for the client's
     ///     ``Configuration-swift.struct/callbackQueue``. A caller isolated to an actor gets them in
     ///     its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
+    ///   - completion: runs exactly once with the value or the ``FetchError``. It has no default:
+    ///     a fetch whose handle alone is awaited says `completion: nil` on purpose (and so
+    ///     `try await client.fetch(…)` always calls the `async` form).
     ///   - progress: called with the transfer's progress, at most every
     ///     ``Configuration-swift.struct/progressInterval``, and once, last, before the completion,
     ///     with ``TransferProgress/isFinished`` set; `nil` (the default) to not follow it.
-    ///   - completion: runs exactly once with the value or the ``FetchError``.
+    ///
     /// - Returns: a handle that cancels the fetch and can be awaited.
     @discardableResult
     public func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
         sharing key: String? = nil, queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
-        progress: ((TransferProgress) -> Void)? = nil,
-        completion: @escaping (Result<Value, FetchError>) -> Void
+        completion: ((Result<Value, FetchError>) -> Void)?, progress: ((TransferProgress) -> Void)? = nil
     ) -> FetchTask<Value> {
         let timeout = endpoint.timeout ?? configuration.timeout
         let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
@@ -124,7 +129,7 @@ extension FetchClient {
             try self.outgoing(endpoint, timeout: timeout, handling: handling)
         }
         let caller = CallerIsolation(isolation: isolation, queue: queue ?? callbackQueue)
-        let handoff = TaskHandoff(extraction, completion: caller.wrap(completion))
+        let handoff = TaskHandoff(extraction, completion: completion.map(caller.wrap))
         let execution = start(
             method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
             sharing: key, delivery: .queue(caller.queue), progress: progress.map(caller.wrap), build: build)
@@ -133,7 +138,7 @@ extension FetchClient {
 
     /// Fetches an endpoint that says what its response turns into, and calls `completion`
     /// exactly once with its value or the error, in the caller's isolation (as
-    /// ``fetch(_:extracting:group:sharing:queue:isolation:progress:completion:)`` does).
+    /// ``fetch(_:extracting:group:sharing:queue:isolation:completion:progress:)`` does).
     ///
     /// - Parameters:
     ///   - endpoint: the request to send, with its response type.
@@ -141,18 +146,19 @@ extension FetchClient {
     ///   - key: shares one request among callers with the same key.
     ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for the client's.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
+    ///   - completion: runs exactly once with the value or the ``FetchError``; `nil` when only the
+    ///     returned task is awaited.
     ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
-    ///   - completion: runs exactly once with the value or the ``FetchError``.
     /// - Returns: a handle that cancels the fetch and can be awaited.
     @discardableResult
     public func fetch<Target: Endpoint>(
         _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil, queue: DispatchQueue? = nil,
-        isolation: isolated (any Actor)? = #isolation, progress: ((TransferProgress) -> Void)? = nil,
-        completion: @escaping (Result<Target.Response, FetchError>) -> Void
+        isolation: isolated (any Actor)? = #isolation, completion: ((Result<Target.Response, FetchError>) -> Void)?,
+        progress: ((TransferProgress) -> Void)? = nil
     ) -> FetchTask<Target.Response> {
         fetch(
             endpoint, extracting: endpoint.extraction, group: group, sharing: key, queue: queue, isolation: isolation,
-            progress: progress, completion: completion)
+            completion: completion, progress: progress)
     }
 
     // MARK: Internals

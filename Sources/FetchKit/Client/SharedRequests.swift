@@ -30,8 +30,10 @@ final class SharedRequests: Sendable {
         }
     }
 
-    /// The number of flights in flight (for tests).
-    var count: Int { flights.withLock { $0.count } }
+    /// The number of callers waiting for the request of `key` (0 when none is in flight).
+    func waiterCount(forKey key: String) -> Int {
+        flights.withLock { $0[key] }?.waiterCount ?? 0
+    }
 
     /// One caller of a shared request.
     final class Member: CancellableExecution {
@@ -135,6 +137,8 @@ final class SharedRequests: Sendable {
                 member.joined()
             }
         }
+
+        var waiterCount: Int { state.withLock { $0.members.count } }
 
         func started(_ execution: any CancellableExecution) {
             let cancel = state.withLock { state -> Bool in

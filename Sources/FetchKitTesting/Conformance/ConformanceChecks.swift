@@ -216,9 +216,12 @@ final class Context {
             defer { continuation.yield() }
             do {
                 return .success(
-                    try await client.fetch(endpoint, extracting: .file(to: file), group: group) { progress in
-                        if progress.bytesReceived > 0 { continuation.yield() }
-                    })
+                    try await client.fetch(
+                        endpoint, extracting: .file(to: file), group: group, completion: nil,
+                        progress: { progress in
+                            if progress.bytesReceived > 0 { continuation.yield() }
+                        }
+                    ).value)
             } catch {
                 return .failure(error)
             }
@@ -453,7 +456,8 @@ final class Context {
             respond: StubResponse.data(body).sentSlowly(chunkSize: 32_000, interval: .milliseconds(20)))
         let (progress, reported) = AsyncStream.makeStream(of: TransferProgress.self)
         let value = try? await client { $0.progressInterval = .milliseconds(10) }.fetch(
-            endpoint("/progress"), extracting: .data, progress: { reported.yield($0) })
+            endpoint("/progress"), extracting: .data, completion: nil, progress: { reported.yield($0) }
+        ).value
         reported.finish()
         var reports: [TransferProgress] = []
         for await report in progress { reports.append(report) }

@@ -38,8 +38,8 @@ import Testing
         server.route("GET", "/volumes/zyTCAlFPjgYC", respond: .json(Self.served))
         server.route("PUT", "/volumes/zyTCAlFPjgYC", respond: .json("{}"))
         let client = FetchClient()
-        var volume = try await client.fetch(.url()
-            server.url("/volumes/zyTCAlFPjgYC"), extracting: .decode(Volume.self))
+        var volume = try await client.fetch(
+            .url(server.url("/volumes/zyTCAlFPjgYC")), extracting: .decode(Volume.self))
         #expect(volume.isbn == "9780553804577")
         volume.title = "The Google Story (2018 edition)"
 
