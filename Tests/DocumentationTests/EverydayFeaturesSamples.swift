@@ -80,15 +80,17 @@ enum EverydayFeaturesSamples {
     }
 
     static func uploadShowingProgress(_ client: FetchClient, file: URL) async throws -> Receipt {
-        try await client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self)) { progress in
-            print(progress)  // sent 12.3 MB of 200.0 MB, received 0 B
+        let upload = client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self), completion: nil) {
+            progress in print(progress)  // sent 12.3 MB of 200.0 MB, received 0 B
         }
+        return try await upload.value
     }
 
     static func downloadTrailer(_ client: FetchClient, to file: URL) async throws {
-        try await client.fetch(Studio.movie(id: 550), extracting: .file(to: file)) { progress in
+        let download = client.fetch(Studio.movie(id: 550), extracting: .file(to: file), completion: nil) { progress in
             print(progress.fractionCompleted ?? 0)
         }
+        _ = try await download.value
     }
 
     static func logRequest(_ client: FetchClient) throws {

@@ -58,7 +58,7 @@ struct CancellationTests {
 
     @Test func cancellingAFinishedTaskDoesNothing() async throws {
         defer { server.stop() }
-        let box = Locked<FetchTask?>(nil)
+        let box = Locked<FetchTask<String>?>(nil)
         let result = await completion { done in
             box.withLock { $0 = client.fetch(.url(server.url("/ok")), extracting: .string, completion: done) }
         }

@@ -234,7 +234,7 @@ struct ConcurrencyTests {
         // Also for a failure that is known before any I/O.
         let failedOnQueue = Locked(false)
         _ = await completion { done in
-            client.fetch(nil, extracting: .data, queue: queue) { result in
+            client.fetch(.url(nil), extracting: .data, queue: queue) { result in
                 failedOnQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
                 done(result)
             }

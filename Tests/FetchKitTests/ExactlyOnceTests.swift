@@ -94,7 +94,7 @@ struct ExactlyOnceTests {
             case .invalidURL:
                 client.fetch(.url(URL(string: "ftp://127.0.0.1/\(index)")), extracting: .decode(Movie.self), completion: done)
             case .nilURL:
-                client.fetch(nil, extracting: .decode(Movie.self), completion: done)
+                client.fetch(.url(nil), extracting: .decode(Movie.self), completion: done)
             case .refused:
                 client.fetch(.url(refusedURL), extracting: .decode(Movie.self), completion: done)
             case .timeout:

@@ -123,9 +123,9 @@ import Testing
         let flickr = FetchClient { configuration in
             configuration.adapters = [APIKeyAdapter(.query(name: "api_key"), value: "test-key")]
         }
-        let file = try await DownloadCoordinator(client: flickr).download(
-            StubEndpoint(baseURL: server.baseURL, path: "/services/rest"), key: "recent",
-            to: directory.file("recent.json"))
+        let file = try await flickr.fetch(
+            StubEndpoint(baseURL: server.baseURL, path: "/services/rest"), extracting: .file(to: directory.file("recent.json")),
+            sharing: "recent")
         #expect(try Data(contentsOf: file) == Fixtures.data("flickr/photos_with_geo_extras_2014.json"))
         #expect(server.receivedRequests.first?.queryValue("api_key") == "test-key")
     }

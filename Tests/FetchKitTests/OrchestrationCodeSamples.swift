@@ -65,13 +65,11 @@ enum OrchestrationCodeSamples {
     }
 
     static func downloads(
-        recentPhotos: URLRequest, cacheFile: URL, backgroundSessionCompletionHandler: @escaping @Sendable () -> Void
+        recentPhotos: URL, cacheFile: URL, backgroundSessionCompletionHandler: @escaping @Sendable () -> Void
     ) async throws {
-        let downloads = DownloadCoordinator()
-        let file = try await downloads.download(recentPhotos, key: "recent-photos", to: cacheFile)
-        downloads.allFinished { summary in
-            backgroundSessionCompletionHandler()
-        }
+        let client = FetchClient()
+        let file = try await client.fetch(.url(recentPhotos), extracting: .file(to: cacheFile), sharing: "recent-photos")
+        backgroundSessionCompletionHandler()
         _ = file
     }
 

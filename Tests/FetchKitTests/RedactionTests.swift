@@ -130,20 +130,17 @@ struct RedactionTests {
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let downloads = DownloadCoordinator(
-            client: FetchClient {
-                $0.retryPolicy = .none
-                $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: Self.secret)]
-            })
+        let client = FetchClient {
+            $0.retryPolicy = .none
+            $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: Self.secret)]
+        }
         for path in ["/file", "/drop"] {
-            let error = await #expect(throws: DownloadError.self) {
-                try await downloads.download(
-                    URLRequest(url: server.url(path)), key: path, to: directory.file("out"))
+            let error = await #expect(throws: FetchError.self) {
+                try await client.fetch(.url(server.url(path)), extracting: .file(to: directory.file("out")))
             }
             let failure = try #require(error)
             var dumped = ""
             dump(failure, to: &dumped)
-            #expect(failure.cause != nil)
             #expect(!"\(failure)".contains(Self.secret), "\(failure)")
             #expect(!String(reflecting: failure).contains(Self.secret))
             #expect(!dumped.contains(Self.secret), "\(dumped)")

@@ -304,7 +304,7 @@ struct RetryTests {
         /// Cancels the request the moment its retry is scheduled, so the cancellation
         /// certainly lands during the wait.
         final class CancelOnRetry: FetchObserver {
-            let task = Locked<FetchTask?>(nil)
+            let task = Locked<FetchTask<Data>?>(nil)
             let retries = Locked(0)
             func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
                 retries.withLock { $0 += 1 }

@@ -53,7 +53,7 @@ struct DownloadCancellationTests {
         let url = server.url(path)
         let task = Task { () async -> Result<URL, FetchError> in
             do throws(FetchError) {
-                return .success(try await client.download(URLRequest(url: url), to: destination))
+                return .success(try await client.fetch(.url(url), extracting: .file(to: destination)))
             } catch {
                 return .failure(error)
             }
@@ -97,7 +97,7 @@ struct DownloadCancellationTests {
         try original.write(to: destination)
         let url = server.url(path)
         let error = await expectFetchError(path == "/missing" ? .unacceptableStatus : .connectionLost) {
-            try await client.download(URLRequest(url: url), to: destination)
+            try await client.fetch(.url(url), extracting: .file(to: destination))
         }
         #expect(error != nil)
         #expect(try Data(contentsOf: destination) == original)
@@ -108,7 +108,7 @@ struct DownloadCancellationTests {
         defer { tearDown() }
         for path in ["/missing", "/broken"] {
             let url = server.url(path)
-            _ = try? await client.download(URLRequest(url: url), to: directory.file("photo.jpg"))
+            _ = try? await client.fetch(.url(url), extracting: .file(to: directory.file("photo.jpg")))
             #expect(try folder().isEmpty, "the download of \(path) left files behind")
         }
     }
@@ -117,7 +117,7 @@ struct DownloadCancellationTests {
         defer { tearDown() }
         let destination = directory.file("photo.jpg")
         try Data("the caller's own file".utf8).write(to: destination)
-        let file = try await client.download(URLRequest(url: server.url("/small")), to: destination)
+        let file = try await client.fetch(.url(server.url("/small")), extracting: .file(to: destination))
         #expect(file == destination)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new contents")
         #expect(try folder() == ["photo.jpg"])

@@ -32,7 +32,7 @@ struct PlatformLimitTests {
         #expect(try await client.fetch(.url(server.url("/ok")), extracting: .string) == "ok")
         let upload = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
         #expect(try await client.fetch(upload, extracting: .string) == "stored")
-        let downloaded = try await client.download(URLRequest(url: server.url("/ok")), to: directory.file("ok.txt"))
+        let downloaded = try await client.fetch(.url(server.url("/ok")), extracting: .file(to: directory.file("ok.txt")))
         #expect(try String(contentsOf: downloaded, encoding: .utf8) == "ok")
     }
 }

@@ -7,6 +7,18 @@ import Testing
 
 /// Upload and download progress: throttled reports, one final report, exactly once.
 @Suite struct ProgressTests {
+    /// A fetch followed through its handle: its progress reports as a stream that ends with the
+    /// request, and the handle to await.
+    static func followed<Value>(
+        _ client: FetchClient, _ endpoint: some Endpoint, extracting extraction: Extraction<Value>
+    ) -> (progress: AsyncStream<TransferProgress>, task: FetchTask<Value>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
+        let task = client.fetch(endpoint, extracting: extraction, completion: { _ in continuation.finish() }) {
+            report in continuation.yield(report)
+        }
+        return (stream, task)
+    }
+
     @Test func aSlowDownloadReportsGrowingProgressAndEndsOnceWithTheTotal() async throws {
         let server = StubServer()
         try server.start()
@@ -18,12 +30,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let client = FetchClient { $0.progressInterval = .milliseconds(20) }
-        let transfer = client.transfer(
-            TestEndpoint(baseURL: server.baseURL, path: "/video"), downloadingTo: folder.appendingPathComponent("v.bin")
-        )
+        let transfer = Self.followed(
+            client, TestEndpoint(baseURL: server.baseURL, path: "/video"),
+            extracting: .file(to: folder.appendingPathComponent("v.bin")))
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
-        let file = try await transfer.value
+        let file = try await transfer.task.value
 
         #expect(try Data(contentsOf: file) == body)
         #expect(reports.count >= 3, "\(reports)")
@@ -53,11 +65,11 @@ import Testing
         let completedAfter = Locked<Int?>(nil)
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
         let result: Result<String, FetchError>? = await completion { done in
-            client.fetch(endpoint, extracting: .string, progress: { report in reports.withLock { $0.append(report) } })
-            {
-                result in
+            client.fetch(endpoint, extracting: .string) { result in
                 completedAfter.withLock { $0 = reports.current.count }
                 done(result)
+            } progress: { report in
+                reports.withLock { $0.append(report) }
             }
             Task {
                 // Resumed either way: a missing partial report fails the last expectation below.
@@ -87,12 +99,12 @@ import Testing
         defer { server.stop() }
         server.route("GET", "/missing", respond: .status(404))
         let client = FetchClient()
-        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/missing"), extracting: .data)
+        let transfer = Self.followed(client, TestEndpoint(baseURL: server.baseURL, path: "/missing"), extracting: .data)
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
         #expect(reports.filter(\.isFinished).count == 1)
         #expect(reports.last?.isFinished == true)
-        await expectFetchError(.unacceptableStatus) { try await transfer.value }
+        await expectFetchError(.unacceptableStatus) { try await transfer.task.value }
     }
 
     @Test func cancellingATransferEndsItsProgressAndItsValueThrowsCancelled() async throws {
@@ -101,24 +113,24 @@ import Testing
         defer { server.stop() }
         server.route("GET", "/slow", respond: .json("{}").delayed(by: Patience.beyondTheTest))
         let client = FetchClient { $0.timeout = Patience.beyondTheTest }  // Cancelled, never timed out.
-        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/slow"), extracting: .data)
+        let transfer = Self.followed(client, TestEndpoint(baseURL: server.baseURL, path: "/slow"), extracting: .data)
         // Cancelled in flight (or, on a starved machine, before it is sent: the same outcome).
         _ = await server.waitForRequests(count: 1)
-        transfer.cancel()
+        transfer.task.cancel()
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
         #expect(reports.last?.isFinished == true)
-        await expectFetchError(.cancelled) { try await transfer.value }
+        await expectFetchError(.cancelled) { try await transfer.task.value }
     }
 
-    @Test func aTypedEndpointTransferInfersItsValue() async throws {
+    @Test func aTypedEndpointsHandleInfersItsValue() async throws {
         let server = StubServer()
         try server.start()
         defer { server.stop() }
         server.route("GET", "/movie", respond: .json(#"{"id":1,"title":"Heat","popularity":9.5}"#))
         let client = FetchClient()
-        let transfer = client.transfer(TypedRequest<Movie>(TestEndpoint(baseURL: server.baseURL, path: "/movie")))
-        let movie = try await transfer.value
+        let task = client.fetch(TypedRequest<Movie>(TestEndpoint(baseURL: server.baseURL, path: "/movie")), completion: nil)
+        let movie = try await task.value
         #expect(movie == Movie(id: 1, title: "Heat", popularity: 9.5))
     }
 }
@@ -131,83 +143,12 @@ extension ProgressTests {
         let body = Data(repeating: 42, count: 400_000)
         server.route("GET", "/blob", respond: .data(body).sentSlowly(chunkSize: 40_000, interval: .milliseconds(30)))
         let client = FetchClient { $0.progressInterval = .milliseconds(20) }
-        let transfer = client.transfer(TestEndpoint(baseURL: server.baseURL, path: "/blob"), extracting: .data)
+        let transfer = Self.followed(client, TestEndpoint(baseURL: server.baseURL, path: "/blob"), extracting: .data)
         var reports: [TransferProgress] = []
         for await report in transfer.progress { reports.append(report) }
-        #expect(try await transfer.value == body)
+        #expect(try await transfer.task.value == body)
         #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 400_000 }, "\(reports)")
         #expect(reports.last?.bytesReceived == 400_000)
-    }
-}
-
-extension ProgressTests {
-    @Test func aDownloadBatchReportsItsSummedProgressAndEndsOnce() async throws {
-        let server = StubServer()
-        try server.start()
-        defer { server.stop() }
-        let body = Data(repeating: 7, count: 200_000)
-        // About a second per photo, so the batch is surely still running when the test starts following it.
-        server.route(
-            "GET", "/photo/*", respond: .data(body).sentSlowly(chunkSize: 20_000, interval: .milliseconds(100)))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let downloads = DownloadCoordinator(client: FetchClient { $0.progressInterval = .milliseconds(20) })
-
-        // The callback forms register at once, on this thread, so the batch is surely running
-        // when the follower is added, however late the cooperative pool would schedule a task.
-        let outcomes = Locked<[Result<URL, any Error>]>([])
-        for index in 1...3 {
-            downloads.download(
-                TestEndpoint(baseURL: server.baseURL, path: "/photo/\(index)"), key: "photo-\(index)",
-                to: folder.appendingPathComponent("\(index).jpg")
-            ) { result in outcomes.withLock { $0.append(result) } }
-        }
-        let followed = Locked<[TransferProgress]>([])
-        let ended = DispatchSemaphore(value: 0)
-        downloads.followBatchProgress { report in
-            followed.withLock { $0.append(report) }
-            if report.isFinished { ended.signal() }
-        }
-        #expect(await Blocking.run { ended.wait(timeout: Patience.hangDeadline) } == .success)
-        let reports = followed.current
-        try await waitUntil("outcomes.current.count == 3") { outcomes.current.count == 3 }
-        #expect(outcomes.current.allSatisfy { (try? $0.get()) != nil })
-
-        #expect(reports.filter(\.isFinished).count == 1)
-        let last = try #require(reports.last)
-        #expect(last.isFinished)
-        #expect(last.bytesReceived == 600_000)
-        #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 600_000 }, "\(reports)")
-        #expect(downloads.batchProgress.isFinished)
-    }
-}
-
-extension ProgressTests {
-    /// The `AsyncSequence` form keeps the newest reports until they are read: a reader that
-    /// comes late still sees the batch moving, then its one finished report.
-    @Test func batchProgressUpdatesEndWithTheBatch() async throws {
-        let server = StubServer()
-        try server.start()
-        defer { server.stop() }
-        let body = Data(repeating: 3, count: 100_000)
-        server.route("GET", "/clip/*", respond: .data(body).sentSlowly(chunkSize: 10_000, interval: .milliseconds(50)))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("updates-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let downloads = DownloadCoordinator(client: FetchClient { $0.progressInterval = .milliseconds(10) })
-        for index in 1...2 {
-            downloads.download(
-                TestEndpoint(baseURL: server.baseURL, path: "/clip/\(index)"), key: "clip-\(index)",
-                to: folder.appendingPathComponent("\(index).bin")
-            ) { _ in }
-        }
-        let updates = downloads.batchProgressUpdates()
-        var reports: [TransferProgress] = []
-        for await report in updates { reports.append(report) }
-        #expect(reports.filter(\.isFinished).count == 1 && reports.last?.isFinished == true, "\(reports)")
-        #expect(reports.last?.bytesReceived == 200_000)
-        #expect(reports.dropLast().contains { $0.bytesReceived > 0 && $0.bytesReceived < 200_000 }, "\(reports)")
-        let received = reports.map(\.bytesReceived)
-        #expect(received == received.sorted(), "progress went back: \(received)")
     }
 }
 
@@ -224,17 +165,15 @@ extension ProgressTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = FetchClient { $0.progressInterval = .milliseconds(10) }
-        let holder = Locked<Task<Void, any Error>?>(nil)
-        let task = Task {
-            try await client.download(
-                TestEndpoint(baseURL: server.baseURL, path: "/huge"), to: folder.appendingPathComponent("h.bin")
-            ) { progress in
-                if progress.bytesReceived > 100_000 { holder.current?.cancel() }
-            }
-            return ()
+        let holder = Locked<FetchTask<URL>?>(nil)
+        let task = client.fetch(
+            TestEndpoint(baseURL: server.baseURL, path: "/huge"), extracting: .file(to: folder.appendingPathComponent("h.bin")),
+            completion: nil
+        ) { progress in
+            if progress.bytesReceived > 100_000 { holder.current?.cancel() }
         }
         holder.withLock { $0 = task }
-        let outcome = await Task { await task.result }.value
+        let outcome = await task.result
         #expect(throws: FetchError.self) { try outcome.get() }
         #expect((try? outcome.get()) == nil)
     }
