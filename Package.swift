@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "Decoding", targets: ["Decoding"]),
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
+        .library(name: "FetchKitOperations", targets: ["FetchKitOperations"]),
         .executable(name: "booklab", targets: ["BookLab"]),
         .executable(name: "mustc", targets: ["MustC"]),
         .executable(name: "flickr", targets: ["Flickr"]),
@@ -32,6 +33,9 @@ let package = Package(
         .target(name: "SeededRandom", swiftSettings: strictSettings),
         .target(name: "Decoding", dependencies: ["Locking"], swiftSettings: strictSettings),
         .target(name: "FetchKit", dependencies: ["Decoding", "Locking"], swiftSettings: strictSettings),
+        // The `Operation` bridge (FetchOperation, RefreshCompletionOperation): a thin layer over the
+        // one request call, for code that schedules work on an `OperationQueue`.
+        .target(name: "FetchKitOperations", dependencies: ["FetchKit", "Locking"], swiftSettings: strictSettings),
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -62,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MustC",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
+            dependencies: ["ExampleSupport", "FetchKit", "FetchKitOperations", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
             path: "Sources/Examples/MustC",
             swiftSettings: strictSettings
         ),
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "FetchKitTests",
             dependencies: [
-                "FetchKit", "Decoding", "FetchKitTesting", "Persistence", "TestSupport", "Locking", "SeededRandom",
+                "FetchKit", "FetchKitOperations", "Decoding", "FetchKitTesting", "Persistence", "TestSupport", "Locking", "SeededRandom",
             ],
             swiftSettings: strictSettings
         ),
@@ -131,7 +135,7 @@ let package = Package(
         // several modules together, compiled in CI and the cheap ones run.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
+            dependencies: ["FetchKit", "FetchKitOperations", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The UI samples and the README's sample again, in a target whose default isolation is

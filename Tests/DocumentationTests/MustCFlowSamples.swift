@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitOperations
 import FetchKitTesting
 import Foundation
 import Persistence

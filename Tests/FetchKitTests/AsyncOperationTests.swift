@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import TestSupport
 import Testing
+import FetchKitOperations
 
 @testable import FetchKit
 

@@ -2,6 +2,7 @@ import FetchKitTesting
 import Foundation
 import TestSupport
 import Testing
+import FetchKitOperations
 
 @testable import FetchKit
 

@@ -1,5 +1,6 @@
 import ExampleSupport
 import FetchKit
+import FetchKitOperations
 import Foundation
 
 /// `mustc refresh [--operations] [--concurrency <n>]`: fetches every stored movie's popularity again.

@@ -42,7 +42,7 @@ import Testing
         let client = FetchClient { $0.transport = transport }
         let fetch = Task { () -> FetchError? in
             do throws(FetchError) {
-                _ = try await client.fetch(server.url("/slow"), extracting: .data)
+                _ = try await client.fetch(.url(server.url("/slow")), extracting: .data)
                 return nil
             } catch {
                 return error
@@ -64,9 +64,9 @@ import Testing
         let transport = AsyncHTTPClientTransport(client: http, maximumConnectionsPerHost: 8)
         #expect(transport.connectionLimitPerHost == 8)
         let client = FetchClient { $0.transport = transport }
-        #expect(try await client.fetch(server.url("/ok"), extracting: .string) == #"{"ok":true}"#)
+        #expect(try await client.fetch(.url(server.url("/ok")), extracting: .string) == #"{"ok":true}"#)
         try await transport.shutdown()  // does not shut the borrowed client down
-        #expect(try await client.fetch(server.url("/ok"), extracting: .string) == #"{"ok":true}"#)
+        #expect(try await client.fetch(.url(server.url("/ok")), extracting: .string) == #"{"ok":true}"#)
         try await http.shutdown()
     }
 }

@@ -1,3 +1,4 @@
+public import FetchKit
 public import Dispatch
 import Foundation
 import Locking

@@ -1,3 +1,4 @@
+public import FetchKit
 extension FetchOperation {
     /// Creates an operation that fetches an endpoint with a client and keeps the value.
     ///

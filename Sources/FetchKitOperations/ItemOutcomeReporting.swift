@@ -1,3 +1,4 @@
+public import FetchKit
 /// An operation that can say what its item came to, for a ``RefreshCompletionOperation``.
 ///
 /// ``FetchOperation`` adopts it; adopt it in your own operations to take part in a refresh.

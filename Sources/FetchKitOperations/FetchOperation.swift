@@ -1,3 +1,4 @@
+public import FetchKit
 import Foundation
 import Locking
 

@@ -1,3 +1,4 @@
+public import FetchKit
 public import Dispatch
 public import Foundation
 
