@@ -46,8 +46,8 @@ import Testing
         #expect(run.output.contains("ok: fetch returns the decoded value"), "\(run)")
         #expect(run.output.contains("ok: collect returns the summary"), "\(run)")
         #expect(run.output.contains("ok: run returns the report"), "\(run)")
-        #expect(run.output.contains("ok: download returns the finished file"), "\(run)")
-        #expect(run.output.contains("ok: allFinished returns the batch's summary"), "\(run)")
+        #expect(run.output.contains("ok: a download returns the finished file"), "\(run)")
+        #expect(run.output.contains("ok: fetch of an endpoint with a response type returns its value"), "\(run)")
         #expect(run.output.contains("all twins ran their async form"), "\(run)")
     }
 }

@@ -131,7 +131,10 @@ extension FlickrProgram {
     /// Whether a failed run should end the watch: Flickr refused the key, the store failed,
     /// or the request cannot be built. A failed transfer is tried again at the next tick.
     private static func isFatal(_ error: any Error) -> Bool {
-        (error as? FlickrError)?.isFatal == true || error is FetchError
+        if let error = error as? FetchError {
+            return [.invalidURL, .invalidRequest, .fileUnavailable].contains(error.code)
+        }
+        return (error as? FlickrError)?.isFatal == true
     }
 
     private static func skippedText(_ ticks: Int) -> String {
