@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -189,5 +190,62 @@ extension Result {
     var isCancellation: Bool {
         if case .failure(let error) = self { return error is CancellationError }
         return false
+    }
+}
+
+extension FanOutTests {
+    @Test func resultsYieldEveryItemOnceThenTheReportLast() async {
+        var items: [Int: Int] = [:]
+        var progress: [Int] = []
+        var report: FanOutReport<Int>?
+        var eventsAfterReport = 0
+        for await event in FanOut(maximumConcurrency: 3).results(Array(0..<50), changed: { item, _ in item == 7 }, transform: {
+            item in
+            if item == 13 { throw Boom() }
+            return item * 2
+        }) {
+            if report != nil { eventsAfterReport += 1 }
+            switch event {
+            case .item(let index, let result, _, let current):
+                #expect(items[index] == nil, "item \(index) came twice")
+                items[index] = (try? result.get()) ?? -1
+                progress.append(current.completed)
+            case .finished(let finished):
+                report = finished
+            }
+        }
+        #expect(items.count == 50)
+        #expect(items[13] == -1 && items[7] == 14)
+        #expect(progress == Array(1...50))
+        #expect(eventsAfterReport == 0)
+        #expect(report?.outcome == .newData)
+        #expect(report?.failedCount == 1)
+    }
+
+    @Test func aReaderThatLeavesTheResultsEarlyStopsTheRun() async throws {
+        let started = Locked(0)
+        let reader = Task {
+            var count = 0
+            let events = FanOut(maximumConcurrency: 2).results(Array(0..<1_000), changed: { _, _ in false }) {
+                item -> Int in
+                started.withLock { $0 += 1 }
+                try await Task.sleep(for: .milliseconds(5))
+                return item
+            }
+            for await event in events {
+                if case .item = event { count += 1 }
+                if count == 4 { break }
+            }
+        }
+        await reader.value
+        // Each item sleeps 5 ms, two at a time: a run that went on would start all 1,000 in
+        // about 2.5 s; one that stopped starts none after the reader left.
+        var before = started.current
+        for _ in 0..<100 {
+            try await Task.sleep(for: .milliseconds(50))
+            if started.current == before { break }
+            before = started.current
+        }
+        #expect(started.current < 1_000)
     }
 }

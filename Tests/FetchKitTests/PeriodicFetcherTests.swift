@@ -248,3 +248,22 @@ import Testing
         #expect(!fetcher.runNow())
     }
 }
+
+extension PeriodicFetcherTests {
+    @Test func runsYieldEachRunInOrderAndEndWhenTheFetcherStops() async throws {
+        let fetcher = PeriodicFetcher(every: .seconds(60), clock: clock) { 7 }
+        let followed = fetcher.runs()
+        let stoppedRuns = await followed.reduce(into: 0) { count, _ in count += 1 }
+        #expect(stoppedRuns == 0, "a sequence made while stopped ends at once")
+        fetcher.start()
+        let runs = fetcher.runs()
+        let reader = Task { await runs.reduce(into: [Int]()) { $0.append($1.number) } }
+        try await asleep()
+        for _ in 0..<2 {
+            await clock.advance(by: .seconds(60))
+            try await asleep()
+        }
+        fetcher.stop()
+        #expect(await reader.value == [1, 2, 3])
+    }
+}

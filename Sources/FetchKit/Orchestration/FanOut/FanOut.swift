@@ -75,6 +75,23 @@ public struct FanOut: Sendable {
         progress: (@Sendable (FanOutProgress) -> Void)?,
         transform: @escaping @Sendable (Element) async throws -> Value
     ) async -> FanOutReport<Value> {
+        var events: (@Sendable (FanOutEvent<Value>) -> Void)?
+        if let progress {
+            events = { event in
+                if case .item(_, _, _, let report) = event { progress(report) }
+            }
+        }
+        return await run(elements, extraWorkers: extraWorkers, changed: changed, events: events, transform: transform)
+    }
+
+    /// Runs the fan-out, telling `events` of each item as it finishes.
+    func run<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element>,
+        extraWorkers: Int,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        events: (@Sendable (FanOutEvent<Value>) -> Void)?,
+        transform: @escaping @Sendable (Element) async throws -> Value
+    ) async -> FanOutReport<Value> {
         let run = FanOutRun<Element, Value>(elements)
         let workers = min(max(1, maximumConcurrency) + max(0, extraWorkers), run.total)
         await withTaskGroup(of: Void.self) { group in
@@ -82,12 +99,50 @@ public struct FanOut: Sendable {
                 group.addTask {
                     while let (index, element) = run.next() {
                         let (result, outcome) = await Self.process(element, changed: changed, transform: transform)
-                        run.record(result, outcome: outcome, at: index, progress: progress)
+                        run.record(result, outcome: outcome, at: index, events: events)
                     }
                 }
             }
         }
         return run.report(under: failureRule)
+    }
+
+    /// Runs `transform` over every element and yields each item as it finishes, then the report.
+    ///
+    /// The sequence is the fan-out as an `AsyncSequence`: one ``FanOutEvent/item(index:result:outcome:progress:)``
+    /// per element, in the order they finish, then one ``FanOutEvent/finished(_:)`` with the
+    /// report, and it ends. The run starts when the sequence is made; it stops (running items
+    /// cancelled, the report counting them as failed) when the task iterating it is cancelled
+    /// or the sequence is dropped before its end.
+    ///
+    /// ```swift
+    /// for await event in FanOut().results(movies, changed: { $0.popularity != $1 }, transform: refresh) {
+    ///     if case .finished(let report) = event { completionHandler(report.outcome) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - elements: the items to process.
+    ///   - changed: whether an item's value changed anything.
+    ///   - transform: the work for one item, such as a fetch.
+    /// - Returns: the items as they finish, then the report.
+    public func results<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element> & Sendable,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        transform: @escaping @Sendable (Element) async throws -> Value
+    ) -> AsyncStream<FanOutEvent<Value>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FanOutEvent<Value>.self)
+        let fanOut = self
+        let task = Task {
+            let report = await fanOut.run(
+                elements, extraWorkers: 0, changed: changed, events: { continuation.yield($0) }, transform: transform)
+            continuation.yield(.finished(report))
+            continuation.finish()
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
     }
 
     /// Runs independent jobs, such as one fetch each, and returns the report when all finished.

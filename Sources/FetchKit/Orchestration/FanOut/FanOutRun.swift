@@ -12,8 +12,8 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: Sendable {
         var outcomes: [ItemOutcome]
         var tally = OutcomeTally()
         var completed = 0
-        /// Progress reports not delivered yet, oldest first, and whether a thread delivers them.
-        var reports: [FanOutProgress] = []
+        /// Item events not delivered yet, oldest first, and whether a thread delivers them.
+        var reports: [FanOutEvent<Value>] = []
         var delivering = false
 
         mutating func record(_ result: Result<Value, any Error>, outcome: ItemOutcome, at index: Int) {
@@ -50,36 +50,36 @@ final class FanOutRun<Element: Sendable, Value: Sendable>: Sendable {
         return offset.map { ($0, items[$0]) }
     }
 
-    /// Records one finished item, then reports progress: one call at a time, in order, and
-    /// with no lock held while `progress` runs (the thread that finds nobody delivering
-    /// delivers every report queued until none is left).
+    /// Records one finished item, then reports it to `events`: one call at a time, in order, and
+    /// with no lock held while `events` runs (the thread that finds nobody delivering delivers
+    /// every event queued until none is left).
     func record(
         _ result: Result<Value, any Error>, outcome: ItemOutcome, at index: Int,
-        progress: (@Sendable (FanOutProgress) -> Void)?
+        events: (@Sendable (FanOutEvent<Value>) -> Void)?
     ) {
-        guard let progress else {
+        guard let events else {
             store.withLock { $0.record(result, outcome: outcome, at: index) }
             return
         }
         let delivers = store.withLock { store -> Bool in
             store.record(result, outcome: outcome, at: index)
-            store.reports.append(
-                FanOutProgress(
-                    completed: store.completed, total: total, changed: store.tally.changed,
-                    unchanged: store.tally.unchanged, failed: store.tally.failed))
+            let progress = FanOutProgress(
+                completed: store.completed, total: total, changed: store.tally.changed,
+                unchanged: store.tally.unchanged, failed: store.tally.failed)
+            store.reports.append(.item(index: index, result: result, outcome: outcome, progress: progress))
             guard !store.delivering else { return false }
             store.delivering = true
             return true
         }
         guard delivers else { return }
-        while let report = store.withLock({ store -> FanOutProgress? in
+        while let event = store.withLock({ store -> FanOutEvent<Value>? in
             guard !store.reports.isEmpty else {
                 store.delivering = false
                 return nil
             }
             return store.reports.removeFirst()
         }) {
-            progress(report)
+            events(event)
         }
     }
 

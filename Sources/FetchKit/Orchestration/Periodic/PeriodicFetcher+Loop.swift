@@ -51,7 +51,9 @@ extension PeriodicFetcher {
                         return state.generation == generation
                     }
                     guard current else { return }
-                    onRun(PeriodicRun(number: number, result: result, skippedTicks: skipped, scheduledAt: scheduledAt))
+                    let run = PeriodicRun(number: number, result: result, skippedTicks: skipped, scheduledAt: scheduledAt)
+                    onRun(run)
+                    for follower in state.withLock({ Array($0.followers.values) }) { follower.yield(run) }
                     skipped = 0
                 }
                 if wake == .tick { tick += interval }

@@ -42,6 +42,9 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
         var wake: CheckedContinuation<Void, Never>?
         /// A ``PeriodicFetcher/runNow()`` that came while the loop was between waits.
         var triggered = false
+        /// The readers of ``PeriodicFetcher/runs()``, by number.
+        var followers: [Int: AsyncStream<PeriodicRun<Outcome>>.Continuation] = [:]
+        var nextFollower = 0
     }
 
     /// The time between ticks.
@@ -63,11 +66,12 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
     ///   - jitter: the most random delay added to each run, to spread clients' requests.
     ///   - clock: the clock to measure time on; `ContinuousClock()` by default.
     ///   - job: the work of one run, such as a fan-out refresh.
-    ///   - onRun: called after each run with its outcome, one call at a time.
+    ///   - onRun: called after each run with its outcome, one call at a time; none by default
+    ///     (follow the runs with ``runs()`` instead).
     public init<C: Clock>(
         every interval: Duration, firstRunDelay: Duration = .zero, jitter: Duration = .zero,
         clock: C = ContinuousClock(), job: @escaping @Sendable () async throws -> Outcome,
-        onRun: @escaping @Sendable (PeriodicRun<Outcome>) -> Void
+        onRun: @escaping @Sendable (PeriodicRun<Outcome>) -> Void = { _ in }
     ) where C.Duration == Duration {
         self.interval = max(interval, .milliseconds(1))
         self.firstRunDelay = max(firstRunDelay, .zero)
@@ -118,13 +122,52 @@ public final class PeriodicFetcher<Outcome: Sendable>: Sendable {
     /// No run starts after it returns, and a run it cancels is not reported (unless that run
     /// ended just as `stop()` was called). A fetcher that is released also stops.
     public func stop() {
-        let loop = state.withLock { state -> Task<Void, Never>? in
-            guard state.status != .stopped else { return nil }
+        let (loop, followers) = state.withLock {
+            state -> (Task<Void, Never>?, [AsyncStream<PeriodicRun<Outcome>>.Continuation]) in
+            let followers = Array(state.followers.values)
+            state.followers = [:]
+            guard state.status != .stopped else { return (nil, followers) }
             state.status = .stopped
             state.generation += 1
-            return state.loop
+            return (state.loop, followers)
         }
         loop?.cancel()
+        for follower in followers { follower.finish() }
+    }
+
+    /// The runs as an `AsyncSequence`: each run's ``PeriodicRun`` as it ends, from now until
+    /// ``stop()``, when the sequence ends.
+    ///
+    /// ```swift
+    /// let fetcher = PeriodicFetcher(every: .seconds(20 * 60)) { try await refreshRecentPhotos() }
+    /// fetcher.start()
+    /// for await run in fetcher.runs() {
+    ///     print("run \(run.number): \(run.result)")
+    /// }
+    /// ```
+    ///
+    /// Each call makes a sequence of its own, for one reader; a reader that stops reading
+    /// (its task cancelled) stops following without stopping the fetcher. A sequence made while
+    /// the fetcher is stopped ends at once.
+    ///
+    /// - Returns: the runs, ending when the fetcher stops.
+    public func runs() -> AsyncStream<PeriodicRun<Outcome>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PeriodicRun<Outcome>.self)
+        let id = state.withLock { state -> Int? in
+            guard state.status != .stopped else { return nil }
+            state.nextFollower += 1
+            state.followers[state.nextFollower] = continuation
+            return state.nextFollower
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        let state = state
+        continuation.onTermination = { _ in
+            _ = state.withLock { $0.followers.removeValue(forKey: id) }
+        }
+        return stream
     }
 
     /// Starts a run now, between ticks, unless a run is going or the fetcher is not active.
