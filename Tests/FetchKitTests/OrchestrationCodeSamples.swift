@@ -43,6 +43,40 @@ enum OrchestrationCodeSamples {
         completionHandler(report.outcome)
     }
 
+    static func fanOutResults(
+        movies: [Movie], refresh: @escaping @Sendable (Movie) async throws -> Double,
+        completionHandler: @escaping @Sendable (RefreshOutcome) -> Void
+    ) async {
+        for await event in FanOut().results(movies, changed: { $0.popularity != $1 }, transform: refresh) {
+            if case .finished(let report) = event { completionHandler(report.outcome) }
+        }
+    }
+
+    /// The `FanOutEvent` doc comment's sample.
+    static func fanOutEvents(
+        movies: [(title: String, popularity: Double)],
+        refresh: @escaping @Sendable ((title: String, popularity: Double)) async throws -> Double,
+        completionHandler: @escaping @Sendable (RefreshOutcome) -> Void
+    ) async {
+        for await event in FanOut().results(movies, changed: { $0.popularity != $1 }, transform: refresh) {
+            switch event {
+            case .item(let index, let result, _, let progress):
+                print("\(movies[index].title): \(result) (\(progress.completed) of \(progress.total))")
+            case .finished(let report):
+                completionHandler(report.outcome)
+            }
+        }
+    }
+
+    /// `PeriodicFetcher.runs()`'s doc comment sample.
+    static func periodicRuns(refreshRecentPhotos: @escaping @Sendable () async throws -> Int) async {
+        let fetcher = PeriodicFetcher(every: .seconds(20 * 60)) { try await refreshRecentPhotos() }
+        fetcher.start()
+        for await run in fetcher.runs() {
+            print("run \(run.number): \(run.result)")
+        }
+    }
+
     static func operations(movies: [Movie], completionHandler: @escaping @Sendable (RefreshOutcome) -> Void) {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = FanOut.defaultMaximumConcurrency

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Whether `error` reports a cancellation rather than a failure: Swift's
-/// `CancellationError`, a cancelled ``FetchError`` or ``DownloadError``, or
+/// `CancellationError`, a cancelled ``FetchError``, or
 /// `URLError.cancelled`.
 func isCancellation(_ error: any Error) -> Bool {
     switch error {

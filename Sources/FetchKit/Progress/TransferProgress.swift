@@ -2,10 +2,10 @@ import Foundation
 
 /// How far a request's transfer has come: bytes sent and received, and the totals when known.
 ///
-/// Delivered to a `progress` closure (``FetchClient/fetch(_:extracting:group:queue:progress:completion:)-(Endpoint,_,_,_,_,_)``,
-/// ``FetchClient/download(_:to:group:progress:)-(Endpoint,_,_,_)``) or through a ``Transfer``'s
-/// ``Transfer/progress`` sequence, at most every ``FetchClient/Configuration-swift.struct/progressInterval``,
-/// and once more, last, with ``isFinished`` set, whether the request succeeded or not.
+/// Delivered to the `progress` closure of a fetch with a completion
+/// (``FetchClient/fetch(_:extracting:group:sharing:queue:isolation:completion:progress:)``), at most
+/// every ``FetchClient/Configuration-swift.struct/progressInterval``, and once more, last, with
+/// ``isFinished`` set, before the completion, whether the request succeeded or not.
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// Body bytes sent so far.
     public var bytesSent: Int64

@@ -25,7 +25,7 @@ import Locking
 /// **Nesting.** A `persist` started with ``persistAndWait(_:)`` *inside* a persist block on the
 /// same context runs at once as a savepoint of the outer transaction: if it throws, only its
 /// changes are undone and the error reaches its caller; if it returns, its changes are committed
-/// with the outer block. ``persist(_:queue:completion:)`` called inside a block is queued and runs after
+/// with the outer block. ``persist(_:queue:isolation:completion:)`` called inside a block is queued and runs after
 /// the current block, in its own transaction. A read inside a persist block sees the block's own
 /// uncommitted writes. Neither deadlocks.
 ///

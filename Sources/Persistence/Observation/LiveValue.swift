@@ -4,7 +4,7 @@ public import Observation
 /// A value read from the store, such as an aggregate or a grouped result, kept up to date on the
 /// main actor.
 ///
-/// The `@Observable` counterpart of ``ObjectStore/observe(tracking:queue:onError:read:handler:)``:
+/// The `@Observable` counterpart of ``ObjectStore/observe(tracking:queue:isolation:onError:read:handler:)``:
 /// it runs `read` now and again after each commit that writes one of the tracked entities, and
 /// publishes the result in ``value``. The read runs in SQL on the store's observation queue, so a
 /// live count of a million rows never fetches them.

@@ -22,7 +22,7 @@ import Locking
 /// ```
 ///
 /// The async form stops when its task is cancelled; the callback form
-/// (``run(_:changed:queue:progress:transform:completion:)``) returns a ``RunHandle``.
+/// (``run(_:changed:queue:isolation:progress:transform:completion:)``) returns a ``RunHandle``.
 public struct FanOut: Sendable {
     /// The default concurrency limit: 6, libcurl's and URLSession's usual limit of
     /// connections per host, so a fan-out against one API does not queue requests

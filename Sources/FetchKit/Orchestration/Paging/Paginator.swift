@@ -23,7 +23,7 @@ import Locking
 /// The sequence is cancelled with its task: no request is sent after cancellation and the
 /// iteration throws `CancellationError` (or the loader's cancellation error, such as a
 /// cancelled ``FetchError``, when a page was in flight). A page that fails ends the iteration with its error;
-/// the pages delivered before it stay delivered. ``collect(queue:onPage:completion:)`` is the
+/// the pages delivered before it stay delivered. ``collect(queue:isolation:onPage:completion:)`` is the
 /// callback form, and ``collect(onPage:)`` gathers a whole run.
 public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// Each element is one page, in order.
