@@ -6,10 +6,10 @@ import Locking
 /// An operation that runs after its dependencies and reports their aggregate outcome, once.
 ///
 /// It reads every dependency that adopts ``ItemOutcomeReporting`` (such as
-/// ``FetchOperation``), combines their outcomes under a ``FailureRule`` and calls its
-/// handler with the ``RefreshOutcome``. Other dependencies only order it. The handler runs
+/// ``FetchOperation``), combines their outcomes under a `FailureRule` and calls its
+/// handler with the `RefreshOutcome`. Other dependencies only order it. The handler runs
 /// exactly once: with the aggregate when the operation runs, or with
-/// ``RefreshOutcome/failed`` if the operation is cancelled before it starts.
+/// `RefreshOutcome.failed` if the operation is cancelled before it starts.
 ///
 /// A background refresh as an Operation pipeline:
 ///
@@ -60,7 +60,7 @@ public final class RefreshCompletionOperation: AsyncOperation, @unchecked Sendab
         finish()
     }
 
-    /// Reports ``RefreshOutcome/failed``: a refresh cancelled before it completes could not run.
+    /// Reports `RefreshOutcome.failed`: a refresh cancelled before it completes could not run.
     public override func cancelledBeforeStart() {
         report(.failed)
     }
