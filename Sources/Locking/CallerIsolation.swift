@@ -16,11 +16,25 @@ package import Dispatch
 /// only to the isolation it was formed in (the main queue for the main actor, the one task
 /// isolated to the actor, or ``queue`` for code isolated to no actor, which hands them over with
 /// the call), and nowhere else.
-package final class CallerIsolation: Sendable {
+package struct CallerIsolation: Sendable {
     private enum Target: Sendable {
         case queue
         case mainActor
-        case actor(AsyncStream<@Sendable () -> Void>.Continuation)
+        case actor(ActorJobs)
+    }
+
+    /// The callbacks bound for one actor, in order; the task that runs them ends when the last
+    /// wrapper holding this is released.
+    private final class ActorJobs: Sendable {
+        let continuation: AsyncStream<@Sendable () -> Void>.Continuation
+
+        init(_ continuation: AsyncStream<@Sendable () -> Void>.Continuation) {
+            self.continuation = continuation
+        }
+
+        deinit {
+            continuation.finish()
+        }
     }
 
     /// The queue the owning API calls the wrapped callbacks on.
@@ -42,16 +56,12 @@ package final class CallerIsolation: Sendable {
         } else {
             self.queue = DispatchQueue(label: "FetchKit.CallerIsolation")
             let (jobs, continuation) = AsyncStream.makeStream(of: (@Sendable () -> Void).self)
-            target = .actor(continuation)
+            target = .actor(ActorJobs(continuation))
             Task {
                 _ = isolation
                 for await job in jobs { job() }
             }
         }
-    }
-
-    deinit {
-        if case .actor(let continuation) = target { continuation.finish() }
     }
 
     /// Wraps `body` to be called on ``queue``.
@@ -62,11 +72,9 @@ package final class CallerIsolation: Sendable {
             return { value in body(value) }
         case .mainActor:
             return { value in MainActor.assumeIsolated { body(value) } }
-        case .actor(let continuation):
-            // The wrapper keeps `self` (so its task) alive as long as it may be called.
-            return { [self] value in
-                withExtendedLifetime(self) { _ = continuation.yield { body(value) } }
-            }
+        case .actor(let jobs):
+            // The wrapper keeps `jobs` (so its task) alive as long as it may be called.
+            return { value in _ = jobs.continuation.yield { body(value) } }
         }
     }
 }

@@ -1,5 +1,3 @@
-import Locking
-
 /// A handle to one request started with a completion: cancel it, ask whether it is
 /// finished, or await its value.
 ///
@@ -15,11 +13,11 @@ import Locking
 /// ```
 public final class FetchTask<Value: Sendable>: Sendable {
     private let execution: any CancellableExecution
-    private let box: ResultBox<Value>
+    private let handoff: TaskHandoff<Value>
 
-    init(execution: any CancellableExecution, box: ResultBox<Value>) {
+    init(execution: any CancellableExecution, handoff: TaskHandoff<Value>) {
         self.execution = execution
-        self.box = box
+        self.handoff = handoff
     }
 
     /// An identifier of the request, unique within its client (the ``RequestSummary/id`` observers see).
@@ -38,47 +36,13 @@ public final class FetchTask<Value: Sendable>: Sendable {
     /// Cancelling the task that awaits it stops the waiting, not the request (call
     /// ``cancel()`` for that).
     public var result: Result<Value, FetchError> {
-        get async { await box.result }
+        get async { await handoff.result }
     }
 
     /// The request's value, once it has succeeded.
     ///
     /// - Throws: the request's ``FetchError``.
     public var value: Value {
-        get async throws(FetchError) { try await box.result.get() }
-    }
-}
-
-/// A request's result, set once, for any number of waiters.
-final class ResultBox<Value: Sendable>: Sendable {
-    private struct State {
-        var result: Result<Value, FetchError>?
-        var waiters: [CheckedContinuation<Result<Value, FetchError>, Never>] = []
-    }
-    private let state = Locked(State())
-
-    /// Sets the result (the first call wins) and resumes every waiter.
-    func resolve(_ result: Result<Value, FetchError>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Result<Value, FetchError>, Never>] in
-            guard state.result == nil else { return [] }
-            state.result = result
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: result) }
-    }
-
-    var result: Result<Value, FetchError> {
-        get async {
-            if let result = state.withLock({ $0.result }) { return result }
-            return await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Result<Value, FetchError>? in
-                    if let result = state.result { return result }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
+        get async throws(FetchError) { try await handoff.result.get() }
     }
 }

@@ -133,7 +133,7 @@ extension FetchClient {
         let execution = start(
             method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
             sharing: key, delivery: .queue(caller.queue), progress: progress.map(caller.wrap), build: build)
-        return FetchTask(execution: execution, box: handoff.box)
+        return FetchTask(execution: execution, handoff: handoff)
     }
 
     /// Fetches an endpoint that says what its response turns into, and calls `completion`

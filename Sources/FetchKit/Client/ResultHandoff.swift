@@ -1,3 +1,5 @@
+import Locking
+
 /// The typed end of a request: turns an accepted response into the caller's value, and
 /// hands the caller the value or the error.
 protocol ResultHandoff: Sendable {
@@ -10,16 +12,20 @@ protocol ResultHandoff: Sendable {
     func succeed(with value: any Sendable) -> Bool
 }
 
-/// A ``ResultHandoff`` for a callback fetch: sets its ``FetchTask``'s result and calls the
-/// caller's completion (already on the queue the request's delivery chose).
+/// A ``ResultHandoff`` for a fetch with a completion: keeps the result for its ``FetchTask``'s
+/// waiters and calls the caller's completion (already on the queue the request's delivery chose).
 final class TaskHandoff<Value: Sendable>: ResultHandoff {
+    private struct State {
+        var result: Result<Value, FetchError>?
+        var waiters: [CheckedContinuation<Result<Value, FetchError>, Never>] = []
+    }
+
     private let extraction: Extraction<Value>
-    let box: ResultBox<Value>
     private let completion: (@Sendable (Result<Value, FetchError>) -> Void)?
+    private let state = Locked(State())
 
     init(_ extraction: Extraction<Value>, completion: (@Sendable (Result<Value, FetchError>) -> Void)?) {
         self.extraction = extraction
-        self.box = ResultBox()
         self.completion = completion
     }
 
@@ -38,9 +44,32 @@ final class TaskHandoff<Value: Sendable>: ResultHandoff {
         return true
     }
 
+    /// Keeps the result (the first one wins), resumes every waiter, then calls the completion.
     private func deliver(_ result: Result<Value, FetchError>) {
-        box.resolve(result)
+        let waiters = state.withLock { state -> [CheckedContinuation<Result<Value, FetchError>, Never>]? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        guard let waiters else { return }
+        for waiter in waiters { waiter.resume(returning: result) }
         completion?(result)
+    }
+
+    /// The result, once the request has ended.
+    var result: Result<Value, FetchError> {
+        get async {
+            if let result = state.withLock({ $0.result }) { return result }
+            return await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<Value, FetchError>? in
+                    if let result = state.result { return result }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 }
 
