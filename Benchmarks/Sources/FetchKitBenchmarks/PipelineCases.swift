@@ -58,6 +58,14 @@ func pipelineAloneCase(count: Int) throws -> BenchmarkCase {
         try failures.throwIfAny(side: "FetchKit callback fetch over an instant transport")
         return duration
     }
+    let probe = DeliveryProbe()
+    let fromActor = Side(name: "FetchKit callback fetch from an actor (delivered on the actor), waited for") {
+        try time {
+            try blocking {
+                for _ in 0..<count { try await probe.fetch(client, endpoint) }
+            }
+        }
+    }
     let reference = Side(name: "JSONDecoder alone") {
         try time {
             try blocking {
@@ -67,5 +75,16 @@ func pipelineAloneCase(count: Int) throws -> BenchmarkCase {
     }
     return BenchmarkCase(
         name: "FetchKit: the pipeline alone, over a transport that answers at once (x\(count))",
-        ours: ours, reference: reference, others: [callback], target: nil, iterations: 9)
+        ours: ours, reference: reference, others: [callback, fromActor], target: nil, iterations: 9)
+}
+
+/// An actor that fetches with a completion: the completion runs on the actor (the caller's
+/// isolation), so this measures that delivery against the callback queue's hop.
+actor DeliveryProbe {
+    func fetch(_ client: FetchClient, _ endpoint: BenchEndpoint) async throws {
+        let result: Result<SmallMovie, FetchError> = await withCheckedContinuation { continuation in
+            client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { result in continuation.resume(returning: result) }
+        }
+        _ = try result.get()
+    }
 }
