@@ -18,6 +18,6 @@ extension FetchClient {
         _ = execute(
             method: method, timeout: configuration.timeout,
             handoff: TaskHandoff(Extraction<Data>.data, completion: { _ in cache.endRefresh(key) }), group: nil,
-            delivery: .immediate, build: { OutgoingRequest(request, cachePolicy: .revalidate) })
+            delivery: .immediate, build: { BuiltRequest(request, cachePolicy: .revalidate) })
     }
 }
