@@ -16,28 +16,35 @@ import Locking
 /// (send, arm a timer, release a slot, finish) run after the lock is released. The machine
 /// decides which events still count and returns the completion exactly once.
 ///
+/// The concerns beside the lifecycle have types of their own: the HTTP cache behind its two
+/// hooks (``RequestCache``), a download's staging files (``DownloadStaging``), progress,
+/// metrics and observers (``RequestReporting``), and the judging of a response
+/// (``FetchClient/Configuration-swift.struct/evaluate(_:_:handoff:staging:downloaded:)``). The
+/// start (build, adapt, look up) is in `RequestExecution+Start.swift`, the bookkeeping kept
+/// under the lock in `RequestExecution+State.swift`.
+///
 /// The class is not generic: the value's type lives only in its ``ResultHandoff``, so the
 /// driver, which runs unspecialized, looks up no generic metadata as it goes.
 final class RequestExecution: CancellableExecution {
     private typealias Actions = RequestStateMachine.Actions
 
     let id: Int
-    private let client: FetchClient
-    private let method: HTTPMethod
-    private let timeout: Duration
+    let client: FetchClient
+    let method: HTTPMethod
+    let timeout: Duration
     /// A download's staging files (none for a data request, whose body stays in memory): the
     /// transport writes each exchange's body into one, renamed over the destination only when
     /// the download succeeds.
-    private let staging: DownloadStaging
-    private let group: CancellationGroup?
+    let staging: DownloadStaging
+    let group: CancellationGroup?
     private let delivery: Delivery
     private let handoff: any ResultHandoff
     /// Progress, metrics and observers.
     private let reporting: RequestReporting
     private var progress: ProgressReporter? { reporting.progress }
     /// The HTTP cache's hooks: a look-up before sending, a store after the response.
-    private let cache: RequestCache
-    private let state: Locked<State>
+    let cache: RequestCache
+    let state: Locked<State>
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
@@ -102,14 +109,14 @@ final class RequestExecution: CancellableExecution {
         }
     }
 
-    private func finish(_ outcome: Outcome) {
+    func finish(_ outcome: Outcome) {
         if let step = conclude(outcome) { perform(step) }
     }
 
     /// Performs a transition's actions, outside the lock: cancels and releases first, then the next step.
     /// ``RequestStateMachine/Actions/Next/answerLocally`` and ``RequestStateMachine/Actions/Next/evaluate(attempt:exchange:)``
     /// are left to the caller, which holds what they need.
-    private func perform(_ step: Step) {
+    func perform(_ step: Step) {
         if let attempt = step.actions.cancelSlotWait, let prepared = step.prepared {
             client.limiter.cancelWaiting(host: prepared.host, token: slot(attempt))
         }
@@ -151,93 +158,6 @@ final class RequestExecution: CancellableExecution {
         case .removeTemporaryBody:
             step.prepared?.bodyFile?.removeIfTemporary()
         }
-    }
-
-    // MARK: Start
-
-    func begin(build: @Sendable () throws(FetchError) -> BuiltRequest) {
-        client.running.add(self)
-        group?.add(self)
-        // Read field by field: a copy of the whole configuration costs more than the reads.
-        let redactor = client.configuration.redactor
-        var built: BuiltRequest
-        do {
-            built = try build()
-        } catch {
-            finish(.failure(error))
-            return
-        }
-        var request = built.request
-        let host: String
-        do {
-            let adapters = client.configuration.adapters
-            for adapter in adapters {
-                request = try adapter.adapt(request)
-            }
-            // The key the build read from the URL's text holds while the adapters left the URL as it was.
-            if let key = built.hostKey, adapters.isEmpty || request.url == built.request.url {
-                host = key
-            } else {
-                host = try URLValidation.hostKey(of: request.url)
-            }
-        } catch {
-            built.bodyFile?.removeIfTemporary()
-            finish(.failure(error.describing(redactor.describe(request))))
-            return
-        }
-        // The session's own timer is a backstop only: the client's clock below ends the attempt first.
-        let sessionTimeout = FetchClient.sessionTimeout(for: timeout)
-        if request.timeoutInterval != sessionTimeout { request.timeoutInterval = sessionTimeout }
-        let lookup = cache.lookUp(request, built: built)
-        let ready = AdaptedRequest(
-            request: lookup.sent, host: host, id: id, method: method, redactor: redactor, bodyFile: built.bodyFile,
-            cacheKey: lookup.cacheKey, revalidating: lookup.revalidating, requestedAt: lookup.requestedAt,
-            backgroundRefresh: lookup.backgroundRefresh)
-        let step = state.withLock { state in
-            state.prepared = ready
-            return state.step(for: state.machine.prepared(answerLocally: lookup.answersLocally))
-        }
-        guard case .answerLocally = step.actions.next else {
-            // The first attempt, or, when it was cancelled while it was being built, the
-            // removal of its temporary body.
-            perform(step)
-            return
-        }
-        if let served = lookup.served {
-            serveFromCache(served.entry, ready, use: served.use)
-            if let refresh = ready.backgroundRefresh, let key = ready.cacheKey {
-                client.refreshInBackground(refresh, key: key)
-            }
-            return
-        }
-        // `only-if-cached` with nothing stored: the cache answers 504 (RFC 9111 §5.2.1.7).
-        guard let response = RequestCache.unsatisfiable(ready) else {
-            finish(.failure(FetchError(code: .badResponse, detail: "the cache's 504 response could not be built")))
-            return
-        }
-        state.withLock { $0.lastStatus = 504 }
-        finish(evaluate(response, ready))
-    }
-
-    /// Answers with a stored response; nothing is sent.
-    private func serveFromCache(_ entry: CachedResponse, _ prepared: AdaptedRequest, use: FetchMetrics.CacheUse) {
-        state.withLock { state in
-            state.cacheUse = use
-            state.lastStatus = entry.status
-        }
-        guard let url = prepared.request.url, let response = entry.response(for: url, at: Date()) else {
-            finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
-            return
-        }
-        finish(evaluate(staging.inMemory(TransportResponse(response: response, data: entry.body)), prepared))
-    }
-
-    /// Serves the stale response a failed revalidation leaves, when its `stale-if-error` or the
-    /// cache's offline policy allows; `false` when the failure stands.
-    private func serveStaleAfterError(_ prepared: AdaptedRequest, transportFailed: Bool) -> Bool {
-        guard let entry = cache.staleAfterError(prepared, transportFailed: transportFailed) else { return false }
-        serveFromCache(entry, prepared, use: .staleAfterError)
-        return true
     }
 
     // MARK: An attempt
@@ -456,7 +376,7 @@ final class RequestExecution: CancellableExecution {
     }
 
     /// Validates a response and extracts the value (``FetchClient/Configuration-swift.struct/evaluate(_:_:handoff:staging:downloaded:)``).
-    private func evaluate(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
+    func evaluate(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
         client.configuration.evaluate(
             response, prepared, handoff: handoff, staging: staging, downloaded: { self.state.withLock { $0.downloaded } })
     }
