@@ -42,8 +42,8 @@ extension FetchClient {
         let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
         return try await run(
             method: endpoint.method, timeout: timeout, extraction: extraction, group: group, sharing: key,
-            build: { () throws(FetchError) -> OutgoingRequest in
-                try self.outgoing(endpoint, timeout: timeout, handling: handling)
+            build: { () throws(FetchError) -> BuiltRequest in
+                try self.builtRequest(endpoint, timeout: timeout, handling: handling)
             })
     }
 
@@ -125,8 +125,8 @@ extension FetchClient {
     ) -> FetchTask<Value> {
         let timeout = endpoint.timeout ?? configuration.timeout
         let handling: BodyHandling = extraction.destination == nil ? .stream : .memory
-        let build = { @Sendable () throws(FetchError) -> OutgoingRequest in
-            try self.outgoing(endpoint, timeout: timeout, handling: handling)
+        let build = { @Sendable () throws(FetchError) -> BuiltRequest in
+            try self.builtRequest(endpoint, timeout: timeout, handling: handling)
         }
         let caller = CallerIsolation(isolation: isolation, queue: queue ?? callbackQueue)
         let handoff = TaskHandoff(extraction, completion: completion.map(caller.wrap))
@@ -167,7 +167,7 @@ extension FetchClient {
     func start<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, handoff: any ResultHandoff,
         group: CancellationGroup?, sharing key: String?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)?, build: @Sendable () throws(FetchError) -> OutgoingRequest
+        progress: (@Sendable (TransferProgress) -> Void)?, build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> any CancellableExecution {
         guard let key else {
             return execute(
@@ -193,7 +193,7 @@ extension FetchClient {
     func run<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, group: CancellationGroup?,
         sharing key: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        build: @Sendable () throws(FetchError) -> OutgoingRequest
+        build: @Sendable () throws(FetchError) -> BuiltRequest
     ) async throws(FetchError) -> Value {
         let handle = TaskHandle()
         do {

@@ -137,7 +137,7 @@ public final class FetchClient: Sendable {
     func execute(
         method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
         group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        build: @Sendable () throws(FetchError) -> OutgoingRequest
+        build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> RequestExecution {
         let execution = RequestExecution(
             id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
@@ -148,10 +148,10 @@ public final class FetchClient: Sendable {
 
     /// An endpoint's request, built against the client's base URL: what the callback and async
     /// fetches build (in a closure literal each, which, not escaping, allocates no context).
-    func outgoing(
+    func builtRequest(
         _ endpoint: some Endpoint, timeout: Duration, handling: BodyHandling = .stream
-    ) throws(FetchError) -> OutgoingRequest {
-        try endpoint.outgoing(
+    ) throws(FetchError) -> BuiltRequest {
+        try endpoint.builtRequest(
             defaultTimeout: timeout, base: configuration.baseURL, handling: handling,
             sessionTimeout: Self.sessionTimeout(for: timeout), temporaryDirectory: configuration.temporaryDirectory)
     }

@@ -134,10 +134,10 @@ extension FetchClient {
     public func prepare(_ endpoint: some Endpoint) throws(FetchError) -> PreparedRequest {
         var form: MultipartFormData?
         if case .multipart(let multipart)? = endpoint.body?.source { form = multipart }
-        let outgoing = try endpoint.outgoing(
+        let built = try endpoint.builtRequest(
             defaultTimeout: endpoint.timeout ?? configuration.timeout, base: configuration.baseURL,
             handling: .describe)
-        var request = outgoing.request
+        var request = built.request
         for adapter in configuration.adapters {
             request = try adapter.adapt(request)
         }
@@ -145,7 +145,7 @@ extension FetchClient {
             request = authenticator.apply(token, to: request)
         }
         return PreparedRequest(
-            urlRequest: request, bodyFile: outgoing.bodyFile?.url, form: form, redactor: configuration.redactor)
+            urlRequest: request, bodyFile: built.bodyFile?.url, form: form, redactor: configuration.redactor)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Locking
 
 /// The typed end of a request: turns an accepted response into the caller's value, and
@@ -97,5 +98,29 @@ final class ContinuationHandoff<Value: Sendable>: ResultHandoff {
         guard let value = value as? Value else { return false }
         continuation.resume(returning: value)
         return true
+    }
+}
+
+/// How a ``RequestExecution`` ended, without its value's type.
+enum Outcome: Sendable {
+    /// The value was extracted; calling this hands it to the caller.
+    case success(@Sendable () -> Void)
+    /// The request failed.
+    case failure(FetchError)
+}
+
+/// Where a completion runs.
+enum Delivery: Sendable {
+    /// Asynchronously on this queue.
+    case queue(DispatchQueue)
+    /// Synchronously on the thread that finishes the request (for the async API, which resumes a continuation).
+    case immediate
+
+    /// Runs `deliver` where this delivery says.
+    func run(_ deliver: @escaping @Sendable () -> Void) {
+        switch self {
+        case .queue(let queue): queue.async(execute: deliver)
+        case .immediate: deliver()
+        }
     }
 }

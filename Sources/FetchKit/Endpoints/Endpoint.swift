@@ -168,7 +168,7 @@ extension Endpoint {
     ) throws(FetchError)
         -> URLRequest
     {
-        try outgoing(defaultTimeout: defaultTimeout, base: base, handling: .inline).request
+        try builtRequest(defaultTimeout: defaultTimeout, base: base, handling: .inline).request
     }
 }
 

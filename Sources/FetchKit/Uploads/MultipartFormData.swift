@@ -197,7 +197,7 @@ public struct MultipartFormData: Sendable {
     ) throws(FetchError) -> Bool {
         let snapshot: FileSnapshot
         do {
-            snapshot = try OutgoingRequest.snapshot(of: url)
+            snapshot = try BuiltRequest.snapshot(of: url)
         } catch {
             throw FetchError(
                 code: .fileUnavailable,

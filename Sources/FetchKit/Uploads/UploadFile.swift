@@ -86,7 +86,7 @@ extension FileSnapshot {
     /// - Throws: ``FetchError/Code-swift.struct/fileUnavailable`` when the file is missing,
     ///   unreadable, not a regular file, or of another size than announced.
     static func announced(_ file: URL, by request: URLRequest) throws(FetchError) -> FileSnapshot {
-        let now = try OutgoingRequest.snapshot(of: file)
+        let now = try BuiltRequest.snapshot(of: file)
         if let field = request.value(forHTTPHeaderField: "Content-Length"), let length = Int64(field),
             length != now.size
         {

@@ -4,9 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A request as the client sends it: the `URLRequest`, the file its body streams from (if
-/// any), and how it uses the cache.
-struct OutgoingRequest: Sendable {
+/// A request as the client built it from a URL or an endpoint, before the adapters run: the
+/// `URLRequest`, the file its body streams from (if any), and how it uses the cache.
+///
+/// One name per stage: a ``RequestExecution`` adapts it into an ``AdaptedRequest``, which it
+/// sends; the public ``PreparedRequest`` is a built request's `curl` description.
+struct BuiltRequest: Sendable {
     /// A file whose bytes are the body, sent by the transport without loading it.
     struct BodyFile: Sendable {
         var url: URL
@@ -55,6 +58,21 @@ struct OutgoingRequest: Sendable {
     }
 }
 
+extension BuiltRequest.BodyFile {
+    /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload is
+    /// gone or is no longer the file its request was built with: another file, another size,
+    /// or modified since.
+    var change: FetchError? {
+        guard let now = FileSnapshot(path: url.path) else { return .uploadFileChanged(url, "was deleted or moved") }
+        return now.change(since: snapshot).map { .uploadFileChanged(url, $0) }
+    }
+
+    /// Removes the file when it is temporary (a multipart form written for its request).
+    func removeIfTemporary() {
+        if isTemporary { try? FileManager.default.removeItem(at: url) }
+    }
+}
+
 /// What building a request does with a file or multipart body.
 enum BodyHandling {
     /// The client sends it: a file streams from disk, a form with files is written to a temporary file.
@@ -73,10 +91,10 @@ extension Endpoint {
     /// its `timeoutInterval` is `sessionTimeout` when given, else the endpoint's timeout.
     /// A multipart form with files is written to a file in `temporaryDirectory` (the system's
     /// temporary folder when `nil`).
-    func outgoing(
+    func builtRequest(
         defaultTimeout: Duration, base: URL?, handling: BodyHandling, sessionTimeout: TimeInterval? = nil,
         temporaryDirectory: URL? = nil
-    ) throws(FetchError) -> OutgoingRequest {
+    ) throws(FetchError) -> BuiltRequest {
         // Each change to a `URLRequest` copies its storage on Linux: set what can be set at once.
         let location = try located(base: base)
         var request = URLRequest(
@@ -85,7 +103,7 @@ extension Endpoint {
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        var bodyFile: OutgoingRequest.BodyFile?
+        var bodyFile: BuiltRequest.BodyFile?
         if let body {
             var contentType = body.contentType
             switch body.source {
@@ -94,7 +112,7 @@ extension Endpoint {
             case .data(let data):
                 request.httpBody = data
             case .file(let file):
-                let snapshot = try OutgoingRequest.snapshot(of: file)
+                let snapshot = try BuiltRequest.snapshot(of: file)
                 if handling == .inline {
                     guard let stream = InputStream(url: file) else {
                         throw FetchError(
@@ -120,7 +138,7 @@ extension Endpoint {
                         .appendingPathComponent("FetchKit-upload-\(UUID().uuidString).multipart")
                     do {
                         contentType = try form.write(to: file)
-                        let snapshot = try OutgoingRequest.snapshot(of: file)
+                        let snapshot = try BuiltRequest.snapshot(of: file)
                         bodyFile = .init(url: file, isTemporary: true, snapshot: snapshot)
                         request.setValue(String(snapshot.size), forHTTPHeaderField: "Content-Length")
                     } catch {
@@ -138,6 +156,6 @@ extension Endpoint {
                 request.setValue(contentType, forHTTPHeaderField: "Content-Type")
             }
         }
-        return OutgoingRequest(request, bodyFile: bodyFile, cachePolicy: cachePolicy, hostKey: location.hostKey)
+        return BuiltRequest(request, bodyFile: bodyFile, cachePolicy: cachePolicy, hostKey: location.hostKey)
     }
 }

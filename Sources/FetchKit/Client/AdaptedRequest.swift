@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The parts of a ``RequestExecution``'s request fixed once it is built and adapted.
+/// A ``BuiltRequest`` once the client's adapters ran and the cache was looked up: the parts of
+/// a ``RequestExecution``'s request that stay fixed while it is sent.
 ///
 /// A class of constants: each transition of the request hands it to the actions it returns,
 /// which costs one reference count instead of a copy of every field. A token given to a later
@@ -13,13 +14,13 @@ import Foundation
 /// The redacted summary and the secret values are worked out only when something needs
 /// them (an observer, a failure): describing a URL parses it again, which a request that
 /// succeeds unobserved should not pay for.
-final class ExecutionRequest: Sendable {
+final class AdaptedRequest: Sendable {
     let request: URLRequest
     let host: String
     let id: Int
     let method: HTTPMethod
     let redactor: Redactor
-    let bodyFile: OutgoingRequest.BodyFile?
+    let bodyFile: BuiltRequest.BodyFile?
     /// The cache key of a cacheable `GET`.
     let cacheKey: String?
     /// The stored response this request revalidates (it carries its conditions).
@@ -33,7 +34,7 @@ final class ExecutionRequest: Sendable {
 
     init(
         request: URLRequest, host: String, id: Int, method: HTTPMethod, redactor: Redactor,
-        bodyFile: OutgoingRequest.BodyFile?, cacheKey: String? = nil, revalidating: CachedResponse? = nil,
+        bodyFile: BuiltRequest.BodyFile?, cacheKey: String? = nil, revalidating: CachedResponse? = nil,
         requestedAt: Date? = nil, backgroundRefresh: URLRequest? = nil, extraSecrets: [String] = []
     ) {
         self.request = request
@@ -50,8 +51,8 @@ final class ExecutionRequest: Sendable {
     }
 
     /// The same request as `request`, which carries `token`; the token joins the secrets.
-    func authorized(_ request: URLRequest, token: String) -> ExecutionRequest {
-        ExecutionRequest(
+    func authorized(_ request: URLRequest, token: String) -> AdaptedRequest {
+        AdaptedRequest(
             request: request, host: host, id: id, method: method, redactor: redactor, bodyFile: bodyFile,
             cacheKey: cacheKey, revalidating: revalidating, requestedAt: requestedAt,
             backgroundRefresh: backgroundRefresh,

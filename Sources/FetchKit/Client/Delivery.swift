@@ -1,9 +1,0 @@
-import Dispatch
-
-/// Where a completion runs.
-enum Delivery: Sendable {
-    /// Asynchronously on this queue.
-    case queue(DispatchQueue)
-    /// Synchronously on the thread that finishes the request (for the async API, which resumes a continuation).
-    case immediate
-}
