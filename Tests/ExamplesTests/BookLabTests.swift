@@ -399,7 +399,7 @@ import Testing
         let none = try await sandbox.run(["list", "--find", "cobol"])
         #expect(none.lines == ["No book in your library matches \"cobol\". 'booklab list' shows all 4."])
         let missing = try await sandbox.run(["list", "--find"])
-        #expect(missing.status != 0 && missing.errorOutput.contains("missing words to find"), "\(missing)")
+        #expect(missing.status != 0 && missing.errorOutput.contains("--find needs a value"), "\(missing)")
     }
 
     // MARK: Real responses and failures

@@ -58,7 +58,7 @@ import Testing
         #expect(bens.output.hasPrefix("1 movie on Ben's list"), "\(bens)")
     }
 
-    @Test func listWithABareMemberOptionShowsOneSectionPerMember() async throws {
+    @Test func listByMemberShowsOneSectionPerMember() async throws {
         let sandbox = try ExampleSandbox.mustC()
         defer { sandbox.remove() }
         try sandbox.seed([
@@ -69,7 +69,7 @@ import Testing
             Movie(title: "Heat", member: "Ben", remoteID: 949, popularity: 30.5),
         ])
 
-        let list = try await sandbox.run(["list", "--member"])
+        let list = try await sandbox.run(["list", "--by-member"])
         #expect(list.status == 0, "\(list)")
         #expect(
             list.output == """
@@ -88,10 +88,12 @@ import Testing
 
         let empty = try ExampleSandbox.mustC()
         defer { empty.remove() }
-        let none = try await empty.run(["list", "--member"])
+        let none = try await empty.run(["list", "--by-member"])
         #expect(none.output == "The list is empty. Add a movie: mustc add <title>\n", "\(none)")
         let blank = try await sandbox.run(["list", "--member", " "])
         #expect(blank.status != 0 && blank.errorOutput.contains("--member needs a name"), "\(blank)")
+        let both = try await sandbox.run(["list", "--by-member", "--member", "Ann"])
+        #expect(both.status == 2 && both.errorOutput.contains("do not go together") && both.output.isEmpty, "\(both)")
     }
 
     @Test(arguments: [

@@ -85,7 +85,11 @@ struct BookLab {
             printCount(await watcher.list(where: { $0.contains { $0.id == id } }))
         case "list":
             let author = try arguments.option("--author")
-            let find = arguments.flag("--find") ? try arguments.rest(named: "words to find") : nil
+            let findsWords = arguments.flag("--find")
+            if findsWords, arguments.isEmpty {
+                throw UsageError("--find needs a value", fix: "write --find <words>")
+            }
+            let find = findsWords ? try arguments.rest(named: "words to find") : nil
             try arguments.finish()
             let library = try Library(at: try program.storeURL(option: storeOption))
             if let author {

@@ -11,10 +11,11 @@ struct MustC {
     static let program = ExampleProgram(
         name: "mustc",
         usage:
-            "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] | list [--member [<name>]] "
-            + "| refresh [--operations] [--concurrency <n>] | remove <title> [--member <name>] "
+            "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] "
+            + "| list [--member <name> | --by-member] | refresh [--operations] [--concurrency <n>] "
+            + "| remove <title> [--member <name>] "
             + "| chart --out <file.svg> [--member <name>]",
-        options: ["--store", "--live", "--member", "--year", "--operations", "--concurrency", "--out"],
+        options: ["--store", "--live", "--member", "--by-member", "--year", "--operations", "--concurrency", "--out"],
         help: """
             mustc: the family's favourite movies, with their popularity from The Movie Database (TMDB).
             FetchKit's MustC example: offline by default, live with --live.
@@ -27,8 +28,10 @@ struct MustC {
                                                 popularity and write it back (member: \(defaultMember));
                                                 says which match it picked and shows the next ones;
                                                 --year picks the one released that year
-              list [--member <name>]            the stored movies, most popular first, with the trend in
-                                                the latest refresh: ↑ up, ↓ down, → unchanged
+              list [--member <name> | --by-member]
+                                                the stored movies, most popular first, with the trend in
+                                                the latest refresh: ↑ up, ↓ down, → unchanged; one
+                                                member's, or with --by-member a section per member
               refresh [--operations] [--concurrency <n>]
                                                 fetch every stored movie again by its TMDB id, at most
                                                 <n> at a time (1-32, default \(FanOut.defaultMaximumConcurrency)), with FetchKit's
@@ -87,16 +90,19 @@ struct MustC {
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             try await AddCommand(shelf: shelf, connection: connection, title: title, year: year, member: member).run()
         case "list":
-            let member = arguments.optionalValueOption("--member")
+            let byMember = arguments.flag("--by-member")
+            let member = try memberOption(&arguments)
             try arguments.finish()
+            if byMember, member != nil {
+                throw UsageError(
+                    "--by-member and --member <name> do not go together",
+                    fix: "write --by-member for every member, or --member <name> for one")
+            }
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
-            switch member {
-            case .absent: try await list(shelf, member: nil)
-            case .bare: try await listByMember(shelf)
-            case .value(let name):
-                let trimmed = name.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else { throw UsageError("--member needs a name", fix: "write --member <name>") }
-                try await list(shelf, member: trimmed)
+            if byMember {
+                try await listByMember(shelf)
+            } else {
+                try await list(shelf, member: member)
             }
         case "refresh":
             let useOperations = arguments.flag("--operations")
@@ -159,7 +165,7 @@ struct MustC {
         }
     }
 
-    /// `mustc list --member`: every member's list in its own section, members in alphabetical order.
+    /// `mustc list --by-member`: every member's list in its own section, members in alphabetical order.
     private static func listByMember(_ shelf: MovieShelf) async throws {
         let (sections, lastRefresh) = try await shelf.historyByMember()
         guard !sections.isEmpty else {

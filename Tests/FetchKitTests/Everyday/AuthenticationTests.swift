@@ -122,6 +122,73 @@ import Testing
         #expect(authenticator.refreshCount == 2)
     }
 
+    /// A server whose `/me/*` answers 401 once `gate` is open and whose `/token` (the identity
+    /// server) answers 500 at once, and an authenticator whose refresh asks `/token`.
+    static func failingRefresh(gate: DispatchSemaphore) throws -> (StubServer, TokenAuthenticator) {
+        let server = StubServer()
+        try server.start()
+        server.route(
+            "GET", "/me/*",
+            handler: { _ in
+                _ = gate.wait(timeout: Patience.hangDeadline)
+                gate.signal()
+                return .text("token expired", status: 401)
+            })
+        server.route("POST", "/token", respond: .text("identity server down", status: 500))
+        let identity = FetchClient { $0.retryPolicy = .none }
+        let authenticator = TokenAuthenticator(token: "stale-token-1") {
+            _ = try await identity.fetch(
+                TestEndpoint(baseURL: server.baseURL, path: "/token", method: .post), extracting: .data)
+            return "unreachable"
+        }
+        return (server, authenticator)
+    }
+
+    /// Issues `count` requests one after the other, then opens `gate`, and returns their errors.
+    static func issue(
+        _ count: Int, on client: FetchClient, server: StubServer, opening gate: DispatchSemaphore?
+    ) async -> [FetchError?] {
+        let errors = Locked<[FetchError?]>([])
+        let done = DispatchGroup()
+        for index in 0..<count {
+            done.enter()
+            client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)"), extracting: .data) { result in
+                errors.withLock { $0.append(result.failure) }
+                done.leave()
+            }
+        }
+        gate?.signal()
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
+        }
+        return errors.current
+    }
+
+    @Test(arguments: [6, 100])
+    func aRefreshThatFailsAtOnceIsTheOnlyRefreshOfEveryRequestIssuedBeforeIt(connections: Int) async throws {
+        // Every request is issued before any is answered (the server holds its answers until
+        // all 100 are issued); the first rejection's refresh fails at once, and the requests
+        // still waiting for a connection are sent, and rejected, after that failure.
+        let gate = DispatchSemaphore(value: 0)
+        let (server, authenticator) = try Self.failingRefresh(gate: gate)
+        defer { server.stop() }
+        let client = FetchClient {
+            $0.authenticator = authenticator
+            $0.maximumConnectionsPerHost = connections
+        }
+        let errors = await Self.issue(100, on: client, server: server, opening: gate)
+        #expect(errors.count == 100)
+        #expect(errors.allSatisfy { $0?.code == .authenticationFailed })
+        #expect(authenticator.refreshCount == 1)
+        #expect(server.requests(to: "/token").count == 1)
+
+        // A request issued after the failure starts a new refresh: exactly one.
+        let later = await Self.issue(1, on: client, server: server, opening: nil)
+        #expect(later.count == 1 && later.first??.code == .authenticationFailed)
+        #expect(authenticator.refreshCount == 2)
+        #expect(server.requests(to: "/token").count == 2)
+    }
+
     @Test func aRequestIsSentAgainOnlyOnceSoARejectedNewTokenNeverLoops() async throws {
         let accepted = Locked("nothing-is-accepted")
         let server = try Self.server(accepting: accepted)

@@ -60,31 +60,6 @@ public struct Arguments: Sendable {
         return value
     }
 
-    /// What an option whose value may be left out was given.
-    public enum OptionalValue: Sendable, Equatable {
-        /// The option is not there.
-        case absent
-        /// The option is there without a value (last, or before another option).
-        case bare
-        /// The option's value.
-        case value(String)
-    }
-
-    /// Removes an option whose value may be left out, such as `--member` in `mustc list --member`.
-    ///
-    /// - Parameter name: the option, with its dashes.
-    /// - Returns: whether it is there, and its value if it has one.
-    public mutating func optionalValueOption(_ name: String) -> OptionalValue {
-        if words.firstIndex(where: { $0.hasPrefix(name + "=") }) == nil, let index = words.firstIndex(of: name),
-            index + 1 == words.count || words[index + 1].hasPrefix("--")
-        {
-            words.remove(at: index)
-            return .bare
-        }
-        // With a value, `option` cannot fail.
-        return (try? option(name)).flatMap { $0.map(OptionalValue.value) } ?? .absent
-    }
-
     /// Removes an option whose value is a whole number.
     ///
     /// - Parameters:
