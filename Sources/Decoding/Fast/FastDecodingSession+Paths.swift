@@ -114,7 +114,8 @@ extension FastDecodingSession {
             switch try resolve(path, from: 0, location: nil, required: required) {
             case .found(let index, let location):
                 if nodes[index].kind == .null && !required { return nil }
-                return try decodeValue(type, at: index, parent: location, component: nil)
+                // The last step apart, as the `JSONDecoder` route reads it from the container before.
+                return try decodeValue(type, at: index, parent: location?.parent, component: location?.component)
             case .absent: return nil
             case .mismatch: throw fail(.pathError)
             }

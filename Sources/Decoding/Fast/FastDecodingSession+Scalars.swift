@@ -36,8 +36,39 @@ extension FastDecodingSession {
         let node = nodes[index]
         guard node.kind == .number else { throw scalarMismatch(T.self, at: index, parent, component) }
         guard node.has(JSONNode.numberIsInteger), let value = smallInteger(node), let result = T(exactly: value)
-        else { throw fail(.number) }
+        else { throw integerMisfit(T.self, node, parent, component) }
         return result
+    }
+
+    /// The error for a number `integer(_:at:_:_:)` does not read: the path-aware containers'
+    /// error for a number `JSONDecoder` refuses as `T` (see ``NumberFit``), for a plain integer
+    /// of at most 18 digits out of `T`'s range or a fraction whose value is not whole, as
+    /// `strtod` reads it; a ``FastDeferral`` for any other number, which `JSONDecoder` may
+    /// still read (`1e2`, `1.0`, `-0`) or read only approximately (more digits).
+    private func integerMisfit<T: FixedWidthInteger>(
+        _ type: T.Type, _ node: JSONNode, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> any Error {
+        if node.has(JSONNode.numberIsInteger) {
+            guard smallInteger(node) != nil else { return fail(.number) }
+        } else {
+            guard !node.has(JSONNode.numberHasExponent), let value = Double(text(of: node)), value.isFinite,
+                value.rounded(.towardZero) != value
+            else { return fail(.number) }
+        }
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: Self.numberFitPath(parent, component),
+                debugDescription: NumberFit.message(number: text(of: node), type: T.self)))
+    }
+
+    /// The coding path the path-aware containers give a number that does not fit: an unkeyed
+    /// container's element (`component` an index) as `AnyCodingKey(intValue:)`, a value of a
+    /// single-value container (`component` nil) at its own path.
+    private static func numberFitPath(
+        _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> [any CodingKey] {
+        guard case .index(let position)? = component else { return codingPath(parent, component) }
+        return CodingPathNode.codingPath(parent) + [AnyCodingKey(intValue: position)]
     }
 
     /// The `Double` at `index`, as `strtod` reads it: no exponent, finite, and zero only when

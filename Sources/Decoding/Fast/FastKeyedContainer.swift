@@ -47,7 +47,9 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return (index, location, .key(plain.stringValue))
         case .path(let path):
             switch try session.resolve(path, from: object, location: location, required: required) {
-            case .found(let index, let valueLocation): return (index, valueLocation, nil)
+            case .found(let index, let valueLocation):
+                // The last step apart, as the `JSONDecoder` route reads it from the container before.
+                return (index, valueLocation?.parent, valueLocation?.component)
             case .absent: return nil
             case .mismatch: throw session.fail(.pathError)
             }
