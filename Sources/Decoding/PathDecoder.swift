@@ -25,14 +25,15 @@ import Locking
 /// their own keys, and types without paths decode to the values `JSONDecoder` gives. See
 /// <doc:NestedKeysAndLenientDecoding> for the path syntax.
 ///
-/// `PathDecoder` parses the JSON once itself and reads the paths on what it parsed. When it
-/// is not sure to give the value `JSONDecoder` gives (a number it does not convert as
-/// Foundation does, a duplicate key, a lone surrogate, `Data`, `Decimal`, a key decoding
-/// strategy, any decoding error), it decodes the data again from the start through
-/// `JSONDecoder`, so every error is the one `JSONDecoder` leads to. A decoding that needs no
-/// such second start is faster than with `JSONDecoder`; one that does (every failure, and a
-/// success that passes through an error a type catches) costs both, and a type's `init(from:)`
-/// may run twice for it. A keyed container's `allKeys` come in the document's order.
+/// `PathDecoder` parses the JSON once itself and reads the paths on what it parsed. A request
+/// that does not fit the data throws the `DecodingError` `JSONDecoder` throws (the same case,
+/// coding path and message), so a type that catches it (`try?`, the lenient helpers) goes on at
+/// no extra cost, and an error nothing catches is reported as `JSONDecoder` leads to it. Only
+/// when it is not sure to give the value or the error `JSONDecoder` gives (a number it does not
+/// convert as Foundation does, a duplicate key, a lone surrogate, `Data`, `Decimal`, a key
+/// decoding strategy, a key path that does not resolve) does it decode the data again from the
+/// start through `JSONDecoder`; such a decoding costs both, and a type's `init(from:)` may run
+/// twice for it. A keyed container's `allKeys` come in the document's order.
 ///
 /// `PathDecoder` is a value; it is safe to share one between threads.
 public struct PathDecoder: Sendable {
