@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// Decodes JSON into `Decodable` types whose `CodingKeys` may name nested paths.
 ///
@@ -24,14 +25,15 @@ public import Foundation
 /// their own keys, and types without paths decode to the values `JSONDecoder` gives. See
 /// <doc:NestedKeysAndLenientDecoding> for the path syntax.
 ///
-/// `PathDecoder` parses the JSON once itself and reads the paths on what it parsed. When it
-/// is not sure to give the value `JSONDecoder` gives (a number it does not convert as
-/// Foundation does, a duplicate key, a lone surrogate, `Data`, `Decimal`, a key decoding
-/// strategy, any decoding error), it decodes the data again from the start through
-/// `JSONDecoder`, so every error is the one `JSONDecoder` leads to. A decoding that needs no
-/// such second start is faster than with `JSONDecoder`; one that does (every failure, and a
-/// success that passes through an error a type catches) costs both, and a type's `init(from:)`
-/// may run twice for it. A keyed container's `allKeys` come in the document's order.
+/// `PathDecoder` parses the JSON once itself and reads the paths on what it parsed. A request
+/// that does not fit the data throws the `DecodingError` `JSONDecoder` throws (the same case,
+/// coding path and message), so a type that catches it (`try?`, the lenient helpers) goes on at
+/// no extra cost, and an error nothing catches is reported as `JSONDecoder` leads to it. Only
+/// when it is not sure to give the value or the error `JSONDecoder` gives (a number it does not
+/// convert as Foundation does, a duplicate key, a lone surrogate, `Data`, `Decimal`, a key
+/// decoding strategy, a key path that does not resolve) does it decode the data again from the
+/// start through `JSONDecoder`; such a decoding costs both, and a type's `init(from:)` may run
+/// twice for it. A keyed container's `allKeys` come in the document's order.
 ///
 /// `PathDecoder` is a value; it is safe to share one between threads.
 public struct PathDecoder: Sendable {
@@ -79,7 +81,7 @@ public struct PathDecoder: Sendable {
         if route == .automatic {
             // A deferral means only that the `JSONDecoder` path decodes it (no `try?`: an
             // optional of a generic type looks its metadata up on every call).
-            do { return try fastDecode(type, from: data) } catch {}
+            do { return try fastDecode(type, from: data) } catch { try takeSecondRoute(after: error) }
         }
         return try run(data) { decoder in
             guard isDirectlyDecodable(T.self) else { return try decoder.decode(DecodingBox<T>.self, from: data).value }
@@ -117,7 +119,7 @@ public struct PathDecoder: Sendable {
             throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
         }
         if route == .automatic {
-            do { return try fastDecode(type, from: data, at: expression) } catch {}
+            do { return try fastDecode(type, from: data, at: expression) } catch { try takeSecondRoute(after: error) }
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value
@@ -209,12 +211,27 @@ public struct PathDecoder: Sendable {
         }
         do {
             return try body(makeJSONDecoder(path: path))
-        } catch let error as DecodingError {
-            throw failure(for: error, data: data)
-        } catch let error as DecodingFailure {
-            throw error
         } catch {
-            throw DecodingFailure(path: "", message: "\(error)", underlying: nil, code: .invalidValue)
+            throw failure(forThrown: error, data: data)
+        }
+    }
+
+    /// Throws the failure the fast path ended with; returns when it deferred, so that the
+    /// caller decodes through `JSONDecoder`, and counts that second route.
+    private func takeSecondRoute(after stop: FastPathStop) throws(DecodingFailure) {
+        switch stop {
+        case .failed(let failure): throw failure
+        case .deferred(let deferral): SecondRouteCounter.current?.record(deferral.reason)
+        }
+    }
+
+    /// The failure for an error a decoding threw (on either route): a `DecodingError`
+    /// described, a ``DecodingFailure`` as it is, any other error by its description.
+    func failure(forThrown error: any Error, data: Data) -> DecodingFailure {
+        switch error {
+        case let error as DecodingError: return failure(for: error, data: data)
+        case let error as DecodingFailure: return error
+        default: return DecodingFailure(path: "", message: "\(error)", underlying: nil, code: .invalidValue)
         }
     }
 
@@ -248,6 +265,22 @@ public struct PathDecoder: Sendable {
         }
         return DecodingFailure(path: "", message: error.description, underlying: underlying, code: .invalidJSON)
     }
+}
+
+/// Counts the decodings that take the second route (the fast path deferred, and the data is
+/// decoded again through `JSONDecoder`) on the task that sets it; tests read it.
+final class SecondRouteCounter: Sendable {
+    @TaskLocal static var current: SecondRouteCounter?
+
+    private let reasons = Locked([FastDeferral.Reason]())
+
+    /// Notes one second route, and the reason the fast path gave up.
+    func record(_ reason: FastDeferral.Reason) {
+        reasons.withLock { $0.append(reason) }
+    }
+
+    /// The reasons of the second routes taken so far, in order.
+    var recorded: [FastDeferral.Reason] { reasons.current }
 }
 
 /// Keys of `userInfo` for decoding at a path.

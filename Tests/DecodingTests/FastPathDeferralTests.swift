@@ -42,14 +42,19 @@ import Testing
     @Test func aFractionOrAnExponentReadAsAnIntegerDefers() {
         expectDeferral(Count.self, #"{"n": 1.0}"#, .number)
         expectDeferral(Count.self, #"{"n": 1e2}"#, .number)
-        expectDeferral(Count.self, #"{"n": 1.5}"#, .number)
+        // A fraction whose value is not whole throws the path-aware containers' error at once.
+        #expect(Differential.compare(Count.self, json(#"{"n": 1.5}"#)) == .failed)
+        #expect(Differential.compare([Count].self, json(#"[{"n": -73.433}]"#)) == .failed)
+        #expect(Differential.compare([Int8].self, json(#"[1, 2.25]"#)) == .failed)
     }
 
     @Test func integersBeyondEighteenDigitsOrTheTypesRangeDefer() {
         expectDeferral(Count.self, #"{"n": 12345678901234567890}"#, .number)
         expectDeferral(Count.self, #"{"n": 123456789012345678901234567890}"#, .number)
         expectDeferral(Unsigned.self, #"{"n": 18446744073709551615}"#, .number)
-        expectDeferral(Unsigned.self, #"{"n": -1}"#, .number)
+        // A plain integer of at most 18 digits out of the type's range throws at once.
+        #expect(Differential.compare(Unsigned.self, json(#"{"n": -1}"#)) == .failed)
+        #expect(Differential.compare([UInt8].self, json(#"[300]"#)) == .failed)
         expectDeferral(Count.self, #"{"n": -0}"#, .number)
     }
 
@@ -153,18 +158,41 @@ import Testing
                 == .decoded)
     }
 
-    @Test func anyDecodingErrorDefersSoTheErrorIsFoundations() {
-        expectDeferral(Count.self, #"{"m": 1}"#, .decodingError)
-        expectDeferral(Count.self, #"{"n": null}"#, .decodingError)
-        expectDeferral(Count.self, #"{"n": "1"}"#, .decodingError)
-        expectDeferral(Nested.self, #"{"info": {}}"#, .decodingError)
-        expectDeferral(Nested.self, #"{"info": []}"#, .decodingError)
-        expectDeferral(String.self, #"{"a": 1}"#, .decodingError, at: "a")
-        expectDeferral(String.self, #"{"a": 1}"#, .decodingError, at: "b")
+    @Test func aValueThatDoesNotFitThrowsFoundationsErrorWithoutDeferring() {
+        #expect(Differential.compare(Count.self, json(#"{"m": 1}"#)) == .failed)
+        #expect(Differential.compare(Count.self, json(#"{"n": null}"#)) == .failed)
+        #expect(Differential.compare(Count.self, json(#"{"n": "1"}"#)) == .failed)
+        #expect(Differential.compare(Nested.self, json(#"{"info": {"title": 1}}"#)) == .failed)
+        #expect(Differential.compare(String.self, json(#"{"a": 1}"#), at: "a") == .failed)
+        #expect(Differential.compare(URL.self, json(#"{"a": ""}"#), at: "a") == .failed)
+        #expect(Differential.compare([Stamp].self, json(#"[{"t": null}]"#)) == .failed)
     }
 
-    @Test func anErrorATypeCatchesStillDefers() {
-        /// Probes with `try?`: the fast path's error is swallowed, yet it must not return a value.
+    @Test func aPathThatDoesNotResolveDefers() {
+        expectDeferral(Nested.self, #"{"info": {}}"#, .pathError)
+        expectDeferral(Nested.self, #"{"info": []}"#, .pathError)
+        expectDeferral(String.self, #"{"a": 1}"#, .pathError, at: "b")
+        expectDeferral(String.self, #"[1]"#, .pathError, at: "b")
+    }
+
+    @Test func aLeafFoundationRefusesAtTheTopDefers() {
+        // `PathDecoder` decodes it again through the path-aware wrapper, whose error differs.
+        expectDeferral(URL.self, #""""#, .refusedAtTheTop)
+    }
+
+    @Test func aFloatFromAStringUnderAConvertingStrategyDefers() {
+        let converting = PathDecoder {
+            $0.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        expectDeferral(Single.self, #"{"n": "-inf"}"#, .settings, decoder: converting)
+        expectDeferral(Real.self, #"{"n": "x"}"#, .settings, decoder: converting)
+        #expect(Differential.compare(Real.self, json(#"{"n": 1.5}"#), decoder: converting) == .decoded)
+        #expect(Differential.compare(Real.self, json(#"{"n": true}"#), decoder: converting) == .failed)
+    }
+
+    @Test func anErrorATypeCatchesDoesNotDefer() {
+        /// Probes with `try?`: the fast path's error is swallowed, and the fast path goes on.
         struct Probing: Decodable, Equatable {
             var value: String
             init(from decoder: any Decoder) throws {
@@ -176,10 +204,22 @@ import Testing
                 }
             }
         }
-        expectDeferral(Probing.self, "7", .decodingError)
-        expectDeferral(Photo.self, #"{"id": "1", "title": "t", "latitude": "1.5"}"#, .decodingError)
-        expectDeferral(
-            [LossyArray<Int>].self, #"[[1, "two", 3]]"#, .decodingError)
+        #expect(Differential.compare(Probing.self, json("7")) == .decoded)
+        #expect(Differential.compare(Probing.self, json("true")) == .failed)
+        #expect(Differential.compare(Photo.self, json(#"{"id": "1", "title": "t", "latitude": "1.5"}"#)) == .decoded)
+        #expect(Differential.compare([LossyArray<Int>].self, json(#"[[1, "two", 3]]"#)) == .decoded)
+    }
+
+    @Test func anErrorATypeCatchesAfterTheFastPathGaveUpStillDefers() {
+        /// Catches the deferral of a number the fast path does not convert.
+        struct Probing: Decodable, Equatable {
+            var value: Int?
+            init(from decoder: any Decoder) throws {
+                value = try? decoder.singleValueContainer().decode(Int.self)
+            }
+        }
+        expectDeferral(Probing.self, "1e2", .number)
+        #expect(Differential.compare(Probing.self, json("\"1\"")) == .decoded)
     }
 
     @Test func superDecodersDefer() {

@@ -25,14 +25,19 @@ final class CodingPathNode {
         while let current = node {
             switch current.component {
             case .key(let key): keys.append(AnyCodingKey(key))
-            case .index(let index):
-                var key = AnyCodingKey("Index \(index)")
-                key.intValue = index
-                keys.append(key)
+            case .index(let index): keys.append(Self.indexKey(index))
             }
             node = current.parent
         }
         return keys.reversed()
+    }
+
+    /// The key of array position `index`, as `JSONDecoder` spells it: `Index 3`, with the
+    /// integer value 3.
+    static func indexKey(_ index: Int) -> AnyCodingKey {
+        var key = AnyCodingKey("Index \(index)")
+        key.intValue = index
+        return key
     }
 
     /// The coding path of `node`, empty at the top.

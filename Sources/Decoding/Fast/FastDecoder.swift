@@ -3,8 +3,9 @@ import Foundation
 /// The decoder of one value of text parsed by ``JSONParser``, whose keyed containers read
 /// coding keys with path syntax as paths, as ``PathAwareDecoder`` does over `JSONDecoder`.
 ///
-/// It is its own single-value container, as `JSONDecoder`'s is. Anything it is not sure to
-/// answer exactly as the other path would, it refuses through its session (see
+/// It is its own single-value container, as `JSONDecoder`'s is. A request that does not fit the
+/// value throws the `DecodingError` `JSONDecoder` throws; anything it is not sure to answer
+/// exactly as the other path would, it refuses through its session (see
 /// ``FastDecodingSession``).
 final class FastDecoder: Decoder, SingleValueDecodingContainer {
     let session: FastDecodingSession
@@ -24,14 +25,18 @@ final class FastDecoder: Decoder, SingleValueDecodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try session.checkNotDeferred()
-        guard session.nodes[index].kind == .object else { throw session.fail(.decodingError) }
+        guard session.nodes[index].kind == .object else {
+            throw session.containerMismatch(keyed: true, at: index, codingPath)
+        }
         return KeyedDecodingContainer(
             FastKeyedContainer<Key>(session: session, object: index, location: location, plan: KeyPlan.of(Key.self)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try session.checkNotDeferred()
-        guard session.nodes[index].kind == .array else { throw session.fail(.decodingError) }
+        guard session.nodes[index].kind == .array else {
+            throw session.containerMismatch(keyed: false, at: index, codingPath)
+        }
         return FastUnkeyedContainer(session: session, array: index, location: location)
     }
 
@@ -41,10 +46,10 @@ final class FastDecoder: Decoder, SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { session.nodes[index].kind == .null }
 
-    func decode(_ type: String.Type) throws -> String { try session.string(at: index) }
-    func decode(_ type: Bool.Type) throws -> Bool { try session.bool(at: index) }
-    func decode(_ type: Int.Type) throws -> Int { try session.integer(Int.self, at: index) }
-    func decode(_ type: Double.Type) throws -> Double { try session.double(at: index) }
+    func decode(_ type: String.Type) throws -> String { try session.string(at: index, location, nil) }
+    func decode(_ type: Bool.Type) throws -> Bool { try session.bool(at: index, location, nil) }
+    func decode(_ type: Int.Type) throws -> Int { try session.integer(Int.self, at: index, location, nil) }
+    func decode(_ type: Double.Type) throws -> Double { try session.double(at: index, location, nil) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try session.decodeValue(type, at: index, parent: location, component: nil)

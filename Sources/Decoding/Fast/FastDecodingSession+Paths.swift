@@ -19,7 +19,7 @@ extension FastDecodingSession {
     ///   (`decodeIfPresent`, `contains`).
     func resolve(
         _ path: PathExpression, from start: Int, location: CodingPathNode?, required: Bool
-    ) throws(FastDeferral) -> PathOutcome {
+    ) throws -> PathOutcome {
         let steps = path.steps
         let last = steps.count - 1
         let absent: PathOutcome = required ? .mismatch : .absent
@@ -67,7 +67,7 @@ extension FastDecodingSession {
     /// The first object element of the array at `array` whose `field` equals `value`, and its
     /// position, as ``PathNavigator/matches(_:field:value:)`` compares: text for strings, `true`
     /// or `false` for booleans, the value of `Double(value)` for numbers.
-    private func firstMatch(in array: Int, field: String, value: String) throws(FastDeferral) -> (Int, Int)? {
+    private func firstMatch(in array: Int, field: String, value: String) throws -> (Int, Int)? {
         let count = Int(nodes[array].length)
         var index = array + 1
         for position in 0..<count {
@@ -75,12 +75,12 @@ extension FastDecodingSession {
             guard nodes[index].kind == .object, let found = member(field, in: index) else { continue }
             let matches: Bool
             switch nodes[found].kind {
-            case .string: matches = try string(at: found) == value
+            case .string: matches = try string(at: found, nil, nil) == value
             case .true: matches = value == "true"
             case .false: matches = value == "false"
             case .number:
                 guard let wanted = Double(value) else { continue }
-                matches = try double(at: found) == wanted
+                matches = try double(at: found, nil, nil) == wanted
             case .null, .array, .object: matches = false
             }
             if matches { return (index, position) }
@@ -92,12 +92,14 @@ extension FastDecodingSession {
 extension FastDecodingSession {
     /// Decodes `type` at `path` from the top of the text, as ``PathDecoder/decode(_:from:at:)``
     /// does through `JSONDecoder`: an optional `type` gives nil where the path leads nowhere.
+    /// A path that does not resolve gives up (``FastDeferral/Reason/pathError``); the value it
+    /// leads to throws what `JSONDecoder` throws.
     func decode<T: Decodable>(_ type: T.Type, at path: PathExpression) throws -> T {
         if let optional = T.self as? any FastOptionalAtPath.Type {
-            guard let value = try optional.decodeWrapped(at: path, in: self) as? T else { throw fail(.decodingError) }
+            guard let value = try optional.decodeWrapped(at: path, in: self) as? T else { throw fail(.pathError) }
             return value
         }
-        guard let value = try decodeIfFound(type, at: path, required: true) else { throw fail(.decodingError) }
+        guard let value = try decodeIfFound(type, at: path, required: true) else { throw fail(.pathError) }
         return value
     }
 
@@ -106,18 +108,19 @@ extension FastDecodingSession {
         let top = nodes[0]
         switch top.kind {
         case .null:
-            if required { throw fail(.decodingError) }
+            if required { throw fail(.pathError) }
             return nil
         case .object, .array:
             switch try resolve(path, from: 0, location: nil, required: required) {
             case .found(let index, let location):
                 if nodes[index].kind == .null && !required { return nil }
-                return try decodeValue(type, at: index, parent: location, component: nil)
+                // The last step apart, as the `JSONDecoder` route reads it from the container before.
+                return try decodeValue(type, at: index, parent: location?.parent, component: location?.component)
             case .absent: return nil
-            case .mismatch: throw fail(.decodingError)
+            case .mismatch: throw fail(.pathError)
             }
         default:
-            throw fail(.decodingError)
+            throw fail(.pathError)
         }
     }
 }

@@ -1,44 +1,82 @@
 /// Scalars read as `JSONDecoder` reads them, or not at all.
 ///
-/// Each conversion either gives exactly the value Foundation's decoder gives for the same
-/// text or throws (and records) a ``FastDeferral``: another type than the one asked for,
-/// null, or a number the fast path does not convert (see ``FastDeferral/Reason/number``).
+/// Each conversion gives exactly the value Foundation's decoder gives for the same text, or
+/// throws the `DecodingError` it throws for a value of another kind (null included; see
+/// ``FastDecodingSession/scalarMismatch(_:at:_:_:nullIsMismatch:)``), or, for a number the
+/// fast path does not convert (see ``FastDeferral/Reason/number``), records and throws a
+/// ``FastDeferral``. `parent` and `component` spell the value's coding path, made only for
+/// an error.
 extension FastDecodingSession {
     /// The string at `index`.
-    func string(at index: Int) throws(FastDeferral) -> String {
+    func string(
+        at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) throws -> String {
         try checkNotDeferred()
         let node = nodes[index]
-        guard node.kind == .string else { throw fail(.decodingError) }
+        guard node.kind == .string else { throw scalarMismatch(String.self, at: index, parent, component) }
         return bytes.withUnsafeBufferPointer { JSONText.string(of: node, in: $0) }
     }
 
     /// The boolean at `index`.
-    func bool(at index: Int) throws(FastDeferral) -> Bool {
+    func bool(at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?) throws -> Bool {
         try checkNotDeferred()
         switch nodes[index].kind {
         case .true: return true
         case .false: return false
-        default: throw fail(.decodingError)
+        default: throw scalarMismatch(Bool.self, at: index, parent, component, nullIsMismatch: true)
         }
     }
 
     /// The integer at `index`: only plain digits (no fraction or exponent, no `-0`), at most 18
     /// of them, within `T`'s range.
-    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) throws(FastDeferral) -> T {
+    func integer<T: FixedWidthInteger>(
+        _ type: T.Type, at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) throws -> T {
         try checkNotDeferred()
         let node = nodes[index]
-        guard node.kind == .number else { throw fail(.decodingError) }
+        guard node.kind == .number else { throw scalarMismatch(T.self, at: index, parent, component) }
         guard node.has(JSONNode.numberIsInteger), let value = smallInteger(node), let result = T(exactly: value)
-        else { throw fail(.number) }
+        else { throw integerMisfit(T.self, node, parent, component) }
         return result
+    }
+
+    /// The error for a number `integer(_:at:_:_:)` does not read: the path-aware containers'
+    /// error for a number `JSONDecoder` refuses as `T` (see ``NumberFit``), for a plain integer
+    /// of at most 18 digits out of `T`'s range or a fraction whose value is not whole, as
+    /// `strtod` reads it; a ``FastDeferral`` for any other number, which `JSONDecoder` may
+    /// still read (`1e2`, `1.0`, `-0`) or read only approximately (more digits).
+    private func integerMisfit<T: FixedWidthInteger>(
+        _ type: T.Type, _ node: JSONNode, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> any Error {
+        if node.has(JSONNode.numberIsInteger) {
+            guard smallInteger(node) != nil else { return fail(.number) }
+        } else {
+            guard !node.has(JSONNode.numberHasExponent), let value = Double(text(of: node)), value.isFinite,
+                value.rounded(.towardZero) != value
+            else { return fail(.number) }
+        }
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: Self.numberFitPath(parent, component),
+                debugDescription: NumberFit.message(number: text(of: node), type: T.self)))
+    }
+
+    /// The coding path the path-aware containers give a number that does not fit: an unkeyed
+    /// container's element (`component` an index) as `AnyCodingKey(intValue:)`, a value of a
+    /// single-value container (`component` nil) at its own path.
+    private static func numberFitPath(
+        _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> [any CodingKey] {
+        guard case .index(let position)? = component else { return codingPath(parent, component) }
+        return CodingPathNode.codingPath(parent) + [AnyCodingKey(intValue: position)]
     }
 
     /// The `Double` at `index`, as `strtod` reads it: no exponent, finite, and zero only when
     /// written as a positive zero.
-    func double(at index: Int) throws(FastDeferral) -> Double {
+    func double(at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?) throws -> Double {
         try checkNotDeferred()
         let node = nodes[index]
-        guard node.kind == .number else { throw fail(.decodingError) }
+        guard node.kind == .number else { throw notANumber(Double.self, at: index, parent, component) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
         if let value = exactDecimal(node) { return value }
         guard let value = Double(text(of: node)) else { throw fail(.number) }
@@ -46,15 +84,24 @@ extension FastDecodingSession {
         return value
     }
 
-    /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:)``.
-    func float(at index: Int) throws(FastDeferral) -> Float {
+    /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:_:_:)``.
+    func float(at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?) throws -> Float {
         try checkNotDeferred()
         let node = nodes[index]
-        guard node.kind == .number else { throw fail(.decodingError) }
+        guard node.kind == .number else { throw notANumber(Float.self, at: index, parent, component) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
         guard let value = Float(text(of: node)) else { throw fail(.number) }
         try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
         return value
+    }
+
+    /// The error for a floating-point value asked of something that is not a number; a string
+    /// under a `nonConformingFloatDecodingStrategy` that reads strings is left to `JSONDecoder`.
+    private func notANumber(
+        _ type: Any.Type, at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> any Error {
+        if floatsMayBeStrings && nodes[index].kind == .string { return fail(.settings) }
+        return scalarMismatch(type, at: index, parent, component)
     }
 
     /// Foundation refuses infinite results and zeros from digits that are not all zero; a

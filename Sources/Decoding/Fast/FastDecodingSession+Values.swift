@@ -4,9 +4,10 @@ import Foundation
 extension FastDecodingSession {
     /// Decodes `T` from the value at `index`, whose coding path is `parent` followed by `component`.
     ///
-    /// Scalars are read directly. `URL` is read from a string as `JSONDecoder` reads it;
-    /// `Data`, `Decimal` and (unless dates are deferred) `Date` are left to `JSONDecoder`;
-    /// every other type decodes itself from a ``FastDecoder``.
+    /// Scalars are read directly. `URL` is read from a string as `JSONDecoder` reads it, and a
+    /// null `URL` or `Date` throws as it does; `Data`, `Decimal` and (unless dates are
+    /// deferred) `Date` are left to `JSONDecoder`; every other type decodes itself from a
+    /// ``FastDecoder``.
     ///
     /// The generic code runs unspecialized for callers' types; each comparison below is of two
     /// metadata pointers, and each `unsafeBitCast` runs only when `T` is the type it casts from.
@@ -14,10 +15,12 @@ extension FastDecodingSession {
     func decodeValue<T: Decodable>(
         _ type: T.Type, at index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?
     ) throws -> T {
-        if T.self == String.self { return unsafeBitCast(try string(at: index), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try double(at: index), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try bool(at: index), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try string(at: index, parent, component), to: T.self) }
+        if T.self == Int.self {
+            return unsafeBitCast(try integer(Int.self, at: index, parent, component), to: T.self)
+        }
+        if T.self == Double.self { return unsafeBitCast(try double(at: index, parent, component), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, parent, component), to: T.self) }
         return try decodeOther(type, at: index, parent: parent, component: component)
     }
 
@@ -26,32 +29,39 @@ extension FastDecodingSession {
     private func decodeOther<T: Decodable>(
         _ type: T.Type, at index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?
     ) throws -> T {
-        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self, at: index), to: T.self) }
-        if T.self == Int32.self { return unsafeBitCast(try integer(Int32.self, at: index), to: T.self) }
-        if T.self == Int16.self { return unsafeBitCast(try integer(Int16.self, at: index), to: T.self) }
-        if T.self == Int8.self { return unsafeBitCast(try integer(Int8.self, at: index), to: T.self) }
-        if T.self == UInt.self { return unsafeBitCast(try integer(UInt.self, at: index), to: T.self) }
-        if T.self == UInt64.self { return unsafeBitCast(try integer(UInt64.self, at: index), to: T.self) }
-        if T.self == UInt32.self { return unsafeBitCast(try integer(UInt32.self, at: index), to: T.self) }
-        if T.self == UInt16.self { return unsafeBitCast(try integer(UInt16.self, at: index), to: T.self) }
-        if T.self == UInt8.self { return unsafeBitCast(try integer(UInt8.self, at: index), to: T.self) }
-        if T.self == Float.self { return unsafeBitCast(try float(at: index), to: T.self) }
+        func read<I: FixedWidthInteger>(_ type: I.Type) throws -> T {
+            unsafeBitCast(try integer(I.self, at: index, parent, component), to: T.self)
+        }
+        if T.self == Int64.self { return try read(Int64.self) }
+        if T.self == Int32.self { return try read(Int32.self) }
+        if T.self == Int16.self { return try read(Int16.self) }
+        if T.self == Int8.self { return try read(Int8.self) }
+        if T.self == UInt.self { return try read(UInt.self) }
+        if T.self == UInt64.self { return try read(UInt64.self) }
+        if T.self == UInt32.self { return try read(UInt32.self) }
+        if T.self == UInt16.self { return try read(UInt16.self) }
+        if T.self == UInt8.self { return try read(UInt8.self) }
+        if T.self == Float.self { return unsafeBitCast(try float(at: index, parent, component), to: T.self) }
         if T.self == URL.self {
-            // `JSONDecoder` reads a URL as a string and `URL(string:)`.
-            guard let url = URL(string: try string(at: index)) else { throw fail(.decodingError) }
+            // `JSONDecoder` reads a URL as a non-null string and `URL(string:)`.
+            if nodes[index].kind == .null { throw Self.nullValue(URL.self, Self.codingPath(parent, component)) }
+            guard let url = URL(string: try string(at: index, parent, component)) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: Self.codingPath(parent, component), debugDescription: "Invalid URL string."))
+            }
             return unsafeBitCast(url, to: T.self)
         }
         if T.self == Data.self || T.self == Decimal.self { throw fail(.unsupported) }
-        if T.self == Date.self && !datesAreDeferred { throw fail(.unsupported) }
+        if T.self == Date.self {
+            guard datesAreDeferred else { throw fail(.unsupported) }
+            // `JSONDecoder` checks for null before `Date(from:)` reads a number.
+            if nodes[index].kind == .null { throw Self.nullValue(Date.self, Self.codingPath(parent, component)) }
+        }
         try checkNotDeferred()
         let location = component.map { CodingPathNode(parent: parent, component: $0) } ?? parent
-        do {
-            return try T(from: FastDecoder(session: self, index: index, location: location))
-        } catch let error as FastDeferral {
-            throw error
-        } catch {
-            // An error of the type's own: the other path decides what it becomes.
-            throw fail(.decodingError)
-        }
+        // The type's own errors, and the containers' `DecodingError`s it lets through, are the
+        // ones the `JSONDecoder` route throws: they pass as they are.
+        return try T(from: FastDecoder(session: self, index: index, location: location))
     }
 }

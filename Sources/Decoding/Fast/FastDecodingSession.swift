@@ -3,11 +3,14 @@ import Foundation
 /// One decoding on the fast path: the parsed text, the settings it needs, and whether it has
 /// given up.
 ///
-/// Every container and decoder of one decoding shares its session. A container that cannot
-/// answer as `JSONDecoder` would records a ``FastDeferral`` here before it throws: a type's
-/// `init(from:)` may catch the error (`try?`, a lenient wrapper), so the decoding can still
-/// return a value, and ``deferral`` is what tells ``PathDecoder`` to decode again through
-/// `JSONDecoder`. Used from the one thread that decodes; never shared.
+/// Every container and decoder of one decoding shares its session. A request on a value of
+/// the wrong kind (missing, null, another type) throws the `DecodingError` that `JSONDecoder`
+/// throws for it (see `FastDecodingSession+Errors.swift`), which a type may catch at no more
+/// cost. Only what the fast path cannot answer as `JSONDecoder` would (a number it does not
+/// convert, `Data`, a path that does not resolve, ...) records a ``FastDeferral`` here before
+/// it throws: a type's `init(from:)` may catch that error too (`try?`, a lenient wrapper), so
+/// the decoding can still return a value, and ``deferral`` is what tells ``PathDecoder`` to
+/// decode again through `JSONDecoder`. Used from the one thread that decodes; never shared.
 final class FastDecodingSession {
     /// The UTF-8 text.
     let bytes: [UInt8]
@@ -18,6 +21,13 @@ final class FastDecodingSession {
     /// Whether dates decode through `Date(from:)` (`.deferredToDate`), the only date strategy
     /// the fast path implements.
     let datesAreDeferred: Bool
+    /// Whether the decoder's `nonConformingFloatDecodingStrategy` reads floating-point values
+    /// from strings (`.convertFromString`), which the fast path leaves to `JSONDecoder`.
+    let floatsMayBeStrings: Bool
+    /// Whether a keyed container's `allKeys` were read: they come in document order, where
+    /// `JSONDecoder` gives its dictionary's order, so an error that ends the decoding may not
+    /// be the first one the other path meets (see ``FastDeferral/Reason/keyOrder``).
+    var keysWereListed = false
     /// The first reason the fast path gave up, if it has.
     private(set) var deferral: FastDeferral?
     /// For objects with more than ``indexedMemberCount`` members that a key was looked up in:
@@ -28,11 +38,15 @@ final class FastDecodingSession {
     /// `JSONDecoder` looks up every object, instead of by comparing keys in turn.
     static let indexedMemberCount = 32
 
-    init(bytes: [UInt8], nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool) {
+    init(
+        bytes: [UInt8], nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool,
+        floatsMayBeStrings: Bool = false
+    ) {
         self.bytes = bytes
         self.nodes = nodes
         self.userInfo = userInfo
         self.datesAreDeferred = datesAreDeferred
+        self.floatsMayBeStrings = floatsMayBeStrings
     }
 
     /// Records that the fast path gives up, and returns the error to throw.

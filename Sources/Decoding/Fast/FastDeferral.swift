@@ -1,8 +1,9 @@
 /// Why ``FastDecoder`` gave a decoding up to the path that wraps `JSONDecoder`.
 ///
-/// The fast path returns a value only when it is sure the other path returns the same; in
-/// every other case it stops with one of these reasons and ``PathDecoder`` decodes the data
-/// again from the start through `JSONDecoder`, so every error stays what that path throws.
+/// The fast path returns a value, or throws an error, only when it is sure the other path
+/// returns the same value or throws the same error; in every other case it stops with one of
+/// these reasons and ``PathDecoder`` decodes the data again from the start through
+/// `JSONDecoder`. An error a type catches (`try?`, a lenient helper) is not one of them.
 struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
     /// The reasons, one per kind of input or request the fast path leaves to `JSONDecoder`.
     enum Reason: String, Sendable, Equatable {
@@ -21,11 +22,24 @@ struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
         /// strategy other than `.deferredToDate`) or a request the fast path does not serve
         /// (`superDecoder`, a nested container opened with a path key).
         case unsupported
-        /// A value does not fit what was asked (missing, null, another type): the error is
-        /// left for the other path to describe.
-        case decodingError
-        /// The decoder's settings include one the fast path does not implement (a key
-        /// decoding strategy other than `.useDefaultKeys`).
+        /// A key path (a coding key with path syntax, or the path given to
+        /// ``PathDecoder/decode(_:from:at:)``) does not resolve: a step is missing or meets a
+        /// value of the wrong kind, and ``PathNavigator``'s error is left for the other path to
+        /// describe. (A value that does not fit what was asked, a missing plain key, an array at
+        /// its end throw on the fast path the `DecodingError` `JSONDecoder` throws.)
+        case pathError
+        /// A value of `Decodable` type at the top of the data, one `JSONDecoder` reads itself
+        /// (a `URL`, a number), is refused as corrupt: ``PathDecoder`` decodes it again through
+        /// the path-aware wrapper, whose error may differ from the first.
+        case refusedAtTheTop
+        /// An error nothing catches ends a decoding that listed a keyed container's `allKeys`
+        /// (a dictionary, an any-JSON value): `JSONDecoder` visits the keys in its own
+        /// dictionary's order, not the document's, so which value's error comes first is the
+        /// other path's to say. An error a type catches does not defer.
+        case keyOrder
+        /// The decoder's settings include one the fast path does not implement: a key decoding
+        /// strategy other than `.useDefaultKeys`, or a floating-point value read from a string
+        /// under `nonConformingFloatDecodingStrategy` `.convertFromString`.
         case settings
     }
 

@@ -12,150 +12,179 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { CodingPathNode.codingPath(location) }
 
     /// The object's keys that `Key` can represent, in document order.
-    var allKeys: [Key] { session.keys(of: object).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        session.keysWereListed = true
+        return session.keys(of: object).compactMap { Key(stringValue: $0) }
+    }
 
-    /// How `key` reads: a plain key or a parsed path; an invalid path gives up.
+    /// How `key` reads: a plain key or a parsed path; an invalid path throws as the
+    /// `JSONDecoder` route's container throws.
     @inline(__always)
-    private func lookup(_ key: Key) throws(FastDeferral) -> KeyPlan.Lookup {
+    private func lookup(_ key: Key) throws -> KeyPlan.Lookup {
         let lookup = plan.lookup(key.stringValue, keyType: Key.self)
-        if case .invalid = lookup { throw session.fail(.decodingError) }
+        if case .invalid(let error) = lookup { throw invalidPath(error, key) }
         return lookup
     }
 
-    /// The value a key names and its coding path's last step; nil when it is absent and not
-    /// required. Whatever `JSONDecoder` and ``PathNavigator`` would throw for, gives up.
+    /// The error for a key whose path syntax is invalid.
+    private func invalidPath(_ error: PathSyntaxError, _ key: Key) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
+    }
+
+    /// The value a key names, the coding path before its last step and that step; nil when
+    /// it is absent and not required. A missing plain key throws as `JSONDecoder` throws;
+    /// a path that does not resolve as ``PathNavigator`` resolves it gives up.
     @inline(__always)
     private func value(
         _ key: Key, required: Bool
-    ) throws(FastDeferral) -> (index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?)? {
+    ) throws -> (index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?)? {
         switch try lookup(key) {
         case .plain(let plain):
             guard let index = session.member(plain.stringValue, in: object) else {
-                if required { throw session.fail(.decodingError) }
+                if required { throw FastDecodingSession.keyNotFound(plain, codingPath) }
                 return nil
             }
             return (index, location, .key(plain.stringValue))
         case .path(let path):
             switch try session.resolve(path, from: object, location: location, required: required) {
-            case .found(let index, let valueLocation): return (index, valueLocation, nil)
+            case .found(let index, let valueLocation):
+                // The last step apart, as the `JSONDecoder` route reads it from the container before.
+                return (index, valueLocation?.parent, valueLocation?.component)
             case .absent: return nil
-            case .mismatch: throw session.fail(.decodingError)
+            case .mismatch: throw session.fail(.pathError)
             }
-        case .invalid:
-            throw session.fail(.decodingError)
+        case .invalid(let error):
+            throw invalidPath(error, key)
         }
     }
 
     func contains(_ key: Key) -> Bool {
-        do {
-            switch try lookup(key) {
-            case .plain(let plain): return session.member(plain.stringValue, in: object) != nil
-            case .path(let path):
-                // ``PathNavigator/contains(_:in:)`` answers false where a step does not fit.
+        switch plan.lookup(key.stringValue, keyType: Key.self) {
+        case .plain(let plain): return session.member(plain.stringValue, in: object) != nil
+        case .path(let path):
+            // ``PathNavigator/contains(_:in:)`` answers false where a step does not fit.
+            do {
                 if case .found = try session.resolve(path, from: object, location: location, required: false) {
                     return true
                 }
                 return false
-            case .invalid: return false
+            } catch {
+                // Recorded by the session: the other path answers.
+                return false
             }
-        } catch {
-            // Recorded by the session: the other path answers.
-            return false
+        case .invalid:
+            // The `JSONDecoder` route looks an invalid path up as a plain key.
+            return session.member(key.stringValue, in: object) != nil
         }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         // `JSONDecoder` throws for a missing plain key; a path reads absent as nil.
         guard let found = try value(key, required: false) else {
-            if case .plain = try lookup(key) { throw session.fail(.decodingError) }
+            if case .plain = try lookup(key) {
+                throw FastDecodingSession.keyNotFound(AnyCodingKey(key), codingPath)
+            }
             return true
         }
         return session.nodes[found.index].kind == .null
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let found = try value(key, required: true) else { throw session.fail(.decodingError) }
+        let found = try required(key)
         return try session.decodeValue(type, at: found.index, parent: found.parent, component: found.component)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let found = try value(key, required: false), session.nodes[found.index].kind != .null else {
-            return nil
-        }
+        guard let found = try present(key) else { return nil }
         return try session.decodeValue(type, at: found.index, parent: found.parent, component: found.component)
     }
 
     // The concrete overloads the compiler's `init(from:)` calls most, straight to the scalars.
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try session.string(at: try required(key))
+        let found = try required(key)
+        return try session.string(at: found.index, found.parent, found.component)
     }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try session.bool(at: try required(key))
+        let found = try required(key)
+        return try session.bool(at: found.index, found.parent, found.component)
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try session.integer(Int.self, at: try required(key))
+        let found = try required(key)
+        return try session.integer(Int.self, at: found.index, found.parent, found.component)
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try session.double(at: try required(key))
+        let found = try required(key)
+        return try session.double(at: found.index, found.parent, found.component)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let index = try present(key) else { return nil }
-        return try session.string(at: index)
+        guard let found = try present(key) else { return nil }
+        return try session.string(at: found.index, found.parent, found.component)
     }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let index = try present(key) else { return nil }
-        return try session.bool(at: index)
+        guard let found = try present(key) else { return nil }
+        return try session.bool(at: found.index, found.parent, found.component)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let index = try present(key) else { return nil }
-        return try session.integer(Int.self, at: index)
+        guard let found = try present(key) else { return nil }
+        return try session.integer(Int.self, at: found.index, found.parent, found.component)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let index = try present(key) else { return nil }
-        return try session.double(at: index)
+        guard let found = try present(key) else { return nil }
+        return try session.double(at: found.index, found.parent, found.component)
     }
 
-    /// The node of a required value.
+    /// A required value.
     @inline(__always)
-    private func required(_ key: Key) throws(FastDeferral) -> Int {
-        guard let found = try value(key, required: true) else { throw session.fail(.decodingError) }
-        return found.index
+    private func required(
+        _ key: Key
+    ) throws -> (index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?) {
+        // `value(_:required:)` throws rather than give nil for a required value.
+        guard let found = try value(key, required: true) else { throw session.fail(.pathError) }
+        return found
     }
 
-    /// The node of a value that is present and not null.
+    /// A value that is present and not null.
     @inline(__always)
-    private func present(_ key: Key) throws(FastDeferral) -> Int? {
+    private func present(
+        _ key: Key
+    ) throws -> (index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?)? {
         guard let found = try value(key, required: false), session.nodes[found.index].kind != .null else {
             return nil
         }
-        return found.index
+        return found
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let (plain, index) = try plainMember(key)
-        guard session.nodes[index].kind == .object else { throw session.fail(.decodingError) }
+        let nestedLocation = CodingPathNode(parent: location, component: .key(plain.stringValue))
+        guard session.nodes[index].kind == .object else {
+            throw session.containerMismatch(keyed: true, at: index, nestedLocation.codingPath)
+        }
         return KeyedDecodingContainer(
             FastKeyedContainer<NestedKey>(
-                session: session, object: index,
-                location: CodingPathNode(parent: location, component: .key(plain.stringValue)),
-                plan: KeyPlan.of(NestedKey.self)))
+                session: session, object: index, location: nestedLocation, plan: KeyPlan.of(NestedKey.self)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let (plain, index) = try plainMember(key)
-        guard session.nodes[index].kind == .array else { throw session.fail(.decodingError) }
-        return FastUnkeyedContainer(
-            session: session, array: index,
-            location: CodingPathNode(parent: location, component: .key(plain.stringValue)))
+        let nestedLocation = CodingPathNode(parent: location, component: .key(plain.stringValue))
+        guard session.nodes[index].kind == .array else {
+            throw session.containerMismatch(keyed: false, at: index, nestedLocation.codingPath)
+        }
+        return FastUnkeyedContainer(session: session, array: index, location: nestedLocation)
     }
 
     /// The value of a plain key, for a nested container; a nested container opened with a path
     /// key is left to the other path.
-    private func plainMember(_ key: Key) throws(FastDeferral) -> (AnyCodingKey, Int) {
-        guard case .plain(let plain) = try lookup(key) else { throw session.fail(.unsupported) }
-        guard let index = session.member(plain.stringValue, in: object) else { throw session.fail(.decodingError) }
+    private func plainMember(_ key: Key) throws -> (AnyCodingKey, Int) {
+        guard case .plain = try lookup(key) else { throw session.fail(.unsupported) }
+        // The `JSONDecoder` route asks for the key as `AnyCodingKey(key)`.
+        let plain = AnyCodingKey(key)
+        guard let index = session.member(plain.stringValue, in: object) else {
+            throw FastDecodingSession.keyNotFound(plain, codingPath)
+        }
         return (plain, index)
     }
 

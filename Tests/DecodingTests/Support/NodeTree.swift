@@ -12,8 +12,8 @@ enum NodeTree {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .string: return (try? session.string(at: index)).map(JSONValue.string)
-        case .number: return (try? session.double(at: index)).map(JSONValue.number)
+        case .string: return (try? session.string(at: index, nil, nil)).map(JSONValue.string)
+        case .number: return (try? session.double(at: index, nil, nil)).map(JSONValue.number)
         case .array:
             var elements: [JSONValue] = []
             var child = index + 1
