@@ -139,6 +139,42 @@ import Testing
         #expect(try store.context.persistAndWait { try $0.delete(Book.self, where: nil) } == 4)
     }
 
+    @Test func deleteBySortedWindowKeepsTheNewestInOneStatement() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in
+            for index in 0..<10 { try tx.insert(Book(id: "b\(index)", title: "T\(index)", pages: index * 10)) }
+        }
+        let pruned = try store.context.persistAndWait { tx in
+            try tx.delete(Book.self, where: Book.pages >= 20, sortedBy: [Book.pages.descending()], offset: 3)
+        }
+        #expect(pruned == 5)
+        let kept = try store.context.readAndWait { tx in try tx.fetch(Query<Book>(sortedBy: [Book.pages.ascending()])) }
+        #expect(kept.map(\.id) == ["b0", "b1", "b7", "b8", "b9"])
+        let limited = try store.context.persistAndWait { tx in
+            try tx.delete(Book.self, where: nil, sortedBy: [Book.pages.ascending()], limit: 1, offset: 1)
+        }
+        #expect(limited == 1)
+        #expect(try store.context.readAndWait { try $0.fetch(Query<Book>(sortedBy: [Book.pages.ascending()])) }.map(\.id)
+            == ["b0", "b7", "b8", "b9"])
+    }
+
+    @Test func deleteWithAWindowButNoSortIsRefusedAndDeletesNothing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        try store.context.persistAndWait { tx in
+            for index in 0..<4 { try tx.insert(Book(id: "b\(index)", title: "T\(index)", pages: index)) }
+        }
+        do {
+            _ = try store.context.persistAndWait { tx in try tx.delete(Book.self, where: nil, offset: 2) }
+            Issue.record("expected a refusal")
+        } catch let error as PersistenceError {
+            #expect(error.code == .invalidQuery)
+            #expect(error.entity == "Book")
+        }
+        #expect(try store.context.readAndWait { try $0.count(Book.self) } == 4)
+    }
+
     @Test func rawSQLBindsItsArguments() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

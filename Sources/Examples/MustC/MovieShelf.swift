@@ -84,10 +84,9 @@ struct MovieShelf: Sendable {
                 written += 1
             }
             try tx.insert(RefreshRecord(finishedAt: date, changed: written))
-            let old = try tx.fetch(
-                Query<RefreshRecord>(
-                    sortedBy: [RefreshRecord.finishedAt.descending()], offset: RefreshRecord.maximumKept))
-            if !old.isEmpty { _ = try tx.delete(RefreshRecord.self, where: RefreshRecord.idField.isIn(old.map(\.id))) }
+            try tx.delete(
+                RefreshRecord.self, where: nil, sortedBy: [RefreshRecord.finishedAt.descending()],
+                offset: RefreshRecord.maximumKept)
             return written
         }
     }
@@ -95,13 +94,9 @@ struct MovieShelf: Sendable {
     /// Inserts a sample and prunes the movie's history to its bound, oldest first.
     private static func addSample(_ sample: PopularitySample, in tx: ObjectTransaction) throws {
         try tx.insert(sample)
-        let old = try tx.fetch(
-            Query(
-                where: PopularitySample.movieID == sample.movieID, sortedBy: [PopularitySample.takenAt.descending()],
-                offset: PopularitySample.maximumPerMovie))
-        if !old.isEmpty {
-            _ = try tx.delete(PopularitySample.self, where: PopularitySample.idField.isIn(old.map(\.id)))
-        }
+        try tx.delete(
+            PopularitySample.self, where: PopularitySample.movieID == sample.movieID,
+            sortedBy: [PopularitySample.takenAt.descending()], offset: PopularitySample.maximumPerMovie)
     }
 
     /// Every movie's popularity samples, oldest first, and when the latest refresh saved.
