@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Persistence
 import TestSupport
 import Testing
@@ -219,4 +220,70 @@ struct Boom: Error {}
         let reopened = try fixture.open()
         #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 1)
     }
+
+    @Test func releasingAStoreAndItsContextRunsTheQueuedBlocksThenClosesTheFile() throws {
+        let fixture = try StoreFixture()
+        let inside = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let results = Locked<[Bool]>([])
+        do {
+            let store = try fixture.open()
+            let context = store.makeContext()
+            context.persist(
+                { tx in
+                    inside.signal()
+                    _ = proceed.wait(timeout: Patience.hangDeadline)
+                    try tx.insert(Counter(id: 1, value: 1))
+                }, completion: { result in results.withLock { $0.append((try? result.get()) != nil) } })
+            for id in 2...5 {
+                context.persist(
+                    { tx in try tx.insert(Counter(id: Int64(id), value: id)) },
+                    completion: { result in
+                        results.withLock { $0.append((try? result.get()) != nil) }
+                        if id == 5 { finished.signal() }
+                    })
+            }
+            #expect(inside.wait(timeout: Patience.hangDeadline) == .success)
+        }
+        // The store and the context are released with five blocks accepted: each still runs and
+        // commits, then the context goes and its connection closes the file.
+        proceed.signal()
+        #expect(finished.wait(timeout: Patience.hangDeadline) == .success)
+        #expect(results.current == [true, true, true, true, true])
+        #if os(Linux)
+            let deadline = Patience.hangDeadline
+            while Self.openDescriptors(to: fixture.url.path) > 0, DispatchTime.now() < deadline { usleep(1_000) }
+            #expect(Self.openDescriptors(to: fixture.url.path) == 0, "the released store still holds its file open")
+        #endif
+        let reopened = try fixture.open()
+        #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 5)
+    }
+
+    @Test func closingOneStoreLeavesAnotherStoresContextsWorking() throws {
+        let first = try StoreFixture()
+        let second = try StoreFixture()
+        let one = try first.open()
+        let other = try second.open()
+        let otherContext = other.makeContext()
+        one.close()
+        try otherContext.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
+        #expect(try other.context.readAndWait { try $0.count(Counter.self) } == 1)
+        let closed = #expect(throws: PersistenceError.self) {
+            try one.makeContext().readAndWait { try $0.count(Counter.self) }
+        }
+        #expect(closed?.code == .closed)
+    }
+
+    #if os(Linux)
+        /// How many of this process's file descriptors are open on `path` (the database file itself).
+        static func openDescriptors(to path: String) -> Int {
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return names.filter { name in
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
+                return target == path || target == resolved
+            }.count
+        }
+    #endif
 }

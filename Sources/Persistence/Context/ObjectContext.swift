@@ -49,7 +49,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.label = label
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: specificKey, value: 1)
-        ContextRegistry.shared.add(self)
+        core.contexts.add(self)
     }
 
     /// Whether the caller is running on this context's queue.
@@ -341,37 +341,5 @@ public final class ObjectContext: @unchecked Sendable {
             self.connection = nil
         }
         if isOnQueue { work() } else { queue.sync(execute: work) }
-    }
-}
-
-/// Every live context, so pending blocks can be finished when the program exits.
-final class ContextRegistry: Sendable {
-    static let shared = ContextRegistry()
-    private let state = Locked<(contexts: [Weak], hooked: Bool)>(([], false))
-
-    private struct Weak { weak var context: ObjectContext? }
-
-    func add(_ context: ObjectContext) {
-        state.withLock { state in
-            state.contexts.removeAll { $0.context == nil }
-            state.contexts.append(Weak(context: context))
-            if !state.hooked {
-                state.hooked = true
-                atexit { ContextRegistry.shared.drain(timeout: .seconds(10)) }
-            }
-        }
-    }
-
-    func live(of core: StoreCore? = nil) -> [ObjectContext] {
-        state.withLock { $0.contexts.compactMap(\.context) }.filter { core == nil || $0.core === core }
-    }
-
-    /// Lets every queued block finish (bounded by `timeout`), so accepted writes are committed.
-    func drain(timeout: Duration) {
-        let group = DispatchGroup()
-        for context in live() where !context.isOnQueue {
-            context.queue.async(group: group) {}
-        }
-        _ = group.wait(timeout: timeout.fromNow)
     }
 }

@@ -96,15 +96,21 @@ public final class ObjectStore: Sendable {
         ObjectContext(core: core, label: label)
     }
 
-    /// Finishes queued blocks, then closes every context's connection.
+    /// Runs the blocks already queued on every context of this store, then closes every
+    /// context's connection.
     ///
     /// Every change whose block returned is already committed; closing only releases the file.
     /// Using the store or its contexts afterwards throws ``PersistenceError/Code-swift.struct/closed``. Call it from
     /// outside the store's blocks.
+    ///
+    /// Nothing runs at program exit: a block not started when the program exits is not run.
+    /// Call `close()` (or await the last `persist`) before exiting. Releasing the store and
+    /// its contexts without closing is safe too: each queued block holds its context, so the
+    /// blocks run in order and the file closes when the last context is released.
     public func close() {
-        for context in ContextRegistry.shared.live(of: core) { context.waitUntilIdle() }
+        for context in core.contexts.live { context.waitUntilIdle() }
         core.closed.set()
-        for context in ContextRegistry.shared.live(of: core) { context.close() }
+        for context in core.contexts.live { context.close() }
         if core.isMemory,
             (try? core.writerLock.lock(timeout: core.configuration.busyTimeout, purpose: "Closing")) != nil
         {

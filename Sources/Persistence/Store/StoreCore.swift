@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(SQLite3)
     import SQLite3
@@ -16,6 +17,9 @@ final class StoreCore: Sendable {
     let writerLock: WriterLock
     let center = ObservationCenter()
     let closed = LockedFlag()
+    /// The store's live contexts, so ``ObjectStore/close()`` can finish their queued blocks
+    /// and close their connections.
+    let contexts = ContextList()
 
     init(
         path: String, isMemory: Bool, configuration: ObjectStore.Configuration, entities: [any StoredEntity.Type]
@@ -113,4 +117,22 @@ final class StoreCore: Sendable {
 
 extension EntitySchema {
     var key: ObjectIdentifier { keyStorage }
+}
+
+/// The live contexts of one store, held weakly: a context lives as long as its user or a block
+/// queued on it holds it, and leaves the list when it is released.
+final class ContextList: Sendable {
+    private struct Weak { weak var context: ObjectContext? }
+    private let entries = Locked<[Weak]>([])
+
+    /// Adds `context`, dropping the entries of released contexts.
+    func add(_ context: ObjectContext) {
+        entries.withLock { entries in
+            entries.removeAll { $0.context == nil }
+            entries.append(Weak(context: context))
+        }
+    }
+
+    /// The contexts still alive.
+    var live: [ObjectContext] { entries.withLock { $0.compactMap(\.context) } }
 }
