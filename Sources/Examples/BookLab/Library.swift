@@ -5,8 +5,8 @@ import Persistence
 /// The reader's library and the last search's results, in one store file.
 ///
 /// Every write goes through `persist`: the block runs on the context's queue inside one
-/// transaction and is committed when it returns, so nothing accepted is lost when the
-/// program exits, and no save is needed at exit.
+/// transaction and is committed when it returns; the commands await every write, so nothing
+/// is still queued when the program exits, and no save is needed at exit.
 struct Library: Sendable {
     let store: ObjectStore
 
