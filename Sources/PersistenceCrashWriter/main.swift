@@ -7,9 +7,13 @@
 //   PersistenceCrashWriter <store> cascade
 //       Commit n inserts parent n with `CrashChild.perParent` children and deletes parent n - 2,
 //       whose children the cascade rule deletes; prints n once the commit has returned.
+//   PersistenceCrashWriter <store> enqueue-then-close <count>
+//       Queues <count> persist blocks with the completion form, closes the store, then calls
+//       exit(0): `close()` runs every accepted block first, so all are committed.
 //   PersistenceCrashWriter <store> enqueue-then-exit <count>
-//       Queues <count> persist blocks with the completion form, then calls exit(0) at once:
-//       every accepted block must still be committed.
+//       Queues <count> persist blocks with the completion form, then calls exit(0) at once,
+//       without closing: blocks not started are not run (no exit hook); those that ran are
+//       committed whole.
 import Foundation
 import Persistence
 
@@ -44,7 +48,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: PersistenceCrashWriter <store> loop | enqueue-then-exit <count>") }
+guard arguments.count >= 3 else { fail("usage: PersistenceCrashWriter <store> loop | cascade | enqueue-then-close <count> | enqueue-then-exit <count>") }
 let url = URL(fileURLWithPath: arguments[1])
 
 do {
@@ -83,11 +87,12 @@ do {
             }
             FileHandle.standardOutput.write(Data("\(id)\n".utf8))
         }
-    case "enqueue-then-exit":
+    case "enqueue-then-close", "enqueue-then-exit":
         let count = Int64(arguments.count > 3 ? arguments[3] : "") ?? 100
         for id in 1...count {
             context.persist({ tx in try tx.insert(Entry(id: id, payload: Entry.payload(for: id))) }, completion: nil)
         }
+        if arguments[2] == "enqueue-then-close" { store.close() }
         exit(0)
     default:
         fail("unknown mode \(arguments[2])")

@@ -183,12 +183,15 @@ extension Collector<Data> {
         #expect(reported.isSubset(of: entries))
     }
 
-    @Test func blocksAcceptedBeforeExitAreCommitted() async throws {
+    @Test(arguments: ["enqueue-then-close", "enqueue-then-exit"])
+    func blocksAcceptedBeforeExit(mode: String) async throws {
+        // Closing runs every accepted block; exiting without closing runs none that had not
+        // started (there is no exit hook), and those that ran are committed whole.
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         let process = Process()
         process.executableURL = binary
-        process.arguments = [fixture.url.path, "enqueue-then-exit", "300"]
+        process.arguments = [fixture.url.path, mode, "300"]
         try process.run()
         do {
             try await waitUntil("the writer to exit") { !process.isRunning }
@@ -200,6 +203,13 @@ extension Collector<Data> {
         await Blocking.run { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
         let store = try fixture.open([Entry.self])
-        #expect(try store.context.readAndWait { try $0.count(Entry.self) } == 300)
+        let (check, stored) = try store.context.readAndWait { tx in
+            (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Entry.self))
+        }
+        #expect(check == [.text("ok")])
+        #expect(stored.allSatisfy { $0.payload == Entry.payload(for: $0.id) })
+        // Blocks run in order: what is stored is a prefix of what was queued.
+        #expect(stored.map(\.id).sorted() == Array(1..<Int64(stored.count) + 1))
+        if mode == "enqueue-then-close" { #expect(stored.count == 300) }
     }
 }

@@ -231,15 +231,15 @@ struct Boom: Error {}
             let store = try fixture.open()
             let context = store.makeContext()
             context.persist(
-                { tx in
+                { (tx: ObjectTransaction) -> Void in
                     inside.signal()
                     _ = proceed.wait(timeout: Patience.hangDeadline)
                     try tx.insert(Counter(id: 1, value: 1))
-                }, completion: { result in results.withLock { $0.append((try? result.get()) != nil) } })
+                }, completion: { (result: Result<Void, any Error>) in results.withLock { $0.append((try? result.get()) != nil) } })
             for id in 2...5 {
                 context.persist(
-                    { tx in try tx.insert(Counter(id: Int64(id), value: id)) },
-                    completion: { result in
+                    { (tx: ObjectTransaction) -> Void in try tx.insert(Counter(id: Int64(id), value: id)) },
+                    completion: { (result: Result<Void, any Error>) in
                         results.withLock { $0.append((try? result.get()) != nil) }
                         if id == 5 { finished.signal() }
                     })
