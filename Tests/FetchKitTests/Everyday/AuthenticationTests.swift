@@ -122,16 +122,20 @@ import Testing
         #expect(authenticator.refreshCount == 2)
     }
 
-    /// A server whose `/me/*` answers 401 once `gate` is open and whose `/token` (the identity
-    /// server) answers 500 at once, and an authenticator whose refresh asks `/token`.
+    /// A server whose `/me/*` answers its first request with 401 at once and every later one
+    /// with 401 once `gate` is open, and whose `/token` (the identity server) answers 500 at
+    /// once; and an authenticator whose refresh asks `/token`.
     static func failingRefresh(gate: DispatchSemaphore) throws -> (StubServer, TokenAuthenticator) {
         let server = StubServer()
         try server.start()
+        let answered = Locked(0)
         server.route(
             "GET", "/me/*",
             handler: { _ in
-                _ = gate.wait(timeout: Patience.hangDeadline)
-                gate.signal()
+                if answered.withLock({ count -> Int in count += 1; return count }) > 1 {
+                    _ = gate.wait(timeout: Patience.hangDeadline)
+                    gate.signal()
+                }
                 return .text("token expired", status: 401)
             })
         server.route("POST", "/token", respond: .text("identity server down", status: 500))
@@ -144,20 +148,27 @@ import Testing
         return (server, authenticator)
     }
 
-    /// Issues `count` requests one after the other, then opens `gate`, and returns their errors.
+    /// Issues `count` requests one after the other and returns their errors; opens `gate` once
+    /// all are issued and the first has failed (so after the refresh it started has failed).
     static func issue(
         _ count: Int, on client: FetchClient, server: StubServer, opening gate: DispatchSemaphore?
     ) async -> [FetchError?] {
         let errors = Locked<[FetchError?]>([])
         let done = DispatchGroup()
+        let conditions = Locked(0)  // all issued, first failure seen: the gate opens at 2
+        let meet: @Sendable () -> Void = { if conditions.withLock({ count -> Int in count += 1; return count }) == 2 { gate?.signal() } }
         for index in 0..<count {
             done.enter()
             client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/me/\(index)"), extracting: .data) { result in
-                errors.withLock { $0.append(result.failure) }
+                let first = errors.withLock { errors -> Bool in
+                    errors.append(result.failure)
+                    return errors.count == 1
+                }
+                if first { meet() }
                 done.leave()
             }
         }
-        gate?.signal()
+        meet()
         await withCheckedContinuation { continuation in
             done.notify(queue: .global()) { continuation.resume() }
         }
@@ -166,9 +177,10 @@ import Testing
 
     @Test(arguments: [6, 100])
     func aRefreshThatFailsAtOnceIsTheOnlyRefreshOfEveryRequestIssuedBeforeIt(connections: Int) async throws {
-        // Every request is issued before any is answered (the server holds its answers until
-        // all 100 are issued); the first rejection's refresh fails at once, and the requests
-        // still waiting for a connection are sent, and rejected, after that failure.
+        // All 100 requests are issued at once. The server rejects the first to arrive at once;
+        // its refresh fails at once; every other rejection is held until the test has seen that
+        // failure, so the rejections of the requests already sent and of those still waiting for
+        // a connection all come after it. Each shares the one failure: no second refresh.
         let gate = DispatchSemaphore(value: 0)
         let (server, authenticator) = try Self.failingRefresh(gate: gate)
         defer { server.stop() }
