@@ -5,7 +5,9 @@
 # async `fetch(_:extracting: .decode(SmallMovie.self))`) is built alone in release mode against
 # the FetchKit checkout at <path>, and run under callgrind three times on the whole process:
 # `ours` (the fetches), `reference` (as many `JSONDecoder` decodes of the same body) and `none`
-# (the same program doing nothing).
+# (the same program doing nothing); then `callback` (the completion form from nonisolated code,
+# its completion on a queue, waited for with a semaphore) and `actor` (the completion form
+# called from an actor, its completion run on the actor, awaited through a continuation).
 #
 #   Benchmarks/Scripts/pipeline-cost.sh [path to a FetchKit checkout] [count] [work folder]
 #
@@ -70,11 +72,30 @@ let endpoint = BenchEndpoint(baseURL: base, path: "/movie")
 let body = Data(smallMovieJSON.utf8)
 let done = DispatchSemaphore(value: 0)
 let outcome = Outcome()
+
+/// A callback fetch from an actor: the completion runs on the actor (the caller's isolation).
+actor DeliveryProbe {
+    func fetch(_ endpoint: BenchEndpoint) async throws {
+        let result: Result<SmallMovie, FetchError> = await withCheckedContinuation { continuation in
+            client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { result in continuation.resume(returning: result) }
+        }
+        _ = try result.get()
+    }
+}
 Task.detached {
     do {
         switch side {
         case "ours":
             for _ in 0..<count { _ = try await client.fetch(endpoint, extracting: .decode(SmallMovie.self)) }
+        case "callback":
+            for _ in 0..<count {
+                let finished = DispatchSemaphore(value: 0)
+                client.fetch(endpoint, extracting: .decode(SmallMovie.self)) { _ in finished.signal() }
+                finished.wait()
+            }
+        case "actor":
+            let probe = DeliveryProbe()
+            for _ in 0..<count { try await probe.fetch(endpoint) }
         case "reference":
             for _ in 0..<count { _ = try JSONDecoder().decode(SmallMovie.self, from: body) }
         default:
@@ -101,6 +122,8 @@ total() {
 none=$(total none)
 ours=$(total ours)
 reference=$(total reference)
+callback=$(total callback)
+actor=$(total actor)
 decode=$(callgrind_annotate --inclusive=yes "$work/ours.out" 2>/dev/null | swift demangle --simplified \
   | grep -E '\?\?\?:PathDecoder\.decode<A>\(_:from:\) \[' | head -1 | awk '{print $1}' | tr -d ,)
 awk -v n="$count" -v none="$none" -v ours="$ours" -v reference="$reference" -v decode="${decode:-0}" 'BEGIN {
@@ -111,5 +134,9 @@ awk -v n="$count" -v none="$none" -v ours="$ours" -v reference="$reference" -v d
 # understates the pipeline's own work: this line gives the decode's own cost and the rest.
 awk -v n="$count" -v none="$none" -v ours="$ours" -v decode="${decode:-0}" 'BEGIN {
   printf "PathDecoder.decode inclusive %.0f, the rest of the request %.0f\n", decode / n, (ours - none - decode) / n
+}'
+# The callback form, delivered on a queue (nonisolated caller) and on the caller's actor.
+awk -v n="$count" -v none="$none" -v callback="$callback" -v actor="$actor" -v ours="$ours" 'BEGIN {
+  printf "callback fetch (queue hop) %.0f, callback fetch from an actor %.0f (its delivery: %+.0f), async fetch %.0f\n", (callback - none) / n, (actor - none) / n, (actor - callback) / n, (ours - none) / n
 }'
 echo "callgrind files: $work"

@@ -139,7 +139,10 @@ import Testing
                 return .text("token expired", status: 401)
             })
         server.route("POST", "/token", respond: .text("identity server down", status: 500))
-        let identity = FetchClient { $0.retryPolicy = .none }
+        let identity = FetchClient {
+            $0.retryPolicy = .none
+            $0.timeout = Patience.beyondTheTest
+        }
         let authenticator = TokenAuthenticator(token: "stale-token-1") {
             _ = try await identity.fetch(
                 TestEndpoint(baseURL: server.baseURL, path: "/token", method: .post), extracting: .data)
@@ -187,6 +190,7 @@ import Testing
         let client = FetchClient {
             $0.authenticator = authenticator
             $0.maximumConnectionsPerHost = connections
+            $0.timeout = Patience.beyondTheTest  // held answers must not time out on a loaded machine
         }
         let errors = await Self.issue(100, on: client, server: server, opening: gate)
         #expect(errors.count == 100)

@@ -60,7 +60,10 @@ import Testing
         // The server holds the body after 1 MiB until a partial report has come, so the upload
         // is partway however fast the machine sends it.
         server.stallRequestBodies(afterBytes: 1 << 20)
-        let client = FetchClient { $0.progressInterval = .milliseconds(5) }
+        let client = FetchClient {
+            $0.progressInterval = .milliseconds(5)
+            $0.timeout = Patience.beyondTheTest  // the held body must not time out on a loaded machine
+        }
         let reports = Locked<[TransferProgress]>([])
         let completedAfter = Locked<Int?>(nil)
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
