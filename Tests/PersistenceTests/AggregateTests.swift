@@ -183,6 +183,29 @@ extension Shelf: AggregatableValue {}
         #expect(rated.map(\.0) == ["Ursula Le Guin", "Emile Zola"])
     }
 
+    @Test func anAggregateTakesIsInAndTheNullChecksOfTheExpressionFamily() throws {
+        let pageCount = Novel.pages.sum()
+        let sums = try read { tx in try tx.groups(by: Novel.author, aggregating: pageCount) }
+        #expect(sums.count == 3)
+        let picked = [sums[0].1, sums[2].1]
+        let (inList, empty, rated, unrated) = try read { tx in
+            (
+                try tx.groups(by: Novel.author, aggregating: pageCount, having: pageCount.isIn(picked)).map(\.0),
+                try tx.groups(by: Novel.author, aggregating: pageCount, having: pageCount.isIn([])).map(\.0),
+                try tx.groups(
+                    by: Novel.rating, aggregating: Novel.rating.average(), having: Novel.rating.average().isNotNil
+                ).map(\.0),
+                try tx.groups(
+                    by: Novel.rating, aggregating: Novel.rating.average(), having: Novel.rating.average().isNil
+                ).map(\.0)
+            )
+        }
+        #expect(inList == [sums[0].0, sums[2].0])
+        #expect(empty.isEmpty)
+        #expect(rated == [3.0, 4.0, 4.25, 4.5])
+        #expect(unrated == [nil])
+    }
+
     @Test func groupsByTwoKeysAndByAnOptionalKey() throws {
         let pairs = try read { tx in
             try tx.groups(by: Novel.author, Novel.shelf, aggregating: Aggregate.count(of: Novel.self))

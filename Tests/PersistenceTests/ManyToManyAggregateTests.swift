@@ -169,6 +169,22 @@ struct M2MTagging: StoredEntity, Equatable {
         #expect(early.map(\.id).sorted() == ["fantasy", "sf"])
     }
 
+    @Test func aRelatedCountTakesEveryTestOfTheExpressionFamily() throws {
+        let (three, notThree, inList, none) = try read { tx in
+            (
+                try tx.fetch(M2MTag.self, where: M2MTag.books.count == 3).map(\.id).sorted(),
+                try tx.fetch(M2MTag.self, where: M2MTag.books.count != 3).map(\.id).sorted(),
+                try tx.fetch(M2MTag.self, where: M2MTag.books.count.isIn([3, 1_000])).map(\.id).sorted(),
+                try tx.fetch(M2MTag.self, where: M2MTag.books.count.isIn([])).map(\.id)
+            )
+        }
+        let all = try read { tx in try tx.fetch(M2MTag.self).map(\.id).sorted() }
+        #expect(three == ["sf"])
+        #expect(inList == three)
+        #expect(none.isEmpty)
+        #expect((three + notThree).sorted() == all)
+    }
+
     /// A prefetch through the join entity gives a book tagged twice once, where its first tagging
     /// puts it, as the count and the aggregates count it once.
     @Test func aPairStoredTwiceIsPrefetchedOnce() throws {

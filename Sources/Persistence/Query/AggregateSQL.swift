@@ -100,6 +100,8 @@ extension QuerySQL {
     /// Renders a filter on groups.
     mutating func render<E>(_ node: GroupFilter<E>.Node) throws(PersistenceError) {
         switch node {
+        case .constant(let value):
+            sql += value ? "1" : "0"
         case .compare(let spec, let op, let value):
             let expression = try aggregateColumns(spec)[0]
             if value == .null {

@@ -40,14 +40,6 @@ public struct Field<Entity: StoredEntity, Value: QueryableValue>: Sendable, Hash
     public func descending(caseInsensitive: Bool = false) -> Sort<Entity> {
         Sort(column: name, descending: true, caseInsensitive: caseInsensitive)
     }
-
-    /// Matches rows whose value is one of `values` (SQL `IN`).
-    ///
-    /// - Parameter values: the accepted values; an empty list matches nothing.
-    /// - Returns: the filter.
-    public func isIn(_ values: some Sequence<Value>) -> Filter<Entity> {
-        Filter(.inList(column: name, values: values.map(\.databaseValue)))
-    }
 }
 
 extension Field where Value: TextQueryableValue {
@@ -143,11 +135,4 @@ extension Field where Value: TextQueryableValue {
     public func like(_ pattern: String) -> Filter<Entity> {
         Filter(.like(column: name, pattern: pattern))
     }
-}
-
-extension Field where Value: ExpressibleByNilLiteral {
-    /// Matches rows where this optional property is `nil` (SQL `IS NULL`).
-    public var isNil: Filter<Entity> { Filter(.isNull(column: name, negated: false)) }
-    /// Matches rows where this optional property has a value (SQL `IS NOT NULL`).
-    public var isNotNil: Filter<Entity> { Filter(.isNull(column: name, negated: true)) }
 }

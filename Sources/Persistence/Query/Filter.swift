@@ -1,9 +1,10 @@
 /// A condition on an entity's rows, rendered to SQL with every value bound.
 ///
-/// Build filters from ``Field``s with `==`, `!=`, `<`, `<=`, `>`, `>=`,
-/// ``Field/isIn(_:)``, ``Field/equals(_:caseSensitive:)``, ``Field/contains(_:caseSensitive:)``,
-/// ``Field/hasPrefix(_:caseSensitive:)``, ``Field/hasSuffix(_:caseSensitive:)``,
-/// ``Field/isNil``, and combine them with `&&`, `||` and `!`.
+/// Build filters from a ``QueryExpression`` (a ``Field``, a ``RelatedField``, a ``RelatedCount``)
+/// with `==`, `!=`, `<`, `<=`, `>`, `>=`, ``QueryExpression/isIn(_:)`` and
+/// ``QueryExpression/isNil``, or from a text field with ``Field/equals(_:caseSensitive:)``,
+/// ``Field/contains(_:caseSensitive:)``, ``Field/hasPrefix(_:caseSensitive:)`` and
+/// ``Field/hasSuffix(_:caseSensitive:)``, and combine them with `&&`, `||` and `!`.
 public struct Filter<Entity: StoredEntity>: Sendable {
     indirect enum Node: Sendable {
         case constant(Bool)
@@ -121,114 +122,4 @@ public struct Filter<Entity: StoredEntity>: Sendable {
 /// How a text filter compares.
 enum TextMatch: Sendable {
     case equals, contains, prefix, suffix
-}
-
-/// Matches rows whose property equals `value` (`== nil` matches `NULL`).
-///
-/// Text compares exactly (code point by code point); use ``Field/equals(_:caseSensitive:)`` to
-/// ignore case and diacritics. On a property with a case-insensitive ``EntityIndex`` an exact
-/// comparison still uses that index.
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the value to compare with.
-/// - Returns: the filter.
-public func == <E, V>(field: Field<E, V>, value: V) -> Filter<E> {
-    let bound = value.databaseValue
-    return bound == .null
-        ? Filter(.isNull(column: field.name, negated: false))
-        : Filter(.compare(column: field.name, op: "=", value: bound))
-}
-
-/// Matches rows whose property differs from `value` (`!= nil` matches non-`NULL`).
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the value to compare with.
-/// - Returns: the filter.
-public func != <E, V>(field: Field<E, V>, value: V) -> Filter<E> {
-    let bound = value.databaseValue
-    return bound == .null
-        ? Filter(.isNull(column: field.name, negated: true))
-        : Filter(.compare(column: field.name, op: "IS NOT", value: bound))
-}
-
-/// Matches rows whose property is less than `value`.
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func < <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
-    Filter(.compare(column: field.name, op: "<", value: value.databaseValue))
-}
-
-/// Matches rows whose property is at most `value`.
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func <= <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
-    Filter(.compare(column: field.name, op: "<=", value: value.databaseValue))
-}
-
-/// Matches rows whose property is greater than `value`.
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func > <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
-    Filter(.compare(column: field.name, op: ">", value: value.databaseValue))
-}
-
-/// Matches rows whose property is at least `value`.
-///
-/// - Parameters:
-///   - field: the property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func >= <E, V: Comparable>(field: Field<E, V>, value: V) -> Filter<E> {
-    Filter(.compare(column: field.name, op: ">=", value: value.databaseValue))
-}
-
-/// Matches rows whose optional property has a value less than `value` (`NULL` never matches).
-///
-/// - Parameters:
-///   - field: the optional property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func < <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
-    Filter(.compare(column: field.name, op: "<", value: value.databaseValue))
-}
-
-/// Matches rows whose optional property has a value at most `value` (`NULL` never matches).
-///
-/// - Parameters:
-///   - field: the optional property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func <= <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
-    Filter(.compare(column: field.name, op: "<=", value: value.databaseValue))
-}
-
-/// Matches rows whose optional property has a value greater than `value` (`NULL` never matches).
-///
-/// - Parameters:
-///   - field: the optional property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func > <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
-    Filter(.compare(column: field.name, op: ">", value: value.databaseValue))
-}
-
-/// Matches rows whose optional property has a value at least `value` (`NULL` never matches).
-///
-/// - Parameters:
-///   - field: the optional property.
-///   - value: the bound.
-/// - Returns: the filter.
-public func >= <E, W: Comparable & QueryableValue>(field: Field<E, W?>, value: W) -> Filter<E> {
-    Filter(.compare(column: field.name, op: ">=", value: value.databaseValue))
 }

@@ -11,6 +11,7 @@
 /// values) never matches, as in SQL, except `== nil` and `!= nil`.
 public struct GroupFilter<Entity: StoredEntity>: Sendable {
     indirect enum Node: Sendable {
+        case constant(Bool)
         case compare(AggregateSpec, op: String, value: DatabaseValue)
         case and(Node, Node)
         case or(Node, Node)
@@ -42,64 +43,4 @@ public struct GroupFilter<Entity: StoredEntity>: Sendable {
     /// - Parameter filter: a condition.
     /// - Returns: the negation (a `nil` aggregate matches neither side, as in SQL).
     public static prefix func ! (filter: GroupFilter) -> GroupFilter { GroupFilter(.not(filter.node)) }
-}
-
-/// Matches groups whose aggregate equals `value` (`== nil` matches a `nil` aggregate).
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the value to compare with.
-/// - Returns: the condition.
-public func == <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: "=", value: value.databaseValue))
-}
-
-/// Matches groups whose aggregate differs from `value` (`!= nil` matches a non-`nil` aggregate).
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the value to compare with.
-/// - Returns: the condition.
-public func != <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: "IS NOT", value: value.databaseValue))
-}
-
-/// Matches groups whose aggregate is less than `value`.
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the bound.
-/// - Returns: the condition.
-public func < <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: "<", value: value.databaseValue))
-}
-
-/// Matches groups whose aggregate is at most `value`.
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the bound.
-/// - Returns: the condition.
-public func <= <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: "<=", value: value.databaseValue))
-}
-
-/// Matches groups whose aggregate is greater than `value`.
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the bound.
-/// - Returns: the condition.
-public func > <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: ">", value: value.databaseValue))
-}
-
-/// Matches groups whose aggregate is at least `value`.
-///
-/// - Parameters:
-///   - aggregate: the aggregate.
-///   - value: the bound.
-/// - Returns: the condition.
-public func >= <E, V: QueryableValue>(aggregate: Aggregate<E, V>, value: V) -> GroupFilter<E> {
-    GroupFilter(.compare(aggregate.spec, op: ">=", value: value.databaseValue))
 }

@@ -2,8 +2,8 @@
 /// filters and sorts on the referring entity: `Book.author.name`.
 ///
 /// Name any ``Field`` the target declares as a static property after the relation; the
-/// comparisons, ``isIn(_:)``, the text filters, ``isNil`` and the sorts of ``Field`` work on it
-/// and make a filter or sort of the source:
+/// comparisons, ``QueryExpression/isIn(_:)``, the text filters, ``QueryExpression/isNil`` and the
+/// sorts of ``Field`` work on it and make a filter or sort of the source:
 ///
 /// ```swift
 /// let leGuin = try tx.fetch(Book.self, where: Book.author.name == "Ursula K. Le Guin")
@@ -13,7 +13,7 @@
 /// A filter through the relation is ``ToOne/has(_:)`` with the same condition on the target:
 /// `Book.author.name == "Ursula K. Le Guin"` is `Book.author.has(Author.name == "Ursula K. Le Guin")`,
 /// a subquery on the target (using its indexes) whose identities the indexed foreign key then
-/// looks up. A row with a `nil` reference matches no such filter, `!=` and ``isNil`` included.
+/// looks up. A row with a `nil` reference matches no such filter, `!=` and ``QueryExpression/isNil`` included.
 /// A sort through the relation is ``ToOne/ascending(_:caseInsensitive:)``: rows with a `nil`
 /// reference come first. A target field whose name is also a member of ``ToOne`` (`column`,
 /// `deleteRule`, `isOptional`) is reached with ``ToOne/has(_:)`` instead.
@@ -38,12 +38,6 @@ public struct RelatedField<Source: StoredEntity, Target: StoredEntity, Value: Qu
     public func descending(caseInsensitive: Bool = false) -> Sort<Source> {
         relation.descending(field, caseInsensitive: caseInsensitive)
     }
-
-    /// Matches rows whose referred row's value is one of `values`.
-    ///
-    /// - Parameter values: the accepted values; an empty list matches nothing.
-    /// - Returns: the filter.
-    public func isIn(_ values: some Sequence<Value>) -> Filter<Source> { relation.has(field.isIn(values)) }
 }
 
 extension ToOne {
@@ -92,110 +86,4 @@ extension RelatedField where Value: TextQueryableValue {
     public func hasPrefix(_ prefix: String, caseSensitive: Bool = false) -> Filter<Source> {
         relation.has(field.hasPrefix(prefix, caseSensitive: caseSensitive))
     }
-}
-
-extension RelatedField where Value: ExpressibleByNilLiteral {
-    /// Matches rows that refer to a row whose optional property is `nil` (rows with a `nil`
-    /// reference do not match); `!= nil` matches those whose property has a value.
-    public var isNil: Filter<Source> { relation.has(field.isNil) }
-}
-
-/// Matches rows whose referred row's property equals `value`: `Book.author.name == "Ursula K. Le Guin"`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the value to compare with.
-/// - Returns: the filter.
-public func == <S, T, V>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field == value)
-}
-
-/// Matches rows whose referred row's property differs from `value`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the value to compare with.
-/// - Returns: the filter.
-public func != <S, T, V>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field != value)
-}
-
-/// Matches rows whose referred row's property is less than `value`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func < <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field < value)
-}
-
-/// Matches rows whose referred row's property is at most `value`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func <= <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field <= value)
-}
-
-/// Matches rows whose referred row's property is greater than `value`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func > <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field > value)
-}
-
-/// Matches rows whose referred row's property is at least `value`.
-///
-/// - Parameters:
-///   - field: the property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func >= <S, T, V: Comparable>(field: RelatedField<S, T, V>, value: V) -> Filter<S> {
-    field.relation.has(field.field >= value)
-}
-
-/// Matches rows whose referred row's optional property has a value less than `value`.
-///
-/// - Parameters:
-///   - field: the optional property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func < <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
-    field.relation.has(field.field < value)
-}
-
-/// Matches rows whose referred row's optional property has a value at most `value`.
-///
-/// - Parameters:
-///   - field: the optional property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func <= <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
-    field.relation.has(field.field <= value)
-}
-
-/// Matches rows whose referred row's optional property has a value greater than `value`.
-///
-/// - Parameters:
-///   - field: the optional property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func > <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
-    field.relation.has(field.field > value)
-}
-
-/// Matches rows whose referred row's optional property has a value at least `value`.
-///
-/// - Parameters:
-///   - field: the optional property through a to-one relation.
-///   - value: the bound.
-/// - Returns: the filter.
-public func >= <S, T, W: Comparable & QueryableValue>(field: RelatedField<S, T, W?>, value: W) -> Filter<S> {
-    field.relation.has(field.field >= value)
 }
