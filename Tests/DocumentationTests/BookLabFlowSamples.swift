@@ -97,17 +97,16 @@ enum BookLabFlow {
         try await store.context.persist { tx in try tx.delete(Book.self, id: id) }
     }
 
-    // MARK: 5. NSFetchedResultsController + MulticastDelegate → a listener
+    // MARK: 5. NSFetchedResultsController + MulticastDelegate → an observation
 
-    @MainActor final class LibraryScreen: EntityListener {
+    @MainActor final class LibraryScreen {
         var allBooks: [Book] = []
-        func entitiesDidChange(_ books: [Book]) {
-            allBooks = books  // then reload the table
+        var token: ObservationToken?
+        func show(_ store: ObjectStore) {
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { change in
+                self.allBooks = change.results  // then reload the table
+            }
         }
-    }
-
-    static func showLibrary(_ screen: LibraryScreen, store: ObjectStore) {
-        store.addListener(screen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
     }
 
 }

@@ -111,7 +111,7 @@ enum RelatedAggregateSamples {
 
     static func observe(store: ObjectStore, print: @escaping @Sendable (String, Int) -> Void) -> ObservationToken {
         let query = Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()])
-        let token = store.observe(query, sectionedBy: Book.author, Author.name) { change in
+        let token = store.observe(.query(query, sectionedBy: Book.author, Author.name)) { change in
             for section in change.sections { print(section.key ?? "no author", section.entities.count) }
         }
         return token
@@ -121,9 +121,9 @@ enum RelatedAggregateSamples {
         let perAuthor: LiveValue<[(String, Int)]>
 
         init(store: ObjectStore) {
-            perAuthor = LiveValue(in: store, tracking: Book.self, Author.self) { tx in
+            perAuthor = LiveValue(.value(tracking: Book.self, Author.self) { tx in
                 try tx.groups(by: Book.author, Author.name, aggregating: Aggregate.count(of: Book.self))
-            }
+            }, in: store)
         }
     }
 }

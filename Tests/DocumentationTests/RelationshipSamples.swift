@@ -79,7 +79,7 @@ enum RelationshipSamples {
         }
         print(prolific.count, classics.count)
 
-        let token = store.observe(Query<Book>(where: Book.author.name == "Ursula K. Le Guin")) { change in
+        let token = store.observe(.query(Query<Book>(where: Book.author.name == "Ursula K. Le Guin"))) { change in
             print(change.results.map(\.title))
         }
         token.cancel()

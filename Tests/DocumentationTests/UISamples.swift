@@ -59,18 +59,18 @@ enum UISamples {
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor final class ShelfScreen {
-        let books: LiveQuery<Book>
+        let books: LiveValue<QueryChange<Book>>
         private(set) var rendered: [[String]] = []
 
         init(store: ObjectStore) {
-            books = LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store)
+            books = LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store)
             track()
         }
 
         /// Renders the results, and renders again after each change Observation reports.
         private func track() {
             withObservationTracking {
-                render(books.results)
+                render(books.value?.results ?? [])
             } onChange: {
                 Task { @MainActor in self.track() }
             }
@@ -81,7 +81,7 @@ enum UISamples {
         }
 
         func showOnlyRated() {
-            books.query = Query(where: Book.rating >= 1, sortedBy: [Book.rating.descending()])
+            books.observation = .query(Query(where: Book.rating >= 1, sortedBy: [Book.rating.descending()]))
         }
     }
 
@@ -90,18 +90,18 @@ enum UISamples {
 
         @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         struct ShelfView: View {
-            @State private var books: LiveQuery<Book>
+            @State private var books: LiveValue<QueryChange<Book>>
 
             init(store: ObjectStore) {
-                _books = State(initialValue: LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store))
+                _books = State(initialValue: LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store))
             }
 
             var body: some View {
-                List(books.results) { book in
+                List(books.value?.results ?? []) { book in
                     Text(book.title)
                 }
                 .overlay {
-                    if let error = books.error { Text(error.message) }
+                    if let error = books.error { Text("\(error)") }
                 }
             }
         }
@@ -115,9 +115,9 @@ enum UISamples {
         private(set) var text = ""
 
         init(store: ObjectStore) {
-            average = LiveValue(in: store, tracking: Book.self) { tx in
+            average = LiveValue(.value(tracking: Book.self) { tx in
                 try tx.average(Book.rating)
-            }
+            }, in: store)
             average.onChange = { [weak self] in self?.update() }
         }
 
@@ -136,7 +136,7 @@ enum UISamples {
 
         func startObserving(_ store: ObjectStore) {
             let query = Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()])
-            token = store.observe(query, sectionedBy: \.author) { change in
+            token = store.observe(.query(query, sectionedBy: \.author)) { change in
                 self.sections = change.sections
                 // A table view deletes, inserts and moves sections by `change.sectionChanges`,
                 // then applies `change.rowChanges[i]` inside section `i`.
@@ -153,7 +153,7 @@ enum UISamples {
         private var token: ObservationToken?
 
         func startObserving(_ store: ObjectStore) {
-            token = store.observe(Query<Book>(sortedBy: [Book.title.ascending()])) { change in
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { change in
                 self.books = change.results
                 self.animate(change.changes)
             }
@@ -226,7 +226,7 @@ enum UISamples {
             private var token: ObservationToken?
 
             func startObserving(_ store: ObjectStore) {
-                token = store.observe(Query<Book>()) { change in
+                token = store.observe(.query(Query<Book>())) { change in
                     self.books = change.results
                 }
             }
@@ -250,12 +250,6 @@ enum UISamples {
         }
     }
 
-    // MARK: Persistence.md and ObservingChanges.md, "Listeners"
-
-    @MainActor final class ListScreen: EntityListener {
-        var allBooks: [Book] = []
-        func entitiesDidChange(_ books: [Book]) { allBooks = books }
-    }
 }
 
 /// The search of FlowBookLab.md's "URLComponents + MAX_REQUESTS → a paginator", for these samples.
@@ -315,19 +309,6 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         button.save(UISamples.Book(id: "1", title: "Dune"), in: store.context)
         try await waitUntil("button.saved") { button.saved }
         #expect(try store.context.readAndWait { try $0.count(UISamples.Book.self) } == 1)
-    }
-}
-
-extension UISampleTests {
-    @Test func theListScreenIsToldOfEveryCommitOnTheMainActor() async throws {
-        let directory = try TemporaryDirectory(prefix: "UISamples")
-        defer { directory.remove() }
-        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
-        let screen = UISamples.ListScreen()
-        store.addListener(screen, sortedBy: [UISamples.Book.title.ascending(caseInsensitive: true)])
-        try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
-        try await waitUntil("screen.allBooks.map(.title) == ['Dune']") { screen.allBooks.map(\.title) == ["Dune"] }
-        store.removeListener(screen)
     }
 }
 

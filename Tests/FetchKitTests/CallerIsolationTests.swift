@@ -55,7 +55,7 @@ import Testing
         }
 
         func observe(_ store: ObjectStore) {
-            token = store.observe(Query<Note>(sortedBy: [Note.text.ascending()])) { change in
+            token = store.observe(.query(Query<Note>(sortedBy: [Note.text.ascending()]))) { change in
                 self.books = change.results
             }
         }

@@ -27,9 +27,14 @@ private enum Samples {
         static let popularity = Field<Movie, Double?>("popularity")
     }
 
-    @MainActor final class LibraryScreen: EntityListener {
+    @MainActor final class LibraryScreen {
         var allBooks: [Book] = []
-        func entitiesDidChange(_ books: [Book]) { allBooks = books }
+        var token: ObservationToken?
+        func show(_ store: ObjectStore) {
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { change in
+                self.allBooks = change.results
+            }
+        }
     }
 
     static func landingPage(libraryURL: URL, book: Book, libraryScreen: LibraryScreen) async throws {
@@ -37,7 +42,7 @@ private enum Samples {
         try await store.context.persist { tx in
             try tx.upsert(book, matching: Book.byISBN)
         }
-        store.addListener(libraryScreen, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+        await libraryScreen.show(store)
     }
 
     static func contexts(url: URL, remoteID: Int64, rating: Double, movies: [Movie]) async throws {
@@ -75,7 +80,7 @@ private enum Samples {
     }
 
     static func asyncSequence(store: ObjectStore) async throws {
-        for try await change in store.changes(Query<Book>(sortedBy: [Book.title.ascending()])) {
+        for try await change in store.values(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) {
             _ = change.results
         }
     }

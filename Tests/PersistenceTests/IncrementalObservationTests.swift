@@ -110,10 +110,10 @@ final class Watched<E: HasRow>: Sendable {
         ]
         let tokens =
             watched.map { item in
-                store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+                store.observe(.query(item.query), queue: item.queue) { change in item.deliveries.append(change) }
             }
             + notes.map { item in
-                store.observe(item.query, queue: item.queue) { change in item.deliveries.append(change) }
+                store.observe(.query(item.query), queue: item.queue) { change in item.deliveries.append(change) }
             }
         defer { tokens.forEach { $0.cancel() } }
         var nextID = 1_000

@@ -28,46 +28,46 @@ import Testing
     }
 
     @Test func aCommitNotifiesObservationAndTheResultsFollow() async throws {
-        let live = LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store)
+        let live = LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store)
         #expect(!live.isLoaded)
-        let loaded = nextChange("the first fetch") { _ = live.results }
+        let loaded = nextChange("the first fetch") { _ = live.value }
         try await loaded()
         #expect(live.isLoaded)
-        #expect(live.results.map(\.title) == ["Dune", "Emma"])
-        #expect(live.changes?.inserted == [0, 1])
+        #expect((live.value?.results ?? []).map(\.title) == ["Dune", "Emma"])
+        #expect(live.value?.changes.inserted == [0, 1])
 
-        let committed = nextChange("the commit's delivery") { _ = live.results }
+        let committed = nextChange("the commit's delivery") { _ = live.value }
         try await store.context.persist { tx in try tx.insert(Book(id: "3", title: "Beloved", pages: 324)) }
         try await committed()
-        #expect(live.results.map(\.title) == ["Beloved", "Dune", "Emma"])
-        #expect(live.changes == ChangeSet(inserted: [0]))
+        #expect((live.value?.results ?? []).map(\.title) == ["Beloved", "Dune", "Emma"])
+        #expect(live.value?.changes == ChangeSet(inserted: [0]))
         #expect(live.error == nil)
     }
 
     @Test func changingTheQueryRefetches() async throws {
-        let live = LiveQuery(Query<Book>(sortedBy: [Book.title.ascending()]), in: store)
-        try await nextChange("the first fetch") { _ = live.results }()
-        let refetched = nextChange("the refetch") { _ = live.results }
-        live.query = Query(where: Book.pages > 420, sortedBy: [Book.title.descending()])
+        let live = LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store)
+        try await nextChange("the first fetch") { _ = live.value }()
+        let refetched = nextChange("the refetch") { _ = live.value }
+        live.observation = .query(Query(where: Book.pages > 420, sortedBy: [Book.title.descending()]))
         #expect(!live.isLoaded)
         try await refetched()
-        #expect(live.results.map(\.title) == ["Emma"])
+        #expect((live.value?.results ?? []).map(\.title) == ["Emma"])
         #expect(live.isLoaded)
 
         // Commits are judged by the new query: a short book is not among the results.
-        let next = nextChange("a delivery for the new query") { _ = live.results }
+        let next = nextChange("a delivery for the new query") { _ = live.value }
         try await store.context.persist { tx in
             try tx.insert(Book(id: "4", title: "Ulysses", pages: 730))
             try tx.insert(Book(id: "5", title: "Candide", pages: 144))
         }
         try await next()
-        #expect(live.results.map(\.title) == ["Ulysses", "Emma"])
+        #expect((live.value?.results ?? []).map(\.title) == ["Ulysses", "Emma"])
     }
 
     @Test func theOnChangeCallbackRunsAfterEachDelivery() async throws {
-        let live = LiveQuery(Query<Book>(where: Book.title == "Dune"), in: store)
+        let live = LiveValue(.query(Query<Book>(where: Book.title == "Dune")), in: store)
         let calls = Arrival<Int>()
-        live.onChange = { calls.fulfill(live.results.count) }
+        live.onChange = { calls.fulfill((live.value?.results ?? []).count) }
         #expect(try await calls.value("the first delivery") == 1)
         try await store.context.persist { tx in try tx.delete(Book.self, where: Book.title == "Dune") }
         try await waitUntil("the delete's delivery") { calls.count == 2 }
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test func aReleasedLiveQueryStopsObserving() async throws {
-        var live: LiveQuery<Book>? = LiveQuery(Query<Book>(), in: store)
-        try await nextChange("the first fetch") { _ = live?.results }()
+        var live: LiveValue<QueryChange<Book>>? = LiveValue(.query(Query<Book>()), in: store)
+        try await nextChange("the first fetch") { _ = live?.value }()
         #expect(store.core.center.hasObservers)
         live = nil
         #expect(!store.core.center.hasObservers)
@@ -85,34 +85,34 @@ import Testing
     }
 
     @Test func closingTheStoreSetsAClosedErrorNamingIt() async throws {
-        let live = LiveQuery(Query<Book>(), in: store)
-        try await nextChange("the first fetch") { _ = live.results }()
+        let live = LiveValue(.query(Query<Book>()), in: store)
+        try await nextChange("the first fetch") { _ = live.value }()
         let failed = nextChange("the close") { _ = live.error }
         store.close()
         try await failed()
-        let error = try #require(live.error)
+        let error = try #require(live.error as? PersistenceError)
         #expect(error.code == .closed)
         #expect(error.message.contains(fixture.url.path))
-        #expect(live.results.count == 2, "the last results stay")
+        #expect((live.value?.results ?? []).count == 2, "the last results stay")
         #expect(!store.core.center.hasObservers)
     }
 
     @Test func aLiveQueryOfAClosedStoreReportsItAtOnce() async throws {
         store.close()
-        let live = LiveQuery(Query<Book>(), in: store)
+        let live = LiveValue(.query(Query<Book>()), in: store)
         try await nextChange("the error") { _ = live.error }()
-        #expect(live.error?.code == .closed)
+        #expect((live.error as? PersistenceError)?.code == .closed)
         #expect(!live.isLoaded)
     }
 
     @Test func aQueryThatFailsSetsTheErrorAndKeepsTheLastResults() async throws {
-        let live = LiveQuery(Query<Book>(), in: store)
-        try await nextChange("the first fetch") { _ = live.results }()
+        let live = LiveValue(.query(Query<Book>()), in: store)
+        try await nextChange("the first fetch") { _ = live.value }()
         let failed = nextChange("the error") { _ = live.error }
-        live.query = Query(where: Field<Book, Int>("nonexistent") > 3)
+        live.observation = .query(Query(where: Field<Book, Int>("nonexistent") > 3))
         try await failed()
-        #expect(live.error?.code == .unknownProperty)
-        #expect(live.results.count == 2)
+        #expect((live.error as? PersistenceError)?.code == .unknownProperty)
+        #expect((live.value?.results ?? []).count == 2)
     }
 }
 
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aLiveCountFollowsCommits() async throws {
-        let count = LiveValue(in: store, tracking: Novel.self) { tx in try tx.count(Novel.self) }
+        let count = LiveValue(.value(tracking: Novel.self) { tx in try tx.count(Novel.self) }, in: store)
         try await nextChange("the first read") { _ = count.value }()
         #expect(count.value == 6)
         let next = nextChange("the commit's read") { _ = count.value }
@@ -137,10 +137,10 @@ import Testing
     }
 
     @Test func aLiveGroupedResultFollowsUpdatesByFilter() async throws {
-        let perAuthor = LiveValue(in: store, tracking: Novel.self) { tx in
+        let perAuthor = LiveValue(.value(tracking: Novel.self) { tx in
             try tx.groups(by: Novel.author, aggregating: Aggregate.count(of: Novel.self), Novel.pages.sum())
                 .map { "\($0.0): \($0.1) books, \($0.2) pages" }
-        }
+        }, in: store)
         try await nextChange("the first read") { _ = perAuthor.value }()
         #expect(perAuthor.value?.first == "Emile Zola: 2 books, 620 pages")
         let next = nextChange("the update's read") { _ = perAuthor.value }
@@ -153,10 +153,10 @@ import Testing
 
     @Test func aCommitToAnotherEntityDoesNotRunTheReadAgain() async throws {
         let reads = Locked(0)
-        let count = LiveValue(in: store, tracking: Novel.self) { tx in
+        let count = LiveValue(.value(tracking: Novel.self) { tx in
             reads.withLock { $0 += 1 }
             return try tx.count(Novel.self)
-        }
+        }, in: store)
         try await nextChange("the first read") { _ = count.value }()
         try await store.context.persist { tx in try tx.insert(Book(id: "9", title: "Kim", pages: 3)) }
         let next = nextChange("the novel's read") { _ = count.value }
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func trackingAnEntityTheStoreDoesNotHaveIsATypedError() async throws {
-        let count = LiveValue(in: store, tracking: Photo.self) { tx in try tx.count(Photo.self) }
+        let count = LiveValue(.value(tracking: Photo.self) { tx in try tx.count(Photo.self) }, in: store)
         try await nextChange("the error") { _ = count.error }()
         let error = try #require(count.error as? PersistenceError)
         #expect(error.code == .misuse)
@@ -176,11 +176,11 @@ import Testing
     }
 
     @Test func aFailedReadSetsTheErrorAndTheNextGoodReadClearsIt() async throws {
-        let value = LiveValue(in: store, tracking: Novel.self) { tx in
+        let value = LiveValue(.value(tracking: Novel.self) { tx in
             let count = try tx.count(Novel.self)
             guard count < 7 else { throw TooMany() }
             return count
-        }
+        }, in: store)
         try await nextChange("the first read") { _ = value.value }()
         let failed = nextChange("the failure") { _ = value.error }
         try await store.context.persist { tx in try tx.insert(AggregateTests.novels[0].with(id: 99, isbn: "z")) }
@@ -195,7 +195,7 @@ import Testing
     }
 
     @Test func valuesIsAnAsyncSequenceOfReads() async throws {
-        var iterator = store.values(tracking: Novel.self, read: { tx in try tx.sum(Novel.pages) }).makeAsyncIterator()
+        var iterator = store.values(.value(tracking: Novel.self, read: { tx in try tx.sum(Novel.pages) })).makeAsyncIterator()
         #expect(try await iterator.next() == 1_858)
         try await store.context.persist { tx in try tx.delete(Novel.self, where: Novel.id == 1) }
         #expect(try await iterator.next() == 1_446)
@@ -225,7 +225,7 @@ extension Novel {
 
     @Test func sectionsFollowTheQueryOrder() async throws {
         let deliveries = Arrival<SectionedChange<String, Novel>>()
-        let token = store.observe(Self.byAuthor, sectionedBy: \.author) { deliveries.fulfill($0) }
+        let token = store.observe(.query(Self.byAuthor, sectionedBy: \.author)) { deliveries.fulfill($0) }
         defer { token.cancel() }
         let first = try await deliveries.value("the first delivery")
         #expect(first.isInitial)
@@ -240,7 +240,7 @@ extension Novel {
 
     @Test func aRowThatChangesSectionIsDeletedFromOneAndInsertedIntoTheOther() async throws {
         let deliveries = Arrival<SectionedChange<String, Novel>>()
-        let token = store.observe(Self.byAuthor, sectionedBy: \.author) { deliveries.fulfill($0) }
+        let token = store.observe(.query(Self.byAuthor, sectionedBy: \.author)) { deliveries.fulfill($0) }
         defer { token.cancel() }
         _ = try await deliveries.value("the first delivery")
         // Dune Messiah (2) joins "Frank Herbert": its old section empties and goes.
@@ -265,7 +265,7 @@ extension Novel {
 
     @Test func aNewKeyInsertsASection() async throws {
         let deliveries = Arrival<SectionedChange<String, Novel>>()
-        let token = store.observe(Self.byAuthor, sectionedBy: \.author) { deliveries.fulfill($0) }
+        let token = store.observe(.query(Self.byAuthor, sectionedBy: \.author)) { deliveries.fulfill($0) }
         defer { token.cancel() }
         _ = try await deliveries.value("the first delivery")
         try await store.context.persist { tx in
@@ -280,7 +280,7 @@ extension Novel {
 
     @Test @MainActor func theMainActorFormDeliversOnTheMainActor() async throws {
         let keys = Arrival<[String]>()
-        let token = store.observe(Self.byAuthor, sectionedBy: \.author) { change in
+        let token = store.observe(.query(Self.byAuthor, sectionedBy: \.author)) { change in
             MainActor.assertIsolated()
             keys.fulfill(change.sections.map(\.key))
         }
@@ -297,7 +297,7 @@ private struct TooMany: Error {}
         let watching = try fixture.open([Book.self]) { $0.externalCommitPolling = .milliseconds(20) }
         let writing = try fixture.open([Book.self])
         let titles = Arrival<[String]>()
-        let token = watching.observe(Query<Book>(sortedBy: [Book.title.ascending()])) { change in
+        let token = watching.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { change in
             titles.fulfill(change.results.map(\.title))
         }
         defer { token.cancel() }
@@ -307,7 +307,7 @@ private struct TooMany: Error {}
         try await waitUntil("the other store's commit") { titles.count == 2 }
         #expect(titles.all.last == ["Dune"])
         let count = Arrival<Int>()
-        let counting = watching.observe(tracking: Book.self, read: { tx in try tx.count(Book.self) }) {
+        let counting = watching.observe(.value(tracking: Book.self, read: { tx in try tx.count(Book.self) })) {
             count.fulfill($0)
         }
         defer { counting.cancel() }

@@ -4,21 +4,26 @@ import Testing
 
 @testable import Persistence
 
-final class BookListScreen: EntityListener {
+final class BookListScreen: Sendable {
     let lists = Collector<[String]>()
-    func entitiesDidChange(_ entities: [Book]) { lists.append(entities.map(\.title)) }
+    func receive(_ entities: [Book]) { lists.append(entities.map(\.title)) }
 }
 
-/// A listener isolated to the main actor, as a view controller or a SwiftUI model is.
-@MainActor final class MainActorScreen: EntityListener {
+/// A screen isolated to the main actor, as a view controller or a SwiftUI model is: it observes
+/// with a plain trailing closure, which runs on the main actor.
+@MainActor final class MainActorScreen {
     /// Marks the main queue, whose thread runs the main actor's jobs (on Linux, after
     /// `dispatchMain()`, not always the process's first thread).
     nonisolated static let mainQueue = DispatchSpecificKey<Bool>()
     nonisolated let lists = Collector<[String]>()
     var calledOffTheMainQueue = false
-    func entitiesDidChange(_ entities: [Book]) {
-        if DispatchQueue.getSpecific(key: Self.mainQueue) != true { calledOffTheMainQueue = true }
-        lists.append(entities.map(\.title))
+    var token: ObservationToken?
+
+    func start(_ store: ObjectStore, sortedBy sort: [Sort<Book>]) {
+        token = store.observe(.query(Query<Book>(sortedBy: sort))) { change in
+            if DispatchQueue.getSpecific(key: Self.mainQueue) != true { self.calledOffTheMainQueue = true }
+            self.lists.append(change.results.map(\.title))
+        }
     }
 }
 
@@ -37,7 +42,7 @@ final class BookListScreen: EntityListener {
         queue.setSpecific(key: key, value: 1)
         let changes = Collector<QueryChange<Book>>()
         let wrongQueue = Collector<Bool>()
-        let token = store.observe(Query<Book>(sortedBy: byTitle), queue: queue) { change in
+        let token = store.observe(.query(Query<Book>(sortedBy: byTitle)), queue: queue) { change in
             if DispatchQueue.getSpecific(key: key) != 1 { wrongQueue.append(true) }
             changes.append(change)
         }
@@ -74,7 +79,7 @@ final class BookListScreen: EntityListener {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Book>>()
         let queue = DispatchQueue(label: "o")
-        let token = store.observe(Query<Book>(where: Book.pages > 100), queue: queue) { changes.append($0) }
+        let token = store.observe(.query(Query<Book>(where: Book.pages > 100)), queue: queue) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         #expect(throws: Boom.self) {
             try store.context.persistAndWait { tx in
@@ -99,7 +104,7 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
@@ -117,7 +122,7 @@ final class BookListScreen: EntityListener {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
         let queue = DispatchQueue(label: "o")
-        let token = store.observe(Query<Counter>(), queue: queue) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), queue: queue) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         token.cancel()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
@@ -126,46 +131,46 @@ final class BookListScreen: EntityListener {
         #expect(changes.count == 1)
     }
 
-    @Test func listenersAreToldTheSortedListAndHeldWeakly() async throws {
+    @Test func anObservationEndsWhenItsTokenIsCancelledOrReleased() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
-        var screen: BookListScreen? = BookListScreen()
-        let lists = try #require(screen?.lists)
-        store.addListener(try #require(screen), sortedBy: byTitle)
-        try await waitUntil("lists.count == 1") { lists.count == 1 }
-        #expect(lists.values == [[]])
+        let screen = BookListScreen()
+        var token: ObservationToken? = store.observe(.query(Query<Book>(sortedBy: byTitle))) { [screen] change in
+            screen.receive(change.results)
+        }
+        try await waitUntil("screen.lists.count == 1") { screen.lists.count == 1 }
+        #expect(screen.lists.values == [[]])
         try await store.context.persist { tx in
             try tx.insert(Book(id: "1", title: "zebra"))
             try tx.insert(Book(id: "2", title: "Apple"))
         }
-        try await waitUntil("lists.count == 2") { lists.count == 2 }
-        #expect(lists.values.last == ["Apple", "zebra"])
+        try await waitUntil("screen.lists.count == 2") { screen.lists.count == 2 }
+        #expect(screen.lists.values.last == ["Apple", "zebra"])
 
         let second = BookListScreen()
-        store.addListener(second)
+        let cancelled = store.observe(.query(Query<Book>())) { [second] change in second.receive(change.results) }
         try await waitUntil("second.lists.count == 1") { second.lists.count == 1 }
-        store.removeListener(second)
+        cancelled.cancel()
 
-        // A listener that stays, to know when the next commit has been delivered.
+        // An observation that stays, to know when the next commit has been delivered.
         let witness = BookListScreen()
-        store.addListener(witness)
+        let kept = store.observe(.query(Query<Book>())) { [witness] change in witness.receive(change.results) }
         try await waitUntil("witness.lists.count == 1") { witness.lists.count == 1 }
-        weak let released = screen
-        screen = nil
-        // The store holds its listeners weakly: nothing else keeps the screen alive.
-        try await waitUntil("the released screen to be freed") { released == nil }
+        _ = token
+        token = nil  // released: the observation ends
         try await store.context.persist { tx in try tx.insert(Book(id: "3", title: "m")) }
         try await waitUntil("witness.lists.count == 2") { witness.lists.count == 2 }
-        #expect(lists.count == 2, "a released listener was called")
-        #expect(second.lists.count == 1)
+        #expect(screen.lists.count == 2, "a released observation delivered")
+        #expect(second.lists.count == 1, "a cancelled observation delivered")
+        kept.cancel()
     }
 
-    @Test func aMainActorListenerIsCalledOnTheMainActorInCommitOrder() async throws {
+    @Test func aMainActorObserverIsCalledOnTheMainActorInCommitOrder() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         DispatchQueue.main.setSpecific(key: MainActorScreen.mainQueue, value: true)
         let screen = MainActorScreen()
-        store.addListener(screen, sortedBy: byTitle)
+        await screen.start(store, sortedBy: byTitle)
         for (index, title) in ["b", "a", "c"].enumerated() {
             try await store.context.persist { tx in try tx.insert(Book(id: "\(index)", title: title)) }
         }
@@ -173,7 +178,7 @@ final class BookListScreen: EntityListener {
         // tests there), so this bound is generous; nothing here measures time.
         try await waitUntil("the last list to hold every commit") { screen.lists.values.last == ["a", "b", "c"] }
         let lists = screen.lists.values
-        // The first call tells the list as it was when the listener's first refresh ran (commits
+        // The first call tells the list as it was when the observation's first refresh ran (commits
         // made meanwhile are folded into it); the last holds every commit.
         #expect(!lists.isEmpty && lists.last == ["a", "b", "c"], "\(lists)")
         // In commit order: each list holds the one before it.
@@ -181,13 +186,13 @@ final class BookListScreen: EntityListener {
             #expect(Set(earlier).isSubset(of: Set(later)), "\(lists)")
         }
         #expect(await !screen.calledOffTheMainQueue)
-        store.removeListener(screen)
+        await screen.token?.cancel()
     }
 
     @Test func changesAreAnAsyncSequence() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
-        let sequence = store.changes(Query<Counter>(sortedBy: [Field<Counter, Int>("value").descending()]))
+        let sequence = store.values(.query(Query<Counter>(sortedBy: [Field<Counter, Int>("value").descending()])))
         let writer = Task {
             for index in 1...3 {
                 try await store.context.persist { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
@@ -205,7 +210,7 @@ final class BookListScreen: EntityListener {
     @Test func inMemoryStoreObservationWorks() throws {
         let store = try ObjectStore.inMemory(entities: [Counter.self])
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(changes.wait { $0.last?.results.count == 1 })
         token.cancel()
@@ -215,7 +220,7 @@ final class BookListScreen: EntityListener {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(Query<Counter>(), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         try store.context.persistAndWait { tx in
             try tx.execute(#"INSERT INTO "Counter" ("id", "value") VALUES (?, ?)"#, [.integer(5), .integer(6)])

@@ -320,7 +320,7 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func anObservedSectionMovesWhenTheReferredRowChanges() async throws {
         let query = Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.name), AggPhoto.title.ascending()])
         let deliveries = Arrival<SectionedChange<String?, AggPhoto>>()
-        let token = store.observe(query, sectionedBy: AggPhoto.place, AggPlace.name) { deliveries.fulfill($0) }
+        let token = store.observe(.query(query, sectionedBy: AggPhoto.place, AggPlace.name)) { deliveries.fulfill($0) }
         defer { token.cancel() }
         let first = try await deliveries.value("the first delivery")
         #expect(first.isInitial)
@@ -350,10 +350,8 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test @MainActor func theMainActorFormDeliversSectionsOnTheMainActor() async throws {
         let keys = Arrival<[String?]>()
-        let token = store.observe(
-            Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.country)]), sectionedBy: AggPhoto.place,
-            AggPlace.country
-        ) { change in
+        let token = store.observe(.query(Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.country)]), sectionedBy: AggPhoto.place,
+            AggPlace.country)) { change in
             MainActor.assertIsolated()
             keys.fulfill(change.sections.map(\.key))
         }
@@ -363,8 +361,7 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func anObservedSectionThroughAnEntityNotOpenedReportsTheReference() async throws {
         let errors = Arrival<PersistenceError>()
-        let token = store.observe(
-            Query<AggPhoto>(), sectionedBy: AggPhoto.owner, AggOwner.name, onError: { errors.fulfill($0) }
+        let token = store.observe(.query(Query<AggPhoto>(), sectionedBy: AggPhoto.owner, AggOwner.name), onError: { if let error = $0 as? PersistenceError { errors.fulfill(error) } }
         ) { _ in }
         defer { token.cancel() }
         let error = try await errors.value("the error")
@@ -375,9 +372,9 @@ struct AggOwner: StoredEntity, Equatable {
     // MARK: Live values
 
     @Test @MainActor func aLiveGroupedValueThroughARelationFollowsCommitsOnTheRelatedTable() async throws {
-        let perCountry = LiveValue(in: store, tracking: AggPhoto.self, AggPlace.self) { tx in
+        let perCountry = LiveValue(.value(tracking: AggPhoto.self, AggPlace.self) { tx in
             try tx.groups(by: AggPhoto.place, AggPlace.country, aggregating: Self.count).map { "\($0.0): \($0.1)" }
-        }
+        }, in: store)
         let first = Arrival<Bool>()
         withObservationTracking({ _ = perCountry.value }, onChange: { first.fulfill(true) })
         _ = try await first.value("the first read")

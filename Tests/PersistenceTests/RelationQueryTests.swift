@@ -146,9 +146,8 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         defer { store.close() }
         let changes = Collector<QueryChange<RelBook>>()
-        let token = store.observe(
-            Query<RelBook>(
-                where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()]),
+        let token = store.observe(.query(Query<RelBook>(
+                where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()])),
             queue: DispatchQueue(label: "RelationQueryTests.observe"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in changes.append(change) }
@@ -165,8 +164,7 @@ import Testing
         #expect(changes.wait { $0.last?.results.map(\.id) == [20, 21] })
         // Sorted by a related field: renaming the author reorders.
         let sorted = Collector<QueryChange<RelBook>>()
-        let second = store.observe(
-            Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()]),
+        let second = store.observe(.query(Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()])),
             queue: DispatchQueue(label: "RelationQueryTests.sorted"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in sorted.append(change) }

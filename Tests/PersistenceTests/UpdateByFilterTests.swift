@@ -329,7 +329,7 @@ struct Gauge: StoredEntity, Equatable {
         }
         let item = Watched("group-2", Query(where: Item.group == 2, sortedBy: [Item.score.ascending()]))
         let errors = Collector<PersistenceError>()
-        let token = store.observe(item.query, queue: item.queue, onError: { errors.append($0) }) { change in
+        let token = store.observe(.query(item.query), queue: item.queue, onError: { if let error = $0 as? PersistenceError { errors.append(error) } }) { change in
             item.deliveries.append(change)
         }
         defer { token.cancel() }

@@ -6,7 +6,7 @@ import Persistence
 /// `booklab watch`: prints each change to the library as other booklab processes make it, with
 /// the library's size and average rating, until Ctrl-C.
 ///
-/// The books come from a ``LiveQuery`` and the summary from a ``LiveValue`` (an aggregate in
+/// The books and the summary come from two ``LiveValue``s (a query, and an aggregate in
 /// SQL), both `@Observable` on the main actor; the store checks for other processes' commits
 /// (`externalCommitPolling`), so a `booklab add` in another terminal shows here within a
 /// fraction of a second.
@@ -17,8 +17,8 @@ import Persistence
     /// pipe as they are printed.
     func run() async throws {
         Interrupts.keep("stopped watching; your library is unchanged")
-        let books = LiveQuery(Query<LibraryBook>(sortedBy: LibraryBook.byTitle), in: library.store)
-        let summary = LiveValue(in: library.store, tracking: LibraryBook.self) { tx in try Library.Summary.read(tx) }
+        let books = LiveValue(.query(Query<LibraryBook>(sortedBy: LibraryBook.byTitle)), in: library.store)
+        let summary = LiveValue(.value(tracking: LibraryBook.self) { tx in try Library.Summary.read(tx) }, in: library.store)
         let (failures, failed) = AsyncStream.makeStream(of: (any Error).self)
         // Each delivery is printed in its own callback, with the list it replaces: the callbacks run
         // on the main actor, one at a time, in delivery order.
@@ -28,13 +28,14 @@ import Persistence
                 failed.yield(error)
                 return
             }
-            guard let changes = books.changes else { return }
+            guard let change = books.value else { return }
+            let changes = change.changes
             if let before = shown {
-                for line in Self.lines(changes, before: before, after: books.results) { Terminal.say(line) }
+                for line in Self.lines(changes, before: before, after: change.results) { Terminal.say(line) }
             } else {
                 Terminal.say("Watching your library for changes made by other booklab commands (Ctrl-C stops).")
             }
-            shown = books.results
+            shown = change.results
         }
         var shownSummary: Library.Summary?
         summary.onChange = {

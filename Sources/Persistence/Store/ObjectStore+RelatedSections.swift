@@ -1,45 +1,13 @@
-public import Dispatch
+import Dispatch
 import Locking
 
 extension ObjectStore {
-    /// Observes a query in sections keyed by a property of the row a to-one relation refers to: books
-    /// in sections by their author's name, with the changes of each section.
-    ///
-    /// The observation reads the rows and their keys after each commit that writes the entity, the
-    /// related entity, or an entity the query's filter or sort goes through, and delivers when they
-    /// differ from the last delivery. Renaming an author moves its books from the old name's section
-    /// to the new one's:
-    ///
-    /// ```swift
-    /// let query = Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()])
-    /// let token = store.observe(query, sectionedBy: Book.author, Author.name) { change in
-    ///     for section in change.sections { print(section.key ?? "no author", section.entities.count) }
-    /// }
-    /// ```
-    ///
-    /// A row whose reference is `nil` is in the section keyed `nil`. Each refresh re-reads the whole
-    /// query (with its keys, in one statement) and diffs it with the last delivery.
-    ///
-    /// - Parameters:
-    ///   - query: the filter and sort to observe; sort by the key first for contiguous sections.
-    ///   - relation: the to-one relation to the row whose property keys the sections.
-    ///   - field: the property of the referred row.
-    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
-    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
-    ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
-    ///   - onError: called if a refresh fails (``PersistenceError/Code-swift.struct/misuse``
-    ///     naming the reference when the relation refers to an entity the store was not opened with),
-    ///     and once when the store closes.
-    ///   - handler: receives each ``SectionedChange``.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
-        _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>,
-        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation, onError: ((PersistenceError) -> Void)? = nil,
-        handler: @escaping (SectionedChange<K?, E>) -> Void
+    /// Starts observing `query` in sections of `field` of the row `relation` refers to; the
+    /// callbacks run on `queue`.
+    func observeRelatedSections<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
+        _ query: Query<E>, _ relation: ToOne<E, T>, _ field: Field<T, K>, queue: DispatchQueue,
+        onError: (@Sendable (any Error) -> Void)?, handler: @escaping @Sendable (SectionedChange<K?, E>) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
-        let onError = onError.map(caller.wrap)
-        let handler = caller.wrap(handler)
         var tables = [E.entityName, T.entityName]
         var related = query.filter?.relatedTables ?? []
         for key in query.sort { if let target = key.related { related.insert(target.targetName) } }
@@ -59,7 +27,7 @@ extension ObjectStore {
             }
         }
         return observeValue(
-            tables: tables, queue: caller.queue, onError: report, read: read
+            tables: tables, queue: queue, onError: report, read: read
         ) { change in
             if let change { handler(change) }
         }

@@ -20,7 +20,6 @@ public final class ObjectStore: Sendable {
     /// The store's default context, ready to use from any thread.
     public let context: ObjectContext
     let observerContext: ObjectContext
-    let listeners = ListenerTable()
     /// Checks for other processes' commits, when the configuration asks for it.
     private let externalCommits: ExternalCommitWatcher?
 
