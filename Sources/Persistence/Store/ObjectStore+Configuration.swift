@@ -40,7 +40,7 @@ extension ObjectStore {
         /// does not know (the file was written by a newer version).
         public var migrations: [Migration] = []
         /// How often the store checks whether another process (or another `ObjectStore` on the same
-        /// file) committed, so that observations, ``LiveQuery`` and ``LiveValue`` see those commits
+        /// file) committed, so that observations (however started, ``LiveValue`` included) see those commits
         /// too; `nil` (the default) never checks.
         ///
         /// Commits made through this store's own contexts reach observers at once, with the rows they
