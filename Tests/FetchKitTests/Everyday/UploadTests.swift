@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -112,18 +113,38 @@ import Testing
         try server.start()
         defer { server.stop() }
         server.maximumRecordedBodySize = 4096
-        // The second upload goes out on the first one's kept-alive connection, which the server
-        // closes without answering, as an idle connection closed under the client is: libcurl
-        // sends the body again on a new connection, from the start.
-        server.route("PUT", "/up", respondInTurn: [.json("{}"), .closeWithoutAnswer, .json(#"{"again":true}"#)])
+        // The first upload that arrives on a kept-alive connection (one that already carried an
+        // upload) finds it closed without an answer, as an idle connection closed under the client
+        // is: libcurl sends the body again on a new connection, from the start. Every other upload
+        // is answered. Whether libcurl reuses a connection depends on timing, so uploads go one
+        // after the other until one was sent on a reused connection.
+        let served = Locked<(connections: Set<Int>, closed: Int?)>(([], nil))
+        server.route(
+            "PUT", "/up",
+            handler: { request in
+                let close = served.withLock { state -> Bool in
+                    let reused = !state.connections.insert(request.connectionID).inserted
+                    guard reused, state.closed == nil else { return false }
+                    state.closed = request.connectionID
+                    return true
+                }
+                return close ? .closeWithoutAnswer : .json(#"{"stored":true}"#)
+            })
         let file = try Self.temporaryFile(size: 1 << 20)
         defer { try? FileManager.default.removeItem(at: file) }
         let client = FetchClient { $0.retryPolicy = .none }
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
-        _ = try await client.fetch(endpoint, extracting: .data)
-        #expect(try await client.fetch(endpoint, extracting: .string) == #"{"again":true}"#)
+        var attempts = 0
+        while served.current.closed == nil, attempts < 20 {
+            attempts += 1
+            #expect(try await client.fetch(endpoint, extracting: .string) == #"{"stored":true}"#)
+        }
+        let closed = try #require(served.current.closed, "no upload was sent on a reused connection")
         let requests = server.requests(to: "/up")
-        #expect(requests.count == 3)
+        // The upload sent on the closed connection was sent again, whole, on another one.
+        let closedAt = try #require(requests.lastIndex { $0.connectionID == closed })
+        #expect(closedAt == requests.count - 2)
+        #expect(requests.last?.connectionID != closed)
         let fingerprint = try RecordedRequest.fingerprint(ofFile: file)
         for request in requests {
             #expect(request.bodyLength == 1 << 20)
