@@ -77,11 +77,11 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
         BenchmarkCase(
             name: "Persistence: insert 50,000 rows in one persist",
             ours: oursInsertSide(scratch), reference: rawInsertSide(scratch), others: [grdbInsertSide(scratch)],
-            target: 2.0, iterations: 5),
+            target: 1.3, iterations: 5),
         BenchmarkCase(
             name: "Persistence: fetch 200,000 rows into structs",
             ours: oursFetchSide(path: fetchPath), reference: rawFetchSide(path: fetchPath),
-            others: [grdbFetchSide(path: fetchPath)], target: 2.0,
+            others: [grdbFetchSide(path: fetchPath)], target: 1.3,
             iterations: 5),
         BenchmarkCase(
             name: "Persistence: one small persist (x1,000)",

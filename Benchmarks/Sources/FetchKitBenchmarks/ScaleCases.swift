@@ -54,8 +54,7 @@ final class ScaleStore: @unchecked Sendable {
     /// first delivery.
     func observe() {
         let delivered = delivered
-        token = store.observe(
-            Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)]),
+        token = store.observe(.query(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)])),
             queue: DispatchQueue(label: "bench.observe")
         ) { _ in delivered.signal() }
         delivered.wait()
@@ -199,8 +198,7 @@ final class CommitStream: @unchecked Sendable {
         store = try ObjectStore(at: URL(fileURLWithPath: scratch.path("stream.sqlite")), entities: [ScaleTitle.self])
         try store.context.persistAndWait { tx in for n in 0..<Self.rows { try tx.insert(ScaleTitle.make(n)) } }
         let started = DispatchSemaphore(value: 0)
-        token = store.observe(
-            Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()]),
+        token = store.observe(.query(Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()])),
             queue: DispatchQueue(label: "bench.stream")
         ) { [self] change in
             if change.isInitial { started.signal() }
