@@ -86,9 +86,9 @@ private enum Samples {
     }
 }
 
-/// The samples of QueriesAndSorting's "Aggregates", "Groups" and "Updating by filter", and of
-/// the doc comments of `Aggregate`, `GroupFilter`, `GroupSort`, `Assignment` and the
-/// transaction's aggregate and update methods.
+/// The samples of QueriesAndSorting's "Aggregates", "Groups", "Updating by filter" and "Upserts
+/// that keep or combine", and of the doc comments of `Aggregate`, `GroupFilter`, `GroupSort`,
+/// `Assignment`, `ConflictRule` and the transaction's aggregate, update and upsert methods.
 private enum AggregateSamples {
     enum Shelf: String, Codable, QueryableValue { case reading, done, archived }
 
@@ -135,6 +135,12 @@ private enum AggregateSamples {
             Book.self, where: Book.shelf == .reading && Book.pages > 1_000,
             set: [Book.score += 1, Book.rating.set(nil), Book.shelf.set(.archived)])
         return changed
+    }
+
+    static func upsert(tx: ObjectTransaction, book: Book) throws -> UpsertOutcome {
+        let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating), .assign(Book.score += 1)])
+        if outcome == .inserted { print("new:", book.title) }
+        return outcome
     }
 
     static func docComments(tx: ObjectTransaction) throws {

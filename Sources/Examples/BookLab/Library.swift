@@ -134,28 +134,20 @@ struct Library: Sendable {
     func add(_ result: SearchResult) async throws -> (book: LibraryBook, isNew: Bool) {
         let candidate = LibraryBook(result, addedAt: Date())
         return try await store.context.persist { tx in
-            var book = candidate
-            if let sameVolume = try tx.fetch(LibraryBook.self, id: book.id) {
-                book.addedAt = sameVolume.addedAt
-                book.rating = sameVolume.rating
-                try tx.update(book)
-                try Self.linkAuthors(of: book, in: tx)
-                return (book, false)
-            }
-            guard let isbn = book.isbn else {
-                try tx.insert(book)
-                try Self.linkAuthors(of: book, in: tx)
-                return (book, true)
-            }
-            let sameISBN = try tx.first(Query(where: LibraryBook.isbnField == isbn))
-            if let sameISBN {
-                book.addedAt = sameISBN.addedAt
-                book.id = sameISBN.id
-                book.rating = sameISBN.rating
-            }
-            try tx.upsert(book, matching: LibraryBook.byISBN)
+            // The same volume is matched by its id; another volume with the same ISBN-13, by that key.
+            let sameVolume = try tx.fetch(LibraryBook.self, id: candidate.id) != nil
+            let key = candidate.isbn == nil || sameVolume ? nil : LibraryBook.byISBN
+            let outcome = try tx.upsert(
+                candidate, matching: key, onConflict: [.keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField)])
+            let stored =
+                if let isbn = candidate.isbn, key != nil {
+                    try tx.first(Query(where: LibraryBook.isbnField == isbn))
+                } else {
+                    try tx.fetch(LibraryBook.self, id: candidate.id)
+                }
+            let book = stored ?? candidate  // the row the upsert just wrote: always found
             try Self.linkAuthors(of: book, in: tx)
-            return (book, sameISBN == nil)
+            return (book, outcome == .inserted)
         }
     }
 

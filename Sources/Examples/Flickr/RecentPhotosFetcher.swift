@@ -135,17 +135,10 @@ final class RecentPhotosFetcher: Sendable {
                     try tx.upsert(place)
                 }
                 let photos = stored.map(\.photo)
-                let existing = try tx.fetch(Photo.self, where: Photo.idField.isIn(photos.map(\.id)))
-                let firstFetched = Dictionary(
-                    existing.map { ($0.id, $0.firstFetched) }, uniquingKeysWith: { a, _ in a })
                 var new = 0
-                for var photo in photos {
-                    if let first = firstFetched[photo.id] {
-                        photo.firstFetched = first
-                    } else {
-                        new += 1
-                    }
-                    try tx.upsert(photo)
+                for photo in photos {
+                    let outcome = try tx.upsert(photo, onConflict: [.keep(Photo.firstFetchedField)])
+                    if outcome == .inserted { new += 1 }
                 }
                 return (new, photos.count - new, try tx.count(Photo.self))
             }

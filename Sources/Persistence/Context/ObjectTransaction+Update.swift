@@ -155,7 +155,7 @@ extension ObjectTransaction {
     }
 
     /// The column value of an assigned value, checked as an upsert checks it.
-    private static func storedValue(
+    static func storedValue(
         _ value: any QueryableValue, _ column: ColumnSchema, _ schema: EntitySchema, _ json: JSONEncoder
     ) throws(PersistenceError) -> DatabaseValue {
         if column.kind == .json {

@@ -1,3 +1,9 @@
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 extension ObjectTransaction {
     /// Inserts a new entity.
     ///
@@ -50,42 +56,76 @@ extension ObjectTransaction {
         touch(codec.schema.entityName)
     }
 
-    /// Inserts the entity, or replaces the stored one with the same identity.
+    /// Inserts the entity, or updates the stored row it matches, in one SQLite
+    /// `INSERT … ON CONFLICT … DO UPDATE` statement.
     ///
-    /// - Parameter entity: the value to store.
-    /// - Throws: ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when a unique key is taken by another row.
-    public func upsert<E: StoredEntity>(_ entity: E) throws(PersistenceError) {
-        try checkWritable("upsert")
-        let codec = try connection.codec(E.self)
-        let statement = try codec.upsert()
-        try codec.encoder.bind(entity, to: statement)
-        do { try statement.run() } catch { throw referenceError(error, entity, codec) }
-        touch(codec.schema.entityName)
-    }
-
-    /// Inserts the entity, or updates the stored row with the same values for `key`.
+    /// The entity matches a stored row with the same identity, or, given `key`, the same values
+    /// for that unique key (the stored row keeps its identity). The matched row's properties take
+    /// the new values, except where a rule says otherwise: keep the stored value, or combine it
+    /// with an assignment:
     ///
-    /// The stored row keeps its identity; its other properties take the new values. A
-    /// Flickr photo fetched twice, or a book added twice by ISBN, is stored once.
+    /// ```swift
+    /// let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating), .assign(Book.score += 1)])
+    /// if outcome == .inserted { print("new:", book.title) }
+    /// ```
+    ///
+    /// Rules are checked before anything is written; a `+=` that would take a stored integer past
+    /// its property's type, or a `Double` to NaN, refuses the upsert and writes nothing.
     ///
     /// - Parameters:
     ///   - entity: the value to store.
-    ///   - key: one of the entity's declared ``StoredEntity/uniqueKeys``.
-    /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared;
+    ///   - key: one of the entity's declared ``StoredEntity/uniqueKeys`` to match on; `nil` (the
+    ///     default) for the identity.
+    ///   - rules: what to do with properties of a matched row (at most one rule per property).
+    /// - Returns: whether the entity was inserted or a stored row updated.
+    /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared, or a rule
+    ///   names the identity, the key or a property twice; ``PersistenceError/Code-swift.struct/unknownProperty``
+    ///   when a rule names a property the entity does not store;
+    ///   ``PersistenceError/Code-swift.struct/unsupportedValue`` for an assignment the property cannot hold;
     ///   ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when another unique key or the identity clashes.
-    public func upsert<E: StoredEntity>(_ entity: E, matching key: UniqueKey<E>) throws(PersistenceError) {
+    @discardableResult
+    public func upsert<E: StoredEntity>(
+        _ entity: E, matching key: UniqueKey<E>? = nil, onConflict rules: [ConflictRule<E>] = []
+    ) throws(PersistenceError) -> UpsertOutcome {
         try checkWritable("upsert")
         let codec = try connection.codec(E.self)
-        guard codec.schema.uniqueKeys.contains(key.columns) else {
+        let schema = codec.schema
+        if let key, !schema.uniqueKeys.contains(key.columns) {
             throw PersistenceError(
                 .misuse,
                 "\(E.entityName) does not declare the unique key (\(key.columns.joined(separator: ", "))); "
                     + "add it to `static var uniqueKeys`.", entity: E.entityName)
         }
-        let statement = try connection.cached(codec.schema.upsertSQL(matching: key.columns))
+        // Without rules, the statements every upsert of the entity shares; with rules, one built for them.
+        let plan = rules.isEmpty ? nil : try UpsertPlan(schema, matching: key?.columns, rules: rules)
+        let statement: Statement
+        if let plan {
+            statement = try connection.cached(plan.sql)
+        } else if let key {
+            statement = try connection.cached(schema.upsertSQL(matching: key.columns))
+        } else {
+            statement = try codec.upsert()
+        }
         try codec.encoder.bind(entity, to: statement)
+        for (offset, value) in (plan?.arguments ?? []).enumerated() {
+            try statement.bind(value, at: Int32((plan?.firstArgument ?? 0) + offset))
+        }
+        // An insert sets the last inserted row id; the DO UPDATE path leaves it. A sentinel no
+        // inserted row of this statement can have tells the two apart.
+        let sentinel: Int64 = entity.id.databaseValue == .integer(.min) ? .max : .min
+        sqlite3_set_last_insert_rowid(connection.handle, sentinel)
         do { try statement.run() } catch { throw referenceError(error, entity, codec) }
-        touch(codec.schema.entityName)
+        let outcome: UpsertOutcome
+        if sqlite3_last_insert_rowid(connection.handle) != sentinel {
+            outcome = .inserted
+        } else if let plan, plan.isGuarded, connection.changes == 0 {
+            // The matched row failed a `+=` guard: nothing was written.
+            throw plan.overflow
+        } else {
+            outcome = .updated
+        }
+        touch(schema.entityName)
+        return outcome
     }
 
     /// Deletes the stored entity with the same identity as `entity`.

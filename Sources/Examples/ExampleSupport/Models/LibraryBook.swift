@@ -46,6 +46,8 @@ public struct LibraryBook: StoredEntity {
     public static let indexes = [EntityIndex(title, caseInsensitive: true)]
     /// The rating column, for `booklab rate` and the library's average.
     public static let ratingField = Field<LibraryBook, Int?>("rating")
+    /// When the book was first added, kept when it is added again.
+    public static let addedAtField = Field<LibraryBook, Date>("addedAt")
     /// The authors column.
     public static let authorsField = Field<LibraryBook, String?>("authors")
     /// The words of titles and authors, for `booklab list --find`.

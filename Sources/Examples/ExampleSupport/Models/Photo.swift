@@ -42,6 +42,8 @@ public struct Photo: StoredEntity {
     public static let placeID = Field<Photo, String?>("placeID")
     /// The upload date, for sorting.
     public static let uploaded = Field<Photo, Date?>("uploaded")
+    /// When the photo was first fetched, kept by every later upsert.
+    public static let firstFetchedField = Field<Photo, Date>("firstFetched")
     /// The photographer who took it; deleting a photographer deletes their photos.
     public static let photographer = ToOne<Photo, Photographer>(ownerID, onDelete: .cascade)
     /// Where it was taken; deleting a place leaves its photos without one.

@@ -1,0 +1,7 @@
+/// What an upsert did.
+public enum UpsertOutcome: Sendable, Hashable {
+    /// No stored row matched: the entity was inserted.
+    case inserted
+    /// A stored row matched: it was updated (with the conflict rules applied).
+    case updated
+}
