@@ -1,6 +1,6 @@
 /// A set of properties whose combined values no two rows may share, declared by an entity.
 ///
-/// A unique key is enforced by a unique index, and is what ``ObjectTransaction/upsert(_:matching:)``
+/// A unique key is enforced by a unique index, and is what ``ObjectTransaction/upsert(_:matching:onConflict:)``
 /// matches on: "a book added twice by ISBN is one book".
 public struct UniqueKey<Entity: StoredEntity>: Sendable, Hashable {
     /// The names of the key's columns, in order.
