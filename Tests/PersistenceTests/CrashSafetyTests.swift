@@ -30,7 +30,12 @@ enum CrashWriter {
 extension Collector<Data> {
     /// The complete lines so far (a partial last line is not a report).
     var lines: [String] {
-        var parts = String(decoding: values.reduce(Data(), +), as: UTF8.self).components(separatedBy: "\n")
+        // Appended in place: `reduce(Data(), +)` copied everything so far for every chunk, which
+        // made each poll quadratic in a long-running writer's output (minutes of CPU on a loaded
+        // machine, starving the tests running beside it).
+        var all = Data()
+        for chunk in values { all.append(chunk) }
+        var parts = String(decoding: all, as: UTF8.self).components(separatedBy: "\n")
         parts.removeLast()
         return parts
     }
