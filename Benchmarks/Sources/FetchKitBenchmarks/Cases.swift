@@ -137,7 +137,7 @@ let memoryFanOutCount = 10_000
 /// Every memory case, each measured in a child process of its own (peak resident memory,
 /// `VmHWM`), in report order. The baseline is the same child doing nothing, so each other
 /// row can be read as baseline + the case's own cost.
-let memoryCases: [MemoryCase] = baseMemoryCases + uploadMemoryCases
+let memoryCases: [MemoryCase] = baseMemoryCases + uploadMemoryCases + decodingMemoryCases
 
 let baseMemoryCases: [MemoryCase] = [
     MemoryCase(name: "baseline: the benchmark process doing nothing") { _ in },
