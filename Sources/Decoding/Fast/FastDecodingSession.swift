@@ -12,8 +12,10 @@ import Foundation
 /// the decoding can still return a value, and ``deferral`` is what tells ``PathDecoder`` to
 /// decode again through `JSONDecoder`. Used from the one thread that decodes; never shared.
 final class FastDecodingSession {
-    /// The UTF-8 text.
-    let bytes: [UInt8]
+    /// The UTF-8 text, where the caller's `Data` holds it: valid only while the decoding runs
+    /// (``PathDecoder`` decodes inside `Data.withUnsafeBytes`); a decoder or container a type keeps
+    /// past its `init(from:)` must not be used afterwards, as `Decodable` requires.
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The text's values, in document order (see ``JSONNode``).
     let nodes: [JSONNode]
     /// The `userInfo` every decoder of this decoding shows, as `JSONDecoder`'s would.
@@ -39,7 +41,7 @@ final class FastDecodingSession {
     static let indexedMemberCount = 32
 
     init(
-        bytes: [UInt8], nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool,
+        bytes: UnsafeBufferPointer<UInt8>, nodes: [JSONNode], userInfo: [CodingUserInfoKey: Any], datesAreDeferred: Bool,
         floatsMayBeStrings: Bool = false
     ) {
         self.bytes = bytes
@@ -138,5 +140,14 @@ final class FastDecodingSession {
         var index = array + 1
         for _ in 0..<position { index = Int(nodes[index].next) }
         return index
+    }
+}
+
+extension UnsafeBufferPointer {
+    /// Calls `body` with this buffer, as `Array.withUnsafeBufferPointer` does, so code reads the
+    /// session's text the same way whether it is an array or a buffer.
+    @inline(__always)
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(self)
     }
 }

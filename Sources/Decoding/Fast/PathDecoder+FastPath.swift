@@ -55,12 +55,17 @@ extension PathDecoder {
     private static func fastDecode<T: Decodable>(
         _ type: T.Type, from data: Data, at path: PathExpression?, settings: FastSettings
     ) -> Result<T, FastPathError> {
-        let bytes = [UInt8](unsafeUninitializedCapacity: data.count) { buffer, count in
-            count = data.copyBytes(to: buffer)
+        // The text is read where it lies, not copied: the session and its containers hold the
+        // bytes only while this call runs.
+        data.withUnsafeBytes { raw in
+            fastDecode(type, text: raw.assumingMemoryBound(to: UInt8.self), at: path, settings: settings)
         }
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(FastDeferral) in try JSONParser.parse(buffer) }
-        }
+    }
+
+    private static func fastDecode<T: Decodable>(
+        _ type: T.Type, text bytes: UnsafeBufferPointer<UInt8>, at path: PathExpression?, settings: FastSettings
+    ) -> Result<T, FastPathError> {
+        let parsed = Result { () throws(FastDeferral) in try JSONParser.parse(bytes) }
         let nodes: [JSONNode]
         switch parsed {
         case .success(let parsedNodes): nodes = parsedNodes

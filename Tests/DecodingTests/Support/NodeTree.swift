@@ -39,12 +39,11 @@ enum NodeTree {
     /// The whole text read by the fast path, or why it defers.
     static func parse(_ data: Data) -> Result<JSONValue?, FastDeferral> {
         let bytes = [UInt8](data)
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(FastDeferral) in try JSONParser.parse(buffer) }
-        }
-        return parsed.map { nodes in
-            let session = FastDecodingSession(bytes: bytes, nodes: nodes, userInfo: [:], datesAreDeferred: true)
-            return value(at: 0, in: session)
+        return bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(FastDeferral) in try JSONParser.parse(buffer) }.map { nodes in
+                let session = FastDecodingSession(bytes: buffer, nodes: nodes, userInfo: [:], datesAreDeferred: true)
+                return value(at: 0, in: session)
+            }
         }
     }
 }
