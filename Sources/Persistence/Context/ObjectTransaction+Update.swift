@@ -64,16 +64,10 @@ extension ObjectTransaction {
                 values.append(stored)
                 if let fold = schema.foldName(of: column.name) {
                     sets.append("\(quote(fold)) = ?")
-                    values.append(stored.textValue.map { .text(TextFold.fold($0)) } ?? .null)
+                    values.append(TextFold.folded(stored))
                 }
             case .add(let amount):
-                guard column.kind == .integer || column.kind == .double else {
-                    throw ValueCoding.unsupported(
-                        schema, column,
-                        "is a \(column.swiftType), which += and -= do not change (only integer and Double properties); "
-                            + "set it instead.")
-                }
-                if case .real(let real) = amount, real.isNaN { throw ValueCoding.nan(schema, column) }
+                try Self.checkAddition(amount, to: column, schema)
                 sets.append("\(quoted) = \(quoted) + ?")
                 values.append(amount)
                 additions.append((column, amount))
@@ -155,6 +149,20 @@ extension ObjectTransaction {
     }
 
     /// The column value of an assigned value, checked as an upsert checks it.
+    /// Refuses a `+=` or `-=` on a property that is not an integer or a `Double`, or by NaN,
+    /// naming the property; shared by updates by filter and upsert rules.
+    static func checkAddition(
+        _ amount: DatabaseValue, to column: ColumnSchema, _ schema: EntitySchema
+    ) throws(PersistenceError) {
+        guard column.kind == .integer || column.kind == .double else {
+            throw ValueCoding.unsupported(
+                schema, column,
+                "is a \(column.swiftType), which += and -= do not change (only integer and Double properties); "
+                    + "set it instead.")
+        }
+        if case .real(let real) = amount, real.isNaN { throw ValueCoding.nan(schema, column) }
+    }
+
     static func storedValue(
         _ value: any QueryableValue, _ column: ColumnSchema, _ schema: EntitySchema, _ json: JSONEncoder
     ) throws(PersistenceError) -> DatabaseValue {

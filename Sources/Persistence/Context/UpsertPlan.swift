@@ -61,7 +61,7 @@ struct UpsertPlan {
                 case .assign(.set(let value)):
                     let column = try schema.column(named: source, for: "an upsert's conflict rule")
                     let value = try ObjectTransaction.storedValue(value, column, schema, json)
-                    sets.append("\(quoted) = \(parameter(value.textValue.map { .text(TextFold.fold($0)) } ?? .null))")
+                    sets.append("\(quoted) = \(parameter(TextFold.folded(value)))")
                 default: sets.append("\(quoted) = excluded.\(quoted)")
                 }
                 continue
@@ -74,13 +74,7 @@ struct UpsertPlan {
                 let value = try ObjectTransaction.storedValue(value, column, schema, json)
                 sets.append("\(quoted) = \(parameter(value))")
             case .assign(.add(let amount)):
-                guard column.kind == .integer || column.kind == .double else {
-                    throw ValueCoding.unsupported(
-                        schema, column,
-                        "is a \(column.swiftType), which += and -= do not change (only integer and Double properties); "
-                            + "set it instead.")
-                }
-                if case .real(let real) = amount, real.isNaN { throw ValueCoding.nan(schema, column) }
+                try ObjectTransaction.checkAddition(amount, to: column, schema)
                 let amountParameter = parameter(amount)
                 sets.append("\(quoted) = \(stored(name)) + \(amountParameter)")
                 if column.kind == .integer {

@@ -14,6 +14,11 @@ import Foundation
 /// compared by code point. So "Éclair" folds to "eclair", "Ångström" to "angstrom", "İstanbul"
 /// to "istanbul"; ligatures, full-width forms and "ß" are kept as they are.
 enum TextFold {
+    /// The folded-text column's value for a stored value: the folded text, or `NULL`.
+    static func folded(_ value: DatabaseValue) -> DatabaseValue {
+        value.textValue.map { .text(fold($0)) } ?? .null
+    }
+
     static func fold(_ text: String) -> String {
         var isASCII = true
         for byte in text.utf8 where byte >= 0x80 {
