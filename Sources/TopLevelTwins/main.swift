@@ -38,7 +38,7 @@ let context = store.context
 
 // persist: the commit has happened when the call returns.
 try await context.persist { tx in try tx.insert(Note(id: 1, text: "first")) }
-try check(try context.readAndWait { try $0.count(Note.self) } == 1, "persist waits for its commit")
+try check(try context.readAndWait { try $0.count(Query<Note>()) } == 1, "persist waits for its commit")
 
 // persist: a failing write throws here, and nothing of it is kept.
 do {
@@ -50,17 +50,17 @@ do {
 } catch let error as PersistenceError {
     try check(error.code == .uniqueKeyViolation, "a failing persist throws its error")
 }
-try check(try context.readAndWait { try $0.count(Note.self) } == 1, "a failed persist leaves nothing")
+try check(try context.readAndWait { try $0.count(Query<Note>()) } == 1, "a failed persist leaves nothing")
 
 // persist returning a value.
 let inserted = try await context.persist { tx in
     try tx.insert(Note(id: 4, text: "fourth"))
-    return try tx.count(Note.self)
+    return try tx.count(Query<Note>())
 }
 try check(inserted == 2, "persist returns its block's value")
 
 // read: the value, not `()`.
-let notes = try await context.read { tx in try tx.fetch(Note.self, sortedBy: [Note.text.ascending()]) }
+let notes = try await context.read { tx in try tx.fetch(Query<Note>(sortedBy: [Note.text.ascending()])) }
 try check(notes.map(\.id) == [1, 4], "read returns its block's value")
 
 // fetch, over the loopback server.
@@ -72,13 +72,16 @@ struct NoteDTO: Decodable, Sendable {
     var id: Int
     var text: String
 }
-let fetched = try await client.fetch(.url(server.baseURL.appendingPathComponent("note")), extracting: .decode(NoteDTO.self))
+let fetched = try await client.fetch(
+    .url(server.baseURL.appendingPathComponent("note")), extracting: .decode(NoteDTO.self))
 try check(fetched.id == 7 && fetched.text == "fetched", "fetch returns the decoded value")
 
 // collect: the whole run's summary.
 server.route("GET", "/pages", respond: .json(#"[1, 2, 3]"#))
 let pages = Paginator<Int>(style: .offset(pageSize: 10)) { _ in
-    Page(items: try await client.fetch(.url(server.baseURL.appendingPathComponent("pages")), extracting: .decode([Int].self)))
+    Page(
+        items: try await client.fetch(
+            .url(server.baseURL.appendingPathComponent("pages")), extracting: .decode([Int].self)))
 }
 let summary = await pages.collect { page in print("page of \(page.items.count)") }
 try check(summary.items == [1, 2, 3], "collect returns the summary")

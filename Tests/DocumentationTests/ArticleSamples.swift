@@ -34,7 +34,8 @@ enum ArticleSamples {
 
     static func withCompletions(_ client: FetchClient, url: URL) {
         client.fetch(.url(url), extracting: .decode(Volumes.self)) { result in print(result) }
-        client.fetch(GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .data) { result in print(result) }
+        client.fetch(GoogleBooks.volumes(query: "tolstoy", startIndex: 0), extracting: .data) { result in print(result)
+        }
     }
 
     static func endpointsAndFetching(url: URL, myQueue: DispatchQueue) async throws {
@@ -61,7 +62,8 @@ enum ArticleSamples {
 
     // MARK: Strategies and errors
 
-    static func errors(_ error: FetchError, showNotFound: () -> Void, scheduleRetry: () -> Void, show: (String) -> Void) {
+    static func errors(_ error: FetchError, showNotFound: () -> Void, scheduleRetry: () -> Void, show: (String) -> Void)
+    {
         switch error.code {
         case .unacceptableStatus where error.statusCode == 404: showNotFound()
         case .timedOut, .connectionLost: scheduleRetry()
@@ -138,7 +140,7 @@ enum ArticleSamples {
 
     static func queries(tx: ObjectTransaction) throws {
         let filter = (Book.rating >= 4 && !Book.title.hasPrefix("The")) || Book.pages.isIn([100, 200])
-        let books = try tx.fetch(Book.self, where: filter, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+        let books = try tx.fetch(Query<Book>(where: filter, sortedBy: [Book.title.ascending(caseInsensitive: true)]))
         _ = books
     }
 
@@ -156,8 +158,9 @@ enum ArticleSamples {
 
         static func search(tx: ObjectTransaction) throws -> [Book] {
             let hits = try tx.fetch(
-                Book.self, where: Book.title.matches("unreal engine") && Book.summary != nil,
-                sortedBy: [Book.title.relevance])
+                Query<Book>(
+                    where: Book.title.matches("unreal engine") && Book.summary != nil,
+                    sortedBy: [Book.title.relevance]))
             return hits
         }
     }

@@ -106,7 +106,7 @@ enum FlickrFlow {
     static func load(_ photos: [FlickrPhoto], into store: ObjectStore) async throws -> Int {
         try await store.context.persist { tx in
             for photo in photos { try tx.upsert(Photo(photo)) }  // fetched twice, stored once
-            return try tx.count(Photo.self)
+            return try tx.count(Query<Photo>())
         }
     }
 
@@ -153,7 +153,8 @@ enum FlickrFlow {
 
         do {
             _ = try await client.fetch(
-                .url(server.url("/services/rest")), extracting: .decode([FlickrFlow.FlickrPhoto].self, at: "photos.photo"))
+                .url(server.url("/services/rest")),
+                extracting: .decode([FlickrFlow.FlickrPhoto].self, at: "photos.photo"))
             Issue.record("a stat=fail body decoded as photos")
         } catch {
             #expect(error.code == .apiFailure)

@@ -73,7 +73,7 @@ enum GettingStarted {
             }
         }
         return try await store.context.read { tx in
-            try tx.fetch(Book.self, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+            try tx.fetch(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))
         }
     }
 

@@ -88,7 +88,7 @@ enum MustCFlow {
     // MARK: 7. DispatchGroup → fetchAll
 
     static func refresh(client: FetchClient, store: ObjectStore) async throws -> RefreshOutcome {
-        let movies = try await store.context.read { tx in try tx.fetch(Movie.self) }
+        let movies = try await store.context.read { tx in try tx.fetch(Query<Movie>()) }
         let report = await client.fetchAll(
             movies, endpoint: { TMDB.movie(id: $0.id) }, extracting: .decode(Rating.self),
             changed: { movie, rating in rating.popularity != movie.popularity })

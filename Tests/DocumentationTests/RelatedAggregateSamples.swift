@@ -49,30 +49,45 @@ enum RelatedAggregateSamples {
         static let relations: [any Relation<Tagging>] = [tag, book]
     }
 
+    /// "One way to compose a read", as printed.
+    static func composedRead(tx: ObjectTransaction, print: (Any...) -> Void) throws {
+        let shelves = try tx.fetch(
+            Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()])
+                .including(Book.tags, Book.tags.aggregate(Aggregate.count(of: Tag.self)))
+                .sectioned(by: Book.author.name))
+        for shelf in shelves {
+            for (book, tags, count) in shelf.rows {
+                print(shelf.key ?? "no author", book.title, tags.map(\.name), count)
+            }
+        }
+    }
+
     static func queries(tx: ObjectTransaction, print: (String) -> Void) throws -> Int {
         let bookCount = Aggregate.count(of: Book.self)
         for (author, books, pages) in try tx.groups(
-            by: Book.author, aggregating: bookCount, Book.pages.sum(),
+            Query<Book>(), by: Book.author, aggregating: bookCount, Book.pages.sum(),
             sortedBy: [bookCount.descending()], limit: 10)
         {
             print("\(author.name): \(books) books, \(pages) pages")
         }
         let perName = try tx.groups(
-            by: Book.author, Author.name, aggregating: bookCount, Book.rating.average(),
+            Query<Book>(), by: Book.author.name, aggregating: bookCount, Book.rating.average(),
             having: bookCount >= 2, sortedBy: [.key(Book.author.ascending(Author.name))])
         let everyAuthor = try tx.fetch(
-            Query<Author>(sortedBy: [Author.name.ascending()]), aggregating: Author.books,
-            bookCount, Book.rating.average())
+            Query<Author>(sortedBy: [Author.name.ascending()]).including(
+                Author.books.aggregate(bookCount), Author.books.aggregate(Book.rating.average())))
         return perName.count * 10 + everyAuthor.count
     }
 
     static func manyToMany(tx: ObjectTransaction, print: (String) -> Void) throws -> [String] {
         let bookCount = Aggregate.count(of: Book.self)
         let perBook = try tx.fetch(
-            Query<Book>(sortedBy: [Book.title.ascending()]), aggregating: Book.tags, Aggregate.count(of: Tag.self))
+            Query<Book>(sortedBy: [Book.title.ascending()]).including(
+                Book.tags.aggregate(Aggregate.count(of: Tag.self))))
         let perTag = try tx.fetch(
-            Query<Tag>(sortedBy: [Tag.name.ascending()]), aggregating: Tag.books,
-            bookCount, Book.rating.average(), where: Book.pages > 100)
+            Query<Tag>(sortedBy: [Tag.name.ascending()]).including(
+                Tag.books.aggregate(bookCount, where: Book.pages > 100),
+                Tag.books.aggregate(Book.rating.average(), where: Book.pages > 100)))
         for (tag, books, rating) in perTag {
             print("\(tag.name): \(books) books, rated \(rating ?? 0)")
         }
@@ -82,28 +97,28 @@ enum RelatedAggregateSamples {
     static func docComments(tx: ObjectTransaction, printed: Collector<String>) throws {
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
         for (author, books, pages) in try tx.groups(
-            by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.pages.sum(),
+            Query<Book>(), by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.pages.sum(),
             sortedBy: [Aggregate.count(of: Book.self).descending()], limit: 10)
         {
             print(author.name, books, pages)
         }
         let perName = try tx.groups(
-            by: Book.author, Author.name, aggregating: Aggregate.count(of: Book.self), Book.rating.average(),
+            Query<Book>(), by: Book.author.name, aggregating: Aggregate.count(of: Book.self), Book.rating.average(),
             having: Aggregate.count(of: Book.self) >= 2, sortedBy: [.key(Book.author.ascending(Author.name))])
         for (name, books, rating) in perName { print(name, books, rating ?? 0) }
         for (author, books, pages) in try tx.fetch(
-            Query<Author>(sortedBy: [Author.name.ascending()]), aggregating: Author.books,
-            Aggregate.count(of: Book.self), Book.pages.sum())
+            Query<Author>(sortedBy: [Author.name.ascending()]).including(
+                Author.books.aggregate(Aggregate.count(of: Book.self)), Author.books.aggregate(Book.pages.sum())))
         {
             print(author.name, books, pages)
         }
         let shelves = try tx.fetch(
-            Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()]),
-            sectionedBy: Book.author, Author.name)
-        for shelf in shelves { print(shelf.key ?? "no author", shelf.entities.map(\.title)) }
+            Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()]).sectioned(
+                by: Book.author.name))
+        for shelf in shelves { print(shelf.key ?? "no author", shelf.rows.map(\.title)) }
         for (book, tags, longest) in try tx.fetch(
-            Query<Book>(sortedBy: [Book.title.ascending()]), aggregating: Book.tags,
-            Aggregate.count(of: Tag.self), Tag.name.max())
+            Query<Book>(sortedBy: [Book.title.ascending()]).including(
+                Book.tags.aggregate(Aggregate.count(of: Tag.self)), Book.tags.aggregate(Tag.name.max())))
         {
             print(book.title, tags, longest ?? "-")
         }
@@ -111,8 +126,8 @@ enum RelatedAggregateSamples {
 
     static func observe(store: ObjectStore, print: @escaping @Sendable (String, Int) -> Void) -> ObservationToken {
         let query = Query<Book>(sortedBy: [Book.author.ascending(Author.name), Book.title.ascending()])
-        let token = store.observe(.query(query, sectionedBy: Book.author, Author.name)) { change in
-            for section in change.sections { print(section.key ?? "no author", section.entities.count) }
+        let token = store.observe(.query(query, sectionedBy: Book.author.name)) { change in
+            for section in change.sections { print(section.key ?? "no author", section.rows.count) }
         }
         return token
     }
@@ -121,9 +136,10 @@ enum RelatedAggregateSamples {
         let perAuthor: LiveValue<[(String, Int)]>
 
         init(store: ObjectStore) {
-            perAuthor = LiveValue(.value(tracking: Book.self, Author.self) { tx in
-                try tx.groups(by: Book.author, Author.name, aggregating: Aggregate.count(of: Book.self))
-            }, in: store)
+            perAuthor = LiveValue(
+                .value(tracking: Book.self, Author.self) { tx in
+                    try tx.groups(Query<Book>(), by: Book.author.name, aggregating: Aggregate.count(of: Book.self))
+                }, in: store)
         }
     }
 }
@@ -175,6 +191,19 @@ enum RelatedAggregateSamples {
         #expect(
             perTag.values == [
                 "Fantasy: 1 books, rated 4.0", "Science fiction: 2 books, rated 4.5", "Unused: 0 books, rated 0.0",
+            ])
+        let composed = Collector<String>()
+        try store.context.readAndWait { tx in
+            try RelatedAggregateSamples.composedRead(tx: tx) { values in
+                composed.append(values.map { "\($0)" }.joined(separator: " "))
+            }
+        }
+        // Sections by author name (no author first), each book with its tags and their count.
+        #expect(
+            composed.values == [
+                "no author Anonymous [] 0", "Frank Herbert Dune [] 0",
+                "Ursula K. Le Guin A Wizard of Earthsea [\"Fantasy\", \"Science fiction\"] 2",
+                "Ursula K. Le Guin The Dispossessed [\"Science fiction\"] 1",
             ])
         let lines = Collector<String>()
         try store.context.readAndWait { tx in

@@ -56,7 +56,7 @@ enum RelationshipSamples {
         }
 
         let shelves = try store.context.readAndWait { tx in
-            try tx.fetch(Query<Author>(sortedBy: [Author.name.ascending()]), including: Author.books)
+            try tx.fetch(Query<Author>(sortedBy: [Author.name.ascending()]).including(Author.books))
         }
         for (author, books) in shelves {
             print(author.name, books.map(\.title))
@@ -64,17 +64,17 @@ enum RelationshipSamples {
 
         let (leGuin, early, byAuthor) = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Book.self, where: Book.author.name == "Ursula K. Le Guin"),
-                try tx.fetch(Book.self, where: Book.author.name.hasPrefix("frank") && Book.year < 1970),
-                try tx.fetch(Book.self, sortedBy: [Book.author.name.ascending(), Book.year.ascending()])
+                try tx.fetch(Query<Book>(where: Book.author.name == "Ursula K. Le Guin")),
+                try tx.fetch(Query<Book>(where: Book.author.name.hasPrefix("frank") && Book.year < 1970)),
+                try tx.fetch(Query<Book>(sortedBy: [Book.author.name.ascending(), Book.year.ascending()]))
             )
         }
         print(leGuin.count, early.map(\.title), byAuthor.map(\.title))
 
         let (prolific, classics) = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Author.self, where: Author.books.count >= 3),
-                try tx.fetch(Author.self, where: Author.books.any(Book.year < 1970) && Author.name.hasPrefix("U"))
+                try tx.fetch(Query<Author>(where: Author.books.count >= 3)),
+                try tx.fetch(Query<Author>(where: Author.books.any(Book.year < 1970) && Author.name.hasPrefix("U")))
             )
         }
         print(prolific.count, classics.count)

@@ -93,7 +93,8 @@ enum UISamples {
             @State private var books: LiveValue<QueryChange<Book>>
 
             init(store: ObjectStore) {
-                _books = State(initialValue: LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store))
+                _books = State(
+                    initialValue: LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store))
             }
 
             var body: some View {
@@ -115,9 +116,10 @@ enum UISamples {
         private(set) var text = ""
 
         init(store: ObjectStore) {
-            average = LiveValue(.value(tracking: Book.self) { tx in
-                try tx.average(Book.rating)
-            }, in: store)
+            average = LiveValue(
+                .value(tracking: Book.self) { tx in
+                    try tx.average(Book.rating)
+                }, in: store)
             average.onChange = { [weak self] in self?.update() }
         }
 
@@ -308,7 +310,7 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         let button = UISamples.SaveButton()
         button.save(UISamples.Book(id: "1", title: "Dune"), in: store.context)
         try await waitUntil("button.saved") { button.saved }
-        #expect(try store.context.readAndWait { try $0.count(UISamples.Book.self) } == 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<UISamples.Book>()) } == 1)
     }
 }
 
@@ -322,9 +324,13 @@ extension UISampleTests {
         let screen = UISamples.ShelfScreen(store: store)
         try await waitUntil("screen.rendered.last == ['Dune']") { screen.rendered.last == ["Dune"] }
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "2", title: "Beloved")) }
-        try await waitUntil("screen.rendered.last == ['Beloved', 'Dune']") { screen.rendered.last == ["Beloved", "Dune"] }
+        try await waitUntil("screen.rendered.last == ['Beloved', 'Dune']") {
+            screen.rendered.last == ["Beloved", "Dune"]
+        }
         screen.showOnlyRated()
-        try await waitUntil("screen.rendered.last == ['Dune'] && screen.books.isLoaded") { screen.rendered.last == ["Dune"] && screen.books.isLoaded }
+        try await waitUntil("screen.rendered.last == ['Dune'] && screen.books.isLoaded") {
+            screen.rendered.last == ["Dune"] && screen.books.isLoaded
+        }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -351,13 +357,15 @@ extension UISampleTests {
         }
         let screen = UISamples.AuthorsScreen()
         screen.startObserving(store)
-        try await waitUntil("screen.sections.map(.key) == ['Frank Herbert', 'Jane Austen']") { screen.sections.map(\.key) == ["Frank Herbert", "Jane Austen"] }
+        try await waitUntil("screen.sections.map(.key) == ['Frank Herbert', 'Jane Austen']") {
+            screen.sections.map(\.key) == ["Frank Herbert", "Jane Austen"]
+        }
         try await store.context.persist { tx in
             try tx.insert(UISamples.Book(id: "3", title: "Persuasion", author: "Jane Austen"))
             try tx.insert(UISamples.Book(id: "4", title: "Kindred", author: "Octavia Butler"))
         }
         try await waitUntil("screen.sections.count == 3") { screen.sections.count == 3 }
-        #expect(screen.sections[1].entities.map(\.title) == ["Emma", "Persuasion"])
+        #expect(screen.sections[1].rows.map(\.title) == ["Emma", "Persuasion"])
         #expect(screen.sectionChanges.last == ChangeSet(inserted: [2], updated: [1]))
     }
 }

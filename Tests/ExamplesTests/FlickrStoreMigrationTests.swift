@@ -78,9 +78,9 @@ struct TextualPhoto: StoredEntity {
         let store = try PhotoStore.open(at: url)
         let (photos, photographers, places) = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Query<Photo>(sortedBy: [Photo.idField.ascending()]), including: Photo.photographer),
-                try tx.fetch(Photographer.self, sortedBy: [Photographer.idField.ascending()]),
-                try tx.fetch(Place.self, sortedBy: [Place.idField.ascending()])
+                try tx.fetch(Query<Photo>(sortedBy: [Photo.idField.ascending()]).including(Photo.photographer)),
+                try tx.fetch(Query<Photographer>(sortedBy: [Photographer.idField.ascending()])),
+                try tx.fetch(Query<Place>(sortedBy: [Place.idField.ascending()]))
             )
         }
         // One photographer per owner id, named by their most recently fetched photo.
@@ -107,8 +107,8 @@ struct TextualPhoto: StoredEntity {
         // The references are the store's: queries go through them, and its rules hold.
         let (sigrid, atPlace) = try store.context.readAndWait { tx in
             (
-                try tx.count(Photo.self, where: Photo.photographer.name == "Sigrid Holm"),
-                try tx.count(Photo.self, where: Photo.place.has(Place.idField == "zo8kVWBTUb5YbQ"))
+                try tx.count(Query<Photo>(where: Photo.photographer.name == "Sigrid Holm")),
+                try tx.count(Query<Photo>(where: Photo.place.has(Place.idField == "zo8kVWBTUb5YbQ")))
             )
         }
         #expect(sigrid == 2 && atPlace == 2)
@@ -116,7 +116,8 @@ struct TextualPhoto: StoredEntity {
             try tx.delete(Place.self, id: "zo8kVWBTUb5YbQ")
             try tx.delete(Photographer.self, id: "85853333@N00")
         }
-        let left = try store.context.readAndWait { tx in try tx.fetch(Photo.self, sortedBy: [Photo.idField.ascending()])
+        let left = try store.context.readAndWait { tx in
+            try tx.fetch(Query<Photo>(sortedBy: [Photo.idField.ascending()]))
         }
         #expect(left.map(\.id) == ["3", "4", "5", "6"])  // the cascade took photos 1 and 2
         #expect(left.map(\.placeID) == [nil, nil, nil, nil])  // nullified
@@ -133,7 +134,7 @@ struct TextualPhoto: StoredEntity {
 
         // Opening again runs nothing: the migration is recorded.
         let again = try PhotoStore.open(at: url)
-        #expect(try again.context.readAndWait { tx in try tx.count(Photo.self) } == 4)
+        #expect(try again.context.readAndWait { tx in try tx.count(Query<Photo>()) } == 4)
         again.close()
     }
 

@@ -134,7 +134,7 @@ import Testing
                 return try store.context.readAndWait { tx in
                     (
                         try tx.fetch(Query<PopularitySample>(sortedBy: [PopularitySample.takenAt.ascending()])),
-                        try tx.count(RefreshRecord.self)
+                        try tx.count(Query<RefreshRecord>())
                     )
                 }
             }

@@ -35,7 +35,7 @@ import Testing
                 try transaction.upsert(Book(id: volume.id, title: volume.title, isbn13: volume.isbn13))
             }
         }
-        let stored = try store.context.readAndWait { try $0.fetch(Book.self) }
+        let stored = try store.context.readAndWait { try $0.fetch(Query<Book>()) }
         #expect(stored.count == 30)
         #expect(stored.contains { $0.isbn13 == "9781514005668" && $0.title == "Dawn" })
         #expect(server.receivedRequests.first?.queryValue("q") == "Dawn")

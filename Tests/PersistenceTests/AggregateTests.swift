@@ -131,7 +131,7 @@ extension Shelf: AggregatableValue {}
             { (tx: ObjectTransaction) throws in _ = try tx.sum(Novel.edition) },
             { tx in _ = try tx.average(Novel.edition) },
             { tx in _ = try tx.max(Novel.edition) },
-            { tx in _ = try tx.groups(by: Novel.edition, aggregating: Novel.pages.sum()) },
+            { tx in _ = try tx.groups(Query<Novel>(), by: Novel.edition, aggregating: Novel.pages.sum()) },
         ] {
             let error = #expect(throws: PersistenceError.self) { try read { try attempt($0) } }
             #expect(error?.code == .invalidQuery)
@@ -147,7 +147,7 @@ extension Shelf: AggregatableValue {}
     @Test func groupsAreTypedTuplesAndTextKeysFoldCase() throws {
         let groups = try read { tx in
             try tx.groups(
-                by: Novel.author, aggregating: Aggregate.count(of: Novel.self), Novel.pages.sum(),
+                Query<Novel>(), by: Novel.author, aggregating: Aggregate.count(of: Novel.self), Novel.pages.sum(),
                 Novel.rating.average(), Novel.title.min())
         }
         #expect(groups.count == 3)
@@ -168,7 +168,8 @@ extension Shelf: AggregatableValue {}
         let pageCount = Novel.pages.sum()
         let groups = try read { tx in
             try tx.groups(
-                by: Novel.author, aggregating: pageCount, where: Novel.year > 1900, having: pageCount > 500,
+                Query<Novel>(where: Novel.year > 1900), by: Novel.author, aggregating: pageCount,
+                having: pageCount > 500,
                 sortedBy: [pageCount.descending()], limit: 1)
         }
         #expect(groups.count == 1)
@@ -176,7 +177,7 @@ extension Shelf: AggregatableValue {}
         #expect(groups[0].1 == 668)
         let rated = try read { tx in
             try tx.groups(
-                by: Novel.author, aggregating: Novel.rating.average(),
+                Query<Novel>(), by: Novel.author, aggregating: Novel.rating.average(),
                 having: Novel.rating.average() != nil && !(Novel.rating.max() >= 4.5),
                 sortedBy: [.key(Novel.author.descending())])
         }
@@ -185,18 +186,22 @@ extension Shelf: AggregatableValue {}
 
     @Test func anAggregateTakesIsInAndTheNullChecksOfTheExpressionFamily() throws {
         let pageCount = Novel.pages.sum()
-        let sums = try read { tx in try tx.groups(by: Novel.author, aggregating: pageCount) }
+        let sums = try read { tx in try tx.groups(Query<Novel>(), by: Novel.author, aggregating: pageCount) }
         #expect(sums.count == 3)
         let picked = [sums[0].1, sums[2].1]
         let (inList, empty, rated, unrated) = try read { tx in
             (
-                try tx.groups(by: Novel.author, aggregating: pageCount, having: pageCount.isIn(picked)).map(\.0),
-                try tx.groups(by: Novel.author, aggregating: pageCount, having: pageCount.isIn([])).map(\.0),
+                try tx.groups(Query<Novel>(), by: Novel.author, aggregating: pageCount, having: pageCount.isIn(picked))
+                    .map(\.0),
+                try tx.groups(Query<Novel>(), by: Novel.author, aggregating: pageCount, having: pageCount.isIn([])).map(
+                    \.0),
                 try tx.groups(
-                    by: Novel.rating, aggregating: Novel.rating.average(), having: Novel.rating.average().isNotNil
+                    Query<Novel>(), by: Novel.rating, aggregating: Novel.rating.average(),
+                    having: Novel.rating.average().isNotNil
                 ).map(\.0),
                 try tx.groups(
-                    by: Novel.rating, aggregating: Novel.rating.average(), having: Novel.rating.average().isNil
+                    Query<Novel>(), by: Novel.rating, aggregating: Novel.rating.average(),
+                    having: Novel.rating.average().isNil
                 ).map(\.0)
             )
         }
@@ -208,16 +213,18 @@ extension Shelf: AggregatableValue {}
 
     @Test func groupsByTwoKeysAndByAnOptionalKey() throws {
         let pairs = try read { tx in
-            try tx.groups(by: Novel.author, Novel.shelf, aggregating: Aggregate.count(of: Novel.self))
+            try tx.groups(Query<Novel>(), by: Novel.author, Novel.shelf, aggregating: Aggregate.count(of: Novel.self))
         }
         #expect(pairs.count == 3)
         #expect(pairs[1].0 == "Frank Herbert" && pairs[1].1 == .reading && pairs[1].2 == 2)
         let byRating = try read { tx in
-            try tx.groups(by: Novel.rating, aggregating: Novel.title.max(caseInsensitive: true))
+            try tx.groups(Query<Novel>(), by: Novel.rating, aggregating: Novel.title.max(caseInsensitive: true))
         }
         #expect(byRating.map(\.0) == [nil, 3.0, 4.0, 4.25, 4.5])
         #expect(byRating[0].1 == "eclair")
-        let keysOnly = try read { tx in try tx.groups(by: Novel.year, Novel.pages, Novel.shelf, where: Novel.id < 3) }
+        let keysOnly = try read { tx in
+            try tx.groups(Query<Novel>(where: Novel.id < 3), by: Novel.year, Novel.pages, Novel.shelf)
+        }
         #expect(keysOnly.map(\.0) == [1965, 1969])
     }
 
@@ -225,7 +232,8 @@ extension Shelf: AggregatableValue {}
         let error = #expect(throws: PersistenceError.self) {
             try read { tx in
                 try tx.groups(
-                    by: Novel.author, aggregating: Novel.pages.sum(), sortedBy: [.key(Novel.year.ascending())])
+                    Query<Novel>(), by: Novel.author, aggregating: Novel.pages.sum(),
+                    sortedBy: [.key(Novel.year.ascending())])
             }
         }
         #expect(error?.code == .misuse)
@@ -235,7 +243,9 @@ extension Shelf: AggregatableValue {}
     @Test func sortingGroupsByRelevanceIsMisuse() throws {
         let error = #expect(throws: PersistenceError.self) {
             try read { tx in
-                try tx.groups(by: Novel.title, aggregating: Novel.pages.sum(), sortedBy: [.key(Novel.title.relevance)])
+                try tx.groups(
+                    Query<Novel>(), by: Novel.title, aggregating: Novel.pages.sum(),
+                    sortedBy: [.key(Novel.title.relevance)])
             }
         }
         #expect(error?.code == .misuse)

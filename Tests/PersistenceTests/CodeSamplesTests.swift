@@ -31,7 +31,8 @@ private enum Samples {
         var allBooks: [Book] = []
         var token: ObservationToken?
         func show(_ store: ObjectStore) {
-            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { change in
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) {
+                change in
                 self.allBooks = change.results
             }
         }
@@ -57,12 +58,12 @@ private enum Samples {
         }
         let count = try await context.persist { tx in
             try tx.insert(contentsOf: movies)
-            return try tx.count(Movie.self)
+            return try tx.count(Query<Movie>())
         }
         _ = count
         try context.persistAndWait { tx in try tx.delete(Movie.self, id: 42) }
         let top = try await context.read { tx in
-            try tx.fetch(Movie.self, where: Movie.popularity > 50, sortedBy: [Movie.popularity.descending()])
+            try tx.fetch(Query<Movie>(where: Movie.popularity > 50, sortedBy: [Movie.popularity.descending()]))
         }
         _ = top
     }
@@ -74,6 +75,27 @@ private enum Samples {
                 Migration("2024-05-add-year") { tx in
                     try tx.execute(#"ALTER TABLE "Movie" ADD COLUMN "year" INTEGER NOT NULL DEFAULT 0"#)
                 }
+            ]
+        }
+        _ = store
+    }
+
+    /// "Explicit migrations" in MigratingEntities, as printed (compiled, not run).
+    static func explicitMigrations(url: URL) throws {
+        let store = try ObjectStore(at: url, entities: [Movie.self]) { config in
+            config.migrations = [
+                Migration("2024-05-add-year") { tx in
+                    try tx.execute(#"ALTER TABLE "Movie" ADD COLUMN "year" INTEGER NOT NULL DEFAULT 0"#)
+                },
+                Migration("2024-06-drop-title-uniqueness") { tx in
+                    try tx.dropUniqueKey(["title"], from: Movie.self)
+                },
+                Migration("2024-07-rename-rating") { tx in
+                    try tx.renameProperty("rating", to: "score", in: Movie.self)
+                },
+                Migration("2024-08-drop-poster") { tx in
+                    try tx.dropProperty("posterPath", from: Movie.self)
+                },
             ]
         }
         _ = store
@@ -122,8 +144,8 @@ private enum AggregateSamples {
     static func groups(tx: ObjectTransaction) throws {
         let bookCount = Aggregate.count(of: Book.self)
         let perAuthor = try tx.groups(
-            by: Book.author, aggregating: bookCount, Book.rating.average(),
-            where: Book.pages > 100, having: bookCount >= 2,
+            Query<Book>(where: Book.pages > 100), by: Book.author, aggregating: bookCount, Book.rating.average(),
+            having: bookCount >= 2,
             sortedBy: [Book.rating.average().descending()], limit: 10)
         for (author, books, rating) in perAuthor {
             print("\(author): \(books) books, rated \(rating ?? 0)")
@@ -132,7 +154,7 @@ private enum AggregateSamples {
 
     static func update(tx: ObjectTransaction) throws -> Int {
         let changed = try tx.update(
-            Book.self, where: Book.shelf == .reading && Book.pages > 1_000,
+            Query<Book>(where: Book.shelf == .reading && Book.pages > 1_000),
             set: [Book.score += 1, Book.rating.set(nil), Book.shelf.set(.archived)])
         return changed
     }
@@ -147,21 +169,21 @@ private enum AggregateSamples {
         let longest = try tx.aggregate(Book.pages.max(), where: Book.author == "Le Guin")
         _ = longest
         let perAuthor = try tx.groups(
-            by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.rating.average())
+            Query<Book>(), by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.rating.average())
         for (author, books, rating) in perAuthor { print(author, books, rating ?? 0) }
         let prolific = try tx.groups(
-            by: Book.author, aggregating: Aggregate.count(of: Book.self),
+            Query<Book>(), by: Book.author, aggregating: Aggregate.count(of: Book.self),
             having: Aggregate.count(of: Book.self) >= 3 && Book.rating.average() > 4)
         _ = prolific
         let sorted = try tx.groups(
-            by: Book.author, aggregating: Book.pages.sum(),
+            Query<Book>(), by: Book.author, aggregating: Book.pages.sum(),
             sortedBy: [Book.pages.sum().descending(), .key(Book.author.ascending())])
         _ = sorted
         let pages: Int = try tx.sum(Book.pages, where: Book.rating >= 4)
         _ = pages
-        try tx.update(Book.self, where: Book.pages > 500, set: [Book.pages += 1, Book.rating.set(nil)])
+        try tx.update(Query<Book>(where: Book.pages > 500), set: [Book.pages += 1, Book.rating.set(nil)])
         let changed = try tx.update(
-            Book.self, where: Book.rating == nil, set: [Book.pages += 1, Book.shelf.set(.archived)])
+            Query<Book>(where: Book.rating == nil), set: [Book.pages += 1, Book.shelf.set(.archived)])
         _ = changed
     }
 }
@@ -174,7 +196,7 @@ private enum AggregateSamples {
         try await Samples.landingPage(libraryURL: fixture.url, book: book, libraryScreen: screen)
         let store = try ObjectStore(at: fixture.url, entities: [Samples.Book.self])
         // The sample's `try await persist` returns after the commit: the book is there at once.
-        #expect(try store.context.readAndWait { try $0.count(Samples.Book.self) } == 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<Samples.Book>()) } == 1)
     }
 
     @Test func aggregateAndUpdateSamplesRunOnAFreshStore() throws {

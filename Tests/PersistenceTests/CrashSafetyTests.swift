@@ -88,7 +88,7 @@ extension Collector<Data> {
 
             let store = try fixture.open([Entry.self])
             let (check, stored) = try store.context.readAndWait { tx in
-                (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Entry.self))
+                (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Query<Entry>()))
             }
             store.close()
             #expect(check == [.text("ok")], "round \(round): integrity_check failed")
@@ -130,7 +130,7 @@ extension Collector<Data> {
             let (check, keys, parents, children) = try store.context.readAndWait { tx in
                 (
                     try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.rows("PRAGMA foreign_key_check"),
-                    try tx.fetch(CrashParent.self).map(\.id).sorted(), try tx.fetch(CrashChild.self)
+                    try tx.fetch(Query<CrashParent>()).map(\.id).sorted(), try tx.fetch(Query<CrashChild>())
                 )
             }
             store.close()
@@ -182,7 +182,7 @@ extension Collector<Data> {
         await Blocking.run { process.waitUntilExit() }
         let reported = Set(output.lines.compactMap { Int64($0) })
         let (counters, entries) = try store.context.readAndWait { tx in
-            (try tx.count(Counter.self), Set(try tx.fetch(Entry.self).map(\.id)))
+            (try tx.count(Query<Counter>()), Set(try tx.fetch(Query<Entry>()).map(\.id)))
         }
         #expect(counters == 200)
         #expect(reported.isSubset(of: entries))
@@ -209,7 +209,7 @@ extension Collector<Data> {
         #expect(process.terminationStatus == 0)
         let store = try fixture.open([Entry.self])
         let (check, stored) = try store.context.readAndWait { tx in
-            (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Entry.self))
+            (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Query<Entry>()))
         }
         #expect(check == [.text("ok")])
         #expect(stored.allSatisfy { $0.payload == Entry.payload(for: $0.id) })

@@ -76,7 +76,7 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             #expect(error.code == .diskFull)
             #expect(error.message.contains("full"))
         }
-        #expect(try store.context.readAndWait { try $0.fetch(Book.self) }.map(\.id) == ["kept"])
+        #expect(try store.context.readAndWait { try $0.fetch(Query<Book>()) }.map(\.id) == ["kept"])
     }
 
     @Test func aValueOutsideSQLitesRangeIsRefused() throws {
@@ -139,11 +139,11 @@ func openError(_ open: () throws(PersistenceError) -> ObjectStore) -> Persistenc
             #expect(book?.title == text)
             #expect(book?.summary == text)
             #expect(book?.authors == [text])
-            let matches = try store.context.readAndWait { try $0.fetch(Book.self, where: Book.title == text) }
+            let matches = try store.context.readAndWait { try $0.fetch(Query<Book>(where: Book.title == text)) }
             #expect(matches.map(\.id) == [text])
         }
         #expect(try store.context.readAndWait { try $0.fetch(Book.self, id: "large") }?.summary == large)
-        #expect(try store.context.readAndWait { try $0.count(Book.self) } == hostile.count + 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<Book>()) } == hostile.count + 1)
         let tables = try store.context.readAndWait { tx in
             try tx.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
         }

@@ -44,7 +44,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
 
     func ids(_ filter: Filter<Volume>, _ sort: [Sort<Volume>] = [Field<Volume, Int>("id").ascending()]) throws -> [Int]
     {
-        try store.context.readAndWait { tx in try tx.fetch(Volume.self, where: filter, sortedBy: sort).map(\.id) }
+        try store.context.readAndWait { tx in try tx.fetch(Query<Volume>(where: filter, sortedBy: sort)).map(\.id) }
     }
 
     @Test func wordsMatchInAnyOrderIgnoringCaseAndDiacritics() throws {
@@ -74,8 +74,8 @@ struct UnindexedVolume: StoredEntity, Equatable {
         #expect(try ids(!Volume.title.matches("unreal")) == [3, 4])
         let counts = try store.context.readAndWait { tx in
             (
-                try tx.count(Volume.self, where: Volume.title.matches("engine")),
-                try tx.exists(Volume.self, where: Volume.title.matches("cobol"))
+                try tx.count(Query<Volume>(where: Volume.title.matches("engine"))),
+                try tx.exists(Query<Volume>(where: Volume.title.matches("cobol")))
             )
         }
         #expect(counts.0 == 3)
@@ -90,7 +90,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
         #expect(ranked.first == 6)
         #expect(Set(ranked) == [1, 2, 5, 6])
         let misuse = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { tx in try tx.fetch(Volume.self, sortedBy: [Volume.title.relevance]) }
+            try store.context.readAndWait { tx in try tx.fetch(Query<Volume>(sortedBy: [Volume.title.relevance])) }
         }
         #expect(misuse?.code == .misuse)
     }
@@ -117,7 +117,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
     @Test(arguments: ["\"unbalanced", "AND", "unreal AND", "(engine"])
     func aMalformedQueryIsATypedErrorNamingIt(query: String) throws {
         let error = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { tx in try tx.fetch(Volume.self, where: Volume.title.matches(query)) }
+            try store.context.readAndWait { tx in try tx.fetch(Query<Volume>(where: Volume.title.matches(query))) }
         }
         #expect(error?.code == .invalidQuery)
         #expect(error?.message.contains("\"\(query)\"") == true)
@@ -132,7 +132,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
         let other = try StoreFixture()
         let store = try other.open([Other.self])
         let error = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { tx in try tx.fetch(Other.self, where: Other.title.matches("x")) }
+            try store.context.readAndWait { tx in try tx.fetch(Query<Other>(where: Other.title.matches("x"))) }
         }
         #expect(error?.code == .unknownProperty)
         #expect(error?.message.contains("FullTextIndex") == true)
@@ -150,7 +150,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
         }
         let indexed = try plain.open([Volume.self])
         #expect(
-            try indexed.context.readAndWait { tx in try tx.count(Volume.self, where: Volume.title.matches("unreal")) }
+            try indexed.context.readAndWait { tx in try tx.count(Query<Volume>(where: Volume.title.matches("unreal"))) }
                 == 1)
         indexed.close()
         let unindexed = try plain.open([UnindexedVolume.self])
@@ -158,7 +158,7 @@ struct UnindexedVolume: StoredEntity, Equatable {
             try tx.insert(UnindexedVolume(id: 2, title: "Unity", summary: nil, rating: nil))
             try tx.delete(UnindexedVolume.self, id: 1)
         }
-        #expect(try unindexed.context.readAndWait { tx in try tx.count(UnindexedVolume.self) } == 1)
+        #expect(try unindexed.context.readAndWait { tx in try tx.count(Query<UnindexedVolume>()) } == 1)
         unindexed.close()
         let raw = try RawSQLite(plain.url)
         #expect(try raw.rows("SELECT name FROM sqlite_master WHERE name LIKE 'fk_fts%'").isEmpty)

@@ -126,8 +126,8 @@ final class Watched<E: HasRow>: Sendable {
             // test gives its cooperative thread back, so the suite's other tests are not held up
             // for the seconds this one runs.
             await Task.yield()
-            let existing = try store.context.readAndWait { tx in try tx.fetch(Item.self).map(\.id) }
-            let existingNotes = try store.context.readAndWait { tx in try tx.fetch(ItemNote.self).map(\.id) }
+            let existing = try store.context.readAndWait { tx in try tx.fetch(Query<Item>()).map(\.id) }
+            let existingNotes = try store.context.readAndWait { tx in try tx.fetch(Query<ItemNote>()).map(\.id) }
             func randomItem(id: Int) -> Item {
                 Item(
                     id: id, name: Self.names[Int.random(in: 0..<Self.names.count, using: &random)],
@@ -192,11 +192,11 @@ final class Watched<E: HasRow>: Sendable {
                     if kind == 84 {
                         // Undone by a nested block that fails: nothing of it may reach an observer.
                         _ = try? store.context.persistAndWait { inner in
-                            try inner.update(Item.self, where: filter, set: assignment)
+                            try inner.update(Query<Item>(where: filter), set: assignment)
                             throw CancellationError()
                         }
                     } else {
-                        try tx.update(Item.self, where: filter, set: assignment)
+                        try tx.update(Query<Item>(where: filter), set: assignment)
                     }
                     if kind == 83, let target = existing.randomElement(using: &random) {
                         // A row the update changed, written again after it in the same commit.
@@ -204,7 +204,7 @@ final class Watched<E: HasRow>: Sendable {
                     }
                 }
                 if kind == 98 { try tx.execute("UPDATE Item SET score = -score WHERE \"group\" = 2") }
-                if kind == 99 { try tx.delete(Item.self, where: Item.group == Int.random(in: 0..<5, using: &random)) }
+                if kind == 99 { try tx.delete(Query<Item>(where: Item.group == Int.random(in: 0..<5, using: &random))) }
             }
             for (index, item) in watched.enumerated() {
                 guard try Self.verify(item, store: store, seen: &seen[index], seed: seed, step: step) else { return }

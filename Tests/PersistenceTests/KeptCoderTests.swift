@@ -88,7 +88,7 @@ struct Keeper: StoredEntity, Equatable {
         do {
             let store = try fixture.open([Keeper.self])
             try store.context.persistAndWait { tx in try tx.insert(Keeper(id: 1, name: "first")) }
-            let fetched = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+            let fetched = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>()) }
             #expect(fetched == [Keeper(id: 1, name: "first")])
         }
         // The store, its statements and the fetch's decoder are gone; the entity kept its container.
@@ -109,7 +109,7 @@ struct Keeper: StoredEntity, Equatable {
             try tx.insert(Keeper(id: 1, name: "first"))
             try tx.insert(Book(id: "b", title: "Dune"))
         }
-        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>()) }
         // The pooled decoders go on to read Books (the last one recycled is the next one used).
         for _ in 0..<20 { _ = try store.context.readAndWait { tx in try tx.fetch(Query<Book>()) } }
         let reader = try #require(keptReader)
@@ -130,13 +130,13 @@ struct Keeper: StoredEntity, Equatable {
         _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, id: 1) }
         let byID = try store.context.readAndWait { tx in try (2...40).map { try tx.fetch(Keeper.self, id: $0) } }
         #expect(byID.map { $0?.name } == (2...40).map { "row \($0)" })
-        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, where: Keeper.id == 1) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>(where: Keeper.id == 1)) }
         let rest = try store.context.readAndWait { tx in
-            try tx.fetch(Keeper.self, where: Keeper.id > 1, sortedBy: [Keeper.id.ascending()])
+            try tx.fetch(Query<Keeper>(where: Keeper.id > 1, sortedBy: [Keeper.id.ascending()]))
         }
         #expect(rest.map(\.name) == (2...40).map { "row \($0)" })
         // A container kept from a fetch by query, used by the rows of a fetch by identity.
-        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, where: Keeper.id == 1) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>(where: Keeper.id == 1)) }
         _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, id: 2) }
         #expect(sightings.count == 39 + 39 + 1)
         #expect(decoderSightings.count == 39 + 39 + 1)
@@ -153,7 +153,7 @@ struct Keeper: StoredEntity, Equatable {
         }
         sightings = []
         // Row 1 keeps its container and its decoder; rows 2 to 40 of the same fetch read through them.
-        let all = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, sortedBy: [Keeper.id.ascending()]) }
+        let all = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>(sortedBy: [Keeper.id.ascending()])) }
         #expect(all.map(\.name) == ["kept"] + (2...40).map { "row \($0)" })
         #expect(sightings.count == 39)
         #expect(decoderSightings.count == 39)
@@ -165,9 +165,9 @@ struct Keeper: StoredEntity, Equatable {
         let fixture = try StoreFixture()
         let store = try fixture.open([Keeper.self, Book.self])
         try store.context.persistAndWait { tx in try tx.insert(Keeper(id: 1, name: "kept")) }
-        _ = try store.context.readAndWait { tx in try tx.fetch(Keeper.self) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>()) }
         // The fetch's decoder went back to the pool; the next fetch, of books, may take it.
-        _ = try store.context.readAndWait { tx in try tx.fetch(Book.self) }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Book>()) }
         let reader = try #require(keptReader)
         let error = try #require(Result { try reader.decode(String.self, forKey: .name) }.error as? PersistenceError)
         #expect(error.code == .misuse)
@@ -186,7 +186,7 @@ struct Keeper: StoredEntity, Equatable {
         #expect(sightings.count == 19)
         for sighting in sightings { expectMisuse(sighting.error, naming: "name") }
         sightings = []
-        let all = try store.context.readAndWait { tx in try tx.fetch(Keeper.self, sortedBy: [Keeper.id.ascending()]) }
+        let all = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>(sortedBy: [Keeper.id.ascending()])) }
         #expect(all.map(\.name) == ["kept"] + (2...20).map { "row \($0)" })
         store.close()
         var writer = try #require(keptWriter)

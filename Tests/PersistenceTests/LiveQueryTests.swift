@@ -69,7 +69,7 @@ import Testing
         let calls = Arrival<Int>()
         live.onChange = { calls.fulfill((live.value?.results ?? []).count) }
         #expect(try await calls.value("the first delivery") == 1)
-        try await store.context.persist { tx in try tx.delete(Book.self, where: Book.title == "Dune") }
+        try await store.context.persist { tx in try tx.delete(Query<Book>(where: Book.title == "Dune")) }
         try await waitUntil("the delete's delivery") { calls.count == 2 }
         #expect(calls.all == [1, 0])
     }
@@ -127,25 +127,28 @@ import Testing
     }
 
     @Test func aLiveCountFollowsCommits() async throws {
-        let count = LiveValue(.value(tracking: Novel.self) { tx in try tx.count(Novel.self) }, in: store)
+        let count = LiveValue(.value(tracking: Novel.self) { tx in try tx.count(Query<Novel>()) }, in: store)
         try await nextChange("the first read") { _ = count.value }()
         #expect(count.value == 6)
         let next = nextChange("the commit's read") { _ = count.value }
-        try await store.context.persist { tx in try tx.delete(Novel.self, where: Novel.year < 1900) }
+        try await store.context.persist { tx in try tx.delete(Query<Novel>(where: Novel.year < 1900)) }
         try await next()
         #expect(count.value == 4)
     }
 
     @Test func aLiveGroupedResultFollowsUpdatesByFilter() async throws {
-        let perAuthor = LiveValue(.value(tracking: Novel.self) { tx in
-            try tx.groups(by: Novel.author, aggregating: Aggregate.count(of: Novel.self), Novel.pages.sum())
+        let perAuthor = LiveValue(
+            .value(tracking: Novel.self) { tx in
+                try tx.groups(
+                    Query<Novel>(), by: Novel.author, aggregating: Aggregate.count(of: Novel.self), Novel.pages.sum()
+                )
                 .map { "\($0.0): \($0.1) books, \($0.2) pages" }
-        }, in: store)
+            }, in: store)
         try await nextChange("the first read") { _ = perAuthor.value }()
         #expect(perAuthor.value?.first == "Emile Zola: 2 books, 620 pages")
         let next = nextChange("the update's read") { _ = perAuthor.value }
         try await store.context.persist { tx in
-            _ = try tx.update(Novel.self, where: Novel.author == "Émile Zola", set: [Novel.pages += 10])
+            _ = try tx.update(Query<Novel>(where: Novel.author == "Émile Zola"), set: [Novel.pages += 10])
         }
         try await next()
         #expect(perAuthor.value?.first == "Emile Zola: 2 books, 630 pages")
@@ -153,10 +156,11 @@ import Testing
 
     @Test func aCommitToAnotherEntityDoesNotRunTheReadAgain() async throws {
         let reads = Locked(0)
-        let count = LiveValue(.value(tracking: Novel.self) { tx in
-            reads.withLock { $0 += 1 }
-            return try tx.count(Novel.self)
-        }, in: store)
+        let count = LiveValue(
+            .value(tracking: Novel.self) { tx in
+                reads.withLock { $0 += 1 }
+                return try tx.count(Query<Novel>())
+            }, in: store)
         try await nextChange("the first read") { _ = count.value }()
         try await store.context.persist { tx in try tx.insert(Book(id: "9", title: "Kim", pages: 3)) }
         let next = nextChange("the novel's read") { _ = count.value }
@@ -167,7 +171,7 @@ import Testing
     }
 
     @Test func trackingAnEntityTheStoreDoesNotHaveIsATypedError() async throws {
-        let count = LiveValue(.value(tracking: Photo.self) { tx in try tx.count(Photo.self) }, in: store)
+        let count = LiveValue(.value(tracking: Photo.self) { tx in try tx.count(Query<Photo>()) }, in: store)
         try await nextChange("the error") { _ = count.error }()
         let error = try #require(count.error as? PersistenceError)
         #expect(error.code == .misuse)
@@ -176,11 +180,12 @@ import Testing
     }
 
     @Test func aFailedReadSetsTheErrorAndTheNextGoodReadClearsIt() async throws {
-        let value = LiveValue(.value(tracking: Novel.self) { tx in
-            let count = try tx.count(Novel.self)
-            guard count < 7 else { throw TooMany() }
-            return count
-        }, in: store)
+        let value = LiveValue(
+            .value(tracking: Novel.self) { tx in
+                let count = try tx.count(Query<Novel>())
+                guard count < 7 else { throw TooMany() }
+                return count
+            }, in: store)
         try await nextChange("the first read") { _ = value.value }()
         let failed = nextChange("the failure") { _ = value.error }
         try await store.context.persist { tx in try tx.insert(AggregateTests.novels[0].with(id: 99, isbn: "z")) }
@@ -188,16 +193,17 @@ import Testing
         #expect(value.error is TooMany)
         #expect(value.value == 6)
         let recovered = nextChange("the recovery") { _ = value.value }
-        try await store.context.persist { tx in try tx.delete(Novel.self, where: Novel.id == 99) }
+        try await store.context.persist { tx in try tx.delete(Query<Novel>(where: Novel.id == 99)) }
         try await recovered()
         #expect(value.error == nil)
         #expect(value.value == 6)
     }
 
     @Test func valuesIsAnAsyncSequenceOfReads() async throws {
-        var iterator = store.values(.value(tracking: Novel.self, read: { tx in try tx.sum(Novel.pages) })).makeAsyncIterator()
+        var iterator = store.values(.value(tracking: Novel.self, read: { tx in try tx.sum(Novel.pages) }))
+            .makeAsyncIterator()
         #expect(try await iterator.next() == 1_858)
-        try await store.context.persist { tx in try tx.delete(Novel.self, where: Novel.id == 1) }
+        try await store.context.persist { tx in try tx.delete(Query<Novel>(where: Novel.id == 1)) }
         #expect(try await iterator.next() == 1_446)
     }
 }
@@ -233,9 +239,9 @@ extension Novel {
             first.sections.map(\.key) == [
                 "Emile Zola", "Frank Herbert", "Ursula Le Guin", "Ursula le Guin", "frank herbert", "Émile Zola",
             ])
-        #expect(first.sections.map { $0.entities.map(\.id) } == [[6], [1], [3], [4], [2], [5]])
+        #expect(first.sections.map { $0.rows.map(\.id) } == [[6], [1], [3], [4], [2], [5]])
         #expect(first.sectionChanges.inserted == Array(0..<6))
-        #expect(first.rowChanges == first.sections.map { ChangeSet(inserted: Array($0.entities.indices)) })
+        #expect(first.rowChanges == first.sections.map { ChangeSet(inserted: Array($0.rows.indices)) })
     }
 
     @Test func aRowThatChangesSectionIsDeletedFromOneAndInsertedIntoTheOther() async throws {
@@ -245,8 +251,8 @@ extension Novel {
         _ = try await deliveries.value("the first delivery")
         // Dune Messiah (2) joins "Frank Herbert": its old section empties and goes.
         try await store.context.persist { tx in
-            _ = try tx.update(Novel.self, where: Novel.id == 2, set: [Novel.author.set("Frank Herbert")])
-            _ = try tx.update(Novel.self, where: Novel.id == 3, set: [Novel.pages += 1])
+            _ = try tx.update(Query<Novel>(where: Novel.id == 2), set: [Novel.author.set("Frank Herbert")])
+            _ = try tx.update(Query<Novel>(where: Novel.id == 3), set: [Novel.pages += 1])
         }
         try await waitUntil("the commit's delivery") { deliveries.count == 2 }
         let change = deliveries.all[1]
@@ -307,7 +313,7 @@ private struct TooMany: Error {}
         try await waitUntil("the other store's commit") { titles.count == 2 }
         #expect(titles.all.last == ["Dune"])
         let count = Arrival<Int>()
-        let counting = watching.observe(.value(tracking: Book.self, read: { tx in try tx.count(Book.self) })) {
+        let counting = watching.observe(.value(tracking: Book.self, read: { tx in try tx.count(Query<Book>()) })) {
             count.fulfill($0)
         }
         defer { counting.cancel() }

@@ -112,7 +112,7 @@ struct M2MTagging: StoredEntity, Equatable {
 
     /// Each tag's books as the store holds them, read as rows and collected in Swift: each book once.
     func booksPerTag(where keep: (M2MBook) -> Bool = { _ in true }) throws -> [String: [M2MBook]] {
-        let (books, taggings) = try read { tx in (try tx.fetch(M2MBook.self), try tx.fetch(M2MTagging.self)) }
+        let (books, taggings) = try read { tx in (try tx.fetch(Query<M2MBook>()), try tx.fetch(Query<M2MTagging>())) }
         let byID = Dictionary(uniqueKeysWithValues: books.map { ($0.id, $0) })
         var result: [String: [M2MBook]] = [:]
         for tagging in taggings {
@@ -128,10 +128,12 @@ struct M2MTagging: StoredEntity, Equatable {
     @Test func everyTagComesWithAggregatesOfItsBooksThoseWithoutToo() throws {
         let tags = try read { tx in
             try tx.fetch(
-                Query<M2MTag>(sortedBy: [M2MTag.name.ascending()]), aggregating: M2MTag.books, Self.bookCount,
-                M2MBook.rating.average(), M2MBook.pages.sum(), M2MBook.title.min(), M2MBook.rating.count())
+                Query<M2MTag>(sortedBy: [M2MTag.name.ascending()]).including(
+                    M2MTag.books.aggregate(Self.bookCount), M2MTag.books.aggregate(M2MBook.rating.average()),
+                    M2MTag.books.aggregate(M2MBook.pages.sum()), M2MTag.books.aggregate(M2MBook.title.min()),
+                    M2MTag.books.aggregate(M2MBook.rating.count())))
         }
-        let all = try read { tx in try tx.fetch(M2MTag.self) }
+        let all = try read { tx in try tx.fetch(Query<M2MTag>()) }
         #expect(tags.map(\.0) == all.sorted { $0.name < $1.name })
         let expected = try booksPerTag()
         for (tag, count, rating, pages, first, rated) in tags {
@@ -153,17 +155,17 @@ struct M2MTagging: StoredEntity, Equatable {
 
     @Test func aPairStoredTwiceCountsOnceAsTheCountFilterCountsIt() throws {
         let perTag = try read { tx in
-            try tx.fetch(Query<M2MTag>(where: M2MTag.id == "sf"), aggregating: M2MTag.books, Self.bookCount)
+            try tx.fetch(Query<M2MTag>(where: M2MTag.id == "sf").including(M2MTag.books.aggregate(Self.bookCount)))
         }
         #expect(perTag.map(\.1) == [3])
-        let joinRows = try read { tx in try tx.count(M2MTagging.self, where: M2MTagging.tagID == "sf") }
+        let joinRows = try read { tx in try tx.count(Query<M2MTagging>(where: M2MTagging.tagID == "sf")) }
         #expect(joinRows == 4)
-        let atLeastThree = try read { tx in try tx.fetch(M2MTag.self, where: M2MTag.books.count >= 3) }
-        let atLeastFour = try read { tx in try tx.fetch(M2MTag.self, where: M2MTag.books.count >= 4) }
+        let atLeastThree = try read { tx in try tx.fetch(Query<M2MTag>(where: M2MTag.books.count >= 3)) }
+        let atLeastFour = try read { tx in try tx.fetch(Query<M2MTag>(where: M2MTag.books.count >= 4)) }
         #expect(atLeastThree.map(\.id) == ["sf"])
         #expect(atLeastFour.isEmpty)
         let early = try read { tx in
-            try tx.fetch(M2MTag.self, where: M2MTag.books.count(where: M2MBook.year < 1970) == 1)
+            try tx.fetch(Query<M2MTag>(where: M2MTag.books.count(where: M2MBook.year < 1970) == 1))
         }
         // "sf" tags one early book (Dune, twice); "classic" two.
         #expect(early.map(\.id).sorted() == ["fantasy", "sf"])
@@ -172,13 +174,13 @@ struct M2MTagging: StoredEntity, Equatable {
     @Test func aRelatedCountTakesEveryTestOfTheExpressionFamily() throws {
         let (three, notThree, inList, none) = try read { tx in
             (
-                try tx.fetch(M2MTag.self, where: M2MTag.books.count == 3).map(\.id).sorted(),
-                try tx.fetch(M2MTag.self, where: M2MTag.books.count != 3).map(\.id).sorted(),
-                try tx.fetch(M2MTag.self, where: M2MTag.books.count.isIn([3, 1_000])).map(\.id).sorted(),
-                try tx.fetch(M2MTag.self, where: M2MTag.books.count.isIn([])).map(\.id)
+                try tx.fetch(Query<M2MTag>(where: M2MTag.books.count == 3)).map(\.id).sorted(),
+                try tx.fetch(Query<M2MTag>(where: M2MTag.books.count != 3)).map(\.id).sorted(),
+                try tx.fetch(Query<M2MTag>(where: M2MTag.books.count.isIn([3, 1_000]))).map(\.id).sorted(),
+                try tx.fetch(Query<M2MTag>(where: M2MTag.books.count.isIn([]))).map(\.id)
             )
         }
-        let all = try read { tx in try tx.fetch(M2MTag.self).map(\.id).sorted() }
+        let all = try read { tx in try tx.fetch(Query<M2MTag>()).map(\.id).sorted() }
         #expect(three == ["sf"])
         #expect(inList == three)
         #expect(none.isEmpty)
@@ -189,9 +191,9 @@ struct M2MTagging: StoredEntity, Equatable {
     /// puts it, as the count and the aggregates count it once.
     @Test func aPairStoredTwiceIsPrefetchedOnce() throws {
         let prefetched = try read { tx in
-            try tx.fetch(Query<M2MTag>(sortedBy: [M2MTag.name.ascending()]), including: M2MTag.books)
+            try tx.fetch(Query<M2MTag>(sortedBy: [M2MTag.name.ascending()]).including(M2MTag.books))
         }
-        let taggings = try read { tx in try tx.fetch(M2MTagging.self) }
+        let taggings = try read { tx in try tx.fetch(Query<M2MTagging>()) }
         let expected = try booksPerTag()
         for (tag, books) in prefetched {
             #expect(books.map(\.id) == (expected[tag.id] ?? []).map(\.id), "\(tag.id)")
@@ -205,7 +207,9 @@ struct M2MTagging: StoredEntity, Equatable {
         let query = Query<M2MTag>(where: M2MTag.weight < 5, sortedBy: [M2MTag.name.descending()], limit: 2, offset: 1)
         let tags = try read { tx in
             try tx.fetch(
-                query, aggregating: M2MTag.books, Self.bookCount, M2MBook.pages.max(), where: M2MBook.year < 1970)
+                query.including(
+                    M2MTag.books.aggregate(Self.bookCount, where: M2MBook.year < 1970),
+                    M2MTag.books.aggregate(M2MBook.pages.max(), where: M2MBook.year < 1970)))
         }
         let window = try read { tx in try tx.fetch(query) }
         #expect(tags.map(\.0) == window)
@@ -221,11 +225,12 @@ struct M2MTagging: StoredEntity, Equatable {
     @Test func everyBookComesWithAggregatesOfItsTagsThoseWithoutToo() throws {
         let books = try read { tx in
             try tx.fetch(
-                Query<M2MBook>(sortedBy: [M2MBook.title.ascending()]), aggregating: M2MBook.tags, Self.tagCount,
-                M2MTag.weight.sum(), M2MTag.weight.average(), M2MTag.name.max())
+                Query<M2MBook>(sortedBy: [M2MBook.title.ascending()]).including(
+                    M2MBook.tags.aggregate(Self.tagCount), M2MBook.tags.aggregate(M2MTag.weight.sum()),
+                    M2MBook.tags.aggregate(M2MTag.weight.average()), M2MBook.tags.aggregate(M2MTag.name.max())))
         }
         let linked = try read { tx in
-            try tx.fetch(Query<M2MBook>(sortedBy: [M2MBook.title.ascending()]), including: M2MBook.tags)
+            try tx.fetch(Query<M2MBook>(sortedBy: [M2MBook.title.ascending()]).including(M2MBook.tags))
         }
         #expect(books.map(\.0) == linked.map(\.0))
         #expect(books.map(\.1) == linked.map(\.1.count))
@@ -245,9 +250,11 @@ struct M2MTagging: StoredEntity, Equatable {
         let query = Query<M2MBook>(where: M2MBook.year < 2000, sortedBy: [M2MBook.pages.descending()], limit: 3)
         let books = try read { tx in
             try tx.fetch(
-                query, aggregating: M2MBook.tags, Self.tagCount, M2MTag.weight.min(), where: M2MTag.weight >= 3)
+                query.including(
+                    M2MBook.tags.aggregate(Self.tagCount, where: M2MTag.weight >= 3),
+                    M2MBook.tags.aggregate(M2MTag.weight.min(), where: M2MTag.weight >= 3)))
         }
-        let window = try read { tx in try tx.fetch(query, including: M2MBook.tags) }
+        let window = try read { tx in try tx.fetch(query.including(M2MBook.tags)) }
         #expect(books.map(\.0) == window.map(\.0))
         #expect(books.map(\.0.title) == ["Dune", "The Dispossessed", "Kindred"])
         let heavy = window.map { $0.1.filter { $0.weight >= 3 } }
@@ -259,22 +266,23 @@ struct M2MTagging: StoredEntity, Equatable {
     @Test func conditionsOnLinkedRowsNameTheirOwnPropertiesWhateverTheLinksColumnsAreCalled() throws {
         // The link table has a `source` column; the join entity an `id`.
         let byReader = try read { tx in
-            try tx.fetch(M2MBook.self, where: M2MBook.tags.any(M2MTag.source == "reader"))
+            try tx.fetch(Query<M2MBook>(where: M2MBook.tags.any(M2MTag.source == "reader")))
         }
         #expect(byReader.map(\.title) == ["A Wizard of Earthsea"])
         let edited = try read { tx in
             try tx.fetch(
-                Query<M2MBook>(sortedBy: [M2MBook.id.ascending()]), aggregating: M2MBook.tags, Self.tagCount,
-                where: M2MTag.source == "editor")
+                Query<M2MBook>(sortedBy: [M2MBook.id.ascending()]).including(
+                    M2MBook.tags.aggregate(Self.tagCount, where: M2MTag.source == "editor")))
         }
         #expect(edited.map(\.1) == [2, 1, 1, 1, 0])
         let tagsOfEarthsea = try read { tx in
-            try tx.fetch(M2MTag.self, where: M2MTag.books.any(M2MBook.id == 2), sortedBy: [M2MTag.id.ascending()])
+            try tx.fetch(Query<M2MTag>(where: M2MTag.books.any(M2MBook.id == 2), sortedBy: [M2MTag.id.ascending()]))
         }
         #expect(tagsOfEarthsea.map(\.id) == ["classic", "fantasy"])
         let tagsOfDune = try read { tx in
             try tx.fetch(
-                M2MTag.self, where: M2MTag.books.count(where: M2MBook.id == 1) == 1, sortedBy: [M2MTag.id.ascending()])
+                Query<M2MTag>(where: M2MTag.books.count(where: M2MBook.id == 1) == 1, sortedBy: [M2MTag.id.ascending()])
+            )
         }
         #expect(tagsOfDune.map(\.id) == ["classic", "sf"])
     }
@@ -294,40 +302,40 @@ struct M2MTagging: StoredEntity, Equatable {
         }
         // SQLite's 64-bit sum overflows.
         let linked = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MBook>(), aggregating: M2MBook.tags, M2MTag.weight.sum()) }
+            try read { tx in try tx.fetch(Query<M2MBook>().including(M2MBook.tags.aggregate(M2MTag.weight.sum()))) }
         }
         #expect(linked.code == .overflow)
         #expect(linked.entity == "M2MTag")
         #expect(linked.property == "weight")
         let joined = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MTag>(), aggregating: M2MTag.books, M2MBook.pages.sum()) }
+            try read { tx in try tx.fetch(Query<M2MTag>().including(M2MTag.books.aggregate(M2MBook.pages.sum()))) }
         }
         #expect(joined.code == .overflow)
         #expect(joined.property == "pages")
         // Int16: the years sum past Int16.max.
         let narrow = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MTag>(), aggregating: M2MTag.books, M2MBook.year.sum()) }
+            try read { tx in try tx.fetch(Query<M2MTag>().including(M2MTag.books.aggregate(M2MBook.year.sum()))) }
         }
         #expect(narrow.code == .overflow)
         #expect(narrow.property == "year")
         // The same sums over rows that fit.
         let fits = try read { tx in
             try tx.fetch(
-                Query<M2MTag>(where: M2MTag.id == "unused"), aggregating: M2MTag.books, M2MBook.pages.sum(),
-                where: M2MBook.id == 6)
+                Query<M2MTag>(where: M2MTag.id == "unused").including(
+                    M2MTag.books.aggregate(M2MBook.pages.sum(), where: M2MBook.id == 6)))
         }
         #expect(fits.map(\.1) == [.max])
     }
 
     @Test func anAggregateOfALinkedJSONPropertyIsATypedErrorNamingIt() throws {
         let linked = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MBook>(), aggregating: M2MBook.tags, M2MTag.rank.max()) }
+            try read { tx in try tx.fetch(Query<M2MBook>().including(M2MBook.tags.aggregate(M2MTag.rank.max()))) }
         }
         #expect(linked.code == .invalidQuery)
         #expect(linked.entity == "M2MTag")
         #expect(linked.property == "rank")
         let joined = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MTag>(), aggregating: M2MTag.books, M2MBook.edition.min()) }
+            try read { tx in try tx.fetch(Query<M2MTag>().including(M2MTag.books.aggregate(M2MBook.edition.min()))) }
         }
         #expect(joined.code == .invalidQuery)
         #expect(joined.entity == "M2MBook")
@@ -338,14 +346,14 @@ struct M2MTagging: StoredEntity, Equatable {
     @Test func aRelationToOrThroughAnEntityNotOpenedIsATypedErrorNamingIt() throws {
         let target = try #require(throws: PersistenceError.self) {
             try read { tx in
-                try tx.fetch(Query<M2MBook>(), aggregating: M2MBook.owners, Aggregate.count(of: AggOwner.self))
+                try tx.fetch(Query<M2MBook>().including(M2MBook.owners.aggregate(Aggregate.count(of: AggOwner.self))))
             }
         }
         #expect(target.code == .misuse)
         #expect(target.entity == "AggOwner")
         #expect(target.message.contains("AggOwner"), "\(target.message)")
         let unlisted = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<M2MBook>(), aggregating: M2MBook.unlisted, Self.tagCount) }
+            try read { tx in try tx.fetch(Query<M2MBook>().including(M2MBook.unlisted.aggregate(Self.tagCount))) }
         }
         #expect(unlisted.code == .misuse)
         #expect(unlisted.property == "unlisted")
@@ -354,7 +362,7 @@ struct M2MTagging: StoredEntity, Equatable {
         let narrow = try other.open([M2MBook.self, M2MTag.self])
         let join = try #require(throws: PersistenceError.self) {
             try narrow.context.readAndWait { tx in
-                try tx.fetch(Query<M2MTag>(), aggregating: M2MTag.books, Self.bookCount)
+                try tx.fetch(Query<M2MTag>().including(M2MTag.books.aggregate(Self.bookCount)))
             }
         }
         #expect(join.code == .misuse)
@@ -421,9 +429,12 @@ struct M2MTagging: StoredEntity, Equatable {
         let (books, credited) = try store.context.readAndWait { tx in
             (
                 try tx.fetch(
-                    query, aggregating: RelBook.contributors, Aggregate.count(of: RelAuthor.self), RelAuthor.name.min(),
-                    where: Field<RelAuthor, Int64>("id") != 2),
-                try tx.fetch(query, including: RelBook.contributors)
+                    query.including(
+                        RelBook.contributors.aggregate(
+                            Aggregate.count(of: RelAuthor.self), where: Field<RelAuthor, Int64>("id") != 2),
+                        RelBook.contributors.aggregate(RelAuthor.name.min(), where: Field<RelAuthor, Int64>("id") != 2))
+                ),
+                try tx.fetch(query.including(RelBook.contributors))
             )
         }
         let others = credited.map { $0.1.filter { $0.id != 2 } }

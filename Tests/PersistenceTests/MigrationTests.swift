@@ -85,7 +85,7 @@ final class RunCounter: @unchecked Sendable {
         _ = try seedOldStore(fixture)
         let store = try ObjectStore(at: fixture.url, entities: [MovieV2.Movie.self])
         let movies = try store.context.readAndWait { tx in
-            try tx.fetch(MovieV2.Movie.self, sortedBy: [Field<MovieV2.Movie, Int64>("id").ascending()])
+            try tx.fetch(Query<MovieV2.Movie>(sortedBy: [Field<MovieV2.Movie, Int64>("id").ascending()]))
         }
         #expect(movies.map(\.title) == ["Alien", "Heat"])
         #expect(movies.allSatisfy { $0.popularity == nil })
@@ -102,14 +102,14 @@ final class RunCounter: @unchecked Sendable {
         _ = try seedOldStore(fixture)
         let store = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self, Counter.self])
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
-        #expect(try store.context.readAndWait { try $0.count(MovieV1.Movie.self) } == 2)
+        #expect(try store.context.readAndWait { try $0.count(Query<MovieV1.Movie>()) } == 2)
     }
 
     @Test func aDefaultedPropertyIsAddedWithItsDefault() throws {
         let fixture = try StoreFixture()
         _ = try seedOldStore(fixture)
         let store = try ObjectStore(at: fixture.url, entities: [MovieWithDefaultedYear.Movie.self])
-        let movies = try store.context.readAndWait { try $0.fetch(MovieWithDefaultedYear.Movie.self) }
+        let movies = try store.context.readAndWait { try $0.fetch(Query<MovieWithDefaultedYear.Movie>()) }
         #expect(movies.map(\.year) == [1900, 1900])
     }
 
@@ -192,7 +192,7 @@ final class RunCounter: @unchecked Sendable {
         }
         #expect(migrationFailed?.code == .migrationFailed)
         let store = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
-        #expect(try store.context.readAndWait { try $0.count(MovieV1.Movie.self) } == 2)
+        #expect(try store.context.readAndWait { try $0.count(Query<MovieV1.Movie>()) } == 2)
     }
 
     @Test func aNewStoreRecordsMigrationsWithoutRunningThem() throws {

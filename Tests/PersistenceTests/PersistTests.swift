@@ -16,7 +16,7 @@ struct Boom: Error {}
                 throw Boom()
             }
         }
-        #expect(try store.context.readAndWait { try $0.count(Counter.self) } == 0)
+        #expect(try store.context.readAndWait { try $0.count(Query<Counter>()) } == 0)
     }
 
     @Test func completionFormCommitsThenCallsBackOnce() throws {
@@ -62,7 +62,7 @@ struct Boom: Error {}
         let store = try fixture.open()
         let count = try await store.context.persist { tx in
             try tx.insert(Counter(id: 1, value: 1))
-            return try tx.count(Counter.self)
+            return try tx.count(Query<Counter>())
         }
         #expect(count == 1)
         let value = try await store.context.read { tx in try tx.fetch(Counter.self, id: 1)?.value }
@@ -78,7 +78,7 @@ struct Boom: Error {}
             return try await store.context.persist { tx in try tx.insert(Counter(id: 1, value: 1)) }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(try store.context.readAndWait { try $0.count(Counter.self) } == 0)
+        #expect(try store.context.readAndWait { try $0.count(Query<Counter>()) } == 0)
     }
 
     @Test func nestedPersistAndWaitRunsAsASavepointWithoutDeadlock() throws {
@@ -97,10 +97,10 @@ struct Boom: Error {}
             // A nested block that returns joins the outer transaction.
             try context.persistAndWait { inner in try inner.insert(Counter(id: 3, value: 3)) }
             // Reads inside see the block's own uncommitted writes.
-            #expect(try context.readAndWait { try $0.count(Counter.self) } == 2)
+            #expect(try context.readAndWait { try $0.count(Query<Counter>()) } == 2)
         }
         let ids = try context.readAndWait {
-            try $0.fetch(Counter.self, sortedBy: [Field<Counter, Int64>("id").ascending()])
+            try $0.fetch(Query<Counter>(sortedBy: [Field<Counter, Int64>("id").ascending()]))
         }
         #expect(ids.map(\.id) == [1, 3])
     }
@@ -115,7 +115,7 @@ struct Boom: Error {}
                 throw Boom()
             }
         }
-        #expect(try context.readAndWait { try $0.count(Counter.self) } == 0)
+        #expect(try context.readAndWait { try $0.count(Query<Counter>()) } == 0)
     }
 
     @Test func completionPersistInsideABlockIsQueuedAfterIt() throws {
@@ -124,7 +124,7 @@ struct Boom: Error {}
         let context = store.context
         let seen = Collector<Int>()
         try context.persistAndWait { tx in
-            context.persist({ inner in try inner.count(Counter.self) }) { result in
+            context.persist({ inner in try inner.count(Query<Counter>()) }) { result in
                 seen.append((try? result.get()) ?? -1)
             }
             try tx.insert(Counter(id: 1, value: 1))
@@ -201,11 +201,11 @@ struct Boom: Error {}
         let readers = (0..<3).map { _ in store.makeContext() }
         for reader in readers {
             // Readers see the last committed state, not the writer's uncommitted row.
-            #expect(try reader.readAndWait { try $0.count(Counter.self) } == 1)
+            #expect(try reader.readAndWait { try $0.count(Query<Counter>()) } == 1)
         }
         releaseWriter.signal()
         store.context.waitUntilIdle()
-        #expect(try readers[0].readAndWait { try $0.count(Counter.self) } == 2)
+        #expect(try readers[0].readAndWait { try $0.count(Query<Counter>()) } == 2)
     }
 
     @Test func closedStoreRefusesWork() throws {
@@ -214,11 +214,11 @@ struct Boom: Error {}
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         store.close()
         let closed = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { try $0.count(Counter.self) }
+            try store.context.readAndWait { try $0.count(Query<Counter>()) }
         }
         #expect(closed?.code == .closed)
         let reopened = try fixture.open()
-        #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 1)
+        #expect(try reopened.context.readAndWait { try $0.count(Query<Counter>()) } == 1)
     }
 
     @Test func releasingAStoreAndItsContextRunsTheQueuedBlocksThenClosesTheFile() throws {
@@ -235,7 +235,10 @@ struct Boom: Error {}
                     inside.signal()
                     _ = proceed.wait(timeout: Patience.hangDeadline)
                     try tx.insert(Counter(id: 1, value: 1))
-                }, completion: { (result: Result<Void, any Error>) in results.withLock { $0.append((try? result.get()) != nil) } })
+                },
+                completion: { (result: Result<Void, any Error>) in
+                    results.withLock { $0.append((try? result.get()) != nil) }
+                })
             for id in 2...5 {
                 context.persist(
                     { (tx: ObjectTransaction) -> Void in try tx.insert(Counter(id: Int64(id), value: id)) },
@@ -257,7 +260,7 @@ struct Boom: Error {}
             #expect(Self.openDescriptors(to: fixture.url.path) == 0, "the released store still holds its file open")
         #endif
         let reopened = try fixture.open()
-        #expect(try reopened.context.readAndWait { try $0.count(Counter.self) } == 5)
+        #expect(try reopened.context.readAndWait { try $0.count(Query<Counter>()) } == 5)
     }
 
     @Test func closingOneStoreLeavesAnotherStoresContextsWorking() throws {
@@ -268,9 +271,9 @@ struct Boom: Error {}
         let otherContext = other.makeContext()
         one.close()
         try otherContext.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
-        #expect(try other.context.readAndWait { try $0.count(Counter.self) } == 1)
+        #expect(try other.context.readAndWait { try $0.count(Query<Counter>()) } == 1)
         let closed = #expect(throws: PersistenceError.self) {
-            try one.makeContext().readAndWait { try $0.count(Counter.self) }
+            try one.makeContext().readAndWait { try $0.count(Query<Counter>()) }
         }
         #expect(closed?.code == .closed)
     }

@@ -24,14 +24,14 @@ import Testing
             try tx.insert(RelBook(id: 14, title: "The Tombs of Atuan", authorID: 1, shelfID: "b", year: 1971))
         }
         let shelves = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelShelf>(sortedBy: [RelShelf.idField.ascending()]), including: Self.shelfBooks)
+            try tx.fetch(Query<RelShelf>(sortedBy: [RelShelf.idField.ascending()]).including(Self.shelfBooks))
         }
         #expect(shelves.map(\.0.id) == ["a", "b", "c"])
         #expect(shelves.map { $0.1.map(\.id) } == [[12, 10], [11, 14], []])
         // The same as one query per shelf.
         let loop = try store.context.readAndWait { tx in
-            try tx.fetch(RelShelf.self, sortedBy: [RelShelf.idField.ascending()]).map { shelf in
-                try tx.fetch(RelBook.self, where: RelBook.shelfID == shelf.id, sortedBy: [RelBook.year.ascending()])
+            try tx.fetch(Query<RelShelf>(sortedBy: [RelShelf.idField.ascending()])).map { shelf in
+                try tx.fetch(Query<RelBook>(where: RelBook.shelfID == shelf.id, sortedBy: [RelBook.year.ascending()]))
             }
         }
         #expect(loop == shelves.map(\.1))

@@ -21,7 +21,7 @@ import Testing
     }
 
     func ids(_ filter: Filter<Book>?, _ sort: [Sort<Book>] = [Book.pages.ascending()]) throws -> [String] {
-        try store.context.readAndWait { tx in try tx.fetch(Book.self, where: filter, sortedBy: sort).map(\.id) }
+        try store.context.readAndWait { tx in try tx.fetch(Query<Book>(where: filter, sortedBy: sort)).map(\.id) }
     }
 
     @Test func comparisonsFilterInSQL() throws {
@@ -74,9 +74,9 @@ import Testing
             try tx.fetch(Query<Book>(sortedBy: [Book.pages.ascending()]).limit(2, offset: 1)).map(\.id)
         }
         #expect(page == ["4", "1"])
-        #expect(try store.context.readAndWait { try $0.count(Book.self, where: Book.rating > 3) } == 4)
-        #expect(try store.context.readAndWait { try $0.exists(Book.self, where: Book.pages > 900) })
-        #expect(try !store.context.readAndWait { try $0.exists(Book.self, where: Book.pages > 9000) })
+        #expect(try store.context.readAndWait { try $0.count(Query<Book>(where: Book.rating > 3)) } == 4)
+        #expect(try store.context.readAndWait { try $0.exists(Query<Book>(where: Book.pages > 900)) })
+        #expect(try !store.context.readAndWait { try $0.exists(Query<Book>(where: Book.pages > 9000)) })
         let first = try store.context.readAndWait { tx in
             try tx.first(Query<Book>(where: Book.rating != nil, sortedBy: [Book.rating.ascending()]))
         }
@@ -100,7 +100,7 @@ import Testing
     @Test func aFieldNamingNoPropertyThrowsUnknownProperty() throws {
         let wrong = Field<Book, String>("titel")
         do {
-            _ = try store.context.readAndWait { tx in try tx.fetch(Book.self, where: wrong == "x") }
+            _ = try store.context.readAndWait { tx in try tx.fetch(Query<Book>(where: wrong == "x")) }
             Issue.record("expected an error")
         } catch let error as PersistenceError {
             #expect(error.code == .unknownProperty)
@@ -112,12 +112,12 @@ import Testing
     @Test func aFieldDeclaredWithTheWrongTypeIsRefused() throws {
         let wrong = Field<Book, Int>("title")
         let unknownProperty = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { tx in try tx.fetch(Book.self, where: wrong > 3) }
+            try store.context.readAndWait { tx in try tx.fetch(Query<Book>(where: wrong > 3)) }
         }
         #expect(unknownProperty?.code == .unknownProperty)
         let unknownPropertyAgain = #expect(throws: PersistenceError.self) {
             try store.context.readAndWait { tx in
-                try tx.fetch(Book.self, sortedBy: [Field<Book, Int>("nope").ascending()])
+                try tx.fetch(Query<Book>(sortedBy: [Field<Book, Int>("nope").ascending()]))
             }
         }
         #expect(unknownPropertyAgain?.code == .unknownProperty)

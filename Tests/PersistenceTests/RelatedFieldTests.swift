@@ -46,7 +46,7 @@ struct RFNovel: StoredEntity, Equatable {
 
     /// The ids of the novels `filter` selects, in insertion order.
     func ids(_ store: ObjectStore, _ filter: Filter<RFNovel>) throws -> [Int64] {
-        try store.context.readAndWait { tx in try tx.fetch(RFNovel.self, where: filter).map(\.id) }
+        try store.context.readAndWait { tx in try tx.fetch(Query<RFNovel>(where: filter)).map(\.id) }
     }
 
     @Test func theKeyPathSpellingSelectsWhatHasSelectsForEveryOperator() throws {
@@ -112,26 +112,29 @@ struct RFNovel: StoredEntity, Equatable {
         defer { withExtendedLifetime(fixture) {} }
         try store.context.readAndWait { tx in
             let ascending = try tx.fetch(
-                RFNovel.self, sortedBy: [RFNovel.writer.name.ascending(), RFNovel.title.ascending()])
+                Query<RFNovel>(sortedBy: [RFNovel.writer.name.ascending(), RFNovel.title.ascending()]))
             // A nil reference first, then Frank Herbert, Stanisław Lem, Ursula K. Le Guin.
             #expect(ascending.map(\.id) == [40, 20, 30, 11, 10])
             #expect(
                 ascending
                     == (try tx.fetch(
-                        RFNovel.self, sortedBy: [RFNovel.writer.ascending(RFWriter.name), RFNovel.title.ascending()])))
+                        Query<RFNovel>(sortedBy: [RFNovel.writer.ascending(RFWriter.name), RFNovel.title.ascending()])))
+            )
             let descending = try tx.fetch(
-                RFNovel.self, sortedBy: [RFNovel.writer.born.descending(), RFNovel.title.ascending()])
+                Query<RFNovel>(sortedBy: [RFNovel.writer.born.descending(), RFNovel.title.ascending()]))
             // 1929, 1920, then no year (the writer without one, the nil reference) by title.
             #expect(descending.map(\.id) == [11, 10, 20, 40, 30])
             let folded = try tx.fetch(
-                RFNovel.self, where: RFNovel.writer.has(.all),
-                sortedBy: [RFNovel.writer.name.descending(caseInsensitive: true)])
+                Query<RFNovel>(
+                    where: RFNovel.writer.has(.all),
+                    sortedBy: [RFNovel.writer.name.descending(caseInsensitive: true)]))
             #expect(folded.map(\.id) == [10, 11, 30, 20])
             #expect(
                 folded
                     == (try tx.fetch(
-                        RFNovel.self, where: RFNovel.writer.has(.all),
-                        sortedBy: [RFNovel.writer.descending(RFWriter.name, caseInsensitive: true)])))
+                        Query<RFNovel>(
+                            where: RFNovel.writer.has(.all),
+                            sortedBy: [RFNovel.writer.descending(RFWriter.name, caseInsensitive: true)]))))
         }
     }
 }

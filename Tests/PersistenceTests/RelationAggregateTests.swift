@@ -84,7 +84,8 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func groupsByTheReferredRowComputeEveryAggregateInSQL() throws {
         let groups = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, aggregating: Self.count, AggPhoto.likes.sum(), AggPhoto.likes.average(),
+                Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count, AggPhoto.likes.sum(),
+                AggPhoto.likes.average(),
                 AggPhoto.likes.min(), AggPhoto.likes.max())
         }
         // Ordered by reference; the photo without a place and the place without photos have no group.
@@ -100,28 +101,32 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func groupsByTheReferredRowTakeAFilterHavingSortAndLimit() throws {
         let top = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, aggregating: Self.count, where: AggPhoto.likes >= 5,
+                Query<AggPhoto>(where: AggPhoto.likes >= 5), by: AggPhoto.place, aggregating: Self.count,
                 sortedBy: [AggPhoto.likes.sum().descending()], limit: 1)
         }
         #expect(top.map(\.0.id) == [1])
         #expect(top.map(\.1) == [2])
-        let busy = try read { tx in try tx.groups(by: AggPhoto.place, aggregating: Self.count, having: Self.count >= 2)
+        let busy = try read { tx in
+            try tx.groups(Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count, having: Self.count >= 2)
         }
         #expect(busy.map(\.0.name) == ["Paris"])
         let byName = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, aggregating: Self.count, sortedBy: [.key(AggPhoto.place.ascending(AggPlace.name))])
+                Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count,
+                sortedBy: [.key(AggPhoto.place.ascending(AggPlace.name))])
         }
         #expect(byName.map(\.0.name) == ["Lyon", "Paris", "paris"])
         // Folded names tie ("Paris", "paris"): the ties keep the order of the references.
         let folded = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, aggregating: Self.count,
+                Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count,
                 sortedBy: [.key(AggPhoto.place.descending(AggPlace.name, caseInsensitive: true))])
         }
         #expect(folded.map(\.0.id) == [1, 2, 3])
         let byReference = try read { tx in
-            try tx.groups(by: AggPhoto.place, aggregating: Self.count, sortedBy: [.key(AggPhoto.placeID.descending())])
+            try tx.groups(
+                Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count,
+                sortedBy: [.key(AggPhoto.placeID.descending())])
         }
         #expect(byReference.map(\.0.id) == [3, 2, 1])
     }
@@ -131,7 +136,7 @@ struct AggOwner: StoredEntity, Equatable {
             let schema = try tx.connection.codec(AggPhoto.self).schema
             let built = try QuerySQL.groups(
                 keys: [.related(AggPhoto.place.referencePath, nil)], aggregates: [Self.count.spec],
-                filter: Filter<AggPhoto>?.none, having: nil, sort: [], limit: nil, schema: schema)
+                rows: Query<AggPhoto>(), having: nil, sort: [], limit: nil, schema: schema)
             let statement = try tx.connection.statement(for: built, explain: true)
             var lines: [String] = []
             while try statement.step() { lines.append(statement.text(3)) }
@@ -144,7 +149,7 @@ struct AggOwner: StoredEntity, Equatable {
             let schema = try tx.connection.codec(AggPhoto.self).schema
             let built = try QuerySQL.groups(
                 keys: [.related(AggPhoto.place.referencePath, "name")], aggregates: [Self.count.spec],
-                filter: Filter<AggPhoto>?.none, having: nil, sort: [], limit: nil, schema: schema)
+                rows: Query<AggPhoto>(), having: nil, sort: [], limit: nil, schema: schema)
             let statement = try tx.connection.statement(for: built, explain: true)
             var lines: [String] = []
             while try statement.step() { lines.append(statement.text(3)) }
@@ -159,8 +164,10 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func eachEntityComesWithAggregatesOfItsRelatedRowsThoseWithoutToo() throws {
         let places = try read { tx in
             try tx.fetch(
-                Query<AggPlace>(sortedBy: [AggPlace.name.ascending()]), aggregating: AggPlace.photos, Self.count,
-                AggPhoto.likes.sum(), AggPhoto.likes.average(), AggPhoto.likes.max())
+                Query<AggPlace>(sortedBy: [AggPlace.name.ascending()]).including(
+                    AggPlace.photos.aggregate(Self.count), AggPlace.photos.aggregate(AggPhoto.likes.sum()),
+                    AggPlace.photos.aggregate(AggPhoto.likes.average()), AggPlace.photos.aggregate(AggPhoto.likes.max())
+                ))
         }
         #expect(places.map(\.0.name) == ["Lyon", "Oslo", "Paris", "paris"])
         #expect(places.map(\.1) == [1, 0, 2, 1])
@@ -172,8 +179,10 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func aggregatesOfRelatedRowsTakeBothFiltersAndTheWindow() throws {
         let places = try read { tx in
             try tx.fetch(
-                Query<AggPlace>(where: AggPlace.country == "FR", sortedBy: [AggPlace.name.descending()], limit: 1),
-                aggregating: AggPlace.photos, Self.count, AggPhoto.likes.min(), where: AggPhoto.likes > 5)
+                Query<AggPlace>(where: AggPlace.country == "FR", sortedBy: [AggPlace.name.descending()], limit: 1)
+                    .including(
+                        AggPlace.photos.aggregate(Self.count, where: AggPhoto.likes > 5),
+                        AggPlace.photos.aggregate(AggPhoto.likes.min(), where: AggPhoto.likes > 5)))
         }
         #expect(places.map(\.0.name) == ["Paris"])
         #expect(places.map(\.1) == [1])
@@ -199,7 +208,7 @@ struct AggOwner: StoredEntity, Equatable {
     @Test func anAggregateOfARelatedJSONPropertyIsATypedErrorNamingIt() throws {
         let error = try #require(throws: PersistenceError.self) {
             try read { tx in
-                try tx.fetch(Query<AggPlace>(), aggregating: AggPlace.photos, AggPhoto.ranks.max())
+                try tx.fetch(Query<AggPlace>().including(AggPlace.photos.aggregate(AggPhoto.ranks.max())))
             }
         }
         #expect(error.code == .invalidQuery)
@@ -211,7 +220,7 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func groupsByAReferredPropertyFoldTextAsTheIndexDoes() throws {
         let groups = try read { tx in
-            try tx.groups(by: AggPhoto.place, AggPlace.name, aggregating: Self.count, AggPhoto.likes.sum())
+            try tx.groups(Query<AggPhoto>(), by: AggPhoto.place.name, aggregating: Self.count, AggPhoto.likes.sum())
         }
         // "Paris" and "paris" are one group, reported as its smallest text by code point.
         #expect(groups.map(\.0) == ["Lyon", "Paris"])
@@ -221,27 +230,29 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func groupsByAReferredPropertyTakeAFilterHavingSortAndLimit() throws {
         let countries = try read { tx in
-            try tx.groups(by: AggPhoto.place, AggPlace.country, aggregating: Self.count, AggPhoto.likes.average())
+            try tx.groups(
+                Query<AggPhoto>(), by: AggPhoto.place.country, aggregating: Self.count, AggPhoto.likes.average())
         }
         #expect(countries.map(\.0) == ["FR", "US"])
         #expect(countries.map(\.1) == [3, 1])
         #expect(countries.map(\.2) == [22.0 / 3, 1])
         let reversed = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, AggPlace.country, aggregating: Self.count,
+                Query<AggPhoto>(), by: AggPhoto.place.country, aggregating: Self.count,
                 sortedBy: [.key(AggPhoto.place.descending(AggPlace.country))])
         }
         #expect(reversed.map(\.0) == ["US", "FR"])
         let top = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, AggPlace.country, aggregating: AggPhoto.likes.sum(), where: AggPhoto.likes < 10,
+                Query<AggPhoto>(where: AggPhoto.likes < 10), by: AggPhoto.place.country,
+                aggregating: AggPhoto.likes.sum(),
                 having: Self.count >= 1, sortedBy: [AggPhoto.likes.sum().descending()], limit: 1)
         }
         #expect(top.map(\.0) == ["FR"])
         #expect(top.map(\.1) == [12])
         let folded = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, AggPlace.name, aggregating: Self.count,
+                Query<AggPhoto>(), by: AggPhoto.place.name, aggregating: Self.count,
                 sortedBy: [.key(AggPhoto.place.descending(AggPlace.name))])
         }
         #expect(folded.map(\.0) == ["Paris", "Lyon"])
@@ -251,7 +262,7 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func aGroupByAReferredJSONPropertyIsATypedErrorNamingIt() throws {
         let error = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.groups(by: AggPhoto.place, AggPlace.rank, aggregating: Self.count) }
+            try read { tx in try tx.groups(Query<AggPhoto>(), by: AggPhoto.place.rank, aggregating: Self.count) }
         }
         #expect(error.code == .invalidQuery)
         #expect(error.entity == "AggPlace")
@@ -261,13 +272,13 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func aRelationToAnEntityNotOpenedIsATypedErrorNamingTheReference() throws {
         let grouped = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.groups(by: AggPhoto.owner, AggOwner.name, aggregating: Self.count) }
+            try read { tx in try tx.groups(Query<AggPhoto>(), by: AggPhoto.owner.name, aggregating: Self.count) }
         }
         let byRow = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.groups(by: AggPhoto.owner, aggregating: Self.count) }
+            try read { tx in try tx.groups(Query<AggPhoto>(), by: AggPhoto.owner, aggregating: Self.count) }
         }
         let sectioned = try #require(throws: PersistenceError.self) {
-            try read { tx in try tx.fetch(Query<AggPhoto>(), sectionedBy: AggPhoto.owner, AggOwner.name) }
+            try read { tx in try tx.fetch(Query<AggPhoto>().sectioned(by: AggPhoto.owner.name)) }
         }
         for error in [grouped, byRow, sectioned] {
             #expect(error.code == .misuse)
@@ -280,7 +291,7 @@ struct AggOwner: StoredEntity, Equatable {
         let error = try #require(throws: PersistenceError.self) {
             try read { tx in
                 try tx.groups(
-                    by: AggPhoto.place, AggPlace.country, aggregating: Self.count,
+                    Query<AggPhoto>(), by: AggPhoto.place.country, aggregating: Self.count,
                     sortedBy: [.key(AggPhoto.title.ascending())])
             }
         }
@@ -293,7 +304,7 @@ struct AggOwner: StoredEntity, Equatable {
         let error = try #require(throws: PersistenceError.self) {
             try read { tx in
                 try tx.groups(
-                    by: AggPhoto.place, AggPlace.country, aggregating: Self.count,
+                    Query<AggPhoto>(), by: AggPhoto.place.country, aggregating: Self.count,
                     sortedBy: [.key(AggPhoto.place.ascending(AggPlace.name))])
             }
         }
@@ -302,7 +313,8 @@ struct AggOwner: StoredEntity, Equatable {
         // Groups keyed by the referred row itself may be.
         let byPlace = try read { tx in
             try tx.groups(
-                by: AggPhoto.place, aggregating: Self.count, sortedBy: [.key(AggPhoto.place.descending(AggPlace.name))])
+                Query<AggPhoto>(), by: AggPhoto.place, aggregating: Self.count,
+                sortedBy: [.key(AggPhoto.place.descending(AggPlace.name))])
         }
         #expect(byPlace.map(\.0.name) == ["paris", "Paris", "Lyon"])
     }
@@ -311,24 +323,24 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func sectionsByAReferredPropertyKeepTheQueryOrder() throws {
         let query = Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.name), AggPhoto.title.ascending()])
-        let sections = try read { tx in try tx.fetch(query, sectionedBy: AggPhoto.place, AggPlace.name) }
+        let sections = try read { tx in try tx.fetch(query.sectioned(by: AggPhoto.place.name)) }
         #expect(sections.map(\.key) == [nil, "Lyon", "Paris", "paris"])
         #expect(
-            sections.map { $0.entities.map(\.title) } == [["Unknown"], ["Fourviere"], ["Eiffel", "Louvre"], ["Texas"]])
+            sections.map { $0.rows.map(\.title) } == [["Unknown"], ["Fourviere"], ["Eiffel", "Louvre"], ["Texas"]])
     }
 
     @Test func anObservedSectionMovesWhenTheReferredRowChanges() async throws {
         let query = Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.name), AggPhoto.title.ascending()])
         let deliveries = Arrival<SectionedChange<String?, AggPhoto>>()
-        let token = store.observe(.query(query, sectionedBy: AggPhoto.place, AggPlace.name)) { deliveries.fulfill($0) }
+        let token = store.observe(.query(query, sectionedBy: AggPhoto.place.name)) { deliveries.fulfill($0) }
         defer { token.cancel() }
         let first = try await deliveries.value("the first delivery")
         #expect(first.isInitial)
         #expect(first.sections.map(\.key) == [nil, "Lyon", "Paris", "paris"])
-        #expect(first.rowChanges == first.sections.map { ChangeSet(inserted: Array($0.entities.indices)) })
+        #expect(first.rowChanges == first.sections.map { ChangeSet(inserted: Array($0.rows.indices)) })
         // Only the place changes: Lyon renamed keeps its place in the order, under a new key.
         try await store.context.persist { tx in
-            _ = try tx.update(AggPlace.self, where: AggPlace.name == "Lyon", set: [AggPlace.name.set("Lugdunum")])
+            _ = try tx.update(Query<AggPlace>(where: AggPlace.name == "Lyon"), set: [AggPlace.name.set("Lugdunum")])
         }
         try await waitUntil("the rename's delivery") { deliveries.count == 2 }
         let renamed = deliveries.all[1]
@@ -337,12 +349,12 @@ struct AggOwner: StoredEntity, Equatable {
         #expect(renamed.rowChanges[1] == ChangeSet(inserted: [0]))
         // A photo moves to another place: deleted from one section, inserted into the other.
         try await store.context.persist { tx in
-            _ = try tx.update(AggPhoto.self, where: AggPhoto.title == "Texas", set: [AggPhoto.placeID.set(1)])
+            _ = try tx.update(Query<AggPhoto>(where: AggPhoto.title == "Texas"), set: [AggPhoto.placeID.set(1)])
         }
         try await waitUntil("the move's delivery") { deliveries.count == 3 }
         let moved = deliveries.all[2]
         #expect(moved.sections.map(\.key) == [nil, "Lugdunum", "Paris"])
-        #expect(moved.sections[2].entities.map(\.title) == ["Eiffel", "Louvre", "Texas"])
+        #expect(moved.sections[2].rows.map(\.title) == ["Eiffel", "Louvre", "Texas"])
         #expect(moved.sectionChanges.deleted == [3])
         #expect(moved.sectionChanges.updated == [2])
         #expect(moved.rowChanges[2] == ChangeSet(inserted: [2]))
@@ -350,8 +362,11 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test @MainActor func theMainActorFormDeliversSectionsOnTheMainActor() async throws {
         let keys = Arrival<[String?]>()
-        let token = store.observe(.query(Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.country)]), sectionedBy: AggPhoto.place,
-            AggPlace.country)) { change in
+        let token = store.observe(
+            .query(
+                Query<AggPhoto>(sortedBy: [AggPhoto.place.ascending(AggPlace.country)]),
+                sectionedBy: AggPhoto.place.country)
+        ) { change in
             MainActor.assertIsolated()
             keys.fulfill(change.sections.map(\.key))
         }
@@ -361,7 +376,9 @@ struct AggOwner: StoredEntity, Equatable {
 
     @Test func anObservedSectionThroughAnEntityNotOpenedReportsTheReference() async throws {
         let errors = Arrival<PersistenceError>()
-        let token = store.observe(.query(Query<AggPhoto>(), sectionedBy: AggPhoto.owner, AggOwner.name), onError: { if let error = $0 as? PersistenceError { errors.fulfill(error) } }
+        let token = store.observe(
+            .query(Query<AggPhoto>(), sectionedBy: AggPhoto.owner.name),
+            onError: { if let error = $0 as? PersistenceError { errors.fulfill(error) } }
         ) { _ in }
         defer { token.cancel() }
         let error = try await errors.value("the error")
@@ -372,9 +389,12 @@ struct AggOwner: StoredEntity, Equatable {
     // MARK: Live values
 
     @Test @MainActor func aLiveGroupedValueThroughARelationFollowsCommitsOnTheRelatedTable() async throws {
-        let perCountry = LiveValue(.value(tracking: AggPhoto.self, AggPlace.self) { tx in
-            try tx.groups(by: AggPhoto.place, AggPlace.country, aggregating: Self.count).map { "\($0.0): \($0.1)" }
-        }, in: store)
+        let perCountry = LiveValue(
+            .value(tracking: AggPhoto.self, AggPlace.self) { tx in
+                try tx.groups(Query<AggPhoto>(), by: AggPhoto.place.country, aggregating: Self.count).map {
+                    "\($0.0): \($0.1)"
+                }
+            }, in: store)
         let first = Arrival<Bool>()
         withObservationTracking({ _ = perCountry.value }, onChange: { first.fulfill(true) })
         _ = try await first.value("the first read")
@@ -383,7 +403,7 @@ struct AggOwner: StoredEntity, Equatable {
         withObservationTracking({ _ = perCountry.value }, onChange: { next.fulfill(true) })
         // A commit on the places alone regroups the photos.
         try await store.context.persist { tx in
-            _ = try tx.update(AggPlace.self, where: AggPlace.country == "US", set: [AggPlace.country.set("FR")])
+            _ = try tx.update(Query<AggPlace>(where: AggPlace.country == "US"), set: [AggPlace.country.set("FR")])
         }
         _ = try await next.value("the place commit's read")
         #expect(perCountry.value == ["FR: 4"])

@@ -109,7 +109,7 @@ struct LibBook: StoredEntity, Equatable {
         #expect(plan.contains { $0.contains("fk_index_LibBook_title_folded") }, "\(plan)")
         let pairs = try store.context.readAndWait { tx in
             try tx.fetch(
-                Query<LibBook>(sortedBy: [LibBook.title.ascending(caseInsensitive: true)]), including: LibBook.author)
+                Query<LibBook>(sortedBy: [LibBook.title.ascending(caseInsensitive: true)]).including(LibBook.author))
         }
         #expect(
             pairs.map { $0.1?.name } == ["Frank Herbert", "Ursula K. Le Guin", "Émile \u{0}Zola", "Ursula K. Le Guin"])
@@ -120,7 +120,7 @@ struct LibBook: StoredEntity, Equatable {
             _ = try tx.delete(LibAuthor.self, id: 1)
         }
         let left = try store.context.readAndWait { tx in
-            try tx.fetch(LibBook.self, sortedBy: [LibBook.title.ascending()])
+            try tx.fetch(Query<LibBook>(sortedBy: [LibBook.title.ascending()]))
         }
         #expect(left.map(\.id) == ["978-1", "978-2"])
         #expect(left.first?.editorID == nil)
@@ -158,6 +158,6 @@ struct LibBook: StoredEntity, Equatable {
                 }
             ]
         }
-        #expect(try store.context.readAndWait { tx in try tx.count(LibBook.self) } == 4)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<LibBook>()) } == 4)
     }
 }

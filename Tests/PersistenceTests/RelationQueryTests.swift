@@ -33,7 +33,7 @@ import Testing
         let (fixture, store) = try seeded()
         defer { withExtendedLifetime(fixture) {} }
         let pairs = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]), including: RelBook.author)
+            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]).including(RelBook.author))
         }
         #expect(pairs.map(\.0.id) == [20, 11, 12, 10, 21])
         #expect(
@@ -41,7 +41,7 @@ import Testing
                 "Frank Herbert", "Ursula K. Le Guin", "Ursula K. Le Guin", "Ursula K. Le Guin", "Frank Herbert",
             ])
         let shelves = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]).limit(2), including: RelBook.shelf)
+            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]).limit(2).including(RelBook.shelf))
         }
         #expect(shelves.map(\.0.id) == [20, 11])
         #expect(shelves.map { $0.1?.label } == ["Science fiction", nil])
@@ -51,10 +51,10 @@ import Testing
         let (fixture, store) = try seeded()
         defer { withExtendedLifetime(fixture) {} }
         let query = Query<RelAuthor>(sortedBy: [RelAuthor.name.ascending()])
-        let ordered = try store.context.readAndWait { tx in try tx.fetch(query, including: RelAuthor.books) }
+        let ordered = try store.context.readAndWait { tx in try tx.fetch(query.including(RelAuthor.books)) }
         #expect(ordered.map(\.0.name) == ["Frank Herbert", "Octavia E. Butler", "Ursula K. Le Guin"])
         #expect(ordered.map { $0.1.map(\.id) } == [[20, 21], [], [11, 12, 10]])
-        let inserted = try store.context.readAndWait { tx in try tx.fetch(query, including: RelAuthor.booksByInsertion)
+        let inserted = try store.context.readAndWait { tx in try tx.fetch(query.including(RelAuthor.booksByInsertion))
         }
         #expect(inserted.map { $0.1.map(\.id) } == [[20, 21], [], [10, 11, 12]])
         // The same as one query per author.
@@ -63,7 +63,7 @@ import Testing
                 (
                     author,
                     try tx.fetch(
-                        RelBook.self, where: RelBook.authorID == author.id, sortedBy: [RelBook.year.ascending()])
+                        Query<RelBook>(where: RelBook.authorID == author.id, sortedBy: [RelBook.year.ascending()]))
                 )
             }
         }
@@ -71,7 +71,7 @@ import Testing
         #expect(loop.map(\.1) == ordered.map(\.1))
         // A window prefetches the related rows of the window only.
         let window = try store.context.readAndWait { tx in
-            try tx.fetch(query.limit(1, offset: 2), including: RelAuthor.books)
+            try tx.fetch(query.limit(1, offset: 2).including(RelAuthor.books))
         }
         #expect(window.map(\.0.id) == [1])
         #expect(window.first?.1.count == 3)
@@ -82,8 +82,8 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         let credits = try store.context.readAndWait { tx in
             try tx.fetch(
-                Query<RelBook>(where: RelBook.year < 1970, sortedBy: [RelBook.year.ascending()]),
-                including: RelBook.contributors)
+                Query<RelBook>(where: RelBook.year < 1970, sortedBy: [RelBook.year.ascending()]).including(
+                    RelBook.contributors))
         }
         #expect(credits.map(\.0.id) == [20, 11, 12])
         #expect(credits.map { $0.1.map(\.id) } == [[2, 1], [], []])
@@ -96,29 +96,32 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         try store.context.readAndWait { tx in
             let leGuin = try tx.fetch(
-                RelBook.self, where: RelBook.author.has(RelAuthor.name == "Ursula K. Le Guin"),
-                sortedBy: [RelBook.year.ascending()])
+                Query<RelBook>(
+                    where: RelBook.author.has(RelAuthor.name == "Ursula K. Le Guin"),
+                    sortedBy: [RelBook.year.ascending()]))
             #expect(leGuin.map(\.id) == [11, 12, 10])
-            let prolific = try tx.fetch(RelAuthor.self, where: RelAuthor.books.count >= 3)
+            let prolific = try tx.fetch(Query<RelAuthor>(where: RelAuthor.books.count >= 3))
             #expect(prolific.map(\.id) == [1])
-            let none = try tx.fetch(RelAuthor.self, where: RelAuthor.books.isEmpty)
+            let none = try tx.fetch(Query<RelAuthor>(where: RelAuthor.books.isEmpty))
             #expect(none.map(\.id) == [3])
-            let wellReviewed = try tx.fetch(RelBook.self, where: RelBook.reviews.any(RelReview.stars > 4))
+            let wellReviewed = try tx.fetch(Query<RelBook>(where: RelBook.reviews.any(RelReview.stars > 4)))
             #expect(wellReviewed.map(\.id) == [10])
-            let twoReviews = try tx.fetch(RelBook.self, where: RelBook.reviews.count(where: RelReview.stars >= 3) == 2)
+            let twoReviews = try tx.fetch(
+                Query<RelBook>(where: RelBook.reviews.count(where: RelReview.stars >= 3) == 2))
             #expect(twoReviews.map(\.id) == [20])
             // Two hops: authors with a book that has a review of 5 stars.
             let starred = try tx.fetch(
-                RelAuthor.self, where: RelAuthor.books.any(RelBook.reviews.any(RelReview.stars == 5)))
+                Query<RelAuthor>(where: RelAuthor.books.any(RelBook.reviews.any(RelReview.stars == 5))))
             #expect(starred.map(\.id) == [1])
             let contributed = try tx.fetch(
-                RelBook.self, where: RelBook.contributors.any(RelAuthor.name == "Ursula K. Le Guin"))
+                Query<RelBook>(where: RelBook.contributors.any(RelAuthor.name == "Ursula K. Le Guin")))
             #expect(contributed.map(\.id) == [20])
             let sorted = try tx.fetch(
-                RelBook.self, where: RelBook.year > 1966,
-                sortedBy: [RelBook.author.ascending(RelAuthor.name), RelBook.year.descending()])
+                Query<RelBook>(
+                    where: RelBook.year > 1966,
+                    sortedBy: [RelBook.author.ascending(RelAuthor.name), RelBook.year.descending()]))
             #expect(sorted.map(\.id) == [21, 10, 12, 11])
-            #expect(try tx.count(RelBook.self, where: RelBook.author.has(RelAuthor.name.hasPrefix("frank"))) == 2)
+            #expect(try tx.count(Query<RelBook>(where: RelBook.author.has(RelAuthor.name.hasPrefix("frank")))) == 2)
         }
     }
 
@@ -146,8 +149,11 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         defer { store.close() }
         let changes = Collector<QueryChange<RelBook>>()
-        let token = store.observe(.query(Query<RelBook>(
-                where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()])),
+        let token = store.observe(
+            .query(
+                Query<RelBook>(
+                    where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()])
+            ),
             queue: DispatchQueue(label: "RelationQueryTests.observe"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in changes.append(change) }
@@ -158,13 +164,14 @@ import Testing
         #expect(changes.wait { $0.last?.results.map(\.id) == [20, 11, 12, 10, 21] })
         // A cascade from the related table removes rows.
         try store.context.persistAndWait { tx in
-            _ = try tx.delete(RelReview.self, where: nil)
+            _ = try tx.delete(Query<RelReview>())
             _ = try tx.delete(RelAuthor.self, id: 1)
         }
         #expect(changes.wait { $0.last?.results.map(\.id) == [20, 21] })
         // Sorted by a related field: renaming the author reorders.
         let sorted = Collector<QueryChange<RelBook>>()
-        let second = store.observe(.query(Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()])),
+        let second = store.observe(
+            .query(Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()])),
             queue: DispatchQueue(label: "RelationQueryTests.sorted"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in sorted.append(change) }

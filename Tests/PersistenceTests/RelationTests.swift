@@ -47,20 +47,20 @@ import Testing
         let deleted = try store.context.persistAndWait { tx in try tx.delete(RelAuthor.self, id: 1) }
         #expect(deleted)
         let left = try store.context.readAndWait { tx in
-            try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()])
+            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]))
         }
         #expect(left.map(\.id) == [20])
         // The rule is SQLite's: a raw SQL delete cascades too.
         let changed = try store.context.persistAndWait { tx in try tx.execute("DELETE FROM RelAuthor WHERE id = 2") }
         #expect(changed == 1)
-        #expect(try store.context.readAndWait { tx in try tx.count(RelBook.self) } == 0)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<RelBook>()) } == 0)
     }
 
     @Test func nullifySetsTheReferencesToNil() throws {
         let (fixture, store) = try seeded()
         defer { withExtendedLifetime(fixture) {} }
         try store.context.persistAndWait { tx in _ = try tx.delete(RelShelf.self, id: "s") }
-        let books = try store.context.readAndWait { tx in try tx.fetch(RelBook.self) }
+        let books = try store.context.readAndWait { tx in try tx.fetch(Query<RelBook>()) }
         #expect(books.count == 4)
         #expect(books.allSatisfy { $0.shelfID == nil })
     }
@@ -82,7 +82,7 @@ import Testing
         // Through a cascade: deleting the author would delete the reviewed book.
         let cascaded = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                _ = try tx.delete(RelAuthor.self, where: RelAuthor.name == "Ursula K. Le Guin")
+                _ = try tx.delete(Query<RelAuthor>(where: RelAuthor.name == "Ursula K. Le Guin"))
             }
         }
         #expect(cascaded?.code == .deleteDenied)
@@ -90,14 +90,14 @@ import Testing
         #expect(cascaded?.property == "RelReview.bookID")
         #expect(cascaded?.message.contains("RelBook.authorID") == true)
         // Nothing was deleted, not even the books the cascade reached first.
-        #expect(try store.context.readAndWait { tx in try tx.count(RelBook.self) } == 4)
-        #expect(try store.context.readAndWait { tx in try tx.count(RelAuthor.self) } == 2)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<RelBook>()) } == 4)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<RelAuthor>()) } == 2)
         // Raw SQL is refused too.
         let raw = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in try tx.execute("DELETE FROM RelBook WHERE id = 10") }
         }
         #expect(raw?.code == .constraintViolation)
-        #expect(try store.context.readAndWait { tx in try tx.count(RelBook.self) } == 4)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<RelBook>()) } == 4)
     }
 
     @Test func aReferenceToAMissingRowFailsAtTheWriteNamingThePropertyAndTheIdentity() throws {
@@ -129,11 +129,11 @@ import Testing
             }
         }
         let books = try store.context.readAndWait { tx in
-            try tx.fetch(RelBook.self, sortedBy: [RelBook.year.ascending()])
+            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.year.ascending()]))
         }
         #expect(books.map(\.id) == [20, 11, 12, 10])
         #expect(books.first?.shelfID == "s")
-        #expect(try store.context.readAndWait { tx in try tx.count(RelReview.self) } == 0)
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<RelReview>()) } == 0)
     }
 
     // MARK: Bad declarations
@@ -231,7 +231,7 @@ import Testing
         }
         #expect(credit?.code == .uniqueKeyViolation)
         let tagged = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.id.ascending()]), including: RelBook.tags)
+            try tx.fetch(Query<RelBook>(sortedBy: [RelBook.id.ascending()]).including(RelBook.tags))
         }
         #expect(tagged.map { $0.1.map(\.id) } == [["c", "a"], [], [], ["b", "c", "a"]])
         // Deleting either side deletes its links, never the other side.
@@ -241,7 +241,7 @@ import Testing
             #expect(try !tx.unlink(RelBook.tags, 20, from: "b"))
         }
         let after = try store.context.readAndWait { tx in
-            try tx.fetch(Query<RelBook>(where: RelBook.id == 20), including: RelBook.tags)
+            try tx.fetch(Query<RelBook>(where: RelBook.id == 20).including(RelBook.tags))
         }
         #expect(after.first?.1.map(\.id) == ["a"])
     }

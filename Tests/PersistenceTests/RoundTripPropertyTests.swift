@@ -222,7 +222,7 @@ func fingerprint(_ value: Everything) throws -> String {
             for row in rows { try tx.insert(row) }
         }
         let back = try store.context.readAndWait { tx in
-            try tx.fetch(Everything.self, sortedBy: [Field<Everything, Int>("id").ascending()])
+            try tx.fetch(Query<Everything>(sortedBy: [Field<Everything, Int>("id").ascending()]))
         }
         #expect(back.count == rows.count, "seed \(seed)")
         for (written, read) in zip(rows, back) {

@@ -23,7 +23,7 @@ import Testing
         try store.context.persistAndWait { tx in try tx.insert(photo) }
         let fetched = try store.context.readAndWait { tx in try tx.fetch(Photo.self, id: photo.id) }
         #expect(fetched == photo)
-        let done = try store.context.readAndWait { tx in try tx.fetch(Photo.self, where: Photo.shelf == .done) }
+        let done = try store.context.readAndWait { tx in try tx.fetch(Query<Photo>(where: Photo.shelf == .done)) }
         #expect(done.map(\.id) == [photo.id])
     }
 
@@ -64,7 +64,7 @@ import Testing
         try store.context.persistAndWait { tx in try tx.upsert(photo) }
         photo.title = "second"
         try store.context.persistAndWait { tx in try tx.upsert(photo) }
-        let all = try store.context.readAndWait { try $0.fetch(Photo.self) }
+        let all = try store.context.readAndWait { try $0.fetch(Query<Photo>()) }
         #expect(all.map(\.title) == ["second"])
     }
 
@@ -79,7 +79,7 @@ import Testing
         let first = photo("first fetch")
         try store.context.persistAndWait { tx in try tx.upsert(first, matching: Photo.remoteKey) }
         try store.context.persistAndWait { tx in try tx.upsert(photo("second fetch"), matching: Photo.remoteKey) }
-        let all = try store.context.readAndWait { try $0.fetch(Photo.self) }
+        let all = try store.context.readAndWait { try $0.fetch(Query<Photo>()) }
         #expect(all.map(\.title) == ["second fetch"])
         #expect(all.map(\.id) == [first.id])
         let misuse = #expect(throws: PersistenceError.self) {
@@ -97,7 +97,7 @@ import Testing
             try tx.upsert(Book(id: "google-1", title: "Dune", isbn: "978"), matching: Book.isbnKey)
             try tx.upsert(Book(id: "google-2", title: "Dune (new edition)", isbn: "978"), matching: Book.isbnKey)
         }
-        let all = try store.context.readAndWait { try $0.fetch(Book.self) }
+        let all = try store.context.readAndWait { try $0.fetch(Query<Book>()) }
         #expect(all.count == 1)
         #expect(all.first?.id == "google-1")
         #expect(all.first?.title == "Dune (new edition)")
@@ -117,7 +117,7 @@ import Testing
             #expect(error.code == .uniqueKeyViolation)
             #expect(error.message.contains("unique"))
         }
-        #expect(try store.context.readAndWait { try $0.count(Book.self) } == 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<Book>()) } == 1)
     }
 
     @Test func deleteOneAndDeleteMatching() throws {
@@ -129,14 +129,14 @@ import Testing
         let results = try store.context.persistAndWait { tx in
             (
                 try tx.delete(Book.self, id: "b0"), try tx.delete(Book.self, id: "b0"),
-                try tx.delete(Book.self, where: Book.pages >= 50)
+                try tx.delete(Query<Book>(where: Book.pages >= 50))
             )
         }
         #expect(results.0 == true)
         #expect(results.1 == false)
         #expect(results.2 == 5)
-        #expect(try store.context.readAndWait { try $0.count(Book.self) } == 4)
-        #expect(try store.context.persistAndWait { try $0.delete(Book.self, where: nil) } == 4)
+        #expect(try store.context.readAndWait { try $0.count(Query<Book>()) } == 4)
+        #expect(try store.context.persistAndWait { try $0.delete(Query<Book>()) } == 4)
     }
 
     @Test func deleteBySortedWindowKeepsTheNewestInOneStatement() throws {
@@ -146,17 +146,18 @@ import Testing
             for index in 0..<10 { try tx.insert(Book(id: "b\(index)", title: "T\(index)", pages: index * 10)) }
         }
         let pruned = try store.context.persistAndWait { tx in
-            try tx.delete(Book.self, where: Book.pages >= 20, sortedBy: [Book.pages.descending()], offset: 3)
+            try tx.delete(Query<Book>(where: Book.pages >= 20, sortedBy: [Book.pages.descending()], offset: 3))
         }
         #expect(pruned == 5)
         let kept = try store.context.readAndWait { tx in try tx.fetch(Query<Book>(sortedBy: [Book.pages.ascending()])) }
         #expect(kept.map(\.id) == ["b0", "b1", "b7", "b8", "b9"])
         let limited = try store.context.persistAndWait { tx in
-            try tx.delete(Book.self, where: nil, sortedBy: [Book.pages.ascending()], limit: 1, offset: 1)
+            try tx.delete(Query<Book>(sortedBy: [Book.pages.ascending()], limit: 1, offset: 1))
         }
         #expect(limited == 1)
-        #expect(try store.context.readAndWait { try $0.fetch(Query<Book>(sortedBy: [Book.pages.ascending()])) }.map(\.id)
-            == ["b0", "b7", "b8", "b9"])
+        #expect(
+            try store.context.readAndWait { try $0.fetch(Query<Book>(sortedBy: [Book.pages.ascending()])) }.map(\.id)
+                == ["b0", "b7", "b8", "b9"])
     }
 
     @Test func deleteWithAWindowButNoSortIsRefusedAndDeletesNothing() throws {
@@ -166,13 +167,13 @@ import Testing
             for index in 0..<4 { try tx.insert(Book(id: "b\(index)", title: "T\(index)", pages: index)) }
         }
         do {
-            _ = try store.context.persistAndWait { tx in try tx.delete(Book.self, where: nil, offset: 2) }
+            _ = try store.context.persistAndWait { tx in try tx.delete(Query<Book>(offset: 2)) }
             Issue.record("expected a refusal")
         } catch let error as PersistenceError {
             #expect(error.code == .invalidQuery)
             #expect(error.entity == "Book")
         }
-        #expect(try store.context.readAndWait { try $0.count(Book.self) } == 4)
+        #expect(try store.context.readAndWait { try $0.count(Query<Book>()) } == 4)
     }
 
     @Test func rawSQLBindsItsArguments() throws {
@@ -226,7 +227,7 @@ import Testing
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(try other.readAndWait { try $0.fetch(Counter.self, id: 1) }?.value == 1)
         store.close()
-        let closed = #expect(throws: PersistenceError.self) { try other.readAndWait { try $0.count(Counter.self) } }
+        let closed = #expect(throws: PersistenceError.self) { try other.readAndWait { try $0.count(Query<Counter>()) } }
         #expect(closed?.code == .closed)
     }
 }

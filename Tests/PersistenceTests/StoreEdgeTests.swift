@@ -112,7 +112,7 @@ struct RowIDNamed: StoredEntity {
             for (id, rank) in [10, 9, 100, -1].enumerated() { try tx.insert(Ranked(id: id, rank: rank, label: "x")) }
         }
         let ranks = try store.context.readAndWait { tx in
-            try tx.fetch(Ranked.self, sortedBy: [Ranked.rank.ascending(caseInsensitive: true)]).map(\.rank)
+            try tx.fetch(Query<Ranked>(sortedBy: [Ranked.rank.ascending(caseInsensitive: true)])).map(\.rank)
         }
         #expect(ranks == [-1, 9, 10, 100])
     }
@@ -123,9 +123,9 @@ struct RowIDNamed: StoredEntity {
         try store.context.persistAndWait { tx in try tx.insert(Ranked(id: 1, rank: 0, label: "a\u{0}bc")) }
         let found = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("bc")).count,
-                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("\u{0}BC")).count,
-                try tx.fetch(Ranked.self, where: Ranked.label.hasSuffix("xbc")).count
+                try tx.fetch(Query<Ranked>(where: Ranked.label.hasSuffix("bc"))).count,
+                try tx.fetch(Query<Ranked>(where: Ranked.label.hasSuffix("\u{0}BC"))).count,
+                try tx.fetch(Query<Ranked>(where: Ranked.label.hasSuffix("xbc"))).count
             )
         }
         #expect(found == (1, 1, 0))
@@ -149,9 +149,9 @@ struct RowIDNamed: StoredEntity {
         let store = try fixture.open([IndexedRanked.self])
         let found = try store.context.readAndWait { tx in
             (
-                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label == "Arrakis").map(\.id),
-                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label.equals("eclair")).map(\.id),
-                try tx.fetch(IndexedRanked.self, where: IndexedRanked.label == "Dune").map(\.id)
+                try tx.fetch(Query<IndexedRanked>(where: IndexedRanked.label == "Arrakis")).map(\.id),
+                try tx.fetch(Query<IndexedRanked>(where: IndexedRanked.label.equals("eclair"))).map(\.id),
+                try tx.fetch(Query<IndexedRanked>(where: IndexedRanked.label == "Dune")).map(\.id)
             )
         }
         #expect(found.0 == [1])
@@ -174,7 +174,7 @@ struct RowIDNamed: StoredEntity {
         }
         #expect(updated.map(\.label) == ["Ångström"])
         let found = try store.context.readAndWait { tx in
-            try tx.fetch(IndexedRanked.self, where: IndexedRanked.label.equals("angstrom")).map(\.id)
+            try tx.fetch(Query<IndexedRanked>(where: IndexedRanked.label.equals("angstrom"))).map(\.id)
         }
         #expect(found == [1])
     }

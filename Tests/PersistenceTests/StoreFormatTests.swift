@@ -71,7 +71,7 @@ struct Stranger: StoredEntity {
         let fixture = try format1Copy()
         let store = try fixture.open([LegacyNote.self])
         let notes = try store.context.readAndWait { tx in
-            try tx.fetch(LegacyNote.self, sortedBy: [LegacyNote.title.ascending(caseInsensitive: true)])
+            try tx.fetch(Query<LegacyNote>(sortedBy: [LegacyNote.title.ascending(caseInsensitive: true)]))
         }
         // Format 1 turned -0.0 into 0.0 and rounded dates through seconds since 1970: these are
         // the values it read back (its program printed them when it wrote the file).
@@ -127,7 +127,7 @@ struct Stranger: StoredEntity {
         let back = try store.context.readAndWait { tx in
             (
                 try tx.fetch(LegacyNote.self, id: 4),
-                try tx.fetch(LegacyNote.self, where: LegacyNote.title.equals("angstrom")).map(\.id),
+                try tx.fetch(Query<LegacyNote>(where: LegacyNote.title.equals("angstrom"))).map(\.id),
                 try tx.queryPlan(for: Query<LegacyNote>(where: LegacyNote.title.equals("zorro"))).joined()
             )
         }
@@ -141,7 +141,7 @@ struct Stranger: StoredEntity {
         #expect(try raw.rows("PRAGMA user_version") == [["2"]])
         #expect(try raw.rows("SELECT name FROM sqlite_master WHERE name LIKE '%nocase%'").isEmpty)
         let reopened = try fixture.open([LegacyNote.self])
-        #expect(try reopened.context.readAndWait { tx in try tx.count(LegacyNote.self) } == 4)
+        #expect(try reopened.context.readAndWait { tx in try tx.count(Query<LegacyNote>()) } == 4)
         reopened.close()
     }
 
@@ -178,7 +178,7 @@ struct Stranger: StoredEntity {
         let second = try fixture.open([LegacyNote.self, Visit.self])
         let visit = try second.context.readAndWait { tx in try tx.fetch(Visit.self, id: 1) }
         #expect(visit?.at == Date(timeIntervalSince1970: 978_307_200.5))
-        #expect(try second.context.readAndWait { tx in try tx.count(LegacyNote.self) } == 3)
+        #expect(try second.context.readAndWait { tx in try tx.count(Query<LegacyNote>()) } == 3)
         second.close()
         #expect(try RawSQLite(fixture.url).rows("PRAGMA user_version") == [["2"]])
         let third = try fixture.open([LegacyNote.self, Visit.self])

@@ -14,7 +14,7 @@ import Testing
             for (index, label) in labels.enumerated() { try tx.insert(RelShelf(id: "s\(index)", label: label)) }
         }
         let read = try store.context.readAndWait { tx in
-            try tx.fetch(RelShelf.self, sortedBy: [RelShelf.idField.ascending()]).map(\.label)
+            try tx.fetch(Query<RelShelf>(sortedBy: [RelShelf.idField.ascending()])).map(\.label)
         }
         #expect(read == labels)
         // Bytes that are not UTF-8, written by raw SQL: an ASCII byte then 0xFF, and a lone
@@ -24,7 +24,7 @@ import Testing
                 try tx.execute("UPDATE RelShelf SET label = CAST(X'\(bytes)' AS TEXT) WHERE id = 's1'")
             }
             #expect(throws: PersistenceError.self) {
-                _ = try store.context.readAndWait { tx in try tx.fetch(RelShelf.self) }
+                _ = try store.context.readAndWait { tx in try tx.fetch(Query<RelShelf>()) }
             }
         }
     }

@@ -19,11 +19,11 @@ import Testing
         let fixture = try StoreFixture()
         let store = try fixture.open([Note.self])
         try await store.context.persist { tx in try tx.insert(Note(id: 1, text: "first")) }
-        #expect(try store.context.readAndWait { try $0.count(Note.self) } == 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<Note>()) } == 1)
         await #expect(throws: PersistenceError.self) {
             try await store.context.persist { tx in try tx.insert(Note(id: 2, text: "first")) }
         }
-        let notes = try await store.context.read { tx in try tx.fetch(Note.self) }
+        let notes = try await store.context.read { tx in try tx.fetch(Query<Note>()) }
         #expect(notes == [Note(id: 1, text: "first")])
     }
 
@@ -32,7 +32,7 @@ import Testing
         let store = try fixture.open([Note.self])
         store.context.persist({ tx in try tx.insert(Note(id: 1, text: "queued")) }, completion: nil)
         store.context.waitUntilIdle()
-        #expect(try store.context.readAndWait { try $0.count(Note.self) } == 1)
+        #expect(try store.context.readAndWait { try $0.count(Query<Note>()) } == 1)
     }
 
     @Test func inTopLevelCodeTryAwaitRunsTheAsyncFormOfEveryTwin() async throws {

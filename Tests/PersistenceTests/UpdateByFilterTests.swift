@@ -22,14 +22,14 @@ struct Gauge: StoredEntity, Equatable {
     }
 
     func novels() throws -> [Novel] {
-        try store.context.readAndWait { tx in try tx.fetch(Novel.self, sortedBy: [Novel.pages.ascending()]) }
+        try store.context.readAndWait { tx in try tx.fetch(Query<Novel>(sortedBy: [Novel.pages.ascending()])) }
             .sorted { $0.id < $1.id }
     }
 
     @Test func updateSetsFieldsOnEveryMatchingRowAndReturnsTheCount() throws {
         let changed = try store.context.persistAndWait { tx in
             try tx.update(
-                Novel.self, where: Novel.year > 1900,
+                Query<Novel>(where: Novel.year > 1900),
                 set: [Novel.pages += 10, Novel.rating.set(nil), Novel.shelf.set(.done)])
         }
         #expect(changed == 4)
@@ -41,21 +41,21 @@ struct Gauge: StoredEntity, Equatable {
         }
         #expect(try novels() == expected)
         let lowered = try store.context.persistAndWait { tx in
-            try tx.update(Novel.self, where: Novel.id == 5, set: [Novel.pages -= 300, Novel.rating += 1])
+            try tx.update(Query<Novel>(where: Novel.id == 5), set: [Novel.pages -= 300, Novel.rating += 1])
         }
         #expect(lowered == 1)
         #expect(try novels()[4].pages == 0)
         #expect(try novels()[4].rating == 4.0)
         // `nil` stays `nil` under +=.
-        try store.context.persistAndWait { tx in _ = try tx.update(Novel.self, where: nil, set: [Novel.rating += 1]) }
+        try store.context.persistAndWait { tx in _ = try tx.update(Query<Novel>(), set: [Novel.rating += 1]) }
         #expect(try novels().filter { $0.rating == nil }.map(\.id) == [1, 2, 3, 4, 6])
-        #expect(try store.context.persistAndWait { tx in try tx.update(Novel.self, where: .nothing, set: []) } == 0)
+        #expect(try store.context.persistAndWait { tx in try tx.update(Query<Novel>(where: .nothing), set: []) } == 0)
     }
 
     @Test func settingAPropertyStoredAsJSONStoresWhatAnUpsertStores() throws {
         for edition in [Int??.some(nil), .some(3), .none] {
             try store.context.persistAndWait { tx in
-                _ = try tx.update(Novel.self, where: Novel.id == 1, set: [Novel.edition.set(edition)])
+                _ = try tx.update(Query<Novel>(where: Novel.id == 1), set: [Novel.edition.set(edition)])
                 var upserted = AggregateTests.novels[1]
                 upserted.edition = edition
                 try tx.upsert(upserted)
@@ -70,10 +70,10 @@ struct Gauge: StoredEntity, Equatable {
 
     @Test func settingCaseInsensitiveTextKeepsItsFoldedColumnInSync() throws {
         try store.context.persistAndWait { tx in
-            _ = try tx.update(Novel.self, where: Novel.id <= 2, set: [Novel.author.set("Ángel Herbért")])
+            _ = try tx.update(Query<Novel>(where: Novel.id <= 2), set: [Novel.author.set("Ángel Herbért")])
         }
         let found = try store.context.readAndWait { tx in
-            try tx.fetch(Novel.self, where: Novel.author.equals("angel HERBERT")).map(\.id).sorted()
+            try tx.fetch(Query<Novel>(where: Novel.author.equals("angel HERBERT"))).map(\.id).sorted()
         }
         #expect(found == [1, 2])
         let folds = try store.context.readAndWait { tx in
@@ -92,7 +92,7 @@ struct Gauge: StoredEntity, Equatable {
         for (assignment, property) in cases {
             let error = #expect(throws: PersistenceError.self) {
                 try store.context.persistAndWait { tx in
-                    try tx.update(Novel.self, where: nil, set: [Novel.title.set("Changed"), assignment])
+                    try tx.update(Query<Novel>(), set: [Novel.title.set("Changed"), assignment])
                 }
             }
             #expect(error?.code == .unsupportedValue)
@@ -102,11 +102,11 @@ struct Gauge: StoredEntity, Equatable {
         }
         // Infinity minus infinity is NaN: refused before anything is written.
         try store.context.persistAndWait { tx in
-            _ = try tx.update(Novel.self, where: Novel.id == 1, set: [Novel.rating.set(.infinity)])
+            _ = try tx.update(Query<Novel>(where: Novel.id == 1), set: [Novel.rating.set(.infinity)])
         }
         let nan = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                try tx.update(Novel.self, where: Novel.rating != nil, set: [Novel.rating += -.infinity])
+                try tx.update(Query<Novel>(where: Novel.rating != nil), set: [Novel.rating += -.infinity])
             }
         }
         #expect(nan?.code == .unsupportedValue)
@@ -117,12 +117,12 @@ struct Gauge: StoredEntity, Equatable {
         let result = try store.context.persistAndWait { tx -> (PersistenceError?, Int) in
             var caught: PersistenceError?
             do {
-                try tx.update(Novel.self, where: Novel.isbn != nil, set: [Novel.isbn.set("same"), Novel.pages += 1])
+                try tx.update(Query<Novel>(where: Novel.isbn != nil), set: [Novel.isbn.set("same"), Novel.pages += 1])
             } catch let error as PersistenceError {
                 caught = error
             }
             // The failed statement applied nothing; the block's other writes still commit.
-            let rest = try tx.update(Novel.self, where: Novel.id == 3, set: [Novel.pages.set(1)])
+            let rest = try tx.update(Query<Novel>(where: Novel.id == 3), set: [Novel.pages.set(1)])
             return (caught, rest)
         }
         #expect(result.0?.code == .uniqueKeyViolation)
@@ -137,12 +137,12 @@ struct Gauge: StoredEntity, Equatable {
 
     @Test func updateInAReadBlockOrAssigningTwiceIsMisuse() throws {
         let read = #expect(throws: PersistenceError.self) {
-            try store.context.readAndWait { tx in try tx.update(Novel.self, where: nil, set: [Novel.pages += 1]) }
+            try store.context.readAndWait { tx in try tx.update(Query<Novel>(), set: [Novel.pages += 1]) }
         }
         #expect(read?.code == .misuse)
         let twice = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                try tx.update(Novel.self, where: nil, set: [Novel.pages += 1, Novel.pages.set(3)])
+                try tx.update(Query<Novel>(), set: [Novel.pages += 1, Novel.pages.set(3)])
             }
         }
         #expect(twice?.code == .misuse)
@@ -155,14 +155,14 @@ struct Gauge: StoredEntity, Equatable {
         try store.context.persistAndWait { tx in try tx.insert(Gauge(id: 1, level: 0.5)) }
         let error = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                try tx.update(Gauge.self, where: nil, set: [Gauge.level += 0.1])
+                try tx.update(Query<Gauge>(), set: [Gauge.level += 0.1])
             }
         }
         #expect(error?.code == .unsupportedValue)
         #expect(error?.property == "level")
         #expect(try store.context.readAndWait { tx in try tx.fetch(Gauge.self, id: 1)?.level } == 0.5)
         #expect(
-            try store.context.persistAndWait { tx in try tx.update(Gauge.self, where: nil, set: [Gauge.level.set(2)]) }
+            try store.context.persistAndWait { tx in try tx.update(Query<Gauge>(), set: [Gauge.level.set(2)]) }
                 == 1)
     }
 
@@ -196,7 +196,7 @@ struct Gauge: StoredEntity, Equatable {
         ]
         let before = store.core.center.refreshCounts
         for (step, (filter, assignments)) in updates.enumerated() {
-            try store.context.persistAndWait { tx in _ = try tx.update(Item.self, where: filter, set: assignments) }
+            try store.context.persistAndWait { tx in _ = try tx.update(Query<Item>(where: filter), set: assignments) }
             for item in watched {
                 #expect(try item.waitForCurrentResults(in: store), "step \(step): \(item.label)")
             }
@@ -238,7 +238,7 @@ struct Gauge: StoredEntity, Equatable {
         ]
         for (step, (filter, assignments)) in updates.enumerated() {
             let changed = try store.context.persistAndWait { tx in
-                try tx.update(Item.self, where: filter, set: assignments)
+                try tx.update(Query<Item>(where: filter), set: assignments)
             }
             #expect(changed > ChangeLog.limit)
             for item in watched {
@@ -280,11 +280,11 @@ struct Gauge: StoredEntity, Equatable {
             let group = Int.random(in: 0..<4, using: &random)
             try store.context.persistAndWait { tx in
                 switch round % 3 {
-                case 0: try tx.update(Item.self, where: Item.group == group, set: [Item.score += 1])
+                case 0: try tx.update(Query<Item>(where: Item.group == group), set: [Item.score += 1])
                 case 1:
                     try tx.upsert(Item(id: id, name: "w", score: Double(round), group: group))
-                    try tx.update(Item.self, where: Item.score < Double(round % 40), set: [Item.score += 2])
-                default: try tx.update(Item.self, where: Item.group == group, set: [Item.name.set("n\(round)")])
+                    try tx.update(Query<Item>(where: Item.score < Double(round % 40)), set: [Item.score += 2])
+                default: try tx.update(Query<Item>(where: Item.group == group), set: [Item.name.set("n\(round)")])
                 }
             }
         }
@@ -307,7 +307,7 @@ struct Gauge: StoredEntity, Equatable {
         defer { token.cancel() }
         #expect(item.deliveries.wait { !$0.isEmpty })
         try store.context.persistAndWait { tx in
-            try tx.update(Item.self, where: Item.group == 1, set: [Field<Item, Int>("id") += 1_000])
+            try tx.update(Query<Item>(where: Item.group == 1), set: [Field<Item, Int>("id") += 1_000])
         }
         #expect(try item.waitForCurrentResults(in: store))
         #expect(item.deliveriesUnlikeAFullDiff() == [])
@@ -329,19 +329,22 @@ struct Gauge: StoredEntity, Equatable {
         }
         let item = Watched("group-2", Query(where: Item.group == 2, sortedBy: [Item.score.ascending()]))
         let errors = Collector<PersistenceError>()
-        let token = store.observe(.query(item.query), queue: item.queue, onError: { if let error = $0 as? PersistenceError { errors.append(error) } }) { change in
+        let token = store.observe(
+            .query(item.query), queue: item.queue,
+            onError: { if let error = $0 as? PersistenceError { errors.append(error) } }
+        ) { change in
             item.deliveries.append(change)
         }
         defer { token.cancel() }
         #expect(item.deliveries.wait { $0.count == 1 })
         // The row now matches: the observer reads it and cannot decode it.
         try store.context.persistAndWait { tx in
-            try tx.update(Item.self, where: Field<Item, Int>("id") == 7, set: [Item.group.set(2)])
+            try tx.update(Query<Item>(where: Field<Item, Int>("id") == 7), set: [Item.group.set(2)])
         }
         #expect(errors.wait { !$0.isEmpty })
         // Mended by a typed update: the observer applies it and diffs from what it delivered.
         try store.context.persistAndWait { tx in
-            try tx.update(Item.self, where: Field<Item, Int>("id") == 7, set: [Item.score.set(7.5)])
+            try tx.update(Query<Item>(where: Field<Item, Int>("id") == 7), set: [Item.score.set(7.5)])
         }
         #expect(try item.waitForCurrentResults(in: store))
         item.queue.sync {}
@@ -362,10 +365,10 @@ struct Gauge: StoredEntity, Equatable {
         // A context of its own: its connection only reads.
         let reader = store.makeContext(label: "reader")
         #expect(throws: PersistenceError.self) {
-            try reader.readAndWait { tx in try tx.fetch(Item.self, sortedBy: [Item.score.ascending()]) }
+            try reader.readAndWait { tx in try tx.fetch(Query<Item>(sortedBy: [Item.score.ascending()])) }
         }
         try store.context.persistAndWait { tx in
-            try tx.update(Item.self, where: Field<Item, Int>("id") == 3, set: [Item.score.set(3.5)])
+            try tx.update(Query<Item>(where: Field<Item, Int>("id") == 3), set: [Item.score.set(3.5)])
             try tx.insert(Item(id: 9, name: "new", score: 9, group: 2))
         }
         let later = try reader.readAndWait { tx in try tx.fetch(Query<Item>(where: Item.group >= 1)) }

@@ -34,8 +34,8 @@ import Testing
         }
         let (byFold, byNew) = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Book.self, where: Book.title.equals("eclair")).map(\.pages),
-                try tx.fetch(Book.self, where: Book.title.equals("zebra")).count
+                try tx.fetch(Query<Book>(where: Book.title.equals("eclair"))).map(\.pages),
+                try tx.fetch(Query<Book>(where: Book.title.equals("zebra"))).count
             )
         }
         #expect(byFold == [20])
@@ -59,9 +59,11 @@ import Testing
         let fixture = try StoreFixture()
         let store = try fixture.open()
         try store.context.persistAndWait { tx in
-            try tx.upsert(Book(id: "1", title: "Dune", summary: "first"), onConflict: [.assign(Book.summary.set("again"))])
+            try tx.upsert(
+                Book(id: "1", title: "Dune", summary: "first"), onConflict: [.assign(Book.summary.set("again"))])
             #expect(try tx.fetch(Book.self, id: "1")?.summary == "first")
-            try tx.upsert(Book(id: "1", title: "Dune", summary: "second"), onConflict: [.assign(Book.summary.set("again"))])
+            try tx.upsert(
+                Book(id: "1", title: "Dune", summary: "second"), onConflict: [.assign(Book.summary.set("again"))])
             #expect(try tx.fetch(Book.self, id: "1")?.summary == "again")
         }
     }
@@ -76,7 +78,7 @@ import Testing
                 onConflict: [.keep(Book.rating)])
         }
         #expect(outcome == .updated)
-        let books = try store.context.readAndWait { tx in try tx.fetch(Book.self) }
+        let books = try store.context.readAndWait { tx in try tx.fetch(Query<Book>()) }
         #expect(books.count == 1)
         #expect(books.first?.id == "a")
         #expect(books.first?.title == "Dune (2nd)")
@@ -128,11 +130,13 @@ import Testing
 
         let text = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                try tx.upsert(Book(id: "1", title: "Dune"), onConflict: [.assign(Book.title.set("x")), .assign(Book.rating += .nan)])
+                try tx.upsert(
+                    Book(id: "1", title: "Dune"),
+                    onConflict: [.assign(Book.title.set("x")), .assign(Book.rating += .nan)])
             }
         }
         #expect(text?.code == .unsupportedValue)
-        #expect(try store.context.readAndWait { tx in try tx.count(Book.self) } == 0, "nothing was written")
+        #expect(try store.context.readAndWait { tx in try tx.count(Query<Book>()) } == 0, "nothing was written")
     }
 
     @Test func anObserverSeesTheUpsertedRowWithItsKeptValue() async throws {

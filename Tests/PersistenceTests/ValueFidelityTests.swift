@@ -167,7 +167,8 @@ struct Plain: StoredEntity, Equatable {
         specimen.count = UInt64(Int64.max)
         specimen.link = URL(string: "https://example.com/a%20b?q=%26&x=y#frag")
         #expect(try roundTrip(specimen) == specimen)
-        let poems = try store.context.readAndWait { tx in try tx.fetch(Specimen.self, where: Specimen.genre == .poetry)
+        let poems = try store.context.readAndWait { tx in
+            try tx.fetch(Query<Specimen>(where: Specimen.genre == .poetry))
         }
         #expect(poems.map(\.id) == [7])
     }
@@ -218,12 +219,12 @@ struct Plain: StoredEntity, Equatable {
         }
         let found = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Titled.self, where: Titled.title.contains(long.uppercased())).map(\.id),
-                try tx.fetch(Titled.self, where: Titled.title.hasPrefix("prologue " + long)).map(\.id),
-                try tx.fetch(Titled.self, where: Titled.title.hasSuffix(long + " EPILOGUE")).map(\.id),
-                try tx.fetch(Plain.self, where: Plain.title.hasSuffix(long + " epilogue", caseSensitive: true)).map(
+                try tx.fetch(Query<Titled>(where: Titled.title.contains(long.uppercased()))).map(\.id),
+                try tx.fetch(Query<Titled>(where: Titled.title.hasPrefix("prologue " + long))).map(\.id),
+                try tx.fetch(Query<Titled>(where: Titled.title.hasSuffix(long + " EPILOGUE"))).map(\.id),
+                try tx.fetch(Query<Plain>(where: Plain.title.hasSuffix(long + " epilogue", caseSensitive: true))).map(
                     \.id),
-                try tx.fetch(Plain.self, where: Plain.title.contains(long, caseSensitive: true)).map(\.id)
+                try tx.fetch(Query<Plain>(where: Plain.title.contains(long, caseSensitive: true))).map(\.id)
             )
         }
         #expect(found.0 == [1])
@@ -248,8 +249,8 @@ struct Plain: StoredEntity, Equatable {
         }
         let titles = try store.context.readAndWait { tx in
             indexed
-                ? try tx.fetch(Titled.self, sortedBy: [Titled.title.ascending(caseInsensitive: true)]).map(\.title)
-                : try tx.fetch(Plain.self, sortedBy: [Plain.title.ascending(caseInsensitive: true)]).map(\.title)
+                ? try tx.fetch(Query<Titled>(sortedBy: [Titled.title.ascending(caseInsensitive: true)])).map(\.title)
+                : try tx.fetch(Query<Plain>(sortedBy: [Plain.title.ascending(caseInsensitive: true)])).map(\.title)
         }
         // Equal folded forms keep insertion order: "apple" before "Apple", "éclair" before "Éclair".
         #expect(titles == ["Alien", "Ångström", "apple", "Apple", "éclair", "Éclair", "Émile", "zebra", "Zorro"])
@@ -264,12 +265,12 @@ struct Plain: StoredEntity, Equatable {
         }
         let found = try store.context.readAndWait { tx in
             (
-                try tx.fetch(Titled.self, where: Titled.title.equals("ECLAIR")).map(\.title),
-                try tx.fetch(Plain.self, where: Plain.title.equals("eclair")).map(\.title),
-                try tx.fetch(Titled.self, where: Titled.title.hasPrefix("ANG")).map(\.title),
-                try tx.fetch(Plain.self, where: Plain.title.contains("MIL")).map(\.title),
-                try tx.fetch(Titled.self, where: Titled.title == "Éclair").map(\.title),
-                try tx.fetch(Titled.self, where: Titled.title.equals("éclair", caseSensitive: true)).map(\.title)
+                try tx.fetch(Query<Titled>(where: Titled.title.equals("ECLAIR"))).map(\.title),
+                try tx.fetch(Query<Plain>(where: Plain.title.equals("eclair"))).map(\.title),
+                try tx.fetch(Query<Titled>(where: Titled.title.hasPrefix("ANG"))).map(\.title),
+                try tx.fetch(Query<Plain>(where: Plain.title.contains("MIL"))).map(\.title),
+                try tx.fetch(Query<Titled>(where: Titled.title == "Éclair")).map(\.title),
+                try tx.fetch(Query<Titled>(where: Titled.title.equals("éclair", caseSensitive: true))).map(\.title)
             )
         }
         #expect(found.0 == ["éclair", "Éclair"])
@@ -300,7 +301,7 @@ struct Plain: StoredEntity, Equatable {
         try store.context.persistAndWait { tx in try tx.insert(Titled(id: 1, title: "Dune")) }
         try store.context.persistAndWait { tx in try tx.execute("UPDATE Titled SET title = 'Ångström' WHERE id = 1") }
         let found = try store.context.readAndWait { tx in
-            try tx.fetch(Titled.self, where: Titled.title.equals("angstrom")).map(\.id)
+            try tx.fetch(Query<Titled>(where: Titled.title.equals("angstrom"))).map(\.id)
         }
         #expect(found == [1])
     }

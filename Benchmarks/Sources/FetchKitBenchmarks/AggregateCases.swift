@@ -43,7 +43,7 @@ let saleUpdatedRegion = 3
 /// BenchSale.price >= 50.0)` (see `AggregateSQL.swift`: the sum, then the count of values it
 /// needs to tell an empty sum from an overflow).
 let saleSumSQL = "SELECT SUM(\"amount\"), COUNT(\"amount\") FROM \"sales\" WHERE \"price\" >= ?"
-/// The SQL of `tx.groups(by: BenchSale.account, aggregating: Aggregate.count(of: BenchSale.self),
+/// The SQL of `tx.groups(Query<BenchSale>(), by: BenchSale.account, aggregating: Aggregate.count(of: BenchSale.self),
 /// BenchSale.price.average())`: per account, the row count, then the average and the count of
 /// values it needs to tell an empty group from a NULL.
 let saleGroupsSQL =
@@ -139,7 +139,7 @@ func oursGroupsSide(_ files: @escaping () throws -> SaleFiles) -> Side {
         let duration = try time {
             groups = try store.context.readAndWait { tx in
                 try tx.groups(
-                    by: BenchSale.account, aggregating: Aggregate.count(of: BenchSale.self),
+                    Query<BenchSale>(), by: BenchSale.account, aggregating: Aggregate.count(of: BenchSale.self),
                     BenchSale.price.average())
             }
         }
@@ -207,7 +207,9 @@ final class ObservedSales: @unchecked Sendable {
     /// the start of the persist to the delivery, and from the persist's return (its commit is
     /// done) to the delivery, after checking that the delivery says exactly that every observed
     /// row was updated in place.
-    func timeUntilDelivery(_ write: (ObjectTransaction) throws -> Void) throws -> (
+    func timeUntilDelivery(
+        _ write: (ObjectTransaction) throws -> Void
+    ) throws -> (
         whole: Duration, afterCommit: Duration
     ) {
         lock.withLock { last = nil }
@@ -254,7 +256,7 @@ func oursObservedUpdateWholeSide(_ sales: @escaping () throws -> ObservedSales) 
 /// Adds 1 to the amount of the updated region's sales, checking how many changed.
 private func updateRegion(_ tx: ObjectTransaction) throws {
     let changed = try tx.update(
-        BenchSale.self, where: BenchSale.region == saleUpdatedRegion, set: [BenchSale.amount += 1])
+        Query<BenchSale>(where: BenchSale.region == saleUpdatedRegion), set: [BenchSale.amount += 1])
     guard changed == saleRows / 10 else {
         throw RawSQLite.Failure(description: "the update changed \(changed)")
     }
@@ -270,7 +272,7 @@ func unobservedUpdateSide(_ files: @escaping () throws -> SaleFiles) -> Side {
         let duration = try time {
             changed = try store.context.persistAndWait { tx in
                 try tx.update(
-                    BenchSale.self, where: BenchSale.region == saleUpdatedRegion, set: [BenchSale.amount += 1])
+                    Query<BenchSale>(where: BenchSale.region == saleUpdatedRegion), set: [BenchSale.amount += 1])
             }
         }
         guard changed == saleRows / 10 else { throw RawSQLite.Failure(description: "the update changed \(changed)") }
@@ -310,7 +312,7 @@ func rawUpdateSide(_ files: @escaping () throws -> SaleFiles) -> Side {
 func fetchEditUpdateSide(_ sales: @escaping () throws -> ObservedSales) -> Side {
     Side(name: "fetch, edit and update each row (observed), start of the persist to delivery") {
         try sales().timeUntilDelivery { tx in
-            let matching = try tx.fetch(BenchSale.self, where: BenchSale.region == saleUpdatedRegion)
+            let matching = try tx.fetch(Query<BenchSale>(where: BenchSale.region == saleUpdatedRegion))
             guard matching.count == saleRows / 10 else {
                 throw RawSQLite.Failure(description: "the fetch read \(matching.count) rows")
             }

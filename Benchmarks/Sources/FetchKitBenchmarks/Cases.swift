@@ -120,7 +120,9 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
             name:
                 "Persistence: update by filter of 100,000 of 1,000,000 rows with an observer attached, commit to delivery",
             ours: oursObservedUpdateSide(observedSales), reference: unobservedUpdateSide(sales),
-            others: [oursObservedUpdateWholeSide(observedSales), rawUpdateSide(sales), fetchEditUpdateSide(observedSales)],
+            others: [
+                oursObservedUpdateWholeSide(observedSales), rawUpdateSide(sales), fetchEditUpdateSide(observedSales),
+            ],
             target: 1.0,
             idealTime: .milliseconds(250), iterations: 7),
     ]
@@ -172,7 +174,7 @@ let baseMemoryCases: [MemoryCase] = [
     MemoryCase(name: "Persistence: FetchKit fetch of 200,000 rows") { path in
         let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchItem.self])
         defer { store.close() }
-        let count = try store.context.readAndWait { try $0.fetch(BenchItem.self) }.count
+        let count = try store.context.readAndWait { try $0.fetch(Query<BenchItem>()) }.count
         guard count == fetchCount else { throw RawSQLite.Failure(description: "FetchKit fetch read \(count) rows") }
     },
     MemoryCase(name: "Persistence: raw C fetch of 200,000 rows (reference)") { path in

@@ -121,7 +121,7 @@ func oursFetchSide(path: String) -> Side {
         let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchItem.self])
         defer { store.close() }
         var count = 0
-        let duration = try time { count = try store.context.readAndWait { try $0.fetch(BenchItem.self) }.count }
+        let duration = try time { count = try store.context.readAndWait { try $0.fetch(Query<BenchItem>()) }.count }
         guard count == fetchCount else { throw RawSQLite.Failure(description: "FetchKit fetch read \(count) rows") }
         return duration
     }

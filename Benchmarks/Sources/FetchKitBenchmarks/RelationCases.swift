@@ -59,14 +59,14 @@ private func checkPrefetch(_ groups: [(BenchAuthor, [BenchBook])], _ side: Strin
 }
 
 func oursPrefetchSide(_ database: @escaping () throws -> String) -> Side {
-    Side(name: "FetchKit fetch(_:including:)") {
+    Side(name: "FetchKit fetch(query.including(_:))") {
         let path = try database()
         let store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchAuthor.self, BenchBook.self])
         defer { store.close() }
         var groups: [(BenchAuthor, [BenchBook])] = []
         let duration = try time {
             groups = try store.context.readAndWait { tx in
-                try tx.fetch(Query<BenchAuthor>(), including: BenchAuthor.books)
+                try tx.fetch(Query<BenchAuthor>().including(BenchAuthor.books))
             }
         }
         try checkPrefetch(groups, "FetchKit prefetch")
@@ -82,8 +82,8 @@ func oursNPlusOneSide(_ database: @escaping () throws -> String) -> Side {
         var groups: [(BenchAuthor, [BenchBook])] = []
         let duration = try time {
             groups = try store.context.readAndWait { tx in
-                try tx.fetch(BenchAuthor.self).map { author in
-                    (author, try tx.fetch(BenchBook.self, where: BenchBook.authorID == author.id))
+                try tx.fetch(Query<BenchAuthor>()).map { author in
+                    (author, try tx.fetch(Query<BenchBook>(where: BenchBook.authorID == author.id)))
                 }
             }
         }

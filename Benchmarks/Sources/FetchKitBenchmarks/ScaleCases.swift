@@ -54,7 +54,8 @@ final class ScaleStore: @unchecked Sendable {
     /// first delivery.
     func observe() {
         let delivered = delivered
-        token = store.observe(.query(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)])),
+        token = store.observe(
+            .query(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)])),
             queue: DispatchQueue(label: "bench.observe")
         ) { _ in delivered.signal() }
         delivered.wait()
@@ -86,7 +87,7 @@ func fullRefetchSide(_ scale: @escaping () throws -> ScaleStore) -> Side {
         var count = 0
         let duration = try time {
             count = try scale.store.context.readAndWait { tx in
-                try tx.fetch(ScaleTitle.self, sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)]).count
+                try tx.fetch(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)])).count
             }
         }
         guard count == scaleRows else { throw RawSQLite.Failure(description: "re-fetch read \(count) rows") }
@@ -101,7 +102,7 @@ func oursFullTextSide(_ scale: @escaping () throws -> ScaleStore) -> Side {
         var count = 0
         let duration = try time {
             count = try scale.store.context.readAndWait { tx in
-                try tx.fetch(ScaleTitle.self, where: ScaleTitle.title.matches("w42 w17")).count
+                try tx.fetch(Query<ScaleTitle>(where: ScaleTitle.title.matches("w42 w17"))).count
             }
         }
         guard count > 0 else { throw RawSQLite.Failure(description: "the full-text match found nothing") }
@@ -198,7 +199,8 @@ final class CommitStream: @unchecked Sendable {
         store = try ObjectStore(at: URL(fileURLWithPath: scratch.path("stream.sqlite")), entities: [ScaleTitle.self])
         try store.context.persistAndWait { tx in for n in 0..<Self.rows { try tx.insert(ScaleTitle.make(n)) } }
         let started = DispatchSemaphore(value: 0)
-        token = store.observe(.query(Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()])),
+        token = store.observe(
+            .query(Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()])),
             queue: DispatchQueue(label: "bench.stream")
         ) { [self] change in
             if change.isInitial { started.signal() }

@@ -116,7 +116,8 @@ func runSweep(sizes: [Int], rounds: Int) throws {
             for side in [0, 1, 2].map({ ($0 + round) % 3 }) {
                 switch side {
                 case 0:
-                    samples[0].append(try time { _ = try store.context.readAndWait { try $0.fetch(SweepRow.self) } })
+                    samples[0].append(
+                        try time { _ = try store.context.readAndWait { try $0.fetch(Query<SweepRow>()) } })
                 case 1:
                     let statement = try raw.prepare("SELECT id, title, score, grp FROM sweep")
                     defer { sqlite3_finalize(statement) }
@@ -137,7 +138,7 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                         try time {
                             try store.context.readAndWait { tx in
                                 for target in targets {
-                                    _ = try tx.fetch(SweepRow.self, where: SweepRow.score == target)
+                                    _ = try tx.fetch(Query<SweepRow>(where: SweepRow.score == target))
                                 }
                             }
                         })
@@ -172,9 +173,10 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                             try store.context.readAndWait { tx in
                                 for page in 0..<pages {
                                     _ = try tx.fetch(
-                                        SweepRow.self, where: SweepRow.grp == page % 20,
-                                        sortedBy: [SweepRow.score.descending()],
-                                        limit: 50)
+                                        Query<SweepRow>(
+                                            where: SweepRow.grp == page % 20,
+                                            sortedBy: [SweepRow.score.descending()],
+                                            limit: 50))
                                 }
                             }
                         })
@@ -213,7 +215,7 @@ func runSweep(sizes: [Int], rounds: Int) throws {
                     samples[0].append(
                         try time {
                             _ = try store.context.readAndWait { tx in
-                                try tx.fetch(SweepText.self, where: SweepText.title.matches("w42 w7"))
+                                try tx.fetch(Query<SweepText>(where: SweepText.title.matches("w42 w7")))
                             }
                         })
                 } else {
@@ -229,7 +231,8 @@ func runSweep(sizes: [Int], rounds: Int) throws {
 
         // Observation: a one-row commit until the observer of the whole sorted table hears it.
         let delivered = DispatchSemaphore(value: 0)
-        let token = store.observe(.query(Query<SweepRow>(sortedBy: [SweepRow.score.ascending()])), queue: DispatchQueue(label: "sweep")
+        let token = store.observe(
+            .query(Query<SweepRow>(sortedBy: [SweepRow.score.ascending()])), queue: DispatchQueue(label: "sweep")
         ) {
             _ in delivered.signal()
         }

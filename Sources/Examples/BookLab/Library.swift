@@ -27,7 +27,7 @@ struct Library: Sendable {
             // A library written before authors were entities: link its books to their authors once.
             try store.context.persistAndWait { tx in
                 let unlinked = try tx.fetch(
-                    LibraryBook.self, where: LibraryBook.writtenBy.count == 0 && LibraryBook.authorsField.isNotNil)
+                    Query<LibraryBook>(where: LibraryBook.writtenBy.count == 0 && LibraryBook.authorsField.isNotNil))
                 for book in unlinked { try Self.linkAuthors(of: book, in: tx) }
             }
         } catch {
@@ -49,8 +49,9 @@ struct Library: Sendable {
     func books(by author: String) async throws -> [LibraryBook] {
         try await store.context.read { tx in
             try tx.fetch(
-                LibraryBook.self, where: LibraryBook.writtenBy.any(LibraryAuthor.name.equals(author)),
-                sortedBy: LibraryBook.byTitle)
+                Query<LibraryBook>(
+                    where: LibraryBook.writtenBy.any(LibraryAuthor.name.equals(author)),
+                    sortedBy: LibraryBook.byTitle))
         }
     }
 
@@ -62,14 +63,14 @@ struct Library: Sendable {
         let id = book.id
         return try await store.context.read { tx in
             let authors =
-                try tx.fetch(Query<LibraryBook>(where: LibraryBook.idField == id), including: LibraryBook.writtenBy)
+                try tx.fetch(Query<LibraryBook>(where: LibraryBook.idField == id).including(LibraryBook.writtenBy))
                 .first?.1 ?? []
             return try authors.map { author in
                 let name = author.id
                 let books = try tx.fetch(
-                    LibraryBook.self,
-                    where: LibraryBook.writtenBy.any(LibraryAuthor.name == name) && LibraryBook.idField != id,
-                    sortedBy: LibraryBook.byTitle)
+                    Query<LibraryBook>(
+                        where: LibraryBook.writtenBy.any(LibraryAuthor.name == name) && LibraryBook.idField != id,
+                        sortedBy: LibraryBook.byTitle))
                 return (author: name, books: books)
             }
         }
@@ -85,7 +86,7 @@ struct Library: Sendable {
     ///   - replacing: whether this is the search's first page.
     func remember(_ results: [SearchResult], replacing: Bool) async throws {
         try await store.context.persist { tx in
-            if replacing { try tx.delete(SearchResult.self, where: nil) }
+            if replacing { try tx.delete(Query<SearchResult>()) }
             try tx.insert(contentsOf: results)
         }
     }
@@ -98,7 +99,7 @@ struct Library: Sendable {
     func result(numbered number: Int) async throws -> SearchResult {
         let (result, count, query) = try await store.context.read { tx in
             (
-                try tx.fetch(SearchResult.self, id: number), try tx.count(SearchResult.self),
+                try tx.fetch(SearchResult.self, id: number), try tx.count(Query<SearchResult>()),
                 try tx.first(Query<SearchResult>(limit: 1))?.query
             )
         }
@@ -218,7 +219,8 @@ struct Library: Sendable {
     func rate(_ book: LibraryBook, stars: Int?) async throws {
         let id = book.id
         _ = try await store.context.persist { tx in
-            try tx.update(LibraryBook.self, where: LibraryBook.idField == id, set: [LibraryBook.ratingField.set(stars)])
+            try tx.update(
+                Query<LibraryBook>(where: LibraryBook.idField == id), set: [LibraryBook.ratingField.set(stars)])
         }
     }
 
@@ -241,7 +243,7 @@ struct Library: Sendable {
         /// Reads the summary in one transaction.
         static func read(_ tx: ObjectTransaction) throws -> Summary {
             Summary(
-                books: try tx.count(LibraryBook.self),
+                books: try tx.count(Query<LibraryBook>()),
                 rated: try tx.aggregate(LibraryBook.ratingField.count()),
                 averageRating: try tx.average(LibraryBook.ratingField))
         }

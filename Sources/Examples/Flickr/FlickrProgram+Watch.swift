@@ -115,7 +115,7 @@ extension FlickrProgram {
         sink.finish()
         if let fatal { throw fatal }
 
-        let stored = (try? await store.context.read { tx in try tx.count(Photo.self) }) ?? totals.lastStored
+        let stored = (try? await store.context.read { tx in try tx.count(Query<Photo>()) }) ?? totals.lastStored
         let summary =
             "watch stopped after \(FetchReport.count(totals.runs, "run")): \(totals.new) new photos, "
             + "\(FetchReport.count(totals.skippedTicks, "tick")) skipped while a fetch ran, "

@@ -165,8 +165,8 @@ struct FlickrProgram {
         do {
             let rows = try await store.context.read { tx in
                 try tx.fetch(
-                    Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]),
-                    including: Photo.photographer)
+                    Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]).including(
+                        Photo.photographer))
             }
             var names: [String: String] = [:]
             for case (_, let photographer?) in rows { names[photographer.id] = photographer.name }

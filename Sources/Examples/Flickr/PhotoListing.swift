@@ -21,14 +21,14 @@ struct PhotoListing {
     /// - Returns: the lines, a header first.
     static func lines(in store: ObjectStore, by grouping: Grouping?) async throws -> [String] {
         try await store.context.read { tx in
-            let total = try tx.count(Photo.self)
+            let total = try tx.count(Query<Photo>())
             guard total > 0 else { return ["no photos stored yet; run 'flickr fetch' first"] }
             switch grouping {
             case nil:
                 return photoLines(
                     try tx.fetch(
-                        Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]),
-                        including: Photo.photographer))
+                        Query<Photo>(sortedBy: [Photo.uploaded.descending(), Photo.idField.descending()]).including(
+                            Photo.photographer)))
             case .photographer:
                 return photographerLines(total: total, try photographers(tx))
             case .place:
@@ -42,7 +42,7 @@ struct PhotoListing {
     private static func photographers(_ tx: ObjectTransaction) throws -> [(name: String, id: String, count: Int)] {
         let photos = Aggregate.count(of: Photo.self)
         return try tx.groups(
-            by: Photo.photographer, aggregating: photos,
+            Query<Photo>(), by: Photo.photographer, aggregating: photos,
             sortedBy: [photos.descending(), .key(Photo.photographer.name.ascending(caseInsensitive: true))]
         ).map { photographer, count in (name: photographer.name, id: photographer.id, count: count) }
     }
@@ -53,10 +53,10 @@ struct PhotoListing {
     ) throws -> [(place: Place?, count: Int, latitude: Double, longitude: Double)] {
         let photos = Aggregate.count(of: Photo.self)
         let groups = try tx.groups(
-            by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
+            Query<Photo>(), by: Photo.placeID, aggregating: photos, Photo.latitude.average(), Photo.longitude.average(),
             sortedBy: [photos.descending()])
         let places = Dictionary(
-            try tx.fetch(Place.self, where: Place.photos.isNotEmpty).map { ($0.id, $0) },
+            try tx.fetch(Query<Place>(where: Place.photos.isNotEmpty)).map { ($0.id, $0) },
             uniquingKeysWith: { a, _ in a })
         return groups.map { id, count, latitude, longitude in
             (place: id.flatMap { places[$0] }, count: count, latitude: latitude ?? 0, longitude: longitude ?? 0)

@@ -140,7 +140,7 @@ final class RecentPhotosFetcher: Sendable {
                     let outcome = try tx.upsert(photo, onConflict: [.keep(Photo.firstFetchedField)])
                     if outcome == .inserted { new += 1 }
                 }
-                return (new, photos.count - new, try tx.count(Photo.self))
+                return (new, photos.count - new, try tx.count(Query<Photo>()))
             }
         } catch let error as CancellationError {
             throw error

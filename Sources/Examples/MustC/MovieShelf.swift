@@ -27,7 +27,7 @@ struct MovieShelf: Sendable {
     /// Every movie, most popular first.
     func all(member: String? = nil) async throws -> [Movie] {
         try await store.context.read { tx in
-            try tx.fetch(Movie.self, where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder)
+            try tx.fetch(Query<Movie>(where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder))
         }
     }
 
@@ -85,8 +85,8 @@ struct MovieShelf: Sendable {
             }
             try tx.insert(RefreshRecord(finishedAt: date, changed: written))
             try tx.delete(
-                RefreshRecord.self, where: nil, sortedBy: [RefreshRecord.finishedAt.descending()],
-                offset: RefreshRecord.maximumKept)
+                Query<RefreshRecord>(
+                    sortedBy: [RefreshRecord.finishedAt.descending()], offset: RefreshRecord.maximumKept))
             return written
         }
     }
@@ -95,8 +95,9 @@ struct MovieShelf: Sendable {
     private static func addSample(_ sample: PopularitySample, in tx: ObjectTransaction) throws {
         try tx.insert(sample)
         try tx.delete(
-            PopularitySample.self, where: PopularitySample.movieID == sample.movieID,
-            sortedBy: [PopularitySample.takenAt.descending()], offset: PopularitySample.maximumPerMovie)
+            Query<PopularitySample>(
+                where: PopularitySample.movieID == sample.movieID, sortedBy: [PopularitySample.takenAt.descending()],
+                offset: PopularitySample.maximumPerMovie))
     }
 
     /// Every movie's popularity samples, oldest first, and when the latest refresh saved.
@@ -111,8 +112,8 @@ struct MovieShelf: Sendable {
         try await store.context.read { tx in
             // The movies and every sample of theirs: two queries, samples oldest first.
             let movies = try tx.fetch(
-                Query<Movie>(where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder),
-                including: Movie.samples)
+                Query<Movie>(where: member.map { Movie.member == $0 }, sortedBy: Movie.listOrder).including(
+                    Movie.samples))
             let last = try tx.first(Query<RefreshRecord>(sortedBy: [RefreshRecord.finishedAt.descending()]))
             return (movies.map { (movie: $0.0, samples: $0.1) }, last?.finishedAt)
         }
@@ -124,17 +125,14 @@ struct MovieShelf: Sendable {
         sections: [(member: String, movies: [(movie: Movie, samples: [PopularitySample])])], lastRefresh: Date?
     ) {
         try await store.context.read { tx in
+            // The movies in sections, each with its samples (oldest first): two queries.
             let sections = try tx.fetch(
-                Query<Movie>(sortedBy: [Movie.member.ascending(caseInsensitive: true)] + Movie.listOrder),
-                sectionedBy: \.member)
-            let ids = sections.flatMap { $0.entities.map(\.id) }
-            let samples = try tx.fetch(
-                Query<PopularitySample>(
-                    where: PopularitySample.movieID.isIn(ids), sortedBy: [PopularitySample.takenAt.ascending()]))
-            let byMovie = Dictionary(grouping: samples, by: \.movieID)
+                Query<Movie>(sortedBy: [Movie.member.ascending(caseInsensitive: true)] + Movie.listOrder)
+                    .including(Movie.samples)
+                    .sectioned(by: \.member))
             let last = try tx.first(Query<RefreshRecord>(sortedBy: [RefreshRecord.finishedAt.descending()]))
             let result = sections.map { section in
-                (member: section.key, movies: section.entities.map { (movie: $0, samples: byMovie[$0.id] ?? []) })
+                (member: section.key, movies: section.rows.map { (movie: $0.0, samples: $0.1) })
             }
             return (result, last?.finishedAt)
         }
@@ -147,9 +145,9 @@ struct MovieShelf: Sendable {
         try await store.context.persist { tx in
             var filter = Movie.titleKey == Movie.key(for: title)
             if let member { filter = filter && Movie.member == member }
-            let found = try tx.fetch(Movie.self, where: filter, sortedBy: [Movie.member.ascending()])
+            let found = try tx.fetch(Query<Movie>(where: filter, sortedBy: [Movie.member.ascending()]))
             // The store's cascade rule deletes the movies' samples with them.
-            _ = try tx.delete(Movie.self, where: filter)
+            _ = try tx.delete(Query<Movie>(where: filter))
             return found
         }
     }

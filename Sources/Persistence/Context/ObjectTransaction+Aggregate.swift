@@ -99,133 +99,86 @@ extension ObjectTransaction {
 
     // MARK: Groups
 
-    /// Groups the entities matching a filter by a property and computes aggregates per group, in SQL.
+    /// Groups the rows a query selects by one or more keys and computes aggregates per group, in SQL.
     ///
-    /// Each result is a tuple of the group's key and its aggregates, typed by them:
+    /// Each result is a tuple of the group's keys and its aggregates, typed by them:
     ///
     /// ```swift
     /// let perAuthor = try tx.groups(
-    ///     by: Book.author, aggregating: Aggregate.count(of: Book.self), Book.rating.average(),
+    ///     Query<Book>(where: Book.pages > 100), by: Book.author,
+    ///     aggregating: Aggregate.count(of: Book.self), Book.rating.average(),
     ///     having: Aggregate.count(of: Book.self) >= 2, sortedBy: [Book.rating.average().descending()], limit: 10)
-    /// for (author, books, rating) in perAuthor { print(author, books, rating ?? 0) }
+    /// for (author, books, rating) in perAuthor { print(author.name, books, rating ?? 0) }
     /// ```
     ///
-    /// `nil` is a key like any other. Text of a property with a case-insensitive ``EntityIndex``
-    /// groups by its folded form (see ``Sort/caseInsensitive``): "Le Guin" and "le guin" are one
-    /// group, reported as the smallest of its texts by code point ("Le Guin").
+    /// A key is a ``GroupingKey``: a property (`Book.genre`), the row a to-one relation refers to
+    /// (`Book.author`: grouped by the reference, using its index, the referred rows then read in one
+    /// query), or a property of that row (`Book.author.name`). `nil` is a key like any other; rows
+    /// whose reference is `nil` belong to no group of a key through that relation. Text of a
+    /// property with a case-insensitive ``EntityIndex`` groups by its folded form (see
+    /// ``Sort/caseInsensitive``): "Le Guin" and "le guin" are one group, reported as the smallest
+    /// of its texts by code point ("Le Guin").
+    ///
+    /// The query selects the rows to group: its filter, and, when it has a limit or an offset, its
+    /// window in its order (the newest 100 books); without a window its order does not matter.
     ///
     /// - Parameters:
-    ///   - key: the property to group by.
+    ///   - query: the rows to group.
+    ///   - keys: what to group by, most significant first.
     ///   - aggregates: what to compute per group.
-    ///   - filter: the rows to group; `nil` for all.
     ///   - having: the groups to keep.
-    ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
+    ///   - sort: the order of the groups, by an aggregate (`Book.pages.sum().descending()`) or a key
+    ///     (`.key(Book.author.ascending(Author.name))`); they are then ordered by their keys,
+    ///     smallest first.
     ///   - limit: the most groups to return.
-    /// - Returns: one tuple per group: its key, then its aggregates.
+    /// - Returns: one tuple per group: its keys, then its aggregates.
     /// - Throws: ``PersistenceError/Code-swift.struct/invalidQuery`` for a key or aggregate over a property
     ///   stored as JSON text; ``PersistenceError/Code-swift.struct/overflow`` for an integer sum beyond its
-    ///   property's type; ``PersistenceError/Code-swift.struct/misuse`` for a sort by a property that is not a key.
-    public func groups<E: StoredEntity, K: QueryableValue & Decodable, each A>(
-        by key: Field<E, K>, aggregating aggregates: repeat Aggregate<E, each A>,
-        where filter: Filter<E>? = nil, having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [],
-        limit: Int? = nil
-    ) throws(PersistenceError) -> [(K, repeat each A)] {
-        var specs: [AggregateSpec] = []
-        for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
-        return try groupRows(
-            E.self, keys: [.column(key.name)], specs, filter: filter, having: having, sort: sort, limit: limit
-        ) { reader throws(PersistenceError) in
-            (try reader.value(K.self, of: key.name), repeat try (each aggregates).read(reader))
-        }
-    }
-
-    /// Groups the entities matching a filter by two properties and computes aggregates per group, in SQL.
-    ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per pair of values.
-    ///
-    /// - Parameters:
-    ///   - key1: the first property to group by.
-    ///   - key2: the second property to group by.
-    ///   - aggregates: what to compute per group.
-    ///   - filter: the rows to group; `nil` for all.
-    ///   - having: the groups to keep.
-    ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
-    ///   - limit: the most groups to return.
-    /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
-    public func groups<E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable, each A>(
-        by key1: Field<E, K1>, _ key2: Field<E, K2>, aggregating aggregates: repeat Aggregate<E, each A>,
-        where filter: Filter<E>? = nil, having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [],
-        limit: Int? = nil
-    ) throws(PersistenceError) -> [(K1, K2, repeat each A)] {
-        var specs: [AggregateSpec] = []
-        for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
-        return try groupRows(
-            E.self, keys: [.column(key1.name), .column(key2.name)], specs, filter: filter, having: having, sort: sort,
-            limit: limit
-        ) { reader throws(PersistenceError) in
-            (
-                try reader.value(K1.self, of: key1.name), try reader.value(K2.self, of: key2.name),
-                repeat try (each aggregates).read(reader)
-            )
-        }
-    }
-
-    /// Groups the entities matching a filter by three properties and computes aggregates per group, in SQL.
-    ///
-    /// As ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, with a group per triple of values.
-    ///
-    /// - Parameters:
-    ///   - key1: the first property to group by.
-    ///   - key2: the second property to group by.
-    ///   - key3: the third property to group by.
-    ///   - aggregates: what to compute per group.
-    ///   - filter: the rows to group; `nil` for all.
-    ///   - having: the groups to keep.
-    ///   - sort: the order of the groups; they are then ordered by their keys, smallest first.
-    ///   - limit: the most groups to return.
-    /// - Returns: one tuple per group: its keys, then its aggregates.
-    /// - Throws: ``PersistenceError``, as ``groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``.
-    public func groups<
-        E: StoredEntity, K1: QueryableValue & Decodable, K2: QueryableValue & Decodable,
-        K3: QueryableValue & Decodable, each A
-    >(
-        by key1: Field<E, K1>, _ key2: Field<E, K2>, _ key3: Field<E, K3>,
-        aggregating aggregates: repeat Aggregate<E, each A>,
-        where filter: Filter<E>? = nil, having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [],
-        limit: Int? = nil
-    ) throws(PersistenceError) -> [(K1, K2, K3, repeat each A)] {
-        var specs: [AggregateSpec] = []
-        for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
-        return try groupRows(
-            E.self, keys: [.column(key1.name), .column(key2.name), .column(key3.name)], specs, filter: filter,
-            having: having, sort: sort,
-            limit: limit
-        ) { reader throws(PersistenceError) in
-            (
-                try reader.value(K1.self, of: key1.name), try reader.value(K2.self, of: key2.name),
-                try reader.value(K3.self, of: key3.name), repeat try (each aggregates).read(reader)
-            )
-        }
-    }
-
-    /// Runs a grouped query and turns each group's row into a value with `row`.
-    func groupRows<E: StoredEntity, R>(
-        _ type: E.Type, keys: [GroupKey], _ specs: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
-        sort: [GroupSort<E>], limit: Int?, row: (AggregateReader) throws(PersistenceError) -> R
-    ) throws(PersistenceError) -> [R] {
+    ///   property's type; ``PersistenceError/Code-swift.struct/misuse`` for a sort by a property that is not a
+    ///   key, a key of another entity than the query's, or a relation to an entity the store was not opened
+    ///   with; ``PersistenceError/Code-swift.struct/missingReference`` for a reference to a row that does not
+    ///   exist.
+    public func groups<E: StoredEntity, each G: GroupingKey, each A>(
+        _ query: Query<E>, by keys: repeat each G, aggregating aggregates: repeat Aggregate<E, each A>,
+        having: GroupFilter<E>? = nil, sortedBy sort: [GroupSort<E>] = [], limit: Int? = nil
+    ) throws(PersistenceError) -> [(repeat (each G).Value, repeat each A)] {
         try checkOpen()
-        let codec = try connection.codec(E.self)
+        let schema = try connection.codec(E.self).schema
+        var groupKeys: [GroupKey] = []
+        for key in repeat each keys {
+            let grouping = key.grouping
+            guard grouping.entity == ObjectIdentifier(E.self) else {
+                throw PersistenceError(
+                    .misuse,
+                    "A grouping of \(E.entityName) rows cannot group by \(grouping.key.label), a key of "
+                        + "\(grouping.entityName). Group by a property of \(E.entityName), a relation of it, or a "
+                        + "property of a row it refers to.", entity: E.entityName, property: grouping.key.label)
+            }
+            groupKeys.append(grouping.key)
+        }
+        var specs: [AggregateSpec] = []
+        for aggregate in repeat each aggregates { specs.append(aggregate.spec) }
+        // Each key's reader, prepared with the SQL selecting its values over the groups.
+        var position = 0
+        func reader<K: GroupingKey>(
+            _ key: K
+        ) throws(PersistenceError) -> @Sendable (AggregateReader) throws(PersistenceError) -> K.Value {
+            defer { position += 1 }
+            let selecting = try QuerySQL.groups(
+                keys: groupKeys, aggregates: specs, rows: query, having: having, sort: sort, limit: limit,
+                schema: schema, selecting: position)
+            return try key.grouping.prepare(self, selecting)
+        }
+        let readers = (repeat try reader(each keys))
         let built = try QuerySQL.groups(
-            keys: keys, aggregates: specs, filter: filter, having: having, sort: sort, limit: limit,
-            schema: codec.schema)
+            keys: groupKeys, aggregates: specs, rows: query, having: having, sort: sort, limit: limit, schema: schema)
         let statement = try connection.statement(for: built)
         defer { statement.reset() }
-        let reader = AggregateReader(statement: statement, schema: codec.schema)
-        var result: [R] = []
-        while try step(statement, sums: specs, codec.schema) {
+        let reader = AggregateReader(statement: statement, schema: schema)
+        var result: [(repeat (each G).Value, repeat each A)] = []
+        while try step(statement, sums: specs, schema) {
             reader.rewind()
-            result.append(try row(reader))
+            result.append((repeat try (each readers)(reader), repeat try (each aggregates).read(reader)))
         }
         return result
     }

@@ -20,12 +20,29 @@ extension ObjectTransaction {
         return try decoder.decodeRow(E.self)
     }
 
-    /// Fetches the entities a query selects, filtered, sorted and windowed in SQL.
+    /// Runs a read: a ``Query``'s entities, an ``IncludingQuery``'s rows with what each brings, or
+    /// a ``SectionedQuery``'s sections.
     ///
-    /// - Parameter query: the filter, sort and window.
-    /// - Returns: the entities, in the query's order.
-    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not store.
-    public func fetch<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> [E] {
+    /// ```swift
+    /// let books = try tx.fetch(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))
+    /// let withAuthors = try tx.fetch(Query<Book>().including(Book.author))  // [(Book, Author?)]
+    /// ```
+    ///
+    /// The query's filter, sort and window run in SQL; what it includes runs in one more query per
+    /// relation, and its aggregates and section keys in the same statement as its rows.
+    ///
+    /// - Parameter request: what to read.
+    /// - Returns: what the request reads, in the query's order: for `Query<Book>`, `[Book]`; for
+    ///   `Query<Book>().including(Book.author)`, `[(Book, Author?)]`.
+    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not
+    ///   store; ``PersistenceError/Code-swift.struct/misuse`` for a relation to an entity the store was not
+    ///   opened with; what the request's parts throw (see ``Query/including(_:)``).
+    public func fetch<R: FetchRequest>(_ request: R) throws(PersistenceError) -> R.Result {
+        try request.plan.run(self)
+    }
+
+    /// The entities a query selects, filtered, sorted and windowed in SQL.
+    func fetchEntities<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> [E] {
         try checkOpen()
         let codec = try connection.codec(E.self)
         let built = try QuerySQL.select(query, schema: codec.schema)
@@ -38,45 +55,27 @@ extension ObjectTransaction {
         return try collectRows(E.self, statement, decoder)
     }
 
-    /// Fetches entities matching a filter, sorted and windowed in SQL.
-    ///
-    /// ```swift
-    /// let books = try tx.fetch(Book.self, sortedBy: [Book.title.ascending(caseInsensitive: true)])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - type: the entity type.
-    ///   - filter: the condition; `nil` fetches all.
-    ///   - sort: the sort keys, most significant first.
-    ///   - limit: the most rows to return.
-    ///   - offset: how many rows to skip.
-    /// - Returns: the entities.
-    /// - Throws: ``PersistenceError/Code-swift.struct/unknownProperty`` for a field the entity does not store.
-    public func fetch<E: StoredEntity>(
-        _ type: E.Type, where filter: Filter<E>? = nil, sortedBy sort: [Sort<E>] = [], limit: Int? = nil,
-        offset: Int = 0
-    ) throws(PersistenceError) -> [E] {
-        try fetch(Query(where: filter, sortedBy: sort, limit: limit, offset: offset))
-    }
-
     /// Fetches the first entity a query selects.
     ///
     /// - Parameter query: the filter and sort.
     /// - Returns: the first entity, or `nil`.
     /// - Throws: ``PersistenceError``.
     public func first<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> E? {
-        try fetch(query.limit(1, offset: query.offset)).first
+        try fetchEntities(query.limit(1, offset: query.offset)).first
     }
 
-    /// Counts the entities matching a filter, in SQL.
+    /// Counts the entities a query selects, in SQL (its window too, when it has one).
     ///
-    /// - Parameters:
-    ///   - type: the entity type.
-    ///   - filter: the condition; `nil` counts all.
+    /// ```swift
+    /// let unrated = try tx.count(Query<Book>(where: Book.rating == nil))
+    /// ```
+    ///
+    /// - Parameter query: the rows to count.
     /// - Returns: the count.
     /// - Throws: ``PersistenceError``.
-    public func count<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Int {
+    public func count<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> Int {
         try checkOpen()
+        let filter = query.selection
         let codec = try connection.codec(E.self)
         var built = QuerySQL(schema: codec.schema)
         built.sql = "SELECT COUNT(*) FROM \(codec.schema.table)"
@@ -87,16 +86,14 @@ extension ObjectTransaction {
         return Int(statement.int64(0))
     }
 
-    /// Whether any entity matches a filter (stops at the first match).
+    /// Whether a query selects any entity (stops at the first).
     ///
-    /// - Parameters:
-    ///   - type: the entity type.
-    ///   - filter: the condition; `nil` asks whether there is any row.
-    /// - Returns: `true` when a row matches.
+    /// - Parameter query: the rows to look for; `Query<Book>()` asks whether there is any row.
+    /// - Returns: `true` when the query selects a row.
     /// - Throws: ``PersistenceError``.
-    public func exists<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Bool
-    {
+    public func exists<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> Bool {
         try checkOpen()
+        let filter = query.selection
         let codec = try connection.codec(E.self)
         var built = QuerySQL(schema: codec.schema)
         built.sql = "SELECT EXISTS(SELECT 1 FROM \(codec.schema.table)"

@@ -7,11 +7,12 @@ import Foundation
 #endif
 
 extension ObjectTransaction {
-    /// Changes properties of every entity matching a filter, in one SQL statement.
+    /// Changes properties of the entities a query selects, in one SQL statement: every row its
+    /// filter matches (all of them without one), or a sorted window of them.
     ///
     /// ```swift
     /// let changed = try tx.update(
-    ///     Book.self, where: Book.rating == nil, set: [Book.pages += 1, Book.shelf.set(.archived)])
+    ///     Query<Book>(where: Book.rating == nil), set: [Book.pages += 1, Book.shelf.set(.archived)])
     /// ```
     ///
     /// Every value is checked as an upsert checks it, before anything is written: a NaN, or an
@@ -25,8 +26,7 @@ extension ObjectTransaction {
     /// delivers an exact ``ChangeSet``.
     ///
     /// - Parameters:
-    ///   - type: the entity type.
-    ///   - filter: the rows to change; `nil` for all.
+    ///   - query: the rows to change; a window (a limit or an offset) needs a sort.
     ///   - assignments: the changes, at most one per property.
     /// - Returns: how many rows matched the filter and were written (a row whose values already
     ///   were the new ones counts too, as in SQL).
@@ -34,12 +34,14 @@ extension ObjectTransaction {
     ///   hold; ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` naming the entity and the key's
     ///   properties; ``PersistenceError/Code-swift.struct/constraintViolation`` for `nil` in a property that
     ///   is not optional; ``PersistenceError/Code-swift.struct/misuse`` for a property assigned twice or a
-    ///   read block.
+    ///   read block; ``PersistenceError/Code-swift.struct/invalidQuery`` for a window without a sort.
     @discardableResult
     public func update<E: StoredEntity>(
-        _ type: E.Type, where filter: Filter<E>?, set assignments: [Assignment<E>]
+        _ query: Query<E>, set assignments: [Assignment<E>]
     ) throws(PersistenceError) -> Int {
         try checkWritable("update")
+        try query.checkWindowSorted("An update")
+        let filter = query.selection
         let schema = try connection.codec(E.self).schema
         guard !assignments.isEmpty else { return 0 }
         var sets: [String] = []

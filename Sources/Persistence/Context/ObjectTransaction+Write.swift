@@ -154,62 +154,39 @@ extension ObjectTransaction {
         do {
             try statement.run()
         } catch {
-            throw denyError(error, codec.schema, rows: "SELECT ?", [id.databaseValue], describing: "\(id.databaseValue)")
+            throw denyError(
+                error, codec.schema, rows: "SELECT ?", [id.databaseValue], describing: "\(id.databaseValue)")
         }
         let deleted = connection.changes > 0
         if deleted { touchDeleted(codec.schema) }
         return deleted
     }
 
-    /// Deletes every entity matching `filter` (all of them when `filter` is `nil`), or a sorted window of them.
+    /// Deletes the entities a query selects: every row its filter matches (all of them without
+    /// one), or a sorted window of them, in one statement.
     ///
-    /// With a `limit` or an `offset`, the rows are ordered by `sort` and only the window is
-    /// deleted, in one statement: "keep the newest 20" is
-    /// `tx.delete(Record.self, where: nil, sortedBy: [Record.finishedAt.descending()], offset: 20)`.
+    /// With a limit or an offset, the rows are ordered by the query's sort and only the window is
+    /// deleted: "keep the newest 20" is
+    /// `tx.delete(Query<Record>(sortedBy: [Record.finishedAt.descending()], offset: 20))`.
     ///
-    /// - Parameters:
-    ///   - type: the entity type.
-    ///   - filter: the rows to delete.
-    ///   - sort: the order the window is taken in; required with a `limit` or an `offset`.
-    ///   - limit: the most rows to delete; `nil` for no bound.
-    ///   - offset: how many of the sorted rows to skip (keep) before deleting.
+    /// - Parameter query: the rows to delete; a window needs a sort.
     /// - Returns: how many rows were deleted.
-    /// - Throws: ``PersistenceError/Code-swift.struct/invalidQuery`` naming the entity for a `limit` or an
-    ///   `offset` without a sort (nothing is deleted); other ``PersistenceError``s as a delete throws them.
+    /// - Throws: ``PersistenceError/Code-swift.struct/invalidQuery`` naming the entity for a limit or an
+    ///   offset without a sort (nothing is deleted); other ``PersistenceError``s as a delete throws them.
     @discardableResult
-    public func delete<E: StoredEntity>(
-        _ type: E.Type, where filter: Filter<E>?, sortedBy sort: [Sort<E>] = [], limit: Int? = nil, offset: Int = 0
-    ) throws(PersistenceError) -> Int {
+    public func delete<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> Int {
         try checkWritable("delete")
         let codec = try connection.codec(E.self)
-        let windowed = limit != nil || offset > 0
-        if windowed && sort.isEmpty {
-            throw PersistenceError(
-                .invalidQuery,
-                "A delete of \(E.entityName) with a limit or an offset needs a sort: which rows it keeps would be arbitrary.",
-                entity: E.entityName)
-        }
+        try query.checkWindowSorted("A delete")
+        let filter = query.selection
         var built = QuerySQL(schema: codec.schema)
         var rows = QuerySQL(schema: codec.schema)
         rows.sql = "SELECT \(quote(codec.schema.idName)) FROM \(codec.schema.table)"
         try rows.appendWhere(filter)
-        if windowed {
-            var window = QuerySQL(schema: codec.schema)
-            window.sql = "SELECT rowid FROM \(codec.schema.table)"
-            try window.appendWhere(filter)
-            try window.appendOrder(sort, filter: filter)
-            window.appendWindow(limit: limit, offset: offset)
-            built.sql = "DELETE FROM \(codec.schema.table) WHERE rowid IN ("
-            built.absorb(window)
-            built.sql += ")"
-            try rows.appendOrder(sort, filter: filter)
-            rows.appendWindow(limit: limit, offset: offset)
-        } else {
-            built.sql = "DELETE FROM \(codec.schema.table)"
-            try built.appendWhere(filter)
-            // Without a WHERE clause SQLite may empty the table without reporting each row.
-            if filter == nil { connection.changeLog.overflow(codec.schema.entityName) }
-        }
+        built.sql = "DELETE FROM \(codec.schema.table)"
+        try built.appendWhere(filter)
+        // Without a WHERE clause SQLite may empty the table without reporting each row.
+        if filter == nil { connection.changeLog.overflow(codec.schema.entityName) }
         let statement = try connection.statement(for: built)
         do {
             try statement.run()

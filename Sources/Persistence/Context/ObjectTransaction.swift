@@ -21,6 +21,8 @@ public final class ObjectTransaction {
     /// Whether raw SQL that changes rows recomputes the folded-text columns afterwards (the
     /// migration runner does it once for all its migrations instead).
     var refreshesFolds = true
+    /// Whether this transaction runs a ``Migration`` (where schema changes are allowed).
+    var isMigration = false
     private var lastTouched: String?
 
     init(connection: Connection, writable: Bool) {

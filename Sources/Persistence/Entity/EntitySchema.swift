@@ -204,6 +204,12 @@ struct EntitySchema: Sendable {
         "fk_index_\(table)_" + columns.joined(separator: "_") + (caseInsensitive ? "_folded" : "")
     }
 
+    /// The position of the column `name` among the entity's columns.
+    func columnIndex(named name: String, for use: String) throws(PersistenceError) -> Int {
+        _ = try column(named: name, for: use)
+        return indexByName[name] ?? 0
+    }
+
     func column(named name: String, for use: String) throws(PersistenceError) -> ColumnSchema {
         guard let index = indexByName[name] else {
             throw PersistenceError(

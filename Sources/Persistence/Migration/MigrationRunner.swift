@@ -44,14 +44,17 @@ enum MigrationRunner {
                         "CREATE TABLE IF NOT EXISTS \(table) (name TEXT NOT NULL PRIMARY KEY, applied REAL NOT NULL)")
                     let tx = ObjectTransaction(connection: connection, writable: true)
                     tx.refreshesFolds = false
+                    tx.isMigration = true
                     defer { tx.isOpen = false }
                     do {
                         try migration.body(tx)
                     } catch {
+                        let cause = error as? PersistenceError
                         throw PersistenceError(
                             .migrationFailed,
                             "The migration \"\(migration.name)\" failed: \(error). Nothing was changed and the store "
-                                + "was not opened; fix the migration and open it again.")
+                                + "was not opened; fix the migration and open it again.", entity: cause?.entity,
+                            property: cause?.property)
                     }
                     let insert = try connection.prepare(
                         "INSERT INTO \(table) (name, applied) VALUES (?, julianday('now'))")

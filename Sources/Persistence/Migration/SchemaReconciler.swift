@@ -199,7 +199,7 @@ enum SchemaReconciler {
                 EntitySchema.indexName(table: entity, columns: $0.columns, caseInsensitive: $0.caseInsensitive)
             })
         for row in try connection.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fk\\_index\\_%\\_folded' ESCAPE '\\'",
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fk\\_index\\_%' ESCAPE '\\'",
             [.text(entity)])
         {
             guard let name = row[0].textValue, !declaredIndexes.contains(name) else { continue }
@@ -223,12 +223,16 @@ enum SchemaReconciler {
             [.text(entity)])
         for row in storedKeys {
             guard let name = row[0].textValue, !declared.contains(name) else { continue }
-            let columns = String(name.dropFirst("fk_unique_\(entity)_".count))
+            let columns = try connection.rows(
+                "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]
+            ).compactMap { $0[0].textValue }
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             throw PersistenceError(
                 .incompatibleSchema,
-                "\(entity) no longer declares the unique key on (\(columns)) that the store enforces. "
-                    + "Dropping it changes what the store accepts, so do it explicitly: add a Migration that runs "
-                    + "DROP INDEX \(quote(name)).", entity: entity, property: columns)
+                "\(entity) no longer declares the unique key on (\(columns.joined(separator: ", "))) that the store "
+                    + "enforces. Dropping it changes what the store accepts, so do it explicitly: add a Migration that "
+                    + "calls `try tx.dropUniqueKey([\(list)], from: \(entity).self)`.", entity: entity,
+                property: columns.joined(separator: ", "))
         }
         let indexNames = try connection.rows(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.text(entity)]

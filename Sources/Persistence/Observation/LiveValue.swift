@@ -18,7 +18,7 @@ public import Observation
 ///     let size: LiveValue<Int>
 ///     init(store: ObjectStore) {
 ///         books = LiveValue(.query(Query<Book>(sortedBy: [Book.title.ascending()])), in: store)
-///         size = LiveValue(.value(tracking: Book.self) { tx in try tx.count(Book.self) }, in: store)
+///         size = LiveValue(.value(tracking: Book.self) { tx in try tx.count(Query<Book>()) }, in: store)
 ///         books.onChange = { [weak self] in self?.render() }
 ///     }
 ///     func render() { print(books.value?.results.map(\.title) ?? [], size.value ?? 0) }

@@ -1,47 +1,25 @@
 /// One section of a sectioned query: the rows that share a key, in the query's order.
-public struct QuerySection<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable, Identifiable {
+///
+/// A row is what the query reads: an entity for a ``Query``, a tuple for an ``IncludingQuery``
+/// such as `Query<Book>().including(Book.author)`.
+public struct QuerySection<Key: Hashable & Sendable, Row: Sendable>: Sendable, Identifiable {
     /// The value the section's rows share.
     public let key: Key
     /// The section's rows, in the query's order.
-    public let entities: [Entity]
+    public let rows: [Row]
     /// The section's key, which identifies it among the sections.
     public var id: Key { key }
 
-    /// Splits `entities` by their keys (`keys[i]` is `entities[i]`'s): sections in the order of
-    /// their first entities, each holding its entities in their order.
-    static func sections(of entities: [Entity], keys: [Key]) -> [QuerySection] {
+    /// Splits `rows` by their keys (`keys[i]` is `rows[i]`'s): sections in the order of their first
+    /// rows, each holding its rows in their order.
+    static func sections(of rows: [Row], keys: [Key]) -> [QuerySection] {
         var order: [Key] = []
-        var members: [Key: [Entity]] = [:]
-        for (entity, value) in zip(entities, keys) {
+        var members: [Key: [Row]] = [:]
+        for (row, value) in zip(rows, keys) {
             if members[value] == nil { order.append(value) }
-            members[value, default: []].append(entity)
+            members[value, default: []].append(row)
         }
-        return order.map { QuerySection(key: $0, entities: members[$0] ?? []) }
-    }
-}
-
-extension ObjectTransaction {
-    /// Fetches a query's results in sections: the rows that share a key.
-    ///
-    /// Sort the query by the section's property first; then each section holds a contiguous run of
-    /// the results. (Otherwise sections come in the order of their first rows.)
-    ///
-    /// ```swift
-    /// let shelves = try tx.fetch(
-    ///     Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()]), sectionedBy: \.author)
-    /// for shelf in shelves { print(shelf.key, shelf.entities.map(\.title)) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - query: the filter, sort and window.
-    ///   - key: the section a row belongs to (usually a key path such as `\.author`).
-    /// - Returns: the sections.
-    /// - Throws: ``PersistenceError``, as ``fetch(_:)``.
-    public func fetch<E: StoredEntity, Key: Hashable & Sendable>(
-        _ query: Query<E>, sectionedBy key: (E) -> Key
-    ) throws(PersistenceError) -> [QuerySection<Key, E>] {
-        let entities = try fetch(query)
-        return QuerySection.sections(of: entities, keys: entities.map(key))
+        return order.map { QuerySection(key: $0, rows: members[$0] ?? []) }
     }
 }
 
@@ -62,7 +40,7 @@ struct Sectioner<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
         var rowChanges: [ChangeSet] = []
         var changedSections: [Int] = []
         for (position, section) in sections.enumerated() {
-            let ids = section.entities.map(\.id)
+            let ids = section.rows.map(\.id)
             guard let old = oldSections[section.key] else {
                 rowChanges.append(ChangeSet(inserted: Array(ids.indices)))
                 continue
@@ -75,7 +53,7 @@ struct Sectioner<Key: Hashable & Sendable, Entity: StoredEntity>: Sendable {
         }
         var sectionChanges = Self.diff(previous.map(\.key), order)
         sectionChanges.updated = changedSections
-        previous = sections.map { ($0.key, $0.entities.map(\.id)) }
+        previous = sections.map { ($0.key, $0.rows.map(\.id)) }
         return SectionedChange(
             sections: sections, sectionChanges: sectionChanges, rowChanges: rowChanges, isInitial: change.isInitial)
     }

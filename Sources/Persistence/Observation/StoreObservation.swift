@@ -29,9 +29,10 @@ public struct StoreObservation<Element: Sendable>: Sendable {
         ) -> ObservationToken
 
     init(
-        start: @escaping @Sendable (
-            ObjectStore, DispatchQueue, (@Sendable (any Error) -> Void)?, @escaping @Sendable (Element) -> Void
-        ) -> ObservationToken
+        start:
+            @escaping @Sendable (
+                ObjectStore, DispatchQueue, (@Sendable (any Error) -> Void)?, @escaping @Sendable (Element) -> Void
+            ) -> ObservationToken
     ) {
         self.start = start
     }
@@ -78,20 +79,20 @@ public struct StoreObservation<Element: Sendable>: Sendable {
     }
 
     /// A query's results grouped into sections by a property of the row each refers to through a
-    /// to-one relation (`Book.author`, `Author.name`): rows with a `nil` reference form the `nil`
-    /// section. The key is read in SQL, so a change of the related row (an author renamed) moves
-    /// the rows that refer to it.
+    /// to-one relation (`Book.author.name`): rows with a `nil` reference form the `nil` section.
+    /// The key is read in SQL, so a change of the related row (an author renamed) moves the rows
+    /// that refer to it.
     ///
     /// - Parameters:
     ///   - query: the filter and sort to observe.
-    ///   - relation: the to-one relation to the row that holds the key.
-    ///   - field: the key's property on the related entity.
+    ///   - field: the key: a property of the referred row, such as `Book.author.name`.
     /// - Returns: the observation.
     public static func query<E: StoredEntity, T: StoredEntity, K: QueryableValue & Decodable & Hashable>(
-        _ query: Query<E>, sectionedBy relation: ToOne<E, T>, _ field: Field<T, K>
+        _ query: Query<E>, sectionedBy field: RelatedField<E, T, K>
     ) -> StoreObservation<SectionedChange<K?, E>> where Element == SectionedChange<K?, E> {
         StoreObservation<SectionedChange<K?, E>> { store, queue, onError, handler in
-            store.observeRelatedSections(query, relation, field, queue: queue, onError: onError, handler: handler)
+            store.observeRelatedSections(
+                query, field.relation, field.field, queue: queue, onError: onError, handler: handler)
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// Make aggregates from a ``Field`` (``Field/sum()``, ``Field/average()``,
 /// ``Field/min(caseInsensitive:)``, ``Field/max(caseInsensitive:)``, ``Field/count()``) or count
 /// rows with ``count(of:)``; compute one with ``ObjectTransaction/aggregate(_:where:)`` or one per
-/// group with ``ObjectTransaction/groups(by:aggregating:where:having:sortedBy:limit:)->[(K,A)]``, filter
+/// group with ``ObjectTransaction/groups(_:by:aggregating:having:sortedBy:limit:)``, filter
 /// groups by them (`Book.pages.sum() > 1_000`) and sort groups by them
 /// (``ascending()``, ``descending()``).
 ///

@@ -132,9 +132,10 @@ extension QuerySQL {
     /// The SQL of a grouped query: the keys' values, then each aggregate's columns, per group.
     ///
     /// A key through a to-one relation leaves out the rows whose reference is `nil`. With
-    /// `selecting`, only that key's value is selected (for a subquery of the groups' keys).
+    /// `selecting`, only that key's value is selected (for a subquery of the groups' keys). The rows
+    /// grouped are those `rows` selects: its filter, and its window when it has one.
     static func groups<E>(
-        keys: [GroupKey], aggregates: [AggregateSpec], filter: Filter<E>?, having: GroupFilter<E>?,
+        keys: [GroupKey], aggregates: [AggregateSpec], rows: Query<E>, having: GroupFilter<E>?,
         sort: [GroupSort<E>], limit: Int?, schema: EntitySchema, selecting: Int? = nil
     ) throws(PersistenceError) -> QuerySQL {
         var builder = QuerySQL(schema: schema)
@@ -158,9 +159,9 @@ extension QuerySQL {
         }
         if let selecting { selects = [selects[selecting]] }
         builder.sql = "SELECT \(selects.joined(separator: ", ")) FROM \(schema.table)"
-        if !conditions.isEmpty || filter != nil {
+        if !conditions.isEmpty || rows.selection != nil {
             builder.sql += " WHERE " + conditions.joined(separator: " AND ")
-            if let filter {
+            if let filter = rows.selection {
                 builder.sql += conditions.isEmpty ? "" : " AND "
                 try builder.render(filter.node)
             }

@@ -2,10 +2,10 @@
 /// amount added to a number.
 ///
 /// Make assignments with ``Field/set(_:)``, `+=` and `-=`, and pass them to
-/// ``ObjectTransaction/update(_:where:set:)``:
+/// ``ObjectTransaction/update(_:set:)``:
 ///
 /// ```swift
-/// try tx.update(Book.self, where: Book.pages > 500, set: [Book.pages += 1, Book.rating.set(nil)])
+/// try tx.update(Query<Book>(where: Book.pages > 500), set: [Book.pages += 1, Book.rating.set(nil)])
 /// ```
 public struct Assignment<Entity: StoredEntity>: Sendable {
     enum Change: Sendable {

@@ -10,7 +10,7 @@
 ///     static let title = Field<Book, String>("title")
 ///     static let rating = Field<Book, Double?>("rating")
 /// }
-/// let good = try tx.fetch(Book.self, where: Book.rating >= 4 && !Book.title.hasPrefix("The"))
+/// let good = try tx.fetch(Query<Book>(where: Book.rating >= 4 && !Book.title.hasPrefix("The")))
 /// ```
 public struct Field<Entity: StoredEntity, Value: QueryableValue>: Sendable, Hashable {
     /// The property's name, as its coding key spells it.

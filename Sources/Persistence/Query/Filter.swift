@@ -19,6 +19,9 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         case not(Node)
         /// A condition through a relation, rendered against the related entity's schema.
         case related(RelatedFilter)
+        /// The rows of a query's window: those its filter matches, in its order, from its offset,
+        /// at most its limit.
+        case window(Query<Entity>)
     }
 
     /// The tables besides the entity's own that the filter reads through its relations.
@@ -30,6 +33,9 @@ public struct Filter<Entity: StoredEntity>: Sendable {
                 collect(lhs, into: &result)
                 collect(rhs, into: &result)
             case .not(let inner): collect(inner, into: &result)
+            case .window(let query):
+                if let filter = query.filter { collect(filter.node, into: &result) }
+                for key in query.sort where key.related != nil { result.insert(key.related?.targetName ?? "") }
             default: break
             }
         }
@@ -49,7 +55,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
             case .compare(let column, _, _), .inList(let column, _), .like(let column, _),
                 .text(let column, _, _, _), .isNull(let column, _):
                 result?.insert(column)
-            case .fullText, .related: result = nil
+            case .fullText, .related, .window: result = nil
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 collect(lhs, into: &result)
                 collect(rhs, into: &result)

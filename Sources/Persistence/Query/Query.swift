@@ -1,9 +1,15 @@
-/// A filter, a sort order and a window over an entity's rows: what to fetch or observe.
+/// A filter, a sort order and a window over an entity's rows: what to fetch, observe, update or
+/// delete.
 ///
 /// ```swift
 /// let firstPage = Query<Book>(where: Book.rating >= 4, sortedBy: [Book.title.ascending(caseInsensitive: true)])
 ///     .limit(20)
 /// ```
+///
+/// Every read composes on a query: ``including(_:)`` adds related rows and aggregates of them to
+/// each row, ``sectioned(by:)->SectionedQuery<Key,Entity>`` splits the rows into sections, and
+/// ``ObjectTransaction/groups(_:by:aggregating:having:sortedBy:limit:)`` groups them.
+/// ``ObjectTransaction/fetch(_:)`` runs a query and what composes on it.
 public struct Query<Entity: StoredEntity>: Sendable {
     /// The condition rows must meet; `nil` matches all rows.
     public var filter: Filter<Entity>?
@@ -61,5 +67,24 @@ public struct Query<Entity: StoredEntity>: Sendable {
         copy.limit = limit
         copy.offset = offset
         return copy
+    }
+
+    /// Whether the query selects a window of its rows (a limit or an offset).
+    var isWindowed: Bool { limit != nil || offset > 0 }
+
+    /// The filter of the rows the query selects: its own, or, for a window, the rows of the window.
+    var selection: Filter<Entity>? {
+        isWindowed ? Filter(.window(self)) : filter
+    }
+
+    /// Throws unless a windowed query has a sort, for a write: which rows it changes would be arbitrary.
+    func checkWindowSorted(_ use: String) throws(PersistenceError) {
+        if isWindowed && sort.isEmpty {
+            throw PersistenceError(
+                .invalidQuery,
+                "\(use) of \(Entity.entityName) with a limit or an offset needs a sort: which rows it changes would "
+                    + "be arbitrary. Sort the query, such as Query<\(Entity.entityName)>(sortedBy: [...]).",
+                entity: Entity.entityName)
+        }
     }
 }

@@ -7,8 +7,8 @@
 /// a ``Filter`` of rows, or a ``GroupFilter`` of groups for an aggregate.
 ///
 /// ```swift
-/// let good = try tx.fetch(Book.self, where: Book.rating >= 4 && Book.author.name == "Frank Herbert")
-/// let busy = try tx.fetch(Author.self, where: Author.books.count >= 3)
+/// let good = try tx.fetch(Query<Book>(where: Book.rating >= 4 && Book.author.name == "Frank Herbert"))
+/// let busy = try tx.fetch(Query<Author>(where: Author.books.count >= 3))
 /// let prolific = Aggregate.count(of: Book.self) >= 3
 /// ```
 ///

@@ -314,6 +314,16 @@ struct QuerySQL {
             sql += ")"
         case .related(let related):
             try related.render(&self)
+        case .window(let query):
+            var window = QuerySQL(schema: schema)
+            window.registry = registry
+            window.sql = "SELECT rowid FROM \(schema.table)"
+            try window.appendWhere(query.filter)
+            try window.appendOrder(query.sort, filter: query.filter)
+            window.appendWindow(limit: query.limit, offset: query.offset)
+            sql += "\(tableRef).rowid IN ("
+            absorb(window)
+            sql += ")"
         }
     }
 }

@@ -6,8 +6,8 @@
 /// sorts of ``Field`` work on it and make a filter or sort of the source:
 ///
 /// ```swift
-/// let leGuin = try tx.fetch(Book.self, where: Book.author.name == "Ursula K. Le Guin")
-/// let byAuthor = try tx.fetch(Book.self, sortedBy: [Book.author.name.ascending()])
+/// let leGuin = try tx.fetch(Query<Book>(where: Book.author.name == "Ursula K. Le Guin"))
+/// let byAuthor = try tx.fetch(Query<Book>(sortedBy: [Book.author.name.ascending()]))
 /// ```
 ///
 /// A filter through the relation is ``ToOne/has(_:)`` with the same condition on the target:

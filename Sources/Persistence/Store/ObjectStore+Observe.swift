@@ -57,14 +57,16 @@ extension ObjectStore {
     /// iterating task (or dropping the sequence) ends the observation.
     ///
     /// ```swift
-    /// for try await count in store.values(.value(tracking: Book.self) { tx in try tx.count(Book.self) }) {
+    /// for try await count in store.values(.value(tracking: Book.self) { tx in try tx.count(Query<Book>()) }) {
     ///     print("books:", count)
     /// }
     /// ```
     ///
     /// - Parameter observation: what to observe (``StoreObservation``).
     /// - Returns: the elements, as they come.
-    public func values<Element: Sendable>(_ observation: StoreObservation<Element>) -> AsyncThrowingStream<Element, any Error> {
+    public func values<Element: Sendable>(
+        _ observation: StoreObservation<Element>
+    ) -> AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream { continuation in
             let token = observation.start(
                 self, DispatchQueue(label: "Persistence.values"),

@@ -7,7 +7,7 @@ public import Foundation
 /// let store = try ObjectStore(at: url, entities: [Book.self])
 /// try store.context.persistAndWait { tx in try tx.upsert(book, matching: Book.isbnKey) }
 /// let books = try store.context.readAndWait { tx in
-///     try tx.fetch(Book.self, sortedBy: [Book.title.ascending(caseInsensitive: true)])
+///     try tx.fetch(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))
 /// }
 /// ```
 ///

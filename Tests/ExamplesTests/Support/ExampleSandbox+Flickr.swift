@@ -23,13 +23,13 @@ extension ExampleSandbox {
 
     /// The photos in the store, opened with Persistence.
     func storedPhotos() throws -> [Photo] {
-        try readPhotos { tx in try tx.fetch(Photo.self) }
+        try readPhotos { tx in try tx.fetch(Query<Photo>()) }
     }
 
     /// The photographers' names in the store, by NSID.
     func storedPhotographers() throws -> [String: String] {
         try readPhotos { tx in
-            Dictionary(try tx.fetch(Photographer.self).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            Dictionary(try tx.fetch(Query<Photographer>()).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         }
     }
 

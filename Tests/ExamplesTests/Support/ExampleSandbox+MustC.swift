@@ -36,7 +36,7 @@ extension ExampleSandbox {
 
     /// Every stored movie, read with Persistence, sorted by title.
     func movies() throws -> [Movie] {
-        try read([Movie.self]) { tx in try tx.fetch(Movie.self, sortedBy: [Movie.title.ascending()]) }
+        try read([Movie.self]) { tx in try tx.fetch(Query<Movie>(sortedBy: [Movie.title.ascending()])) }
     }
 
     /// Writes movies straight into the store, as an earlier run would have.

@@ -13,8 +13,9 @@ public enum PhotoStore {
     /// Each photographer takes the name of their most recently fetched photo (ties: the photo
     /// stored last); each distinct place id becomes a place without a Where On Earth id (the
     /// photos did not keep one), an empty place id none. The photos' `ownerID` and `placeID`
-    /// columns stay and become the references; the name column and its index go. The store
-    /// then adds the foreign keys and checks every photo against them.
+    /// columns stay and become the references; the name column goes, with its index and folded
+    /// copy. The store then adds the foreign keys and their indexes, drops the place id's old
+    /// index, and checks every photo against the keys.
     public static let entitiesMigration = Migration("flickr-photographers-and-places") { tx in
         try tx.execute(#"CREATE TABLE "Photographer" ("id" TEXT NOT NULL PRIMARY KEY, "name" TEXT NOT NULL)"#)
         try tx.execute(
@@ -30,14 +31,8 @@ public enum PhotoStore {
         try tx.execute(#"UPDATE "Photo" SET "placeID" = NULL WHERE "placeID" = ''"#)
         try tx.execute(
             #"INSERT INTO "Place" ("id") SELECT DISTINCT "placeID" FROM "Photo" WHERE "placeID" IS NOT NULL"#)
-        try tx.execute(#"DROP INDEX IF EXISTS "fk_index_Photo_ownerName_folded""#)
-        try tx.execute(#"DROP INDEX IF EXISTS "fk_index_Photo_placeID""#)
-        try tx.execute(#"ALTER TABLE "Photo" DROP COLUMN "ownerName""#)
-        let folded = try tx.rows(#"SELECT 1 FROM pragma_table_info('Photo') WHERE name = 'fk_fold_ownerName'"#)
-        if !folded.isEmpty {
-            try tx.execute(#"ALTER TABLE "Photo" DROP COLUMN "fk_fold_ownerName""#)
-            try tx.execute(#"DELETE FROM "fk_meta" WHERE key = 'fold.Photo.fk_fold_ownerName'"#)
-        }
+        // The name is the photographer's now: the column goes with its index and folded copy.
+        try tx.dropProperty("ownerName", from: Photo.self)
     }
 
     /// Opens (or creates) the store at `url`, migrating a store of an earlier shape.
