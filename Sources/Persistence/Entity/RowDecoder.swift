@@ -68,6 +68,8 @@ final class RowDecoder {
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
+    /// The key that named each column on an earlier row, matched by its bits.
+    @exclusivity(unchecked) private var keyBits: KeyBitsTable
 
     /// Decoders not in use, each retained once. Every decoder ever made is here or in use: none is
     /// freed. A decoder is used by one fetch at a time, on its context's queue, and moves between
@@ -84,6 +86,7 @@ final class RowDecoder {
         handle = statement.handle
         namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
         namePointer.initialize(from: names, count: names.count)
+        keyBits = KeyBitsTable(columns: names.count)
     }
 
     /// A decoder for `statement`'s rows of `schema`, from the pool when one is free; give it back
@@ -170,6 +173,7 @@ final class RowDecoder {
         count = names.count
         namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
         namePointer.initialize(from: names, count: names.count)
+        keyBits.reset(columns: count)
     }
 
     /// Decodes the statement's current row.
@@ -235,13 +239,21 @@ final class RowDecoder {
     /// The 0-based column index for `key`, or `nil` when the row has no such column (a raw
     /// query, `fetch(_:sql:)`, may leave out an optional one).
     @inline(__always)
-    func columnIfPresent(_ key: some CodingKey) -> Int32? {
-        let name = key.stringValue
-        if next < count, namePointer[next] == name {
+    func columnIfPresent<K: CodingKey>(_ key: K) -> Int32? {
+        let bits = KeyBitsTable.bits(of: key)
+        if let bits, next < count, keyBits.matches(K.self, bits, at: next) {
             next += 1
             return Int32(next - 1)
         }
-        guard let index = schema.indexByName[name] else { return nil }
+        let name = key.stringValue
+        let index: Int
+        if next < count, namePointer[next] == name {
+            index = next
+        } else {
+            guard let found = schema.indexByName[name] else { return nil }
+            index = found
+        }
+        if let bits { keyBits.record(K.self, bits, at: index) }
         next = index + 1
         return Int32(index)
     }

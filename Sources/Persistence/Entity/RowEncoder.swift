@@ -43,6 +43,8 @@ final class RowEncoder {
     private(set) var foldParameters: [Int32]
     private(set) var hasFolds: Bool
     private lazy var json = StoreJSON.makeEncoder()
+    /// The key that named each column on an earlier row, matched by its bits.
+    @exclusivity(unchecked) private var keyBits: KeyBitsTable
 
     /// The entities this encoder served, by generation (a recycled encoder may serve another
     /// entity): an error for a kept container names the one it was handed to.
@@ -65,6 +67,7 @@ final class RowEncoder {
         foldParameters = schema.foldParameters
         hasFolds = schema.foldParameters.contains { $0 != 0 }
         fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
+        keyBits = KeyBitsTable(columns: count)
     }
 
     /// An encoder for rows of `schema`, from the pool when one is free; give it back with
@@ -85,6 +88,7 @@ final class RowEncoder {
         encoder.hasFolds = schema.foldParameters.contains { $0 != 0 }
         let count = encoder.count
         encoder.fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
+        encoder.keyBits.reset(columns: count)
         return encoder
     }
 
@@ -177,19 +181,27 @@ final class RowEncoder {
 
     /// The 1-based parameter index for `key`.
     @inline(__always)
-    func parameter(_ key: some CodingKey) throws -> Int32 {
-        let name = key.stringValue
-        if next < count, names[next] == name {
+    func parameter<K: CodingKey>(_ key: K) throws -> Int32 {
+        let bits = KeyBitsTable.bits(of: key)
+        if let bits, next < count, keyBits.matches(K.self, bits, at: next) {
             boundMask |= UInt64(1) << UInt64(next & 63)
             next += 1
             return Int32(next)
         }
-        guard let index = schema.indexByName[name] else {
-            throw PersistenceError(
-                .encodingFailed,
-                "\(schema.entityName) encodes a key '\(name)' that its decoder never reads, so it has no column.",
-                entity: schema.entityName, property: name)
+        let name = key.stringValue
+        let index: Int
+        if next < count, names[next] == name {
+            index = next
+        } else {
+            guard let found = schema.indexByName[name] else {
+                throw PersistenceError(
+                    .encodingFailed,
+                    "\(schema.entityName) encodes a key '\(name)' that its decoder never reads, so it has no column.",
+                    entity: schema.entityName, property: name)
+            }
+            index = found
         }
+        if let bits { keyBits.record(K.self, bits, at: index) }
         boundMask |= UInt64(1) << UInt64(index & 63)
         next = index + 1
         return Int32(next)
