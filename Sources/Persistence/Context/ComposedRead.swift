@@ -111,18 +111,25 @@ extension ObjectTransaction {
         try built.appendOrder(rows.sort, filter: rows.filter)
         built.appendWindow(limit: rows.limit, offset: rows.offset)
         let sums = collectors.compactMap(\.sums)
-        var entities: [E] = []
+        // Raw memory for the entities and a plain loop for their identities: in this
+        // unspecialized code an append to `[E]` looks up `Array<E>`'s metadata per row, and a
+        // `map` over a key path costs a key path projection per row.
+        var rows = RowBuffer<E>()
+        defer { rows.free() }
+        var ids: [DatabaseValue] = []
         do {
             let statement = try connection.statement(for: built)
             defer { statement.reset() }
             let decoder = RowDecoder.make(schema: schema, statement: statement)
             defer { decoder.recycle() }
             while try step(statement, sums: sums.flatMap(\.specs), sums.first?.schema ?? schema) {
-                entities.append(try decoder.decodeRow(E.self))
+                let entity = try decoder.decodeRow(E.self)
+                ids.append(entity.id.databaseValue)
+                rows.append(entity)
                 for index in 0..<collectors.count { try collectors[index].read(statement, at: positions[index]) }
             }
         }
-        let ids = entities.map(\.id.databaseValue)
+        let entities = rows.movedIntoArray()
         var values: [[any Sendable]] = []
         for collector in collectors { values.append(try collector.finish(ids: ids)) }
         return (entities, values)
