@@ -25,7 +25,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let conditionalServer = try makeConditionalServer()
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
-    return linuxPeers + [
+    let realDocuments = try realDocumentCases()
+    return linuxPeers + realDocuments + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
             ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.05,
