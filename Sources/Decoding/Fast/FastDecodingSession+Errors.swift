@@ -28,11 +28,15 @@ extension FastDecodingSession {
 
     /// `JSONDecoder`'s error for a value at `index` of another kind than `type`.
     func typeMismatch(_ type: Any.Type, at index: Int, _ codingPath: [any CodingKey]) -> DecodingError {
-        .typeMismatch(
-            type,
-            DecodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "Expected to decode \(type) but found \(kindDescription(of: index)) instead."))
+        let key = MismatchMessageKey(type: ObjectIdentifier(type), kind: nodes[index].kind)
+        let message: String
+        if let known = mismatchMessages[key] {
+            message = known
+        } else {
+            message = "Expected to decode \(type) but found \(kindDescription(of: index)) instead."
+            mismatchMessages[key] = message
+        }
+        return .typeMismatch(type, DecodingError.Context(codingPath: codingPath, debugDescription: message))
     }
 
     /// `JSONDecoder`'s error for a scalar of `type` asked of the value at `index`, which is not
@@ -70,7 +74,7 @@ extension FastDecodingSession {
         .valueNotFound(
             type,
             DecodingError.Context(
-                codingPath: codingPath + [CodingPathNode.indexKey(index)],
+                codingPath: codingPath + [IndexCodingKey(index)],
                 debugDescription: "Unkeyed container is at end."))
     }
 
@@ -86,4 +90,10 @@ extension FastDecodingSession {
                 codingPath: codingPath,
                 debugDescription: "Cannot get \(kind) decoding container -- found null value instead"))
     }
+}
+
+/// A type-mismatch message's identity: the type asked for and the kind of value found.
+struct MismatchMessageKey: Hashable {
+    let type: ObjectIdentifier
+    let kind: JSONNode.Kind
 }

@@ -35,6 +35,10 @@ final class FastDecodingSession {
     /// For objects with more than ``indexedMemberCount`` members that a key was looked up in:
     /// each key's value node, by object node.
     private var memberIndexes: [Int: [String: Int]] = [:]
+    /// The type-mismatch messages made so far, by type and kind of value: a probing type (an
+    /// any-JSON enum trying `Bool`, then `Int64`, then `Double`) meets the same few mismatches
+    /// over and over, and spelling a type's name costs more than the rest of the error.
+    var mismatchMessages: [MismatchMessageKey: String] = [:]
 
     /// Objects with more members than this are looked up through a dictionary, as
     /// `JSONDecoder` looks up every object, instead of by comparing keys in turn.
