@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Scalars read as `JSONDecoder` reads them, or not at all.
 ///
 /// Each conversion gives exactly the value Foundation's decoder gives for the same text, or
@@ -79,9 +83,35 @@ extension FastDecodingSession {
         guard node.kind == .number else { throw notANumber(Double.self, at: index, parent, component) }
         guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
         if let value = exactDecimal(node) { return value }
-        guard let value = Double(text(of: node)) else { throw fail(.number) }
+        guard let value = parsedDouble(node) else { throw fail(.number) }
         try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
         return value
+    }
+
+    /// The number's text converted as `Double(String)` converts it (`strtod` in the C locale),
+    /// without making a `String` first: that allocates for a text of more than 15 bytes and looks
+    /// up generic metadata several times, about 1,000 instructions a number. The text is a JSON
+    /// number without exponent (digits, a sign, a point), so `strtod` reads it as the C locale
+    /// does unless the process's locale spells the decimal point otherwise; then it stops before
+    /// the end, and the `String` route converts it.
+    private func parsedDouble(_ node: JSONNode) -> Double? {
+        #if canImport(Glibc)
+            let start = Int(node.start)
+            let length = Int(node.length)
+            guard length < 128, start + length <= bytes.count else {
+                return Double(text(of: node))
+            }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double? in
+                guard let base = buffer.baseAddress else { return nil }
+                for offset in 0..<length { base[offset] = CChar(bitPattern: bytes[start + offset]) }
+                base[length] = 0
+                var end: UnsafeMutablePointer<CChar>?
+                let value = strtod(base, &end)
+                return end == base + length ? value : nil
+            } ?? Double(text(of: node))
+        #else
+            return Double(text(of: node))
+        #endif
     }
 
     /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:_:_:)``.
