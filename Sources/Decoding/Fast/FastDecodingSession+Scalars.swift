@@ -89,8 +89,8 @@ extension FastDecodingSession {
     }
 
     /// The number's text converted as `Double(String)` converts it (`strtod` in the C locale),
-    /// without making a `String` first: that allocates for a text of more than 15 bytes and looks
-    /// up generic metadata several times, about 1,000 instructions a number. The text is a JSON
+    /// without making a `String` first (which allocates for a text of more than 15 bytes; this
+    /// saves about 320 instructions a number on `canada.json`). The text is a JSON
     /// number without exponent (digits, a sign, a point), so `strtod` reads it as the C locale
     /// does unless the process's locale spells the decimal point otherwise; then it stops before
     /// the end, and the `String` route converts it.
