@@ -95,6 +95,10 @@ import Testing
         expectDeferral([String: Int].self, #"{"\u0041": 1, "A": 2}"#, .duplicateKey)
         let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
         expectDeferral([String: Int].self, "{\(many), \"k7\": 0}", .duplicateKey)
+        expectDeferral([String: Int].self, "{\"k39\": 0, \(many)}", .duplicateKey)
+        // Many distinct keys, some with the same length and first bytes: decoded on the fast path.
+        let distinct = (0..<300).map { "\"key\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(Differential.compare([String: Int].self, json("{\(distinct)}")) == .decoded)
     }
 
     @Test func aKeyIsFoundAsFoundationFindsIt() {
