@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "FetchKit", targets: ["FetchKit"]),
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "Decoding", targets: ["Decoding"]),
+        .library(name: "Sync", targets: ["Sync"]),
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
         .library(name: "FetchKitOperations", targets: ["FetchKitOperations"]),
         .executable(name: "booklab", targets: ["BookLab"]),
@@ -49,6 +50,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A remote collection mirrored into a store: pulls by cursor, a durable outbox.
+        .target(
+            name: "Sync", dependencies: ["FetchKit", "Persistence", "Decoding", "Locking"], swiftSettings: strictSettings),
         .target(name: "FetchKitTesting", dependencies: ["FetchKit", "Locking"], swiftSettings: strictSettings),
 
         // MARK: Examples

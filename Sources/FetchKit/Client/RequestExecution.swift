@@ -360,7 +360,7 @@ final class RequestExecution: CancellableExecution {
                 finish(.success(value))
             case .failure(let error):
                 let retryAfter = RetryAfter.delay(from: response.value(forHTTPHeaderField: "Retry-After"))
-                handleFailure(attempt, error, retryAfter: retryAfter)
+                handleFailure(attempt, error.waiting(retryAfter), retryAfter: retryAfter)
             }
         }
     }

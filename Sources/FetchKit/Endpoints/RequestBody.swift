@@ -27,6 +27,14 @@ public struct RequestBody: Sendable {
     }
 
     let source: Source
+
+    /// The bytes of a body held in memory (raw, JSON, text or form); `nil` for a file, a
+    /// multipart form or a body that failed to encode.
+    package var bytes: Data? {
+        if case .data(let data) = source { return data }
+        return nil
+    }
+
     /// The `Content-Type` header to send with the bytes. For a multipart form it names the
     /// form's boundary.
     public let contentType: String

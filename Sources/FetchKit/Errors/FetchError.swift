@@ -100,6 +100,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     public var reportedFailure: APIFailure? { storage.reportedFailure }
     /// The timeout that ran out, for a ``Code-swift.struct/timedOut`` error.
     public var timeout: Duration? { storage.timeout }
+    /// How long the server asked the client to wait before trying again: the `Retry-After` of
+    /// a failed response (seconds or an HTTP-date), when it had one.
+    public var retryAfter: Duration? { storage.retryAfter }
     private var detail: String? { storage.detail }
 
     /// The error's fields, in one immutable object: an error is one reference wide, so the
@@ -114,10 +117,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         let decodingFailure: DecodingFailure?
         let reportedFailure: APIFailure?
         let timeout: Duration?
+        let retryAfter: Duration?
 
         init(
             code: Code, request: String?, detail: String?, urlErrorCode: URLError.Code?, statusCode: Int?,
-            bodyExcerpt: String?, decodingFailure: DecodingFailure?, reportedFailure: APIFailure?, timeout: Duration?
+            bodyExcerpt: String?, decodingFailure: DecodingFailure?, reportedFailure: APIFailure?, timeout: Duration?,
+            retryAfter: Duration?
         ) {
             self.code = code
             self.request = request
@@ -128,6 +133,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             self.decodingFailure = decodingFailure
             self.reportedFailure = reportedFailure
             self.timeout = timeout
+            self.retryAfter = retryAfter
         }
     }
 
@@ -136,12 +142,21 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     init(
         code: Code, request: String? = nil, detail: String? = nil, urlErrorCode: URLError.Code? = nil,
         statusCode: Int? = nil, bodyExcerpt: String? = nil, decodingFailure: DecodingFailure? = nil,
-        reportedFailure: APIFailure? = nil, timeout: Duration? = nil
+        reportedFailure: APIFailure? = nil, timeout: Duration? = nil, retryAfter: Duration? = nil
     ) {
         storage = Storage(
             code: code, request: request, detail: detail, urlErrorCode: urlErrorCode, statusCode: statusCode,
             bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure, reportedFailure: reportedFailure,
-            timeout: timeout)
+            timeout: timeout, retryAfter: retryAfter)
+    }
+
+    /// A copy that carries the wait a failed response's `Retry-After` asked for.
+    func waiting(_ retryAfter: Duration?) -> FetchError {
+        guard let retryAfter else { return self }
+        return FetchError(
+            code: code, request: request, detail: detail, urlErrorCode: urlErrorCode, statusCode: statusCode,
+            bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure, reportedFailure: reportedFailure,
+            timeout: timeout, retryAfter: retryAfter)
     }
 
     /// A copy that names the request it belongs to.
@@ -150,7 +165,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
             code: code, request: request ?? self.request, detail: detail, urlErrorCode: urlErrorCode,
             statusCode: statusCode, bodyExcerpt: bodyExcerpt, decodingFailure: decodingFailure,
             reportedFailure: reportedFailure,
-            timeout: timeout)
+            timeout: timeout, retryAfter: retryAfter)
     }
 
     /// A copy with the status filled in and every text the server or a strategy produced
@@ -163,7 +178,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         return FetchError(
             code: code, request: request, detail: clean(detail), urlErrorCode: urlErrorCode,
             statusCode: statusCode ?? status, bodyExcerpt: clean(bodyExcerpt), decodingFailure: failure,
-            reportedFailure: reported, timeout: timeout)
+            reportedFailure: reported, timeout: timeout, retryAfter: retryAfter)
     }
 
     // MARK: Description

@@ -116,13 +116,13 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter retry: which retry this is, from 1.
     /// - Returns: the wait.
-    func backoff(beforeRetry retry: Int) -> Duration {
+    package func backoff(beforeRetry retry: Int) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return backoff(beforeRetry: retry, using: &generator)
     }
 
     /// Whether `error` is worth another attempt, ignoring the retry count and method.
-    func isRetryable(_ error: FetchError) -> Bool {
+    package func isRetryable(_ error: FetchError) -> Bool {
         switch error.code {
         case .unacceptableStatus: return error.statusCode.map(retryableStatusCodes.contains) ?? false
         case .timedOut: return retriesTimeouts

@@ -1,0 +1,540 @@
+import FetchKit
+import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response's body and head.
+struct Exchange: Sendable {
+    let data: Data
+    let response: HTTPURLResponse
+}
+
+/// An endpoint sent as the user described it, with extra headers and the cache bypassed (a
+/// stale cached listing would skip changes).
+struct SyncRequest: Endpoint {
+    let endpoint: any Endpoint
+    let extraHeaders: [String: String]
+
+    var baseURL: URL { endpoint.baseURL }
+    var path: String { endpoint.path }
+    var method: HTTPMethod { endpoint.method }
+    var queryItems: [URLQueryItem] { endpoint.queryItems }
+    var headers: [String: String] { endpoint.headers.merging(extraHeaders) { _, extra in extra } }
+    var body: RequestBody? { endpoint.body }
+    var timeout: Duration? { endpoint.timeout }
+    var cachePolicy: CachePolicy { .bypass }
+}
+
+extension Mirror {
+    /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
+    func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        try await prepare()
+        let pushed = try await push(&report, honouringBackoff: !pulling)
+        guard pulling else {
+            if let pushed { throw pushed }
+            return report
+        }
+        try await pull(&report)
+        let again = try await push(&report, honouringBackoff: false)
+        if let failure = pushed ?? again { throw failure }
+        return report
+    }
+
+    /// Sends a request and returns its body and head.
+    func exchange(_ endpoint: any Endpoint, headers: [String: String] = [:]) async throws(FetchError) -> Exchange {
+        try await client.fetch(
+            SyncRequest(endpoint: endpoint, extraHeaders: headers),
+            extracting: .custom { data, response in Exchange(data: data, response: response) })
+    }
+
+    /// Runs a store block, turning its failures into ``SyncError``s naming the collection.
+    func persist<T: Sendable>(
+        record: String? = nil, page: String? = nil, _ block: @escaping @Sendable (ObjectTransaction) throws -> T
+    ) async throws(SyncError) -> T {
+        do {
+            return try await store.context.persist(block)
+        } catch let error as SyncError {
+            throw error
+        } catch let error as PersistenceError {
+            let what = record.map { " record \($0)" } ?? page.map { " page \($0)" } ?? ""
+            throw SyncError(
+                .storeFailed, collection: remote.name, record: record, page: page,
+                "The store refused\(what) of \(remote.name): \(error.message)", persistenceError: error)
+        } catch {
+            throw SyncError(
+                .storeFailed, collection: remote.name, record: record, page: page,
+                "The store refused a change of \(remote.name): \(error)")
+        }
+    }
+
+    /// Makes sure the sync tables exist, and (weakened only) drops writes left mid-send.
+    func prepare() async throws(SyncError) {
+        let collection = remote.name
+        let drop = SyncTestHooks.weakened(.dropSendingWrites)
+        try await persist { tx in
+            if drop {
+                _ = try tx.delete(
+                    Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state == .sending))
+            }
+            _ = try tx.count(Query<SyncSeenRecord>())
+            if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
+                try tx.insert(try Self.checkpoint(collection, in: tx))
+            }
+        }
+    }
+
+    // MARK: Pull
+
+    /// Pulls the collection's changes, resuming a walk a kill interrupted, and reconciles
+    /// identities when due.
+    func pull(_ report: inout SyncReport) async throws(SyncError) {
+        if case .keyset = remote.cursor, remote.version == nil {
+            throw SyncError(
+                .misuse, collection: remote.name,
+                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated or sequence).")
+        }
+        var checkpoint = try await readCheckpoint()
+        if checkpoint.walk == nil, remote.cursor == .snapshot {
+            checkpoint = try await beginWalk(.snapshot)
+        }
+        try await pages(&checkpoint, &report)
+        if let identities = remote.identities, checkpoint.walk == nil {
+            let due = checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.seconds } ?? true
+            if due {
+                try await reconcile(identities, &report)
+            }
+        }
+    }
+
+    func readCheckpoint() async throws(SyncError) -> SyncCheckpoint {
+        let collection = remote.name
+        return try await persist { tx in try Self.checkpoint(collection, in: tx) }
+    }
+
+    /// Starts a walk over the whole collection, with a new generation of seen records.
+    func beginWalk(_ kind: SyncWalk.Kind) async throws(SyncError) -> SyncCheckpoint {
+        let collection = remote.name
+        let first: SyncCursor? = remote.cursor == .snapshot && kind != .reconcile ? .page(1) : nil
+        return try await persist { tx in
+            var checkpoint = try Self.checkpoint(collection, in: tx)
+            checkpoint.generations += 1
+            checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
+            try tx.upsert(checkpoint)
+            return checkpoint
+        }
+    }
+
+    /// Reads and applies pages until the server has no more.
+    private func pages(_ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport) async throws(SyncError) {
+        var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
+        while true {
+            let exchange: Exchange
+            do {
+                exchange = try await self.exchange(remote.changes(position))
+            } catch {
+                guard remote.isCursorRejected(error) else { throw requestError(error, page: position) }
+                guard position != nil, checkpoint.walk?.kind != .resync, remote.cursor != .snapshot else {
+                    throw SyncError(
+                        .cursorRejected, collection: remote.name, page: position.map(Self.describe),
+                        "The server rejected the full listing of \(remote.name) as an invalid cursor "
+                            + "(\(error.statusCode.map { "HTTP \($0)" } ?? error.code.description)); no resync was started "
+                            + "again. Check the collection's isCursorRejected.", fetchError: error)
+                }
+                checkpoint = try await beginWalk(.resync)
+                report.resynced = true
+                position = nil
+                continue
+            }
+            if !SyncTestHooks.weakened(.cursorBeforePage) { SyncTestHooks.reach(.midPage) }
+            let page: ChangePage<Entity>
+            do {
+                page = try remote.page(exchange.data, exchange.response)
+            } catch {
+                throw SyncError(
+                    .undecodablePage, collection: remote.name, page: position.map(Self.describe) ?? "first",
+                    "A page of \(remote.name) (cursor \(position.map(Self.describe) ?? "none")) does not decode: \(error)")
+            }
+            let next = try nextPosition(after: page, at: position)
+            if page.hasMore, next == position {
+                throw SyncError(
+                    .badWriteResponse, collection: remote.name, page: position.map(Self.describe),
+                    "A page of \(remote.name) says more follow but gives no new cursor; stopping instead of reading it again.")
+            }
+            let walk = checkpoint.walk
+            let applied = try await apply(page, next: next, walk: walk)
+            report.pagesApplied += 1
+            report.recordsApplied += applied.applied
+            report.recordsDeleted += applied.deleted
+            report.conflicts += applied.conflicts
+            checkpoint.walk?.position = next
+            guard page.hasMore else { break }
+            position = next
+        }
+        if let walk = checkpoint.walk {
+            report.recordsDeleted += try await finishWalk(walk, cursor: walk.position)
+            checkpoint.walk = nil
+        } else {
+            let collection = remote.name
+            try await persist { tx in
+                var stored = try Self.checkpoint(collection, in: tx)
+                stored.lastPull = Date()
+                try tx.upsert(stored)
+            }
+        }
+    }
+
+    /// The position after `page`.
+    private func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
+        if let cursor = page.cursor { return cursor }
+        switch remote.cursor {
+        case .snapshot:
+            if case .page(let number) = position { return .page(number + 1) }
+            return .page(2)
+        case .token:
+            guard !page.hasMore else {
+                throw SyncError(
+                    .undecodablePage, collection: remote.name, page: position.map(Self.describe),
+                    "A page of \(remote.name) says more follow but its reader returned no token (ChangePage.cursor).")
+            }
+            return position
+        case .keyset:
+            guard let last = page.records.last else { return position }
+            guard let version = remote.version?(last) else {
+                throw SyncError(
+                    .undecodablePage, collection: remote.name, record: last.id.databaseValue.identityText,
+                    "The record \(remote.name)/\(last.id.databaseValue.identityText) has no version for the keyset cursor.")
+            }
+            return .keyset(version: version, id: last.id.databaseValue.identityText)
+        }
+    }
+
+    /// The cursor a keyset run starts from: the overlap before the last applied record.
+    private func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
+        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.cursor,
+            !SyncTestHooks.weakened(.noOverlap)
+        else { return cursor }
+        switch (overlap, version) {
+        case (.none, _):
+            return cursor
+        case (.units(let units), .number(let number)):
+            return .keyset(version: .number(number - units), id: "")
+        case (.time(let window), .text(let text)):
+            guard let earlier = Timestamp.shift(text, by: -window.seconds) else { return cursor }
+            return .keyset(version: .text(earlier), id: "")
+        default:
+            return cursor
+        }
+    }
+
+    private struct Applied: Sendable {
+        var applied = 0
+        var deleted = 0
+        var conflicts = 0
+    }
+
+    /// Applies a page and moves the cursor in one transaction.
+    private func apply(_ page: ChangePage<Entity>, next: SyncCursor?, walk: SyncWalk?) async throws(SyncError) -> Applied {
+        let collection = remote.name
+        let version = remote.version
+        let policy = conflicts
+        let keyset = if case .keyset = remote.cursor { true } else { false }
+        let separateCursor = SyncTestHooks.weakened(.cursorBeforePage)
+        @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
+            var checkpoint = try Self.checkpoint(collection, in: tx)
+            if var walk = checkpoint.walk {
+                walk.position = next
+                checkpoint.walk = walk
+            } else if keyset, let current = checkpoint.cursor, let next, !Self.precedes(current, next) {
+                // Re-read overlap: the cursor never moves back.
+            } else {
+                checkpoint.cursor = next
+            }
+            try tx.upsert(checkpoint)
+        }
+        if separateCursor {
+            try await persist { tx in try moveCursor(tx) }
+            SyncTestHooks.reach(.midPage)
+        }
+        return try await persist(page: next.map(Self.describe)) { tx in
+            var result = Applied()
+            let ids = page.records.map(\.id) + page.deleted
+            let texts = ids.map { $0.databaseValue.identityText }
+            let pending = Dictionary(
+                grouping: try tx.fetch(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(texts),
+                        sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
+            var storedVersions: [String: RecordVersion] = [:]
+            if let version {
+                for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
+                    storedVersions[row.id.databaseValue.identityText] = version(row)
+                }
+            }
+            if let walk {
+                try tx.insert(
+                    contentsOf: texts.map {
+                        SyncSeenRecord(collection: collection, generation: walk.generation, recordID: $0)
+                    })
+            }
+            for record in page.records {
+                let text = record.id.databaseValue.identityText
+                if let writes = pending[text] {
+                    if try self.rebase(writes, remote: record, policy: policy, in: tx) { result.conflicts += 1 }
+                    continue
+                }
+                if let incoming = version?(record), let stored = storedVersions[text], incoming < stored { continue }
+                try tx.upsert(record)
+                result.applied += 1
+            }
+            for id in page.deleted {
+                let text = id.databaseValue.identityText
+                if let writes = pending[text] {
+                    if try self.rebase(writes, remote: nil, policy: policy, in: tx) { result.conflicts += 1 }
+                    continue
+                }
+                if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
+            }
+            if !separateCursor { try moveCursor(tx) }
+            return result
+        }
+    }
+
+    /// Ends a walk: deletes the rows it did not see (unless a write waits for them), forgets
+    /// what it saw, and keeps its position as the incremental cursor.
+    private func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> Int {
+        let collection = remote.name
+        let kind = remote.cursor
+        let prune = !(walk.kind == .resync && SyncTestHooks.weakened(.resyncWithoutPrune))
+        return try await persist { tx in
+            var deleted = 0
+            if prune {
+                let seen = Set(
+                    try tx.fetch(
+                        Query<SyncSeenRecord>(
+                            where: SyncSeenRecord.collection == collection
+                                && SyncSeenRecord.generation == walk.generation)
+                    ).map(\.recordID))
+                let waiting = Set(try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
+                let stale = try tx.fetch(Query<Entity>()).map(\.id).filter {
+                    let text = $0.databaseValue.identityText
+                    return !seen.contains(text) && !waiting.contains(text)
+                }
+                var start = 0
+                while start < stale.count {
+                    let chunk = stale[start..<min(start + 500, stale.count)]
+                    deleted += try tx.delete(Query<Entity>(where: Entity.idField.isIn(chunk)))
+                    start += 500
+                }
+            }
+            _ = try tx.delete(
+                Query<SyncSeenRecord>(
+                    where: SyncSeenRecord.collection == collection && SyncSeenRecord.generation == walk.generation))
+            var checkpoint = try Self.checkpoint(collection, in: tx)
+            checkpoint.walk = nil
+            switch walk.kind {
+            case .reconcile: checkpoint.lastReconcile = Date()
+            case .resync:
+                checkpoint.cursor = cursor
+                checkpoint.lastPull = Date()
+            case .snapshot:
+                checkpoint.cursor = nil
+                checkpoint.lastPull = Date()
+            }
+            if kind == .snapshot, walk.kind == .resync { checkpoint.cursor = nil }
+            try tx.upsert(checkpoint)
+            return deleted
+        }
+    }
+
+    /// Lists every identity and deletes local rows the server no longer has.
+    private func reconcile(_ identities: IdentityListing<Entity>, _ report: inout SyncReport) async throws(SyncError) {
+        let checkpoint = try await beginWalk(.reconcile)
+        guard let walk = checkpoint.walk else { return }
+        let collection = remote.name
+        var after: String?
+        while true {
+            let exchange: Exchange
+            do {
+                exchange = try await self.exchange(identities.request(after))
+            } catch {
+                throw requestError(error, page: after.map { "identities after \($0)" } ?? "identities")
+            }
+            let page: (identities: [Entity.ID], hasMore: Bool)
+            do {
+                page = try identities.page(exchange.data, exchange.response)
+            } catch {
+                throw SyncError(
+                    .undecodablePage, collection: collection, page: "identities after \(after ?? "start")",
+                    "A page of \(collection)'s identities does not decode: \(error)")
+            }
+            let texts = page.identities.map { $0.databaseValue.identityText }
+            try await persist { tx in
+                try tx.insert(
+                    contentsOf: texts.map {
+                        SyncSeenRecord(collection: collection, generation: walk.generation, recordID: $0)
+                    })
+            }
+            guard page.hasMore, let last = texts.last, last != after else { break }
+            after = last
+        }
+        report.recordsDeleted += try await finishWalk(walk, cursor: nil)
+        report.reconciled = true
+    }
+
+    // MARK: Rebase
+
+    /// A pull met a record with pending writes: keeps the local change and, when the server's
+    /// version differs from the writes' base, resolves the conflict by the policy. Returns
+    /// whether there was a conflict.
+    func rebase(
+        _ writes: [PendingWrite], remote record: Entity?, policy: ConflictPolicy<Entity>, in tx: ObjectTransaction
+    ) throws -> Bool {
+        guard var first = writes.first else { return false }
+        let remoteData = try record.map(Self.encode)
+        if first.attempts > 0 || first.state == .sending || first.state == .rejected {
+            // Its outcome is unknown (or refused): keep the newest server version with it; the
+            // acknowledgement (or the app's decision) settles the row.
+            first.remote = remoteData
+            try tx.update(first)
+            return false
+        }
+        let base = try first.base(as: Entity.self)
+        if first.state != .conflicted, sameVersion(base, record) { return false }
+        var write = writes.last ?? first
+        let local = try write.local(as: Entity.self)
+        let resolution = first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
+        let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
+        switch resolution {
+        case .keepRemote:
+            for pending in writes { _ = try tx.delete(pending) }
+            if let record { try tx.upsert(record) } else { _ = try tx.delete(Entity.self, id: identity) }
+        case .keepLocal:
+            for var pending in writes {
+                pending.base = remoteData
+                if record == nil, pending.operation == .update { pending.operation = .create }
+                if record != nil, pending.operation == .create { pending.operation = .update }
+                try tx.update(pending)
+            }
+            if record == nil, write.operation == .delete { for pending in writes { _ = try tx.delete(pending) } }
+        case .use(let merged):
+            write.payload = try Self.encode(merged)
+            write.base = remoteData
+            write.operation = record == nil ? .create : .update
+            try tx.update(write)
+            try tx.upsert(merged)
+        case .park:
+            first.state = .conflicted
+            first.remote = remoteData
+            try tx.update(first)
+        }
+        return true
+    }
+
+    /// Whether the server's record is the base (by version, else by content).
+    func sameVersion(_ base: Entity?, _ remote: Entity?) -> Bool {
+        switch (base, remote) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case (let base?, let remote?):
+            if let version = self.remote.version, let a = version(base), let b = version(remote) { return a == b }
+            return (try? Self.encode(base)) == (try? Self.encode(remote))
+        }
+    }
+
+    // MARK: Helpers
+
+    func requestError(_ error: FetchError, page: SyncCursor?) -> SyncError {
+        requestError(error, page: page.map(Self.describe) ?? "first")
+    }
+
+    func requestError(_ error: FetchError, page: String? = nil, record: String? = nil) -> SyncError {
+        let unauthorized = error.code == .authenticationFailed || error.statusCode == 401
+        let what = record.map { "the write of \(remote.name)/\($0)" } ?? "the changes of \(remote.name)"
+        return SyncError(
+            unauthorized ? .unauthorized : .requestFailed, collection: remote.name, record: record, page: page,
+            "Could not \(record == nil ? "pull" : "send") \(what): \(error.description)", fetchError: error)
+    }
+
+    static func describe(_ cursor: SyncCursor) -> String {
+        switch cursor {
+        case .keyset(let version, let id): "after \(version) / \(id)"
+        case .token(let token): token.count > 64 ? "token \(token.prefix(61))…" : "token \(token)"
+        case .page(let number): "page \(number)"
+        }
+    }
+
+    /// Whether keyset cursor `a` comes before `b`.
+    static func precedes(_ a: SyncCursor, _ b: SyncCursor) -> Bool {
+        guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
+        if va != vb { return va < vb }
+        return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+/// Text timestamps in the formats APIs use for `updated`: `2026-11-24 09:59:14.909Z` and ISO
+/// 8601 (`T` separator, any number of fraction digits, `Z` or no zone, read as UTC).
+enum Timestamp {
+    /// `text` moved by `seconds`, written in the same shape, or `nil` when it is not a timestamp.
+    static func shift(_ text: String, by seconds: Double) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
+            let day = number(8..<10), bytes[10] == 32 || bytes[10] == 84, let hour = number(11..<13), bytes[13] == 58,
+            let minute = number(14..<16), bytes[16] == 58, let second = number(17..<19)
+        else { return nil }
+        var index = 19
+        var fractionDigits = 0
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                fractionDigits += 1
+                index += 1
+            }
+        }
+        let suffix = String(decoding: bytes[index...], as: UTF8.self)
+        guard suffix.isEmpty || suffix == "Z" else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        guard
+            let date = calendar.date(
+                from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        else { return nil }
+        let shifted = date.timeIntervalSince1970 + fraction + seconds
+        let whole = floor(shifted)
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        var result = String(format: "%04d", parts.year ?? 0) + "-" + two(parts.month) + "-" + two(parts.day)
+        result += (bytes[10] == 84 ? "T" : " ") + two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second)
+        if fractionDigits > 0 {
+            let scaled = Int(((shifted - whole) * pow(10, Double(fractionDigits))).rounded(.down))
+            result += "." + String(format: "%0\(fractionDigits)d", scaled)
+        }
+        return result + suffix
+    }
+}

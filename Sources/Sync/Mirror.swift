@@ -1,0 +1,315 @@
+public import FetchKit
+import Foundation
+public import Persistence
+
+/// A remote collection mirrored into a store: pulls bring the server's changes in, page by page,
+/// each page in one transaction with its cursor; local writes go out through a durable outbox,
+/// each exactly once as far as HTTP allows.
+///
+/// ```swift
+/// let mirror = Mirror(notes, store: store, client: client, conflicts: .merge())
+/// try await store.context.persist { tx in
+///     try mirror.save(Note(id: "n1", title: "Groceries", updated: ""), in: tx)   // the row changes now
+/// }
+/// try await mirror.sync()     // sends the write, then pulls the server's changes
+/// ```
+///
+/// **Writes.** ``save(_:in:)`` and ``delete(_:in:)`` write the row and its outbox entry
+/// (``PendingWrite``) in the caller's transaction: both commit or neither does. Writes to one
+/// record coalesce while unsent (create then update is one create, create then delete is
+/// nothing). Each entry has its idempotency key before the first send.
+///
+/// **Runs.** ``sync()`` sends the outbox, pulls, and sends what the pull's rebase left; two calls
+/// at once share one run. ``start()`` sends the outbox at once (writes left by an earlier
+/// launch), again after each local write, and retries failed sends on the client's backoff;
+/// run `sync()` periodically with a ``PeriodicFetcher``, and on a realtime hint.
+///
+/// **Kills.** A kill at any point loses nothing and doubles nothing: a page and its cursor commit
+/// together, a write found mid-send at launch is sent again with its key, and the server
+/// deduplicates it by that key, or by the natural idempotency of client-chosen identities (a
+/// create that meets "already exists" is confirmed, a delete that meets `404` is done).
+public final class Mirror<Entity: StoredEntity>: Sendable {
+    /// The collection's description.
+    public let remote: RemoteCollection<Entity>
+    /// The store the collection is mirrored into.
+    public let store: ObjectStore
+    /// The client that sends the requests.
+    public let client: FetchClient
+    /// How conflicts are resolved.
+    public let conflicts: ConflictPolicy<Entity>
+    /// How many writes of different records are sent at once.
+    public let concurrency: Int
+    let engine: SyncEngine
+
+    /// Mirrors a collection into a store.
+    ///
+    /// - Parameters:
+    ///   - remote: the collection's description.
+    ///   - store: the store to keep it in.
+    ///   - client: the client to send requests with (its adapters, authenticator, retries).
+    ///   - conflicts: the conflict policy; server wins by default.
+    ///   - concurrency: how many writes of different records are sent at once (at least 1); 4
+    ///     by default. Writes of one record are always sent one after another.
+    public init(
+        _ remote: RemoteCollection<Entity>, store: ObjectStore, client: FetchClient,
+        conflicts: ConflictPolicy<Entity> = .serverWins, concurrency: Int = 4
+    ) {
+        self.remote = remote
+        self.store = store
+        self.client = client
+        self.conflicts = conflicts
+        self.concurrency = max(1, concurrency)
+        self.engine = SyncEngine(collection: remote.name)
+    }
+
+    // MARK: Local writes
+
+    /// Writes `entity` locally and queues it for the server, in `transaction`: a create when no
+    /// row has its identity, else an update from the row's server version.
+    ///
+    /// - Parameters:
+    ///   - entity: the record to write (with its client-chosen identity, for a create).
+    ///   - transaction: the transaction of a `persist` block; the row and its outbox entry commit
+    ///     with it.
+    /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/refusedWrite`` for a body with a
+    ///   non-idempotent operator (a key ending in `+` or `-`); ``PersistenceError`` from the store.
+    public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
+        let recordID = entity.id.databaseValue.identityText
+        let stored = try transaction.fetch(Entity.self, id: entity.id)
+        try refuseNonIdempotent(stored == nil ? remote.create(entity) : remote.update(entity, stored), recordID)
+        let writes = try self.writes(of: recordID, in: transaction)
+        let payload = try Self.encode(entity)
+        if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
+            // Coalesce into the write not yet sent (or refused, or parked: this save is its fix).
+            switch last.operation {
+            case .create, .update: break
+            case .delete: last.operation = .update
+            }
+            if last.state == .conflicted {
+                last.base = last.remote
+                last.remote = nil
+                if last.base == nil, last.operation == .update { last.operation = .create }
+            }
+            if last.attempts > 0 { last.id = Self.newKey() }
+            last.payload = payload
+            last.state = .pending
+            last.attempts = 0
+            last.reason = nil
+            last.lastError = nil
+            last.nextAttempt = nil
+            last.schemaVersion = remote.schemaVersion
+            try transaction.update(last)
+        } else {
+            let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
+            let operation: PendingWrite.Operation = stored == nil && writes.last?.operation != .create ? .create : .update
+            try enqueue(operation, recordID: recordID, identity: entity.id, payload: payload, base: base, in: transaction)
+        }
+        try transaction.upsert(entity)
+    }
+
+    /// Deletes the record locally and queues the delete for the server, in `transaction`.
+    ///
+    /// A record created locally and not yet sent is simply dropped, with its outbox entry.
+    ///
+    /// - Parameters:
+    ///   - id: the record's identity.
+    ///   - transaction: the transaction of a `persist` block.
+    /// - Throws: ``PersistenceError`` from the store.
+    public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
+        let recordID = id.databaseValue.identityText
+        let stored = try transaction.fetch(Entity.self, id: id)
+        let writes = try self.writes(of: recordID, in: transaction)
+        if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
+            switch last.operation {
+            case .create:
+                // Never sent (or refused): the server has nothing to delete.
+                if last.attempts == 0 || last.state == .rejected {
+                    _ = try transaction.delete(last)
+                } else {
+                    last.operation = .delete
+                    last.id = Self.newKey()
+                    last.payload = nil
+                    last.state = .pending
+                    last.attempts = 0
+                    try transaction.update(last)
+                }
+            case .update, .delete:
+                if last.attempts > 0 { last.id = Self.newKey() }
+                last.operation = .delete
+                last.payload = nil
+                last.state = .pending
+                last.attempts = 0
+                last.reason = nil
+                try transaction.update(last)
+            }
+        } else {
+            let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
+            try enqueue(.delete, recordID: recordID, identity: id, payload: nil, base: base, in: transaction)
+        }
+        _ = try transaction.delete(Entity.self, id: id)
+    }
+
+    // MARK: The app's decisions
+
+    /// Sends a rejected write again (with a new idempotency key: the server may replay its
+    /// refusal for the old one).
+    ///
+    /// - Parameter write: a rejected or conflicted write of this collection.
+    /// - Throws: ``SyncError`` or ``PersistenceError``.
+    public func retry(_ write: PendingWrite) async throws {
+        try await store.context.persist { tx in
+            guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
+            _ = try tx.delete(current)
+            current.id = Self.newKey()
+            current.state = .pending
+            current.attempts = 0
+            current.reason = nil
+            current.nextAttempt = nil
+            try tx.insert(current)
+        }
+        await engine.localWrite()
+    }
+
+    /// Drops a write the server refused or that conflicted, and puts the record back as the
+    /// server last had it (its base): a discarded create removes the row, a discarded delete
+    /// restores it.
+    ///
+    /// - Parameter write: a write of this collection.
+    /// - Throws: ``SyncError`` when the base does not decode; ``PersistenceError``.
+    public func discard(_ write: PendingWrite) async throws {
+        let collection = remote.name
+        try await store.context.persist { tx in
+            guard let current = try tx.fetch(PendingWrite.self, id: write.id), current.collection == collection else {
+                return
+            }
+            let later = try tx.count(
+                Query<PendingWrite>(
+                    where: PendingWrite.collection == collection && PendingWrite.recordID == current.recordID
+                        && PendingWrite.sequence > current.sequence))
+            _ = try tx.delete(current)
+            guard later == 0 else { return }
+            let identity = try JSONDecoder().decode(Entity.ID.self, from: current.identity)
+            if let base = try current.base(as: Entity.self) {
+                try tx.upsert(base)
+            } else {
+                _ = try tx.delete(Entity.self, id: identity)
+            }
+        }
+        await engine.refreshStatus(self)
+    }
+
+    /// Resolves a parked conflict (``PendingWrite/State-swift.enum/conflicted``).
+    ///
+    /// - Parameters:
+    ///   - write: the conflicted write.
+    ///   - resolution: ``Resolution/keepRemote`` applies the server's version and drops the
+    ///     write; ``Resolution/keepLocal`` sends the local change over it;
+    ///     ``Resolution/use(_:)`` writes and sends a record of your own (a merge).
+    /// - Throws: ``SyncError`` or ``PersistenceError``.
+    public func resolve(_ write: PendingWrite, with resolution: Resolution<Entity>) async throws {
+        try await store.context.persist { tx in
+            guard var current = try tx.fetch(PendingWrite.self, id: write.id), current.state == .conflicted else {
+                return
+            }
+            let remoteRecord = try current.remote(as: Entity.self)
+            let identity = try JSONDecoder().decode(Entity.ID.self, from: current.identity)
+            switch resolution {
+            case .park:
+                return
+            case .keepRemote:
+                _ = try tx.delete(current)
+                if let remoteRecord { try tx.upsert(remoteRecord) } else { _ = try tx.delete(Entity.self, id: identity) }
+            case .keepLocal, .use:
+                if case .use(let record) = resolution {
+                    current.payload = try Self.encode(record)
+                    try tx.upsert(record)
+                    if current.operation == .delete { current.operation = .update }
+                }
+                current.base = current.remote
+                current.remote = nil
+                if remoteRecord == nil, current.operation == .update { current.operation = .create }
+                if remoteRecord == nil, current.operation == .delete {
+                    _ = try tx.delete(current)
+                    return
+                }
+                _ = try tx.delete(current)
+                current.id = Self.newKey()
+                current.state = .pending
+                current.attempts = 0
+                try tx.insert(current)
+            }
+        }
+        await engine.localWrite()
+    }
+
+    // MARK: Reading the state
+
+    /// The query of this collection's outbox, in sending order: per record, its latest write's
+    /// state is the record's (no write: synced). Fetch it, count it, or observe it as any query.
+    ///
+    /// ```swift
+    /// let waiting = try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .pending))
+    /// ```
+    public var pendingWrites: Query<PendingWrite> {
+        Query(where: PendingWrite.collection == remote.name, sortedBy: [PendingWrite.sequence.ascending()])
+    }
+
+    /// The record's sync state: its latest pending write, or `nil` when it is synced.
+    ///
+    /// - Parameters:
+    ///   - id: the record's identity.
+    ///   - transaction: a transaction to read in.
+    /// - Returns: the latest write, or `nil`.
+    /// - Throws: ``PersistenceError``.
+    public func pendingWrite(for id: Entity.ID, in transaction: ObjectTransaction) throws -> PendingWrite? {
+        try writes(of: id.databaseValue.identityText, in: transaction).last
+    }
+
+    // MARK: Internals
+
+    func writes(of recordID: String, in transaction: ObjectTransaction) throws -> [PendingWrite] {
+        try transaction.fetch(pendingWrites.filter(PendingWrite.recordID == recordID))
+    }
+
+    private func enqueue(
+        _ operation: PendingWrite.Operation, recordID: String, identity: Entity.ID, payload: Data?, base: Data?,
+        in transaction: ObjectTransaction
+    ) throws {
+        var checkpoint = try Self.checkpoint(remote.name, in: transaction)
+        let write = PendingWrite(
+            id: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation, state: .pending,
+            sequence: checkpoint.nextSequence, attempts: 0, nextAttempt: nil, lastError: nil, reason: nil,
+            schemaVersion: remote.schemaVersion, createdAt: Date(), identity: try JSONEncoder().encode(identity),
+            payload: payload, base: base, remote: nil)
+        checkpoint.nextSequence += 1
+        try transaction.upsert(checkpoint)
+        try transaction.insert(write)
+    }
+
+    private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {
+        guard let bytes = endpoint.body?.bytes,
+            let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any]
+        else { return }
+        if let key = object.keys.sorted().first(where: { $0.hasSuffix("+") || $0.hasSuffix("-") }) {
+            throw SyncError(
+                .refusedWrite, collection: remote.name, record: recordID,
+                "The write of \(remote.name)/\(recordID) uses the operator \"\(key)\", which the server applies again "
+                    + "on every retry; send the resulting value instead.")
+        }
+    }
+
+    static func checkpoint(_ collection: String, in transaction: ObjectTransaction) throws -> SyncCheckpoint {
+        try transaction.fetch(SyncCheckpoint.self, id: collection)
+            ?? SyncCheckpoint(
+                id: collection, cursor: nil, walk: nil, lastPull: nil, lastPush: nil, lastReconcile: nil,
+                nextSequence: 1, generations: 0)
+    }
+
+    static func encode(_ entity: Entity) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(entity)
+    }
+
+    static func newKey() -> String { UUID().uuidString.lowercased() }
+}

@@ -1,0 +1,257 @@
+public import Foundation
+public import Persistence
+
+/// A local write not yet acknowledged by the server: a row of the outbox, stored in the same
+/// transaction as the write itself.
+///
+/// The outbox is an entity like any other: query it, count it, observe it.
+///
+/// ```swift
+/// let rejected = try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == "notes" && PendingWrite.state == .rejected))
+/// ```
+///
+/// A record with no pending write is synced. Its latest pending write says where its change
+/// is: ``State-swift.enum/pending``, ``State-swift.enum/sending``,
+/// ``State-swift.enum/rejected`` (with the server's ``reason``) or
+/// ``State-swift.enum/conflicted`` (with the base, local and remote versions).
+public struct PendingWrite: StoredEntity, Equatable {
+    /// What a write does to its record.
+    public enum Operation: String, Codable, Sendable, QueryableValue {
+        /// Creates the record on the server.
+        case create
+        /// Updates the server's record.
+        case update
+        /// Deletes the server's record.
+        case delete
+    }
+
+    /// Where a write is.
+    public enum State: String, Codable, Sendable, QueryableValue {
+        /// Waiting to be sent (again, after ``nextAttempt`` when a send failed).
+        case pending
+        /// Sent, its answer not yet applied. A write found in this state at launch is sent again
+        /// with the same idempotency key.
+        case sending
+        /// Refused by the server for good; ``reason`` says why. Later writes of other records go
+        /// on; later writes of this record wait until it is retried, edited or discarded.
+        case rejected
+        /// The server's record changed since the write's base and the collection's
+        /// ``ConflictPolicy`` left the choice to the app.
+        case conflicted
+    }
+
+    /// The write's idempotency key: made before the first send and kept across retries,
+    /// relaunches and token refreshes.
+    public var id: String
+    /// The collection's name (``RemoteCollection/name``).
+    public var collection: String
+    /// The record's identity, as text.
+    public var recordID: String
+    /// What the write does.
+    public var operation: Operation
+    /// Where the write is.
+    public var state: State
+    /// The outbox order: writes are sent in this order, one at a time per record.
+    public var sequence: Int64
+    /// How many times the write was sent.
+    public var attempts: Int
+    /// When a failed send may be tried again; `nil` for now.
+    public var nextAttempt: Date?
+    /// The last send's failure, when it failed.
+    public var lastError: String?
+    /// Why the server refused the write, for a rejected one.
+    public var reason: String?
+    /// The schema version the payloads are written in (``RemoteCollection/schemaVersion``).
+    public var schemaVersion: Int
+    /// When the write was made.
+    public var createdAt: Date
+    /// The record's identity, JSON-encoded.
+    public var identity: Data
+    /// The record as written locally (JSON), for a create or update.
+    public var payload: Data?
+    /// The server's version the write started from (JSON), when known.
+    public var base: Data?
+    /// The server's version that conflicts with the write (JSON), for a conflicted one; `nil`
+    /// there means the server deleted the record.
+    public var remote: Data?
+
+    /// The collection column.
+    public static let collection = Field<PendingWrite, String>("collection")
+    /// The record identity column.
+    public static let recordID = Field<PendingWrite, String>("recordID")
+    /// The state column.
+    public static let state = Field<PendingWrite, State>("state")
+    /// The operation column.
+    public static let operation = Field<PendingWrite, Operation>("operation")
+    /// The order column.
+    public static let sequence = Field<PendingWrite, Int64>("sequence")
+    /// The store's table name.
+    public static let entityName = "SyncPendingWrite"
+    /// Indexes: by collection and order, and by record.
+    public static let indexes = [EntityIndex(collection, sequence), EntityIndex(collection, recordID)]
+
+    /// The record as written locally.
+    ///
+    /// - Parameter type: the collection's entity type.
+    /// - Returns: the record, or `nil` for a delete.
+    /// - Throws: ``SyncError`` when the payload does not decode as `type` (a schema change not
+    ///   upgraded by a migration).
+    public func local<E: StoredEntity>(as type: E.Type) throws(SyncError) -> E? {
+        try decoded(payload, as: type, part: "payload")
+    }
+
+    /// The server's version the write started from.
+    ///
+    /// - Parameter type: the collection's entity type.
+    /// - Returns: the base, or `nil` when unknown (a create).
+    /// - Throws: ``SyncError`` when it does not decode as `type`.
+    public func base<E: StoredEntity>(as type: E.Type) throws(SyncError) -> E? {
+        try decoded(base, as: type, part: "base")
+    }
+
+    /// The server's conflicting version, for a conflicted write.
+    ///
+    /// - Parameter type: the collection's entity type.
+    /// - Returns: the remote version, or `nil` when the server deleted the record.
+    /// - Throws: ``SyncError`` when it does not decode as `type`.
+    public func remote<E: StoredEntity>(as type: E.Type) throws(SyncError) -> E? {
+        try decoded(remote, as: type, part: "remote")
+    }
+
+    private func decoded<E: StoredEntity>(_ data: Data?, as type: E.Type, part: String) throws(SyncError) -> E? {
+        guard let data else { return nil }
+        do {
+            return try JSONDecoder().decode(E.self, from: data)
+        } catch {
+            throw SyncError(
+                .undecodableWrite, collection: collection, record: recordID,
+                "The \(part) of the pending \(operation.rawValue) of \(collection)/\(recordID) (schema version "
+                    + "\(schemaVersion)) does not decode as \(E.self): \(error). Upgrade pending writes in the migration "
+                    + "that changed \(E.self) (PendingWrite.upgrade(collection:from:in:_:)), or discard the write.")
+        }
+    }
+
+    /// Rewrites the payloads of a collection's pending writes made before a schema change, in
+    /// the migration that makes the change: the alternative to forbidding the change while
+    /// writes are pending.
+    ///
+    /// ```swift
+    /// Migration("rename body to text") { tx in
+    ///     try tx.renameProperty("body", to: "text", in: Note.self)
+    ///     try PendingWrite.upgrade(collection: "notes", from: 1, in: tx) { record in
+    ///         record["text"] = record.removeValue(forKey: "body")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - collection: the collection's name.
+    ///   - version: the schema version to upgrade from: writes carrying it are rewritten and
+    ///     marked `version + 1`.
+    ///   - transaction: the migration's transaction.
+    ///   - transform: rewrites one record (payload, base and remote alike), as a JSON object.
+    /// - Returns: how many writes were upgraded.
+    /// - Throws: ``SyncError`` when a payload is not a JSON object; ``PersistenceError`` from the store.
+    @discardableResult
+    public static func upgrade(
+        collection: String, from version: Int, in transaction: ObjectTransaction,
+        _ transform: (inout [String: Any]) throws -> Void
+    ) throws -> Int {
+        let writes = try transaction.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection))
+        var upgraded = 0
+        for var write in writes where write.schemaVersion == version {
+            func rewrite(_ data: Data?) throws -> Data? {
+                guard let data else { return nil }
+                guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                    throw SyncError(
+                        .undecodableWrite, collection: collection, record: write.recordID,
+                        "The pending write of \(collection)/\(write.recordID) is not a JSON object.")
+                }
+                try transform(&object)
+                return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            }
+            write.payload = try rewrite(write.payload)
+            write.base = try rewrite(write.base)
+            write.remote = try rewrite(write.remote)
+            write.schemaVersion = version + 1
+            try transaction.update(write)
+            upgraded += 1
+        }
+        return upgraded
+    }
+}
+
+/// A collection's pull position and bookkeeping: one row per mirrored collection.
+struct SyncCheckpoint: StoredEntity {
+    /// The collection's name.
+    var id: String
+    /// Where the next incremental pull goes on from.
+    var cursor: SyncCursor?
+    /// A walk over the whole collection in progress (a snapshot, a resync, a reconciliation).
+    var walk: SyncWalk?
+    /// When a pull last finished.
+    var lastPull: Date?
+    /// When a push last emptied the outbox.
+    var lastPush: Date?
+    /// When the identities were last reconciled.
+    var lastReconcile: Date?
+    /// The next outbox order number.
+    var nextSequence: Int64
+    /// Walk generations handed out so far.
+    var generations: Int64
+
+    static let entityName = "SyncCheckpoint"
+}
+
+/// A walk over a whole collection, resumable after a kill: which records it has seen is kept
+/// in ``SyncSeenRecord`` rows of its generation.
+struct SyncWalk: Codable, Sendable, Hashable {
+    enum Kind: String, Codable, Sendable {
+        /// A snapshot collection's walk (every run).
+        case snapshot
+        /// A full resync after the cursor was rejected.
+        case resync
+        /// An identity reconciliation.
+        case reconcile
+    }
+    var kind: Kind
+    var generation: Int64
+    /// The position of the walk's next request.
+    var position: SyncCursor?
+    /// For a reconciliation, the last identity read.
+    var lastIdentity: String?
+}
+
+/// A record a walk saw.
+struct SyncSeenRecord: StoredEntity {
+    /// `collection`, generation and record identity.
+    var id: String
+    var collection: String
+    var generation: Int64
+    var recordID: String
+
+    static let entityName = "SyncSeenRecord"
+    static let collection = Field<SyncSeenRecord, String>("collection")
+    static let generation = Field<SyncSeenRecord, Int64>("generation")
+    static let indexes = [EntityIndex(collection, generation)]
+
+    init(collection: String, generation: Int64, recordID: String) {
+        self.id = "\(collection)\u{1F}\(generation)\u{1F}\(recordID)"
+        self.collection = collection
+        self.generation = generation
+        self.recordID = recordID
+    }
+}
+
+extension DatabaseValue {
+    /// The value as record-identity text.
+    var identityText: String {
+        switch self {
+        case .null: ""
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let value): value.base64EncodedString()
+        }
+    }
+}

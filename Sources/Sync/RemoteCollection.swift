@@ -1,0 +1,318 @@
+public import FetchKit
+public import Foundation
+public import Persistence
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A collection on a web API, described once: how to list its changes, how to read a page of
+/// them, how to send a create, an update and a delete, and how a remote record is the stored
+/// entity `Entity`.
+///
+/// A ``Mirror`` keeps the collection in an ``ObjectStore`` from this description; nothing in it
+/// is specific to one backend. A keyset-paged REST collection, for one:
+///
+/// ```swift
+/// let notes = RemoteCollection<Note>(
+///     name: "notes",
+///     cursor: .keyset(overlap: .time(.seconds(5))),
+///     version: { RecordVersion($0.updated) },
+///     changes: { cursor in NotesAPI.list(after: cursor) },
+///     page: { data, _ in try NotesAPI.page(data) },
+///     create: { note in NotesAPI.create(note) },
+///     update: { note, _ in NotesAPI.update(note) },
+///     delete: { id in NotesAPI.delete(id) })
+/// ```
+///
+/// The endpoints are your own ``Endpoint`` values, sent through the mirror's ``FetchClient``
+/// (its adapters, authenticator, cache and transport). The mirror adds the write's
+/// idempotency key as a header (``idempotencyKeyHeader``) to every create, update and delete.
+public struct RemoteCollection<Entity: StoredEntity>: Sendable {
+    /// The collection's name: it keys the mirror's cursor and outbox rows in the store, and names
+    /// the collection in errors. Two mirrors of one store need two names.
+    public var name: String
+    /// How the collection's changes are paged (``CursorKind``).
+    public var cursor: CursorKind
+    /// The server's version of a record (its `updated` timestamp, revision or sequence), or
+    /// `nil` when the API has none.
+    ///
+    /// With a version a pull never moves a row back to an older one, a keyset cursor advances
+    /// by it, and a conflict is a remote version that differs from the write's base. Without one
+    /// conflicts are found by comparing whole records.
+    public var version: (@Sendable (Entity) -> RecordVersion?)?
+    /// The request that lists changes from `cursor` (`nil`: from the start, a full listing).
+    ///
+    /// For ``CursorKind/keyset(overlap:)`` the cursor is the last applied record's version and id
+    /// (moved back by the overlap at the start of a run); for ``CursorKind/token`` the token the
+    /// previous page gave; for ``CursorKind/snapshot`` the page number to read.
+    public var changes: @Sendable (SyncCursor?) -> any Endpoint
+    /// Reads one page of changes from a response body (and its response).
+    public var page: @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>
+    /// The request that creates `entity` on the server, with its client-chosen identity.
+    public var create: @Sendable (Entity) -> any Endpoint
+    /// The request that updates the server's record to `entity`; `base` is the server's version
+    /// the local change started from (`nil` when unknown), to send only changed fields or an
+    /// `If-Match`.
+    public var update: @Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint
+    /// The request that deletes the record with this identity.
+    public var delete: @Sendable (Entity.ID) -> any Endpoint
+    /// The request that reads one record, or `nil` when the API has none. A mirror uses it to
+    /// confirm a create that met "already exists", and to check for conflicts before an update
+    /// (``ConflictCheck/readBeforeWrite``).
+    public var read: (@Sendable (Entity.ID) -> any Endpoint)?
+    /// Reads the server's record from a successful write's response body, or `nil` when the
+    /// body carries none (a `204`). A record read here replaces the local row (server fields
+    /// such as `updated`) and becomes the base of later writes. By default, the body decoded
+    /// as `Entity` when it is one, else `nil`.
+    public var written: @Sendable (Data, HTTPURLResponse) -> Entity?
+    /// How an update finds out that the server's record changed since its base.
+    public var conflictCheck: ConflictCheck<Entity>
+    /// Lists every identity on the server, to delete local rows the server deleted without a
+    /// tombstone (``IdentityListing``); `nil` when the change feed reports all deletions.
+    public var identities: IdentityListing<Entity>?
+    /// Whether an error from the changes request means the cursor is no longer valid, so that
+    /// the mirror starts one full resync. By default a `410 Gone`, or a `400`/`409` whose body
+    /// mentions `syncStateNotFound`, `must-refetch` or an expired token.
+    public var isCursorRejected: @Sendable (FetchError) -> Bool
+    /// Whether an error from a create means the record already exists (a retried create the
+    /// server applied before). By default a `409`, or a `400` whose body says
+    /// `validation_not_unique` (PocketBase).
+    public var isAlreadyExisting: @Sendable (FetchError) -> Bool
+    /// The header that carries each write's idempotency key (the IETF `Idempotency-Key`
+    /// draft), or `nil` to send none.
+    public var idempotencyKeyHeader: String?
+    /// The version of the entity's shape that outbox payloads are written in; raise it when
+    /// ``Entity`` changes its stored properties, and upgrade pending writes in a migration
+    /// (``PendingWrite/upgrade(collection:from:in:_:)``).
+    public var schemaVersion: Int
+
+    /// Describes a collection.
+    ///
+    /// - Parameters:
+    ///   - name: the collection's name in the store and in errors.
+    ///   - cursor: how its changes are paged.
+    ///   - version: the server's version of a record, or `nil`.
+    ///   - changes: the request listing changes from a cursor.
+    ///   - page: reads a page of changes.
+    ///   - create: the request creating a record.
+    ///   - update: the request updating a record from its base.
+    ///   - delete: the request deleting a record.
+    ///   - read: the request reading one record, or `nil`.
+    ///   - written: reads the server's record from a write's response; by default the body
+    ///     decoded as `Entity`, when it is one.
+    ///   - conflictCheck: how updates find conflicts; by default none (last write wins).
+    ///   - identities: the identity listing for hard deletes, or `nil`.
+    ///   - isCursorRejected: whether an error means the cursor is invalid.
+    ///   - isAlreadyExisting: whether a create's error means the record exists.
+    ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
+    ///   - schemaVersion: the outbox payloads' schema version.
+    public init(
+        name: String, cursor: CursorKind, version: (@Sendable (Entity) -> RecordVersion?)? = nil,
+        changes: @escaping @Sendable (SyncCursor?) -> any Endpoint,
+        page: @escaping @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>,
+        create: @escaping @Sendable (Entity) -> any Endpoint,
+        update: @escaping @Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint,
+        delete: @escaping @Sendable (Entity.ID) -> any Endpoint,
+        read: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
+        written: (@Sendable (Data, HTTPURLResponse) -> Entity?)? = nil,
+        conflictCheck: ConflictCheck<Entity> = .none,
+        identities: IdentityListing<Entity>? = nil,
+        isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
+        isAlreadyExisting: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.alreadyExistingByDefault,
+        idempotencyKeyHeader: String? = "Idempotency-Key",
+        schemaVersion: Int = 1
+    ) {
+        self.name = name
+        self.cursor = cursor
+        self.version = version
+        self.changes = changes
+        self.page = page
+        self.create = create
+        self.update = update
+        self.delete = delete
+        self.read = read
+        self.written = written ?? { data, _ in try? JSONDecoder().decode(Entity.self, from: data) }
+        self.conflictCheck = conflictCheck
+        self.identities = identities
+        self.isCursorRejected = isCursorRejected
+        self.isAlreadyExisting = isAlreadyExisting
+        self.idempotencyKeyHeader = idempotencyKeyHeader
+        self.schemaVersion = schemaVersion
+    }
+
+    /// The default test for an invalid cursor: `410 Gone` (Google's `syncToken`), or a
+    /// `400`/`409` whose body names an expired or unknown sync state (Microsoft Graph's
+    /// `syncStateNotFound`, Electric's `must-refetch`).
+    @Sendable public static func cursorRejectedByDefault(_ error: FetchError) -> Bool {
+        guard let status = error.statusCode else { return false }
+        if status == 410 { return true }
+        guard status == 400 || status == 409, let body = error.bodyExcerpt?.lowercased() else { return false }
+        return ["syncstatenotfound", "must-refetch", "expired"].contains { body.contains($0) }
+    }
+
+    /// The default test for "already exists": a `409`, or a `400` whose body says
+    /// `validation_not_unique` (PocketBase's answer to a duplicate id).
+    @Sendable public static func alreadyExistingByDefault(_ error: FetchError) -> Bool {
+        guard let status = error.statusCode else { return false }
+        if status == 409 { return true }
+        return status == 400 && (error.bodyExcerpt?.contains("validation_not_unique") ?? false)
+    }
+}
+
+/// How a collection pages its changes: one cursor abstraction for the ways APIs do it.
+public enum CursorKind: Sendable, Hashable {
+    /// A keyset of the server's version (an `updated` timestamp or a sequence number) and the
+    /// identity: `updated > T || (updated = T && id > I)` (PocketBase, most REST APIs). Each run
+    /// starts `overlap` before the last applied record and re-reads what it finds there
+    /// idempotently, because commits can land out of timestamp order. Needs
+    /// ``RemoteCollection/version``.
+    case keyset(overlap: KeysetOverlap)
+    /// An opaque token or link the server hands back: Microsoft Graph's `@odata.nextLink` and
+    /// `@odata.deltaLink`, Google's `pageToken` and `nextSyncToken`, CouchDB's `since` sequence.
+    /// The page reader returns the next token in ``ChangePage/cursor``.
+    case token
+    /// No change feed: the whole collection, walked page by page (``SyncCursor/page(_:)``) on
+    /// every run; rows the walk no longer finds are pruned at its end.
+    case snapshot
+}
+
+/// How far back a keyset run starts re-reading before the last applied record.
+public enum KeysetOverlap: Sendable, Hashable {
+    /// No overlap: for versions the server hands out in commit order.
+    case none
+    /// A time window, for text timestamps (`2026-11-24 09:59:14.909Z`, ISO 8601).
+    case time(Duration)
+    /// A count of version units, for numeric versions.
+    case units(Int64)
+}
+
+/// The server's version of a record: a number or a text (a timestamp in a sortable format, a
+/// revision). Numbers order numerically, texts by their UTF-8 bytes.
+public enum RecordVersion: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// A numeric version (a sequence, a millisecond timestamp).
+    case number(Int64)
+    /// A text version, such as `"2026-11-24 09:59:14.909Z"`.
+    case text(String)
+
+    /// A numeric version.
+    ///
+    /// - Parameter number: the version.
+    public init(_ number: Int64) { self = .number(number) }
+    /// A text version.
+    ///
+    /// - Parameter text: the version, exactly as the server wrote it.
+    public init(_ text: String) { self = .text(text) }
+
+    /// The version as the server wrote it, for a filter.
+    public var description: String {
+        switch self {
+        case .number(let number): String(number)
+        case .text(let text): text
+        }
+    }
+
+    /// Orders numbers before texts, numbers numerically and texts by their bytes.
+    public static func < (lhs: RecordVersion, rhs: RecordVersion) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): a < b
+        case (.text(let a), .text(let b)): Array(a.utf8).lexicographicallyPrecedes(b.utf8)
+        case (.number, .text): true
+        case (.text, .number): false
+        }
+    }
+}
+
+/// Where a pull goes on from: the position after the last applied page.
+public enum SyncCursor: Sendable, Hashable, Codable {
+    /// After the record with this version and identity (``CursorKind/keyset(overlap:)``).
+    case keyset(version: RecordVersion, id: String)
+    /// A token or link the server gave (``CursorKind/token``).
+    case token(String)
+    /// The next page of a snapshot walk, from 1 (``CursorKind/snapshot``).
+    case page(Int)
+}
+
+/// One page of changes, as a collection's page reader returns it.
+public struct ChangePage<Entity: StoredEntity>: Sendable {
+    /// Records created or changed on the server.
+    public var records: [Entity]
+    /// Identities of records the server deleted (tombstones: a deleted flag, `@removed`,
+    /// `status: cancelled`, `deleted: true`).
+    public var deleted: [Entity.ID]
+    /// Whether another page follows in this run.
+    public var hasMore: Bool
+    /// The cursor after this page, for ``CursorKind/token`` (the next page's token, or on the
+    /// last page the token of the next run). Keyset and snapshot cursors are the mirror's own:
+    /// leave it `nil`.
+    public var cursor: SyncCursor?
+
+    /// A page.
+    ///
+    /// - Parameters:
+    ///   - records: the created or changed records.
+    ///   - deleted: the identities of deleted records.
+    ///   - hasMore: whether another page follows.
+    ///   - cursor: the cursor after this page, for token cursors.
+    public init(records: [Entity], deleted: [Entity.ID] = [], hasMore: Bool, cursor: SyncCursor? = nil) {
+        self.records = records
+        self.deleted = deleted
+        self.hasMore = hasMore
+        self.cursor = cursor
+    }
+}
+
+/// How an update finds out that the server's record changed since the write's base.
+public struct ConflictCheck<Entity: StoredEntity>: Sendable {
+    enum Kind: Sendable {
+        case none
+        case ifMatch(@Sendable (Entity) -> String?)
+        case readBeforeWrite
+    }
+    let kind: Kind
+
+    /// No check: an update overwrites the server's record (last write wins), unless a pull saw
+    /// the change first.
+    public static var none: ConflictCheck { ConflictCheck(kind: .none) }
+
+    /// The server checks: the update carries `If-Match` with the base's tag, and a `412`
+    /// answer is a conflict. No race window.
+    ///
+    /// - Parameter tag: the entity tag of a record (its `etag` or version).
+    /// - Returns: the check.
+    public static func ifMatch(_ tag: @escaping @Sendable (Entity) -> String?) -> ConflictCheck {
+        ConflictCheck(kind: .ifMatch(tag))
+    }
+
+    /// The client checks, for backends without `If-Match` (PocketBase): it reads the record
+    /// (``RemoteCollection/read``) and compares its version with the base's before sending the
+    /// update. A change landing between that read and the update is not seen: the race window
+    /// is one round trip.
+    public static var readBeforeWrite: ConflictCheck { ConflictCheck(kind: .readBeforeWrite) }
+}
+
+/// Lists every identity of a collection, keyset paged, to find records the server deleted
+/// without a tombstone (hard deletes).
+public struct IdentityListing<Entity: StoredEntity>: Sendable {
+    /// The request for the identities after `identity` (`nil`: from the first), sorted by identity.
+    public var request: @Sendable (_ after: String?) -> any Endpoint
+    /// Reads a page of identities and whether another page follows.
+    public var page: @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+    /// How often a pull reconciles; a run starts one when this long has passed since the last.
+    public var interval: Duration
+
+    /// A listing.
+    ///
+    /// - Parameters:
+    ///   - interval: how often to reconcile.
+    ///   - request: the request for the identities after one (sorted by identity).
+    ///   - page: reads a page of identities and whether another follows.
+    public init(
+        every interval: Duration, request: @escaping @Sendable (_ after: String?) -> any Endpoint,
+        page: @escaping @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+    ) {
+        self.interval = interval
+        self.request = request
+        self.page = page
+    }
+}

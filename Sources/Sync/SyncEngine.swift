@@ -1,0 +1,241 @@
+import FetchKit
+import Foundation
+import Persistence
+
+/// A mirror's runs and status: one run at a time, shared by concurrent callers; the status and
+/// its followers; the triggers of a started mirror.
+actor SyncEngine {
+    private var status: SyncStatus
+    private var current: Task<SyncReport, any Error>?
+    private var rerun = false
+    private var followers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
+    private var started = false
+    private var run: (@Sendable () async throws(SyncError) -> SyncReport)?
+    private var statusRead: (@Sendable () async -> SyncStatus?)?
+    private var wake: Task<Void, Never>?
+    private var outboxToken: ObservationToken?
+
+    init(collection: String) {
+        status = SyncStatus(collection: collection)
+    }
+
+    // MARK: Runs
+
+    /// Runs `body`, or joins the run in progress.
+    func sync(_ body: @escaping @Sendable () async throws(SyncError) -> SyncReport) async throws(SyncError) -> SyncReport {
+        let task: Task<SyncReport, any Error>
+        if let current {
+            task = current
+        } else {
+            task = Task { try await body() }
+            current = task
+            update { $0.isSyncing = true }
+        }
+        let result = await task.result
+        if current == task {
+            current = nil
+            finish(result)
+        }
+        switch result {
+        case .success(let report): return report
+        case .failure(let error as SyncError): throw error
+        case .failure(let error):
+            throw SyncError(.misuse, collection: status.collection, "The sync run ended with \(error).")
+        }
+    }
+
+    private func finish(_ result: Result<SyncReport, any Error>) {
+        update {
+            $0.isSyncing = false
+            if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
+        }
+        Task { await self.afterRun() }
+    }
+
+    private func afterRun() async {
+        if let statusRead, let fresh = await statusRead() {
+            update {
+                $0.pendingCount = fresh.pendingCount
+                $0.rejectedCount = fresh.rejectedCount
+                $0.conflictedCount = fresh.conflictedCount
+                $0.lastPull = fresh.lastPull
+                $0.lastPush = fresh.lastPush
+                $0.nextRetry = started ? fresh.nextRetry : nil
+            }
+        }
+        guard started else { return }
+        if rerun {
+            rerun = false
+            trigger()
+            return
+        }
+        scheduleWake()
+    }
+
+    /// Starts a run now, or after the one in progress.
+    private func trigger() {
+        guard started, let run else { return }
+        if current != nil {
+            rerun = true
+            return
+        }
+        Task { _ = try? await self.sync(run) }
+    }
+
+    private func scheduleWake() {
+        wake?.cancel()
+        guard let next = status.nextRetry else { return }
+        let delay = max(0, next.timeIntervalSinceNow)
+        wake = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000) + 1_000_000)
+            guard !Task.isCancelled else { return }
+            await self?.trigger()
+        }
+    }
+
+    // MARK: Starting
+
+    func start(
+        run: @escaping @Sendable () async throws(SyncError) -> SyncReport,
+        statusRead: @escaping @Sendable () async -> SyncStatus?, observe: (SyncEngine) -> ObservationToken
+    ) {
+        guard !started else { return }
+        started = true
+        self.run = run
+        self.statusRead = statusRead
+        outboxToken = observe(self)
+        trigger()
+    }
+
+    func stop() {
+        started = false
+        wake?.cancel()
+        wake = nil
+        outboxToken?.cancel()
+        outboxToken = nil
+        update { $0.nextRetry = nil }
+    }
+
+    /// A commit changed the outbox: send what it added.
+    func outboxChanged(pending: Int) {
+        update { $0.pendingCount = pending }
+        if pending > 0 { trigger() }
+    }
+
+    /// The app queued or released a write through the mirror.
+    func localWrite() {
+        trigger()
+    }
+
+    func refreshStatus<E>(_ mirror: Mirror<E>) async {
+        if let fresh = await mirror.readStatus() {
+            update {
+                $0.pendingCount = fresh.pendingCount
+                $0.rejectedCount = fresh.rejectedCount
+                $0.conflictedCount = fresh.conflictedCount
+            }
+        }
+    }
+
+    // MARK: Status
+
+    var currentStatus: SyncStatus { status }
+
+    func follow() -> AsyncStream<SyncStatus> {
+        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        followers[id] = continuation
+        continuation.yield(status)
+        continuation.onTermination = { _ in Task { await self.unfollow(id) } }
+        return stream
+    }
+
+    private func unfollow(_ id: UUID) {
+        followers[id] = nil
+    }
+
+    private func update(_ change: (inout SyncStatus) -> Void) {
+        var next = status
+        change(&next)
+        guard next != status else { return }
+        status = next
+        for follower in followers.values { follower.yield(next) }
+    }
+}
+
+extension Mirror {
+    /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
+    /// Two calls at once share one run.
+    ///
+    /// A write that fails on the way stays queued (a started mirror retries it on the client's
+    /// backoff); a write the server refuses for good is parked as rejected and the others go
+    /// on. The run throws the first failure that stopped it, or, when the pull went through, the
+    /// first failed send; the status keeps it until a run succeeds.
+    ///
+    /// - Returns: what the run did.
+    /// - Throws: ``SyncError``, naming the collection and the record or page.
+    @discardableResult
+    public func sync() async throws(SyncError) -> SyncReport {
+        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce() }
+    }
+
+    /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
+    /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
+    /// launch; pulls run on ``sync()`` (from a ``PeriodicFetcher``, a realtime hint, or the UI).
+    public func start() async {
+        await engine.start(
+            run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
+            statusRead: { await self.readStatus() },
+            observe: { engine in
+                let collection = remote.name
+                return store.observe(
+                    .value(tracking: PendingWrite.self) { tx in
+                        try tx.count(
+                            Query<PendingWrite>(
+                                where: PendingWrite.collection == collection && PendingWrite.state == .pending))
+                    }
+                ) { pending in
+                    Task { await engine.outboxChanged(pending: pending) }
+                }
+            })
+    }
+
+    /// Stops the triggers ``start()`` started; a run in progress finishes.
+    public func stop() async {
+        await engine.stop()
+    }
+
+    /// The mirror's status now.
+    public var status: SyncStatus {
+        get async { await engine.currentStatus }
+    }
+
+    /// The mirror's status as it changes: the status now, then each change.
+    public var statusUpdates: AsyncStream<SyncStatus> {
+        let engine = engine
+        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let relay = Task {
+            for await status in await engine.follow() { continuation.yield(status) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return stream
+    }
+
+    /// Reads the counts and dates of the status from the store.
+    func readStatus() async -> SyncStatus? {
+        let collection = remote.name
+        return try? await store.context.read { tx in
+            var status = SyncStatus(collection: collection)
+            let writes = try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection))
+            status.pendingCount = writes.count { $0.state == .pending || $0.state == .sending }
+            status.rejectedCount = writes.count { $0.state == .rejected }
+            status.conflictedCount = writes.count { $0.state == .conflicted }
+            status.nextRetry = writes.compactMap { $0.state == .pending ? $0.nextAttempt : nil }.min()
+            let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
+            status.lastPull = checkpoint?.lastPull
+            status.lastPush = checkpoint?.lastPush
+            return status
+        }
+    }
+}

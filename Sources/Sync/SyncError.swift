@@ -1,0 +1,123 @@
+public import FetchKit
+import Foundation
+public import Persistence
+
+/// A sync failure, naming the collection and, where there is one, the record, the page or the
+/// property.
+///
+/// Nothing is applied half: a page that fails is rolled back with its cursor, and a write that
+/// fails stays in the outbox.
+public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        init(_ name: String) { self.name = name }
+
+        /// A request failed (the server could not be reached, answered with an error, or
+        /// timed out); ``SyncError/fetchError`` has the details. Retried.
+        public static let requestFailed = Code("requestFailed")
+        /// The server refused the credentials (`401` after the authenticator's refresh). The
+        /// outbox waits; nothing is rejected.
+        public static let unauthorized = Code("unauthorized")
+        /// A page of changes did not decode (``SyncError/page``).
+        public static let undecodablePage = Code("undecodablePage")
+        /// The store refused a record or a write (a value it cannot hold, a full disk);
+        /// ``SyncError/persistenceError`` has the details.
+        public static let storeFailed = Code("storeFailed")
+        /// The server rejected the cursor again during the full resync it started.
+        public static let cursorRejected = Code("cursorRejected")
+        /// A pending write's payload does not decode as the entity (a schema change not upgraded).
+        public static let undecodableWrite = Code("undecodableWrite")
+        /// The server answered a write with something that is not an answer to it.
+        public static let badWriteResponse = Code("badWriteResponse")
+        /// A write the mirror refuses to queue (a non-idempotent operator, a wrong collection).
+        public static let refusedWrite = Code("refusedWrite")
+        /// The mirror was used in a way it does not support (a keyset cursor without a version).
+        public static let misuse = Code("misuse")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The collection's name.
+    public let collection: String
+    /// The record's identity, when the failure concerns one.
+    public let record: String?
+    /// The page's cursor, when the failure concerns a page of changes.
+    public let page: String?
+    /// What went wrong and what to do, in one line.
+    public let message: String
+    /// The request's error, for ``Code-swift.struct/requestFailed`` and
+    /// ``Code-swift.struct/unauthorized``.
+    public let fetchError: FetchError?
+    /// The store's error, for ``Code-swift.struct/storeFailed``.
+    public let persistenceError: PersistenceError?
+
+    init(
+        _ code: Code, collection: String, record: String? = nil, page: String? = nil, _ message: String,
+        fetchError: FetchError? = nil, persistenceError: PersistenceError? = nil
+    ) {
+        self.code = code
+        self.collection = collection
+        self.record = record
+        self.page = page
+        self.message = message
+        self.fetchError = fetchError
+        self.persistenceError = persistenceError
+    }
+
+    /// `SyncError.<code>: <message>`, on one line.
+    public var description: String {
+        "SyncError.\(code): \(message)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// Errors are equal when their code, collection, record, page and message are.
+    public static func == (lhs: SyncError, rhs: SyncError) -> Bool {
+        lhs.code == rhs.code && lhs.collection == rhs.collection && lhs.record == rhs.record
+            && lhs.page == rhs.page && lhs.message == rhs.message
+    }
+
+    /// Hashes the code, collection, record, page and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(collection)
+        hasher.combine(record)
+        hasher.combine(page)
+        hasher.combine(message)
+    }
+
+    /// Whether a later run may succeed without anyone changing anything (a request that failed
+    /// on the way, a busy store).
+    public var isTransient: Bool {
+        switch code {
+        case .requestFailed: true
+        case .storeFailed: persistenceError?.code == .busy
+        default: false
+        }
+    }
+}
+
+/// What one sync run did.
+public struct SyncReport: Sendable, Hashable {
+    /// Pages of changes applied.
+    public var pagesApplied = 0
+    /// Records created or updated locally by the pull.
+    public var recordsApplied = 0
+    /// Records deleted locally (tombstones, reconciliation, snapshot pruning).
+    public var recordsDeleted = 0
+    /// Local writes the server acknowledged.
+    public var writesSent = 0
+    /// Local writes the server refused for good in this run (now ``PendingWrite/State-swift.enum/rejected``).
+    public var writesRejected = 0
+    /// Conflicts met, whatever their resolution.
+    public var conflicts = 0
+    /// Whether the run did a full resync because the server rejected the cursor.
+    public var resynced = false
+    /// Whether the run reconciled identities.
+    public var reconciled = false
+
+    /// An empty report.
+    public init() {}
+}
