@@ -111,6 +111,14 @@ let package = Package(
             dependencies: ["FetchKit", "Locking", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // The sync fault harness's backend and collection (not a product), and its child process,
+        // killed at a kill point.
+        .target(
+            name: "SyncHarness", dependencies: ["Sync", "FetchKit", "Persistence", "FetchKitTesting", "Locking"],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "SyncWorker", dependencies: ["Sync", "SyncHarness", "FetchKit", "Persistence"],
+            swiftSettings: strictSettings),
         .target(
             name: "TestSupport",
             dependencies: ["Locking", "SeededRandom"],
@@ -149,6 +157,11 @@ let package = Package(
             name: "MainActorDocumentationTests",
             dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "TestSupport"],
             swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
+        ),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["Sync", "SyncHarness", "FetchKit", "Persistence", "FetchKitTesting", "TestSupport", "Locking", "SeededRandom"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PersistenceTests",

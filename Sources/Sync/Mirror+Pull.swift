@@ -33,13 +33,14 @@ extension Mirror {
     func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
         var report = SyncReport()
         try await prepare()
-        let pushed = try await push(&report, honouringBackoff: !pulling)
+        var held = Set<String>()
+        let pushed = try await push(&report, honouringBackoff: !pulling, held: &held)
         guard pulling else {
             if let pushed { throw pushed }
             return report
         }
         try await pull(&report)
-        let again = try await push(&report, honouringBackoff: false)
+        let again = try await push(&report, honouringBackoff: false, held: &held)
         if let failure = pushed ?? again { throw failure }
         return report
     }

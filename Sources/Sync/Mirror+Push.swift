@@ -22,12 +22,14 @@ extension Mirror {
     /// Sends the outbox in rounds: each round marks up to 64 writes (one per record) as
     /// sending in one transaction, sends them `concurrency` at a time, and applies their answers
     /// in one transaction. Returns the first failure that left a write queued; throws when the
-    /// store fails.
-    func push(_ report: inout SyncReport, honouringBackoff: Bool) async throws(SyncError) -> SyncError? {
+    /// store fails. `held` collects the records whose write failed in this run: their writes
+    /// wait for the next run.
+    func push(
+        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>
+    ) async throws(SyncError) -> SyncError? {
         let collection = remote.name
         let perRecord = !SyncTestHooks.weakened(.concurrentPerRecord)
         var failure: SyncError?
-        var held = Set<String>()  // records whose write failed in this push: their later writes wait
         while true {
             let now = Date()
             let excluded = held

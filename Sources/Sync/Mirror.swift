@@ -90,7 +90,11 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                 last.remote = nil
                 if last.base == nil, last.operation == .update { last.operation = .create }
             }
-            if last.attempts > 0 { last.id = Self.newKey() }
+            let rekey = last.attempts > 0
+            if rekey {
+                _ = try transaction.delete(last)
+                last.id = Self.newKey()
+            }
             last.payload = payload
             last.state = .pending
             last.attempts = 0
@@ -98,7 +102,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
             last.lastError = nil
             last.nextAttempt = nil
             last.schemaVersion = remote.schemaVersion
-            try transaction.update(last)
+            if rekey { try transaction.insert(last) } else { try transaction.update(last) }
         } else {
             let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
             let operation: PendingWrite.Operation = stored == nil && writes.last?.operation != .create ? .create : .update
@@ -126,21 +130,27 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                 if last.attempts == 0 || last.state == .rejected {
                     _ = try transaction.delete(last)
                 } else {
+                    // Parked on a conflict after a send: the server may have the record.
+                    _ = try transaction.delete(last)
                     last.operation = .delete
                     last.id = Self.newKey()
                     last.payload = nil
                     last.state = .pending
                     last.attempts = 0
-                    try transaction.update(last)
+                    try transaction.insert(last)
                 }
             case .update, .delete:
-                if last.attempts > 0 { last.id = Self.newKey() }
+                let rekey = last.attempts > 0
+                if rekey {
+                    _ = try transaction.delete(last)
+                    last.id = Self.newKey()
+                }
                 last.operation = .delete
                 last.payload = nil
                 last.state = .pending
                 last.attempts = 0
                 last.reason = nil
-                try transaction.update(last)
+                if rekey { try transaction.insert(last) } else { try transaction.update(last) }
             }
         } else {
             let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)

@@ -21,8 +21,11 @@ actor SyncEngine {
 
     // MARK: Runs
 
-    /// Runs `body`, or joins the run in progress.
-    func sync(_ body: @escaping @Sendable () async throws(SyncError) -> SyncReport) async throws(SyncError) -> SyncReport {
+    /// Runs `body`, or joins the run in progress; then reads the status's counts with `read`.
+    func sync(
+        _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport,
+        read: @escaping @Sendable () async -> SyncStatus?
+    ) async throws(SyncError) -> SyncReport {
         let task: Task<SyncReport, any Error>
         if let current {
             task = current
@@ -34,7 +37,8 @@ actor SyncEngine {
         let result = await task.result
         if current == task {
             current = nil
-            finish(result)
+            let fresh = await read()
+            finish(result, fresh)
         }
         switch result {
         case .success(let report): return report
@@ -44,42 +48,36 @@ actor SyncEngine {
         }
     }
 
-    private func finish(_ result: Result<SyncReport, any Error>) {
+    private func finish(_ result: Result<SyncReport, any Error>, _ fresh: SyncStatus?) {
         update {
             $0.isSyncing = false
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
-        }
-        Task { await self.afterRun() }
-    }
-
-    private func afterRun() async {
-        if let statusRead, let fresh = await statusRead() {
-            update {
+            if let fresh {
                 $0.pendingCount = fresh.pendingCount
                 $0.rejectedCount = fresh.rejectedCount
                 $0.conflictedCount = fresh.conflictedCount
                 $0.lastPull = fresh.lastPull
                 $0.lastPush = fresh.lastPush
-                $0.nextRetry = started ? fresh.nextRetry : nil
+                $0.nextRetry = fresh.nextRetry
             }
         }
         guard started else { return }
         if rerun {
             rerun = false
             trigger()
-            return
+        } else {
+            scheduleWake()
         }
-        scheduleWake()
     }
 
     /// Starts a run now, or after the one in progress.
     private func trigger() {
-        guard started, let run else { return }
+        guard started, let run, let statusRead else { return }
         if current != nil {
             rerun = true
             return
         }
-        Task { _ = try? await self.sync(run) }
+        Task { _ = try? await self.sync(run, read: statusRead) }
     }
 
     private func scheduleWake() {
@@ -176,7 +174,8 @@ extension Mirror {
     /// - Throws: ``SyncError``, naming the collection and the record or page.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
-        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce() }
+        try await engine.sync(
+            { () throws(SyncError) -> SyncReport in try await self.runOnce() }, read: { await self.readStatus() })
     }
 
     /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),

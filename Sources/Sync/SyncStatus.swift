@@ -19,7 +19,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var conflictedCount = 0
     /// The last run's failure, cleared by the next run that succeeds.
     public var error: SyncError?
-    /// When the mirror next retries writes that failed on the way, while it is started.
+    /// When the next retry of a write that failed on the way is due (a started mirror retries
+    /// then by itself; ``Mirror/sync()`` sends at once).
     public var nextRetry: Date?
 
     /// A status with nothing known yet.

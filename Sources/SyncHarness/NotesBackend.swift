@@ -1,0 +1,280 @@
+public import FetchKitTesting
+public import Foundation
+import Locking
+
+/// A notes backend on the loopback stub server, for the sync fault harness: a REST collection
+/// with client-chosen ids, a keyset change feed with tombstones, idempotency keys, and faults.
+///
+/// It counts every write it applies, per idempotency key and per write's content, so that a
+/// test can check each write was applied exactly once.
+public final class NotesBackend: Sendable {
+    /// A fault injected into the next write (or list) request.
+    public enum Fault: Sendable {
+        /// Applies the write, then closes the connection without answering (after calling
+        /// `then`, which may kill the client).
+        case dropAfterApply(then: (@Sendable () -> Void)?)
+        /// Answers with this status, without applying (`Retry-After` when given).
+        case status(Int, retryAfter: String?)
+        /// Applies the write and answers after this delay (reorders concurrent answers).
+        case delay(Duration)
+        /// Processes the request twice, as a duplicating proxy would (the second answer wins).
+        case duplicate
+    }
+
+    /// A stored note or tombstone.
+    public struct Record: Sendable, Hashable, Codable {
+        /// The identity.
+        public var id: String
+        /// The title.
+        public var title: String
+        /// The text.
+        public var body: String
+        /// The server's stamp.
+        public var updated: String
+        /// Whether it is a tombstone.
+        public var deleted: Bool
+    }
+
+    struct State {
+        var records: [String: Record] = [:]
+        var clock: Int64 = 1_795_000_000_000
+        var replays: [String: StubResponse] = [:]
+        var applications: [String: Int] = [:]
+        var keyUses: [String: Int] = [:]
+        var writeFaults: [Fault] = []
+        var listFaults: [Fault] = []
+        var oldestCursor: String?
+        var hardDeletes = false
+        var honoursKeys = true
+        var writes = 0
+        var lists = 0
+    }
+
+    /// The server.
+    public let server = StubServer()
+    private let state = Locked(State())
+
+    /// A backend; call ``start()``.
+    ///
+    /// - Parameter hardDeletes: whether deletes leave no tombstone (then only a reconciliation
+    ///   finds them).
+    public init(hardDeletes: Bool = false) {
+        state.withLock { $0.hardDeletes = hardDeletes }
+    }
+
+    /// Starts serving on a free loopback port.
+    public func start() throws {
+        server.route("GET", "/notes") { [self] request in list(request) }
+        server.route("GET", "/ids") { [self] request in identities(request) }
+        server.route("GET", "/notes/*") { [self] request in read(request) }
+        server.route("POST", "/notes") { [self] request in write(request) }
+        server.route("PATCH", "/notes/*") { [self] request in write(request) }
+        server.route("DELETE", "/notes/*") { [self] request in write(request) }
+        try server.start()
+    }
+
+    /// The server's URL.
+    public var baseURL: URL { server.baseURL }
+
+    // MARK: Control
+
+    /// Queues faults for the next write requests, in order.
+    public func failWrites(_ faults: Fault...) { state.withLock { $0.writeFaults += faults } }
+    /// Queues faults for the next list requests, in order.
+    public func failLists(_ faults: Fault...) { state.withLock { $0.listFaults += faults } }
+    /// Rejects (`410`) every cursor older than the server's clock now, as an expired token.
+    public func expireCursors() { state.withLock { $0.oldestCursor = Self.stamp($0.clock) } }
+    /// Moves the server's clock (backwards with a negative value).
+    public func jumpClock(by milliseconds: Int64) { state.withLock { $0.clock += milliseconds } }
+    /// Whether the server deduplicates writes by idempotency key (on by default).
+    public func honourKeys(_ on: Bool) { state.withLock { $0.honoursKeys = on } }
+
+    /// Writes a note on the server, as another client would.
+    public func put(_ id: String, title: String, body: String = "") {
+        state.withLock { state in
+            state.clock += 1
+            state.records[id] = Record(id: id, title: title, body: body, updated: Self.stamp(state.clock), deleted: false)
+            state.applications["remote:" + title, default: 0] += 1
+        }
+    }
+
+    /// Deletes a note on the server, as another client would.
+    public func remove(_ id: String) {
+        state.withLock { state in
+            guard let record = state.records[id], !record.deleted else { return }
+            Self.delete(record, in: &state)
+        }
+    }
+
+    /// The notes the server has (no tombstones), by id.
+    public var notes: [String: Record] {
+        state.withLock { $0.records.filter { !$0.value.deleted } }
+    }
+
+    /// How many times each write's content was applied (`create:<title>`, `update:<title>`, `delete:<id>`).
+    public var applications: [String: Int] { state.withLock { $0.applications } }
+    /// How many write requests arrived.
+    public var writeRequests: Int { state.withLock { $0.writes } }
+    /// How many list requests arrived.
+    public var listRequests: Int { state.withLock { $0.lists } }
+
+    // MARK: Requests
+
+    private func list(_ request: RecordedRequest) -> StubResponse {
+        let fault: Fault? = state.withLock { state in
+            state.lists += 1
+            return state.listFaults.isEmpty ? nil : state.listFaults.removeFirst()
+        }
+        if case .status(let status, let retryAfter) = fault {
+            return Self.status(status, retryAfter: retryAfter)
+        }
+        let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
+        let limit = Int(query["limit"] ?? "") ?? 50
+        let after = query["after"]
+        let afterID = query["afterID"] ?? ""
+        return state.withLock { state in
+            if let after, let oldest = state.oldestCursor, after < oldest {
+                return StubResponse.json(#"{"message":"The sync cursor expired; list from the start."}"#, status: 410)
+            }
+            if after == nil { state.oldestCursor = nil }
+            let sorted = state.records.values.filter { record in
+                guard let after else { return true }
+                return record.updated > after || (record.updated == after && record.id > afterID)
+            }.sorted { ($0.updated, $0.id) < ($1.updated, $1.id) }
+            let page = Array(sorted.prefix(limit))
+            let items = page.map { Self.json($0) }.joined(separator: ",")
+            return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit)}"#)
+        }
+    }
+
+    private func identities(_ request: RecordedRequest) -> StubResponse {
+        let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
+        let limit = Int(query["limit"] ?? "") ?? 50
+        let after = query["after"] ?? ""
+        return state.withLock { state in
+            let ids = state.records.values.filter { !$0.deleted && $0.id > after }.map(\.id).sorted()
+            let page = ids.prefix(limit).map { "\"\($0)\"" }.joined(separator: ",")
+            return StubResponse.json(#"{"ids":[\#(page)],"hasMore":\#(ids.count > limit)}"#)
+        }
+    }
+
+    private func read(_ request: RecordedRequest) -> StubResponse {
+        let id = String(request.path.dropFirst("/notes/".count))
+        return state.withLock { state in
+            guard let record = state.records[id], !record.deleted else { return Self.notFound }
+            return StubResponse.json(Self.json(record))
+        }
+    }
+
+    private func write(_ request: RecordedRequest) -> StubResponse {
+        let key = request.headers["idempotency-key"]
+        let fault: Fault? = state.withLock { state in
+            state.writes += 1
+            if let key, state.honoursKeys, state.replays[key] != nil { return nil }
+            return state.writeFaults.isEmpty ? nil : state.writeFaults.removeFirst()
+        }
+        switch fault {
+        case .status(let status, let retryAfter):
+            return Self.status(status, retryAfter: retryAfter)
+        case .dropAfterApply(let then):
+            _ = apply(request, key: key)
+            then?()
+            return .closeWithoutAnswer
+        case .delay(let delay):
+            return apply(request, key: key).delayed(by: delay)
+        case .duplicate:
+            _ = apply(request, key: key)
+            return apply(request, key: key)
+        case nil:
+            return apply(request, key: key)
+        }
+    }
+
+    /// Applies a write once per idempotency key: a key seen before replays its first answer.
+    private func apply(_ request: RecordedRequest, key: String?) -> StubResponse {
+        state.withLock { state in
+            if let key, state.honoursKeys, let replay = state.replays[key] { return replay }
+            if let key { state.keyUses[key, default: 0] += 1 }
+            let response = Self.perform(request, in: &state)
+            if let key, response.status < 500 { state.replays[key] = response }
+            return response
+        }
+    }
+
+    private static func perform(_ request: RecordedRequest, in state: inout State) -> StubResponse {
+        let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String] ?? [:]
+        switch request.method {
+        case "POST":
+            guard let id = fields["id"], !id.isEmpty else {
+                return .json(#"{"message":"A note needs an id."}"#, status: 400)
+            }
+            if let existing = state.records[id], !existing.deleted {
+                return .json(#"{"message":"The note \#(id) already exists."}"#, status: 409)
+            }
+            state.clock += 1
+            let record = Record(
+                id: id, title: fields["title"] ?? "", body: fields["body"] ?? "", updated: stamp(state.clock),
+                deleted: false)
+            state.records[id] = record
+            state.applications["create:" + record.title, default: 0] += 1
+            return .json(json(record))
+        case "PATCH":
+            let id = String(request.path.dropFirst("/notes/".count))
+            guard var record = state.records[id], !record.deleted else { return notFound }
+            if let title = fields["title"], title.hasPrefix("refuse") {
+                return .json(#"{"message":"The title may not start with refuse."}"#, status: 422)
+            }
+            state.clock += 1
+            record.title = fields["title"] ?? record.title
+            record.body = fields["body"] ?? record.body
+            record.updated = stamp(state.clock)
+            state.records[id] = record
+            state.applications["update:" + record.title, default: 0] += 1
+            return .json(json(record))
+        case "DELETE":
+            let id = String(request.path.dropFirst("/notes/".count))
+            guard let record = state.records[id], !record.deleted else { return notFound }
+            delete(record, in: &state)
+            state.applications["delete:" + id, default: 0] += 1
+            return .status(204)
+        default:
+            return .status(405)
+        }
+    }
+
+    private static func delete(_ record: Record, in state: inout State) {
+        state.clock += 1
+        if state.hardDeletes {
+            state.records[record.id] = nil
+        } else {
+            var tombstone = record
+            tombstone.deleted = true
+            tombstone.updated = stamp(state.clock)
+            state.records[record.id] = tombstone
+        }
+    }
+
+    private static let notFound = StubResponse.json(#"{"message":"No such note."}"#, status: 404)
+
+    private static func status(_ status: Int, retryAfter: String?) -> StubResponse {
+        var response = StubResponse.json(#"{"message":"Injected failure \#(status)."}"#, status: status)
+        if let retryAfter { response = response.header("Retry-After", retryAfter) }
+        return response
+    }
+
+    private static func json(_ record: Record) -> String {
+        let data = (try? JSONEncoder().encode(record)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `2026-11-24 09:59:14.909Z` for a millisecond clock.
+    static func stamp(_ milliseconds: Int64) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: Double(milliseconds / 1000))
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, Int(milliseconds % 1000))
+    }
+}

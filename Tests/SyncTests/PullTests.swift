@@ -1,0 +1,135 @@
+import FetchKit
+import Foundation
+import Persistence
+import Sync
+import SyncHarness
+import Testing
+
+@Suite("Pull: pages, cursors, tombstones, resync")
+struct PullTests {
+    @Test("A first sync mirrors every page; a later one brings changes and tombstones with one request")
+    func incremental() async throws {
+        let fixture = try SyncFixture()
+        for index in 0..<12 { fixture.backend.put("n\(index)", title: "note \(index)") }
+        let mirror = fixture.mirror()
+        let first = try await mirror.sync()
+        #expect(first.pagesApplied == 3)
+        #expect(try fixture.localContents() == fixture.serverContents())
+
+        fixture.backend.put("n3", title: "changed")
+        fixture.backend.remove("n5")
+        fixture.backend.put("n99", title: "new")
+        let second = try await mirror.sync()
+        #expect(second.recordsDeleted == 1)
+        #expect(try fixture.localContents() == fixture.serverContents())
+
+        // Nothing changed: one request, which re-reads the overlap window (here every note,
+        // stamped within five seconds of the last) in one page.
+        let before = fixture.backend.listRequests
+        let idle = try await fixture.mirror(pageSize: 50).sync()
+        #expect(fixture.backend.listRequests - before == 1)
+        #expect(idle.recordsDeleted == 0)
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
+    @Test("A change stamped behind the cursor (a clock that jumps back) is found inside the overlap window")
+    func clockJump() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        let mirror = fixture.mirror(overlap: .time(.seconds(5)))
+        try await mirror.sync()
+        fixture.backend.jumpClock(by: -2_000)
+        fixture.backend.put("b", title: "two")
+        try await mirror.sync()
+        #expect(try fixture.local()["b"]?.title == "two")
+    }
+
+    @Test("Without the overlap window the same jump loses the change (the guarantee can fail)")
+    func clockJumpWithoutOverlap() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        let mirror = fixture.mirror(overlap: .none)
+        try await mirror.sync()
+        fixture.backend.jumpClock(by: -2_000)
+        fixture.backend.put("b", title: "two")
+        try await mirror.sync()
+        #expect(try fixture.local()["b"] == nil)
+    }
+
+    @Test("An expired cursor starts one full resync: hard deletes are pruned, unsent writes kept")
+    func expiredCursor() async throws {
+        let fixture = try SyncFixture(hardDeletes: true)
+        for index in 0..<8 { fixture.backend.put("n\(index)", title: "note \(index)") }
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        fixture.backend.remove("n2")
+        fixture.backend.put("n3", title: "changed")
+        fixture.backend.expireCursors()
+        fixture.backend.failWrites(.status(503, retryAfter: nil))
+        try fixture.save(Note(id: "mine", title: "local"), through: mirror)
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        let local = try fixture.local()
+        #expect(local["n2"] == nil)
+        #expect(local["n3"]?.title == "changed")
+        #expect(local["mine"]?.title == "local")
+        #expect(try fixture.outbox().map(\.recordID) == ["mine"])
+        let report = try await mirror.sync()
+        #expect(!report.resynced)
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
+    @Test("A server that rejects the full listing as a cursor too ends the run with an error, not a loop")
+    func rejectedListing() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        fixture.backend.failLists(.status(410, retryAfter: nil), .status(410, retryAfter: nil))
+        let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(error?.code == .cursorRejected)
+        #expect(error?.collection == "notes")
+        #expect(fixture.backend.listRequests <= 4)
+    }
+
+    @Test("A page that does not decode is a typed error naming the page; nothing of it is applied")
+    func undecodablePage() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[{"id":1}],"hasMore":false}"#))
+        let mirror = fixture.mirror()
+        let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(error?.code == .undecodablePage)
+        #expect(error?.page == "first")
+        #expect(try fixture.local().isEmpty)
+    }
+
+    @Test("Reconciliation deletes rows the server deleted without a tombstone")
+    func reconciliation() async throws {
+        let fixture = try SyncFixture(hardDeletes: true)
+        for index in 0..<7 { fixture.backend.put("n\(index)", title: "note \(index)") }
+        let mirror = fixture.mirror(reconcileEvery: .zero)
+        try await mirror.sync()
+        fixture.backend.remove("n4")
+        let report = try await mirror.sync()
+        #expect(report.reconciled)
+        #expect(try fixture.local()["n4"] == nil)
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
+    @Test("A pull never moves a row back to an older version")
+    func neverBackwards() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        let newer = try #require(try fixture.local()["a"])
+        try await fixture.store.context.persist { tx in
+            var future = newer
+            future.updated = "2999-01-01 00:00:00.000Z"
+            future.title = "from the future"
+            try tx.upsert(future)
+        }
+        fixture.backend.put("a", title: "older")
+        try await mirror.sync()
+        #expect(try fixture.local()["a"]?.title == "from the future")
+    }
+}

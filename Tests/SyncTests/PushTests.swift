@@ -1,0 +1,174 @@
+import FetchKit
+import Foundation
+import Persistence
+import Sync
+import SyncHarness
+import Testing
+
+@Suite("Push: the outbox, idempotency, rejections, conflicts")
+struct PushTests {
+    @Test("A local write changes the row at once, is sent once, and the server's stamp comes back")
+    func sendOnce() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "first"), through: mirror)
+        #expect(try fixture.local()["a"]?.title == "first")
+        #expect(try fixture.outbox().map(\.operation) == [.create])
+        let report = try await mirror.sync()
+        #expect(report.writesSent == 1)
+        #expect(fixture.backend.applications["create:first"] == 1)
+        #expect(try fixture.outbox().isEmpty)
+        #expect(try fixture.local()["a"]?.updated == fixture.backend.notes["a"]?.updated)
+    }
+
+    @Test("Writes to one record coalesce while unsent: create+update is one create, create+delete is nothing")
+    func coalescing() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "draft"), through: mirror)
+        try fixture.save(Note(id: "a", title: "final"), through: mirror)
+        try fixture.save(Note(id: "b", title: "gone"), through: mirror)
+        try fixture.delete("b", through: mirror)
+        #expect(try fixture.outbox().map(\.operation) == [.create])
+        try await mirror.sync()
+        #expect(fixture.backend.writeRequests == 1)
+        #expect(fixture.backend.applications == ["create:final": 1])
+    }
+
+    @Test("Delete then save of the same id becomes an update, not a lost write")
+    func deleteThenReinsert() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        try fixture.delete("a", through: mirror)
+        try fixture.save(Note(id: "a", title: "again"), through: mirror)
+        try await mirror.sync()
+        #expect(fixture.backend.notes["a"]?.title == "again")
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
+    @Test("A write refused for good is parked with the server's reason; the queue goes on")
+    func rejection() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server title")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        try fixture.save(Note(id: "a", title: "refused title"), Note(id: "b", title: "fine"), through: mirror)
+        let report = try await mirror.sync()
+        #expect(report.writesRejected == 1)
+        #expect(report.writesSent == 1)
+        #expect(fixture.backend.notes["b"]?.title == "fine")
+        let rejected = try #require(try fixture.outbox().first)
+        #expect(rejected.state == .rejected)
+        #expect(rejected.reason?.contains("may not start with refuse") == true)
+        #expect(await mirror.status.rejectedCount == 1)
+
+        try await mirror.discard(rejected)
+        #expect(try fixture.local()["a"]?.title == "server title")
+        #expect(try fixture.outbox().isEmpty)
+    }
+
+    @Test("A rejected write edited by a new save is sent again with a new key")
+    func editRejected() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server title")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        try fixture.save(Note(id: "a", title: "refused"), through: mirror)
+        try await mirror.sync()
+        let key = try #require(try fixture.outbox().first?.id)
+        try fixture.save(Note(id: "a", title: "accepted"), through: mirror)
+        #expect(try fixture.outbox().first?.id != key)
+        try await mirror.sync()
+        #expect(fixture.backend.notes["a"]?.title == "accepted")
+    }
+
+    @Test("A connection dropped after the server applied a write: the retry is deduplicated by its key")
+    func droppedAfterApply() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        fixture.backend.failWrites(.dropAfterApply(then: nil))
+        try fixture.save(Note(id: "a", title: "once"), through: mirror)
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(try fixture.outbox().first?.attempts == 1)
+        try await mirror.sync()
+        #expect(fixture.backend.applications["create:once"] == 1)
+        #expect(try fixture.outbox().isEmpty)
+    }
+
+    @Test("Without idempotency keys on the server, a retried create is confirmed by its client-chosen id")
+    func naturalIdempotency() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.honourKeys(false)
+        let mirror = fixture.mirror()
+        fixture.backend.failWrites(.dropAfterApply(then: nil))
+        try fixture.save(Note(id: "a", title: "created"), through: mirror)
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        try await mirror.sync()  // the create meets "already exists", reads the record, counts it as applied
+        #expect(fixture.backend.applications["create:created"] == 1)
+        #expect(try fixture.outbox().isEmpty)
+        #expect(try fixture.local()["a"]?.updated == fixture.backend.notes["a"]?.updated)
+
+        fixture.backend.remove("a")  // another client deleted it first
+        try fixture.delete("a", through: mirror)
+        let report = try await mirror.sync()  // the delete meets 404: done
+        #expect(report.writesSent == 1)
+        #expect(fixture.backend.applications["delete:a"] == nil)
+        #expect(try fixture.outbox().isEmpty)
+    }
+
+    @Test("5xx and 429 keep the write, with the error and the next retry in the status")
+    func transientFailures() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        fixture.backend.failWrites(.status(429, retryAfter: "7"))
+        try fixture.save(Note(id: "a", title: "later"), through: mirror)
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        let write = try #require(try fixture.outbox().first)
+        #expect(write.state == .pending)
+        let wait = try #require(write.nextAttempt).timeIntervalSinceNow
+        #expect(wait > 5 && wait <= 7)
+        let status = await mirror.status
+        #expect(status.error?.code == .requestFailed)
+        #expect(status.pendingCount == 1)
+        fixture.backend.failWrites(.status(503, retryAfter: nil))
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        try await mirror.sync()
+        #expect(fixture.backend.applications["create:later"] == 1)
+        #expect(await mirror.status.error == nil)
+    }
+
+    @Test("A 401 holds the queue without rejecting anything; the next run sends")
+    func unauthorized() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        fixture.backend.failWrites(.status(401, retryAfter: nil))
+        try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
+        let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(error?.code == .unauthorized)
+        #expect(try fixture.outbox().allSatisfy { $0.state == .pending })
+        try await mirror.sync()
+        #expect(fixture.serverContents().count == 2)
+    }
+
+    @Test("Non-idempotent operators are refused when the write is made")
+    func nonIdempotentOperator() async throws {
+        let fixture = try SyncFixture()
+        let base = fixture.backend.baseURL
+        var collection = NotesAPI.collection(at: base)
+        collection.create = { _ in CounterBump(baseURL: base) }
+        let mirror = Mirror(collection, store: fixture.store, client: NotesAPI.client())
+        #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }
+        #expect(try fixture.outbox().isEmpty)
+        #expect(try fixture.local().isEmpty)
+    }
+}
+
+/// A create whose body adds to a counter: applied again by every retry.
+private struct CounterBump: Endpoint {
+    var baseURL: URL
+    var path: String { "/notes" }
+    var method: HTTPMethod { .post }
+    var body: RequestBody? { .json(["count+": 1]) }
+}
