@@ -278,11 +278,17 @@ extension Mirror {
                     write.nextAttempt = nil
                     try tx.update(write)
                 case .retry(let error, let wait):
+                    // A 429 or 401 answers before the server applies anything: the write counts as
+                    // never sent, so a pull may rebase it.
+                    if let status = error.fetchError?.statusCode, status == 429 || status == 401 {
+                        write.attempts = max(0, write.attempts - 1)
+                    }
                     write.state = .pending
                     write.lastError = error.message
                     write.nextAttempt = Date().addingTimeInterval(wait.seconds)
                     try tx.update(write)
                 case .unauthorized(let error):
+                    write.attempts = max(0, write.attempts - 1)
                     write.state = .pending
                     write.lastError = error.message
                     try tx.update(write)
