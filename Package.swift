@@ -117,7 +117,7 @@ let package = Package(
             name: "SyncHarness", dependencies: ["Sync", "FetchKit", "Persistence", "FetchKitTesting", "Locking"],
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "SyncWorker", dependencies: ["Sync", "SyncHarness", "FetchKit", "Persistence"],
+            name: "SyncWorker", dependencies: ["Sync", "SyncHarness", "FetchKit", "Persistence", "Locking"],
             swiftSettings: strictSettings),
         .target(
             name: "TestSupport",

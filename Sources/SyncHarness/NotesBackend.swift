@@ -48,6 +48,7 @@ public final class NotesBackend: Sendable {
         var honoursKeys = true
         var writes = 0
         var lists = 0
+        var slowTitles: [String: Duration] = [:]
     }
 
     /// The server.
@@ -86,6 +87,10 @@ public final class NotesBackend: Sendable {
     public func expireCursors() { state.withLock { $0.oldestCursor = Self.stamp($0.clock) } }
     /// Moves the server's clock (backwards with a negative value).
     public func jumpClock(by milliseconds: Int64) { state.withLock { $0.clock += milliseconds } }
+    /// Answers every write of this title after a delay (reorders concurrent answers).
+    public func delayWrites(titled title: String, by delay: Duration) {
+        state.withLock { $0.slowTitles[title] = delay }
+    }
     /// Whether the server deduplicates writes by idempotency key (on by default).
     public func honourKeys(_ on: Bool) { state.withLock { $0.honoursKeys = on } }
 
@@ -186,6 +191,10 @@ public final class NotesBackend: Sendable {
             _ = apply(request, key: key)
             return apply(request, key: key)
         case nil:
+            let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String]
+            if let title = fields?["title"], let delay = state.withLock({ $0.slowTitles[title] }) {
+                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+            }
             return apply(request, key: key)
         }
     }

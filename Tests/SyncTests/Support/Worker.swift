@@ -1,0 +1,74 @@
+import Foundation
+import Locking
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `SyncWorker` child process: one sync of the notes collection in a process of its own,
+/// which a kill point or the backend kills with SIGKILL.
+enum Worker {
+    /// How a run ended.
+    struct Ending: Sendable, CustomStringConvertible {
+        /// Whether SIGKILL ended it.
+        var killed: Bool
+        /// Its exit status (or signal).
+        var status: Int32
+        /// What it printed.
+        var output: String
+        var description: String { killed ? "killed" : "exit \(status): \(output)" }
+    }
+
+    /// The process identifier of the running worker, for a backend fault that kills it.
+    static let running = Locked<Int32?>(nil)
+
+    /// Kills the running worker (from a backend fault, after the write is applied).
+    @Sendable static func killRunning() {
+        if let pid = running.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
+
+    /// Runs one sync in a child process.
+    ///
+    /// - Parameters:
+    ///   - fixture: the store file and backend.
+    ///   - killAt: the kill point (`beforeSend`, `afterResponse`, `midPage:2`), or `nil`.
+    ///   - weaken: guarantees to remove, by name.
+    ///   - overlap: the keyset overlap in milliseconds.
+    ///   - concurrency: writes sent at once (1: in outbox order, so faults hit a known write).
+    static func sync(
+        _ fixture: SyncFixture, killAt: String? = nil, weaken: [String] = [], overlap: Int = 5000,
+        concurrency: Int = 1
+    ) async throws -> Ending {
+        let process = Process()
+        process.executableURL = try BuiltProducts.executable(named: "SyncWorker")
+        process.arguments = [fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["FETCHKIT_SYNC_KILL_AT"] = killAt
+        environment["FETCHKIT_SYNC_WEAKEN"] = weaken.isEmpty ? nil : weaken.joined(separator: ",")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        running.withLock { $0 = process.processIdentifier }
+        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        let waited = await Blocking.run { finished.wait(timeout: .now() + 300) }
+        running.withLock { $0 = nil }
+        if waited == .timedOut {
+            process.terminate()
+            throw WorkerError(description: "SyncWorker did not finish in 300 s")
+        }
+        return Ending(
+            killed: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
+            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct WorkerError: Error, CustomStringConvertible {
+    var description: String
+}
