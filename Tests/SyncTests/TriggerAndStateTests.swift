@@ -1,0 +1,126 @@
+import FetchKit
+import Foundation
+import Persistence
+import Sync
+import SyncHarness
+import TestSupport
+import Testing
+
+@Suite("Triggers, shared runs, status and schema changes")
+struct TriggerAndStateTests {
+    @Test("Two concurrent sync() calls share one run")
+    func sharedRun() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[],"hasMore":false}"#).delayed(by: .milliseconds(300)))
+        let mirror = fixture.mirror()
+        async let first = mirror.sync()
+        async let second = mirror.sync()
+        _ = try await (first, second)
+        #expect(fixture.backend.server.requests(to: "/notes").count == 1)
+    }
+
+    @Test("A started mirror sends writes an earlier launch left, and each new write, without a sync() call")
+    func startedMirror() async throws {
+        let fixture = try SyncFixture()
+        let before = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "left over"), through: before)
+        // A new launch: a new mirror of the same store.
+        let mirror = fixture.mirror()
+        await mirror.start()
+        #expect(await fixture.backend.server.waitForRequests(count: 1, timeout: .seconds(60)))
+        #expect(await eventually { fixture.backend.notes["a"]?.title == "left over" })
+        try fixture.save(Note(id: "b", title: "new"), through: mirror)
+        #expect(await eventually { fixture.backend.notes["b"]?.title == "new" })
+        await mirror.stop()
+    }
+
+    @Test("A started mirror retries a failed send when its backoff ends: no silent stall")
+    func retryAfterBackoff() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        fixture.backend.failWrites(.status(503, retryAfter: nil), .status(503, retryAfter: nil))
+        await mirror.start()
+        try fixture.save(Note(id: "a", title: "eventually"), through: mirror)
+        #expect(await eventually { fixture.backend.notes["a"]?.title == "eventually" })
+        #expect(fixture.backend.applications["create:eventually"] == 1)
+        await mirror.stop()
+    }
+
+    @Test("The status follows runs as an AsyncSequence and as an @Observable value")
+    func statusUpdates() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "one"), through: mirror)
+        let collected = Collector<SyncStatus>()
+        let following = Task {
+            for await status in mirror.statusUpdates { collected.append(status) }
+        }
+        let monitor = await SyncMonitor(mirror)
+        try await mirror.sync()
+        #expect(await eventually { collected.values.contains { $0.isSyncing } })
+        #expect(await eventually { collected.values.last?.lastPush != nil && collected.values.last?.isSyncing == false })
+        #expect(await eventually { await monitor.status.lastPull != nil })
+        following.cancel()
+    }
+
+    @Test("A migration upgrades pending writes made before a schema change")
+    func upgradePendingWrites() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "old shape"), through: mirror)
+        let upgraded = try await fixture.store.context.persist { tx in
+            try PendingWrite.upgrade(collection: "notes", from: 1, in: tx) { record in
+                record["body"] = "added by the migration"
+            }
+        }
+        #expect(upgraded == 1)
+        let write = try #require(try fixture.outbox().first)
+        #expect(write.schemaVersion == 2)
+        #expect(try write.local(as: Note.self)?.body == "added by the migration")
+    }
+
+    @Test("A payload that no longer decodes is a typed error naming the record")
+    func undecodablePayload() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.save(Note(id: "a", title: "x"), through: mirror)
+        try await fixture.store.context.persist { tx in
+            try PendingWrite.upgrade(collection: "notes", from: 1, in: tx) { record in record["title"] = nil }
+        }
+        let write = try #require(try fixture.outbox().first)
+        let error = #expect(throws: SyncError.self) { try write.local(as: Note.self) }
+        #expect(error?.code == .undecodableWrite)
+        #expect(error?.record == "a")
+        // Sent anyway, it is parked as rejected with that reason; the queue goes on.
+        try fixture.save(Note(id: "b", title: "fine"), through: mirror)
+        try await mirror.sync()
+        #expect(fixture.backend.notes["b"] != nil)
+        #expect(try fixture.outbox().first?.state == .rejected)
+    }
+
+    @Test("The outbox is queryable and observable like any entity")
+    func observableOutbox() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        let counts = Collector<Int>()
+        let token = fixture.store.observe(.value(tracking: PendingWrite.self) { tx in try tx.count(mirror.pendingWrites) }) {
+            counts.append($0)
+        }
+        try fixture.save(Note(id: "a", title: "one"), through: mirror)
+        #expect(await eventually { counts.values.last == 1 })
+        try await mirror.sync()
+        #expect(await eventually { counts.values.last == 0 })
+        token.cancel()
+    }
+}
+
+/// Polls `condition` until it holds (or a generous deadline passes): for effects of background
+/// triggers, never a timed assertion.
+func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<3000 {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
