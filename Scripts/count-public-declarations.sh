@@ -16,7 +16,7 @@ python3 - "$dir" "${2:-}" "$document" <<'PY'
 import glob, json, re, sys
 
 directory, mode, document = sys.argv[1], sys.argv[2], sys.argv[3]
-modules = ["FetchKit", "FetchKitOperations", "Persistence", "Decoding", "FetchKitTesting"]
+modules = ["FetchKit", "FetchKitOperations", "Persistence", "Sync", "Decoding", "FetchKitTesting"]
 counts = {}
 for module in modules:
     graphs = [f"{directory}/{module}.symbols.json"] + sorted(glob.glob(f"{directory}/{module}@*.symbols.json"))

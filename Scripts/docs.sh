@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs-site}"
-modules=(Decoding FetchKit FetchKitOperations Persistence FetchKitTesting)
+modules=(Decoding FetchKit FetchKitOperations Persistence Sync FetchKitTesting)
 
 echo "==> Extracting symbol graphs"
 log=$(mktemp)
