@@ -36,7 +36,7 @@ for module in modules:
 
 rows = ["| module | public declarations |", "|---|---|"]
 rows += [f"| `{module}` | {counts[module]} |" for module in modules]
-rows.append(f"| all five | {sum(counts.values())} |")
+rows.append(f"| all {len(modules)} | {sum(counts.values())} |")
 table = "\n".join(rows)
 if mode != "--check":
     print(table)

@@ -22,7 +22,7 @@ public import Persistence
 /// **Runs.** ``sync()`` sends the outbox, pulls, and sends what the pull's rebase left; two calls
 /// at once share one run. ``start()`` sends the outbox at once (writes left by an earlier
 /// launch), again after each local write, and retries failed sends on the client's backoff;
-/// run `sync()` periodically with a ``PeriodicFetcher``, and on a realtime hint.
+/// run `sync()` periodically with a `PeriodicFetcher`, and on a realtime hint.
 ///
 /// **Kills.** A kill at any point loses nothing and doubles nothing: a page and its cursor commit
 /// together, a write found mid-send at launch is sent again with its key, and the server
@@ -72,7 +72,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     ///   - transaction: the transaction of a `persist` block; the row and its outbox entry commit
     ///     with it.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/refusedWrite`` for a body with a
-    ///   non-idempotent operator (a key ending in `+` or `-`); ``PersistenceError`` from the store.
+    ///   non-idempotent operator (a key ending in `+` or `-`); `PersistenceError` from the store.
     public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
         let recordID = entity.id.databaseValue.identityText
         let stored = try transaction.fetch(Entity.self, id: entity.id)
@@ -118,7 +118,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     /// - Parameters:
     ///   - id: the record's identity.
     ///   - transaction: the transaction of a `persist` block.
-    /// - Throws: ``PersistenceError`` from the store.
+    /// - Throws: `PersistenceError` from the store.
     public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
         let recordID = id.databaseValue.identityText
         let stored = try transaction.fetch(Entity.self, id: id)
@@ -165,7 +165,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     /// refusal for the old one).
     ///
     /// - Parameter write: a rejected or conflicted write of this collection.
-    /// - Throws: ``SyncError`` or ``PersistenceError``.
+    /// - Throws: ``SyncError`` or `PersistenceError`.
     public func retry(_ write: PendingWrite) async throws {
         try await store.context.persist { tx in
             guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
@@ -185,7 +185,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     /// restores it.
     ///
     /// - Parameter write: a write of this collection.
-    /// - Throws: ``SyncError`` when the base does not decode; ``PersistenceError``.
+    /// - Throws: ``SyncError`` when the base does not decode; `PersistenceError`.
     public func discard(_ write: PendingWrite) async throws {
         let collection = remote.name
         try await store.context.persist { tx in
@@ -215,7 +215,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     ///   - resolution: ``Resolution/keepRemote`` applies the server's version and drops the
     ///     write; ``Resolution/keepLocal`` sends the local change over it;
     ///     ``Resolution/use(_:)`` writes and sends a record of your own (a merge).
-    /// - Throws: ``SyncError`` or ``PersistenceError``.
+    /// - Throws: ``SyncError`` or `PersistenceError`.
     public func resolve(_ write: PendingWrite, with resolution: Resolution<Entity>) async throws {
         try await store.context.persist { tx in
             guard var current = try tx.fetch(PendingWrite.self, id: write.id), current.state == .conflicted else {
@@ -270,7 +270,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     ///   - id: the record's identity.
     ///   - transaction: a transaction to read in.
     /// - Returns: the latest write, or `nil`.
-    /// - Throws: ``PersistenceError``.
+    /// - Throws: `PersistenceError`.
     public func pendingWrite(for id: Entity.ID, in transaction: ObjectTransaction) throws -> PendingWrite? {
         try writes(of: id.databaseValue.identityText, in: transaction).last
     }

@@ -151,7 +151,7 @@ public struct PendingWrite: StoredEntity, Equatable {
     ///   - transaction: the migration's transaction.
     ///   - transform: rewrites one record (payload, base and remote alike), as a JSON object.
     /// - Returns: how many writes were upgraded.
-    /// - Throws: ``SyncError`` when a payload is not a JSON object; ``PersistenceError`` from the store.
+    /// - Throws: ``SyncError`` when a payload is not a JSON object; `PersistenceError` from the store.
     @discardableResult
     public static func upgrade(
         collection: String, from version: Int, in transaction: ObjectTransaction,

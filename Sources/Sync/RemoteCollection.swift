@@ -10,7 +10,7 @@ public import Persistence
 /// them, how to send a create, an update and a delete, and how a remote record is the stored
 /// entity `Entity`.
 ///
-/// A ``Mirror`` keeps the collection in an ``ObjectStore`` from this description; nothing in it
+/// A ``Mirror`` keeps the collection in an `ObjectStore` from this description; nothing in it
 /// is specific to one backend. A keyset-paged REST collection, for one:
 ///
 /// ```swift
@@ -25,7 +25,7 @@ public import Persistence
 ///     delete: { id in NotesAPI.delete(id) })
 /// ```
 ///
-/// The endpoints are your own ``Endpoint`` values, sent through the mirror's ``FetchClient``
+/// The endpoints are your own `Endpoint` values, sent through the mirror's `FetchClient`
 /// (its adapters, authenticator, cache and transport). The mirror adds the write's
 /// idempotency key as a header (``idempotencyKeyHeader``) to every create, update and delete.
 public struct RemoteCollection<Entity: StoredEntity>: Sendable {
@@ -83,7 +83,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// draft), or `nil` to send none.
     public var idempotencyKeyHeader: String?
     /// The version of the entity's shape that outbox payloads are written in; raise it when
-    /// ``Entity`` changes its stored properties, and upgrade pending writes in a migration
+    /// `Entity` changes its stored properties, and upgrade pending writes in a migration
     /// (``PendingWrite/upgrade(collection:from:in:_:)``).
     public var schemaVersion: Int
 

@@ -180,7 +180,7 @@ extension Mirror {
 
     /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
     /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
-    /// launch; pulls run on ``sync()`` (from a ``PeriodicFetcher``, a realtime hint, or the UI).
+    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI).
     public func start() async {
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
