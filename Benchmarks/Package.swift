@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "FetchKitTesting", package: "FetchKit"),
                 .product(name: "Persistence", package: "FetchKit"),
                 .product(name: "Decoding", package: "FetchKit"),
+                .product(name: "Sync", package: "FetchKit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "FetchKitAsyncHTTPClient", package: "FetchKitAsyncHTTPClient"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -140,7 +140,7 @@ public enum NotesAPI {
                 // A connection the stub server drops after a keep-alive reuse is noticed only when
                 // the timeout runs out; a timeout is one more fault the outbox retries, so a short
                 // one changes no outcome, only the harness's running time.
-                configuration.timeout = .seconds(3)
+                configuration.timeout = .seconds(10)
                 return configuration
             }())
     }

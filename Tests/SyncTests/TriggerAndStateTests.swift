@@ -28,7 +28,6 @@ struct TriggerAndStateTests {
         // A new launch: a new mirror of the same store.
         let mirror = fixture.mirror()
         await mirror.start()
-        #expect(await fixture.backend.server.waitForRequests(count: 1, timeout: .seconds(60)))
         #expect(await eventually { fixture.backend.notes["a"]?.title == "left over" })
         try fixture.save(Note(id: "b", title: "new"), through: mirror)
         #expect(await eventually { fixture.backend.notes["b"]?.title == "new" })
@@ -45,6 +44,29 @@ struct TriggerAndStateTests {
         #expect(await eventually { fixture.backend.notes["a"]?.title == "eventually" })
         #expect(fixture.backend.applications["create:eventually"] == 1)
         await mirror.stop()
+    }
+
+    @Test("A token refreshed mid-queue: the write is sent again with the same idempotency key")
+    func tokenRefreshMidQueue() async throws {
+        let fixture = try SyncFixture()
+        let refreshes = Collector<Int>()
+        let client = FetchClient {
+            $0.authenticator = TokenAuthenticator(token: "old") {
+                refreshes.append(1)
+                return "new"
+            }
+        }
+        let mirror = Mirror(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
+        fixture.backend.failWrites(.delay(.zero), .status(401, retryAfter: nil))
+        try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
+        let keys = try fixture.outbox().map(\.id)
+        try await mirror.sync()
+        #expect(refreshes.values.count == 1)
+        let sent = fixture.backend.server.receivedRequests.filter { $0.method == "POST" }
+        #expect(sent.count == 3)
+        #expect(Set(sent.compactMap { $0.headers["idempotency-key"] }) == Set(keys))
+        #expect(sent.last?.headers["authorization"] == "Bearer new")
+        #expect(fixture.serverContents().count == 2)
     }
 
     @Test("The status follows runs as an AsyncSequence and as an @Observable value")
@@ -115,10 +137,13 @@ struct TriggerAndStateTests {
     }
 }
 
-/// Polls `condition` until it holds (or a generous deadline passes): for effects of background
-/// triggers, never a timed assertion.
+/// Polls `condition` until it holds, or until five minutes pass (long enough to outlast a whole
+/// suite keeping a two-core machine busy): for effects of background triggers, never a timed
+/// assertion.
 func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-    for _ in 0..<3000 {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(300)
+    while clock.now < deadline {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))
     }

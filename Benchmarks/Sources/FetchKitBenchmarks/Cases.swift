@@ -26,7 +26,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
     let realDocuments = try realDocumentCases()
-    return linuxPeers + realDocuments + [
+    let sync = try syncCases(scratch)
+    return linuxPeers + realDocuments + sync + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
             ours: pathDecodingSide(page: page), reference: seedDecodingSide(page: page), target: 1.05,
