@@ -34,20 +34,32 @@ extension Mirror {
             let now = Date()
             let excluded = held
             let round: [PendingWrite] = try await persist { tx in
-                let writes = try tx.fetch(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection, sortedBy: [PendingWrite.sequence.ascending()]))
-                var seen = Set<String>()
+                // Records with a refused or parked write wait behind it.
+                var seen = Set(
+                    try tx.fetch(
+                        Query<PendingWrite>(
+                            where: PendingWrite.collection == collection
+                                && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
+                    ).map(\.recordID)
+                ).union(excluded)
                 var chosen: [PendingWrite] = []
-                for write in writes {
-                    let first = seen.insert(write.recordID).inserted
-                    guard first || !perRecord else { continue }
-                    guard write.state == .pending || write.state == .sending, !excluded.contains(write.recordID) else {
-                        continue
+                var after = Int64.min
+                // Windows of the outbox in order, until a round is full or the outbox ends.
+                window: while chosen.count < 64 {
+                    let writes = try tx.fetch(
+                        Query<PendingWrite>(
+                            where: PendingWrite.collection == collection && PendingWrite.sequence > after,
+                            sortedBy: [PendingWrite.sequence.ascending()], limit: 256))
+                    guard let last = writes.last else { break }
+                    after = last.sequence
+                    for write in writes {
+                        let first = seen.insert(write.recordID).inserted
+                        guard first || !perRecord else { continue }
+                        guard write.state == .pending || write.state == .sending else { continue }
+                        if honouringBackoff, let next = write.nextAttempt, next > now { continue }
+                        chosen.append(write)
+                        if chosen.count == 64 { break window }
                     }
-                    if honouringBackoff, let next = write.nextAttempt, next > now { continue }
-                    chosen.append(write)
-                    if chosen.count == 64 { break }
                 }
                 for var write in chosen {
                     write.state = .sending
