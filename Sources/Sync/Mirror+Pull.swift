@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 #if canImport(FoundationNetworking)
@@ -104,7 +105,7 @@ extension Mirror {
         }
         try await pages(&checkpoint, &report)
         if let identities = remote.identities, checkpoint.walk == nil {
-            let due = checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.seconds } ?? true
+            let due = checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval } ?? true
             if due {
                 try await reconcile(identities, &report)
             }
@@ -224,7 +225,7 @@ extension Mirror {
         case (.units(let units), .number(let number)):
             return .keyset(version: .number(number - units), id: "")
         case (.time(let window), .text(let text)):
-            guard let earlier = Timestamp.shift(text, by: -window.seconds) else { return cursor }
+            guard let earlier = Timestamp.shift(text, by: -window.timeInterval) else { return cursor }
             return .keyset(version: .text(earlier), id: "")
         default:
             return cursor
@@ -473,14 +474,6 @@ extension Mirror {
         guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
         if va != vb { return va < vb }
         return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
     }
 }
 

@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 extension Mirror {
@@ -297,7 +298,7 @@ extension Mirror {
                     }
                     write.state = .pending
                     write.lastError = error.message
-                    write.nextAttempt = Date().addingTimeInterval(wait.seconds)
+                    write.nextAttempt = Date().addingTimeInterval(wait.timeInterval)
                     try tx.update(write)
                 case .unauthorized(let error):
                     write.attempts = max(0, write.attempts - 1)

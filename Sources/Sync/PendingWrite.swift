@@ -27,7 +27,7 @@ public struct PendingWrite: StoredEntity, Equatable {
 
     /// Where a write is.
     public enum State: String, Codable, Sendable, QueryableValue {
-        /// Waiting to be sent (again, after ``nextAttempt`` when a send failed).
+        /// Waiting to be sent (again, after ``nextAttempt-swift.property`` when a send failed).
         case pending
         /// Sent, its answer not yet applied. A write found in this state at launch is sent again
         /// with the same idempotency key.
@@ -83,6 +83,8 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let state = Field<PendingWrite, State>("state")
     /// The operation column.
     public static let operation = Field<PendingWrite, Operation>("operation")
+    /// The next-attempt column.
+    public static let nextAttempt = Field<PendingWrite, Date?>("nextAttempt")
     /// The order column.
     public static let sequence = Field<PendingWrite, Int64>("sequence")
     /// The store's table name.

@@ -52,14 +52,7 @@ actor SyncEngine {
         update {
             $0.isSyncing = false
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
-            if let fresh {
-                $0.pendingCount = fresh.pendingCount
-                $0.rejectedCount = fresh.rejectedCount
-                $0.conflictedCount = fresh.conflictedCount
-                $0.lastPull = fresh.lastPull
-                $0.lastPush = fresh.lastPush
-                $0.nextRetry = fresh.nextRetry
-            }
+            if let fresh { $0.takeCounts(of: fresh, dates: true) }
         }
         guard started else { return }
         if rerun {
@@ -127,11 +120,7 @@ actor SyncEngine {
 
     func refreshStatus<E>(_ mirror: Mirror<E>) async {
         if let fresh = await mirror.readStatus() {
-            update {
-                $0.pendingCount = fresh.pendingCount
-                $0.rejectedCount = fresh.rejectedCount
-                $0.conflictedCount = fresh.conflictedCount
-            }
+            update { $0.takeCounts(of: fresh, dates: false) }
         }
     }
 
@@ -226,15 +215,33 @@ extension Mirror {
         let collection = remote.name
         return try? await store.context.read { tx in
             var status = SyncStatus(collection: collection)
-            let writes = try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection))
-            status.pendingCount = writes.count { $0.state == .pending || $0.state == .sending }
-            status.rejectedCount = writes.count { $0.state == .rejected }
-            status.conflictedCount = writes.count { $0.state == .conflicted }
-            status.nextRetry = writes.compactMap { $0.state == .pending ? $0.nextAttempt : nil }.min()
+            // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
+            let outbox = PendingWrite.collection == collection
+            status.pendingCount = try tx.count(
+                Query<PendingWrite>(where: outbox && PendingWrite.state.isIn([PendingWrite.State.pending, .sending])))
+            status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
+            status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
+            status.nextRetry = try tx.first(
+                Query<PendingWrite>(
+                    where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
+                    sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
             let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
             status.lastPull = checkpoint?.lastPull
             status.lastPush = checkpoint?.lastPush
             return status
         }
+    }
+}
+
+extension SyncStatus {
+    /// Takes the counts (and, with `dates`, the dates and next retry) the store holds.
+    mutating func takeCounts(of fresh: SyncStatus, dates: Bool) {
+        pendingCount = fresh.pendingCount
+        rejectedCount = fresh.rejectedCount
+        conflictedCount = fresh.conflictedCount
+        guard dates else { return }
+        lastPull = fresh.lastPull
+        lastPush = fresh.lastPush
+        nextRetry = fresh.nextRetry
     }
 }

@@ -193,7 +193,7 @@ public final class NotesBackend: Sendable {
         case nil:
             let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String]
             if let title = fields?["title"], let delay = state.withLock({ $0.slowTitles[title] }) {
-                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+                Thread.sleep(forTimeInterval: delay.timeInterval)
             }
             return apply(request, key: key)
         }
