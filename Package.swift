@@ -64,7 +64,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "BookLab",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "Sync"],
             path: "Sources/Examples/BookLab",
             swiftSettings: strictSettings
         ),

@@ -18,6 +18,9 @@ public struct StubResponse: Sendable {
         case data(Data)
         /// The contents of this file, read when the response is sent (a missing file answers 500).
         case file(URL)
+        /// Bytes produced while the response is sent, each write one chunk of a chunked body:
+        /// see ``stream(status:headers:_:)``.
+        case stream(@Sendable (StubStreamWriter) -> Void)
     }
 
     /// The HTTP status code, such as 200 or 404.
@@ -119,6 +122,34 @@ public struct StubResponse: Sendable {
         response.closesWithoutAnswer = true
         return response
     }()
+
+    /// A response whose body is written as `produce` goes, with `Transfer-Encoding: chunked`,
+    /// on a connection that closes after it: an event stream, a log tail, an endless feed.
+    ///
+    /// `produce` runs on the connection's own thread once the head is sent; each
+    /// ``StubStreamWriter/write(_:)-(Data)`` sends one chunk and returns `false` once the client
+    /// has gone (stop then). The body ends properly when `produce` returns, or is cut off without
+    /// its last chunk after ``StubStreamWriter/dropConnection()``.
+    ///
+    /// ```swift
+    /// server.route("GET", "/events", respond: .stream(headers: ["Content-Type": "text/event-stream"]) { writer in
+    ///     var n = 0
+    ///     while writer.write("id: \(n)\ndata: tick\n\n") { n += 1 }  // endless, until the client leaves
+    /// })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - headers: header fields to send.
+    ///   - produce: writes the body.
+    /// - Returns: the response.
+    public static func stream(
+        status: Int = 200, headers: [String: String] = [:], _ produce: @escaping @Sendable (StubStreamWriter) -> Void
+    ) -> StubResponse {
+        var response = StubResponse(status: status, headers: headers, body: .stream(produce))
+        response.usesChunkedEncoding = true
+        return response
+    }
 
     /// A copy that waits `delay` before answering (the wait ends early when the client
     /// goes away or the server stops).

@@ -289,7 +289,7 @@ extension Mirror {
                     continue
                 }
                 if let incoming = version?(record), let stored = storedVersions[text], incoming < stored { continue }
-                try tx.upsert(record)
+                try self.storeRemote(record, in: tx)
                 result.applied += 1
             }
             for id in page.deleted {
@@ -413,7 +413,7 @@ extension Mirror {
         switch resolution {
         case .keepRemote:
             for pending in writes { _ = try tx.delete(pending) }
-            if let record { try tx.upsert(record) } else { _ = try tx.delete(Entity.self, id: identity) }
+            if let record { try storeRemote(record, in: tx) } else { _ = try tx.delete(Entity.self, id: identity) }
         case .keepLocal:
             for var pending in writes {
                 pending.base = remoteData
@@ -437,6 +437,16 @@ extension Mirror {
     }
 
     /// Whether the server's record is the base (by version, else by content).
+    /// Stores a server record in place of the row, carrying the row's local-only fields
+    /// (``RemoteCollection/keepingLocal``).
+    func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
+        if let keep = remote.keepingLocal, let stored = try tx.fetch(Entity.self, id: record.id) {
+            try tx.upsert(keep(record, stored))
+        } else {
+            try tx.upsert(record)
+        }
+    }
+
     func sameVersion(_ base: Entity?, _ remote: Entity?) -> Bool {
         switch (base, remote) {
         case (nil, nil): return true

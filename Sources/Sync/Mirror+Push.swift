@@ -284,7 +284,7 @@ extension Mirror {
                     {
                         newest = seen
                     }
-                    if let newest { try tx.upsert(newest) }
+                    if let newest { try self.storeRemote(newest, in: tx) }
                 case .rejected(let reason):
                     write.state = .rejected
                     write.reason = reason
@@ -324,7 +324,7 @@ extension Mirror {
         switch policy.resolve(conflict) {
         case .keepRemote:
             for pending in try writes(of: write.recordID, in: tx) { _ = try tx.delete(pending) }
-            if let record { try tx.upsert(record) } else { _ = try tx.delete(Entity.self, id: identity) }
+            if let record { try storeRemote(record, in: tx) } else { _ = try tx.delete(Entity.self, id: identity) }
         case .keepLocal:
             if record == nil, write.operation == .delete {
                 _ = try tx.delete(write)

@@ -82,6 +82,19 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// The header that carries each write's idempotency key (the IETF `Idempotency-Key`
     /// draft), or `nil` to send none.
     public var idempotencyKeyHeader: String?
+    /// Carries the fields only this device keeps (the server has no place for them: a local
+    /// note, a mark, a cached thumbnail) from the stored row onto a server record before the
+    /// record replaces the row, on a pull and after a write; `nil` (the default) when the server
+    /// holds every field.
+    ///
+    /// ```swift
+    /// keepingLocal: { server, stored in
+    ///     var book = server
+    ///     book.summary = stored.summary  // the server's books have no summary
+    ///     return book
+    /// }
+    /// ```
+    public var keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)?
     /// The version of the entity's shape that outbox payloads are written in; raise it when
     /// `Entity` changes its stored properties, and upgrade pending writes in a migration
     /// (``PendingWrite/upgrade(collection:from:in:_:)``).
@@ -106,6 +119,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - isCursorRejected: whether an error means the cursor is invalid.
     ///   - isAlreadyExisting: whether a create's error means the record exists.
     ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
+    ///   - keepingLocal: carries local-only fields from the stored row onto a server record, or `nil`.
     ///   - schemaVersion: the outbox payloads' schema version.
     public init(
         name: String, cursor: CursorKind, version: (@Sendable (Entity) -> RecordVersion?)? = nil,
@@ -121,8 +135,10 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
         isAlreadyExisting: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.alreadyExistingByDefault,
         idempotencyKeyHeader: String? = "Idempotency-Key",
+        keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)? = nil,
         schemaVersion: Int = 1
     ) {
+        self.keepingLocal = keepingLocal
         self.name = name
         self.cursor = cursor
         self.version = version

@@ -10,8 +10,8 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch",
-        options: ["--live", "--store", "--isbn", "--find", "--author"],
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>]",
+        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token"],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -29,6 +29,11 @@ struct BookLab {
               booklab remove <n|isbn>      remove a book from the library
               booklab watch                print every change to the library as other booklab commands
                                            make it, with its size and average rating, until Ctrl-C
+              booklab sync --server <url>  two-way sync with the books collection of a PocketBase server:
+                                           sends every add, rating and removal not yet sent, brings
+                                           every change made elsewhere, and says what it did
+              booklab sync --server <url> --follow
+                                           sync, then again on each change the server announces, until Ctrl-C
 
             options:
               --live            talk to the real Google Books API (no key needed); by default booklab
@@ -42,6 +47,10 @@ struct BookLab {
             environment:
               BOOKLAB_API_URL   use another Google Books-compatible server instead of the built-in one,
                                 such as http://127.0.0.1:8080/books/v1 (a mirror, or recorded responses)
+              BOOKLAB_SYNC_URL  the sync server, when --server is not given
+              BOOKLAB_SYNC_TOKEN
+                                a PocketBase user token for a collection whose rules need a user, when
+                                --token is not given (never printed)
 
             Ctrl-C stops any command with one line saying what was kept (exit status 130); after
             Ctrl-C during a search, the pages already shown stay numbered.
@@ -124,6 +133,15 @@ struct BookLab {
             try arguments.finish()
             let library = try Library(at: try program.storeURL(option: storeOption), seesOtherProcesses: true)
             try await LibraryMonitor(library: library).run()
+        case "sync":
+            let server = try SyncCommand.server(
+                option: try arguments.option("--server"), environment: ProcessInfo.processInfo.environment)
+            let token = try arguments.option("--token") ?? ProcessInfo.processInfo.environment["BOOKLAB_SYNC_TOKEN"]
+            let follow = arguments.flag("--follow")
+            try arguments.finish()
+            let library = try Library(at: try program.storeURL(option: storeOption))
+            try await SyncCommand(library: library, server: server, token: token.flatMap { $0.isEmpty ? nil : $0 })
+                .run(follow: follow)
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
@@ -147,7 +165,7 @@ struct BookLab {
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove or watch")
+            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch or sync")
         }
     }
 

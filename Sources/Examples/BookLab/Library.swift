@@ -1,6 +1,8 @@
 import ExampleSupport
+import FetchKit
 import Foundation
 import Persistence
+import Sync
 
 /// The reader's library and the last search's results, in one store file.
 ///
@@ -9,6 +11,9 @@ import Persistence
 /// is still queued when the program exits, and no save is needed at exit.
 struct Library: Sendable {
     let store: ObjectStore
+    /// The library's outbox: every add, rating and removal is queued in it, in the transaction
+    /// that makes it, for the next `booklab sync` (the server's address is given only then).
+    let outbox: Mirror<LibraryBook>
 
     /// Opens (or creates) the store.
     ///
@@ -20,8 +25,9 @@ struct Library: Sendable {
     ///     (checked four times a second), as `booklab watch` needs.
     init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
         do {
-            store = try ObjectStore(at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self]) {
-                configuration in
+            store = try ObjectStore(
+                at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self] + SyncSchema.entities
+            ) { configuration in
                 if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
             }
             // A library written before authors were entities: link its books to their authors once.
@@ -33,6 +39,18 @@ struct Library: Sendable {
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
+        outbox = Self.mirror(of: store, server: nil, client: FetchClient())
+    }
+
+    /// The library as a mirror of the `books` collection at `server` (`nil`: no server yet, for
+    /// queueing local writes only).
+    static func mirror(
+        of store: ObjectStore, server: URL?, client: FetchClient, conflicts: BookSync.Conflicts = BookSync.Conflicts()
+    ) -> Mirror<LibraryBook> {
+        let placeholder = URL(string: "http://sync-server-not-set.invalid") ?? URL(fileURLWithPath: "/")
+        return Mirror(
+            BookSync.collection(server: server ?? placeholder), store: store, client: client,
+            conflicts: BookSync.policy(recording: conflicts))
     }
 
     /// Stores the authors of `book` and links the book to them, in the order it lists them.
@@ -134,6 +152,7 @@ struct Library: Sendable {
     /// - Returns: the stored book, and whether it is new to the library.
     func add(_ result: SearchResult) async throws -> (book: LibraryBook, isNew: Bool) {
         let candidate = LibraryBook(result, addedAt: Date())
+        let outbox = self.outbox
         return try await store.context.persist { tx in
             // The same volume is matched by its id; another volume with the same ISBN-13, by that key.
             let sameVolume = try tx.fetch(LibraryBook.self, id: candidate.id) != nil
@@ -146,7 +165,14 @@ struct Library: Sendable {
                 } else {
                     try tx.fetch(LibraryBook.self, id: candidate.id)
                 }
-            let book = stored ?? candidate  // the row the upsert just wrote: always found
+            var book = stored ?? candidate  // the row the upsert just wrote: always found
+            if outcome == .inserted {
+                // Queued as a create: the outbox writes the row again with its entry.
+                _ = try tx.delete(LibraryBook.self, id: book.id)
+            } else if let existing = try tx.fetch(LibraryBook.self, id: book.id) {
+                book = existing
+            }
+            try outbox.save(book, in: tx)
             try Self.linkAuthors(of: book, in: tx)
             return (book, outcome == .inserted)
         }
@@ -210,17 +236,18 @@ struct Library: Sendable {
         return found
     }
 
-    /// Sets or clears your rating of a book: an update by filter, so nothing else of the row is
-    /// read or written.
+    /// Sets or clears your rating of a book, queued for the next sync in the same transaction.
     ///
     /// - Parameters:
     ///   - book: the book.
     ///   - stars: 1 to 5, or nil to clear the rating.
     func rate(_ book: LibraryBook, stars: Int?) async throws {
         let id = book.id
+        let outbox = self.outbox
         _ = try await store.context.persist { tx in
-            try tx.update(
-                Query<LibraryBook>(where: LibraryBook.idField == id), set: [LibraryBook.ratingField.set(stars)])
+            guard var stored = try tx.fetch(LibraryBook.self, id: id) else { return }
+            stored.rating = stars
+            try outbox.save(stored, in: tx)
         }
     }
 
@@ -254,10 +281,12 @@ struct Library: Sendable {
         try await store.context.read { tx in try Summary.read(tx) }
     }
 
-    /// Removes a book from the library.
+    /// Removes a book from the library, queued for the next sync in the same transaction.
     ///
     /// - Parameter book: the book to remove.
     func remove(_ book: LibraryBook) async throws {
-        _ = try await store.context.persist { tx in try tx.delete(LibraryBook.self, id: book.id) }
+        let outbox = self.outbox
+        let id = book.id
+        _ = try await store.context.persist { tx in try outbox.delete(id, in: tx) }
     }
 }

@@ -27,14 +27,21 @@ public struct Extraction<Value: Sendable>: Sendable {
     let extractResponse: @Sendable (TransportResponse) throws(FetchError) -> Value
     /// Where the body streams to instead of memory (``file(to:)``); `nil` for a body in memory.
     let destination: URL?
+    /// Whether the body is handed over as it arrives (``stream``) instead of after it ended.
+    let streams: Bool
 
     /// Creates a strategy from a closure that throws only ``FetchError``.
     ///
     /// - Parameters:
     ///   - destination: the file the body streams to, or `nil` to keep it in memory.
+    ///   - streams: whether the body is read as it arrives.
     ///   - extract: turns the body and response into a value.
-    init(destination: URL? = nil, _ extract: @escaping @Sendable (TransportResponse) throws(FetchError) -> Value) {
+    init(
+        destination: URL? = nil, streams: Bool = false,
+        _ extract: @escaping @Sendable (TransportResponse) throws(FetchError) -> Value
+    ) {
         self.destination = destination
+        self.streams = streams
         self.extractResponse = extract
     }
 
@@ -159,6 +166,30 @@ extension Extraction where Value == String {
         case "us-ascii", "ascii": return .ascii
         case "utf-16": return .utf16
         default: return .utf8
+        }
+    }
+}
+
+extension Extraction where Value == ResponseStream {
+    /// A strategy that hands over the body as it arrives: the fetch returns a ``ResponseStream``
+    /// once the response's head is accepted, and the body is read from it as chunks,
+    /// ``ResponseStream/lines`` or server-sent ``ResponseStream/events``, for a log tail, a
+    /// language model's tokens or an event stream.
+    ///
+    /// ```swift
+    /// let stream = try await client.fetch(Completions.create(prompt), extracting: .stream)
+    /// for try await event in stream.events where event.data != "[DONE]" {
+    ///     print(event.data)
+    /// }
+    /// ```
+    ///
+    /// A streamed request skips the HTTP cache and the client's `apiFailureDetector` (its body is
+    /// not there yet), cannot be shared (`sharing:` fails with
+    /// ``FetchError/Code-swift.struct/invalidRequest``), and holds no slot of the per-host limit
+    /// once its head has arrived. ``EventSource`` reads an event stream and reconnects.
+    public static var stream: Extraction<ResponseStream> {
+        Extraction(streams: true) { (response) throws(FetchError) -> ResponseStream in
+            ResponseStream(response: response.response, body: response.streamedBody ?? StreamedBody(complete: response.data))
         }
     }
 }

@@ -171,8 +171,18 @@ extension FetchClient {
     ) -> any CancellableExecution {
         guard let key else {
             return execute(
-                method: method, timeout: timeout, handoff: handoff, downloadTo: extraction.destination, group: group,
-                delivery: delivery, progress: progress, build: build)
+                method: method, timeout: timeout, handoff: handoff, downloadTo: extraction.destination,
+                streams: extraction.streams, group: group, delivery: delivery, progress: progress, build: build)
+        }
+        if extraction.streams {
+            // One reader per stream: a stream cannot be handed to several callers.
+            return execute(
+                method: method, timeout: timeout, handoff: handoff, group: group, delivery: delivery,
+                build: { () throws(FetchError) -> BuiltRequest in
+                    throw FetchError(
+                        code: .invalidRequest,
+                        detail: "a streamed response (extracting: .stream) cannot be shared; leave out `sharing:`")
+                })
         }
         let member = SharedRequests.Member(id: makeID(), handoff: handoff, delivery: delivery, group: group)
         shared.join(key, member: member) { finish in
@@ -204,8 +214,8 @@ extension FetchClient {
                         handle.set(
                             execute(
                                 method: method, timeout: timeout, handoff: handoff,
-                                downloadTo: extraction.destination, group: group, delivery: .immediate,
-                                progress: progress, build: build))
+                                downloadTo: extraction.destination, streams: extraction.streams, group: group,
+                                delivery: .immediate, progress: progress, build: build))
                     } else {
                         handle.set(
                             start(

@@ -136,12 +136,12 @@ public final class FetchClient: Sendable {
     /// here looks up generic metadata at run time.
     func execute(
         method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
-        group: CancellationGroup?, delivery: Delivery, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        build: @Sendable () throws(FetchError) -> BuiltRequest
+        streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> RequestExecution {
         let execution = RequestExecution(
             id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
-            group: group, delivery: delivery, progress: progress)
+            streams: streams, group: group, delivery: delivery, progress: progress)
         execution.begin(build: build)
         return execution
     }

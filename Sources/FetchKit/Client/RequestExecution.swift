@@ -44,18 +44,23 @@ final class RequestExecution: CancellableExecution {
     private var progress: ProgressReporter? { reporting.progress }
     /// The HTTP cache's hooks: a look-up before sending, a store after the response.
     let cache: RequestCache
+    /// Whether the body is handed over as it arrives (``Extraction/stream``): such a request
+    /// skips the cache, and its head completes the exchange.
+    let streams: Bool
     let state: Locked<State>
 
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
-        downloadTo: URL? = nil, group: CancellationGroup?, delivery: Delivery,
+        downloadTo: URL? = nil, streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.id = id
+        self.streams = streams
         self.reporting = RequestReporting(
             observers: client.configuration.observers, progressInterval: client.configuration.progressInterval,
             delivery: delivery, progress: progress)
-        self.cache = RequestCache(cache: client.configuration.cache, redactor: client.configuration.redactor)
+        self.cache = RequestCache(
+            cache: streams ? nil : client.configuration.cache, redactor: client.configuration.redactor)
         self.staging = DownloadStaging(destination: downloadTo)
         self.client = client
         self.method = method
@@ -232,6 +237,23 @@ final class RequestExecution: CancellableExecution {
 
     /// Hands the request to the transport as exchange number `exchange`.
     private func transportTask(_ attempt: Int, _ exchange: Int, _ prepared: AdaptedRequest) -> any TransportTask {
+        if streams {
+            let configuration = client.configuration
+            let body = StreamedBody(idleTimeout: timeout, clock: configuration.clock) { error in
+                configuration.transportError(error, prepared).describing("\(prepared.summary)")
+            }
+            let task = client.transport.stream(prepared.request, into: body) { [self] result in
+                transportDidComplete(
+                    attempt, exchange,
+                    result.map { response in
+                        var response = response
+                        response.streamedBody = body
+                        return response
+                    })
+            }
+            body.attach(task)
+            return task
+        }
         if let file = staging.file(exchange) {
             return client.transport.download(prepared.request, into: file) { [self] result in
                 transportDidComplete(attempt, exchange, result.map { TransportResponse(response: $0, data: Data()) })
@@ -298,7 +320,11 @@ final class RequestExecution: CancellableExecution {
         perform(step)
         // Only the current exchange's end pauses the progress (a late one of an earlier attempt does not).
         if case .evaluate = step.actions.next { progress?.pause() }
-        guard case .evaluate = step.actions.next, let prepared = step.prepared else { return }
+        guard case .evaluate = step.actions.next, let prepared = step.prepared else {
+            // A late head of a stream no longer wanted: close its connection.
+            if case .success(let response) = result { response.streamedBody?.stop(FetchError(code: .cancelled)) }
+            return
+        }
         evaluateExchange(attempt, exchange, result, prepared)
     }
 
@@ -330,6 +356,16 @@ final class RequestExecution: CancellableExecution {
             }
         case .success(var response):
             let status = response.statusCode
+            if let body = response.streamedBody, !client.configuration.acceptableStatusCodes.contains(status) {
+                // A refused stream's body is read (its start) for the error, as any other's.
+                Task { [self, response] in
+                    var refused = response
+                    refused.data = await body.collect(upTo: 64 * 1024)
+                    refused.streamedBody = nil
+                    evaluateExchange(attempt, exchange, .success(refused), prepared)
+                }
+                return
+            }
             if status == 304, cache.revalidates(prepared) {
                 // Not modified: the stored body stands, with the fresh headers.
                 if let stored = cache.refreshed(by: response, prepared) {
@@ -359,6 +395,7 @@ final class RequestExecution: CancellableExecution {
                 updateCache(after: response, prepared)
                 finish(.success(value))
             case .failure(let error):
+                response.streamedBody?.stop(FetchError(code: .cancelled))
                 let retryAfter = RetryAfter.delay(from: response.value(forHTTPHeaderField: "Retry-After"))
                 handleFailure(attempt, error.waiting(retryAfter), retryAfter: retryAfter)
             }

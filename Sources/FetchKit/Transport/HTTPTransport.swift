@@ -99,6 +99,28 @@ public protocol HTTPTransport: Sendable {
     func sendTrackingProgress(
         _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request` and hands its body over as it arrives: for ``Extraction/stream``.
+    ///
+    /// The transport calls `completion` once, as soon as the response's head is in (a
+    /// ``TransportResponse`` with an empty body), or with the error that ended the exchange before
+    /// it. After a head, it hands each chunk of the body to `body` (``StreamedBody/append(_:)`` from
+    /// callbacks, or ``StreamedBody/write(_:)`` from a loop, which then reads no faster than the
+    /// reader), and ends it once with ``StreamedBody/finish(throwing:)``. When the returned task is
+    /// cancelled the transport closes the connection; chunks handed over after that are ignored.
+    ///
+    /// The default implementation calls ``send(_:completion:)`` and hands over the whole body at
+    /// once when it has arrived; implement it to stream.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, complete with headers and body.
+    ///   - body: where the body's chunks go.
+    ///   - completion: called exactly once, on any thread, with the head or the error.
+    /// - Returns: a handle to cancel the exchange.
+    func stream(
+        _ request: URLRequest, into body: StreamedBody,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
 }
 
 extension HTTPTransport {
@@ -149,6 +171,31 @@ private struct CancellableDownload: TransportTask {
 }
 
 extension HTTPTransport {
+    /// Sends the request with ``send(_:completion:)`` and hands over its whole body at once.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - body: where the body goes.
+    ///   - completion: called once with the head, or the error.
+    /// - Returns: the handle of the underlying exchange.
+    public func stream(
+        _ request: URLRequest, into body: StreamedBody,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        send(request) { result in
+            switch result {
+            case .success(var response):
+                let data = response.data
+                response.data = Data()
+                completion(.success(response))
+                body.append(data)
+                body.finish()
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Sends the request with ``send(_:completion:)``.
     ///
     /// - Parameters:

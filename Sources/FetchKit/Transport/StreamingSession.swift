@@ -52,6 +52,8 @@ final class StreamingSession: Sendable {
             var received: Int64 = 0
             var cancelled = false
             var completed = false
+            /// A streamed exchange's head went to the completion.
+            var headDelivered = false
         }
 
         private let state: Locked<State>
@@ -65,12 +67,16 @@ final class StreamingSession: Sendable {
         ///   - upload: the body of a file upload, if this exchange is one.
         ///   - expectedToSend: the size of the request body, when known.
         ///   - completion: called once with the response and its body (empty for a file) or the error.
+        /// A streamed exchange's body: the head completes the exchange, the chunks go here.
+        private let streamed: StreamedBody?
+
         init(
-            file: URL?, upload: UploadBody? = nil, expectedToSend: Int64?,
+            file: URL?, upload: UploadBody? = nil, streamTo streamed: StreamedBody? = nil, expectedToSend: Int64?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.file = file
             self.upload = upload
+            self.streamed = streamed
             self.completion = completion
             self.state = Locked(State(expectedToSend: expectedToSend))
         }
@@ -120,6 +126,16 @@ final class StreamingSession: Sendable {
         }
 
         fileprivate func didReceive(_ response: HTTPURLResponse) {
+            if streamed != nil {
+                let deliver = state.withLock { state -> Bool in
+                    guard !state.cancelled, !state.completed, !state.headDelivered else { return false }
+                    state.response = response
+                    state.headDelivered = true
+                    return true
+                }
+                if deliver { completion(.success(TransportResponse(response: response, data: Data()))) }
+                return
+            }
             state.withLock { state in
                 guard !state.cancelled, !state.completed else { return }
                 state.response = response
@@ -142,6 +158,14 @@ final class StreamingSession: Sendable {
         }
 
         fileprivate func didReceive(_ data: Data) {
+            if let streamed {
+                let counts = state.withLock { state -> Bool in
+                    state.received += Int64(data.count)
+                    return state.headDelivered && !state.cancelled
+                }
+                if counts { streamed.append(data) }
+                return
+            }
             state.withLock { state in
                 state.received += Int64(data.count)
                 guard state.fileError == nil, !state.cancelled, !state.completed else { return }
@@ -174,6 +198,11 @@ final class StreamingSession: Sendable {
                 return ended
             }
             guard let ended else { return }
+            if let streamed, ended.headDelivered {
+                // The head went out already: the end is the body's.
+                streamed.finish(throwing: ended.cancelled ? URLError(.cancelled) : error)
+                return
+            }
             if ended.cancelled {
                 completion(.failure(URLError(.cancelled)))
             } else if let failure = upload?.failure {

@@ -20,6 +20,8 @@ public struct TransportResponse: Sendable {
     /// A download's body when it is in memory (served from the HTTP cache) rather than in the
     /// file the transport wrote: what ``Extraction/file(to:)`` writes to its destination.
     var bodyInMemory: Data?
+    /// A streamed exchange's body, read as it arrives (``Extraction/stream``); `nil` otherwise.
+    var streamedBody: StreamedBody?
 
     /// The response's status line and headers, built on first use when the response was
     /// created from its parts.

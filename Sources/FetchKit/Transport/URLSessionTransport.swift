@@ -105,6 +105,27 @@ public final class URLSessionTransport: HTTPTransport {
         return streaming.start(exchange) { $0.dataTask(with: request) }
     }
 
+    /// Starts a data task whose head goes to `completion` as soon as it arrives, and whose body
+    /// goes to `body` chunk by chunk.
+    ///
+    /// `URLSession` on Linux cannot pause a running task (suspending one stops the callbacks while
+    /// libcurl goes on reading), so the chunks are handed over with ``StreamedBody/append(_:)``: a
+    /// reader slower than the server holds the difference.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - body: where the body's chunks go.
+    ///   - completion: called once with the head or the error.
+    /// - Returns: the task's handle.
+    public func stream(
+        _ request: URLRequest, into body: StreamedBody,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let exchange = StreamingSession.Exchange(
+            file: nil, streamTo: body, expectedToSend: Int64(request.httpBody?.count ?? 0), completion: completion)
+        return streaming.start(exchange) { $0.dataTask(with: request) }
+    }
+
     /// Starts a task that streams `file` as the body, counting the bytes sent.
     ///
     /// On Linux the file is read as libcurl sends it, in chunks with plain reads: exactly the

@@ -105,6 +105,9 @@ final class Context {
         case .followsRedirects: await followsRedirects()
         case .decompresses: await decompresses()
         case .deliversUnknownCodings: await deliversUnknownCodings()
+        case .streamsBodies: await streamsBodies()
+        case .cancelsStreams: await cancelsStreams()
+        case .holdsBackSlowReaders: await holdsBackSlowReaders()
         }
     }
 

@@ -172,9 +172,13 @@ struct StubConnection {
         var headers = response.headers
         var body: Data
         let notModified = response.answersConditionalRequests && Self.isNotModified(request, headers)
+        var produce: (@Sendable (StubStreamWriter) -> Void)?
         switch response.body {
         case .data(let data):
             body = data
+        case .stream(let producer):
+            body = Data()
+            produce = producer
         case .file(let url):
             if let data = try? Data(contentsOf: url) {
                 body = data
@@ -193,7 +197,8 @@ struct StubConnection {
         let closeRequested = headers.contains {
             $0.key.lowercased() == "connection" && $0.value.lowercased() == "close"
         }
-        let keepOpen = clientWantsKeepAlive && !closeRequested && response.dropAfterBodyBytes == nil
+        let keepOpen =
+            clientWantsKeepAlive && !closeRequested && response.dropAfterBodyBytes == nil && produce == nil
         let managed: Set<String> = ["content-length", "transfer-encoding", "connection"]
         headers = headers.filter { !managed.contains($0.key.lowercased()) }
 
@@ -211,6 +216,10 @@ struct StubConnection {
         let endsWithLastPiece = !response.usesChunkedEncoding && response.dropAfterBodyBytes == nil
         if hasNoBody || isHead || (body.isEmpty && endsWithLastPiece) {
             return writeLast(Data(text.utf8), beforeLastWrite) && keepOpen
+        }
+        if let produce {
+            guard Socket.sendAll(descriptor, Data(text.utf8)) else { return false }
+            return stream(produce, beforeLastWrite)
         }
         guard Socket.sendAll(descriptor, Data(text.utf8)) else { return false }
 
@@ -236,6 +245,29 @@ struct StubConnection {
             guard writeLast(Data("0\r\n\r\n".utf8), beforeLastWrite) else { return false }
         }
         return keepOpen
+    }
+
+    /// Writes a streamed body as `produce` gives it, one chunk per write, then its last chunk
+    /// (unless the producer dropped the connection). The connection closes after it.
+    private func stream(_ produce: @Sendable (StubStreamWriter) -> Void, _ beforeLastWrite: () -> Void) -> Bool {
+        let descriptor = self.descriptor
+        let connection = self
+        let writer = StubStreamWriter(
+            send: { data in
+                if connection.run.isStopping { return false }
+                let (closed, _) = Socket.peerHasClosed(descriptor, waitingUpTo: 0)
+                if closed { return false }
+                let framed = Data((String(data.count, radix: 16) + "\r\n").utf8) + data + Data("\r\n".utf8)
+                return Socket.sendAll(descriptor, framed)
+            },
+            pause: { duration in connection.pause(duration) })
+        produce(writer)
+        if writer.isDropped {
+            beforeLastWrite()
+            return false
+        }
+        _ = writeLast(Data("0\r\n\r\n".utf8), beforeLastWrite)
+        return false
     }
 
     /// Writes the bytes that complete a response, running `beforeLastWrite` first. A large

@@ -28,6 +28,9 @@ public struct LibraryBook: StoredEntity {
     public var addedAt: Date
     /// Your own rating, 1 to 5 stars, or `nil` while unrated.
     public var rating: Int?
+    /// The sync server's `updated` timestamp of the record this row last matched, exactly as the
+    /// server wrote it; `nil` for a book never synced (`booklab sync`).
+    public var serverUpdated: String?
 
     /// The Google Books volume id (the identity).
     public var volumeID: String { id }
@@ -72,8 +75,10 @@ public struct LibraryBook: StoredEntity {
     /// Creates a book from its stored values; the optional ones default to `nil`.
     public init(
         id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,
-        summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date, rating: Int? = nil
+        summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date, rating: Int? = nil,
+        serverUpdated: String? = nil
     ) {
+        self.serverUpdated = serverUpdated
         self.id = id
         self.title = title
         self.authors = authors

@@ -162,7 +162,47 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return execute(request, body: body, bodySize: size, into: nil, completion: completion)
     }
 
+    /// Sends `request` and hands its head to `completion` as soon as it arrives, then its body to
+    /// `body` part by part. `HTTPClient` reads the next part only once ``FetchKit/StreamedBody/write(_:)``
+    /// has returned, so a reader that falls behind holds the server back: the stream takes flat memory.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - body: where the body's parts go.
+    ///   - completion: called once with the head or a `URLError`.
+    /// - Returns: the task's handle.
+    public func stream(
+        _ request: URLRequest, into body: StreamedBody,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        guard let url = request.url else {
+            completion(.failure(URLError(.badURL)))
+            return NoTask()
+        }
+        let ahcRequest: HTTPClient.Request
+        do {
+            ahcRequest = try Self.request(request, url: url, body: request.httpBody.map { .bytes($0) })
+        } catch {
+            completion(.failure(URLError(.unsupportedURL)))
+            return NoTask()
+        }
+        let receiver = StreamReceiver(url: url, body: body, completion: completion)
+        let task = client.execute(request: ahcRequest, delegate: receiver)
+        task.futureResult.whenComplete { result in
+            if case .failure(let error) = result { receiver.failed(ErrorMapping.urlError(for: error)) }
+        }
+        return StreamTask(task: task)
+    }
+
     // MARK: Internals
+
+    private static func request(_ request: URLRequest, url: URL, body: HTTPClient.Body?) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        return try HTTPClient.Request(
+            url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers, body: body)
+    }
 
     private func execute(
         _ request: URLRequest, body: HTTPClient.Body?, bodySize: Int64, into file: URL?,
@@ -172,13 +212,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             completion(.failure(URLError(.badURL)))
             return NoTask()
         }
-        var headers = HTTPHeaders()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-        if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         let ahcRequest: HTTPClient.Request
         do {
-            ahcRequest = try HTTPClient.Request(
-                url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers, body: body)
+            ahcRequest = try Self.request(request, url: url, body: body)
         } catch {
             completion(.failure(URLError(.unsupportedURL)))
             return NoTask()
@@ -217,6 +253,13 @@ private struct ClientTask: TransportTask {
     }
 
     var progress: TransferProgress? { collector.progress }
+}
+
+/// The handle of one streamed `HTTPClient` task.
+private struct StreamTask: TransportTask {
+    let task: HTTPClient.Task<Void>
+
+    func cancel() { task.cancel() }
 }
 
 /// The handle of an exchange that never started.

@@ -117,6 +117,11 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         }
         if let error = ended.fileError { throw error }
         guard let head = ended.head else { throw HTTPClientError.remoteConnectionClosed }
+        return Self.response(url: url, head: head, data: Data(ended.body.readableBytesView))
+    }
+
+    /// A transport response from a head and a body.
+    static func response(url: URL, head: HTTPResponseHead, data: Data) -> TransportResponse {
         var fields: [String: String] = [:]
         for (name, value) in head.headers {
             if let existing = fields[name] { fields[name] = existing + ", " + value } else { fields[name] = value }
@@ -131,8 +136,7 @@ final class ResponseCollector: HTTPClientResponseDelegate, Sendable {
         // status and a header or two without it).
         return TransportResponse(
             url: url, statusCode: Int(head.status.code),
-            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)", headerFields: fields,
-            data: Data(ended.body.readableBytesView))
+            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)", headerFields: fields, data: data)
     }
 }
 

@@ -1,0 +1,168 @@
+import ExampleSupport
+import FetchKit
+import Foundation
+import Persistence
+import Sync
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `booklab sync --server <url> [--follow] [--token <token>]`: the library's two-way sync with
+/// the `books` collection of a PocketBase server.
+struct SyncCommand {
+    let library: Library
+    let server: URL
+    let token: String?
+
+    /// The server as printed: scheme, host and port only (never a user, a password or a query).
+    var serverName: String {
+        var parts = URLComponents()
+        parts.scheme = server.scheme
+        parts.host = server.host
+        parts.port = server.port
+        return parts.string ?? "the sync server"
+    }
+
+    /// Reads `--server` (or `BOOKLAB_SYNC_URL`) and `--token` (or `BOOKLAB_SYNC_TOKEN`).
+    static func server(option: String?, environment: [String: String]) throws(UsageError) -> URL {
+        guard let text = option ?? environment["BOOKLAB_SYNC_URL"], !text.isEmpty else {
+            throw UsageError(
+                "sync needs the server's address", fix: "write --server http://127.0.0.1:8090, or set BOOKLAB_SYNC_URL")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw UsageError("'\(text)' is not a server address", fix: "write it as http://host:port")
+        }
+        return url
+    }
+
+    /// A client for the server: the token, when given, through the client's authenticator.
+    func client() -> FetchClient {
+        FetchClient { configuration in
+            configuration.timeout = .seconds(15)
+            // The outbox retries at the next sync; a couple of quick retries ride out a blip.
+            configuration.retryPolicy = RetryPolicy(
+                maximumRetries: 2, baseDelay: .milliseconds(200), maximumDelay: .seconds(2))
+            if let token {
+                configuration.authenticator = TokenAuthenticator(token: token, placement: .bearer) {
+                    throw ExampleFailure(
+                        "the sync server refused the token", fix: "sign in again and pass the new token with --token")
+                }
+            }
+        }
+    }
+
+    /// One sync: the library's unacknowledged changes go up, the server's come down.
+    func run(follow: Bool) async throws {
+        let conflicts = BookSync.Conflicts()
+        let client = client()
+        let mirror = Library.mirror(of: library.store, server: server, client: client, conflicts: conflicts)
+        try await adoptUnsyncedBooks(mirror)
+        Interrupts.keep("every change not yet sent stays queued for the next sync")
+        try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: false)
+        guard follow else { return }
+        print("Following \(serverName) for changes (Ctrl-C stops)…")
+        try await followHints(mirror, client: client, conflicts: conflicts)
+    }
+
+    /// Books added before the library synced have no outbox entry: they are queued once.
+    private func adoptUnsyncedBooks(_ mirror: Mirror<LibraryBook>) async throws {
+        try await library.store.context.persist { tx in
+            for book in try tx.fetch(Query<LibraryBook>(where: Field<LibraryBook, String?>("serverUpdated").isNil)) {
+                if try mirror.pendingWrite(for: book.id, in: tx) == nil {
+                    // Dropped and saved again, so the outbox queues it as a create.
+                    _ = try tx.delete(LibraryBook.self, id: book.id)
+                    try mirror.save(book, in: tx)
+                    try Library.linkAuthors(of: book, in: tx)
+                }
+            }
+        }
+    }
+
+    private func syncOnce(
+        _ mirror: Mirror<LibraryBook>, conflicts: BookSync.Conflicts, quietWhenUnchanged: Bool
+    ) async throws {
+        let report: SyncReport
+        do {
+            report = try await mirror.sync()
+        } catch {
+            throw failure(error)
+        }
+        for line in conflicts.lines { print(line) }
+        let rejected = try await library.store.context.read { tx in
+            try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
+        }
+        let changed = report.writesSent + report.recordsApplied + report.recordsDeleted + report.conflicts > 0
+        if changed || !quietWhenUnchanged {
+            print(
+                "Synced with \(serverName): pushed \(count(report.writesSent, "change")), "
+                    + "pulled \(count(report.recordsApplied, "book"))"
+                    + (report.recordsDeleted > 0 ? ", \(report.recordsDeleted) removed elsewhere" : "") + ".")
+        }
+        if let first = rejected.first {
+            throw ExampleFailure(
+                "the server refused \(rejected.count == 1 ? "a change" : "\(rejected.count) changes"): "
+                    + "\(first.recordID): \(first.reason ?? "no reason given")",
+                fix: "the change stays queued; fix it (booklab rate/remove) and sync again")
+        }
+    }
+
+    /// Syncs at each realtime hint of PocketBase (`/api/realtime`): after each (re)connection,
+    /// once subscribed, and on each change event. The events are hints only: each sync pulls.
+    private func followHints(
+        _ mirror: Mirror<LibraryBook>, client: FetchClient, conflicts: BookSync.Conflicts
+    ) async throws {
+        // PocketBase closes a stream quiet for five minutes; the wait for the next event outlasts that.
+        let realtime = PocketBaseRequest(server: server, path: "/api/realtime", timeout: .seconds(330))
+        for try await event in EventSource(realtime, client: client) {
+            if event.event == "PB_CONNECT" {
+                let clientID = (try? JSONDecoder().decode(Connect.self, from: Data(event.data.utf8)))?.clientId ?? ""
+                do {
+                    _ = try await client.fetch(
+                        PocketBaseRequest(
+                            server: server, path: "/api/realtime", method: .post,
+                            body: .json(Subscription(clientId: clientID, subscriptions: ["books/*"]))),
+                        extracting: .data)
+                } catch {
+                    throw failure(error)
+                }
+            }
+            // A (re)connection may have missed changes; an event says one happened.
+            try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: true)
+        }
+    }
+
+    /// The one line a failed sync ends with.
+    private func failure(_ error: any Error) -> any Error {
+        let fetch = (error as? SyncError)?.fetchError ?? (error as? FetchError)
+        if let fetch, [.transportFailed, .connectionLost, .timedOut, .invalidURL].contains(fetch.code) {
+            return ExampleFailure(
+                "cannot reach the sync server at \(serverName)",
+                fix: "check that it runs and the address; every change not yet sent stays queued")
+        }
+        if let fetch, fetch.code == .unacceptableStatus {
+            return ExampleFailure(
+                "the sync server at \(serverName) answered \(fetch.statusCode.map(String.init) ?? "an error")"
+                    + (fetch.bodyExcerpt.map { ": \($0)" } ?? ""),
+                fix: "check the address and the books collection; every change not yet sent stays queued")
+        }
+        if let sync = error as? SyncError {
+            return ExampleFailure(
+                "sync stopped: \(sync.message)", fix: "every change not yet sent stays queued for the next sync")
+        }
+        return error
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    private struct Connect: Decodable {
+        var clientId: String
+    }
+
+    private struct Subscription: Encodable {
+        var clientId: String
+        var subscriptions: [String]
+    }
+}
