@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExampleSupport", "Persistence", "FetchKitTesting", "TestSupport"],
+            dependencies: ["ExampleSupport", "Persistence", "FetchKitTesting", "TestSupport", "Locking"],
             swiftSettings: strictSettings
         ),
         // The documentation's code samples (README, DocC articles, Docs/ guides) that use
