@@ -127,7 +127,7 @@ public struct StubResponse: Sendable {
     /// on a connection that closes after it: an event stream, a log tail, an endless feed.
     ///
     /// `produce` runs on the connection's own thread once the head is sent; each
-    /// ``StubStreamWriter/write(_:)-(Data)`` sends one chunk and returns `false` once the client
+    /// `write(_:)` sends one chunk and returns `false` once the client
     /// has gone (stop then). The body ends properly when `produce` returns, or is cut off without
     /// its last chunk after ``StubStreamWriter/dropConnection()``.
     ///

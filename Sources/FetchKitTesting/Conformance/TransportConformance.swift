@@ -65,14 +65,14 @@ public struct TransportConformance: Sendable {
         /// its `Content-Encoding` header, not as a failure (RFC 9110 §8.4: a recipient that does
         /// not know the coding leaves it to the application).
         case deliversUnknownCodings
-        /// A streamed response (``FetchKit/Extraction/stream``) hands over each chunk as it arrives,
+        /// A streamed response (`Extraction.stream`) hands over each chunk as it arrives,
         /// before the server has written the next, and ends when the body ends; a refused one
         /// fails with its status and body.
         case streamsBodies
         /// Cancelling the task that reads a stream, or dropping the stream, closes its connection.
         case cancelsStreams
         /// A reader that stops reading holds the server back: the transport reads no more than
-        /// a bounded amount ahead of the reader (``FetchKit/StreamedBody/write(_:)``), so an endless
+        /// a bounded amount ahead of the reader (`StreamedBody.write(_:)`), so an endless
         /// stream takes flat memory.
         case holdsBackSlowReaders
 

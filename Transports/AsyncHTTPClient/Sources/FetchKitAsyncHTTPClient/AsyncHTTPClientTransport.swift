@@ -163,7 +163,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends `request` and hands its head to `completion` as soon as it arrives, then its body to
-    /// `body` part by part. `HTTPClient` reads the next part only once ``FetchKit/StreamedBody/write(_:)``
+    /// `body` part by part. `HTTPClient` reads the next part only once `StreamedBody.write(_:)`
     /// has returned, so a reader that falls behind holds the server back: the stream takes flat memory.
     ///
     /// - Parameters:

@@ -10,7 +10,7 @@ import NIOHTTP1
 #endif
 
 /// Receives one streamed response from `HTTPClient`: hands its head to the completion at once,
-/// then each body part to a ``FetchKit/StreamedBody``, and asks `HTTPClient` for the next part
+/// then each body part to a `StreamedBody`, and asks `HTTPClient` for the next part
 /// only once the body has taken this one (so the server is held back by a slow reader).
 ///
 /// `HTTPClient` calls the delegate methods one at a time on the request's event loop; whether the
