@@ -54,6 +54,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// Reads the body chunk by chunk.
     public func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
 
+    /// The most unread bytes the stream held at once (for tests of its memory).
+    package var peakBufferedBytes: Int { owner.body.peakBufferedBytes }
+
     /// Reads the body chunk by chunk.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate let owner: Owner

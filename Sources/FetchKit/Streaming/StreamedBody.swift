@@ -18,6 +18,8 @@ public final class StreamedBody: Sendable {
         /// The index of the first unread chunk in `chunks` (compacted as the reader goes).
         var head = 0
         var buffered = 0
+        /// The most unread bytes held at once.
+        var peak = 0
         /// Set once: how the body ended (`nil` while it goes on).
         var end: Result<Void, FetchError>?
         var waiter: UnsafeContinuation<Data?, any Error>?
@@ -79,6 +81,7 @@ public final class StreamedBody: Sendable {
             }
             state.chunks.append(chunk)
             state.buffered += chunk.count
+            state.peak = max(state.peak, state.buffered)
             return (nil, nil)
         }
         timer?.cancel()
@@ -134,6 +137,9 @@ public final class StreamedBody: Sendable {
         case .failure(let failure): waiter.resume(throwing: failure)
         }
     }
+
+    /// The most unread bytes the body held at once (for tests of its memory).
+    package var peakBufferedBytes: Int { state.withLock { $0.peak } }
 
     /// Remembers the transport's task, to cancel it when the reader stops (at once when it has).
     func attach(_ task: any TransportTask) {
