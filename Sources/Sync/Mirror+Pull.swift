@@ -13,22 +13,6 @@ struct Exchange: Sendable {
     let response: HTTPURLResponse
 }
 
-/// An endpoint sent as the user described it, with extra headers and the cache bypassed (a
-/// stale cached listing would skip changes).
-struct SyncRequest: Endpoint {
-    let endpoint: any Endpoint
-    let extraHeaders: [String: String]
-
-    var baseURL: URL { endpoint.baseURL }
-    var path: String { endpoint.path }
-    var method: HTTPMethod { endpoint.method }
-    var queryItems: [URLQueryItem] { endpoint.queryItems }
-    var headers: [String: String] { endpoint.headers.merging(extraHeaders) { _, extra in extra } }
-    var body: RequestBody? { endpoint.body }
-    var timeout: Duration? { endpoint.timeout }
-    var cachePolicy: CachePolicy { .bypass }
-}
-
 extension Mirror {
     /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
     func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
@@ -49,7 +33,7 @@ extension Mirror {
     /// Sends a request and returns its body and head.
     func exchange(_ endpoint: any Endpoint, headers: [String: String] = [:]) async throws(FetchError) -> Exchange {
         try await client.fetch(
-            SyncRequest(endpoint: endpoint, extraHeaders: headers),
+            UncachedRequest(endpoint, extraHeaders: headers),
             extracting: .custom { data, response in Exchange(data: data, response: response) })
     }
 

@@ -153,7 +153,7 @@ public struct EventSource: AsyncSequence, Sendable {
             var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             if !lastEventID.isEmpty { headers["Last-Event-ID"] = lastEventID }
             let stream = try await source.client.fetch(
-                EventStreamRequest(endpoint: source.endpoint, extraHeaders: headers), extracting: .stream)
+                UncachedRequest(source.endpoint, extraHeaders: headers), extracting: .stream)
             if stream.response.statusCode == 204 {
                 stream.cancel()
                 return false
@@ -234,19 +234,4 @@ public struct EventSource: AsyncSequence, Sendable {
             }
         }
     }
-}
-
-/// An event source's request: its endpoint with the event stream's headers, never cached.
-private struct EventStreamRequest: Endpoint {
-    let endpoint: any Endpoint
-    let extraHeaders: [String: String]
-
-    var baseURL: URL { endpoint.baseURL }
-    var path: String { endpoint.path }
-    var method: HTTPMethod { endpoint.method }
-    var queryItems: [URLQueryItem] { endpoint.queryItems }
-    var headers: [String: String] { endpoint.headers.merging(extraHeaders) { _, extra in extra } }
-    var body: RequestBody? { endpoint.body }
-    var timeout: Duration? { endpoint.timeout }
-    var cachePolicy: CachePolicy { .bypass }
 }

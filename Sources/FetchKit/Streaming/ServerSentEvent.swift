@@ -63,10 +63,8 @@ struct ServerSentEventParser: Sendable {
             name = line[...]
             value = []
         }
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        // The field's name compared as bytes: no string is made for it on each line.
+        if name.elementsEqual("data".utf8) {
             guard data.count + value.count < ResponseStream.maximumLineLength else {
                 throw FetchError(
                     code: .badResponse,
@@ -75,9 +73,11 @@ struct ServerSentEventParser: Sendable {
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
-        case "id":
+        } else if name.elementsEqual("event".utf8) {
+            eventType = String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
                 // Digits only: too many of them for an Int is "wait for ever", capped at a day.
                 let milliseconds = Int(String(decoding: value, as: UTF8.self)) ?? 86_400_000
@@ -85,8 +85,6 @@ struct ServerSentEventParser: Sendable {
                 reconnectionTime = time
                 blockRetry = time
             }
-        default:
-            break
         }
         return nil
     }

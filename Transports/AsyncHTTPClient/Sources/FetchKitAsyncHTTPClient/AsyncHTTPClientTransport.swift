@@ -175,15 +175,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         _ request: URLRequest, into body: StreamedBody,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        guard let url = request.url else {
-            completion(.failure(URLError(.badURL)))
-            return NoTask()
-        }
+        let url: URL
         let ahcRequest: HTTPClient.Request
-        do {
-            ahcRequest = try Self.request(request, url: url, body: request.httpBody.map { .bytes($0) })
-        } catch {
-            completion(.failure(URLError(.unsupportedURL)))
+        switch Self.request(request, body: request.httpBody.map { .bytes($0) }) {
+        case .success(let made): (url, ahcRequest) = made
+        case .failure(let error):
+            completion(.failure(error))
             return NoTask()
         }
         let receiver = StreamReceiver(url: url, body: body, completion: completion)
@@ -196,27 +193,35 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     // MARK: Internals
 
-    private static func request(_ request: URLRequest, url: URL, body: HTTPClient.Body?) throws -> HTTPClient.Request {
+    /// The `HTTPClient` request for `request`, with its URL; a `URLError` when it has no URL or
+    /// one `HTTPClient` cannot send.
+    private static func request(
+        _ request: URLRequest, body: HTTPClient.Body?
+    ) -> Result<(URL, HTTPClient.Request), URLError> {
+        guard let url = request.url else { return .failure(URLError(.badURL)) }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         if !headers.contains(name: "Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
-        return try HTTPClient.Request(
-            url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers, body: body)
+        do {
+            let made = try HTTPClient.Request(
+                url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers,
+                body: body)
+            return .success((url, made))
+        } catch {
+            return .failure(URLError(.unsupportedURL))
+        }
     }
 
     private func execute(
         _ request: URLRequest, body: HTTPClient.Body?, bodySize: Int64, into file: URL?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        guard let url = request.url else {
-            completion(.failure(URLError(.badURL)))
-            return NoTask()
-        }
+        let url: URL
         let ahcRequest: HTTPClient.Request
-        do {
-            ahcRequest = try Self.request(request, url: url, body: body)
-        } catch {
-            completion(.failure(URLError(.unsupportedURL)))
+        switch Self.request(request, body: body) {
+        case .success(let made): (url, ahcRequest) = made
+        case .failure(let error):
+            completion(.failure(error))
             return NoTask()
         }
         let collector = ResponseCollector(url: url, file: file, bodySize: bodySize)
