@@ -266,6 +266,7 @@ extension Mirror {
                         SyncSeenRecord(collection: collection, generation: walk.generation, recordID: $0)
                     })
             }
+            try page.storingRelated?(tx)
             for record in page.records {
                 let text = record.id.databaseValue.identityText
                 if let writes = pending[text] {
@@ -295,6 +296,7 @@ extension Mirror {
         let collection = remote.name
         let kind = remote.cursor
         let prune = !(walk.kind == .resync && SyncTestHooks.weakened(.resyncWithoutPrune))
+        let retaining = remote.retaining
         return try await persist { tx in
             var deleted = 0
             if prune {
@@ -305,7 +307,8 @@ extension Mirror {
                                 && SyncSeenRecord.generation == walk.generation)
                     ).map(\.recordID))
                 let waiting = Set(try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
-                let stale = try tx.fetch(Query<Entity>()).map(\.id).filter {
+                let candidates = retaining.map { Query<Entity>(where: !$0) } ?? Query<Entity>()
+                let stale = try tx.fetch(candidates).map(\.id).filter {
                     let text = $0.databaseValue.identityText
                     return !seen.contains(text) && !waiting.contains(text)
                 }

@@ -127,6 +127,11 @@ extension Mirror {
         }
     }
 
+    /// The reason of a write left in the outbox by a description that since lost its request.
+    static func noRequest(_ property: String, _ collection: String) -> String {
+        "\(collection) has no \(property) request any more (RemoteCollection.\(property) is nil)."
+    }
+
     /// Sends one write and says what became of it.
     func deliver(_ write: PendingWrite) async -> Outcome {
         let key = SyncTestHooks.weakened(.freshKeyPerAttempt) ? Self.newKey() : write.id
@@ -137,7 +142,8 @@ extension Mirror {
             switch write.operation {
             case .create:
                 guard let local = try write.local(as: Entity.self) else { return .rejected("The create has no record.") }
-                endpoint = remote.create(local)
+                guard let create = remote.create else { return .rejected(Self.noRequest("create", remote.name)) }
+                endpoint = create(local)
             case .update:
                 guard let local = try write.local(as: Entity.self) else { return .rejected("The update has no record.") }
                 let base = try write.base(as: Entity.self)
@@ -156,9 +162,11 @@ extension Mirror {
                         }
                     }
                 }
-                endpoint = remote.update(local, base)
+                guard let update = remote.update else { return .rejected(Self.noRequest("update", remote.name)) }
+                endpoint = update(local, base)
             case .delete:
-                endpoint = remote.delete(try JSONDecoder().decode(Entity.ID.self, from: write.identity))
+                guard let delete = remote.delete else { return .rejected(Self.noRequest("delete", remote.name)) }
+                endpoint = delete(try JSONDecoder().decode(Entity.ID.self, from: write.identity))
             }
         } catch let error as SyncError {
             return .rejected(error.message)

@@ -76,7 +76,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
         let recordID = entity.id.databaseValue.identityText
         let stored = try transaction.fetch(Entity.self, id: entity.id)
-        try refuseNonIdempotent(stored == nil ? remote.create(entity) : remote.update(entity, stored), recordID)
+        try refuseNonIdempotent(try writeEndpoint(entity, stored: stored, recordID), recordID)
         let writes = try self.writes(of: recordID, in: transaction)
         let payload = try Self.encode(entity)
         if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
@@ -121,6 +121,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     /// - Throws: `PersistenceError` from the store.
     public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
         let recordID = id.databaseValue.identityText
+        guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
@@ -294,6 +295,26 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
         checkpoint.nextSequence += 1
         try transaction.upsert(checkpoint)
         try transaction.insert(write)
+    }
+
+    /// The create or update request a save of `entity` will send, or the misuse error of a
+    /// collection that has none.
+    private func writeEndpoint(_ entity: Entity, stored: Entity?, _ recordID: String) throws(SyncError) -> any Endpoint {
+        if stored == nil {
+            guard let create = remote.create else { throw readOnly("create", recordID, "create") }
+            return create(entity)
+        }
+        guard let update = remote.update else { throw readOnly("change", recordID, "update") }
+        return update(entity, stored)
+    }
+
+    /// The error of a write the collection has no request for.
+    private func readOnly(_ verb: String, _ recordID: String, _ property: String) -> SyncError {
+        SyncError(
+            .misuse, collection: remote.name, record: recordID,
+            "\(remote.name) has no request to \(verb) a record (RemoteCollection.\(property) is nil), so "
+                + "\(remote.name)/\(recordID) cannot be written through the mirror; store a local-only change with the "
+                + "transaction, and carry it across pulls with keepingLocal.")
     }
 
     private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {

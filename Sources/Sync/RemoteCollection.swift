@@ -49,14 +49,17 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     public var changes: @Sendable (SyncCursor?) -> any Endpoint
     /// Reads one page of changes from a response body (and its response).
     public var page: @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>
-    /// The request that creates `entity` on the server, with its client-chosen identity.
-    public var create: @Sendable (Entity) -> any Endpoint
+    /// The request that creates `entity` on the server, with its client-chosen identity, or `nil`
+    /// when the app cannot create records (a read-only collection: ``Mirror/save(_:in:)`` then
+    /// refuses a new record with ``SyncError/Code-swift.struct/misuse``).
+    public var create: (@Sendable (Entity) -> any Endpoint)?
     /// The request that updates the server's record to `entity`; `base` is the server's version
     /// the local change started from (`nil` when unknown), to send only changed fields or an
-    /// `If-Match`.
-    public var update: @Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint
-    /// The request that deletes the record with this identity.
-    public var delete: @Sendable (Entity.ID) -> any Endpoint
+    /// `If-Match`. `nil` when the app cannot change records.
+    public var update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)?
+    /// The request that deletes the record with this identity, or `nil` when the app cannot
+    /// delete records.
+    public var delete: (@Sendable (Entity.ID) -> any Endpoint)?
     /// The request that reads one record, or `nil` when the API has none. A mirror uses it to
     /// confirm a create that met "already exists", and to check for conflicts before an update
     /// (``ConflictCheck/readBeforeWrite``).
@@ -95,6 +98,14 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// }
     /// ```
     public var keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)?
+    /// Local rows that stay when the server no longer lists them: the rows the user marked, kept
+    /// by a snapshot walk, a resync and an identity reconciliation that would otherwise delete
+    /// them; `nil` (the default) to keep none. A tombstone the server sends still deletes its row.
+    ///
+    /// ```swift
+    /// retaining: Photo.marked == true   // a marked photo outlives the recent-photos snapshot
+    /// ```
+    public var retaining: Filter<Entity>?
     /// The version of the entity's shape that outbox payloads are written in; raise it when
     /// `Entity` changes its stored properties, and upgrade pending writes in a migration
     /// (``PendingWrite/upgrade(collection:from:in:_:)``).
@@ -108,9 +119,9 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - version: the server's version of a record, or `nil`.
     ///   - changes: the request listing changes from a cursor.
     ///   - page: reads a page of changes.
-    ///   - create: the request creating a record.
-    ///   - update: the request updating a record from its base.
-    ///   - delete: the request deleting a record.
+    ///   - create: the request creating a record, or `nil` when the app cannot create records.
+    ///   - update: the request updating a record from its base, or `nil` when the app cannot.
+    ///   - delete: the request deleting a record, or `nil` when the app cannot.
     ///   - read: the request reading one record, or `nil`.
     ///   - written: reads the server's record from a write's response; by default the body
     ///     decoded as `Entity`, when it is one.
@@ -120,14 +131,15 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - isAlreadyExisting: whether a create's error means the record exists.
     ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
     ///   - keepingLocal: carries local-only fields from the stored row onto a server record, or `nil`.
+    ///   - retaining: local rows a walk keeps when the server no longer lists them, or `nil`.
     ///   - schemaVersion: the outbox payloads' schema version.
     public init(
         name: String, cursor: CursorKind, version: (@Sendable (Entity) -> RecordVersion?)? = nil,
         changes: @escaping @Sendable (SyncCursor?) -> any Endpoint,
         page: @escaping @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>,
-        create: @escaping @Sendable (Entity) -> any Endpoint,
-        update: @escaping @Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint,
-        delete: @escaping @Sendable (Entity.ID) -> any Endpoint,
+        create: (@Sendable (Entity) -> any Endpoint)? = nil,
+        update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? = nil,
+        delete: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
         read: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
         written: (@Sendable (Data, HTTPURLResponse) -> Entity?)? = nil,
         conflictCheck: ConflictCheck<Entity> = .none,
@@ -136,9 +148,11 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         isAlreadyExisting: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.alreadyExistingByDefault,
         idempotencyKeyHeader: String? = "Idempotency-Key",
         keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)? = nil,
+        retaining: Filter<Entity>? = nil,
         schemaVersion: Int = 1
     ) {
         self.keepingLocal = keepingLocal
+        self.retaining = retaining
         self.name = name
         self.cursor = cursor
         self.version = version
@@ -262,6 +276,16 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     /// last page the token of the next run). Keyset and snapshot cursors are the mirror's own:
     /// leave it `nil`.
     public var cursor: SyncCursor?
+    /// Stores the rows the records refer to (their authors, their places: what the API sends
+    /// inside each record), in the page's transaction before the records, so a record never
+    /// lands without them and a kill keeps both or neither; `nil` when there are none.
+    ///
+    /// ```swift
+    /// ChangePage(records: photos, hasMore: false) { tx in
+    ///     for owner in owners { try tx.upsert(owner) }
+    /// }
+    /// ```
+    public var storingRelated: (@Sendable (ObjectTransaction) throws -> Void)?
 
     /// A page.
     ///
@@ -270,11 +294,17 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     ///   - deleted: the identities of deleted records.
     ///   - hasMore: whether another page follows.
     ///   - cursor: the cursor after this page, for token cursors.
-    public init(records: [Entity], deleted: [Entity.ID] = [], hasMore: Bool, cursor: SyncCursor? = nil) {
+    ///   - storingRelated: stores the rows the records refer to, before them in the page's
+    ///     transaction, or `nil`.
+    public init(
+        records: [Entity], deleted: [Entity.ID] = [], hasMore: Bool, cursor: SyncCursor? = nil,
+        storingRelated: (@Sendable (ObjectTransaction) throws -> Void)? = nil
+    ) {
         self.records = records
         self.deleted = deleted
         self.hasMore = hasMore
         self.cursor = cursor
+        self.storingRelated = storingRelated
     }
 }
 
