@@ -7,6 +7,10 @@ import Persistence
 actor SyncEngine {
     private var status: SyncStatus
     private var current: Task<SyncReport, any Error>?
+    /// Callers waiting on `current`, and how many of them were cancelled: the run is cancelled
+    /// when every caller waiting on it was (a started mirror's own runs never are).
+    private var waiting = 0
+    private var abandoned = 0
     private var rerun = false
     private var followers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
     private var started = false
@@ -32,9 +36,15 @@ actor SyncEngine {
         } else {
             task = Task { try await body() }
             current = task
+            (waiting, abandoned) = (0, 0)
             update { $0.isSyncing = true }
         }
-        let result = await task.result
+        waiting += 1
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            Task { await self.abandon(task) }
+        }
         if current == task {
             current = nil
             let fresh = await read()
@@ -46,6 +56,13 @@ actor SyncEngine {
         case .failure(let error):
             throw SyncError(.misuse, collection: status.collection, "The sync run ended with \(error).")
         }
+    }
+
+    /// A caller waiting on `task` was cancelled: cancels the run when no caller wants it any more.
+    private func abandon(_ task: Task<SyncReport, any Error>) {
+        guard current == task else { return }
+        abandoned += 1
+        if abandoned >= waiting { task.cancel() }
     }
 
     private func finish(_ result: Result<SyncReport, any Error>, _ fresh: SyncStatus?) {
@@ -153,6 +170,10 @@ actor SyncEngine {
 extension Mirror {
     /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
     /// Two calls at once share one run.
+    ///
+    /// Cancelling the task that called it cancels the run when no other caller waits on it: the
+    /// request in flight stops, a page already applied stays (with its cursor), and the call
+    /// throws a ``SyncError`` whose `fetchError` says `cancelled`.
     ///
     /// A write that fails on the way stays queued (a started mirror retries it on the client's
     /// backoff); a write the server refuses for good is parked as rejected and the others go

@@ -38,6 +38,8 @@ private final class Board: Sendable {
     /// A page that answers `503` once instead of its pins.
     let failingPage = Locked<Int?>(nil)
     let requests = Locked(0)
+    /// How long each page takes to answer.
+    let delay = Locked(Duration.zero)
 
     init() throws {
         server.route("GET", "/pins") { [self] request in
@@ -54,6 +56,7 @@ private final class Board: Sendable {
             let slice = all.dropFirst((page - 1) * size).prefix(size)
             let items = slice.map { #"{"id":"\#($0.id)","title":"\#($0.title)","owner":{"id":"\#($0.owner)","name":"\#($0.name)"}}"# }
             return StubResponse.json(#"{"pins":[\#(items.joined(separator: ","))],"more":\#(all.count > page * size)}"#)
+                .delayed(by: delay.withLock { $0 })
         }
         try server.start()
     }
@@ -248,5 +251,28 @@ struct SnapshotTests {
         #expect(try stored()["p1"]?.title == "pin p1")
         #expect(try stored()["new"] == nil)
         #expect(try store.context.readAndWait { tx in try tx.count(Query<PendingWrite>()) } == 0)
+    }
+
+    @Test("Cancelling the caller of sync() stops the run at once; the next run walks from where it was")
+    func cancellation() async throws {
+        defer {
+            store.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        board.set(["p6", "p5", "p4", "p3", "p2", "p1"])
+        let mirror = mirror()
+        board.delay.withLock { $0 = .seconds(30) }
+        let started = ContinuousClock.now
+        let run = Task { try await mirror.sync() }
+        while board.requests.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        run.cancel()
+        let error = await #expect(throws: SyncError.self) { try await run.value }
+        #expect(error?.fetchError?.code == .cancelled, "\(String(describing: error))")
+        // Not the server's 30 seconds: the request stopped when the caller was cancelled.
+        #expect(ContinuousClock.now - started < .seconds(25))
+        #expect(try stored().isEmpty)
+        board.delay.withLock { $0 = .zero }
+        try await mirror.sync()
+        #expect(Set(try stored().keys) == ["p1", "p2", "p3", "p4", "p5", "p6"])
     }
 }
