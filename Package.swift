@@ -58,7 +58,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "ExampleSupport",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom"],
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom", "Sync"],
             path: "Sources/Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
@@ -76,7 +76,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Flickr",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "Sync"],
             path: "Sources/Examples/Flickr",
             swiftSettings: strictSettings
         ),

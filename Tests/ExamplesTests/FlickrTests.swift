@@ -19,7 +19,7 @@ import Testing
         #expect(first.status == 0, "\(first)")
         #expect(first.output.contains(": \(expected.count) new, 0 already stored"), "\(first)")
         #expect(first.output.contains("skipped \(250 - expected.count) without a usable location"), "\(first)")
-        #expect(first.output.contains("downloaded recent-photos: "), "\(first)")
+        #expect(first.output.contains("received 250 photos; "), "\(first)")
 
         let second = try await sandbox.run(["fetch"])
         #expect(second.status == 0, "\(second)")
@@ -40,26 +40,84 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
     }
 
-    @Test func aLaterFetchAddsOnlyThePhotosTheStreamMovedOnTo() async throws {
+    @Test func aLaterFetchAddsThePhotosTheStreamMovedOnToAndRemovesTheOnesNoLongerRecent() async throws {
         let sandbox = try ExampleSandbox.flickr()
         defer { sandbox.directory.remove() }
         let before = try FlickrOracle.usableIDs(tick: 5)
         let after = try FlickrOracle.usableIDs(tick: 6)
         let added = after.subtracting(before)
-        #expect(!added.isEmpty)
+        let gone = before.subtracting(after)
+        #expect(!added.isEmpty && !gone.isEmpty)
 
         #expect(try await sandbox.run(["fetch"], tick: 5).status == 0)
         let later = try await sandbox.run(["fetch"], tick: 6)
         #expect(later.status == 0, "\(later)")
         #expect(
-            later.output.contains(": \(added.count) new, \(after.count - added.count) already stored"), "\(later)")
+            later.output.contains(
+                ": \(added.count) new, \(after.count - added.count) already stored, \(gone.count) removed (no longer recent)"),
+            "\(later)")
+        #expect(later.output.contains("; the store holds \(after.count) photos\n"), "\(later)")
 
         let stored = try sandbox.storedPhotos()
-        #expect(Set(stored.map(\.id)) == before.union(after))
+        #expect(Set(stored.map(\.id)) == after)
         // Photos seen by both fetches keep the time they were first stored; the others were seen once.
         let seenTwice = before.intersection(after)
         #expect(stored.filter { seenTwice.contains($0.id) }.allSatisfy { $0.firstFetched < $0.lastFetched })
         #expect(stored.filter { !seenTwice.contains($0.id) }.allSatisfy { $0.firstFetched == $0.lastFetched })
+        // Nobody's photos are left, so nor is anybody who took only photos that went.
+        let owners = Set(stored.map(\.ownerID))
+        #expect(Set(try sandbox.storedPhotographers().keys) == owners)
+    }
+
+    @Test func aMarkedPhotoStaysAfterItLeavesTheRecentPhotosUntilItIsUnmarked() async throws {
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
+        let before = try FlickrOracle.usableIDs(tick: 5)
+        let later = try FlickrOracle.usableIDs(tick: 40)
+        #expect(before.isDisjoint(with: later))
+        let kept = try #require(before.sorted().first)
+
+        #expect(try await sandbox.run(["fetch"], tick: 5).status == 0)
+        let mark = try await sandbox.run(["mark", kept], tick: 5)
+        #expect(mark.status == 0, "\(mark)")
+        #expect(mark.output.contains("marked 1 photo (\(kept))"), "\(mark)")
+
+        let fetch = try await sandbox.run(["fetch"], tick: 40)
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(fetch.output.contains("\(before.count - 1) removed (no longer recent)"), "\(fetch)")
+        #expect(fetch.output.contains("the store holds \(later.count + 1) photos (1 marked)"), "\(fetch)")
+        var stored = try sandbox.storedPhotos()
+        #expect(Set(stored.map(\.id)) == later.union([kept]))
+        #expect(stored.filter(\.marked).map(\.id) == [kept])
+        // Its photographer stays with it.
+        let owner = try #require(stored.first { $0.id == kept }?.ownerID)
+        #expect(try sandbox.storedPhotographers()[owner] != nil)
+
+        let list = try await sandbox.run(["list"], tick: 40)
+        #expect(list.output.split(separator: "\n").filter { $0.hasSuffix("[marked]") }.count == 1, "\(list)")
+        #expect(list.output.contains("  \(kept)  "), "\(list)")
+
+        let unmark = try await sandbox.run(["unmark", kept], tick: 40)
+        #expect(unmark.status == 0, "\(unmark)")
+        #expect(try await sandbox.run(["fetch"], tick: 40).status == 0)
+        stored = try sandbox.storedPhotos()
+        #expect(Set(stored.map(\.id)) == later)
+    }
+
+    @Test func markingAPhotoTheStoreDoesNotHoldFailsAndMarksNothing() async throws {
+        let sandbox = try ExampleSandbox.flickr()
+        defer { sandbox.directory.remove() }
+        let ids = try FlickrOracle.usableIDs(tick: 5).sorted()
+        #expect(try await sandbox.run(["fetch"], tick: 5).status == 0)
+
+        let run = try await sandbox.run(["mark", ids[0], "123"], tick: 5)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.errorOutput.contains("no stored photo has the id '123'; nothing was marked"), "\(run)")
+        #expect(try sandbox.storedPhotos().allSatisfy { !$0.marked })
+
+        let missing = try await sandbox.run(["mark"], tick: 5)
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.errorOutput.contains("missing photo id"), "\(missing)")
     }
 
     @Test func coordinatesSentAsStringsOrNumbersAreStoredAsNumbers() async throws {

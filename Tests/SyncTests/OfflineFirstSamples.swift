@@ -4,6 +4,8 @@ import Persistence
 import Sync
 import SyncHarness
 import TestSupport
+import FetchKitTesting
+import Locking
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -38,6 +40,72 @@ enum OfflineFirst {
         }
         var items: [Item]
         var hasMore: Bool
+    }
+
+    nonisolated struct Owner: StoredEntity {
+        var id: String
+        var name: String
+    }
+
+    nonisolated struct Photo: StoredEntity {
+        var id: String
+        var title: String
+        var ownerID: String
+        var marked = false  // the user's; the server has no place for it
+
+        static let marked = Field<Photo, Bool>("marked")
+        static let owner = ToOne<Photo, Owner>(Field("ownerID"), onDelete: .cascade)
+        static let relations: [any Relation<Photo>] = [owner]
+    }
+
+    nonisolated struct PhotosPage: Decodable {
+        struct Item: Decodable {
+            var id: String
+            var title: String
+            var owner: String
+            var ownerName: String
+        }
+        var page: Int
+        var pages: Int
+        var photos: [Item]
+    }
+
+    /// Not in the article: the page request (the client's base URL replaces the sample's).
+    nonisolated struct PhotosEndpoint: Endpoint {
+        var baseURL = URL(string: "https://photos.example.com/api")!
+        var path = "/recent"
+        var queryItems: [URLQueryItem]
+
+        init(page: Int) {
+            queryItems = [URLQueryItem(name: "page", value: String(page))]
+        }
+    }
+
+    static func recentPhotos() -> RemoteCollection<Photo> {
+        let recent = RemoteCollection<Photo>(
+            name: "recent-photos",
+            cursor: .snapshot,
+            changes: { cursor in
+                guard case .page(let number) = cursor else { return PhotosEndpoint(page: 1) }
+                return PhotosEndpoint(page: number)
+            },
+            page: { data, _ in
+                let page = try JSONDecoder().decode(PhotosPage.self, from: data)
+                let owners = page.photos.map { Owner(id: $0.owner, name: $0.ownerName) }
+                return ChangePage(
+                    records: page.photos.map { Photo(id: $0.id, title: $0.title, ownerID: $0.owner) },
+                    hasMore: page.page < min(page.pages, 2)  // the two newest pages are "recent"
+                ) { tx in
+                    for owner in owners { try tx.upsert(owner) }  // before the photos, in the page's transaction
+                }
+            },
+            keepingLocal: { server, stored in
+                var photo = server
+                photo.marked = stored.marked
+                return photo
+            },
+            retaining: Photo.marked == true)
+        return recent
     }
 
     static func collection() -> RemoteCollection<Note> {
@@ -137,7 +205,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 8)
+        #expect(blocks.count == 10)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
@@ -169,5 +237,40 @@ struct OfflineFirstSampleTests {
         await mirror.stop()
         try await OfflineFirst.resolveConflicts(mirror, store: store)
         #expect(OfflineFirst.migration().name == "notes get a summary")
+    }
+
+    @Test("The snapshot sample walks both pages, keeps owners with their photos, and keeps a marked photo")
+    func snapshotSampleRuns() async throws {
+        let server = StubServer()
+        let generation = Locked(0)
+        server.route("GET", "/recent") { request in
+            let page = Int(request.queryItems.first { $0.name == "page" }?.value ?? "") ?? 1
+            let first = generation.withLock { $0 } * 10
+            let ids = (0..<2).map { "p\(first + (page - 1) * 2 + $0)" }
+            let items = ids.map { #"{"id":"\#($0)","title":"t","owner":"o1","ownerName":"Ada"}"# }
+            return StubResponse.json(#"{"page":\#(page),"pages":9,"photos":[\#(items.joined(separator: ","))]}"#)
+        }
+        try server.start()
+        defer { server.stop() }
+        let folder = try TemporaryDirectory(prefix: "OfflineFirstSnapshot")
+        defer { folder.remove() }
+        let store = try ObjectStore(
+            at: folder.file("photos.sqlite"), entities: [OfflineFirst.Owner.self, OfflineFirst.Photo.self] + SyncSchema.entities)
+        defer { store.close() }
+        let mirror = Mirror(OfflineFirst.recentPhotos(), store: store, client: FetchClient { $0.baseURL = server.baseURL })
+        let first = try await mirror.sync()
+        #expect(first.pagesApplied == 2)
+        func ids() throws -> Set<String> {
+            Set(try store.context.readAndWait { tx in try tx.fetch(Query<OfflineFirst.Photo>()) }.map(\.id))
+        }
+        #expect(try ids() == ["p0", "p1", "p2", "p3"])
+        try store.context.persistAndWait { tx in
+            guard var photo = try tx.fetch(OfflineFirst.Photo.self, id: "p1") else { return }
+            photo.marked = true
+            try tx.update(photo)
+        }
+        generation.withLock { $0 = 1 }
+        try await mirror.sync()
+        #expect(try ids() == ["p1", "p10", "p11", "p12", "p13"])
     }
 }

@@ -10,19 +10,23 @@ struct FlickrProgram {
         name: "flickr",
         usage:
             "flickr fetch [--live] | watch [--interval <duration>] [--runs <n>] [--live] | "
-            + "list [--by photographer|place] | map --out <file.svg>  [--store <path>]",
+            + "list [--by photographer|place] | mark <id>… | unmark <id>… | map --out <file.svg>  [--store <path>]",
         options: ["--live", "--interval", "--runs", "--by", "--out", "--store"],
         help: """
             flickr: recent geo-referenced Flickr photos, fetched into a store and drawn on a map.
 
             Usage:
-              flickr fetch                      Fetch recent geo-referenced photos once; report how many are new.
+              flickr fetch                      Fetch the 250 most recent geo-referenced photos once; report how
+                                                many are new, and remove stored photos no longer among them
+                                                (marked photos stay).
               flickr watch [--interval <d>] [--runs <n>]
                                                 Fetch every <d> (default 20m), skipping a tick while a fetch
                                                 is still running; stop after <n> runs or on Ctrl-C (the fetch
                                                 in progress finishes and is stored; a second Ctrl-C abandons it).
               flickr list [--by photographer|place]
                                                 The stored photos, newest first, or grouped with counts.
+              flickr mark <id>…                 Keep these stored photos after they leave the recent photos.
+              flickr unmark <id>…               Let them go again at the next fetch that no longer finds them.
               flickr map --out <file.svg>       Draw the stored photos on a world map (SVG), one circle per place.
 
             Durations: 500ms, 30s, 5m, 1h (also 1.5s).
@@ -32,6 +36,9 @@ struct FlickrProgram {
                                or ~/.local/share/flickr/flickr.sqlite).
               --live           Use the real Flickr API; needs FLICKR_API_KEY in the environment.
               --help           This text.
+
+            The store mirrors Flickr's recent photos: each fetch reads two pages of 125, newest first,
+            and keeps what it finds, with the photographers and places, in one transaction a page.
 
             Offline (the default), an embedded server on 127.0.0.1 answers flickr.photos.search like
             Flickr does. Its stream of recent photos moves on by 25 photos every 10 seconds of wall-clock
@@ -86,6 +93,10 @@ struct FlickrProgram {
                     throw ExampleFailure.store("cannot read the store", error)
                 }
                 for line in lines { say(line) }
+            case "mark", "unmark":
+                let ids = try arguments.rest(named: "photo id").split(separator: " ").map(String.init)
+                try arguments.finish()
+                try await mark(ids, marked: command == "mark", in: try openStore(store))
             case "map":
                 guard let out = try arguments.option("--out") else {
                     throw UsageError("map needs a file to write", fix: "give it with --out <file.svg>")
@@ -99,7 +110,7 @@ struct FlickrProgram {
                     "wrote a map of \(FetchReport.count(photos.count, "photo")) "
                         + "at \(FetchReport.count(places, "place")) to \(out)")
             default:
-                throw UsageError("unknown command '\(command)'", fix: "use fetch, watch, list or map")
+                throw UsageError("unknown command '\(command)'", fix: "use fetch, watch, list, mark, unmark or map")
             }
         }
     }
@@ -140,12 +151,42 @@ struct FlickrProgram {
     )
         -> RecentPhotosFetcher
     {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "flickr-\(ProcessInfo.processInfo.processIdentifier)-recent-photos.json")
-        let client = source.makeClient()
-        return RecentPhotosFetcher(
-            endpoint: source.endpoint, client: client, store: store, file: file, keyHint: source.keyHint,
-            progress: progress)
+        RecentPhotosFetcher(source: source, client: source.makeClient(), store: store, progress: progress)
+    }
+
+    // MARK: mark
+
+    /// `flickr mark` and `unmark`: sets the mark of stored photos, all or none.
+    static func mark(_ ids: [String], marked: Bool, in store: ObjectStore) async throws {
+        let missing: [String]
+        do {
+            missing = try await store.context.persist { tx in
+                let photos = try tx.fetch(Query<Photo>(where: Photo.idField.isIn(ids)))
+                let found = Set(photos.map(\.id))
+                let missing = ids.filter { !found.contains($0) }
+                guard missing.isEmpty else { return missing }
+                for var photo in photos where photo.marked != marked {
+                    photo.marked = marked
+                    try tx.update(photo)
+                }
+                return []
+            }
+        } catch {
+            throw ExampleFailure.store("cannot \(marked ? "mark" : "unmark") the photos", error)
+        }
+        guard missing.isEmpty else {
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            throw ExampleFailure(
+                "no stored photo has the id \(names); nothing was \(marked ? "marked" : "unmarked")",
+                fix: "'flickr list' shows the stored photos' ids")
+        }
+        let unique = Array(Set(ids)).sorted()
+        let what = "\(FetchReport.count(unique.count, "photo")) (\(unique.joined(separator: ", ")))"
+        let (they, leave) = unique.count == 1 ? ("it", "leaves") : ("they", "leave")
+        say(
+            marked
+                ? "marked \(what): kept after \(they) \(leave) the recent photos"
+                : "unmarked \(what): removed by the first fetch that no longer finds \(they == "it" ? "it" : "them")")
     }
 
     // MARK: Store

@@ -70,7 +70,7 @@ struct PhotoListing {
                 let date = photo.uploaded.map { Self.dateFormat.string(from: $0) } ?? "date unknown    "
                 let title = photo.title.isEmpty ? "(untitled)" : photo.title
                 return "  \(photo.id)  \(date)  \(title) — \(photographer?.name ?? photo.ownerID) "
-                    + "(\(Self.coordinates(photo.latitude, photo.longitude)))"
+                    + "(\(Self.coordinates(photo.latitude, photo.longitude)))\(photo.marked ? "  [marked]" : "")"
             }
     }
 

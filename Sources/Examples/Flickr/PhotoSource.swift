@@ -114,8 +114,9 @@ struct PhotoSource: Sendable {
         }
     }
 
-    /// The search for recent geo-referenced photos on this source.
-    var endpoint: FlickrEndpoint {
-        .recentGeoreferencedPhotos(service: service, perPage: 250)
+    /// Page `number` (from 1) of the search for recent geo-referenced photos on this source,
+    /// ``RecentPhotosFetcher/perPage`` photos a page.
+    func recentPhotos(page number: Int) -> FlickrEndpoint {
+        .recentGeoreferencedPhotos(service: service, perPage: RecentPhotosFetcher.perPage, page: number)
     }
 }

@@ -2,50 +2,76 @@ import Decoding
 import ExampleSupport
 import FetchKit
 import Foundation
+import Locking
 import Persistence
+import Sync
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// One fetch of recent geo-referenced photos: download, decode, upsert.
+/// One fetch of recent geo-referenced photos: a run of a snapshot mirror of Flickr's recent photos.
 ///
-/// The download is one `fetch` to a file, shared by its key (`recent-photos`: a second request
-/// while one is in flight joins it instead of starting another). The client's pipeline checks
-/// Flickr's `"stat": "fail"` with its failure detector and redacts the key from what the
-/// server says; the file is then decoded at `photos.photo` and upserted by photo id in one
-/// `persist` transaction.
+/// Flickr has no change feed for a search, so the collection is a snapshot
+/// (`CursorKind.snapshot`): every run walks the newest ``pages`` pages of ``perPage`` photos,
+/// each page applied in one transaction with the photographers and places it names
+/// (`ChangePage.storingRelated`), and at the end of the walk the mirror prunes the photos the
+/// snapshot no longer holds, except the ones the user marked (`RemoteCollection.retaining`). A
+/// photo fetched again keeps its first-fetched time and its mark (`keepingLocal`). The
+/// collection is read-only: it has no create, update or delete requests.
+///
+/// The client's pipeline checks Flickr's `"stat": "fail"` with its failure detector and redacts
+/// the key from what the server says. Two fetches at once share one run of the mirror.
 final class RecentPhotosFetcher: Sendable {
-    /// The download's key: a second fetch while one is in flight joins it.
-    static let downloadKey = "recent-photos"
+    /// Photos per page.
+    static let perPage = 125
+    /// Pages in the snapshot: the newest `pages × perPage` photos (250) are "recent".
+    static let pages = 2
 
-    private let endpoint: FlickrEndpoint
+    /// What the run in progress has read so far.
+    private struct Tally: Sendable {
+        var received = 0
+        var skipped: [FetchReport.Skipped] = []
+        var usable = Set<String>()
+        var new = Set<String>()
+    }
+
     private let client: FetchClient
     private let store: ObjectStore
-    private let file: URL
     private let keyHint: String
     private let progress: (@Sendable (String) -> Void)?
+    private let tally = Locked(Tally())
+    private let mirror: Mirror<Photo>
 
     /// Creates the fetcher.
     ///
     /// - Parameters:
-    ///   - endpoint: the search to run.
+    ///   - source: where the photos come from (its search, page by page).
     ///   - client: its configuration builds the request (timeout, the key adapter), detects
     ///     Flickr's failures and redacts the key.
     ///   - store: where photos go.
-    ///   - file: where the download lands.
-    ///   - keyHint: what to check when Flickr refuses the key.
     ///   - progress: told about each step, or nil for quiet.
-    init(
-        endpoint: FlickrEndpoint, client: FetchClient, store: ObjectStore, file: URL, keyHint: String,
-        progress: (@Sendable (String) -> Void)?
-    ) {
-        self.endpoint = endpoint
+    init(source: PhotoSource, client: FetchClient, store: ObjectStore, progress: (@Sendable (String) -> Void)?) {
         self.client = client
         self.store = store
-        self.file = file
-        self.keyHint = keyHint
+        self.keyHint = source.keyHint
         self.progress = progress
+        let tally = self.tally
+        let collection = RemoteCollection<Photo>(
+            name: "recent-photos", cursor: .snapshot,
+            changes: { cursor in
+                guard case .page(let number) = cursor else { return source.recentPhotos(page: 1) }
+                return source.recentPhotos(page: number)
+            },
+            page: { data, _ in try Self.page(data, tally: tally) },
+            keepingLocal: { server, stored in
+                var photo = server
+                photo.firstFetched = stored.firstFetched
+                photo.marked = stored.marked
+                return photo
+            },
+            retaining: Photo.marked == true)
+        mirror = Mirror(collection, store: store, client: client)
     }
 
     /// Runs one fetch.
@@ -54,28 +80,32 @@ final class RecentPhotosFetcher: Sendable {
     /// - Throws: `FetchError` (the request or the transfer failed), ``FlickrError`` (Flickr
     ///   refused, the answer is unreadable, the store failed), or `CancellationError`.
     func fetch() async throws -> FetchReport {
-        var report = FetchReport()
-        let downloaded = try await download()
-        defer { try? FileManager.default.removeItem(at: downloaded) }
-        let data: Data
+        tally.withLock { $0 = Tally() }
+        let run: SyncReport
         do {
-            data = try Data(contentsOf: downloaded)
+            run = try await mirror.sync()
+        } catch {
+            throw flickrError(error)
+        }
+        let read = tally.withLock { $0 }
+        var report = FetchReport()
+        report.received = read.received
+        report.skipped = read.skipped
+        progress?(receivedLine(report))
+        report.new = read.new.count
+        report.updated = read.usable.count - read.new.count
+        report.removed = run.recordsDeleted
+        do {
+            (report.stored, report.marked) = try await store.context.persist { tx in
+                // Photographers and places no photo refers to any more go with the photos.
+                _ = try tx.delete(Query<Photographer>(where: Photographer.photos.isEmpty))
+                _ = try tx.delete(Query<Place>(where: Place.photos.isEmpty))
+                return (try tx.count(Query<Photo>()), try tx.count(Query<Photo>(where: Photo.marked == true)))
+            }
         } catch {
             throw FlickrError(
-                kind: .unreadableResponse,
-                description: "cannot read the downloaded answer: \(error.localizedDescription)")
+                kind: .store, description: ExampleFailure.store("cannot store the photos", error).description)
         }
-        report.bytes = data.count
-        progress?("downloaded \(Self.downloadKey): \(Self.size(data.count))")
-
-        let now = Date()
-        let (photos, skipped) = try decode(data, fetchedAt: now)
-        report.received = photos.count + skipped.count
-        report.skipped = skipped
-        progress?(receivedLine(report))
-
-        let (new, updated, stored) = try await upsert(photos)
-        (report.new, report.updated, report.stored) = (new, updated, stored)
         return report
     }
 
@@ -85,68 +115,81 @@ final class RecentPhotosFetcher: Sendable {
         client.stopRetrying()
     }
 
-    // MARK: Steps
+    // MARK: Pages
 
-    /// Downloads the search's answer to the file, joining a download of the same key in flight.
-    /// Flickr's `"stat": "fail"` is a ``FlickrError`` (its message already redacted).
-    private func download() async throws -> URL {
-        do {
-            return try await client.fetch(endpoint, extracting: .file(to: file), sharing: Self.downloadKey)
-        } catch {
-            guard error.code == .apiFailure, let failure = error.reportedFailure else { throw error }
-            throw FlickrError.apiFailure(failure, keyHint: keyHint)
-        }
-    }
-
-    /// Decodes `photos.photo`, leaving out (and reporting) photos that do not decode or
-    /// have no usable location.
-    private func decode(_ data: Data, fetchedAt now: Date) throws -> ([StoredPhoto], [FetchReport.Skipped]) {
+    /// Reads one page: decodes `photos.photo`, leaving out (and counting) photos that do not
+    /// decode or have no usable location; the photographers and places they name are stored
+    /// with the page, and the photos the store did not hold yet are counted as new.
+    private static func page(_ data: Data, tally: Locked<Tally>) throws -> ChangePage<Photo> {
         let decoded: LossyArray<FlickrPhoto>
         let report: DecodingReport
+        let position: PagePosition
         do {
             (decoded, report) = try PathDecoder().decodeWithReport(
                 LossyArray<FlickrPhoto>.self, from: data, at: "photos.photo")
+            position = try PathDecoder().decode(PagePosition.self, from: data, at: "photos")
         } catch {
             throw FlickrError(
                 kind: .unreadableResponse, description: "Flickr's answer has no readable photo list: \(error)")
         }
+        let now = Date()
         var skipped = report.entries(.skippedElement).map { FetchReport.Skipped(id: nil, reason: $0.description) }
-        var photos: [StoredPhoto] = []
+        var stored: [StoredPhoto] = []
         var seen = Set<String>()
         for photo in decoded.wrappedValue where seen.insert(photo.id).inserted {
             switch photo.stored(fetchedAt: now) {
-            case .success(let stored): photos.append(stored)
+            case .success(let entry): stored.append(entry)
             case .failure(let unusable): skipped.append(FetchReport.Skipped(id: photo.id, reason: unusable.description))
             }
         }
-        return (photos, skipped)
-    }
-
-    /// Upserts the photos by id in one transaction, keeping each one's first-fetched time, after
-    /// their photographers (with the name Flickr sent last) and places.
-    private func upsert(_ stored: [StoredPhoto]) async throws -> (new: Int, updated: Int, stored: Int) {
-        do {
-            return try await store.context.persist { tx in
-                for entry in stored {
+        let received = decoded.wrappedValue.count + report.entries(.skippedElement).count
+        tally.withLock { tally in
+            tally.received += received
+            tally.skipped += skipped
+            tally.usable.formUnion(stored.map(\.photo.id))
+        }
+        let ids = stored.map(\.photo.id)
+        let entries = stored
+        return ChangePage(
+            records: stored.map(\.photo), hasMore: position.page < min(position.pages, pages),
+            storingRelated: { tx in
+                let known = Set(try tx.fetch(Query<Photo>(where: Photo.idField.isIn(ids))).map(\.id))
+                for entry in entries {
                     try tx.upsert(entry.photographer)
                     guard var place = entry.place else { continue }
                     // A photo sent without the place's Where On Earth id keeps the one stored.
                     if place.woeid == nil { place.woeid = try tx.fetch(Place.self, id: place.id)?.woeid }
                     try tx.upsert(place)
                 }
-                let photos = stored.map(\.photo)
-                var new = 0
-                for photo in photos {
-                    let outcome = try tx.upsert(photo, onConflict: [.keep(Photo.firstFetchedField)])
-                    if outcome == .inserted { new += 1 }
-                }
-                return (new, photos.count - new, try tx.count(Query<Photo>()))
+                tally.withLock { $0.new.formUnion(ids.filter { !known.contains($0) }) }
+            })
+    }
+
+    /// Where a page sits in the search: Flickr sends the numbers as numbers or as strings.
+    private struct PagePosition: Decodable {
+        @LosslessValue var page: Int
+        @LosslessValue var pages: Int
+    }
+
+    /// The failure of a run as the program reports it: what Flickr or the transfer said, a
+    /// ``FlickrError`` for an unreadable answer or a store that failed.
+    private func flickrError(_ error: SyncError) -> any Error {
+        if let fetchError = error.fetchError {
+            if fetchError.code == .apiFailure, let failure = fetchError.reportedFailure {
+                return FlickrError.apiFailure(failure, keyHint: keyHint)
             }
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw FlickrError(
-                kind: .store, description: ExampleFailure.store("cannot store the photos", error).description)
+            if fetchError.code == .cancelled { return CancellationError() }
+            return fetchError
+        }
+        switch error.code {
+        case .undecodablePage:
+            // The message names the page and carries the reader's own words.
+            return FlickrError(kind: .unreadableResponse, description: error.message)
+        case .storeFailed:
+            let description = error.persistenceError.map { ExampleFailure.store("cannot store the photos", $0).description }
+            return FlickrError(kind: .store, description: description ?? error.message)
+        default:
+            return error
         }
     }
 
@@ -162,9 +205,5 @@ final class RecentPhotosFetcher: Sendable {
         line +=
             "; skipped \(report.skipped.count) without a usable location (\(examples.joined(separator: "; "))\(more))"
         return line
-    }
-
-    private static func size(_ bytes: Int) -> String {
-        bytes < 10_000 ? "\(bytes) bytes" : "\(bytes / 1000) kB"
     }
 }

@@ -31,6 +31,9 @@ public struct Photo: StoredEntity {
     public var firstFetched: Date
     /// When a fetch last saw it.
     public var lastFetched: Date
+    /// Whether the user marked it (`flickr mark`): a marked photo stays in the store after it
+    /// leaves Flickr's recent photos. Only this store keeps it.
+    public var marked: Bool
 
     /// The owner's NSID, for grouping: the key of ``photographer``.
     public static let ownerID = Field<Photo, String>("ownerID")
@@ -44,6 +47,10 @@ public struct Photo: StoredEntity {
     public static let uploaded = Field<Photo, Date?>("uploaded")
     /// When the photo was first fetched, kept by every later upsert.
     public static let firstFetchedField = Field<Photo, Date>("firstFetched")
+    /// Whether the user marked it: marked photos outlive the snapshot of recent photos.
+    public static let marked = Field<Photo, Bool>("marked")
+    /// Photos stored before marks existed are unmarked.
+    public static let columnDefaults = [ColumnDefault(marked, false)]
     /// The photographer who took it; deleting a photographer deletes their photos.
     public static let photographer = ToOne<Photo, Photographer>(ownerID, onDelete: .cascade)
     /// Where it was taken; deleting a place leaves its photos without one.
@@ -57,7 +64,7 @@ public struct Photo: StoredEntity {
     public init(
         id: String, title: String, ownerID: String, latitude: Double, longitude: Double,
         accuracy: Int?, placeID: String?, details: String, imageURL: String?, uploaded: Date?, firstFetched: Date,
-        lastFetched: Date
+        lastFetched: Date, marked: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -71,5 +78,6 @@ public struct Photo: StoredEntity {
         self.uploaded = uploaded
         self.firstFetched = firstFetched
         self.lastFetched = lastFetched
+        self.marked = marked
     }
 }

@@ -1,11 +1,14 @@
 public import Foundation
 public import Persistence
+import Sync
 
 /// The shape of the `flickr` example's store: its entities and the migration that brings a store
 /// of photos with photographers and places as text up to them.
 public enum PhotoStore {
-    /// The entities of the store.
-    public static let entities: [any StoredEntity.Type] = [Photographer.self, Place.self, Photo.self]
+    /// The entities of the store: the photos with their photographers and places, and the
+    /// bookkeeping of the mirror that keeps them (`SyncSchema`).
+    public static let entities: [any StoredEntity.Type] =
+        [Photographer.self, Place.self, Photo.self] + SyncSchema.entities
 
     /// Makes ``Photographer`` and ``Place`` rows of a store whose photos keep their owner's name and
     /// their place id as text.
