@@ -64,12 +64,66 @@ final class PocketBaseServer: Sendable {
         process.waitUntilExit()
     }
 
-    /// Every record of the books collection, as JSON objects.
-    func records() async throws -> [[String: Any]] {
+    /// Sends a JSON request and returns the answer's JSON object.
+    func send(
+        _ method: String, _ path: String, _ body: [String: Any], token: String? = nil
+    ) async throws -> [String: Any] {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw PocketBaseFailure(description: "\(method) \(path): \(String(decoding: data, as: UTF8.self))")
+        }
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// Makes the books collection need a signed-in user, as an administrator would in the
+    /// dashboard: a superuser (made with the binary's `superuser upsert`) changes its rules.
+    func requireSignedInUsers() async throws {
+        guard let binary = Self.binary else { throw PocketBaseFailure(description: "FETCHKIT_POCKETBASE is not set") }
+        let upsert = Process()
+        upsert.executableURL = URL(fileURLWithPath: binary)
+        upsert.arguments = [
+            "superuser", "upsert", "admin@example.com", "interop-admin-1", "--dir", folder.file("data").path,
+            "--migrationsDir", folder.file("migrations").path, "--automigrate=false",
+        ]
+        upsert.standardOutput = FileHandle.nullDevice
+        upsert.standardError = FileHandle.nullDevice
+        try upsert.run()
+        upsert.waitUntilExit()
+        let admin = try await send(
+            "POST", "api/collections/_superusers/auth-with-password",
+            ["identity": "admin@example.com", "password": "interop-admin-1"])
+        let rule = #"@request.auth.id != """#
+        _ = try await send(
+            "PATCH", "api/collections/books",
+            ["listRule": rule, "viewRule": rule, "createRule": rule, "updateRule": rule, "deleteRule": rule],
+            token: admin["token"] as? String)
+    }
+
+    /// Signs a new user up and in; the user's token.
+    func signUp(_ email: String) async throws -> String {
+        let password = "interop-user-1"
+        _ = try await send(
+            "POST", "api/collections/users/records",
+            ["email": email, "password": password, "passwordConfirm": password])
+        let signedIn = try await send(
+            "POST", "api/collections/users/auth-with-password", ["identity": email, "password": password])
+        guard let token = signedIn["token"] as? String else { throw PocketBaseFailure(description: "no token for \(email)") }
+        return token
+    }
+
+    /// Every record of the books collection, as JSON objects (as a superuser when `token` is one).
+    func records(token: String? = nil) async throws -> [[String: Any]] {
         var components = URLComponents(url: url.appendingPathComponent("api/collections/books/records"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "perPage", value: "1000"), URLQueryItem(name: "skipTotal", value: "1")]
         guard let listURL = components?.url else { return [] }
-        let (data, _) = try await URLSession.shared.data(from: listURL)
+        var request = URLRequest(url: listURL)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, _) = try await URLSession.shared.data(for: request)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return object?["items"] as? [[String: Any]] ?? []
     }
@@ -87,8 +141,8 @@ struct PocketBaseInteropTests {
         let store: URL
         let server: URL
 
-        func run(_ arguments: String...) async throws -> ProgramRun {
-            try await ProgramRun.run("booklab", ["--store", store.path] + arguments)
+        func run(_ arguments: String..., environment: [String: String?] = [:]) async throws -> ProgramRun {
+            try await ProgramRun.run("booklab", ["--store", store.path] + arguments, environment: environment)
         }
 
         func sync() async throws -> ProgramRun { try await run("sync", "--server", server.absoluteString) }
@@ -115,6 +169,12 @@ struct PocketBaseInteropTests {
             try process.run()
             return process
         }
+
+        /// Starts `sync --follow`, its output read as it comes.
+        func follow() throws -> InterruptibleRun {
+            try InterruptibleRun(
+                "booklab", ["--store", store.path, "sync", "--server", server.absoluteString, "--follow"], environment: [:])
+        }
     }
 
     /// The server's live books, each volume once, and the volumes that appear more than once.
@@ -126,6 +186,12 @@ struct PocketBaseInteropTests {
         return (live, seen.filter { $0.value > 1 }.map(\.key))
     }
 
+    /// A library's listing without publication years: the server holds no publication date, so
+    /// a book that came from the other device lists without its year.
+    static func withoutYears(_ list: String) -> String {
+        list.replacingOccurrences(of: #" \(\d{4}[^)]*\)"#, with: "", options: .regularExpression)
+    }
+
     /// Both devices sync until neither has anything left to send, and list the same books; the
     /// number of books in them.
     @discardableResult
@@ -134,13 +200,8 @@ struct PocketBaseInteropTests {
             let run = try await device.sync()
             #expect(run.status == 0, "\(run)")
         }
-        // The server holds no publication date: a book that came from the other device lists
-        // without its year.
-        func synced(_ list: String) -> String {
-            list.replacingOccurrences(of: #" \(\d{4}[^)]*\)"#, with: "", options: .regularExpression)
-        }
         let list = try await a.list()
-        #expect(synced(list) == synced(try await b.list()))
+        #expect(withoutYears(list) == withoutYears(try await b.list()))
         let count = list.split(separator: "\n").dropFirst().count
         return count
     }
@@ -212,6 +273,87 @@ struct PocketBaseInteropTests {
         #expect(try await Self.converge(a, b) == count - 1)
         #expect(try await Self.converge(a, b) == count - 1)
         #expect(try await Self.serverBooks(server).live.count == count - 1)
+    }
+
+    /// `--follow`: a library kept in step on PocketBase's realtime hints, through a server
+    /// restart (the event stream reconnects, and a reconnection is itself a hint).
+    @Test func followKeepsALibraryInStepOnRealtimeHintsAcrossAServerRestart() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "Follow")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+
+        let following = try b.follow()
+        #expect(await following.waitForOutput(containing: "for changes (Ctrl-C stops)", timeout: Patience.hang))
+        try await a.add("dune", 1...2)
+        #expect(try await a.sync().status == 0)
+        // No sync of b's own: the hint brings the two books.
+        #expect(await following.waitForOutput(containing: "pulled 2 books", timeout: Patience.hang), "\(following.printed)")
+        #expect(try await b.list().contains("Dune Messiah"))
+
+        // The server goes away and comes back; the follower reconnects and keeps following.
+        server.kill()
+        try await server.start()
+        _ = try await a.run("remove", "1")
+        #expect(try await a.sync().status == 0)
+        #expect(
+            await following.waitForOutput(containing: "1 removed elsewhere", timeout: Patience.hang), "\(following.printed)")
+        #expect(Self.withoutYears(try await b.list()) == Self.withoutYears(try await a.list()))
+
+        following.interrupt()
+        let end = await following.finish(timeout: Patience.hang)
+        #expect(end.status == 130, "\(end)")
+        #expect(end.errorOutput.contains("interrupted; every change not yet sent stays queued"), "\(end)")
+    }
+
+    /// `--token`: the books collection needs a signed-in user. A guest's changes are refused and
+    /// kept; with the token they go through; a library that synced signed in refuses to sync as
+    /// a guest (PocketBase would show it an empty collection, and the books would go); a token the
+    /// server refuses stops the sync. The token is never printed.
+    @Test func aCollectionThatNeedsAUserSyncsWithATokenAndNeverAsAGuest() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        try await server.requireSignedInUsers()
+        let token = try await server.signUp("reader@example.com")
+        let folder = try TemporaryDirectory(prefix: "Token")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        try await a.add("dune", 1...2)
+
+        let guest = try await a.sync()
+        #expect(guest.status == 1, "\(guest)")
+        #expect(guest.errorOutput.contains("if the books collection needs a signed-in user, pass --token"), "\(guest)")
+        #expect(try await server.records(token: token).isEmpty)
+
+        let signedIn = try await a.run("sync", "--server", server.url.absoluteString, "--token", token)
+        #expect(signedIn.status == 0, "\(signedIn)")
+        #expect(signedIn.output.contains("pushed 2 changes"), "\(signedIn)")
+        #expect(try await server.records(token: token).count == 2)
+
+        let again = try await a.sync()
+        #expect(again.status == 1, "\(again)")
+        #expect(again.errorOutput.contains("as a signed-in user"), "\(again)")
+        #expect(try await a.list().contains("Dune Messiah"), "the guest's sync must not empty the library")
+
+        let fromEnvironment = try await b.run(
+            "sync", "--server", server.url.absoluteString, environment: ["BOOKLAB_SYNC_TOKEN": token])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+        #expect(fromEnvironment.output.contains("pulled 2 books"), "\(fromEnvironment)")
+
+        let parts = token.split(separator: ".")
+        let forged = "\(parts[0]).\(parts[1]).\(String(parts[2].reversed()))"
+        let refused = try await b.run("sync", "--server", server.url.absoluteString, "--token", forged)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.errorOutput.contains("refused the token"), "\(refused)")
+
+        for run in [guest, signedIn, again, fromEnvironment, refused] {
+            #expect(!run.output.contains(parts[2]) && !run.errorOutput.contains(parts[2]), "the token was printed: \(run)")
+        }
     }
 }
 

@@ -26,7 +26,7 @@ struct Library: Sendable {
     init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
         do {
             store = try ObjectStore(
-                at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self] + SyncSchema.entities
+                at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self, SyncAccount.self] + SyncSchema.entities
             ) { configuration in
                 if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
             }

@@ -55,16 +55,67 @@ struct SyncCommand {
     }
 
     /// One sync: the library's unacknowledged changes go up, the server's come down.
+    ///
+    /// A token is checked first (PocketBase's `auth-refresh`), and a library that synced signed
+    /// in refuses to sync as a guest. Changes the server refused at an earlier sync are sent
+    /// again: running `sync` is how the user says the cause is fixed (a token given, a rule
+    /// changed).
     func run(follow: Bool) async throws {
         let conflicts = BookSync.Conflicts()
         let client = client()
+        if token != nil { try await checkToken(client) } else { try await refuseGuestOfSignedInLibrary() }
         let mirror = Library.mirror(of: library.store, server: server, client: client, conflicts: conflicts)
         try await adoptUnsyncedBooks(mirror)
         Interrupts.keep("every change not yet sent stays queued for the next sync")
+        let refused = try await library.store.context.read { tx in
+            try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
+        }
+        for write in refused { try await mirror.retry(write) }
         try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: false)
+        try await rememberAccount()
         guard follow else { return }
-        print("Following \(serverName) for changes (Ctrl-C stops)…")
+        Terminal.say("Following \(serverName) for changes (Ctrl-C stops)…")
         try await followHints(mirror, client: client, conflicts: conflicts)
+    }
+
+    /// Checks the token with the server before anything is sent: PocketBase takes a token it
+    /// cannot verify for a guest (an empty list, a refused write), never for a `401`.
+    private func checkToken(_ client: FetchClient) async throws {
+        guard let token, let claims = PocketBaseToken(token) else {
+            throw ExampleFailure(
+                "the token is not a PocketBase sign-in token",
+                fix: "pass the token that auth-with-password answered, with --token or BOOKLAB_SYNC_TOKEN")
+        }
+        if let expires = claims.expires, expires < Date() {
+            throw ExampleFailure(
+                "the token expired at \(expires.formatted(.iso8601))", fix: "sign in again and pass the new token with --token")
+        }
+        do {
+            _ = try await client.fetch(
+                PocketBaseRequest(server: server, path: "/api/collections/\(claims.collectionID)/auth-refresh", method: .post),
+                extracting: .data)
+        } catch where error.code == .authenticationFailed || [401, 403, 404].contains(error.statusCode ?? 0) {
+            throw ExampleFailure(
+                "the sync server at \(serverName) refused the token", fix: "sign in again and pass the new token with --token")
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Stops a guest's sync of a library that last synced signed in with this server.
+    private func refuseGuestOfSignedInLibrary() async throws {
+        let name = serverName
+        let account = try await library.store.context.read { tx in try tx.fetch(SyncAccount.self, id: name) }
+        guard account?.signedIn == true else { return }
+        throw ExampleFailure(
+            "the library synced with \(name) as a signed-in user; as a guest it would see none of its books",
+            fix: "pass the token with --token or BOOKLAB_SYNC_TOKEN")
+    }
+
+    /// Remembers whether this server was synced signed in.
+    private func rememberAccount() async throws {
+        let account = SyncAccount(id: serverName, signedIn: token != nil)
+        try await library.store.context.persist { tx in try tx.upsert(account) }
     }
 
     /// Books added before the library synced have no outbox entry: they are queued once.
@@ -90,13 +141,13 @@ struct SyncCommand {
         } catch {
             throw failure(error)
         }
-        for line in conflicts.lines { print(line) }
+        for line in conflicts.lines { Terminal.say(line) }
         let rejected = try await library.store.context.read { tx in
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
         }
         let changed = report.writesSent + report.recordsApplied + report.recordsDeleted + report.conflicts > 0
         if changed || !quietWhenUnchanged {
-            print(
+            Terminal.say(
                 "Synced with \(serverName): pushed \(count(report.writesSent, "change")), "
                     + "pulled \(count(report.recordsApplied, "book"))"
                     + (report.recordsDeleted > 0 ? ", \(report.recordsDeleted) removed elsewhere" : "") + ".")
@@ -105,7 +156,11 @@ struct SyncCommand {
             throw ExampleFailure(
                 "the server refused \(rejected.count == 1 ? "a change" : "\(rejected.count) changes"): "
                     + "\(first.recordID): \(first.reason ?? "no reason given")",
-                fix: "the change stays queued; fix it (booklab rate/remove) and sync again")
+                fix: token == nil
+                    ? "the change stays queued and is sent again at the next sync; if the books collection "
+                        + "needs a signed-in user, pass --token"
+                    : "the change stays queued and is sent again at the next sync; change or remove the book if the "
+                        + "server cannot take it")
         }
     }
 
