@@ -273,7 +273,9 @@ extension Mirror {
                     if try self.rebase(writes, remote: record, policy: policy, in: tx) { result.conflicts += 1 }
                     continue
                 }
-                if let incoming = version?(record), let stored = storedVersions[text], incoming < stored { continue }
+                // An older version never replaces a newer one; the version already stored (a re-read
+                // overlap, the server's answer to this device's own write) is not applied again.
+                if let incoming = version?(record), let stored = storedVersions[text], incoming <= stored { continue }
                 try self.storeRemote(record, in: tx)
                 result.applied += 1
             }

@@ -103,7 +103,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 public struct SyncReport: Sendable, Hashable {
     /// Pages of changes applied.
     public var pagesApplied = 0
-    /// Records created or updated locally by the pull.
+    /// Records created or updated locally by the pull: new ones, and ones at a newer version than
+    /// the stored row (a record re-read at the version already stored is not counted).
     public var recordsApplied = 0
     /// Records deleted locally (tombstones, reconciliation, snapshot pruning).
     public var recordsDeleted = 0
