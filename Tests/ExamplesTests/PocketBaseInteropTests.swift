@@ -355,6 +355,35 @@ struct PocketBaseInteropTests {
             #expect(!run.output.contains(parts[2]) && !run.errorOutput.contains(parts[2]), "the token was printed: \(run)")
         }
     }
+
+    /// Another client stores a different volume with an ISBN a library already holds: the pull
+    /// stores it beside the library's book, and the sync goes on (the ISBN was a unique key of
+    /// the library, and that page was refused at every sync).
+    @Test func anotherVolumeOfAnISBNTheLibraryHoldsIsPulledBesideIt() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "ISBN")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        try await a.add("dune", 1...1)
+        #expect(try await a.sync().status == 0)
+        let record = try #require(try await server.records().first)
+        let isbn = try #require(record["isbn13"] as? String)
+        _ = try await server.send(
+            "POST", "api/collections/books/records",
+            [
+                "volumeId": "anotherEdition1", "title": "Dune (another edition)", "authors": ["Frank Herbert"],
+                "isbn13": isbn, "rating": 0, "addedAt": "2026-11-25 08:00:00.000Z", "deleted": false,
+            ])
+        for _ in 0..<2 {
+            let run = try await a.sync()
+            #expect(run.status == 0, "\(run)")
+        }
+        let list = try await a.list()
+        #expect(list.contains("Dune (another edition)"), "\(list)")
+        #expect(list.components(separatedBy: "ISBN \(isbn)").count == 3, "\(list)")
+    }
 }
 
 /// The PocketBase server could not be used.

@@ -25,10 +25,23 @@ struct Library: Sendable {
     ///     (checked four times a second), as `booklab watch` needs.
     init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
         do {
-            store = try ObjectStore(
-                at: url, entities: [LibraryBook.self, SearchResult.self, LibraryAuthor.self, SyncAccount.self] + SyncSchema.entities
-            ) { configuration in
-                if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
+            let entities: [any StoredEntity.Type] =
+                [LibraryBook.self, SearchResult.self, LibraryAuthor.self, SyncAccount.self] + SyncSchema.entities
+            func open(_ migrations: [Migration]) throws -> ObjectStore {
+                try ObjectStore(at: url, entities: entities) { configuration in
+                    if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
+                    configuration.migrations = migrations
+                }
+            }
+            do {
+                store = try open([])
+            } catch let error as PersistenceError
+                where (error.code == .incompatibleSchema && error.property == "isbn") || error.code == .newerSchema
+            {
+                // Only a library written while the ISBN was unique runs (and records) the migration,
+                // so any program can open a library made since with the plain entities. A library that
+                // ran it records it, and opens with it (a truly newer one fails again, as it should).
+                store = try open([Self.isbnNotUnique])
             }
             // A library written before authors were entities: link its books to their authors once.
             try store.context.persistAndWait { tx in
@@ -40,6 +53,13 @@ struct Library: Sendable {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
         outbox = Self.mirror(of: store, server: nil, client: FetchClient())
+    }
+
+    /// Libraries written while the ISBN was a unique key: the key goes (an index takes its place),
+    /// so a pull can store another device's volume of an ISBN this library already holds. Run
+    /// only on such a library.
+    static let isbnNotUnique = Migration("library-isbn-not-unique") { tx in
+        try tx.dropUniqueKey(["isbn"], from: LibraryBook.self)
     }
 
     /// The library as a mirror of the `books` collection at `server` (`nil`: no server yet, for
@@ -154,18 +174,18 @@ struct Library: Sendable {
         let candidate = LibraryBook(result, addedAt: Date())
         let outbox = self.outbox
         return try await store.context.persist { tx in
-            // The same volume is matched by its id; another volume with the same ISBN-13, by that key.
-            let sameVolume = try tx.fetch(LibraryBook.self, id: candidate.id) != nil
-            let key = candidate.isbn == nil || sameVolume ? nil : LibraryBook.byISBN
+            // The same volume is matched by its id; another volume with the same ISBN-13 is the book
+            // stored first with it, which keeps its identity.
+            var target = candidate
+            if try tx.fetch(LibraryBook.self, id: candidate.id) == nil, let isbn = candidate.isbn,
+                let sameBook = try tx.first(
+                    Query(where: LibraryBook.isbnField == isbn, sortedBy: [LibraryBook.idField.ascending()]))
+            {
+                target.id = sameBook.id
+            }
             let outcome = try tx.upsert(
-                candidate, matching: key, onConflict: [.keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField)])
-            let stored =
-                if let isbn = candidate.isbn, key != nil {
-                    try tx.first(Query(where: LibraryBook.isbnField == isbn))
-                } else {
-                    try tx.fetch(LibraryBook.self, id: candidate.id)
-                }
-            var book = stored ?? candidate  // the row the upsert just wrote: always found
+                target, onConflict: [.keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField)])
+            var book = try tx.fetch(LibraryBook.self, id: target.id) ?? target  // the row the upsert just wrote
             if outcome == .inserted {
                 // Queued as a create: the outbox writes the row again with its entry.
                 _ = try tx.delete(LibraryBook.self, id: book.id)

@@ -153,6 +153,10 @@ final class RecentPhotosFetcher: Sendable {
         return ChangePage(
             records: stored.map(\.photo), hasMore: position.page < min(position.pages, pages),
             storingRelated: { tx in
+                // Set before the page commits, so it is true on either side of the commit.
+                Interrupts.keep(
+                    "the store holds what it held before, with any page of this fetch already stored whole; "
+                        + "the next fetch walks the recent photos again")
                 let known = Set(try tx.fetch(Query<Photo>(where: Photo.idField.isIn(ids))).map(\.id))
                 for entry in entries {
                     try tx.upsert(entry.photographer)

@@ -41,12 +41,10 @@ public struct LibraryBook: StoredEntity {
     public static let entityName = "LibraryBook"
     /// The ISBN column.
     public static let isbnField = Field<LibraryBook, String?>("isbn")
-    /// One ISBN is one book.
-    public static let byISBN = UniqueKey(isbnField)
-    /// The unique keys: ``byISBN``.
-    public static let uniqueKeys = [byISBN]
-    /// The index that serves the library's order.
-    public static let indexes = [EntityIndex(title, caseInsensitive: true)]
+    /// The indexes that serve the library's order and look-ups by ISBN. The ISBN is not a unique
+    /// key: a synced library holds what the server holds, and two devices can add two volumes
+    /// of one ISBN (`booklab add` still keeps one book per ISBN on one device).
+    public static let indexes = [EntityIndex(title, caseInsensitive: true), EntityIndex(isbnField)]
     /// The rating column, for `booklab rate` and the library's average.
     public static let ratingField = Field<LibraryBook, Int?>("rating")
     /// When the book was first added, kept when it is added again.
