@@ -384,6 +384,28 @@ struct PocketBaseInteropTests {
         #expect(list.contains("Dune (another edition)"), "\(list)")
         #expect(list.components(separatedBy: "ISBN \(isbn)").count == 3, "\(list)")
     }
+
+    /// Two syncs of one library at once (two processes): each ends in success or one clear line,
+    /// and after the next sync the server holds every book once and the library equals it.
+    @Test func twoSyncsOfOneLibraryAtOnceDoubleNothing() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "TwoAtOnce")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        try await a.add("unreal engine", 1...20)
+        async let first = a.sync()
+        async let second = a.sync()
+        for run in try await [first, second] {
+            #expect(run.status == 0 || run.errorOutput.split(separator: "\n").count == 1, "\(run)")
+        }
+        #expect(try await a.sync().status == 0)
+        let books = try await Self.serverBooks(server)
+        #expect(books.doubled.isEmpty, "volumes created twice: \(books.doubled)")
+        #expect(books.live.count == 20)
+        #expect(try await a.list().split(separator: "\n").dropFirst().count == 20)
+    }
 }
 
 /// The PocketBase server could not be used.
