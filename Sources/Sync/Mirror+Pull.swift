@@ -249,13 +249,19 @@ extension Mirror {
             var result = Applied()
             let ids = page.records.map(\.id) + page.deleted
             let texts = ids.map { $0.databaseValue.identityText }
-            let pending = Dictionary(
-                grouping: try tx.fetch(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(texts),
-                        sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
+            // Each look-up is an index probe per record of the page: skipped when there is nothing to
+            // find (no write waits in the collection's outbox; no row stored yet, as in a first pull).
+            let anyPending = try tx.first(Query<PendingWrite>(where: PendingWrite.collection == collection)) != nil
+            let pending =
+                anyPending
+                ? Dictionary(
+                    grouping: try tx.fetch(
+                        Query<PendingWrite>(
+                            where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(texts),
+                            sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
+                : [:]
             var storedVersions: [String: RecordVersion] = [:]
-            if let version {
+            if let version, try tx.first(Query<Entity>()) != nil {
                 for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
                     storedVersions[row.id.databaseValue.identityText] = version(row)
                 }
