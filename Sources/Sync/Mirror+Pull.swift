@@ -81,15 +81,25 @@ extension Mirror {
         if case .keyset = remote.cursor, remote.version == nil {
             throw SyncError(
                 .misuse, collection: remote.name,
-                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated or sequence).")
+                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated or sequence)."
+            )
         }
         var checkpoint = try await readCheckpoint()
         if checkpoint.walk == nil, remote.cursor == .snapshot {
             checkpoint = try await beginWalk(.snapshot)
         }
-        try await pages(&checkpoint, &report)
+        // A keyset run that starts on a store without a row of the collection (a first launch)
+        // stores only records of this run, in version order: each appears once, or again at a
+        // newer version, so the look-up of stored versions is not needed.
+        var startedEmpty = false
+        if case .keyset = remote.cursor {
+            startedEmpty = try await persist { tx in try tx.first(Query<Entity>()) == nil }
+        }
+        try await pages(&checkpoint, &report, startedEmpty: startedEmpty)
         if let identities = remote.identities, checkpoint.walk == nil {
-            let due = checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval } ?? true
+            let due =
+                checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval }
+                ?? true
             if due {
                 try await reconcile(identities, &report)
             }
@@ -115,7 +125,9 @@ extension Mirror {
     }
 
     /// Reads and applies pages until the server has no more.
-    private func pages(_ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport) async throws(SyncError) {
+    private func pages(
+        _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
+    ) async throws(SyncError) {
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
@@ -142,16 +154,18 @@ extension Mirror {
             } catch {
                 throw SyncError(
                     .undecodablePage, collection: remote.name, page: position.map(Self.describe) ?? "first",
-                    "A page of \(remote.name) (cursor \(position.map(Self.describe) ?? "none")) does not decode: \(error)")
+                    "A page of \(remote.name) (cursor \(position.map(Self.describe) ?? "none")) does not decode: \(error)"
+                )
             }
             let next = try nextPosition(after: page, at: position)
             if page.hasMore, next == position {
                 throw SyncError(
                     .badWriteResponse, collection: remote.name, page: position.map(Self.describe),
-                    "A page of \(remote.name) says more follow but gives no new cursor; stopping instead of reading it again.")
+                    "A page of \(remote.name) says more follow but gives no new cursor; stopping instead of reading it again."
+                )
             }
             let walk = checkpoint.walk
-            let applied = try await apply(page, next: next, walk: walk)
+            let applied = try await apply(page, next: next, walk: walk, startedEmpty: startedEmpty)
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
@@ -174,7 +188,8 @@ extension Mirror {
     }
 
     /// The position after `page`.
-    private func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
+    private func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
+    {
         if let cursor = page.cursor { return cursor }
         switch remote.cursor {
         case .snapshot:
@@ -192,7 +207,8 @@ extension Mirror {
             guard let version = remote.version?(last) else {
                 throw SyncError(
                     .undecodablePage, collection: remote.name, record: last.id.databaseValue.identityText,
-                    "The record \(remote.name)/\(last.id.databaseValue.identityText) has no version for the keyset cursor.")
+                    "The record \(remote.name)/\(last.id.databaseValue.identityText) has no version for the keyset cursor."
+                )
             }
             return .keyset(version: version, id: last.id.databaseValue.identityText)
         }
@@ -223,7 +239,9 @@ extension Mirror {
     }
 
     /// Applies a page and moves the cursor in one transaction.
-    private func apply(_ page: ChangePage<Entity>, next: SyncCursor?, walk: SyncWalk?) async throws(SyncError) -> Applied {
+    private func apply(
+        _ page: ChangePage<Entity>, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool
+    ) async throws(SyncError) -> Applied {
         let collection = remote.name
         let version = remote.version
         let policy = conflicts
@@ -261,7 +279,7 @@ extension Mirror {
                             sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
                 : [:]
             var storedVersions: [String: RecordVersion] = [:]
-            if let version, try tx.first(Query<Entity>()) != nil {
+            if let version, !startedEmpty, try tx.first(Query<Entity>()) != nil {
                 for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
                     storedVersions[row.id.databaseValue.identityText] = version(row)
                 }
@@ -314,7 +332,8 @@ extension Mirror {
                             where: SyncSeenRecord.collection == collection
                                 && SyncSeenRecord.generation == walk.generation)
                     ).map(\.recordID))
-                let waiting = Set(try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
+                let waiting = Set(
+                    try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
                 let candidates = retaining.map { Query<Entity>(where: !$0) } ?? Query<Entity>()
                 let stale = try tx.fetch(candidates).map(\.id).filter {
                     let text = $0.databaseValue.identityText
@@ -403,7 +422,8 @@ extension Mirror {
         if first.state != .conflicted, sameVersion(base, record) { return false }
         var write = writes.last ?? first
         let local = try write.local(as: Entity.self)
-        let resolution = first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
+        let resolution =
+            first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
         let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
         switch resolution {
         case .keepRemote:

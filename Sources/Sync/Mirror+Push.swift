@@ -141,11 +141,15 @@ extension Mirror {
         do {
             switch write.operation {
             case .create:
-                guard let local = try write.local(as: Entity.self) else { return .rejected("The create has no record.") }
+                guard let local = try write.local(as: Entity.self) else {
+                    return .rejected("The create has no record.")
+                }
                 guard let create = remote.create else { return .rejected(Self.noRequest("create", remote.name)) }
                 endpoint = create(local)
             case .update:
-                guard let local = try write.local(as: Entity.self) else { return .rejected("The update has no record.") }
+                guard let local = try write.local(as: Entity.self) else {
+                    return .rejected("The update has no record.")
+                }
                 let base = try write.base(as: Entity.self)
                 switch remote.conflictCheck.kind {
                 case .none: break
@@ -194,7 +198,8 @@ extension Mirror {
             else { return .acknowledged(nil) }
             switch await current(read(identity), record: write.recordID) {
             case .found(let record): return .acknowledged(try? Self.encode(record))
-            case .missing: return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
+            case .missing:
+                return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
             }
         case .delete where status == 404:
@@ -328,7 +333,8 @@ extension Mirror {
     ) throws {
         let record = try remoteData.map { try JSONDecoder().decode(Entity.self, from: $0) }
         let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
-        let conflict = Conflict(base: try write.base(as: Entity.self), local: try write.local(as: Entity.self), remote: record)
+        let conflict = Conflict(
+            base: try write.base(as: Entity.self), local: try write.local(as: Entity.self), remote: record)
         switch policy.resolve(conflict) {
         case .keepRemote:
             for pending in try writes(of: write.recordID, in: tx) { _ = try tx.delete(pending) }

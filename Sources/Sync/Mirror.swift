@@ -105,8 +105,10 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
             if rekey { try transaction.insert(last) } else { try transaction.update(last) }
         } else {
             let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
-            let operation: PendingWrite.Operation = stored == nil && writes.last?.operation != .create ? .create : .update
-            try enqueue(operation, recordID: recordID, identity: entity.id, payload: payload, base: base, in: transaction)
+            let operation: PendingWrite.Operation =
+                stored == nil && writes.last?.operation != .create ? .create : .update
+            try enqueue(
+                operation, recordID: recordID, identity: entity.id, payload: payload, base: base, in: transaction)
         }
         try transaction.upsert(entity)
     }
@@ -229,7 +231,11 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                 return
             case .keepRemote:
                 _ = try tx.delete(current)
-                if let remoteRecord { try tx.upsert(remoteRecord) } else { _ = try tx.delete(Entity.self, id: identity) }
+                if let remoteRecord {
+                    try tx.upsert(remoteRecord)
+                } else {
+                    _ = try tx.delete(Entity.self, id: identity)
+                }
             case .keepLocal, .use:
                 if case .use(let record) = resolution {
                     current.payload = try Self.encode(record)
@@ -299,7 +305,8 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
 
     /// The create or update request a save of `entity` will send, or the misuse error of a
     /// collection that has none.
-    private func writeEndpoint(_ entity: Entity, stored: Entity?, _ recordID: String) throws(SyncError) -> any Endpoint {
+    private func writeEndpoint(_ entity: Entity, stored: Entity?, _ recordID: String) throws(SyncError) -> any Endpoint
+    {
         if stored == nil {
             guard let create = remote.create else { throw readOnly("create", recordID, "create") }
             return create(entity)

@@ -241,7 +241,8 @@ extension Mirror {
             status.pendingCount = try tx.count(
                 Query<PendingWrite>(where: outbox && PendingWrite.state.isIn([PendingWrite.State.pending, .sending])))
             status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
-            status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
+            status.conflictedCount = try tx.count(
+                Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
             status.nextRetry = try tx.first(
                 Query<PendingWrite>(
                     where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,

@@ -54,7 +54,8 @@ import Testing
         #expect(later.status == 0, "\(later)")
         #expect(
             later.output.contains(
-                ": \(added.count) new, \(after.count - added.count) already stored, \(gone.count) removed (no longer recent)"),
+                ": \(added.count) new, \(after.count - added.count) already stored, \(gone.count) removed (no longer recent)"
+            ),
             "\(later)")
         #expect(later.output.contains("; the store holds \(after.count) photos\n"), "\(later)")
 

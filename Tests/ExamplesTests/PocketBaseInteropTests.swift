@@ -112,14 +112,19 @@ final class PocketBaseServer: Sendable {
             ["email": email, "password": password, "passwordConfirm": password])
         let signedIn = try await send(
             "POST", "api/collections/users/auth-with-password", ["identity": email, "password": password])
-        guard let token = signedIn["token"] as? String else { throw PocketBaseFailure(description: "no token for \(email)") }
+        guard let token = signedIn["token"] as? String else {
+            throw PocketBaseFailure(description: "no token for \(email)")
+        }
         return token
     }
 
     /// Every record of the books collection, as JSON objects (as a superuser when `token` is one).
     func records(token: String? = nil) async throws -> [[String: Any]] {
-        var components = URLComponents(url: url.appendingPathComponent("api/collections/books/records"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "perPage", value: "1000"), URLQueryItem(name: "skipTotal", value: "1")]
+        var components = URLComponents(
+            url: url.appendingPathComponent("api/collections/books/records"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [
+            URLQueryItem(name: "perPage", value: "1000"), URLQueryItem(name: "skipTotal", value: "1"),
+        ]
         guard let listURL = components?.url else { return [] }
         var request = URLRequest(url: listURL)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -173,7 +178,8 @@ struct PocketBaseInteropTests {
         /// Starts `sync --follow`, its output read as it comes.
         func follow() throws -> InterruptibleRun {
             try InterruptibleRun(
-                "booklab", ["--store", store.path, "sync", "--server", server.absoluteString, "--follow"], environment: [:])
+                "booklab", ["--store", store.path, "sync", "--server", server.absoluteString, "--follow"],
+                environment: [:])
         }
     }
 
@@ -291,7 +297,8 @@ struct PocketBaseInteropTests {
         try await a.add("dune", 1...2)
         #expect(try await a.sync().status == 0)
         // No sync of b's own: the hint brings the two books.
-        #expect(await following.waitForOutput(containing: "pulled 2 books", timeout: Patience.hang), "\(following.printed)")
+        #expect(
+            await following.waitForOutput(containing: "pulled 2 books", timeout: Patience.hang), "\(following.printed)")
         #expect(try await b.list().contains("Dune Messiah"))
 
         // The server goes away and comes back; the follower reconnects and keeps following.
@@ -300,7 +307,8 @@ struct PocketBaseInteropTests {
         _ = try await a.run("remove", "1")
         #expect(try await a.sync().status == 0)
         #expect(
-            await following.waitForOutput(containing: "1 removed elsewhere", timeout: Patience.hang), "\(following.printed)")
+            await following.waitForOutput(containing: "1 removed elsewhere", timeout: Patience.hang),
+            "\(following.printed)")
         #expect(Self.withoutYears(try await b.list()) == Self.withoutYears(try await a.list()))
 
         following.interrupt()
@@ -352,7 +360,8 @@ struct PocketBaseInteropTests {
         #expect(refused.errorOutput.contains("refused the token"), "\(refused)")
 
         for run in [guest, signedIn, again, fromEnvironment, refused] {
-            #expect(!run.output.contains(parts[2]) && !run.errorOutput.contains(parts[2]), "the token was printed: \(run)")
+            #expect(
+                !run.output.contains(parts[2]) && !run.errorOutput.contains(parts[2]), "the token was printed: \(run)")
         }
     }
 

@@ -1,11 +1,11 @@
 import FetchKit
+import FetchKitTesting
 import Foundation
+import Locking
 import Persistence
 import Sync
 import SyncHarness
 import TestSupport
-import FetchKitTesting
-import Locking
 import Testing
 
 #if canImport(FoundationNetworking)

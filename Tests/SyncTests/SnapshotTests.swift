@@ -54,7 +54,9 @@ private final class Board: Sendable {
             let size = Int(query["size"] ?? "") ?? 3
             let all = pins.withLock { $0 }
             let slice = all.dropFirst((page - 1) * size).prefix(size)
-            let items = slice.map { #"{"id":"\#($0.id)","title":"\#($0.title)","owner":{"id":"\#($0.owner)","name":"\#($0.name)"}}"# }
+            let items = slice.map {
+                #"{"id":"\#($0.id)","title":"\#($0.title)","owner":{"id":"\#($0.owner)","name":"\#($0.name)"}}"#
+            }
             return StubResponse.json(#"{"pins":[\#(items.joined(separator: ","))],"more":\#(all.count > page * size)}"#)
                 .delayed(by: delay.withLock { $0 })
         }

@@ -1,3 +1,4 @@
+import Decoding
 import FetchKit
 import FetchKitTesting
 import Foundation
@@ -110,7 +111,8 @@ final class SyncBenchServer: Sendable {
                 return endpoint
             },
             page: { data, _ in
-                let page = try JSONDecoder().decode(SyncedPage.self, from: data)
+                // The decoder the hand side's `.decode` uses: PathDecoder.
+                let page = try PathDecoder().decode(SyncedPage.self, from: data)
                 return ChangePage(records: page.items, hasMore: page.hasMore)
             },
             create: { note in

@@ -36,7 +36,8 @@ struct PocketBaseToken: Sendable {
             var type: String?
         }
         guard let data = Data(base64Encoded: payload),
-            let claims = try? JSONDecoder().decode(Claims.self, from: data), claims.type == nil || claims.type == "auth",
+            let claims = try? JSONDecoder().decode(Claims.self, from: data),
+            claims.type == nil || claims.type == "auth",
             !claims.collectionId.isEmpty,
             claims.collectionId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         else { return nil }

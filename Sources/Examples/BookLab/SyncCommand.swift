@@ -88,15 +88,18 @@ struct SyncCommand {
         }
         if let expires = claims.expires, expires < Date() {
             throw ExampleFailure(
-                "the token expired at \(expires.formatted(.iso8601))", fix: "sign in again and pass the new token with --token")
+                "the token expired at \(expires.formatted(.iso8601))",
+                fix: "sign in again and pass the new token with --token")
         }
         do {
             _ = try await client.fetch(
-                PocketBaseRequest(server: server, path: "/api/collections/\(claims.collectionID)/auth-refresh", method: .post),
+                PocketBaseRequest(
+                    server: server, path: "/api/collections/\(claims.collectionID)/auth-refresh", method: .post),
                 extracting: .data)
-        } catch where error.code == .authenticationFailed || [401, 403, 404].contains(error.statusCode ?? 0) {
+        } catch let error where error.code == .authenticationFailed || [401, 403, 404].contains(error.statusCode ?? 0) {
             throw ExampleFailure(
-                "the sync server at \(serverName) refused the token", fix: "sign in again and pass the new token with --token")
+                "the sync server at \(serverName) refused the token",
+                fix: "sign in again and pass the new token with --token")
         } catch {
             throw failure(error)
         }

@@ -190,7 +190,9 @@ final class RecentPhotosFetcher: Sendable {
             // The message names the page and carries the reader's own words.
             return FlickrError(kind: .unreadableResponse, description: error.message)
         case .storeFailed:
-            let description = error.persistenceError.map { ExampleFailure.store("cannot store the photos", $0).description }
+            let description = error.persistenceError.map {
+                ExampleFailure.store("cannot store the photos", $0).description
+            }
             return FlickrError(kind: .store, description: description ?? error.message)
         default:
             return error
