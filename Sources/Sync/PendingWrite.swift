@@ -89,8 +89,12 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let sequence = Field<PendingWrite, Int64>("sequence")
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
-    /// Indexes: by collection and order, and by record.
-    public static let indexes = [EntityIndex(collection, sequence), EntityIndex(collection, recordID)]
+    /// Indexes: by collection and order, by record, and by state (a round of the outbox looks
+    /// for the refused and parked writes, and the status counts each state, without reading the
+    /// whole outbox).
+    public static let indexes = [
+        EntityIndex(collection, sequence), EntityIndex(collection, recordID), EntityIndex(collection, state),
+    ]
 
     /// The record as written locally.
     ///
