@@ -19,6 +19,7 @@ import Testing
         #expect(first.status == 0, "\(first)")
         #expect(first.output.contains(": \(expected.count) new, 0 already stored"), "\(first)")
         #expect(first.output.contains("skipped \(250 - expected.count) without a usable location"), "\(first)")
+        #expect(first.output.contains("downloaded recent-photos: "), "\(first)")
         #expect(first.output.contains("received 250 photos; "), "\(first)")
 
         let second = try await sandbox.run(["fetch"])

@@ -30,6 +30,7 @@ final class RecentPhotosFetcher: Sendable {
 
     /// What the run in progress has read so far.
     private struct Tally: Sendable {
+        var bytes = 0
         var received = 0
         var skipped: [FetchReport.Skipped] = []
         var usable = Set<String>()
@@ -89,8 +90,10 @@ final class RecentPhotosFetcher: Sendable {
         }
         let read = tally.withLock { $0 }
         var report = FetchReport()
+        report.bytes = read.bytes
         report.received = read.received
         report.skipped = read.skipped
+        progress?("downloaded \(mirror.remote.name): \(Self.size(read.bytes))")
         progress?(receivedLine(report))
         report.new = read.new.count
         report.updated = read.usable.count - read.new.count
@@ -144,6 +147,7 @@ final class RecentPhotosFetcher: Sendable {
         }
         let received = decoded.wrappedValue.count + report.entries(.skippedElement).count
         tally.withLock { tally in
+            tally.bytes += data.count
             tally.received += received
             tally.skipped += skipped
             tally.usable.formUnion(stored.map(\.photo.id))
@@ -200,6 +204,10 @@ final class RecentPhotosFetcher: Sendable {
     }
 
     // MARK: Text
+
+    private static func size(_ bytes: Int) -> String {
+        bytes < 10_000 ? "\(bytes) bytes" : "\(bytes / 1000) kB"
+    }
 
     private func receivedLine(_ report: FetchReport) -> String {
         var line = "received \(FetchReport.count(report.received, "photo"))"

@@ -240,7 +240,11 @@ import Testing
         let stop = Locked(false)
         let truncations = Locked(0)
         let path = file.path
-        async let truncating: Void = Blocking.run {
+        // A thread started here, not from a child task: on a loaded machine the cooperative pool
+        // may not start a child task before the reads are done.
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { finished.signal() }
             while !stop.current {
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else {
@@ -267,7 +271,7 @@ import Testing
             reads += 1
         }
         stop.withLock { $0 = true }
-        await truncating
+        await Blocking.run { finished.wait() }
         #expect(truncations.current >= 40)
         #expect(try fixture.strayFiles().isEmpty)
         print("\(reads) reads while the file was truncated \(truncations.current) times: \(hits) hits")
