@@ -26,7 +26,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
     let realDocuments = try realDocumentCases()
-    let sync = try syncCases(scratch)
+    let sync = try syncCases(scratch) + largeMirrorCases(scratch)
     return linuxPeers + realDocuments + sync + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
@@ -141,7 +141,7 @@ let memoryFanOutCount = 10_000
 /// Every memory case, each measured in a child process of its own (peak resident memory,
 /// `VmHWM`), in report order. The baseline is the same child doing nothing, so each other
 /// row can be read as baseline + the case's own cost.
-let memoryCases: [MemoryCase] = baseMemoryCases + uploadMemoryCases + decodingMemoryCases
+let memoryCases: [MemoryCase] = baseMemoryCases + uploadMemoryCases + decodingMemoryCases + syncMemoryCases
 
 let baseMemoryCases: [MemoryCase] = [
     MemoryCase(name: "baseline: the benchmark process doing nothing") { _ in },

@@ -96,7 +96,11 @@ final class SyncBenchServer: Sendable {
     }
 
     func collection(list path: String = "/records") -> RemoteCollection<SyncedNote> {
-        let base = server.baseURL
+        Self.collection(base: server.baseURL, pageSize: pageSize, list: path)
+    }
+
+    /// The collection of a benchmark server at `base`.
+    static func collection(base: URL, pageSize: Int, list path: String = "/records") -> RemoteCollection<SyncedNote> {
         let size = pageSize
         return RemoteCollection<SyncedNote>(
             name: "records", cursor: .keyset(overlap: .none), version: { RecordVersion($0.updated) },
@@ -232,3 +236,248 @@ func time(_ body: () async throws -> Void) async rethrows -> Duration {
     try await body()
     return clock.now - start
 }
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// A server of 1,000,000 records listed in keyset pages, whose records can be changed: each
+/// change stamps records after every earlier stamp, so an incremental pull finds exactly them.
+final class GrowingSyncServer: Sendable {
+    let server = StubServer()
+    let count: Int
+    private let base: [SyncedNote]
+    private let changes = Locked<[SyncedNote]>([])
+    private let generation = Locked(0)
+
+    init(count: Int) throws {
+        self.count = count
+        base = (0..<count).map { index in
+            SyncedNote(
+                id: String(format: "rec%07d", index), title: "Record \(index)",
+                body: "A body of a few words for record \(index).",
+                updated: String(
+                    format: "2026-11-25 10:%02d:%02d.%03dZ", (index / 60_000) % 60, (index / 1000) % 60, index % 1000))
+        }
+        let listing = self
+        server.route("GET", "/records") { request in listing.page(request) }
+        try server.start()
+    }
+
+    /// Changes `number` records (the next ones after the last change), stamped after every
+    /// earlier stamp.
+    func change(_ number: Int) {
+        let round = generation.withLock { value in
+            value += 1
+            return value
+        }
+        let changed = (0..<number).map { offset in
+            let index = (round * number + offset) % count
+            return SyncedNote(
+                id: base[index].id, title: "Record \(index), change \(round)", body: base[index].body,
+                updated: String(format: "2026-11-25 12:%02d:%02d.%03dZ", (round / 60) % 60, round % 60, offset))
+        }
+        changes.withLock { $0 += changed }
+    }
+
+    private func page(_ request: RecordedRequest) -> StubResponse {
+        let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
+        let limit = Int(query["limit"] ?? "") ?? 1000
+        let after = query["after"].map { ($0, query["afterID"] ?? "") }
+        func isAfter(_ note: SyncedNote) -> Bool {
+            guard let after else { return true }
+            return (note.updated, note.id) > after
+        }
+        var items: [SyncedNote] = []
+        var more = false
+        if after.map({ $0.0 < "2026-11-25 11" }) ?? true {
+            // The base listing, in order: a binary search for the first record after the cursor.
+            var low = 0
+            var high = base.count
+            while low < high {
+                let mid = (low + high) / 2
+                if isAfter(base[mid]) { high = mid } else { low = mid + 1 }
+            }
+            items = Array(base[low..<min(low + limit, base.count)])
+            more = low + limit < base.count || !changes.withLock({ $0.isEmpty })
+        }
+        if items.count < limit {
+            let later = changes.withLock { $0 }.filter(isAfter).sorted { ($0.updated, $0.id) < ($1.updated, $1.id) }
+            let room = limit - items.count
+            items += later.prefix(room)
+            more = later.count > room
+        }
+        struct Body: Encodable {
+            var items: [SyncedNote]
+            var hasMore: Bool
+        }
+        let body = (try? JSONEncoder().encode(Body(items: items, hasMore: more))) ?? Data()
+        return .data(body, contentType: "application/json")
+    }
+}
+
+/// The rows of a large mirror: an incremental pull of 100 changed records and a sync with
+/// nothing changed, on a store of 1,000,000 records.
+func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
+    let count = 1_000_000
+    let client = FetchClient()
+    struct Prepared {
+        let server: GrowingSyncServer
+        let mirror: Mirror<SyncedNote>
+        let mirrorStore: ObjectStore
+        let handStore: ObjectStore
+    }
+    let prepared = lazily { () throws -> Prepared in
+        let server = try GrowingSyncServer(count: count)
+        scratch.removeDatabase("large-mirror.sqlite")
+        scratch.removeDatabase("large-hand.sqlite")
+        let mirrorStore = try ObjectStore(
+            at: URL(fileURLWithPath: scratch.path("large-mirror.sqlite")),
+            entities: [SyncedNote.self] + SyncSchema.entities)
+        let handStore = try ObjectStore(
+            at: URL(fileURLWithPath: scratch.path("large-hand.sqlite")), entities: [SyncedNote.self])
+        let mirror = Mirror(
+            SyncBenchServer.collection(base: server.server.baseURL, pageSize: 1000), store: mirrorStore, client: client)
+        // The mirror's first pull fills its store (and its cursor); the hand side's store gets the
+        // same rows by a plain insert.
+        _ = try blocking { try await mirror.sync() }
+        let mirrored = try mirrorStore.context.readAndWait { tx in try tx.count(Query<SyncedNote>()) }
+        guard mirrored == count else { throw RawSQLite.Failure(description: "mirrored \(mirrored) records") }
+        try handStore.context.persistAndWait { tx in
+            try mirrorStore.context.readAndWait { source in
+                try tx.insert(contentsOf: try source.fetch(Query<SyncedNote>()))
+            }
+        }
+        return Prepared(server: server, mirror: mirror, mirrorStore: mirrorStore, handStore: handStore)
+    }
+    /// The hand side's cursor: the last record it applied.
+    let handCursor = Locked<(String, String)?>(nil)
+    func handPull(_ prepared: Prepared) throws -> Int {
+        try blocking {
+            var applied = 0
+            while true {
+                var endpoint = SyncBenchEndpoint(
+                    baseURL: prepared.server.server.baseURL, path: "/records",
+                    queryItems: [URLQueryItem(name: "limit", value: "1000")])
+                let after = handCursor.withLock { $0 } ?? ("2026-11-25 10:16:39.999Z", "rec0999999")
+                endpoint.queryItems += [
+                    URLQueryItem(name: "after", value: after.0), URLQueryItem(name: "afterID", value: after.1),
+                ]
+                let page = try await client.fetch(endpoint, extracting: .decode(SyncedPage.self))
+                try await prepared.handStore.context.persist { tx in
+                    for record in page.items { try tx.upsert(record) }
+                }
+                applied += page.items.count
+                if let last = page.items.last { handCursor.withLock { $0 = (last.updated, last.id) } }
+                if !page.hasMore { return applied }
+            }
+        }
+    }
+    let incremental = BenchmarkCase(
+        name: "Sync: incremental pull of 100 changed records into a 1,000,000-record mirror, against the same by hand",
+        ours: Side(name: "Mirror.sync()") {
+            let prepared = try prepared()
+            prepared.server.change(100)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let report = try blocking { try await prepared.mirror.sync() }
+            let elapsed = clock.now - start
+            guard report.recordsApplied == 100 else {
+                throw RawSQLite.Failure(description: "applied \(report.recordsApplied) records")
+            }
+            // The hand side pulls the same change next.
+            _ = try handPull(prepared)
+            return elapsed
+        },
+        reference: Side(name: "by hand") {
+            let prepared = try prepared()
+            prepared.server.change(100)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let applied = try handPull(prepared)
+            let elapsed = clock.now - start
+            guard applied == 100 else { throw RawSQLite.Failure(description: "applied \(applied) records") }
+            _ = try blocking { try await prepared.mirror.sync() }
+            return elapsed
+        },
+        target: nil, idealTime: nil, iterations: 7)
+    let idle = BenchmarkCase(
+        name: "Sync: a sync with nothing changed on a 1,000,000-record mirror, against one request for an empty page",
+        ours: Side(name: "Mirror.sync()") {
+            let prepared = try prepared()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let report = try blocking { try await prepared.mirror.sync() }
+            let elapsed = clock.now - start
+            guard report.recordsApplied == 0 else {
+                throw RawSQLite.Failure(description: "applied \(report.recordsApplied) records")
+            }
+            return elapsed
+        },
+        reference: Side(name: "one request") {
+            let prepared = try prepared()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let applied = try handPull(prepared)
+            let elapsed = clock.now - start
+            guard applied == 0 else { throw RawSQLite.Failure(description: "applied \(applied) records") }
+            return elapsed
+        },
+        target: nil, iterations: 15)
+    return [incremental, idle]
+}
+
+/// Issue 39's memory row: the peak of an initial pull of 100,000 records, with the server's own
+/// peak (its records, listed page by page) measured alone beside it in a process of its own.
+let syncMemoryCases: [MemoryCase] = [
+    MemoryCase(name: "Sync: the 100,000-record listing server alone (reference)") { _ in
+        let server = try GrowingSyncServer(count: 100_000)
+        defer { server.server.stop() }
+        // Every page listed once, as a pull asks for them, with nothing stored.
+        let client = FetchClient()
+        try blocking {
+            var after: (String, String)?
+            while true {
+                var endpoint = SyncBenchEndpoint(
+                    baseURL: server.server.baseURL, path: "/records",
+                    queryItems: [URLQueryItem(name: "limit", value: "1000")])
+                if let after {
+                    endpoint.queryItems += [
+                        URLQueryItem(name: "after", value: after.0), URLQueryItem(name: "afterID", value: after.1),
+                    ]
+                }
+                let page = try await client.fetch(endpoint, extracting: .data)
+                let decoded = try PathDecoder().decode(SyncedPage.self, from: page)
+                guard let last = decoded.items.last, decoded.hasMore else { break }
+                after = (last.updated, last.id)
+            }
+        }
+    },
+    MemoryCase(name: "Sync: initial pull of 100,000 records into a mirror (the server above included)") { _ in
+        let server = try GrowingSyncServer(count: 100_000)
+        defer { server.server.stop() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-memory-\(UUID().uuidString).sqlite")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
+        }
+        let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
+        defer { store.close() }
+        let mirror = Mirror(
+            SyncBenchServer.collection(base: server.server.baseURL, pageSize: 1000), store: store, client: FetchClient())
+        let report = try blocking { try await mirror.sync() }
+        guard report.recordsApplied == 100_000 else {
+            throw RawSQLite.Failure(description: "mirrored \(report.recordsApplied) records")
+        }
+    },
+]
