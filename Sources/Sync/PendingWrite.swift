@@ -89,11 +89,14 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let sequence = Field<PendingWrite, Int64>("sequence")
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
-    /// Indexes: by collection and order, by record, and by state (a round of the outbox looks
-    /// for the refused and parked writes, and the status counts each state, without reading the
-    /// whole outbox).
+    /// Indexes: by collection and order; by record in order (a record's writes are read with
+    /// their order from the index, not by scanning the collection's outbox in order and
+    /// filtering); by record (stores made before the ordered index keep it); and by state (a
+    /// round of the outbox looks for the refused and parked writes, and the status counts each
+    /// state, without reading the whole outbox).
     public static let indexes = [
-        EntityIndex(collection, sequence), EntityIndex(collection, recordID), EntityIndex(collection, state),
+        EntityIndex(collection, sequence), EntityIndex(collection, recordID, sequence),
+        EntityIndex(collection, recordID), EntityIndex(collection, state),
     ]
 
     /// The record as written locally.

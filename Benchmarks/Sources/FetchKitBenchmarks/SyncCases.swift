@@ -34,6 +34,8 @@ struct SyncBenchEndpoint: Endpoint {
     var method: HTTPMethod = .get
     var queryItems: [URLQueryItem] = []
     var body: RequestBody?
+    var headers: [String: String] = [:]
+    var cachePolicy: CachePolicy = .useProtocol
 }
 
 /// The server: `count` records sorted by (`updated`, `id`), listed in keyset pages of `pageSize`
@@ -225,6 +227,31 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
                 }
             }
         },
+        others: [
+            Side(name: "by hand, with an Idempotency-Key and the cache bypassed") {
+                let server = try pull()
+                let base = server.server.baseURL
+                return try blocking {
+                    try await time {
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for lane in 0..<4 {
+                                group.addTask {
+                                    for index in stride(from: lane, to: drainCount, by: 4) {
+                                        _ = try await client.fetch(
+                                            SyncBenchEndpoint(
+                                                baseURL: base, path: "/records", method: .post,
+                                                body: .json(["id": "w\(index)", "title": "Write \(index)", "body": "b"]),
+                                                headers: ["Idempotency-Key": UUID().uuidString], cachePolicy: .bypass),
+                                            extracting: .data)
+                                    }
+                                }
+                            }
+                            try await group.waitForAll()
+                        }
+                    }
+                }
+            }
+        ],
         target: 1.2, iterations: 5)
     return [initialPull, drain]
 }
