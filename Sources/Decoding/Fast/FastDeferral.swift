@@ -41,6 +41,9 @@ struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
         /// strategy other than `.useDefaultKeys`, or a floating-point value read from a string
         /// under `nonConformingFloatDecodingStrategy` `.convertFromString`.
         case settings
+        /// The text is larger than the fast path indexes: 2 GiB or more, or more than
+        /// ``JSONNode/maximumCount`` (67,108,863) values and keys.
+        case tooLarge
     }
 
     /// Why the fast path stopped.

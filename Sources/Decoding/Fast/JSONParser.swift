@@ -22,7 +22,7 @@ struct JSONParser {
     ///
     /// - Throws: ``FastDeferral`` when the text is not JSON the fast path reads.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(FastDeferral) -> [JSONNode] {
-        guard bytes.count < Int(Int32.max) else { throw FastDeferral(reason: .notStrictJSON) }
+        guard bytes.count < Int(Int32.max) else { throw FastDeferral(reason: .tooLarge) }
         var parser = JSONParser(bytes: bytes)
         parser.nodes.reserveCapacity(bytes.count / 8 + 4)
         parser.skipWhitespace()
@@ -50,6 +50,9 @@ struct JSONParser {
 
     private mutating func value() throws(FastDeferral) {
         guard position < bytes.count else { throw notJSON }
+        // Every value comes through here and an object's key adds one node before its value, so
+        // no node's `next` passes the limit before this stops the parse.
+        guard nodes.count < JSONNode.maximumCount else { throw FastDeferral(reason: .tooLarge) }
         switch bytes[position] {
         case UInt8(ascii: "{"): try object()
         case UInt8(ascii: "["): try array()
