@@ -142,7 +142,11 @@ struct JSONParser {
                 throw notJSON
             case 0x80...:
                 ascii = false
-                try utf8Sequence()
+                // A run of multi-byte characters (Japanese, Greek, emoji) is checked character by
+                // character, without a turn through the word skipper between two of them.
+                repeat {
+                    try utf8Sequence()
+                } while position < bytes.count && bytes[position] >= 0x80
                 skipPlainWords()
             default:
                 position += 1
@@ -221,7 +225,24 @@ struct JSONParser {
     }
 
     /// Checks one multi-byte UTF-8 sequence: no overlong forms, no surrogates, nothing past U+10FFFF.
+    ///
+    /// The two-byte sequences and the three-byte ones outside the lead bytes with narrower
+    /// ranges (`E0`, `ED`), which hold most non-ASCII text (accented Latin, Greek, Cyrillic,
+    /// Arabic, Hebrew; Japanese, Chinese, Korean), are checked here; the rest by
+    /// ``UTF8Sequence/check(_:at:)``.
+    @inline(__always)
     private mutating func utf8Sequence() throws(FastDeferral) {
+        let lead = bytes[position]
+        if lead >= 0xC2, lead <= 0xDF, position + 1 < bytes.count {
+            guard bytes[position + 1] & 0xC0 == 0x80 else { throw notJSON }
+            position += 2
+            return
+        }
+        if lead >= 0xE1, lead <= 0xEF, lead != 0xED, position + 2 < bytes.count {
+            guard bytes[position + 1] & 0xC0 == 0x80, bytes[position + 2] & 0xC0 == 0x80 else { throw notJSON }
+            position += 3
+            return
+        }
         guard case .valid(let length) = UTF8Sequence.check(bytes, at: position) else { throw notJSON }
         position += length
     }
