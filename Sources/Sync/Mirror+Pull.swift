@@ -285,10 +285,11 @@ extension Mirror {
                 }
             }
             if let walk {
-                try tx.insert(
-                    contentsOf: texts.map {
-                        SyncSeenRecord(collection: collection, generation: walk.generation, recordID: $0)
-                    })
+                // A record can be seen twice in one walk (a listing that moved between two pages,
+                // a walk resumed after a kill): seen is seen.
+                for text in Set(texts) {
+                    try tx.upsert(SyncSeenRecord(collection: collection, generation: walk.generation, recordID: text))
+                }
             }
             try page.storingRelated?(tx)
             for record in page.records {
@@ -334,10 +335,14 @@ extension Mirror {
                     ).map(\.recordID))
                 let waiting = Set(
                     try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
-                let candidates = retaining.map { Query<Entity>(where: !$0) } ?? Query<Entity>()
-                let stale = try tx.fetch(candidates).map(\.id).filter {
+                // Rows the filter matches stay; a row it cannot decide (NULL) goes like any other.
+                let kept = Set(
+                    try retaining.map { filter in
+                        try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
+                    } ?? [])
+                let stale = try tx.fetch(Query<Entity>()).map(\.id).filter {
                     let text = $0.databaseValue.identityText
-                    return !seen.contains(text) && !waiting.contains(text)
+                    return !seen.contains(text) && !waiting.contains(text) && !kept.contains(text)
                 }
                 var start = 0
                 while start < stale.count {
@@ -389,10 +394,9 @@ extension Mirror {
             }
             let texts = page.identities.map { $0.databaseValue.identityText }
             try await persist { tx in
-                try tx.insert(
-                    contentsOf: texts.map {
-                        SyncSeenRecord(collection: collection, generation: walk.generation, recordID: $0)
-                    })
+                for text in Set(texts) {
+                    try tx.upsert(SyncSeenRecord(collection: collection, generation: walk.generation, recordID: text))
+                }
             }
             guard page.hasMore, let last = texts.last, last != after else { break }
             after = last

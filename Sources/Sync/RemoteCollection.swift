@@ -100,7 +100,8 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     public var keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)?
     /// Local rows that stay when the server no longer lists them: the rows the user marked, kept
     /// by a snapshot walk, a resync and an identity reconciliation that would otherwise delete
-    /// them; `nil` (the default) to keep none. A tombstone the server sends still deletes its row.
+    /// them; `nil` (the default) to keep none. A row the filter cannot decide (a comparison with a
+    /// `nil` property) is not kept. A tombstone the server sends still deletes its row.
     ///
     /// ```swift
     /// retaining: Photo.marked == true   // a marked photo outlives the recent-photos snapshot

@@ -31,9 +31,10 @@ actor SyncEngine {
         read: @escaping @Sendable () async -> SyncStatus?
     ) async throws(SyncError) -> SyncReport {
         let task: Task<SyncReport, any Error>
-        if let current {
+        if let current, !current.isCancelled {
             task = current
         } else {
+            // No run, or one every caller abandoned: a new caller gets a run of its own.
             task = Task { try await body() }
             current = task
             (waiting, abandoned) = (0, 0)

@@ -40,6 +40,9 @@ private final class Board: Sendable {
     let requests = Locked(0)
     /// How long each page takes to answer.
     let delay = Locked(Duration.zero)
+    /// Whether each page after the first starts with the last pin of the page before (a listing
+    /// that moved on between two requests).
+    let shifted = Locked(false)
 
     init() throws {
         server.route("GET", "/pins") { [self] request in
@@ -53,7 +56,8 @@ private final class Board: Sendable {
             if fails { return StubResponse.json(#"{"message":"down"}"#, status: 503) }
             let size = Int(query["size"] ?? "") ?? 3
             let all = pins.withLock { $0 }
-            let slice = all.dropFirst((page - 1) * size).prefix(size)
+            let skip = max(0, (page - 1) * size - (shifted.withLock { $0 } && page > 1 ? 1 : 0))
+            let slice = all.dropFirst(skip).prefix(size)
             let items = slice.map {
                 #"{"id":"\#($0.id)","title":"\#($0.title)","owner":{"id":"\#($0.owner)","name":"\#($0.name)"}}"#
             }
@@ -274,5 +278,21 @@ struct SnapshotTests {
         board.delay.withLock { $0 = .zero }
         try await mirror.sync()
         #expect(Set(try stored().keys) == ["p1", "p2", "p3", "p4", "p5", "p6"])
+    }
+
+    @Test("A pin listed on two pages of one walk (the listing moved on) is stored once; the walk goes on")
+    func seenTwiceInOneWalk() async throws {
+        defer {
+            store.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        board.set(["p7", "p6", "p5", "p4", "p3", "p2", "p1"])
+        board.shifted.withLock { $0 = true }
+        let mirror = mirror()
+        try await mirror.sync()
+        #expect(Set(try stored().keys) == ["p1", "p2", "p3", "p4", "p5", "p6", "p7"])
+        board.set(["p8", "p7", "p6", "p5"])
+        try await mirror.sync()
+        #expect(Set(try stored().keys) == ["p5", "p6", "p7", "p8"])
     }
 }

@@ -63,7 +63,14 @@ struct SyncCommand {
     func run(follow: Bool) async throws {
         let conflicts = BookSync.Conflicts()
         let client = client()
-        if token != nil { try await checkToken(client) } else { try await refuseGuestOfSignedInLibrary() }
+        if token != nil {
+            try await checkToken(client)
+            // Remembered before the sync: a run that then fails, or reports a refused change, has
+            // still pulled as this user.
+            try await rememberAccount()
+        } else {
+            try await refuseGuestOfSignedInLibrary()
+        }
         let mirror = Library.mirror(of: library.store, server: server, client: client, conflicts: conflicts)
         try await adoptUnsyncedBooks(mirror)
         Interrupts.keep("every change not yet sent stays queued for the next sync")
@@ -72,7 +79,6 @@ struct SyncCommand {
         }
         for write in refused { try await mirror.retry(write) }
         try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: false)
-        try await rememberAccount()
         guard follow else { return }
         Terminal.say("Following \(serverName) for changes (Ctrl-C stops)…")
         try await followHints(mirror, client: client, conflicts: conflicts)
@@ -115,9 +121,9 @@ struct SyncCommand {
             fix: "pass the token with --token or BOOKLAB_SYNC_TOKEN")
     }
 
-    /// Remembers whether this server was synced signed in.
+    /// Remembers that this library syncs with this server signed in.
     private func rememberAccount() async throws {
-        let account = SyncAccount(id: serverName, signedIn: token != nil)
+        let account = SyncAccount(id: serverName, signedIn: true)
         try await library.store.context.persist { tx in try tx.upsert(account) }
     }
 
