@@ -285,11 +285,7 @@ extension Mirror {
                 }
             }
             if let walk {
-                // A record can be seen twice in one walk (a listing that moved between two pages,
-                // a walk resumed after a kill): seen is seen.
-                for text in Set(texts) {
-                    try tx.upsert(SyncSeenRecord(collection: collection, generation: walk.generation, recordID: text))
-                }
+                try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
             }
             try page.storingRelated?(tx)
             for record in page.records {
@@ -394,15 +390,23 @@ extension Mirror {
             }
             let texts = page.identities.map { $0.databaseValue.identityText }
             try await persist { tx in
-                for text in Set(texts) {
-                    try tx.upsert(SyncSeenRecord(collection: collection, generation: walk.generation, recordID: text))
-                }
+                try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
             }
             guard page.hasMore, let last = texts.last, last != after else { break }
             after = last
         }
         report.recordsDeleted += try await finishWalk(walk, cursor: nil)
         report.reconciled = true
+    }
+
+    /// Records that a walk saw these identities. A record can be seen twice in one walk (a
+    /// listing that moved on between two pages, a walk resumed after a kill): seen is seen.
+    static func markSeen(
+        _ identities: [String], collection: String, generation: Int64, in tx: ObjectTransaction
+    ) throws {
+        for identity in Set(identities) {
+            try tx.upsert(SyncSeenRecord(collection: collection, generation: generation, recordID: identity))
+        }
     }
 
     // MARK: Rebase

@@ -95,7 +95,7 @@ private struct BoardRequest: Endpoint {
 }
 
 @Suite("Snapshot collections: a walk page by page, pruning, marks, related rows")
-struct SnapshotTests {
+final class SnapshotTests {
     private let board: Board
     private let folder: URL
     private let store: ObjectStore
@@ -106,6 +106,11 @@ struct SnapshotTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = try ObjectStore(
             at: folder.appendingPathComponent("pins.sqlite"), entities: [Owner.self, Pin.self] + SyncSchema.entities)
+    }
+
+    deinit {
+        store.close()
+        try? FileManager.default.removeItem(at: folder)
     }
 
     private func mirror(related: Bool = true, retaining: Filter<Pin>? = Pin.marked == true) -> Mirror<Pin> {
@@ -155,10 +160,6 @@ struct SnapshotTests {
 
     @Test("A walk reads every page; the next one prunes what the board no longer lists, except marked pins")
     func walkAndPrune() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p7", "p6", "p5", "p4", "p3", "p2", "p1"])
         let mirror = mirror()
         let first = try await mirror.sync()
@@ -184,10 +185,6 @@ struct SnapshotTests {
 
     @Test("Without a retaining filter a marked pin is pruned like any other")
     func withoutRetaining() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p2", "p1"])
         let mirror = mirror(retaining: nil)
         try await mirror.sync()
@@ -199,10 +196,6 @@ struct SnapshotTests {
 
     @Test("A walk that fails on a later page prunes nothing; the next run walks again and prunes")
     func failedWalkPrunesNothing() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p6", "p5", "p4", "p3", "p2", "p1"])
         let mirror = mirror()
         try await mirror.sync()
@@ -217,10 +210,6 @@ struct SnapshotTests {
 
     @Test("Rows the records refer to land in the page's transaction; without them the page is refused whole")
     func relatedRows() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p2", "p1"], owner: "o9", name: "Grace")
         // Without the owners the pins break their reference: the store refuses the page, and
         // nothing of it is kept.
@@ -234,10 +223,6 @@ struct SnapshotTests {
 
     @Test("A collection without write requests refuses a write through the mirror, naming what is missing")
     func readOnly() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p1"])
         let mirror = mirror()
         try await mirror.sync()
@@ -261,10 +246,6 @@ struct SnapshotTests {
 
     @Test("Cancelling the caller of sync() stops the run at once; the next run walks from where it was")
     func cancellation() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p6", "p5", "p4", "p3", "p2", "p1"])
         let mirror = mirror()
         board.delay.withLock { $0 = .seconds(30) }
@@ -282,10 +263,6 @@ struct SnapshotTests {
 
     @Test("A pin listed on two pages of one walk (the listing moved on) is stored once; the walk goes on")
     func seenTwiceInOneWalk() async throws {
-        defer {
-            store.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
         board.set(["p7", "p6", "p5", "p4", "p3", "p2", "p1"])
         board.shifted.withLock { $0 = true }
         let mirror = mirror()

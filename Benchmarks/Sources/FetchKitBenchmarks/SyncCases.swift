@@ -205,55 +205,39 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             guard left == 0 else { throw RawSQLite.Failure(description: "\(left) writes left") }
             return elapsed
         },
-        reference: Side(name: "by hand") {
-            let server = try pull()
-            let base = server.server.baseURL
-            return try blocking {
-                try await time {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for lane in 0..<4 {
-                            group.addTask {
-                                for index in stride(from: lane, to: drainCount, by: 4) {
-                                    _ = try await client.fetch(
-                                        SyncBenchEndpoint(
-                                            baseURL: base, path: "/records", method: .post,
-                                            body: .json(["id": "w\(index)", "title": "Write \(index)", "body": "b"])),
-                                        extracting: .data)
-                                }
-                            }
-                        }
-                        try await group.waitForAll()
-                    }
-                }
-            }
-        },
+        reference: Side(name: "by hand") { try postLanes(to: try pull().server.baseURL) },
         others: [
             Side(name: "by hand, with an Idempotency-Key and the cache bypassed") {
-                let server = try pull()
-                let base = server.server.baseURL
-                return try blocking {
-                    try await time {
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            for lane in 0..<4 {
-                                group.addTask {
-                                    for index in stride(from: lane, to: drainCount, by: 4) {
-                                        _ = try await client.fetch(
-                                            SyncBenchEndpoint(
-                                                baseURL: base, path: "/records", method: .post,
-                                                body: .json(["id": "w\(index)", "title": "Write \(index)", "body": "b"]),
-                                                headers: ["Idempotency-Key": UUID().uuidString], cachePolicy: .bypass),
-                                            extracting: .data)
-                                    }
-                                }
-                            }
-                            try await group.waitForAll()
-                        }
-                    }
-                }
+                try postLanes(to: try pull().server.baseURL, keyed: true)
             }
         ],
         target: 1.2, iterations: 5)
     return [initialPull, drain]
+
+    /// The drain's hand side: the same 10,000 POSTs from 4 task lanes, with the mirror's
+    /// `Idempotency-Key` header and cache bypass when `keyed`.
+    func postLanes(to base: URL, keyed: Bool = false) throws -> Duration {
+        try blocking {
+            try await time {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for lane in 0..<4 {
+                        group.addTask {
+                            for index in stride(from: lane, to: drainCount, by: 4) {
+                                _ = try await client.fetch(
+                                    SyncBenchEndpoint(
+                                        baseURL: base, path: "/records", method: .post,
+                                        body: .json(["id": "w\(index)", "title": "Write \(index)", "body": "b"]),
+                                        headers: keyed ? ["Idempotency-Key": UUID().uuidString] : [:],
+                                        cachePolicy: keyed ? .bypass : .useProtocol),
+                                    extracting: .data)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
 }
 
 /// Times an async body with the continuous clock.
