@@ -203,18 +203,31 @@ final class Context {
     /// A download cancelled while its body arrives leaves no file in its folder: neither the
     /// destination nor a partial body.
     private func cancelledDownloadLeavesNoFile(_ client: FetchClient, in folder: URL) async {
+        let receiving = AsyncStream<Void>.makeStream()
+        let continuation = receiving.continuation
+        let bound = Self.hangBound
         server.route(
             "GET", "/trickle",
-            // 64 chunks, 200 ms apart (about 13 s): the download is cancelled after its first
-            // bytes, and outlasts the cancellation even on a busy machine.
-            respond: StubResponse.data(Data(repeating: 7, count: 64 << 10)).sentSlowly(
-                chunkSize: 1024, interval: .milliseconds(200)))
+            // A body that goes on until the client leaves (or the hang bound passes): however
+            // busy the machine, the download cannot end on its own before it is cancelled.
+            // The server also says when it has sent a few pieces, for a transport that
+            // reports no progress before the end.
+            respond: .stream(headers: ["Content-Type": "application/octet-stream"]) { writer in
+                let piece = Data(repeating: 7, count: 1024)
+                let clock = ContinuousClock()
+                let deadline = clock.now.advanced(by: bound)
+                var sent = 0
+                while clock.now < deadline, writer.write(piece) {
+                    sent += 1
+                    if sent == 8 { continuation.yield() }
+                    guard writer.pause(.milliseconds(50)) else { break }
+                }
+            })
         let file = folder.appendingPathComponent("trickle.bin")
         let group = CancellationGroup()
-        let receiving = AsyncStream<Void>.makeStream()
         let endpoint = endpoint("/trickle")
-        let continuation = receiving.continuation
-        // The stream yields once bytes arrive, or when the download ends without any.
+        // The stream yields once bytes arrive, once the server has sent a few pieces, or when
+        // the download ends.
         let download = Task { () -> Result<URL, any Error> in
             defer { continuation.yield() }
             do {
@@ -232,7 +245,7 @@ final class Context {
         let stream = receiving.stream
         let started = await Self.value(
             of: Task { await stream.first { _ in true } != nil }, within: Self.hangBound)
-        expect(started == true, "a slow download neither reported bytes received nor ended")
+        expect(started == true, "a slow download neither reported bytes received nor ended, and the server sent nothing")
         group.cancelAll()
         let ended = await Self.value(of: download, within: Self.hangBound)
         guard let ended else {
