@@ -94,7 +94,35 @@ enum FieldMerge {
             default: merged[key] = r
             }
         }
-        let text = "{" + merged.keys.sorted().compactMap { key in merged[key].map { "\(quoted(key)):\($0)" } }
+        return decode(E.self, merged)
+    }
+
+    /// Whether `remote` holds every property `local` changed from `base` (and `local` changed
+    /// at least one): a write whose answer was lost finds itself applied. The properties that
+    /// make up the record's version (the server stamps them) are left out: a property is one
+    /// when putting the remote's value into the base changes the base's version.
+    static func holdsChanges<E: StoredEntity>(
+        of local: E, since base: E, _ remote: E, version: (@Sendable (E) -> RecordVersion?)?
+    ) -> Bool {
+        guard let localObject = object(local), let baseObject = object(base), let remoteObject = object(remote)
+        else { return false }
+        let baseVersion = version?(base)
+        func isVersion(_ key: String) -> Bool {
+            guard let version, let baseVersion, let value = remoteObject[key], baseObject[key] != value else {
+                return false
+            }
+            var probe = baseObject
+            probe[key] = value
+            guard let record = decode(E.self, probe) else { return false }
+            return version(record) != baseVersion
+        }
+        let changed = localObject.filter { baseObject[$0.key] != $0.value && !isVersion($0.key) }
+        return !changed.isEmpty && changed.allSatisfy { remoteObject[$0.key] == $0.value }
+    }
+
+    /// A record from properties given as JSON texts.
+    private static func decode<E: Decodable>(_ type: E.Type, _ object: [String: String]) -> E? {
+        let text = "{" + object.keys.sorted().map { "\(quoted($0)):\(object[$0] ?? "null")" }
             .joined(separator: ",") + "}"
         return try? JSONDecoder().decode(E.self, from: Data(text.utf8))
     }

@@ -160,7 +160,12 @@ extension Mirror {
                         let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
                         switch await current(read(identity), record: write.recordID) {
                         case .found(let record):
-                            if !sameVersion(base, record) { return .conflict(try Self.encode(record)) }
+                            if !sameVersion(base, record) {
+                                if appliedBefore(write, local: local, base: base, remote: record) {
+                                    return .acknowledged(try Self.encode(record))
+                                }
+                                return .conflict(try Self.encode(record))
+                            }
                         case .missing: return .conflict(nil)
                         case .failed(let outcome): return outcome
                         }
@@ -214,12 +219,30 @@ extension Mirror {
                 let identity = try? JSONDecoder().decode(Entity.ID.self, from: write.identity)
             else { return .conflict(nil) }
             switch await current(read(identity), record: write.recordID) {
-            case .found(let record): return .conflict(try? Self.encode(record))
+            case .found(let record):
+                if write.operation == .update, let local = try? write.local(as: Entity.self),
+                    appliedBefore(write, local: local, base: try? write.base(as: Entity.self), remote: record)
+                {
+                    return .acknowledged(try? Self.encode(record))
+                }
+                return .conflict(try? Self.encode(record))
             case .missing: return .conflict(nil)
             case .failed(let outcome): return outcome
             }
         }
         return classify(error, record: write.recordID, attempts: write.attempts)
+    }
+
+    /// Whether an update sent before, whose answer was lost, is what changed the server's
+    /// record since its base: every property the update changes already has its value there.
+    /// The retry is then acknowledged, not sent again as a conflict's winner (the server without
+    /// idempotency keys would apply it twice; the one with them would see a new key).
+    ///
+    /// Another client that made the very same change in between is taken for this write: the
+    /// record ends the same either way.
+    func appliedBefore(_ write: PendingWrite, local: Entity, base: Entity?, remote record: Entity) -> Bool {
+        guard write.attempts > 1, let base else { return false }
+        return FieldMerge.holdsChanges(of: local, since: base, record, version: remote.version)
     }
 
     /// A failure that is not about the record: retry, wait for credentials, or reject.

@@ -97,6 +97,29 @@ struct PushTests {
         #expect(try fixture.outbox().isEmpty)
     }
 
+    @Test(
+        "An update whose answer was lost is applied once: the retry finds its change on the server",
+        arguments: [true, false])
+    func updateDroppedAfterApply(serverHonoursKeys: Bool) async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.honourKeys(serverHonoursKeys)
+        // Client wins: a retry that took its own applied change for another client's would send it again.
+        let mirror = fixture.mirror(conflicts: .clientWins)
+        try fixture.save(Note(id: "a", title: "first"), through: mirror)
+        try await mirror.sync()
+        try fixture.save(Note(id: "a", title: "second", body: "edited"), through: mirror)
+        fixture.backend.failWrites(.dropAfterApply(then: nil))
+        await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(fixture.backend.applications["update:second"] == 1)
+        let report = try await mirror.sync()
+        #expect(fixture.backend.applications["update:second"] == 1)
+        #expect(report.writesSent == 1)
+        #expect(report.conflicts == 0)
+        #expect(try fixture.outbox().isEmpty)
+        let stored = try #require(fixture.backend.notes["a"])
+        #expect(try fixture.local()["a"] == Note(id: "a", title: "second", body: "edited", updated: stored.updated))
+    }
+
     @Test("Without idempotency keys on the server, a retried create is confirmed by its client-chosen id")
     func naturalIdempotency() async throws {
         let fixture = try SyncFixture()
