@@ -124,7 +124,7 @@ enum FieldMerge {
     private static func decode<E: Decodable>(_ type: E.Type, _ object: [String: String]) -> E? {
         let text = "{" + object.keys.sorted().map { "\(quoted($0)):\(object[$0] ?? "null")" }
             .joined(separator: ",") + "}"
-        return try? JSONDecoder().decode(E.self, from: Data(text.utf8))
+        return try? SyncJSON.decode(E.self, from: Data(text.utf8))
     }
 
     /// The record's top-level properties, each as its canonical JSON text.

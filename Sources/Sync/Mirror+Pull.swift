@@ -432,7 +432,7 @@ extension Mirror {
         let local = try write.local(as: Entity.self)
         let resolution =
             first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
-        let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
+        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
         switch resolution {
         case .keepRemote:
             for pending in writes { _ = try tx.delete(pending) }

@@ -7,7 +7,7 @@ extension Mirror {
     /// What became of one send.
     enum Outcome: Sendable {
         /// The server applied the write; its record, when the answer carried one.
-        case acknowledged(Data?)
+        case acknowledged(Entity?)
         /// The server refused the write for good.
         case rejected(String)
         /// The send failed on the way; try again after the wait.
@@ -22,59 +22,52 @@ extension Mirror {
 
     /// Sends the outbox in rounds: each round marks up to 64 writes (one per record) as
     /// sending in one transaction, sends them `concurrency` at a time, and applies their answers
-    /// in one transaction. Returns the first failure that left a write queued; throws when the
+    /// in one transaction. Rounds overlap: the next round is chosen while one is sent, and a
+    /// round is settled while the next is sent; a record stays out of later rounds until its
+    /// write is settled. Returns the first failure that left a write queued; throws when the
     /// store fails. `held` collects the records whose write failed in this run: their writes
     /// wait for the next run.
     func push(
         _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>
     ) async throws(SyncError) -> SyncError? {
         let collection = remote.name
-        let perRecord = !SyncTestHooks.weakened(.concurrentPerRecord)
         var failure: SyncError?
-        while true {
-            let now = Date()
-            let excluded = held
-            let round: [PendingWrite] = try await persist { tx in
-                // Records with a refused or parked write wait behind it.
-                var seen = Set(
-                    try tx.fetch(
-                        Query<PendingWrite>(
-                            where: PendingWrite.collection == collection
-                                && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
-                    ).map(\.recordID)
-                ).union(excluded)
-                var chosen: [PendingWrite] = []
-                var after = Int64.min
-                // Windows of the outbox in order, until a round is full or the outbox ends.
-                window: while chosen.count < 64 {
-                    let writes = try tx.fetch(
-                        Query<PendingWrite>(
-                            where: PendingWrite.collection == collection && PendingWrite.sequence > after,
-                            sortedBy: [PendingWrite.sequence.ascending()], limit: 256))
-                    guard let last = writes.last else { break }
-                    after = last.sequence
-                    for write in writes {
-                        let first = seen.insert(write.recordID).inserted
-                        guard first || !perRecord else { continue }
-                        guard write.state == .pending || write.state == .sending else { continue }
-                        if honouringBackoff, let next = write.nextAttempt, next > now { continue }
-                        chosen.append(write)
-                        if chosen.count == 64 { break window }
-                    }
-                }
-                for var write in chosen {
-                    write.state = .sending
-                    write.attempts += 1
-                    try tx.update(write)
-                }
-                return chosen.map {
-                    var sent = $0
-                    sent.attempts += 1
-                    return sent
-                }
+        // The writes of rounds chosen and not yet settled, and the settling of the last round.
+        var busy = Set<String>()
+        var busyRecords = Set<String>()
+        var settling: Task<SyncError?, Never>?
+        var settlingRound: [PendingWrite] = []
+        func finishSettling() async throws(SyncError) {
+            guard let task = settling else { return }
+            settling = nil
+            let error = await task.value
+            for write in settlingRound {
+                busy.remove(write.id)
+                busyRecords.remove(write.recordID)
             }
-            guard !round.isEmpty else { break }
-            let outcomes = await sendAll(round)
+            settlingRound = []
+            if let error { throw error }
+        }
+        var round = try await chooseRound(
+            excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+        while !round.isEmpty {
+            for write in round {
+                busy.insert(write.id)
+                busyRecords.insert(write.recordID)
+            }
+            // The round is sent while the next one is chosen.
+            async let sent = sendAll(round)
+            let next: [PendingWrite]
+            do {
+                next = try await chooseRound(
+                    excluding: held.union(busyRecords), busy: busy, honouringBackoff: honouringBackoff,
+                    collection: collection)
+            } catch {
+                _ = await sent
+                try await finishSettling()
+                throw error
+            }
+            let outcomes = await sent
             var stop = false
             for (write, outcome) in zip(round, outcomes) {
                 switch outcome {
@@ -90,9 +83,35 @@ extension Mirror {
                 case .dropped: break
                 }
             }
-            try await settle(round, outcomes)
-            if stop { break }
+            // The last round's settling ends before this one's begins (their order in the store).
+            try await finishSettling()
+            let settled = round
+            settlingRound = round
+            settling = Task { [self] in
+                do throws(SyncError) {
+                    try await settle(settled, outcomes)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if stop {
+                // The credentials were refused: the round chosen next goes back unsent.
+                try await unchoose(next)
+                break
+            }
+            // A record whose write failed waits for the next run, with the writes behind it.
+            let waiting = next.filter { held.contains($0.recordID) }
+            if !waiting.isEmpty { try await unchoose(waiting) }
+            round = next.filter { !held.contains($0.recordID) }
+            if round.isEmpty, !next.isEmpty || settling != nil {
+                // The next round may be waiting on records the settling frees.
+                try await finishSettling()
+                round = try await chooseRound(
+                    excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+            }
         }
+        try await finishSettling()
         try await persist { tx in
             let left = try tx.count(
                 Query<PendingWrite>(
@@ -107,23 +126,92 @@ extension Mirror {
         return failure
     }
 
+    /// Chooses a round: up to 64 writes in outbox order, the first of each record that is not
+    /// `excluded`, has no refused or parked write, and (when `honouringBackoff`) is due; marks
+    /// them sending and counts the attempt, in one transaction. Writes in `busy` are in an
+    /// earlier round not yet settled.
+    private func chooseRound(
+        excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool, collection: String
+    ) async throws(SyncError) -> [PendingWrite] {
+        let perRecord = !SyncTestHooks.weakened(.concurrentPerRecord)
+        let now = Date()
+        let size = Self.roundSize
+        return try await persist { tx in
+            // Records with a refused or parked write wait behind it.
+            var seen = Set(
+                try tx.fetch(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection
+                            && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
+                ).map(\.recordID)
+            ).union(excluded)
+            var chosen: [PendingWrite] = []
+            var after = Int64.min
+            // Windows of the outbox in order, until a round is full or the outbox ends.
+            window: while chosen.count < size {
+                var filter = PendingWrite.collection == collection && PendingWrite.sequence > after
+                if !busy.isEmpty { filter = filter && !PendingWrite.key.isIn(Array(busy)) }
+                let writes = try tx.fetch(
+                    Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()], limit: size))
+                guard let last = writes.last else { break }
+                after = last.sequence
+                for write in writes {
+                    let first = seen.insert(write.recordID).inserted
+                    guard first || !perRecord, !busy.contains(write.id) else { continue }
+                    guard write.state == .pending || write.state == .sending else { continue }
+                    if honouringBackoff, let next = write.nextAttempt, next > now { continue }
+                    chosen.append(write)
+                    if chosen.count == size { break window }
+                }
+            }
+            if !chosen.isEmpty {
+                try tx.update(
+                    Query<PendingWrite>(where: PendingWrite.key.isIn(chosen.map(\.id))),
+                    set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
+            }
+            return chosen.map {
+                var sent = $0
+                sent.attempts += 1
+                return sent
+            }
+        }
+    }
+
+    /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted.
+    private func unchoose(_ writes: [PendingWrite]) async throws(SyncError) {
+        guard !writes.isEmpty else { return }
+        let ids = writes.map(\.id)
+        _ = try await persist { tx in
+            try tx.update(
+                Query<PendingWrite>(where: PendingWrite.key.isIn(ids)),
+                set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])
+        }
+    }
+
     /// Sends a round, `concurrency` at a time; the outcomes in the round's order.
     private func sendAll(_ round: [PendingWrite]) async -> [Outcome] {
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var outcomes = [Outcome?](repeating: nil, count: round.count)
-            var next = 0
-            func add() {
-                let index = next
-                let write = round[index]
-                group.addTask { (index, await self.deliver(write)) }
-                next += 1
+        // `concurrency` lanes, each taking the round's next write when its last one ends: a
+        // send follows the last on the same task, with no hop through a coordinating task.
+        let taken = Locked(0)
+        return await withTaskGroup(of: [(Int, Outcome)].self) { group in
+            for _ in 0..<min(concurrency, round.count) {
+                group.addTask {
+                    var done: [(Int, Outcome)] = []
+                    while true {
+                        let index = taken.withLock { next in
+                            defer { next += 1 }
+                            return next
+                        }
+                        guard index < round.count else { return done }
+                        done.append((index, await self.deliver(round[index])))
+                    }
+                }
             }
-            while next < min(concurrency, round.count) { add() }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
-                if next < round.count { add() }
+            var outcomes = [Outcome](repeating: .dropped, count: round.count)
+            for await lane in group {
+                for (index, outcome) in lane { outcomes[index] = outcome }
             }
-            return outcomes.map { $0 ?? .dropped }
+            return outcomes
         }
     }
 
@@ -131,6 +219,9 @@ extension Mirror {
     static func noRequest(_ property: String, _ collection: String) -> String {
         "\(collection) has no \(property) request any more (RemoteCollection.\(property) is nil)."
     }
+
+    /// The most writes a round sends between its choice and its settling.
+    static var roundSize: Int { 64 }
 
     /// Sends one write and says what became of it.
     func deliver(_ write: PendingWrite) async -> Outcome {
@@ -157,12 +248,12 @@ extension Mirror {
                     if let base, let tag = tag(base) { headers["If-Match"] = tag }
                 case .readBeforeWrite:
                     if let read = remote.read, base != nil {
-                        let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
+                        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
                         switch await current(read(identity), record: write.recordID) {
                         case .found(let record):
                             if !sameVersion(base, record) {
                                 if appliedBefore(write, local: local, base: base, remote: record) {
-                                    return .acknowledged(try Self.encode(record))
+                                    return .acknowledged(record)
                                 }
                                 return .conflict(try Self.encode(record))
                             }
@@ -175,7 +266,7 @@ extension Mirror {
                 endpoint = update(local, base)
             case .delete:
                 guard let delete = remote.delete else { return .rejected(Self.noRequest("delete", remote.name)) }
-                endpoint = delete(try JSONDecoder().decode(Entity.ID.self, from: write.identity))
+                endpoint = delete(try SyncJSON.decode(Entity.ID.self, from: write.identity))
             }
         } catch let error as SyncError {
             return .rejected(error.message)
@@ -186,7 +277,7 @@ extension Mirror {
         do {
             let exchange = try await self.exchange(endpoint, headers: headers)
             SyncTestHooks.reach(.afterResponse)
-            return .acknowledged(remote.written(exchange.data, exchange.response).flatMap { try? Self.encode($0) })
+            return .acknowledged(remote.written(exchange.data, exchange.response))
         } catch {
             return await failed(write, error)
         }
@@ -199,10 +290,10 @@ extension Mirror {
         case .create where remote.isAlreadyExisting(error):
             // A create the server applied before (a retry after a lost answer): confirm it.
             guard let read = remote.read,
-                let identity = try? JSONDecoder().decode(Entity.ID.self, from: write.identity)
+                let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .acknowledged(nil) }
             switch await current(read(identity), record: write.recordID) {
-            case .found(let record): return .acknowledged(try? Self.encode(record))
+            case .found(let record): return .acknowledged(record)
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
@@ -216,14 +307,14 @@ extension Mirror {
         }
         if status == 412 {
             guard let read = remote.read,
-                let identity = try? JSONDecoder().decode(Entity.ID.self, from: write.identity)
+                let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .conflict(nil) }
             switch await current(read(identity), record: write.recordID) {
             case .found(let record):
                 if write.operation == .update, let local = try? write.local(as: Entity.self),
                     appliedBefore(write, local: local, base: try? write.base(as: Entity.self), remote: record)
                 {
-                    return .acknowledged(try? Self.encode(record))
+                    return .acknowledged(record)
                 }
                 return .conflict(try? Self.encode(record))
             case .missing: return .conflict(nil)
@@ -288,39 +379,72 @@ extension Mirror {
         }
     }
 
-    /// Applies a round's outcomes in one transaction.
+    /// Applies a round's outcomes in one transaction: the round's records' writes are read in
+    /// one query, the acknowledged ones deleted in one statement.
     private func settle(_ round: [PendingWrite], _ outcomes: [Outcome]) async throws(SyncError) {
         let policy = conflicts
         let collection = remote.name
         let version = remote.version
         try await persist { tx in
+            // Every write of the round's records, in order: the sent ones as they are now (a
+            // pull may have kept a newer server version with them), and the ones queued behind.
+            let records = Array(Set(round.map(\.recordID)))
+            let ids = round.map(\.id)
+            var byRecord: [String: [PendingWrite]] = [:]
+            let present = try tx.count(Query<PendingWrite>(where: PendingWrite.key.isIn(ids)))
+            if present == round.count {
+                // Only `remote` of a write in flight changes (a pull keeps the server's version
+                // with it): the sent writes are read again only when it is set, with the writes
+                // queued behind them.
+                var stored: [String: PendingWrite] = [:]
+                for write in try tx.fetch(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(records)
+                            && (PendingWrite.remoteVersion.isNotNil || !PendingWrite.key.isIn(ids))))
+                {
+                    stored[write.id] = write
+                }
+                for write in round where stored[write.id] == nil { stored[write.id] = write }
+                for write in stored.values.sorted(by: { $0.sequence < $1.sequence }) {
+                    byRecord[write.recordID, default: []].append(write)
+                }
+            } else {
+                // A write was discarded while it was sent: read what is left.
+                for write in try tx.fetch(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(records),
+                        sortedBy: [PendingWrite.sequence.ascending()]))
+                {
+                    byRecord[write.recordID, default: []].append(write)
+                }
+            }
+            var done: [String] = []
+            var answers: [Entity] = []
             for (sent, outcome) in zip(round, outcomes) {
-                guard var write = try tx.fetch(PendingWrite.self, id: sent.id) else { continue }
+                let writes = byRecord[sent.recordID] ?? []
+                guard var write = writes.first(where: { $0.id == sent.id }) else { continue }
                 switch outcome {
                 case .acknowledged(let answer):
-                    _ = try tx.delete(write)
-                    let later = try tx.fetch(
-                        Query<PendingWrite>(
-                            where: PendingWrite.collection == collection && PendingWrite.recordID == write.recordID,
-                            sortedBy: [PendingWrite.sequence.ascending()]))
+                    done.append(write.id)
+                    let later = writes.filter { !done.contains($0.id) }
                     if !later.isEmpty {
+                        let base = try answer.map(Self.encode) ?? write.payload
                         for var next in later where next.state != .sending {
-                            next.base = answer ?? write.payload
+                            next.base = base
                             if next.operation == .create, write.operation != .delete { next.operation = .update }
                             try tx.update(next)
                         }
                         continue
                     }
-                    guard write.operation != .delete else { continue }
+                    guard write.operation != .delete, var newest = answer else { continue }
                     // The server's answer replaces the row, unless a pull saw a newer server version
                     // while the write was on its way.
-                    var newest = try answer.map { try JSONDecoder().decode(Entity.self, from: $0) }
-                    if let answered = newest, let seen = try write.remote(as: Entity.self), let version,
-                        let a = version(answered), let b = version(seen), b > a
+                    if write.remote != nil, let seen = try write.remote(as: Entity.self), let version,
+                        let a = version(newest), let b = version(seen), b > a
                     {
                         newest = seen
                     }
-                    if let newest { try self.storeRemote(newest, in: tx) }
+                    answers.append(newest)
                 case .rejected(let reason):
                     write.state = .rejected
                     write.reason = reason
@@ -342,11 +466,13 @@ extension Mirror {
                     write.lastError = error.message
                     try tx.update(write)
                 case .dropped:
-                    _ = try tx.delete(write)
+                    done.append(write.id)
                 case .conflict(let remoteData):
                     try self.settleConflict(&write, remote: remoteData, policy: policy, in: tx)
                 }
             }
+            if !done.isEmpty { _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.key.isIn(done))) }
+            for answer in answers { try self.storeRemote(answer, in: tx) }
         }
     }
 
@@ -354,8 +480,8 @@ extension Mirror {
     private func settleConflict(
         _ write: inout PendingWrite, remote remoteData: Data?, policy: ConflictPolicy<Entity>, in tx: ObjectTransaction
     ) throws {
-        let record = try remoteData.map { try JSONDecoder().decode(Entity.self, from: $0) }
-        let identity = try JSONDecoder().decode(Entity.ID.self, from: write.identity)
+        let record = try remoteData.map { try SyncJSON.decode(Entity.self, from: $0) }
+        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
         let conflict = Conflict(
             base: try write.base(as: Entity.self), local: try write.local(as: Entity.self), remote: record)
         switch policy.resolve(conflict) {

@@ -201,7 +201,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                         && PendingWrite.sequence > current.sequence))
             _ = try tx.delete(current)
             guard later == 0 else { return }
-            let identity = try JSONDecoder().decode(Entity.ID.self, from: current.identity)
+            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
             if let base = try current.base(as: Entity.self) {
                 try tx.upsert(base)
             } else {
@@ -225,7 +225,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                 return
             }
             let remoteRecord = try current.remote(as: Entity.self)
-            let identity = try JSONDecoder().decode(Entity.ID.self, from: current.identity)
+            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
             switch resolution {
             case .park:
                 return

@@ -87,6 +87,12 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let nextAttempt = Field<PendingWrite, Date?>("nextAttempt")
     /// The order column.
     public static let sequence = Field<PendingWrite, Int64>("sequence")
+    /// The idempotency key column (the identity), for the outbox's own bulk statements.
+    static let key = Field<PendingWrite, String>("id")
+    /// The attempts column, for the outbox's own bulk statements.
+    static let attempts = Field<PendingWrite, Int>("attempts")
+    /// The column of the server's version kept with a write (``remote``).
+    static let remoteVersion = Field<PendingWrite, Data?>("remote")
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
     /// Indexes: by collection and order; by record in order (a record's writes are read with
@@ -130,7 +136,7 @@ public struct PendingWrite: StoredEntity, Equatable {
     private func decoded<E: StoredEntity>(_ data: Data?, as type: E.Type, part: String) throws(SyncError) -> E? {
         guard let data else { return nil }
         do {
-            return try JSONDecoder().decode(E.self, from: data)
+            return try SyncJSON.decode(E.self, from: data)
         } catch {
             throw SyncError(
                 .undecodableWrite, collection: collection, record: recordID,

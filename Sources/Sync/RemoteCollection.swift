@@ -125,7 +125,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - delete: the request deleting a record, or `nil` when the app cannot.
     ///   - read: the request reading one record, or `nil`.
     ///   - written: reads the server's record from a write's response; by default the body
-    ///     decoded as `Entity`, when it is one.
+    ///     decoded as `Entity` with `PathDecoder`, when it is one.
     ///   - conflictCheck: how updates find conflicts; by default none (last write wins).
     ///   - identities: the identity listing for hard deletes, or `nil`.
     ///   - isCursorRejected: whether an error means the cursor is invalid.
@@ -163,7 +163,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.update = update
         self.delete = delete
         self.read = read
-        self.written = written ?? { data, _ in try? JSONDecoder().decode(Entity.self, from: data) }
+        self.written = written ?? { data, _ in try? SyncJSON.decode(Entity.self, from: data) }
         self.conflictCheck = conflictCheck
         self.identities = identities
         self.isCursorRejected = isCursorRejected
