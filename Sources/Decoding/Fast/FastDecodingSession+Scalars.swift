@@ -142,29 +142,40 @@ extension FastDecodingSession {
         guard !node.has(JSONNode.numberIsNegative), isAllZeros(node) else { throw fail(.number) }
     }
 
-    /// The value of a number without exponent whose digits, read as an integer, stay within
-    /// 2^53 and whose fraction has at most 22 digits: that integer and the power of ten are
-    /// both exact doubles, so their quotient is the correctly rounded value, the one `strtod`
-    /// gives. Nil for other numbers and for zeros.
+    /// The correctly rounded value of a number without exponent of at most 19 digits (the
+    /// value `strtod` gives), or nil for other numbers, for zeros, and in the rare case the
+    /// conversion cannot decide (then `strtod` converts it).
+    ///
+    /// Digits that read as an integer within 2^53 are divided by the power of ten of the
+    /// fraction (at most 10^19): both are exact doubles, so the quotient is correctly rounded.
+    /// Larger integers (17 to 19 significant digits, as most of Canada's coordinates) go through
+    /// ``DecimalToDouble/convert(_:fractionDigits:negative:)``.
     private func exactDecimal(_ node: JSONNode) -> Double? {
         var position = Int(node.start) + (node.has(JSONNode.numberIsNegative) ? 1 : 0)
         let end = Int(node.start) + Int(node.length)
-        guard end - position <= 19 else { return nil }
+        guard end - position <= 20 else { return nil }
         var mantissa: UInt64 = 0
         var fractionDigits = -1
+        var digits = 0
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: ".") {
                 fractionDigits = 0
             } else {
-                mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                digits += 1
                 if fractionDigits >= 0 { fractionDigits += 1 }
             }
             position += 1
         }
-        guard mantissa != 0, mantissa <= 1 << 53 else { return nil }
-        let value = Double(mantissa) / Self.powersOfTen[max(fractionDigits, 0)]
-        return node.has(JSONNode.numberIsNegative) ? -value : value
+        guard mantissa != 0, digits <= 19 else { return nil }
+        let negative = node.has(JSONNode.numberIsNegative)
+        let fraction = max(fractionDigits, 0)
+        guard mantissa <= 1 << 53 else {
+            return DecimalToDouble.convert(mantissa, fractionDigits: fraction, negative: negative)
+        }
+        let value = Double(mantissa) / Self.powersOfTen[fraction]
+        return negative ? -value : value
     }
 
     /// 10^0 through 10^22, every one an exact double.
