@@ -35,6 +35,12 @@ final class FastDecodingSession {
     /// For objects with more than ``indexedMemberCount`` members that a key was looked up in:
     /// each key's value node, by object node.
     private var memberIndexes: [Int: [String: Int]] = [:]
+    /// For objects with more than ``indexedMemberCount`` members whose keys are all plain
+    /// ASCII (no escapes): an open-addressing table of their key nodes, hashed by the key's
+    /// bytes (FNV-1a), by object node; an empty table for an object with another key. The
+    /// last table used is kept at hand: a type decodes one object's members in a row.
+    private var plainMemberTables: [Int: [Int32]] = [:]
+    private var lastTable: (object: Int, slots: [Int32]) = (-1, [])
     /// The type-mismatch messages made so far, by type and kind of value: a probing type (an
     /// any-JSON enum trying `Bool`, then `Int64`, then `Double`) meets the same few mismatches
     /// over and over, and spelling a type's name costs more than the rest of the error.
@@ -79,7 +85,10 @@ final class FastDecodingSession {
     func member(_ key: String, in object: Int) -> Int? {
         let count = Int(nodes[object].length)
         guard count > 0 else { return nil }
-        if count > Self.indexedMemberCount { return memberIndex(of: object)[key] }
+        if count > Self.indexedMemberCount {
+            if let answer = plainMember(key, in: object, count: count) { return answer }
+            return memberIndex(of: object)[key]
+        }
         var contiguous = key
         return contiguous.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { text in
@@ -104,6 +113,72 @@ final class FastDecodingSession {
                 return nil
             }
         }
+    }
+
+    /// The member `key` of a large object through its table of plain keys: `.some(nil)`
+    /// when the object has no such member, nil when the table cannot tell (a key of the object
+    /// is not plain ASCII, or `key` is not ASCII: a non-ASCII string can equal an ASCII one,
+    /// as the Kelvin sign equals `K`).
+    private func plainMember(_ key: String, in object: Int, count: Int) -> Int?? {
+        let slots: [Int32]
+        if lastTable.object == object {
+            slots = lastTable.slots
+        } else {
+            slots = plainMemberTables[object] ?? makePlainMemberTable(of: object, count: count)
+            lastTable = (object, slots)
+        }
+        guard !slots.isEmpty else { return nil }
+        var contiguous = key
+        return contiguous.withUTF8 { wanted -> Int?? in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var high: UInt8 = 0
+            for byte in wanted {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+                high |= byte
+            }
+            guard high < 0x80 else { return nil }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            return slots.withUnsafeBufferPointer { table in
+                while table[slot] >= 0 {
+                    let name = nodes[Int(table[slot])]
+                    if Int(name.length) == wanted.count, JSONText.equalBytes(bytes, Int(name.start), wanted, 0, wanted.count) {
+                        return .some(Int(table[slot]) + 1)
+                    }
+                    slot = (slot + 1) & mask
+                }
+                return .some(nil)
+            }
+        }
+    }
+
+    /// The table of the plain keys of the object at `object`, or an empty one when a key is
+    /// not plain ASCII; kept for the decoding.
+    private func makePlainMemberTable(of object: Int, count: Int) -> [Int32] {
+        var capacity = 64
+        while capacity < count * 2 { capacity *= 2 }
+        let mask = capacity - 1
+        var slots = [Int32](repeating: -1, count: capacity)
+        var node = object + 1
+        for _ in 0..<count {
+            let name = nodes[node]
+            guard name.has(JSONNode.stringIsASCII), !name.has(JSONNode.stringHasEscapes) else {
+                plainMemberTables[object] = []
+                return []
+            }
+            let start = Int(name.start)
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for offset in start..<(start + Int(name.length)) {
+                hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01b3
+            }
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            // The keys are distinct (the parser defers otherwise): the first free slot is its own.
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(node)
+            node = Int(nodes[node + 1].next)
+        }
+        plainMemberTables[object] = slots
+        return slots
     }
 
     /// The value node of every key of the object at `object`, made on first use. The keys are
