@@ -152,20 +152,24 @@ extension Mirror {
             do {
                 page = try remote.page(exchange.data, exchange.response)
             } catch {
+                let property = SyncJSON.failedProperty(error)
                 throw SyncError(
                     .undecodablePage, collection: remote.name, page: position.map(Self.describe) ?? "first",
-                    "A page of \(remote.name) (cursor \(position.map(Self.describe) ?? "none")) does not decode: \(error)"
+                    property: property,
+                    "A page of \(remote.name) (cursor \(position.map(Self.describe) ?? "none")) does not decode"
+                        + (property.map { " at \($0)" } ?? "") + ": \(SyncJSON.describe(error))"
                 )
             }
             let next = try nextPosition(after: page, at: position)
             if page.hasMore, next == position {
                 throw SyncError(
-                    .badWriteResponse, collection: remote.name, page: position.map(Self.describe),
+                    .undecodablePage, collection: remote.name, page: position.map(Self.describe) ?? "first",
                     "A page of \(remote.name) says more follow but gives no new cursor; stopping instead of reading it again."
                 )
             }
             let walk = checkpoint.walk
-            let applied = try await apply(page, next: next, walk: walk, startedEmpty: startedEmpty)
+            let applied = try await apply(
+                page, at: position.map(Self.describe) ?? "first", next: next, walk: walk, startedEmpty: startedEmpty)
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
@@ -240,7 +244,7 @@ extension Mirror {
 
     /// Applies a page and moves the cursor in one transaction.
     private func apply(
-        _ page: ChangePage<Entity>, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool
+        _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool
     ) async throws(SyncError) -> Applied {
         let collection = remote.name
         let version = remote.version
@@ -263,7 +267,7 @@ extension Mirror {
             try await persist { tx in try moveCursor(tx) }
             SyncTestHooks.reach(.midPage)
         }
-        return try await persist(page: next.map(Self.describe)) { tx in
+        return try await persist(page: position) { tx in
             var result = Applied()
             let ids = page.records.map(\.id) + page.deleted
             let texts = ids.map { $0.databaseValue.identityText }
@@ -297,7 +301,16 @@ extension Mirror {
                 // An older version never replaces a newer one; the version already stored (a re-read
                 // overlap, the server's answer to this device's own write) is not applied again.
                 if let incoming = version?(record), let stored = storedVersions[text], incoming <= stored { continue }
-                try self.storeRemote(record, in: tx)
+                do {
+                    try self.storeRemote(record, in: tx)
+                } catch let error as PersistenceError {
+                    // The page rolls back whole; the error names the record the store refused.
+                    throw SyncError(
+                        .storeFailed, collection: collection, record: text, page: position,
+                        "The store refused the record \(collection)/\(text)"
+                            + (error.property.map { " (property \($0))" } ?? "") + " of page \(position): \(error.message)",
+                        persistenceError: error)
+                }
                 result.applied += 1
             }
             for id in page.deleted {

@@ -249,7 +249,7 @@ extension Mirror {
                 case .readBeforeWrite:
                     if let read = remote.read, base != nil {
                         let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
-                        switch await current(read(identity), record: write.recordID) {
+                        switch await current(read(identity), record: write.recordID, identity: write.identity) {
                         case .found(let record):
                             if !sameVersion(base, record) {
                                 if appliedBefore(write, local: local, base: base, remote: record) {
@@ -274,13 +274,52 @@ extension Mirror {
             return .rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)")
         }
         SyncTestHooks.reach(.beforeSend)
+        let exchange: Exchange
         do {
-            let exchange = try await self.exchange(endpoint, headers: headers)
-            SyncTestHooks.reach(.afterResponse)
-            return .acknowledged(remote.written(exchange.data, exchange.response))
+            exchange = try await self.exchange(endpoint, headers: headers)
         } catch {
             return await failed(write, error)
         }
+        SyncTestHooks.reach(.afterResponse)
+        // An answer that is not one: the server may have applied the write, so it stays queued
+        // with its key and is sent again on a later run (where natural idempotency confirms a
+        // create or a delete).
+        switch answer(exchange, record: write.recordID, expecting: write.identity, attempts: write.attempts) {
+        case .found(let record): return .acknowledged(record)
+        case .missing: return .acknowledged(nil)
+        case .failed(let outcome): return outcome
+        }
+    }
+
+    /// The server's record in a successful answer, checked: `.missing` when the answer carries
+    /// none, a ``SyncError/Code-swift.struct/badWriteResponse`` when it is not an answer (it does
+    /// not decode, or it is another record than `identity`, JSON-encoded).
+    private func answer(_ exchange: Exchange, record: String, expecting identity: Data, attempts: Int) -> Current {
+        let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
+        let entity: Entity?
+        do {
+            entity = try remote.written(exchange.data, exchange.response)
+        } catch {
+            let property = SyncJSON.failedProperty(error)
+            return .failed(
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: record, property: property,
+                        "The server's answer for \(remote.name)/\(record) (HTTP \(exchange.response.statusCode)) is not "
+                            + "a record of it: \(SyncJSON.describe(error)); the write stays queued and is sent again."),
+                    wait))
+        }
+        guard let entity else { return .missing }
+        if let expected = try? SyncJSON.decode(Entity.ID.self, from: identity), entity.id != expected {
+            return .failed(
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: record,
+                        "The server answered for \(remote.name)/\(record) with the record "
+                            + "\(entity.id.databaseValue.identityText); the write stays queued and is sent again."),
+                    wait))
+        }
+        return .found(entity)
     }
 
     /// What a failed send means.
@@ -292,7 +331,7 @@ extension Mirror {
             guard let read = remote.read,
                 let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .acknowledged(nil) }
-            switch await current(read(identity), record: write.recordID) {
+            switch await current(read(identity), record: write.recordID, identity: write.identity) {
             case .found(let record): return .acknowledged(record)
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
@@ -309,7 +348,7 @@ extension Mirror {
             guard let read = remote.read,
                 let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .conflict(nil) }
-            switch await current(read(identity), record: write.recordID) {
+            switch await current(read(identity), record: write.recordID, identity: write.identity) {
             case .found(let record):
                 if write.operation == .update, let local = try? write.local(as: Entity.self),
                     appliedBefore(write, local: local, base: try? write.base(as: Entity.self), remote: record)
@@ -366,16 +405,18 @@ extension Mirror {
     }
 
     /// Reads the server's record.
-    private func current(_ endpoint: any Endpoint, record: String) async -> Current {
+    private func current(_ endpoint: any Endpoint, record: String, identity: Data) async -> Current {
+        let exchange: Exchange
         do {
-            let exchange = try await self.exchange(endpoint)
-            guard let entity = remote.written(exchange.data, exchange.response) else {
-                return .failed(.rejected("The server's record \(remote.name)/\(record) does not decode."))
-            }
-            return .found(entity)
+            exchange = try await self.exchange(endpoint)
         } catch {
             if error.statusCode == 404 { return .missing }
             return .failed(classify(error, record: record, attempts: 1))
+        }
+        switch answer(exchange, record: record, expecting: identity, attempts: 1) {
+        case .missing:
+            return .failed(.rejected("The server's record \(remote.name)/\(record) does not decode."))
+        case let other: return other
         }
     }
 

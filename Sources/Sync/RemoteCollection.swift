@@ -64,11 +64,19 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// confirm a create that met "already exists", and to check for conflicts before an update
     /// (``ConflictCheck/readBeforeWrite``).
     public var read: (@Sendable (Entity.ID) -> any Endpoint)?
-    /// Reads the server's record from a successful write's response body, or `nil` when the
-    /// body carries none (a `204`). A record read here replaces the local row (server fields
-    /// such as `updated`) and becomes the base of later writes. By default, the body decoded
-    /// as `Entity` when it is one, else `nil`.
-    public var written: @Sendable (Data, HTTPURLResponse) -> Entity?
+    /// Reads the server's record from a successful write's response body (and from the body of
+    /// ``read``), or `nil` when the body carries none (a `204`, an answer that is not the
+    /// record). A record read here replaces the local row (server fields such as `updated`) and
+    /// becomes the base of later writes.
+    ///
+    /// Throw when the body is not an answer at all (text that is not JSON, a record cut short):
+    /// the write then stays queued with its idempotency key, the run ends with
+    /// ``SyncError/Code-swift.struct/badWriteResponse`` naming the record, and a later run sends
+    /// it again. A record of another identity than the one written is treated the same way.
+    ///
+    /// By default: `nil` for an empty body, the body decoded as `Entity` when it is one, `nil`
+    /// for other JSON, and an error for a body that is not JSON.
+    public var written: @Sendable (Data, HTTPURLResponse) throws -> Entity?
     /// How an update finds out that the server's record changed since its base.
     public var conflictCheck: ConflictCheck<Entity>
     /// Lists every identity on the server, to delete local rows the server deleted without a
@@ -124,8 +132,9 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - update: the request updating a record from its base, or `nil` when the app cannot.
     ///   - delete: the request deleting a record, or `nil` when the app cannot.
     ///   - read: the request reading one record, or `nil`.
-    ///   - written: reads the server's record from a write's response; by default the body
-    ///     decoded as `Entity` with `PathDecoder`, when it is one.
+    ///   - written: reads the server's record from a write's response, `nil` when it carries
+    ///     none, throwing when it is not an answer; by default the body decoded as `Entity` with
+    ///     `PathDecoder` when it is one, `nil` for other JSON or an empty body.
     ///   - conflictCheck: how updates find conflicts; by default none (last write wins).
     ///   - identities: the identity listing for hard deletes, or `nil`.
     ///   - isCursorRejected: whether an error means the cursor is invalid.
@@ -142,7 +151,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? = nil,
         delete: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
         read: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
-        written: (@Sendable (Data, HTTPURLResponse) -> Entity?)? = nil,
+        written: (@Sendable (Data, HTTPURLResponse) throws -> Entity?)? = nil,
         conflictCheck: ConflictCheck<Entity> = .none,
         identities: IdentityListing<Entity>? = nil,
         isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
@@ -163,7 +172,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.update = update
         self.delete = delete
         self.read = read
-        self.written = written ?? { data, _ in try? SyncJSON.decode(Entity.self, from: data) }
+        self.written = written ?? { data, _ in try SyncJSON.record(Entity.self, from: data) }
         self.conflictCheck = conflictCheck
         self.identities = identities
         self.isCursorRejected = isCursorRejected

@@ -2,7 +2,7 @@ public import FetchKit
 import Foundation
 public import Persistence
 
-/// A sync failure, naming the collection and, where there is one, the record, the page or the
+/// A sync failure, naming the collection and, where there is one, the record, the page and the
 /// property.
 ///
 /// Nothing is applied half: a page that fails is rolled back with its cursor, and a write that
@@ -19,7 +19,9 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The server refused the credentials (`401` after the authenticator's refresh). The
         /// outbox waits; nothing is rejected.
         public static let unauthorized = Code("unauthorized")
-        /// A page of changes did not decode (``SyncError/page``).
+        /// A page of changes did not decode, or does not make sense (more pages follow but no new
+        /// cursor was given): ``SyncError/page`` names it, ``SyncError/property`` the value that
+        /// did not decode when the reader said which.
         public static let undecodablePage = Code("undecodablePage")
         /// The store refused a record or a write (a value it cannot hold, a full disk);
         /// ``SyncError/persistenceError`` has the details.
@@ -28,7 +30,10 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let cursorRejected = Code("cursorRejected")
         /// A pending write's payload does not decode as the entity (a schema change not upgraded).
         public static let undecodableWrite = Code("undecodableWrite")
-        /// The server answered a write with something that is not an answer to it.
+        /// The server answered a write with something that is not an answer to it: a body that
+        /// does not decode, or another record than the one written. The server may have applied
+        /// the write, so it stays queued with its idempotency key and is sent again on a later run
+        /// (a create then meets "already exists" and is confirmed by a read; a delete meets `404`).
         public static let badWriteResponse = Code("badWriteResponse")
         /// A write the mirror refuses to queue (a non-idempotent operator, a wrong collection).
         public static let refusedWrite = Code("refusedWrite")
@@ -47,6 +52,9 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let record: String?
     /// The page's cursor, when the failure concerns a page of changes.
     public let page: String?
+    /// The property (a coding path such as `items[3].title`, or a stored property's name), when
+    /// the failure concerns one value.
+    public let property: String?
     /// What went wrong and what to do, in one line.
     public let message: String
     /// The request's error, for ``Code-swift.struct/requestFailed`` and
@@ -56,13 +64,14 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let persistenceError: PersistenceError?
 
     init(
-        _ code: Code, collection: String, record: String? = nil, page: String? = nil, _ message: String,
-        fetchError: FetchError? = nil, persistenceError: PersistenceError? = nil
+        _ code: Code, collection: String, record: String? = nil, page: String? = nil, property: String? = nil,
+        _ message: String, fetchError: FetchError? = nil, persistenceError: PersistenceError? = nil
     ) {
         self.code = code
         self.collection = collection
         self.record = record
         self.page = page
+        self.property = property ?? persistenceError?.property
         self.message = message
         self.fetchError = fetchError
         self.persistenceError = persistenceError
@@ -73,18 +82,19 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         "SyncError.\(code): \(message)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// Errors are equal when their code, collection, record, page and message are.
+    /// Errors are equal when their code, collection, record, page, property and message are.
     public static func == (lhs: SyncError, rhs: SyncError) -> Bool {
         lhs.code == rhs.code && lhs.collection == rhs.collection && lhs.record == rhs.record
-            && lhs.page == rhs.page && lhs.message == rhs.message
+            && lhs.page == rhs.page && lhs.property == rhs.property && lhs.message == rhs.message
     }
 
-    /// Hashes the code, collection, record, page and message.
+    /// Hashes the code, collection, record, page, property and message.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(collection)
         hasher.combine(record)
         hasher.combine(page)
+        hasher.combine(property)
         hasher.combine(message)
     }
 

@@ -19,6 +19,9 @@ public final class NotesBackend: Sendable {
         case delay(Duration)
         /// Processes the request twice, as a duplicating proxy would (the second answer wins).
         case duplicate
+        /// Applies the write, then answers with this response instead of its own (a server, or
+        /// a proxy, that lies: `200` with a page of HTML, another record).
+        case answerAfterApply(StubResponse)
     }
 
     /// A stored note or tombstone.
@@ -190,6 +193,9 @@ public final class NotesBackend: Sendable {
         case .duplicate:
             _ = apply(request, key: key)
             return apply(request, key: key)
+        case .answerAfterApply(let response):
+            _ = apply(request, key: key)
+            return response
         case nil:
             let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String]
             if let title = fields?["title"], let delay = state.withLock({ $0.slowTitles[title] }) {

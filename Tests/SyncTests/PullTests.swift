@@ -89,6 +89,7 @@ struct PullTests {
         #expect(error?.code == .cursorRejected)
         #expect(error?.collection == "notes")
         #expect(fixture.backend.listRequests <= 4)
+        #expect(await mirror.status.error?.code == .cursorRejected)
     }
 
     @Test("A page that does not decode is a typed error naming the page; nothing of it is applied")
@@ -112,6 +113,24 @@ struct PullTests {
         let report = try await mirror.sync()
         #expect(report.reconciled)
         #expect(try fixture.local()["n4"] == nil)
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
+    @Test("Reconciliation runs at its interval: not again before it has passed, the hard delete found when it has")
+    func reconciliationInterval() async throws {
+        let fixture = try SyncFixture(hardDeletes: true)
+        for index in 0..<4 { fixture.backend.put("n\(index)", title: "note \(index)") }
+        let hourly = fixture.mirror(reconcileEvery: .seconds(3600))
+        #expect(try await hourly.sync().reconciled)
+        fixture.backend.remove("n1")
+        let soon = try await hourly.sync()
+        #expect(!soon.reconciled)
+        #expect(try fixture.local()["n1"] != nil)
+        // The last reconciliation is kept in the store: a mirror whose interval has passed
+        // (here, one of zero) reconciles on its next run.
+        let due = try await fixture.mirror(reconcileEvery: .zero).sync()
+        #expect(due.reconciled)
+        #expect(try fixture.local()["n1"] == nil)
         #expect(try fixture.localContents() == fixture.serverContents())
     }
 

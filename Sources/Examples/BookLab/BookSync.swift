@@ -74,11 +74,10 @@ enum BookSync {
             },
             read: { volume in PocketBaseRequest(server: server, path: "\(records)/\(recordID(volume: volume))") },
             written: { data, _ in
-                // A removed record is no book: the row stays gone.
-                guard let record = try? JSONDecoder().decode(Record.self, from: data), record.deleted != true else {
-                    return nil
-                }
-                return record.book
+                // A removed record is no book: the row stays gone. An answer that is not a record
+                // throws: the write stays queued.
+                let record = try JSONDecoder().decode(Record.self, from: data)
+                return record.deleted == true ? nil : record.book
             },
             conflictCheck: .readBeforeWrite,
             identities: IdentityListing(

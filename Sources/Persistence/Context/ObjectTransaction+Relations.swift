@@ -162,11 +162,23 @@ extension ObjectTransaction {
 
     /// The error for a write of `entity` that SQLite refused: for a failed foreign key, a
     /// ``PersistenceError/Code-swift.struct/missingReference`` naming the property and the
-    /// missing identity; any other error unchanged.
+    /// missing identity; for a unique key another row holds, the error naming the entity and
+    /// the key's properties; any other error unchanged.
     func referenceError<E: StoredEntity>(
         _ error: PersistenceError, _ entity: E, _ codec: EntityCodec
     ) -> PersistenceError {
         let schema = codec.schema
+        if error.code == .uniqueKeyViolation, error.property == nil {
+            let properties = Self.constrainedProperties(error, schema)
+            guard !properties.isEmpty else { return error }
+            let list = properties.map { "\(schema.entityName).\($0)" }.joined(separator: ", ")
+            return PersistenceError(
+                .uniqueKeyViolation,
+                "Another \(schema.entityName) row already has this \(list) (writing the \(schema.entityName) whose "
+                    + "identity is \(entity.id)); nothing was written. Use upsert(_:matching:) to "
+                    + "replace the row that holds it, or store a value that stays unique.",
+                entity: schema.entityName, property: properties.first, sqliteCode: error.sqliteCode)
+        }
         guard error.isForeignKeyFailure, !schema.foreignKeys.isEmpty else { return error }
         // The entity's values, bound the way the write bound them, read back one by one.
         let written = schema.names.count + schema.foldColumns.count

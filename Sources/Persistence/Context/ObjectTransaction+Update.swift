@@ -245,19 +245,21 @@ extension ObjectTransaction {
         }
     }
 
+    /// The properties a constraint error of SQLite names: it says "UNIQUE constraint failed:
+    /// Book.isbn" (or "Book.a, Book.b").
+    static func constrainedProperties(_ error: PersistenceError, _ schema: EntitySchema) -> [String] {
+        guard let range = error.message.range(of: "constraint failed: ") else { return [] }
+        let rest = error.message[range.upperBound...].prefix { $0 != ")" }
+        return rest.split(separator: ",").map {
+            let name = $0.trimmingCharacters(in: .whitespaces)
+            return name.hasPrefix(schema.entityName + ".") ? String(name.dropFirst(schema.entityName.count + 1)) : name
+        }
+    }
+
     /// A constraint error of an update, naming the entity and the properties SQLite names.
     private static func naming(_ error: PersistenceError, _ schema: EntitySchema) -> PersistenceError {
         guard error.code == .uniqueKeyViolation || error.code == .constraintViolation else { return error }
-        // SQLite says "UNIQUE constraint failed: Book.isbn" (or "Book.a, Book.b").
-        var properties: [String] = []
-        if let range = error.message.range(of: "constraint failed: ") {
-            let rest = error.message[range.upperBound...].prefix { $0 != ")" }
-            properties = rest.split(separator: ",").map {
-                let name = $0.trimmingCharacters(in: .whitespaces)
-                return name.hasPrefix(schema.entityName + ".")
-                    ? String(name.dropFirst(schema.entityName.count + 1)) : name
-            }
-        }
+        let properties = constrainedProperties(error, schema)
         let list = properties.map { "\(schema.entityName).\($0)" }.joined(separator: ", ")
         let message =
             error.code == .uniqueKeyViolation
