@@ -261,8 +261,9 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
 
     // MARK: Reading the state
 
-    /// The query of this collection's outbox, in sending order: per record, its latest write's
-    /// state is the record's (no write: synced). Fetch it, count it, or observe it as any query.
+    /// The query of this collection's outbox, in sending order: per record, its first write's
+    /// state is the record's (no write: synced; ``records(_:)`` reads the records with it). Fetch
+    /// it, count it, or observe it as any query.
     ///
     /// ```swift
     /// let waiting = try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .pending))
@@ -271,15 +272,17 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
         Query(where: PendingWrite.collection == remote.name, sortedBy: [PendingWrite.sequence.ascending()])
     }
 
-    /// The record's sync state: its latest pending write, or `nil` when it is synced.
+    /// The records `query` selects, each with its sync state (``SyncedRecord``): a request to
+    /// fetch or observe as any read.
     ///
-    /// - Parameters:
-    ///   - id: the record's identity.
-    ///   - transaction: a transaction to read in.
-    /// - Returns: the latest write, or `nil`.
-    /// - Throws: `PersistenceError`.
-    public func pendingWrite(for id: Entity.ID, in transaction: ObjectTransaction) throws -> PendingWrite? {
-        try writes(of: id.databaseValue.identityText, in: transaction).last
+    /// ```swift
+    /// let pending = try tx.fetch(mirror.records(Query<Note>())).filter { $0.state != nil }
+    /// ```
+    ///
+    /// - Parameter query: the records to read, filtered, sorted and windowed as any query.
+    /// - Returns: the request.
+    public func records(_ query: Query<Entity>) -> SyncedRecords<Entity> {
+        SyncedRecords(query: query, collection: remote.name)
     }
 
     // MARK: Internals

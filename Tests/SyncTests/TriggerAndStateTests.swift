@@ -20,6 +20,39 @@ struct TriggerAndStateTests {
         #expect(fixture.backend.server.requests(to: "/notes").count == 1)
     }
 
+    @Test("Each record with its sync state, read in one request and observed as any read")
+    func recordsWithTheirState() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "synced")
+        let mirror = fixture.mirror(concurrency: 1)
+        try await mirror.sync()
+        let states = StoreObservation.value(tracking: Note.self, PendingWrite.self) { tx in
+            try tx.fetch(mirror.records(Query<Note>(sortedBy: [Note.idField.ascending()]))).map {
+                "\($0.record.id):\($0.state?.rawValue ?? "synced")"
+            }
+        }
+        var observed = fixture.store.values(states).makeAsyncIterator()
+        #expect(try await observed.next() == ["a:synced"])
+
+        // b is refused for good, c goes through, d is written after the run.
+        fixture.backend.failWrites(.status(422, retryAfter: nil))
+        try fixture.save(Note(id: "b", title: "refused"), Note(id: "c", title: "sent"), through: mirror)
+        _ = try? await mirror.sync()
+        try fixture.save(Note(id: "d", title: "waiting"), through: mirror)
+        let expected = ["a:synced", "b:rejected", "c:synced", "d:pending"]
+        var last: [String]?
+        for _ in 0..<20 where last != expected { last = try await observed.next() }
+        #expect(last == expected)
+
+        let read = try fixture.store.context.readAndWait { tx in
+            try tx.fetch(mirror.records(Query<Note>(where: Note.idField.isIn(["b", "d"]), sortedBy: [Note.idField.ascending()])))
+        }
+        #expect(read.map(\.record.title) == ["refused", "waiting"])
+        #expect(read[0].writes.count == 1)
+        #expect(read[0].writes[0].reason?.contains("422") == true)
+        #expect(read[1].writes.map(\.operation) == [.create])
+    }
+
     @Test("A started mirror sends writes an earlier launch left, and each new write, without a sync() call")
     func startedMirror() async throws {
         let fixture = try SyncFixture()

@@ -130,13 +130,12 @@ struct SyncCommand {
     /// Books added before the library synced have no outbox entry: they are queued once.
     private func adoptUnsyncedBooks(_ mirror: Mirror<LibraryBook>) async throws {
         try await library.store.context.persist { tx in
-            for book in try tx.fetch(Query<LibraryBook>(where: Field<LibraryBook, String?>("serverUpdated").isNil)) {
-                if try mirror.pendingWrite(for: book.id, in: tx) == nil {
-                    // Dropped and saved again, so the outbox queues it as a create.
-                    _ = try tx.delete(LibraryBook.self, id: book.id)
-                    try mirror.save(book, in: tx)
-                    try Library.linkAuthors(of: book, in: tx)
-                }
+            let unsent = mirror.records(Query<LibraryBook>(where: Field<LibraryBook, String?>("serverUpdated").isNil))
+            for book in try tx.fetch(unsent).filter(\.writes.isEmpty).map(\.record) {
+                // Dropped and saved again, so the outbox queues it as a create.
+                _ = try tx.delete(LibraryBook.self, id: book.id)
+                try mirror.save(book, in: tx)
+                try Library.linkAuthors(of: book, in: tx)
             }
         }
     }

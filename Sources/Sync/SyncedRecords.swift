@@ -1,0 +1,56 @@
+public import Persistence
+
+/// A stored record and its writes the server has not acknowledged yet: where its local changes
+/// are.
+///
+/// Read with ``Mirror/records(_:)``, in any transaction or observation.
+public struct SyncedRecord<Entity: StoredEntity>: Sendable {
+    /// The stored record, with its local changes.
+    public let record: Entity
+    /// Its writes not yet acknowledged, in sending order; empty when the server has every change
+    /// made here.
+    public let writes: [PendingWrite]
+
+    /// Where its changes are: `nil` when it is synced; otherwise the state of its first write,
+    /// the one the outbox sends next (the writes behind it wait for it):
+    /// ``PendingWrite/State-swift.enum/pending``, ``PendingWrite/State-swift.enum/sending``,
+    /// ``PendingWrite/State-swift.enum/rejected`` (the server's reason in that write's
+    /// ``PendingWrite/reason``) or ``PendingWrite/State-swift.enum/conflicted`` (the base and the
+    /// server's version from that write's ``PendingWrite/base(as:)`` and
+    /// ``PendingWrite/remote(as:)``, the local one in ``record``).
+    public var state: PendingWrite.State? { writes.first?.state }
+}
+
+/// The records a query selects, each with its sync state, read in one transaction: a
+/// `FetchRequest`, so it runs in `fetch(_:)` and observes as any read
+/// (`StoreObservation.value(tracking:read:)`, tracking the entity and ``PendingWrite``).
+///
+/// ```swift
+/// let books = try tx.fetch(mirror.records(Query<Book>(sortedBy: [Book.title.ascending()])))
+/// for book in books where book.state == .rejected {
+///     print(book.record.title, "was refused:", book.writes[0].reason ?? "")
+/// }
+/// ```
+///
+/// A record deleted here whose delete is not yet acknowledged has no row: it is in the outbox
+/// only (``Mirror/pendingWrites``).
+public struct SyncedRecords<Entity: StoredEntity>: FetchRequest {
+    let query: Query<Entity>
+    let collection: String
+
+    /// Reads the query's rows, then their writes: in one `IN` query for up to 500 rows, else
+    /// the collection's whole outbox.
+    public var plan: FetchPlan<[SyncedRecord<Entity>]> {
+        FetchPlan { [query, collection] tx throws(PersistenceError) in
+            let rows = try tx.fetch(query)
+            guard !rows.isEmpty else { return [] }
+            let texts = rows.map { $0.id.databaseValue.identityText }
+            var outbox = PendingWrite.collection == collection
+            if rows.count <= 500 { outbox = outbox && PendingWrite.recordID.isIn(texts) }
+            let writes = Dictionary(
+                grouping: try tx.fetch(Query<PendingWrite>(where: outbox, sortedBy: [PendingWrite.sequence.ascending()])),
+                by: \.recordID)
+            return zip(rows, texts).map { row, text in SyncedRecord(record: row, writes: writes[text] ?? []) }
+        }
+    }
+}
