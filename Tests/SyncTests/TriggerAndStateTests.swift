@@ -53,6 +53,38 @@ struct TriggerAndStateTests {
         #expect(read[1].writes.map(\.operation) == [.create])
     }
 
+    @Test("A realtime hint triggers a pull: the server's records are applied, never the event's own data")
+    func realtimeHint() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        // The realtime channel announces each change after the server made it; its payload is
+        // a hint (it may be stale, reordered or lost), the pull is the truth.
+        fixture.backend.server.route(
+            "GET", "/events",
+            respond: .stream(headers: ["Content-Type": "text/event-stream"]) { [backend = fixture.backend] writer in
+                backend.put("a", title: "first")
+                _ = writer.write("event: notes\ndata: {\"id\":\"a\",\"title\":\"stale\"}\n\n")
+                _ = writer.pause(.milliseconds(50))
+                backend.put("b", title: "second")
+                backend.remove("a")
+                _ = writer.write("event: notes\ndata: {\"id\":\"b\"}\n\n")
+                _ = writer.pause(.seconds(60))
+            })
+        let hints = EventSource(
+            NotesHintRequest(baseURL: fixture.backend.baseURL), client: NotesAPI.client(),
+            reconnection: EventSource.Reconnection(delay: .milliseconds(10)))
+        var seen = 0
+        for try await _ in hints {
+            try await mirror.sync()
+            seen += 1
+            if seen == 2 { break }
+        }
+        #expect(try fixture.local()["a"] == nil)
+        #expect(try fixture.local()["b"]?.title == "second")
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
+
     @Test("A started mirror sends writes an earlier launch left, and each new write, without a sync() call")
     func startedMirror() async throws {
         let fixture = try SyncFixture()
@@ -181,4 +213,10 @@ func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
         try? await Task.sleep(for: .milliseconds(20))
     }
     return await condition()
+}
+
+/// The notes backend's event stream.
+private struct NotesHintRequest: Endpoint {
+    var baseURL: URL
+    var path = "/events"
 }
