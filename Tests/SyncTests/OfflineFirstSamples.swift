@@ -159,6 +159,19 @@ enum OfflineFirst {
         return refresh
     }
 
+    static func notesWithTheirState(_ mirror: Mirror<Note>, store: ObjectStore) async throws -> [String] {
+        let notes = try await store.context.read { tx in
+            try tx.fetch(mirror.records(Query<Note>()))
+        }
+        return notes.map { note in
+            switch note.state {
+            case nil: "\(note.record.title): synced"
+            case .rejected?: "\(note.record.title): refused (\(note.writes[0].reason ?? ""))"
+            case let state?: "\(note.record.title): \(state.rawValue)"
+            }
+        }
+    }
+
     static func rejectedWrites(_ mirror: Mirror<Note>, store: ObjectStore) async throws -> [String] {
         let rejected = try await store.context.read { tx in
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
@@ -205,7 +218,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 10)
+        #expect(blocks.count == 11)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
@@ -231,6 +244,9 @@ struct OfflineFirstSampleTests {
         let renamed = try #require(try await store.context.read { tx in try tx.fetch(OfflineFirst.Note.self, id: "n1") })
         try await OfflineFirst.rename(renamed, to: "refused: a title the server refuses", store: store, mirror: mirror)
         #expect(try await OfflineFirst.rejectedWrites(mirror, store: store).first?.hasPrefix("n1: ") == true)
+        let states = try await OfflineFirst.notesWithTheirState(mirror, store: store)
+        #expect(states.count == 1)
+        #expect(states.first?.hasPrefix("refused: a title the server refuses: refused (") == true)
 
         let fetcher = await OfflineFirst.keepFresh(mirror)
         fetcher.stop()

@@ -454,17 +454,16 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
 /// Issue 39's memory row: the peak of an initial pull of 100,000 records, with the server's own
 /// peak (its records, listed page by page) measured alone beside it in a process of its own.
 let syncMemoryCases: [MemoryCase] = [
-    MemoryCase(name: "Sync: the 100,000-record listing server alone (reference)") { _ in
-        let server = try GrowingSyncServer(count: 100_000)
-        defer { server.server.stop() }
+    MemoryCase(name: "Sync: the 100,000 records' pages listed and decoded, nothing stored (reference)") { _ in
+        let server = try SyncServerProcess(count: 100_000)
+        defer { server.stop() }
         // Every page listed once, as a pull asks for them, with nothing stored.
         let client = FetchClient()
         try blocking {
             var after: (String, String)?
             while true {
                 var endpoint = SyncBenchEndpoint(
-                    baseURL: server.server.baseURL, path: "/records",
-                    queryItems: [URLQueryItem(name: "limit", value: "1000")])
+                    baseURL: server.baseURL, path: "/records", queryItems: [URLQueryItem(name: "limit", value: "1000")])
                 if let after {
                     endpoint.queryItems += [
                         URLQueryItem(name: "after", value: after.0), URLQueryItem(name: "afterID", value: after.1),
@@ -477,9 +476,9 @@ let syncMemoryCases: [MemoryCase] = [
             }
         }
     },
-    MemoryCase(name: "Sync: initial pull of 100,000 records into a mirror (the server above included)") { _ in
-        let server = try GrowingSyncServer(count: 100_000)
-        defer { server.server.stop() }
+    MemoryCase(name: "Sync: initial pull of 100,000 records into a mirror (the server in another process)") { _ in
+        let server = try SyncServerProcess(count: 100_000)
+        defer { server.stop() }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-memory-\(UUID().uuidString).sqlite")
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
@@ -487,10 +486,52 @@ let syncMemoryCases: [MemoryCase] = [
         let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
         defer { store.close() }
         let mirror = Mirror(
-            SyncBenchServer.collection(base: server.server.baseURL, pageSize: 1000), store: store, client: FetchClient())
+            SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())
         let report = try blocking { try await mirror.sync() }
         guard report.recordsApplied == 100_000 else {
             throw RawSQLite.Failure(description: "mirrored \(report.recordsApplied) records")
         }
     },
 ]
+
+/// Serves `count` records as ``GrowingSyncServer`` does, in this process: prints the server's
+/// URL on a line, then serves until standard input closes.
+func serveSyncRecords(count: Int) throws {
+    let server = try GrowingSyncServer(count: count)
+    print(server.server.baseURL.absoluteString)
+    fflush(stdout)
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    server.server.stop()
+}
+
+/// A ``GrowingSyncServer`` in a child process (this program with `--sync-server`), so that a
+/// memory case measures the client alone.
+final class SyncServerProcess {
+    let baseURL: URL
+    private let process = Process()
+    private let input = Pipe()
+
+    init(count: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--sync-server", String(count)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        // The URL's line: read byte by byte, so nothing after it is waited for.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+            line.append(first)
+        }
+        guard let url = URL(string: String(decoding: line, as: UTF8.self)), url.host != nil else {
+            process.terminate()
+            throw RawSQLite.Failure(description: "the sync server process printed no URL")
+        }
+        baseURL = url
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

@@ -23,6 +23,18 @@ if let memoryCase = option("--memory-case") {
     }
 }
 
+if let count = option("--sync-server").flatMap({ Int($0) }) {
+    // The sync memory case's server, in a process of its own: prints its URL, serves until its
+    // standard input closes.
+    do {
+        try serveSyncRecords(count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("the sync server failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if arguments.contains("--sweep") {
     do {
         let sizes =
