@@ -78,7 +78,9 @@ struct SyncCommand {
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
         }
         for write in refused { try await mirror.retry(write) }
-        try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: false)
+        if let refusal = try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: false), !follow {
+            throw refusal
+        }
         guard follow else { return }
         Terminal.say("Following \(serverName) for changes (Ctrl-C stops)…")
         try await followHints(mirror, client: client, conflicts: conflicts)
@@ -140,9 +142,11 @@ struct SyncCommand {
         }
     }
 
+    /// One sync, its summary printed; returns the failure to report when the server refused a
+    /// change for good (the other changes went through), throws when the sync failed.
     private func syncOnce(
         _ mirror: Mirror<LibraryBook>, conflicts: BookSync.Conflicts, quietWhenUnchanged: Bool
-    ) async throws {
+    ) async throws -> ExampleFailure? {
         let report: SyncReport
         do {
             report = try await mirror.sync()
@@ -154,14 +158,15 @@ struct SyncCommand {
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
         }
         let changed = report.writesSent + report.recordsApplied + report.recordsDeleted + report.conflicts > 0
-        if changed || !quietWhenUnchanged {
+        if changed || !quietWhenUnchanged || !rejected.isEmpty {
+            let refused = rejected.isEmpty ? "" : " except \(count(rejected.count, "refused change"))"
             Terminal.say(
-                "Synced with \(serverName): pushed \(count(report.writesSent, "change")), "
+                "Synced with \(serverName)\(refused): pushed \(count(report.writesSent, "change")), "
                     + "pulled \(count(report.recordsApplied, "book"))"
                     + (report.recordsDeleted > 0 ? ", \(report.recordsDeleted) removed elsewhere" : "") + ".")
         }
         if let first = rejected.first {
-            throw ExampleFailure(
+            return ExampleFailure(
                 "the server refused \(rejected.count == 1 ? "a change" : "\(rejected.count) changes"): "
                     + "\(first.recordID): \(first.reason ?? "no reason given")",
                 fix: token == nil
@@ -170,6 +175,7 @@ struct SyncCommand {
                     : "the change stays queued and is sent again at the next sync; change or remove the book if the "
                         + "server cannot take it")
         }
+        return nil
     }
 
     /// Syncs at each realtime hint of PocketBase (`/api/realtime`): after each (re)connection,
@@ -192,8 +198,11 @@ struct SyncCommand {
                     throw failure(error)
                 }
             }
-            // A (re)connection may have missed changes; an event says one happened.
-            try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: true)
+            // A (re)connection may have missed changes; an event says one happened. A refused
+            // change is reported, and following goes on.
+            if let refusal = try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: true) {
+                Terminal.complain("booklab: \(refusal.description)")
+            }
         }
     }
 
