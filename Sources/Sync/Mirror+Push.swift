@@ -3,6 +3,10 @@ import Foundation
 import Locking
 import Persistence
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension Mirror {
     /// What became of one send.
     enum Outcome: Sendable {
@@ -37,6 +41,7 @@ extension Mirror {
         var busyRecords = Set<String>()
         var settling: Task<SyncError?, Never>?
         var settlingRound: [PendingWrite] = []
+        let batches = BatchRefusal()
         func finishSettling() async throws(SyncError) {
             guard let task = settling else { return }
             settling = nil
@@ -56,7 +61,7 @@ extension Mirror {
                 busyRecords.insert(write.recordID)
             }
             // The round is sent while the next one is chosen.
-            async let sent = sendAll(round)
+            async let sent = sendAll(round, batches: batches)
             let next: [PendingWrite]
             do {
                 next = try await chooseRound(
@@ -188,30 +193,151 @@ extension Mirror {
         }
     }
 
-    /// Sends a round, `concurrency` at a time; the outcomes in the round's order.
-    private func sendAll(_ round: [PendingWrite]) async -> [Outcome] {
-        // `concurrency` lanes, each taking the round's next write when its last one ends: a
-        // send follows the last on the same task, with no hop through a coordinating task.
+    /// Sends a round, `concurrency` at a time, or in batches when the collection has a batch API
+    /// that this run has not seen refused; the outcomes in the round's order.
+    private func sendAll(_ round: [PendingWrite], batches: BatchRefusal) async -> [Outcome] {
+        guard let batch = remote.batch, round.count > 1, !batches.refused else {
+            return await lanes(round.count) { index in await self.deliver(round[index]) }
+        }
+        // Each write prepared as it would be sent alone (a read before an update runs here),
+        // then the ready ones sent in batches.
+        let prepared = await lanes(round.count) { index in await self.prepare(round[index]) }
+        var outcomes = [Outcome](repeating: .dropped, count: round.count)
+        var ready: [(index: Int, endpoint: any Endpoint, headers: [String: String])] = []
+        for (index, item) in prepared.enumerated() {
+            switch item {
+            case .settled(let outcome): outcomes[index] = outcome
+            case .send(let endpoint, let headers): ready.append((index, endpoint, headers))
+            }
+        }
+        let chunks = stride(from: 0, to: ready.count, by: batch.maximumCount).map {
+            Array(ready[$0..<min($0 + batch.maximumCount, ready.count)])
+        }
+        let sent = await lanes(chunks.count) { number in
+            let chunk = chunks[number]
+            if chunk.count == 1 {
+                return [await self.send(round[chunk[0].index], chunk[0].endpoint, headers: chunk[0].headers)]
+            }
+            return await self.sendBatch(
+                chunk.map { (round[$0.index], $0.endpoint, $0.headers) }, batch, batches: batches)
+        }
+        for (chunk, results) in zip(chunks, sent) {
+            for (item, outcome) in zip(chunk, results) { outcomes[item.index] = outcome }
+        }
+        return outcomes
+    }
+
+    /// Whether a run's batch request was refused as such (batches turned off): the rest of the run
+    /// sends its writes one by one.
+    final class BatchRefusal: Sendable {
+        private let state = Locked(false)
+        var refused: Bool { state.withLock { $0 } }
+        func refuse() { state.withLock { $0 = true } }
+    }
+
+    /// Sends prepared writes in one batch request; the outcomes in their order.
+    private func sendBatch(
+        _ items: [(write: PendingWrite, endpoint: any Endpoint, headers: [String: String])], _ batch: WriteBatch,
+        batches: BatchRefusal
+    ) async -> [Outcome] {
+        func alone() async -> [Outcome] {
+            await lanes(items.count) { index in
+                await self.send(items[index].write, items[index].endpoint, headers: items[index].headers)
+            }
+        }
+        let endpoint: any Endpoint
+        do {
+            // Each write as the request it would be alone, the mirror's headers included.
+            let requests = try items.map { item in
+                var request = try item.endpoint.urlRequest(base: client.configuration.baseURL)
+                for (name, value) in item.headers { request.setValue(value, forHTTPHeaderField: name) }
+                return request
+            }
+            endpoint = try batch.request(requests)
+        } catch {
+            // A write whose request cannot be built fails alone, with its own error.
+            return await alone()
+        }
+        SyncTestHooks.reach(.beforeSend)
+        let exchange: Exchange
+        do {
+            exchange = try await self.exchange(endpoint)
+        } catch {
+            let status = error.statusCode ?? 0
+            if (400..<500).contains(status), ![401, 408, 425, 429].contains(status) {
+                // Refused whole, so nothing of it was applied: each write alone finds the one at
+                // fault (a transactional batch), or goes through (batches turned off).
+                if [403, 404, 405, 501].contains(status) { batches.refuse() }
+                return await alone()
+            }
+            // Failed on the way, or unauthorized: each write as it would have failed alone.
+            var outcomes: [Outcome] = []
+            for item in items { outcomes.append(await failed(item.write, error)) }
+            return outcomes
+        }
+        SyncTestHooks.reach(.afterResponse)
+        let answers: [WriteBatch.Answer]
+        do {
+            answers = try batch.answers(exchange.data, exchange.response)
+            guard answers.count == items.count else {
+                throw SyncError(
+                    .badWriteResponse, collection: remote.name,
+                    "\(answers.count) answers to a batch of \(items.count) writes")
+            }
+        } catch {
+            let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, items[0].write.attempts))
+            return items.map { item in
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: item.write.recordID,
+                        "The server's answer to a batch of \(items.count) writes of \(remote.name) is not one answer per "
+                            + "write (\(SyncJSON.describe(error))); the writes stay queued and are sent again."),
+                    wait)
+            }
+        }
+        var outcomes: [Outcome] = []
+        for (item, answer) in zip(items, answers) {
+            if (200..<300).contains(answer.status), let url = exchange.response.url,
+                let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: nil, headerFields: [:])
+            {
+                let own = Exchange(data: answer.body, response: response)
+                switch self.answer(own, record: item.write.recordID, expecting: item.write.identity, attempts: item.write.attempts) {
+                case .found(let record): outcomes.append(.acknowledged(record))
+                case .missing: outcomes.append(.acknowledged(nil))
+                case .failed(let outcome): outcomes.append(outcome)
+                }
+            } else {
+                outcomes.append(
+                    await failed(item.write, client.configuration.partError(status: answer.status, body: answer.body)))
+            }
+        }
+        return outcomes
+    }
+
+    /// Runs `work` for each index below `count`, `concurrency` at a time, each lane taking the
+    /// next index when its last one ends (a send follows the last on the same task, with no hop
+    /// through a coordinating task); the results in index order.
+    private func lanes<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) async -> T) async -> [T] {
         let taken = Locked(0)
-        return await withTaskGroup(of: [(Int, Outcome)].self) { group in
-            for _ in 0..<min(concurrency, round.count) {
+        return await withTaskGroup(of: [(Int, T)].self) { group in
+            for _ in 0..<min(concurrency, count) {
                 group.addTask {
-                    var done: [(Int, Outcome)] = []
+                    var done: [(Int, T)] = []
                     while true {
                         let index = taken.withLock { next in
                             defer { next += 1 }
                             return next
                         }
-                        guard index < round.count else { return done }
-                        done.append((index, await self.deliver(round[index])))
+                        guard index < count else { return done }
+                        done.append((index, await work(index)))
                     }
                 }
             }
-            var outcomes = [Outcome](repeating: .dropped, count: round.count)
+            var results = [T?](repeating: nil, count: count)
             for await lane in group {
-                for (index, outcome) in lane { outcomes[index] = outcome }
+                for (index, result) in lane { results[index] = result }
             }
-            return outcomes
+            return results.compactMap { $0 }
         }
     }
 
@@ -223,8 +349,23 @@ extension Mirror {
     /// The most writes a round sends between its choice and its settling.
     static var roundSize: Int { 64 }
 
+    /// A write ready to send: its request and the mirror's headers; or what became of it
+    /// already (a conflict its read found, a refusal).
+    enum Prepared: Sendable {
+        case send(any Endpoint, [String: String])
+        case settled(Outcome)
+    }
+
     /// Sends one write and says what became of it.
     func deliver(_ write: PendingWrite) async -> Outcome {
+        switch await prepare(write) {
+        case .settled(let outcome): return outcome
+        case .send(let endpoint, let headers): return await send(write, endpoint, headers: headers)
+        }
+    }
+
+    /// Builds a write's request, after the read its conflict check needs.
+    func prepare(_ write: PendingWrite) async -> Prepared {
         let key = SyncTestHooks.weakened(.freshKeyPerAttempt) ? Self.newKey() : write.id
         var headers: [String: String] = [:]
         if let header = remote.idempotencyKeyHeader { headers[header] = key }
@@ -233,13 +374,13 @@ extension Mirror {
             switch write.operation {
             case .create:
                 guard let local = try write.local(as: Entity.self) else {
-                    return .rejected("The create has no record.")
+                    return .settled(.rejected("The create has no record."))
                 }
-                guard let create = remote.create else { return .rejected(Self.noRequest("create", remote.name)) }
+                guard let create = remote.create else { return .settled(.rejected(Self.noRequest("create", remote.name))) }
                 endpoint = create(local)
             case .update:
                 guard let local = try write.local(as: Entity.self) else {
-                    return .rejected("The update has no record.")
+                    return .settled(.rejected("The update has no record."))
                 }
                 let base = try write.base(as: Entity.self)
                 switch remote.conflictCheck.kind {
@@ -253,26 +394,31 @@ extension Mirror {
                         case .found(let record):
                             if !sameVersion(base, record) {
                                 if appliedBefore(write, local: local, base: base, remote: record) {
-                                    return .acknowledged(record)
+                                    return .settled(.acknowledged(record))
                                 }
-                                return .conflict(try Self.encode(record))
+                                return .settled(.conflict(try Self.encode(record)))
                             }
-                        case .missing: return .conflict(nil)
-                        case .failed(let outcome): return outcome
+                        case .missing: return .settled(.conflict(nil))
+                        case .failed(let outcome): return .settled(outcome)
                         }
                     }
                 }
-                guard let update = remote.update else { return .rejected(Self.noRequest("update", remote.name)) }
+                guard let update = remote.update else { return .settled(.rejected(Self.noRequest("update", remote.name))) }
                 endpoint = update(local, base)
             case .delete:
-                guard let delete = remote.delete else { return .rejected(Self.noRequest("delete", remote.name)) }
+                guard let delete = remote.delete else { return .settled(.rejected(Self.noRequest("delete", remote.name))) }
                 endpoint = delete(try SyncJSON.decode(Entity.ID.self, from: write.identity))
             }
         } catch let error as SyncError {
-            return .rejected(error.message)
+            return .settled(.rejected(error.message))
         } catch {
-            return .rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)")
+            return .settled(.rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)"))
         }
+        return .send(endpoint, headers)
+    }
+
+    /// Sends a prepared write and says what became of it.
+    func send(_ write: PendingWrite, _ endpoint: any Endpoint, headers: [String: String]) async -> Outcome {
         SyncTestHooks.reach(.beforeSend)
         let exchange: Exchange
         do {
@@ -294,7 +440,7 @@ extension Mirror {
     /// The server's record in a successful answer, checked: `.missing` when the answer carries
     /// none, a ``SyncError/Code-swift.struct/badWriteResponse`` when it is not an answer (it does
     /// not decode, or it is another record than `identity`, JSON-encoded).
-    private func answer(_ exchange: Exchange, record: String, expecting identity: Data, attempts: Int) -> Current {
+    func answer(_ exchange: Exchange, record: String, expecting identity: Data, attempts: Int) -> Current {
         let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
         let entity: Entity?
         do {
@@ -323,7 +469,7 @@ extension Mirror {
     }
 
     /// What a failed send means.
-    private func failed(_ write: PendingWrite, _ error: FetchError) async -> Outcome {
+    func failed(_ write: PendingWrite, _ error: FetchError) async -> Outcome {
         let status = error.statusCode
         switch write.operation {
         case .create where remote.isAlreadyExisting(error):

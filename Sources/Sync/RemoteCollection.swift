@@ -115,6 +115,9 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// retaining: Photo.marked == true   // a marked photo outlives the recent-photos snapshot
     /// ```
     public var retaining: Filter<Entity>?
+    /// The backend's batch API, to send a round's writes in one request, or `nil` (the default)
+    /// to send each write on its own (``WriteBatch``).
+    public var batch: WriteBatch?
     /// The version of the entity's shape that outbox payloads are written in; raise it when
     /// `Entity` changes its stored properties, and upgrade pending writes in a migration
     /// (``PendingWrite/upgrade(collection:from:in:_:)``).
@@ -142,6 +145,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
     ///   - keepingLocal: carries local-only fields from the stored row onto a server record, or `nil`.
     ///   - retaining: local rows a walk keeps when the server no longer lists them, or `nil`.
+    ///   - batch: the backend's batch API, or `nil` to send each write on its own.
     ///   - schemaVersion: the outbox payloads' schema version.
     public init(
         name: String, cursor: CursorKind, version: (@Sendable (Entity) -> RecordVersion?)? = nil,
@@ -159,8 +163,10 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         idempotencyKeyHeader: String? = "Idempotency-Key",
         keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)? = nil,
         retaining: Filter<Entity>? = nil,
+        batch: WriteBatch? = nil,
         schemaVersion: Int = 1
     ) {
+        self.batch = batch
         self.keepingLocal = keepingLocal
         self.retaining = retaining
         self.name = name

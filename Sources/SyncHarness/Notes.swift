@@ -68,10 +68,11 @@ public enum NotesAPI {
     ///   - pageSize: records per page.
     ///   - conflictCheck: how updates find conflicts.
     ///   - reconcileEvery: the identity reconciliation interval, or `nil` for none.
+    ///   - batchSize: the most writes of one `POST /batch`, or `nil` to send each write alone.
     /// - Returns: the collection.
     public static func collection(
         at base: URL, overlap: KeysetOverlap = .time(.seconds(5)), pageSize: Int = 50,
-        conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil
+        conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, batchSize: Int? = nil
     ) -> RemoteCollection<Note> {
         RemoteCollection<Note>(
             name: "notes",
@@ -126,6 +127,33 @@ public enum NotesAPI {
                     page: { data, _ in
                         let page = try JSONDecoder().decode(IdentityPage.self, from: data)
                         return (page.ids, page.hasMore)
+                    })
+            },
+            batch: batchSize.map { size in
+                WriteBatch(
+                    maximumCount: size,
+                    request: { writes in
+                        let items: [[String: Any]] = writes.map { request in
+                            var item: [String: Any] = [
+                                "method": request.httpMethod ?? "GET", "url": request.url?.path ?? "",
+                                "headers": request.allHTTPHeaderFields ?? [:],
+                            ]
+                            if let body = request.httpBody { item["body"] = try? JSONSerialization.jsonObject(with: body) }
+                            return item
+                        }
+                        let body = try JSONSerialization.data(withJSONObject: ["requests": items])
+                        return NotesRequest(
+                            baseURL: base, path: "/batch", method: .post,
+                            body: RequestBody(data: body, contentType: "application/json"))
+                    },
+                    answers: { data, _ in
+                        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+                            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a list of answers"))
+                        }
+                        return try list.map { answer in
+                            let body = try answer["body"].map { $0 is NSNull ? Data() : try JSONSerialization.data(withJSONObject: $0) }
+                            return WriteBatch.Answer(status: answer["status"] as? Int ?? 0, body: body ?? Data())
+                        }
                     })
             })
     }

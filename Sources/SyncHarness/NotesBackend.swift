@@ -52,6 +52,8 @@ public final class NotesBackend: Sendable {
         var writes = 0
         var lists = 0
         var slowTitles: [String: Duration] = [:]
+        var batchesEnabled = true
+        var batches = 0
     }
 
     /// The server.
@@ -74,6 +76,7 @@ public final class NotesBackend: Sendable {
         server.route("POST", "/notes") { [self] request in write(request) }
         server.route("PATCH", "/notes/*") { [self] request in write(request) }
         server.route("DELETE", "/notes/*") { [self] request in write(request) }
+        server.route("POST", "/batch") { [self] request in batch(request) }
         try server.start()
     }
 
@@ -123,6 +126,10 @@ public final class NotesBackend: Sendable {
     public var applications: [String: Int] { state.withLock { $0.applications } }
     /// How many write requests arrived.
     public var writeRequests: Int { state.withLock { $0.writes } }
+    /// Turns the batch API (`POST /batch`) on or off (on by default; off, it answers `403`).
+    public func enableBatches(_ on: Bool) { state.withLock { $0.batchesEnabled = on } }
+    /// How many batch requests arrived.
+    public var batchRequests: Int { state.withLock { $0.batches } }
     /// How many list requests arrived.
     public var listRequests: Int { state.withLock { $0.lists } }
 
@@ -205,6 +212,69 @@ public final class NotesBackend: Sendable {
         }
     }
 
+    /// `POST /batch` with `{"requests":[{"method","url","headers","body"}]}`: every write applied
+    /// in one transaction (each once per idempotency key), answered with `[{"status","body"}]`
+    /// in order; a write that fails rolls the whole batch back with `400`, naming it. The write
+    /// faults apply to the batch as one request.
+    private func batch(_ request: RecordedRequest) -> StubResponse {
+        let fault: Fault?? = state.withLock { state in
+            state.batches += 1
+            guard state.batchesEnabled else { return .none }
+            return .some(state.writeFaults.isEmpty ? nil : state.writeFaults.removeFirst())
+        }
+        guard let fault else { return .json(#"{"message":"Batch requests are not allowed."}"#, status: 403) }
+        switch fault {
+        case .status(let status, let retryAfter): return Self.status(status, retryAfter: retryAfter)
+        case .dropAfterApply(let then):
+            _ = applyBatch(request)
+            then?()
+            return .closeWithoutAnswer
+        case .answerAfterApply(let response):
+            _ = applyBatch(request)
+            return response
+        case .delay(let delay): return applyBatch(request).delayed(by: delay)
+        case .duplicate:
+            _ = applyBatch(request)
+            return applyBatch(request)
+        case nil: return applyBatch(request)
+        }
+    }
+
+    private func applyBatch(_ request: RecordedRequest) -> StubResponse {
+        let items = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["requests"] as? [[String: Any]]
+        guard let items else { return .json(#"{"message":"A batch needs requests."}"#, status: 400) }
+        return state.withLock { state in
+            var trial = state
+            var answers: [String] = []
+            for (index, item) in items.enumerated() {
+                let headers = (item["headers"] as? [String: String] ?? [:]).reduce(into: [String: String]()) {
+                    $0[$1.key.lowercased()] = $1.value
+                }
+                let body = item["body"].flatMap { try? JSONSerialization.data(withJSONObject: $0) } ?? Data()
+                let key = headers["idempotency-key"]
+                let response: StubResponse
+                if let key, trial.honoursKeys, let replay = trial.replays[key] {
+                    response = replay
+                } else {
+                    if let key { trial.keyUses[key, default: 0] += 1 }
+                    response = Self.perform(
+                        method: item["method"] as? String ?? "", path: item["url"] as? String ?? "", body: body, in: &trial)
+                    if let key, response.status < 500 { trial.replays[key] = response }
+                }
+                guard response.status < 400 else {
+                    return .json(#"{"message":"Batch transaction failed.","failed":\#(index),"status":\#(response.status)}"#, status: 400)
+                }
+                var answer = "null"
+                if case .data(let data) = response.body, !data.isEmpty { answer = String(decoding: data, as: UTF8.self) }
+                answers.append(#"{"status":\#(response.status),"body":\#(answer)}"#)
+            }
+            let writes = state.writes
+            state = trial
+            state.writes = writes + items.count
+            return .json("[" + answers.joined(separator: ",") + "]")
+        }
+    }
+
     /// Applies a write once per idempotency key: a key seen before replays its first answer.
     private func apply(_ request: RecordedRequest, key: String?) -> StubResponse {
         state.withLock { state in
@@ -217,8 +287,12 @@ public final class NotesBackend: Sendable {
     }
 
     private static func perform(_ request: RecordedRequest, in state: inout State) -> StubResponse {
-        let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String] ?? [:]
-        switch request.method {
+        perform(method: request.method, path: request.path, body: request.body, in: &state)
+    }
+
+    private static func perform(method: String, path: String, body: Data, in state: inout State) -> StubResponse {
+        let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
+        switch method {
         case "POST":
             guard let id = fields["id"], !id.isEmpty else {
                 return .json(#"{"message":"A note needs an id."}"#, status: 400)
@@ -234,7 +308,7 @@ public final class NotesBackend: Sendable {
             state.applications["create:" + record.title, default: 0] += 1
             return .json(json(record))
         case "PATCH":
-            let id = String(request.path.dropFirst("/notes/".count))
+            let id = String(path.dropFirst("/notes/".count))
             guard var record = state.records[id], !record.deleted else { return notFound }
             if let title = fields["title"], title.hasPrefix("refuse") {
                 return .json(#"{"message":"The title may not start with refuse."}"#, status: 422)
@@ -247,7 +321,7 @@ public final class NotesBackend: Sendable {
             state.applications["update:" + record.title, default: 0] += 1
             return .json(json(record))
         case "DELETE":
-            let id = String(request.path.dropFirst("/notes/".count))
+            let id = String(path.dropFirst("/notes/".count))
             guard let record = state.records[id], !record.deleted else { return notFound }
             delete(record, in: &state)
             state.applications["delete:" + id, default: 0] += 1

@@ -126,3 +126,18 @@ extension FetchClient {
         public init() {}
     }
 }
+
+extension FetchClient.Configuration {
+    /// The error of one part of an answer that carries several, each with its own status (an
+    /// item of a batch request): what a response of that status fails with, its body's excerpt
+    /// scrubbed by the client's ``Redactor``.
+    ///
+    /// - Parameters:
+    ///   - status: the part's status.
+    ///   - body: the part's body.
+    /// - Returns: the error.
+    package func partError(status: Int, body: Data) -> FetchError {
+        FetchError(
+            code: .unacceptableStatus, statusCode: status, bodyExcerpt: redactor.scrub(Self.excerpt(of: body), secrets: []))
+    }
+}

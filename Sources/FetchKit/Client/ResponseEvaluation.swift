@@ -46,7 +46,7 @@ extension FetchClient.Configuration {
     }
 
     /// The start of a body as one line of at most 200 characters, for an error's excerpt.
-    private static func excerpt(of data: Data) -> String {
+    static func excerpt(of data: Data) -> String {
         let text = String(decoding: data.prefix(600), as: UTF8.self)
         let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         return collapsed.count > 200 ? String(collapsed.prefix(200)) + "…" : collapsed

@@ -28,12 +28,13 @@ final class SyncFixture: Sendable {
 
     func mirror(
         conflicts: ConflictPolicy<Note> = .serverWins, overlap: KeysetOverlap = .time(.seconds(5)), pageSize: Int = 5,
-        conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, concurrency: Int = 4
+        conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, concurrency: Int = 4,
+        batchSize: Int? = nil
     ) -> Mirror<Note> {
         Mirror(
             NotesAPI.collection(
                 at: backend.baseURL, overlap: overlap, pageSize: pageSize, conflictCheck: conflictCheck,
-                reconcileEvery: reconcileEvery),
+                reconcileEvery: reconcileEvery, batchSize: batchSize),
             store: store, client: NotesAPI.client(), conflicts: conflicts, concurrency: concurrency)
     }
 
