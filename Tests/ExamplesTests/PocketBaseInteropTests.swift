@@ -80,6 +80,17 @@ final class PocketBaseServer: Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
+    /// Deletes a record of the books collection outright, as another client would: PocketBase
+    /// keeps no tombstone of it.
+    func deleteRecord(_ id: String) async throws {
+        var request = URLRequest(url: url.appendingPathComponent("api/collections/books/records/\(id)"))
+        request.httpMethod = "DELETE"
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 204 else {
+            throw PocketBaseFailure(description: "DELETE \(id): \(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
     /// Makes the books collection need a signed-in user, as an administrator would in the
     /// dashboard: a superuser (made with the binary's `superuser upsert`) changes its rules.
     func requireSignedInUsers() async throws {
@@ -279,6 +290,29 @@ struct PocketBaseInteropTests {
         #expect(try await Self.converge(a, b) == count - 1)
         #expect(try await Self.converge(a, b) == count - 1)
         #expect(try await Self.serverBooks(server).live.count == count - 1)
+    }
+
+    /// A record another client deleted outright (no tombstone: PocketBase keeps none) is found by
+    /// the identity listing, leaves both libraries at their next sync, and is never created again.
+    @Test func aBookDeletedOutrightOnTheServerLeavesEveryLibrary() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "HardDelete")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        try await a.add("dune", 1...3)
+        let count = try await Self.converge(a, b)
+        #expect(count == 3)
+        let victim = try #require(try await server.records().first)
+        let volume = try #require(victim["volumeId"] as? String)
+        try await server.deleteRecord(try #require(victim["id"] as? String))
+        #expect(try await Self.converge(a, b) == count - 1)
+        #expect(try await Self.converge(a, b) == count - 1)
+        let left = try await server.records()
+        #expect(left.count == count - 1)
+        #expect(!left.contains { $0["volumeId"] as? String == volume })
     }
 
     /// `--follow`: a library kept in step on PocketBase's realtime hints, through a server
