@@ -292,6 +292,32 @@ struct PocketBaseInteropTests {
         #expect(try await Self.serverBooks(server).live.count == count - 1)
     }
 
+    /// A Ctrl-C (SIGINT) during a plain sync, as soon as the server holds a first new book: the
+    /// sync stops, and the next one sends the rest, each book once.
+    @Test func aSyncInterruptedWithCtrlCLosesAndDoublesNothing() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "CtrlC")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        try await a.add("unreal engine", 1...20)
+        let interrupted = try a.startSync()
+        let clock = ContinuousClock()
+        let deadline = clock.now + Patience.hang
+        while interrupted.isRunning, clock.now < deadline, try await server.records().isEmpty {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        Foundation.kill(interrupted.processIdentifier, SIGINT)
+        interrupted.waitUntilExit()
+        let count = try await Self.converge(a, b)
+        #expect(count == 20)
+        let books = try await Self.serverBooks(server)
+        #expect(books.doubled.isEmpty, "volumes created twice: \(books.doubled)")
+        #expect(books.live.count == count)
+    }
+
     /// A record another client deleted outright (no tombstone: PocketBase keeps none) is found by
     /// the identity listing, leaves both libraries at their next sync, and is never created again.
     @Test func aBookDeletedOutrightOnTheServerLeavesEveryLibrary() async throws {
