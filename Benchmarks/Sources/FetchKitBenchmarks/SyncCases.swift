@@ -451,19 +451,21 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     return [incremental, idle]
 }
 
-/// Issue 39's memory row: the peak of an initial pull of 100,000 records, with the server's own
-/// peak (its records, listed page by page) measured alone beside it in a process of its own.
+/// Issue 39's memory row: the peak of an initial pull of 100,000 records, the loopback server in
+/// a process of its own (``SyncServerProcess``), against the same pages listed and decoded with
+/// nothing stored.
 let syncMemoryCases: [MemoryCase] = [
     MemoryCase(name: "Sync: the 100,000 records' pages listed and decoded, nothing stored (reference)") { _ in
         let server = try SyncServerProcess(count: 100_000)
         defer { server.stop() }
+        let base = server.baseURL
         // Every page listed once, as a pull asks for them, with nothing stored.
         let client = FetchClient()
         try blocking {
             var after: (String, String)?
             while true {
                 var endpoint = SyncBenchEndpoint(
-                    baseURL: server.baseURL, path: "/records", queryItems: [URLQueryItem(name: "limit", value: "1000")])
+                    baseURL: base, path: "/records", queryItems: [URLQueryItem(name: "limit", value: "1000")])
                 if let after {
                     endpoint.queryItems += [
                         URLQueryItem(name: "after", value: after.0), URLQueryItem(name: "afterID", value: after.1),
@@ -498,8 +500,7 @@ let syncMemoryCases: [MemoryCase] = [
 /// URL on a line, then serves until standard input closes.
 func serveSyncRecords(count: Int) throws {
     let server = try GrowingSyncServer(count: count)
-    print(server.server.baseURL.absoluteString)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data((server.server.baseURL.absoluteString + "\n").utf8))
     _ = FileHandle.standardInput.readDataToEndOfFile()
     server.server.stop()
 }
