@@ -14,9 +14,15 @@ struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateKey
         /// A string holds an escaped lone surrogate (`"\uD800"`).
         case loneSurrogate
-        /// A number the fast path cannot convert exactly as Foundation does: an exponent, a
-        /// fraction or an exponent read as an integer, more than 18 digits, a negative zero,
-        /// or a value out of the type's range.
+        /// A number read as a 64-bit integer that Foundation converts through its `Decimal`
+        /// parser (a fraction or an exponent, 2^53 or more in magnitude) and whose `Decimal`
+        /// form overflows: more than 128 digits after the point before the first significant
+        /// one, an exponent written above 254, or digits and exponent that leave `Decimal`'s
+        /// exponent range (`Int8`). Foundation's decoder stops on a precondition there, which
+        /// the fast path does not imitate. (Also, should the C library's `strtod` and
+        /// `Double(String)` both refuse a JSON number, which they do not, any number.) Every
+        /// other number, for every integer width, `Float` and `Double`, gives Foundation's value
+        /// or its error on the fast path (see ``FoundationNumberRules``).
         case number
         /// A type Foundation decodes in its own way (`Data`, `Decimal`, `Date` with a
         /// strategy other than `.deferredToDate`) or a request the fast path does not serve
