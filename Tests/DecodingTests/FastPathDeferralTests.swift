@@ -258,6 +258,75 @@ import Testing
         expectDeferral(Parent.self, #"{"n": 1}"#, .unsupported)
     }
 
+    @Test func nestedContainersOpenedWithAPathKeyDefer() {
+        struct KeyedAtPath: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case info = "data.info" }
+            enum InfoKeys: String, CodingKey { case title }
+            var title: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                title = try container.nestedContainer(keyedBy: InfoKeys.self, forKey: .info).decode(String.self, forKey: .title)
+            }
+        }
+        struct UnkeyedAtPath: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case list = "data.list" }
+            var first: Int
+            init(from decoder: any Decoder) throws {
+                var list = try decoder.container(keyedBy: CodingKeys.self).nestedUnkeyedContainer(forKey: .list)
+                first = try list.decode(Int.self)
+            }
+        }
+        expectDeferral(KeyedAtPath.self, #"{"data": {"info": {"title": "Dawn"}}}"#, .unsupported)
+        expectDeferral(UnkeyedAtPath.self, #"{"data": {"list": [7, 8]}}"#, .unsupported)
+    }
+
+    @Test func anUnkeyedContainersSuperDecoderDefers() {
+        struct First: Decodable, Equatable {
+            var n: Int
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                n = try Int(from: try container.superDecoder())
+            }
+        }
+        expectDeferral(First.self, "[1, 2]", .unsupported)
+    }
+
+    @Test func anUncaughtErrorAfterAllKeysWereListedDefers() {
+        // `JSONDecoder` visits a dictionary's members in its own order: which error comes first
+        // is its to say.
+        expectDeferral([String: Int].self, #"{"a": 1, "b": "x", "c": true}"#, .keyOrder)
+        expectDeferral(AnyJSON.self, #"{"a": [1], "b": {"c": [true, 1e400]}}"#, .keyOrder)
+        // A caught error, or none, after listing the keys does not defer.
+        #expect(Differential.compare([String: Int].self, json(#"{"a": 1, "b": 2}"#)) == .decoded)
+        #expect(Differential.compare([String: AnyJSON].self, json(#"{"a": 1e2, "b": "x", "c": [0e1]}"#)) == .decoded)
+        #expect(Differential.compare([String: LossyArray<Int>].self, json(#"{"a": [1, "x"], "b": []}"#)) == .decoded)
+    }
+
+    /// A text of 2 GiB, or of 67,108,863 values, is too much to build in a test: the parser's
+    /// limits are lowered through its parameters, which `PathDecoder` leaves at their defaults.
+    @Test func aTextLargerThanTheParserIndexesDefers() {
+        func parse(_ text: String, byteLimit: Int = .max, nodeLimit: Int = .max) -> FastDeferral.Reason? {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { buffer -> FastDeferral.Reason? in
+                let parsed = Result { () throws(FastDeferral) in
+                    try JSONParser.parse(buffer, byteLimit: byteLimit, nodeLimit: nodeLimit)
+                }
+                guard case .failure(let deferral) = parsed else { return nil }
+                return deferral.reason
+            }
+        }
+        // `[1,2]` is three nodes and five bytes.
+        #expect(parse("[1,2]", nodeLimit: 3) == nil)
+        #expect(parse("[1,2]", nodeLimit: 2) == .tooLarge)
+        #expect(parse(#"{"a":1}"#, nodeLimit: 2) == .tooLarge)
+        #expect(parse(#"{"a":1}"#, nodeLimit: 3) == nil)
+        #expect(parse("[1,2]", byteLimit: 6) == nil)
+        #expect(parse("[1,2]", byteLimit: 5) == .tooLarge)
+        // The defaults are the nodes' limits.
+        #expect(JSONNode.maximumCount == 67_108_863)
+        #expect(parse("[1,2]") == nil)
+    }
+
     @Test func reportEntriesOfADeferredAttemptAreNotRepeated() throws {
         struct Page: Decodable {
             @DefaultValue<Defaults.Zero<Int>> var count: Int
