@@ -184,11 +184,91 @@ import Testing
         #expect(Differential.compare([Stamp].self, json(#"[{"t": null}]"#)) == .failed)
     }
 
-    @Test func aPathThatDoesNotResolveDefers() {
-        expectDeferral(Nested.self, #"{"info": {}}"#, .pathError)
-        expectDeferral(Nested.self, #"{"info": []}"#, .pathError)
-        expectDeferral(String.self, #"{"a": 1}"#, .pathError, at: "b")
-        expectDeferral(String.self, #"[1]"#, .pathError, at: "b")
+    @Test func aPathThatDoesNotResolveThrowsPathNavigatorsErrorOnTheFastPath() {
+        #expect(Differential.compare(Nested.self, json(#"{"info": {}}"#)) == .failed)
+        #expect(Differential.compare(Nested.self, json(#"{"info": []}"#)) == .failed)
+        #expect(Differential.compare(Nested.self, json(#"{"info": null}"#)) == .failed)
+        #expect(Differential.compare(Nested.self, json(#"{"info": 1}"#)) == .failed)
+        #expect(Differential.compare(Nested.self, json(#"{}"#)) == .failed)
+        #expect(Differential.compare(String.self, json(#"{"a": 1}"#), at: "b") == .failed)
+        #expect(Differential.compare(String.self, json(#"[1]"#), at: "b") == .failed)
+        #expect(Differential.compare(String.self, json("null"), at: "b") == .failed)
+        #expect(Differential.compare(String.self, json("1"), at: "b") == .failed)
+        #expect(Differential.compare(String?.self, json("1"), at: "b") == .failed)
+        #expect(Differential.compare(String?.self, json("null"), at: "b") == .decoded)
+        #expect(Differential.compare(Int.self, json(#"{"a": [1, 2]}"#), at: "a[5]") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": []}"#), at: "a.last") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": [null]}"#), at: "a[0].b") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": [{"k": "x", "v": 1}]}"#), at: "a[k=y].v") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": [{"k": 1e400, "v": 1}]}"#), at: "a[k=1].v") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": [{"k": 1e2, "v": 1}]}"#), at: "a[k=100].v") == .decoded)
+        #expect(Differential.compare(Int.self, json(#"{"a": {"b": 1}}"#), at: "a[0]") == .failed)
+        #expect(Differential.compare(Int?.self, json(#"{"a": {"b": 1}}"#), at: "a[0]") == .failed)
+        #expect(Differential.compare(Int.self, json(#"{"a": [[1]]}"#), at: "a[0].b") == .failed)
+    }
+
+    /// Path keys read under `try?`, `decodeIfPresent`, `contains` and `decodeNil`, on every
+    /// shape a path can fail on: each error is caught on the fast path, as the other route
+    /// catches it, and no decoding takes the second route.
+    @Test func aCaughtPathKeyErrorDoesNotDefer() throws {
+        let documents = [
+            #"{"a": {"b": {"c": 1}}, "list": [{"k": "x", "v": 2}, null, 3], "n": null, "s": "t"}"#,
+            #"{"a": {"b": []}, "list": [], "n": [{"x": 1}], "s": [1]}"#,
+            #"{"a": {"b": null}, "list": 5, "n": [null], "s": [{"t": 1}]}"#,
+            #"{"a": 1, "list": [[1], {"k": "y"}, {"v": 1}], "n": 1e400}"#,
+            #"{"a": {"b": {"c": null}}, "list": [{"k": 1e2, "v": "w"}, {"k": "x"}], "n": "x", "s": null}"#,
+            #"{}"#,
+        ]
+        let counter = SecondRouteCounter()
+        SecondRouteCounter.$current.withValue(counter) {
+            for text in documents {
+                #expect(Differential.compare(PathProbe.self, json(text)) == .decoded, "\(text)")
+            }
+        }
+        #expect(counter.recorded == [])
+    }
+
+    /// In a keyed container, a path whose next step is an index on an object (`list[0]`, `list`
+    /// an object) defers: ``PathNavigator``'s error there depends on its cache.
+    @Test func anIndexStepOnAnObjectOnTheWayDefers() {
+        expectDeferral(PathProbe.self, #"{"list": {"0": 1}}"#, .pathError)
+        expectDeferral(PathProbe.self, #"{"s": {"t": 1}}"#, .pathError)
+        // The path given to `decode(_:from:at:)` has no cache: its error is thrown at once.
+        #expect(Differential.compare(Int.self, json(#"{"a": {"b": 1}}"#), at: "a[0]") == .failed)
+    }
+
+    /// Every path key of ``PathProbe/CodingKeys`` read every way, what each gave or threw recorded.
+    struct PathProbe: Decodable, Equatable {
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case deep = "a.b.c", middle = "a.b", index = "list[0].v", filter = "list[k=x].v", last = "list.last"
+            case first = "list.first.k", outOfRange = "list[7]", nullStep = "n.x", keyOnArray = "s.t"
+            case indexOnObject = "s[0]", nested = "list[1].v", numberAsKey = "n[0].x"
+        }
+        var log: [String] = []
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            for key in CodingKeys.allCases {
+                log.append("\(key.rawValue) contains \(container.contains(key))")
+                log.append(Self.outcome("\(key.rawValue) nil") { try container.decodeNil(forKey: key) })
+                log.append(Self.outcome("\(key.rawValue) int") { try container.decode(Int.self, forKey: key) })
+                log.append(Self.outcome("\(key.rawValue) int?") { try container.decodeIfPresent(Int.self, forKey: key) })
+                log.append(Self.outcome("\(key.rawValue) string") { try container.decode(String.self, forKey: key) })
+                log.append(Self.outcome("\(key.rawValue) any") { try container.decode(AnyJSON.self, forKey: key) })
+                log.append(Self.outcome("\(key.rawValue) any?") { try container.decodeIfPresent(AnyJSON.self, forKey: key) })
+                log.append("\(key.rawValue) try? \(String(describing: try? container.decode(Double.self, forKey: key)))")
+            }
+        }
+
+        static func outcome<T>(_ label: String, _ body: () throws -> T) -> String {
+            do {
+                return "\(label): \(try body())"
+            } catch let error as DecodingError {
+                return "\(label) threw \(ErrorShape(error))"
+            } catch {
+                return "\(label) threw \(error)"
+            }
+        }
     }
 
     @Test func aLeafFoundationRefusesAtTheTopDefers() {
