@@ -139,12 +139,15 @@ import Testing
 
     /// The values the fast path gives, on the fast path alone.
     @Test func theFastPathGivesFoundationsValues() throws {
-        #expect(try PathDecoder().decodeOnFastPath([Int8].self, from: json("[1e2, 1.0, -0, -0.0, 1e-400]")).get()
-            == [100, 1, 0, 0, 0])
-        #expect(try PathDecoder().decodeOnFastPath([Int64].self, from: json("[9007199254740993.5]")).get()
-            == [9_007_199_254_740_993])
-        #expect(try PathDecoder().decodeOnFastPath([UInt64].self, from: json("[1.2345678901234567e19]")).get()
-            == [12_345_678_901_234_567_000])
+        #expect(
+            try PathDecoder().decodeOnFastPath([Int8].self, from: json("[1e2, 1.0, -0, -0.0, 1e-400]")).get()
+                == [100, 1, 0, 0, 0])
+        #expect(
+            try PathDecoder().decodeOnFastPath([Int64].self, from: json("[9007199254740993.5]")).get()
+                == [9_007_199_254_740_993])
+        #expect(
+            try PathDecoder().decodeOnFastPath([UInt64].self, from: json("[1.2345678901234567e19]")).get()
+                == [12_345_678_901_234_567_000])
         // 2^64 once converted by `strtod`: not a `UInt64`.
         #expect(Differential.compare([UInt64].self, json("[1.8446744073709551615e19]")) == .failed)
         let zeros = try PathDecoder().decodeOnFastPath([Double].self, from: json("[-0, -0.0, 0e12]")).get()

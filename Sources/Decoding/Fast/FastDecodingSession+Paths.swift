@@ -15,8 +15,9 @@ extension FastDecodingSession {
     /// stops: a step of the wrong kind for the value it meets (an index on an object, a key on
     /// an array), a value on the way that is neither the object nor the array the next step
     /// reads (`JSONDecoder`'s container error), and, for a `required` value, a missing or null
-    /// step, an index out of range or a filter that matches nothing (``PathNavigator/missing(_:step:codingPath:reason:)``),
-    /// or a last key its object lacks (`JSONDecoder`'s `keyNotFound`).
+    /// step, an index out of range or a filter that matches nothing
+    /// (``PathNavigator/missing(_:step:codingPath:reason:)``), or a last key its object lacks
+    /// (`JSONDecoder`'s `keyNotFound`).
     ///
     /// One shape it leaves to the other route (``FastDeferral/Reason/pathError``): in a keyed
     /// container, an object on the way whose next step is an index or a filter (`a.b[0]` where

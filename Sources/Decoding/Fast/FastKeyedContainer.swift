@@ -46,7 +46,9 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             return (index, location, .key(plain.stringValue))
         case .path(let path):
-            switch try session.resolve(path, from: object, location: location, required: required, cacheMayDecide: true) {
+            let outcome = try session.resolve(
+                path, from: object, location: location, required: required, cacheMayDecide: true)
+            switch outcome {
             case .found(let index, let valueLocation):
                 // The last step apart, as the `JSONDecoder` route reads it from the container before.
                 return (index, valueLocation?.parent, valueLocation?.component)
