@@ -135,11 +135,23 @@ import Testing
             _ = try PathDecoder().decode(Photo.self, from: json(#"{"id": 1, "title": "t", "latitude": "1.5"}"#))
         }
         #expect(counter.recorded == [])
-        // And the counter counts: a number the fast path does not convert takes the second route.
+        // Numbers of every shape are read on the fast path, `try?` or not.
         SecondRouteCounter.$current.withValue(counter) {
-            _ = try? PathDecoder().decode(AnyJSON.self, from: json("[1e2]"))
+            let numbers = json("[1e2, 1.0, -0, -0.0, 1e-400, 12345678901234567890, 9007199254740993.5]")
+            #expect(throws: Never.self) { try PathDecoder().decode(AnyJSON.self, from: numbers) }
+            let integers = json("[1e2, 1.0, -0, -0.0, 1e-400, 9007199254740993.5]")
+            #expect(throws: Never.self) { try PathDecoder().decode([LosslessValue<Int>?].self, from: integers) }
+            #expect(throws: Never.self) { try PathDecoder().decode([Prober].self, from: numbers) }
+            // Numbers no type here can hold: the errors are caught, or end the decoding at once.
+            _ = try? PathDecoder().decode(AnyJSON.self, from: json("[1e400, 0e1]"))
+            _ = try? PathDecoder().decode([LosslessValue<Int>?].self, from: json("[1e400, 0e1]"))
         }
-        #expect(counter.recorded == [.number])
+        #expect(counter.recorded == [])
+        // And the counter counts: a duplicate key takes the second route.
+        SecondRouteCounter.$current.withValue(counter) {
+            _ = try? PathDecoder().decode(AnyJSON.self, from: json(#"{"a": 1, "a": 2}"#))
+        }
+        #expect(counter.recorded == [.duplicateKey])
     }
 }
 

@@ -8,58 +8,123 @@ extension FastDecodingSession {
         /// A step is missing or null, an index is out of range or a filter matches nothing,
         /// and the value was not required: ``PathNavigator`` gives nil.
         case absent
-        /// ``PathNavigator`` throws here: a step of the wrong kind for the value it meets, or
-        /// a required value that is absent.
-        case mismatch
     }
 
-    /// Follows `path` from the object or array at `start`, whose coding path is `location`.
+    /// Follows `path` from the object or array at `start`, whose coding path is `location`,
+    /// step for step as ``PathNavigator`` walks it, and throws the error it throws where it
+    /// stops: a step of the wrong kind for the value it meets (an index on an object, a key on
+    /// an array), a value on the way that is neither the object nor the array the next step
+    /// reads (`JSONDecoder`'s container error), and, for a `required` value, a missing or null
+    /// step, an index out of range or a filter that matches nothing
+    /// (``PathNavigator/missing(_:step:codingPath:reason:)``), or a last key its object lacks
+    /// (`JSONDecoder`'s `keyNotFound`).
     ///
-    /// - Parameter required: whether an absent value is an error (`decode`) rather than nil
-    ///   (`decodeIfPresent`, `contains`).
+    /// One shape it leaves to the other route (``FastDeferral/Reason/pathError``): in a keyed
+    /// container, an object on the way whose next step is an index or a filter (`a.b[0]` where
+    /// `b` is an object). ``PathNavigator`` throws there `JSONDecoder`'s error for an array
+    /// asked of an object, unless an earlier path key of the same container reached that
+    /// object and its cache holds it; then its own error, which names the step.
+    ///
+    /// - Parameters:
+    ///   - required: whether an absent value is an error (`decode`) rather than nil
+    ///     (`decodeIfPresent`, `contains`).
+    ///   - cacheMayDecide: whether the error of the shape above depends on a cache (a keyed
+    ///     container's path keys, not the path given to ``PathDecoder/decode(_:from:at:)``,
+    ///     nor `contains`, which answers false for either error).
     func resolve(
-        _ path: PathExpression, from start: Int, location: CodingPathNode?, required: Bool
+        _ path: PathExpression, from start: Int, location: CodingPathNode?, required: Bool,
+        cacheMayDecide: Bool = false
     ) throws -> PathOutcome {
         let steps = path.steps
         let last = steps.count - 1
-        let absent: PathOutcome = required ? .mismatch : .absent
         var node = start
         var location = location
         var stepIndex = 0
         while true {
             let step = steps[stepIndex]
             let child: Int
+            let childLocation: CodingPathNode
             if nodes[node].kind == .object {
-                guard let key = step.key else { return .mismatch }
-                guard let value = member(key.stringValue, in: node) else { return absent }
+                guard let key = step.key else {
+                    throw PathNavigator.arrayStepOnObject(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location))
+                }
+                guard let value = member(key.stringValue, in: node) else {
+                    guard required else { return .absent }
+                    let codingPath = CodingPathNode.codingPath(location)
+                    // The last key is read from its object as `JSONDecoder` reads a key.
+                    if stepIndex == last { throw Self.keyNotFound(key, codingPath) }
+                    throw PathNavigator.missing(
+                        path, step: stepIndex, codingPath: codingPath, reason: "no \"\(key.stringValue)\"")
+                }
                 child = value
-                location = CodingPathNode(parent: location, component: .key(key.stringValue))
+                childLocation = CodingPathNode(parent: location, component: .key(key.stringValue))
+                if stepIndex == last { return .found(child, childLocation) }
+                if nodes[child].kind == .null {
+                    guard required else { return .absent }
+                    throw PathNavigator.missing(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location),
+                        reason: "\"\(key.stringValue)\" is null")
+                }
             } else if case .filter(let field, let value)? = step.arrayStep {
                 guard let (match, position) = try firstMatch(in: node, field: field.stringValue, value: value) else {
-                    return absent
+                    guard required else { return .absent }
+                    throw PathNavigator.missing(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location),
+                        reason: "no element with \(field.stringValue) == \"\(value)\"")
                 }
-                child = match
-                location = CodingPathNode(parent: location, component: .index(position))
+                let matchLocation = CodingPathNode(parent: location, component: .index(position))
+                if stepIndex == last { return .found(match, matchLocation) }
+                // The match is an object: the next step reads it as one.
+                node = match
+                location = matchLocation
+                stepIndex += 1
+                continue
             } else {
+                guard let arrayStep = step.arrayStep else {
+                    throw PathNavigator.keyStepOnArray(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location))
+                }
                 let count = Int(nodes[node].length)
-                guard let position = step.arrayStep?.position(count: count) else { return .mismatch }
-                guard position >= 0, position < count else { return absent }
+                let position = arrayStep.position(count: count) ?? -1
+                guard position >= 0, position < count else {
+                    guard required else { return .absent }
+                    let reason =
+                        count == 0
+                        ? "the array is empty" : "index \(position) is out of range (the array has \(count) elements)"
+                    throw PathNavigator.missing(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location), reason: reason)
+                }
                 child = element(position, of: node)
-                location = CodingPathNode(parent: location, component: .index(position))
+                childLocation = CodingPathNode(parent: location, component: .index(position))
+                if stepIndex == last { return .found(child, childLocation) }
+                if nodes[child].kind == .null {
+                    guard required else { return .absent }
+                    throw PathNavigator.missing(
+                        path, step: stepIndex, codingPath: CodingPathNode.codingPath(location),
+                        reason: "the element is null")
+                }
             }
-            if stepIndex == last { return .found(child, location) }
-            // A value on the way: null ends the path; otherwise it must be what the next step reads.
+            // A value on the way is opened as the container the next step reads: an array for an
+            // index, an array or an object for a step that may be either, an object for a key.
             let kind = nodes[child].kind
-            if kind == .null { return absent }
             let next = steps[stepIndex + 1]
             if next.key == nil {
-                guard kind == .array else { return .mismatch }
+                guard kind == .array else {
+                    if kind == .object && cacheMayDecide { throw fail(.pathError) }
+                    throw containerMismatch(keyed: false, at: child, childLocation.codingPath)
+                }
             } else if next.arrayStep != nil {
-                guard kind == .array || kind == .object else { return .mismatch }
+                guard kind == .array || kind == .object else {
+                    throw containerMismatch(keyed: true, at: child, childLocation.codingPath)
+                }
             } else {
-                guard kind == .object else { return .mismatch }
+                guard kind == .object else {
+                    throw containerMismatch(keyed: true, at: child, childLocation.codingPath)
+                }
             }
             node = child
+            location = childLocation
             stepIndex += 1
         }
     }
@@ -79,8 +144,9 @@ extension FastDecodingSession {
             case .true: matches = value == "true"
             case .false: matches = value == "false"
             case .number:
-                guard let wanted = Double(value) else { continue }
-                matches = try double(at: found, nil, nil) == wanted
+                // ``PathNavigator`` reads the field with `try?`: a number no `Double` holds matches nothing.
+                guard let wanted = Double(value), let number = try? double(at: found, nil, nil) else { continue }
+                matches = number == wanted
             case .null, .array, .object: matches = false
             }
             if matches { return (index, position) }
@@ -92,15 +158,21 @@ extension FastDecodingSession {
 extension FastDecodingSession {
     /// Decodes `type` at `path` from the top of the text, as ``PathDecoder/decode(_:from:at:)``
     /// does through `JSONDecoder`: an optional `type` gives nil where the path leads nowhere.
-    /// A path that does not resolve gives up (``FastDeferral/Reason/pathError``); the value it
-    /// leads to throws what `JSONDecoder` throws.
+    /// A path that does not resolve, and the value it leads to, throw what ``PathNavigator``
+    /// and `JSONDecoder` throw.
     func decode<T: Decodable>(_ type: T.Type, at path: PathExpression) throws -> T {
         if let optional = T.self as? any FastOptionalAtPath.Type {
-            guard let value = try optional.decodeWrapped(at: path, in: self) as? T else { throw fail(.pathError) }
+            guard let value = try optional.decodeWrapped(at: path, in: self) as? T else { throw Self.noValue(T.self) }
             return value
         }
-        guard let value = try decodeIfFound(type, at: path, required: true) else { throw fail(.pathError) }
+        guard let value = try decodeIfFound(type, at: path, required: true) else { throw Self.noValue(T.self) }
         return value
+    }
+
+    /// The error ``PathDecoder`` throws where ``PathNavigator`` gives no value for a required
+    /// one (it does not: each of its ways to give none throws first).
+    private static func noValue(_ type: Any.Type) -> DecodingError {
+        .valueNotFound(type, DecodingError.Context(codingPath: [], debugDescription: "no value"))
     }
 
     /// The value at `path` from the top of the text; nil when it is absent and not `required`.
@@ -108,7 +180,7 @@ extension FastDecodingSession {
         let top = nodes[0]
         switch top.kind {
         case .null:
-            if required { throw fail(.pathError) }
+            if required { throw PathNavigator.missing(path, step: 0, codingPath: [], reason: "the data is null") }
             return nil
         case .object, .array:
             switch try resolve(path, from: 0, location: nil, required: required) {
@@ -117,10 +189,10 @@ extension FastDecodingSession {
                 // The last step apart, as the `JSONDecoder` route reads it from the container before.
                 return try decodeValue(type, at: index, parent: location?.parent, component: location?.component)
             case .absent: return nil
-            case .mismatch: throw fail(.pathError)
             }
         default:
-            throw fail(.pathError)
+            // ``PathNavigator`` asks for an unkeyed container when the data is not an object.
+            throw containerMismatch(keyed: false, at: 0, [])
         }
     }
 }

@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Scalars read as `JSONDecoder` reads them, or not at all.
 ///
 /// Each conversion gives exactly the value Foundation's decoder gives for the same text, or
 /// throws the `DecodingError` it throws for a value of another kind (null included; see
-/// ``FastDecodingSession/scalarMismatch(_:at:_:_:nullIsMismatch:)``), or, for a number the
-/// fast path does not convert (see ``FastDeferral/Reason/number``), records and throws a
-/// ``FastDeferral``. `parent` and `component` spell the value's coding path, made only for
-/// an error.
+/// ``FastDecodingSession/scalarMismatch(_:at:_:_:nullIsMismatch:)``) or for a number the type
+/// cannot hold (as the path-aware containers name it, see ``NumberFit``). Numbers follow
+/// Foundation's own rules (``FoundationNumberRules``); only a number whose `Decimal` form
+/// overflows, read as an integer, records and throws a ``FastDeferral``
+/// (``FastDeferral/Reason/number``). `parent` and `component` spell the value's coding path,
+/// made only for an error.
 extension FastDecodingSession {
     /// The string at `index`.
     func string(
@@ -31,38 +29,45 @@ extension FastDecodingSession {
         }
     }
 
-    /// The integer at `index`: only plain digits (no fraction or exponent, no `-0`), at most 18
-    /// of them, within `T`'s range.
+    /// The integer at `index`, as `JSONDecoder` reads it (see ``FoundationNumberRules``): plain
+    /// digits of at most 18 digits directly, any other number by Foundation's rules.
     func integer<T: FixedWidthInteger>(
         _ type: T.Type, at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
     ) throws -> T {
         try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw scalarMismatch(T.self, at: index, parent, component) }
-        guard node.has(JSONNode.numberIsInteger), let value = smallInteger(node), let result = T(exactly: value)
-        else { throw integerMisfit(T.self, node, parent, component) }
-        return result
+        // A plain integer of at most 18 digits that `T` cannot hold is refused by each of
+        // Foundation's steps: `strtod` gives a value out of `T`'s range too.
+        if node.has(JSONNode.numberIsInteger), let value = smallInteger(node) {
+            guard let result = T(exactly: value) else { throw numberMisfit(T.self, node, parent, component) }
+            return result
+        }
+        return try integerByFoundationRules(T.self, node, parent, component)
     }
 
-    /// The error for a number `integer(_:at:_:_:)` does not read: the path-aware containers'
-    /// error for a number `JSONDecoder` refuses as `T` (see ``NumberFit``), for a plain integer
-    /// of at most 18 digits out of `T`'s range or a fraction whose value is not whole, as
-    /// `strtod` reads it; a ``FastDeferral`` for any other number, which `JSONDecoder` may
-    /// still read (`1e2`, `1.0`, `-0`) or read only approximately (more digits).
-    private func integerMisfit<T: FixedWidthInteger>(
+    /// The integer of any other number (a fraction, an exponent, more digits).
+    @inline(never)
+    private func integerByFoundationRules<T: FixedWidthInteger>(
         _ type: T.Type, _ node: JSONNode, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
-    ) -> any Error {
-        if node.has(JSONNode.numberIsInteger) {
-            guard smallInteger(node) != nil else { return fail(.number) }
-        } else {
-            guard !node.has(JSONNode.numberHasExponent), let value = Double(text(of: node)), value.isFinite,
-                value.rounded(.towardZero) != value
-            else { return fail(.number) }
+    ) throws -> T {
+        let reading = withText(of: node) { FoundationNumberRules.integer(T.self, text: $0) }
+        switch reading {
+        case .value(let value): return value
+        case .doesNotFit: throw numberMisfit(T.self, node, parent, component)
+        case .decimalOverflow: throw fail(.number)
         }
-        return DecodingError.dataCorrupted(
+    }
+
+    /// The error the path-aware containers throw for a number `JSONDecoder` refuses as `type`
+    /// (see ``NumberFit``).
+    private func numberMisfit(
+        _ type: Any.Type, _ node: JSONNode, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?
+    ) -> DecodingError {
+        DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: Self.numberFitPath(parent, component),
-                debugDescription: NumberFit.message(number: text(of: node), type: T.self)))
+                debugDescription: NumberFit.message(number: text(of: node), type: type)))
     }
 
     /// The coding path the path-aware containers give a number that does not fit: an unkeyed
@@ -75,54 +80,39 @@ extension FastDecodingSession {
         return CodingPathNode.codingPath(parent) + [AnyCodingKey(intValue: position)]
     }
 
-    /// The `Double` at `index`, as `strtod` reads it: no exponent, finite, and zero only when
-    /// written as a positive zero.
-    func double(at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?) throws -> Double {
+    /// The `Double` at `index`, as `JSONDecoder` reads it: as `strtod` converts the text,
+    /// refusing an infinite result and a zero that Foundation takes for an underflow. The error
+    /// for a number it refuses names `type` (`Date` for a date read from its `Double`).
+    func double(
+        at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?,
+        named type: Any.Type = Double.self
+    ) throws -> Double {
         try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw notANumber(Double.self, at: index, parent, component) }
-        guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
-        if let value = exactDecimal(node) { return value }
-        guard let value = parsedDouble(node) else { throw fail(.number) }
-        try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
+        if !node.has(JSONNode.numberHasExponent), let value = exactDecimal(node) { return value }
+        guard let value = withText(of: node, FoundationNumberRules.strtodValue) else { throw fail(.number) }
+        try checkFloatingPoint(type, value.isFinite, isZero: value == 0, node, parent, component)
         return value
     }
 
-    /// The number's text converted as `Double(String)` converts it (`strtod` in the C locale),
-    /// without making a `String` first (which allocates for a text of more than 15 bytes; this
-    /// saves about 320 instructions a number on `canada.json`). The text is a JSON
-    /// number without exponent (digits, a sign, a point), so `strtod` reads it as the C locale
-    /// does unless the process's locale spells the decimal point otherwise; then it stops before
-    /// the end, and the `String` route converts it.
-    private func parsedDouble(_ node: JSONNode) -> Double? {
-        #if canImport(Glibc)
-            let start = Int(node.start)
-            let length = Int(node.length)
-            guard length < 128, start + length <= bytes.count else {
-                return Double(text(of: node))
-            }
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double? in
-                guard let base = buffer.baseAddress else { return nil }
-                for offset in 0..<length { base[offset] = CChar(bitPattern: bytes[start + offset]) }
-                base[length] = 0
-                var end: UnsafeMutablePointer<CChar>?
-                let value = strtod(base, &end)
-                return end == base + length ? value : nil
-            } ?? Double(text(of: node))
-        #else
-            return Double(text(of: node))
-        #endif
-    }
-
-    /// The `Float` at `index`, as `strtof` reads it, under the same rules as ``double(at:_:_:)``.
+    /// The `Float` at `index`, as `strtof` converts the text, under the rules of
+    /// ``double(at:_:_:)``.
     func float(at index: Int, _ parent: CodingPathNode?, _ component: CodingPathNode.Component?) throws -> Float {
         try checkNotDeferred()
         let node = nodes[index]
         guard node.kind == .number else { throw notANumber(Float.self, at: index, parent, component) }
-        guard !node.has(JSONNode.numberHasExponent) else { throw fail(.number) }
-        guard let value = Float(text(of: node)) else { throw fail(.number) }
-        try checkFloatingPoint(value.isFinite, isZero: value == 0, node)
+        guard let value = withText(of: node, FoundationNumberRules.strtofValue) else { throw fail(.number) }
+        try checkFloatingPoint(Float.self, value.isFinite, isZero: value == 0, node, parent, component)
         return value
+    }
+
+    /// The bytes of the number `node`.
+    private func withText<R>(of node: JSONNode, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { text in
+            let start = Int(node.start)
+            return body(UnsafeBufferPointer(rebasing: text[start..<start + Int(node.length)]))
+        }
     }
 
     /// The error for a floating-point value asked of something that is not a number; a string
@@ -134,12 +124,17 @@ extension FastDecodingSession {
         return scalarMismatch(type, at: index, parent, component)
     }
 
-    /// Foundation refuses infinite results and zeros from digits that are not all zero; a
-    /// negative zero is left to it.
-    private func checkFloatingPoint(_ isFinite: Bool, isZero: Bool, _ node: JSONNode) throws(FastDeferral) {
-        guard isFinite else { throw fail(.number) }
+    /// Foundation refuses infinite results, and zeros unless the text is a true zero (see
+    /// ``FoundationNumberRules/isTrueZero(_:)``); a negative zero is its value.
+    private func checkFloatingPoint(
+        _ type: Any.Type, _ isFinite: Bool, isZero: Bool, _ node: JSONNode, _ parent: CodingPathNode?,
+        _ component: CodingPathNode.Component?
+    ) throws {
+        guard isFinite else { throw numberMisfit(type, node, parent, component) }
         guard isZero else { return }
-        guard !node.has(JSONNode.numberIsNegative), isAllZeros(node) else { throw fail(.number) }
+        guard withText(of: node, FoundationNumberRules.isTrueZero) else {
+            throw numberMisfit(type, node, parent, component)
+        }
     }
 
     /// The correctly rounded value of a number without exponent of at most 19 digits (the
@@ -193,15 +188,8 @@ extension FastDecodingSession {
         }
     }
 
-    /// Whether every digit of the number (which has no exponent) is zero.
-    private func isAllZeros(_ node: JSONNode) -> Bool {
-        let start = Int(node.start)
-        return bytes[start..<start + Int(node.length)].allSatisfy {
-            $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-        }
-    }
-
-    /// The value of an integer number of at most 18 digits; nil for more digits or `-0`.
+    /// The value of an integer number of at most 18 digits (`-0` is 0, as Foundation reads it);
+    /// nil for more digits.
     private func smallInteger(_ node: JSONNode) -> Int64? {
         let negative = node.has(JSONNode.numberIsNegative)
         let digitCount = Int(node.length) - (negative ? 1 : 0)
@@ -213,10 +201,6 @@ extension FastDecodingSession {
             value = value * 10 + Int64(bytes[position] &- UInt8(ascii: "0"))
             position += 1
         }
-        if negative {
-            guard value != 0 else { return nil }
-            return -value
-        }
-        return value
+        return negative ? -value : value
     }
 }

@@ -57,6 +57,10 @@ extension FastDecodingSession {
             guard datesAreDeferred else { throw fail(.unsupported) }
             // `JSONDecoder` checks for null before `Date(from:)` reads a number.
             if nodes[index].kind == .null { throw Self.nullValue(Date.self, Self.codingPath(parent, component)) }
+            // `Date(from:)` reads a `Double`; the path-aware containers name `Date` in the error
+            // for a number it cannot hold.
+            let seconds = try double(at: index, parent, component, named: Date.self)
+            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: T.self)
         }
         try checkNotDeferred()
         let location = component.map { CodingPathNode(parent: parent, component: $0) } ?? parent

@@ -6,8 +6,8 @@ import Foundation
 /// Every container and decoder of one decoding shares its session. A request on a value of
 /// the wrong kind (missing, null, another type) throws the `DecodingError` that `JSONDecoder`
 /// throws for it (see `FastDecodingSession+Errors.swift`), which a type may catch at no more
-/// cost. Only what the fast path cannot answer as `JSONDecoder` would (a number it does not
-/// convert, `Data`, a path that does not resolve, ...) records a ``FastDeferral`` here before
+/// cost. Only what the fast path cannot answer as `JSONDecoder` would (`Data`, `Decimal`, a
+/// `superDecoder`, ...; see ``FastDeferral``) records a ``FastDeferral`` here before
 /// it throws: a type's `init(from:)` may catch that error too (`try?`, a lenient wrapper), so
 /// the decoding can still return a value, and ``deferral`` is what tells ``PathDecoder`` to
 /// decode again through `JSONDecoder`. Used from the one thread that decodes; never shared.

@@ -3,7 +3,10 @@
 /// The fast path returns a value, or throws an error, only when it is sure the other path
 /// returns the same value or throws the same error; in every other case it stops with one of
 /// these reasons and ``PathDecoder`` decodes the data again from the start through
-/// `JSONDecoder`. An error a type catches (`try?`, a lenient helper) is not one of them.
+/// `JSONDecoder`. An error a type catches (`try?`, a lenient helper) is not one of them: a
+/// value of the wrong kind, a missing key, a number the type cannot hold (of any shape), a
+/// key path that does not resolve all throw on the fast path the error the `JSONDecoder`
+/// route throws. Each reason is tested in `FastPathDeferralTests`.
 struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
     /// The reasons, one per kind of input or request the fast path leaves to `JSONDecoder`.
     enum Reason: String, Sendable, Equatable {
@@ -14,19 +17,28 @@ struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateKey
         /// A string holds an escaped lone surrogate (`"\uD800"`).
         case loneSurrogate
-        /// A number the fast path cannot convert exactly as Foundation does: an exponent, a
-        /// fraction or an exponent read as an integer, more than 18 digits, a negative zero,
-        /// or a value out of the type's range.
+        /// A number read as a 64-bit integer that Foundation converts through its `Decimal`
+        /// parser (a fraction or an exponent, 2^53 or more in magnitude) and whose `Decimal`
+        /// form overflows: more than 128 digits after the point before the first significant
+        /// one, an exponent written above 254, or digits and exponent that leave `Decimal`'s
+        /// exponent range (`Int8`). Foundation's decoder stops on a precondition there, which
+        /// the fast path does not imitate. (Also, should the C library's `strtod` and
+        /// `Double(String)` both refuse a JSON number, which they do not, any number.) Every
+        /// other number, for every integer width, `Float` and `Double`, gives Foundation's value
+        /// or its error on the fast path (see ``FoundationNumberRules``).
         case number
         /// A type Foundation decodes in its own way (`Data`, `Decimal`, `Date` with a
         /// strategy other than `.deferredToDate`) or a request the fast path does not serve
         /// (`superDecoder`, a nested container opened with a path key).
         case unsupported
-        /// A key path (a coding key with path syntax, or the path given to
-        /// ``PathDecoder/decode(_:from:at:)``) does not resolve: a step is missing or meets a
-        /// value of the wrong kind, and ``PathNavigator``'s error is left for the other path to
-        /// describe. (A value that does not fit what was asked, a missing plain key, an array at
-        /// its end throw on the fast path the `DecodingError` `JSONDecoder` throws.)
+        /// A path key of a keyed container meets, on the way, an object where its next step
+        /// is an index or a filter (`a.b[0]`, `b` an object): ``PathNavigator`` throws there
+        /// `JSONDecoder`'s error for an array asked of an object, or, when an earlier path key
+        /// of the same container reached that object and its cache holds it, its own error
+        /// naming the step. Which one depends on the keys read before. Every other path that
+        /// does not resolve (a missing or null step, an index out of range, a filter matching
+        /// nothing, a key on an array, a value of the wrong kind on the way) throws on the fast
+        /// path the error ``PathNavigator`` throws.
         case pathError
         /// A value of `Decodable` type at the top of the data, one `JSONDecoder` reads itself
         /// (a `URL`, a number), is refused as corrupt: ``PathDecoder`` decodes it again through

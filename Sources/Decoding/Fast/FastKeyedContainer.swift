@@ -32,8 +32,8 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The value a key names, the coding path before its last step and that step; nil when
-    /// it is absent and not required. A missing plain key throws as `JSONDecoder` throws;
-    /// a path that does not resolve as ``PathNavigator`` resolves it gives up.
+    /// it is absent and not required. A missing plain key throws as `JSONDecoder` throws; a
+    /// path that does not resolve throws as ``PathNavigator`` throws.
     @inline(__always)
     private func value(
         _ key: Key, required: Bool
@@ -46,12 +46,13 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             return (index, location, .key(plain.stringValue))
         case .path(let path):
-            switch try session.resolve(path, from: object, location: location, required: required) {
+            let outcome = try session.resolve(
+                path, from: object, location: location, required: required, cacheMayDecide: true)
+            switch outcome {
             case .found(let index, let valueLocation):
                 // The last step apart, as the `JSONDecoder` route reads it from the container before.
                 return (index, valueLocation?.parent, valueLocation?.component)
             case .absent: return nil
-            case .mismatch: throw session.fail(.pathError)
             }
         case .invalid(let error):
             throw invalidPath(error, key)
@@ -69,7 +70,7 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 }
                 return false
             } catch {
-                // Recorded by the session: the other path answers.
+                // ``PathNavigator/contains(_:in:)`` answers false where its walk throws.
                 return false
             }
         case .invalid:
@@ -90,7 +91,7 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let found = try required(key)
+        let found = try required(key, T.self)
         return try session.decodeValue(type, at: found.index, parent: found.parent, component: found.component)
     }
 
@@ -101,19 +102,19 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // The concrete overloads the compiler's `init(from:)` calls most, straight to the scalars.
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let found = try required(key)
+        let found = try required(key, String.self)
         return try session.string(at: found.index, found.parent, found.component)
     }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        let found = try required(key)
+        let found = try required(key, Bool.self)
         return try session.bool(at: found.index, found.parent, found.component)
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        let found = try required(key)
+        let found = try required(key, Int.self)
         return try session.integer(Int.self, at: found.index, found.parent, found.component)
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        let found = try required(key)
+        let found = try required(key, Double.self)
         return try session.double(at: found.index, found.parent, found.component)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -133,13 +134,17 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try session.double(at: found.index, found.parent, found.component)
     }
 
-    /// A required value.
+    /// A required value of `type`.
     @inline(__always)
     private func required(
-        _ key: Key
+        _ key: Key, _ type: Any.Type
     ) throws -> (index: Int, parent: CodingPathNode?, component: CodingPathNode.Component?) {
-        // `value(_:required:)` throws rather than give nil for a required value.
-        guard let found = try value(key, required: true) else { throw session.fail(.pathError) }
+        // `value(_:required:)` throws rather than give nil for a required value; the error
+        // below is the one ``PathKeyedDecodingContainer`` keeps for that case.
+        guard let found = try value(key, required: true) else {
+            throw DecodingError.valueNotFound(
+                type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "no value"))
+        }
         return found
     }
 

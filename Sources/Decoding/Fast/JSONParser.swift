@@ -14,6 +14,8 @@ struct JSONParser {
     private static let pairwiseKeyLimit = 32
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The number of nodes the text must stay below (see ``parse(_:byteLimit:nodeLimit:)``).
+    private let nodeLimit: Int
     private var position = 0
     private var depth = 0
     private(set) var nodes: [JSONNode] = []
@@ -21,9 +23,16 @@ struct JSONParser {
     /// Reads `bytes`, which must stay valid while the parser runs.
     ///
     /// - Throws: ``FastDeferral`` when the text is not JSON the fast path reads.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(FastDeferral) -> [JSONNode] {
-        guard bytes.count < Int(Int32.max) else { throw FastDeferral(reason: .tooLarge) }
-        var parser = JSONParser(bytes: bytes)
+    /// - Parameters:
+    ///   - byteLimit: the length the text must stay below, `Int32.max` (node offsets are 32-bit);
+    ///     smaller in tests, which cannot afford a text of 2 GiB.
+    ///   - nodeLimit: the number of values and keys the text must stay below,
+    ///     ``JSONNode/maximumCount``; smaller in tests, as `byteLimit`.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, byteLimit: Int = Int(Int32.max), nodeLimit: Int = JSONNode.maximumCount
+    ) throws(FastDeferral) -> [JSONNode] {
+        guard bytes.count < min(byteLimit, Int(Int32.max)) else { throw FastDeferral(reason: .tooLarge) }
+        var parser = JSONParser(bytes: bytes, nodeLimit: min(nodeLimit, JSONNode.maximumCount))
         parser.nodes.reserveCapacity(bytes.count / 8 + 4)
         parser.skipWhitespace()
         try parser.value()
@@ -32,8 +41,9 @@ struct JSONParser {
         return parser.nodes
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, nodeLimit: Int) {
         self.bytes = bytes
+        self.nodeLimit = nodeLimit
     }
 
     private var notJSON: FastDeferral { FastDeferral(reason: .notStrictJSON) }
@@ -52,7 +62,7 @@ struct JSONParser {
         guard position < bytes.count else { throw notJSON }
         // Every value comes through here and an object's key adds one node before its value, so
         // no node's `next` passes the limit before this stops the parse.
-        guard nodes.count < JSONNode.maximumCount else { throw FastDeferral(reason: .tooLarge) }
+        guard nodes.count < nodeLimit else { throw FastDeferral(reason: .tooLarge) }
         switch bytes[position] {
         case UInt8(ascii: "{"): try object()
         case UInt8(ascii: "["): try array()
