@@ -67,16 +67,17 @@ import Testing
         #expect(Differential.compare(Single.self, json("{\"n\": 1\(String(repeating: "0", count: 40)).5}")) == .failed)
     }
 
-    @Test func aNumberWhoseDecimalFormOverflowsReadAsAnIntegerDefers() {
-        // Foundation reads it through `Decimal`, which overflows, and stops on a precondition:
-        // only the fast path is run here.
+    @Test func aNumberWhoseDecimalFormOverflowsReadAsAnIntegerIsRefusedNotACrash() {
+        // Foundation reads it through `Decimal`, which overflows, and stops on a precondition
+        // (the process ends): the fast path refuses it as a number that does not fit.
         let number = "0.\(String(repeating: "0", count: 130))9007199254740993e146"
         let outcome = PathDecoder().decodeOnFastPath(Unsigned.self, from: json(#"{"n": \#(number)}"#))
-        guard case .failure(.deferred(let deferral)) = outcome else {
-            Issue.record("the fast path did not defer: \(outcome)")
+        guard case .failure(.failed(let failure)) = outcome else {
+            Issue.record("the fast path did not refuse it: \(outcome)")
             return
         }
-        #expect(deferral.reason == .number)
+        #expect(failure.message.contains("does not fit"))
+        #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Unsigned.self, from: json(#"{"n": \#(number)}"#)) }
     }
 
     @Test func decimalDataAndNonDefaultDatesDefer() {

@@ -67,9 +67,25 @@ final class SyncBenchServer: Sendable {
         server.route("GET", "/records") { request in listing.page(request) }
         server.route("GET", "/empty") { _ in .json(#"{"items":[],"hasMore":false}"#) }
         server.route("POST", "/records") { request in
-            .json(#"{"id":"x","title":"t","body":"b","updated":"2026-11-25 11:00:00.000Z"}"#)
+            // The created record, as a server answers: its id read from the body (the same small
+            // work for both sides).
+            .json(#"{"id":"\#(Self.createdID(request.body))","title":"t","body":"b","updated":"2026-11-25 11:00:00.000Z"}"#)
         }
         try server.start()
+    }
+
+    /// The `id` of a JSON body `{"id":"…",…}`, found by its bytes.
+    static func createdID(_ body: Data) -> String {
+        let bytes = [UInt8](body)
+        let marker = Array(#""id":""#.utf8)
+        guard bytes.count >= marker.count,
+            let start = (0...(bytes.count - marker.count)).first(where: {
+                bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+            })
+        else { return "" }
+        let from = start + marker.count
+        let end = bytes[from...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+        return String(decoding: bytes[from..<end], as: UTF8.self)
     }
 
     private func page(_ request: RecordedRequest) -> StubResponse {
@@ -302,6 +318,20 @@ final class GrowingSyncServer: Sendable {
                 updated: String(format: "2026-11-25 12:%02d:%02d.%03dZ", (round / 60) % 60, round % 60, offset))
         }
         changes.withLock { $0 += changed }
+    }
+
+    /// The `id` of a JSON body `{"id":"…",…}`, found by its bytes.
+    static func createdID(_ body: Data) -> String {
+        let bytes = [UInt8](body)
+        let marker = Array(#""id":""#.utf8)
+        guard bytes.count >= marker.count,
+            let start = (0...(bytes.count - marker.count)).first(where: {
+                bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+            })
+        else { return "" }
+        let from = start + marker.count
+        let end = bytes[from...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+        return String(decoding: bytes[from..<end], as: UTF8.self)
     }
 
     private func page(_ request: RecordedRequest) -> StubResponse {

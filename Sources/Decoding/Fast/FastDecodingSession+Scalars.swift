@@ -55,7 +55,9 @@ extension FastDecodingSession {
         switch reading {
         case .value(let value): return value
         case .doesNotFit: throw numberMisfit(T.self, node, parent, component)
-        case .decimalOverflow: throw fail(.number)
+        // Foundation's decoder stops on a precondition here (its `Decimal` overflows); a
+        // number `T` cannot hold is refused instead, never a crash.
+        case .decimalOverflow: throw numberMisfit(T.self, node, parent, component)
         }
     }
 

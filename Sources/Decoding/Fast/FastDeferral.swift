@@ -17,15 +17,13 @@ struct FastDeferral: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateKey
         /// A string holds an escaped lone surrogate (`"\uD800"`).
         case loneSurrogate
-        /// A number read as a 64-bit integer that Foundation converts through its `Decimal`
-        /// parser (a fraction or an exponent, 2^53 or more in magnitude) and whose `Decimal`
-        /// form overflows: more than 128 digits after the point before the first significant
-        /// one, an exponent written above 254, or digits and exponent that leave `Decimal`'s
-        /// exponent range (`Int8`). Foundation's decoder stops on a precondition there, which
-        /// the fast path does not imitate. (Also, should the C library's `strtod` and
-        /// `Double(String)` both refuse a JSON number, which they do not, any number.) Every
-        /// other number, for every integer width, `Float` and `Double`, gives Foundation's value
-        /// or its error on the fast path (see ``FoundationNumberRules``).
+        /// A number that the C library's `strtod` and `Double(String)` both refuse, which no JSON
+        /// number is: kept as a guard. Every number, for every integer width, `Float` and
+        /// `Double`, gives Foundation's value or its error on the fast path (see
+        /// ``FoundationNumberRules``); a 64-bit integer whose `Decimal` form overflows (more than
+        /// 128 digits after the point before the first significant one, an exponent written
+        /// above 254), on which Foundation's decoder stops on a precondition, is refused with the
+        /// error of a number that does not fit.
         case number
         /// A type Foundation decodes in its own way (`Data`, `Decimal`, `Date` with a
         /// strategy other than `.deferredToDate`) or a request the fast path does not serve

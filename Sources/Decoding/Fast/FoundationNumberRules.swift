@@ -27,7 +27,8 @@ enum FoundationNumberRules {
         /// `JSONDecoder` refuses the number as the type.
         case doesNotFit
         /// The number's `Decimal` form overflows (an exponent beyond what `Decimal` holds):
-        /// `JSONDecoder` stops on a precondition, which the fast path does not imitate.
+        /// `JSONDecoder` stops on a precondition; the fast path refuses the number as one that
+        /// does not fit.
         case decimalOverflow
     }
 
