@@ -17,14 +17,14 @@ extension Mirror {
     /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
     func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
         var report = SyncReport()
-        try await prepare()
+        let start = try await prepare()
         var held = Set<String>()
-        let pushed = try await push(&report, honouringBackoff: !pulling, held: &held)
+        let pushed = try await push(&report, honouringBackoff: !pulling, held: &held, waiting: start.outboxWaiting)
         guard pulling else {
             if let pushed { throw pushed }
             return report
         }
-        try await pull(&report)
+        try await pull(&report, start: start)
         let again = try await push(&report, honouringBackoff: false, held: &held)
         if let failure = pushed ?? again { throw failure }
         return report
@@ -41,8 +41,19 @@ extension Mirror {
     func persist<T: Sendable>(
         record: String? = nil, page: String? = nil, _ block: @escaping @Sendable (ObjectTransaction) throws -> T
     ) async throws(SyncError) -> T {
+        try await storeWork(record: record, page: page) { try await self.store.context.persist(block) }
+    }
+
+    /// Runs a block of reads, turning its failures into ``SyncError``s naming the collection.
+    func read<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws(SyncError) -> T {
+        try await storeWork { try await self.store.context.read(block) }
+    }
+
+    private func storeWork<T: Sendable>(
+        record: String? = nil, page: String? = nil, _ work: () async throws -> T
+    ) async throws(SyncError) -> T {
         do {
-            return try await store.context.persist(block)
+            return try await work()
         } catch let error as SyncError {
             throw error
         } catch let error as PersistenceError {
@@ -57,11 +68,33 @@ extension Mirror {
         }
     }
 
-    /// Makes sure the sync tables exist, and (weakened only) drops writes left mid-send.
-    func prepare() async throws(SyncError) {
+    /// What a run starts from, read in one transaction: the collection's checkpoint, whether
+    /// its outbox holds a write to send, and whether the store holds none of its rows.
+    struct RunStart: Sendable {
+        var checkpoint: SyncCheckpoint
+        var outboxWaiting: Bool
+        var storeEmpty: Bool
+    }
+
+    /// Makes sure the sync tables exist and the collection has its checkpoint, (weakened only)
+    /// drops writes left mid-send, and reads what the run starts from.
+    func prepare() async throws(SyncError) -> RunStart {
         let collection = remote.name
         let drop = SyncTestHooks.weakened(.dropSendingWrites)
-        try await persist { tx in
+        let keyset = if case .keyset = remote.cursor { true } else { false }
+        @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
+            guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
+            let waiting =
+                try tx.first(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection
+                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))) != nil
+            let empty = try keyset && tx.first(Query<Entity>()) == nil
+            return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
+        }
+        // A collection synced before has its checkpoint: one read, no write.
+        if !drop, let ready = try await read(start) { return ready }
+        return try await persist { tx in
             if drop {
                 _ = try tx.delete(
                     Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state == .sending))
@@ -70,6 +103,10 @@ extension Mirror {
             if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
                 try tx.insert(try Self.checkpoint(collection, in: tx))
             }
+            guard let ready = try start(tx) else {
+                throw SyncError(.misuse, collection: collection, "The checkpoint of \(collection) was not stored.")
+            }
+            return ready
         }
     }
 
@@ -77,24 +114,23 @@ extension Mirror {
 
     /// Pulls the collection's changes, resuming a walk a kill interrupted, and reconciles
     /// identities when due.
-    func pull(_ report: inout SyncReport) async throws(SyncError) {
+    func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {
         if case .keyset = remote.cursor, remote.version == nil {
             throw SyncError(
                 .misuse, collection: remote.name,
                 "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated or sequence)."
             )
         }
-        var checkpoint = try await readCheckpoint()
+        // The checkpoint as the run started: the push before the pull changes only its `lastPush`.
+        var checkpoint = start.checkpoint
         if checkpoint.walk == nil, remote.cursor == .snapshot {
             checkpoint = try await beginWalk(.snapshot)
         }
         // A keyset run that starts on a store without a row of the collection (a first launch)
         // stores only records of this run, in version order: each appears once, or again at a
-        // newer version, so the look-up of stored versions is not needed.
-        var startedEmpty = false
-        if case .keyset = remote.cursor {
-            startedEmpty = try await persist { tx in try tx.first(Query<Entity>()) == nil }
-        }
+        // newer version, so the look-up of stored versions is not needed. (The push before the
+        // pull adds no row to an empty store: a local write's row was stored with it.)
+        let startedEmpty = start.storeEmpty
         try await pages(&checkpoint, &report, startedEmpty: startedEmpty)
         if let identities = remote.identities, checkpoint.walk == nil {
             let due =
@@ -104,11 +140,6 @@ extension Mirror {
                 try await reconcile(identities, &report)
             }
         }
-    }
-
-    func readCheckpoint() async throws(SyncError) -> SyncCheckpoint {
-        let collection = remote.name
-        return try await persist { tx in try Self.checkpoint(collection, in: tx) }
     }
 
     /// Starts a walk over the whole collection, with a new generation of seen records.
@@ -181,14 +212,8 @@ extension Mirror {
         if let walk = checkpoint.walk {
             report.recordsDeleted += try await finishWalk(walk, cursor: walk.position)
             checkpoint.walk = nil
-        } else {
-            let collection = remote.name
-            try await persist { tx in
-                var stored = try Self.checkpoint(collection, in: tx)
-                stored.lastPull = Date()
-                try tx.upsert(stored)
-            }
         }
+        // An incremental run's last page recorded the pull's date in its own transaction.
     }
 
     /// The position after `page`.
@@ -261,6 +286,9 @@ extension Mirror {
             } else {
                 checkpoint.cursor = next
             }
+            // The last page of an incremental run ends the pull (a walk's end is dated by
+            // finishWalk).
+            if checkpoint.walk == nil, !page.hasMore { checkpoint.lastPull = Date() }
             try tx.upsert(checkpoint)
         }
         if separateCursor {

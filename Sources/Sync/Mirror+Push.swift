@@ -30,9 +30,10 @@ extension Mirror {
     /// round is settled while the next is sent; a record stays out of later rounds until its
     /// write is settled. Returns the first failure that left a write queued; throws when the
     /// store fails. `held` collects the records whose write failed in this run: their writes
-    /// wait for the next run.
+    /// wait for the next run. `known` is whether the outbox holds a write to send, when the
+    /// run already read it.
     func push(
-        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>
+        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting known: Bool? = nil
     ) async throws(SyncError) -> SyncError? {
         let collection = remote.name
         var failure: SyncError?
@@ -53,8 +54,22 @@ extension Mirror {
             settlingRound = []
             if let error { throw error }
         }
-        var round = try await chooseRound(
-            excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+        // An outbox with nothing to send (the common run) is seen in a read, not a write.
+        let waiting: Bool
+        if let known {
+            waiting = known
+        } else {
+            waiting = try await read { tx in
+                try tx.first(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection
+                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))) != nil
+            }
+        }
+        var round =
+            waiting
+            ? try await chooseRound(excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+            : []
         while !round.isEmpty {
             for write in round {
                 busy.insert(write.id)
@@ -117,6 +132,8 @@ extension Mirror {
             }
         }
         try await finishSettling()
+        // An outbox found empty has nothing to date: `lastPush` is when a push last emptied it.
+        guard waiting else { return failure }
         try await persist { tx in
             let left = try tx.count(
                 Query<PendingWrite>(
