@@ -318,7 +318,7 @@ extension Mirror {
                 let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: nil, headerFields: [:])
             {
                 let own = Exchange(data: answer.body, response: response)
-                switch self.answer(own, record: item.write.recordID, expecting: item.write.identity, attempts: item.write.attempts) {
+                switch self.answer(own, record: item.write.recordID, attempts: item.write.attempts) {
                 case .found(let record): outcomes.append(.acknowledged(record))
                 case .missing: outcomes.append(.acknowledged(nil))
                 case .failed(let outcome): outcomes.append(outcome)
@@ -407,7 +407,7 @@ extension Mirror {
                 case .readBeforeWrite:
                     if let read = remote.read, base != nil {
                         let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
-                        switch await current(read(identity), record: write.recordID, identity: write.identity) {
+                        switch await current(read(identity), record: write.recordID) {
                         case .found(let record):
                             if !sameVersion(base, record) {
                                 if appliedBefore(write, local: local, base: base, remote: record) {
@@ -447,7 +447,7 @@ extension Mirror {
         // An answer that is not one: the server may have applied the write, so it stays queued
         // with its key and is sent again on a later run (where natural idempotency confirms a
         // create or a delete).
-        switch answer(exchange, record: write.recordID, expecting: write.identity, attempts: write.attempts) {
+        switch answer(exchange, record: write.recordID, attempts: write.attempts) {
         case .found(let record): return .acknowledged(record)
         case .missing: return .acknowledged(nil)
         case .failed(let outcome): return outcome
@@ -456,8 +456,8 @@ extension Mirror {
 
     /// The server's record in a successful answer, checked: `.missing` when the answer carries
     /// none, a ``SyncError/Code-swift.struct/badWriteResponse`` when it is not an answer (it does
-    /// not decode, or it is another record than `identity`, JSON-encoded).
-    func answer(_ exchange: Exchange, record: String, expecting identity: Data, attempts: Int) -> Current {
+    /// not decode, or it is another record than `record`, the written record's identity text).
+    func answer(_ exchange: Exchange, record: String, attempts: Int) -> Current {
         let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
         let entity: Entity?
         do {
@@ -473,13 +473,14 @@ extension Mirror {
                     wait))
         }
         guard let entity else { return .missing }
-        if let expected = try? SyncJSON.decode(Entity.ID.self, from: identity), entity.id != expected {
+        let answered = entity.id.databaseValue.identityText
+        if answered != record {
             return .failed(
                 .retry(
                     SyncError(
                         .badWriteResponse, collection: remote.name, record: record,
                         "The server answered for \(remote.name)/\(record) with the record "
-                            + "\(entity.id.databaseValue.identityText); the write stays queued and is sent again."),
+                            + "\(answered); the write stays queued and is sent again."),
                     wait))
         }
         return .found(entity)
@@ -494,7 +495,7 @@ extension Mirror {
             guard let read = remote.read,
                 let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .acknowledged(nil) }
-            switch await current(read(identity), record: write.recordID, identity: write.identity) {
+            switch await current(read(identity), record: write.recordID) {
             case .found(let record): return .acknowledged(record)
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
@@ -511,7 +512,7 @@ extension Mirror {
             guard let read = remote.read,
                 let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
             else { return .conflict(nil) }
-            switch await current(read(identity), record: write.recordID, identity: write.identity) {
+            switch await current(read(identity), record: write.recordID) {
             case .found(let record):
                 if write.operation == .update, let local = try? write.local(as: Entity.self),
                     appliedBefore(write, local: local, base: try? write.base(as: Entity.self), remote: record)
@@ -568,7 +569,7 @@ extension Mirror {
     }
 
     /// Reads the server's record.
-    private func current(_ endpoint: any Endpoint, record: String, identity: Data) async -> Current {
+    private func current(_ endpoint: any Endpoint, record: String) async -> Current {
         let exchange: Exchange
         do {
             exchange = try await self.exchange(endpoint)
@@ -576,7 +577,7 @@ extension Mirror {
             if error.statusCode == 404 { return .missing }
             return .failed(classify(error, record: record, attempts: 1))
         }
-        switch answer(exchange, record: record, expecting: identity, attempts: 1) {
+        switch answer(exchange, record: record, attempts: 1) {
         case .missing:
             return .failed(.rejected("The server's record \(remote.name)/\(record) does not decode."))
         case let other: return other

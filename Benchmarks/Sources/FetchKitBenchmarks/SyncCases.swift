@@ -320,20 +320,6 @@ final class GrowingSyncServer: Sendable {
         changes.withLock { $0 += changed }
     }
 
-    /// The `id` of a JSON body `{"id":"…",…}`, found by its bytes.
-    static func createdID(_ body: Data) -> String {
-        let bytes = [UInt8](body)
-        let marker = Array(#""id":""#.utf8)
-        guard bytes.count >= marker.count,
-            let start = (0...(bytes.count - marker.count)).first(where: {
-                bytes[$0..<($0 + marker.count)].elementsEqual(marker)
-            })
-        else { return "" }
-        let from = start + marker.count
-        let end = bytes[from...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
-        return String(decoding: bytes[from..<end], as: UTF8.self)
-    }
-
     private func page(_ request: RecordedRequest) -> StubResponse {
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let limit = Int(query["limit"] ?? "") ?? 1000
