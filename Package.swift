@@ -43,10 +43,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
         ),
+        // Relaxed atomic loads and stores of a word (Persistence's row coders' generations), for
+        // platforms older than the Synchronization module.
+        .target(name: "CAtomicWord"),
         .target(
             name: "Persistence",
             dependencies: [
-                "Locking", .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd])),
+                "Locking", "CAtomicWord",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd])),
             ],
             swiftSettings: strictSettings
         ),

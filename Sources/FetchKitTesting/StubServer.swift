@@ -300,10 +300,11 @@ public final class StubServer: Sendable {
     ///
     /// - Parameters:
     ///   - count: the number of requests to wait for.
-    ///   - timeout: the longest time to wait; the default, five minutes, outlasts a whole test
-    ///     suite that keeps a two-core machine busy, so it is reached only when something hangs.
+    ///   - timeout: the longest time to wait; the default, thirty minutes, outlasts a whole
+    ///     test suite that keeps a two-core machine busy, so it is reached only when something
+    ///     hangs.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(300)) async -> Bool {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(1800)) async -> Bool {
         await waitUntil(timeout: timeout) { $0.requests.count >= count }
     }
 
@@ -311,10 +312,11 @@ public final class StubServer: Sendable {
     ///
     /// - Parameters:
     ///   - count: the number of concurrent requests to wait for.
-    ///   - timeout: the longest time to wait; the default, five minutes, outlasts a whole test
-    ///     suite that keeps a two-core machine busy, so it is reached only when something hangs.
+    ///   - timeout: the longest time to wait; the default, thirty minutes, outlasts a whole
+    ///     test suite that keeps a two-core machine busy, so it is reached only when something
+    ///     hangs.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(300)) async -> Bool {
+    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(1800)) async -> Bool {
         await waitUntil(timeout: timeout) { $0.inFlight >= count }
     }
 

@@ -181,11 +181,12 @@ public final class TestClock: Clock, Sendable {
     ///   - count: the number of sleepers to wait for.
     ///   - within: how soon a sleeper must be due to count; `nil` counts every sleeper.
     ///   - timeout: a bound in real time, so a test that goes wrong fails instead of hanging;
-    ///     the default, five minutes, outlasts a whole test suite that keeps a two-core machine
-    ///     busy, so it is reached only when something hangs.
+    ///     the default, thirty minutes, outlasts a whole test suite that keeps a two-core machine
+    ///     busy (a test runs among all the others, so it can take as long as the whole run), so
+    ///     it is reached only when something hangs.
     /// - Returns: whether the count was reached.
     @discardableResult
-    public func sleepers(count: Int = 1, within: Duration? = nil, timeout: Duration = .seconds(300)) async -> Bool {
+    public func sleepers(count: Int = 1, within: Duration? = nil, timeout: Duration = .seconds(1800)) async -> Bool {
         let id = UUID()
         let timer = Task {
             try? await Task.sleep(for: timeout)

@@ -170,7 +170,7 @@ public final class InterruptibleRun: @unchecked Sendable {
         }
         // The program has ended: its end of the pipe is closed, so the reader reaches the end
         // at once (unless a child it started still holds the pipe: then the output says so).
-        let reachedEnd = await lock.withLock { reader }?.waitForEnd(timeout: .seconds(30)) ?? true
+        let reachedEnd = await lock.withLock { reader }?.waitForEnd(timeout: Patience.hang) ?? true
         let errors = await Blocking.run { [stderr] in stderr.fileHandleForReading.readDataToEndOfFile() }
         let output = reachedEnd ? printed : printed + "\n[InterruptibleRun: standard output never reached its end]"
         return (

@@ -11,11 +11,11 @@ struct CancellationTests {
     let server = StubServer()
     let client = FetchClient {
         $0.retryPolicy = .none
-        $0.timeout = .seconds(300)
+        $0.timeout = Patience.beyondTheTest
     }
 
     init() throws {
-        server.route("GET", "/hang", respond: .text("late").delayed(by: .seconds(600)))
+        server.route("GET", "/hang", respond: .text("late").delayed(by: Patience.beyondTheTest))
         server.route("GET", "/ok", respond: .text("ok"))
         try server.start()
     }

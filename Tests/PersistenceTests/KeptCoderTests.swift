@@ -1,5 +1,7 @@
 import Foundation
+import Locking
 import Persistence
+import TestSupport
 import Testing
 
 /// What an entity's `init(from:)` or `encode(to:)` kept, for the test to use later. Touched only
@@ -174,6 +176,60 @@ struct Keeper: StoredEntity, Equatable {
         #expect(error.entity == nil || error.entity == "Keeper")
         #expect(!error.message.contains("Book"))
         #expect(error.property == "name")
+    }
+
+    /// Decoders come from one pool for the whole process: once a fetch ends, its decoder serves
+    /// fetches of other stores on other threads. A container kept from it and used meanwhile
+    /// must fail with a misuse error without reading what the other thread changes (it read
+    /// the decoder's history of entities as the other thread appended to it: a data race that
+    /// could crash the process).
+    @Test func aKeptContainerUsedWhileItsDecoderServesAnotherThreadOnlyFails() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Keeper.self, Book.self, Counter.self])
+        try store.context.persistAndWait { tx in
+            try tx.insert(Keeper(id: 1, name: "kept"))
+            try tx.insert(Book(id: "b", title: "Dune"))
+            try tx.insert(Counter(id: 1, value: 1))
+        }
+        _ = try store.context.readAndWait { tx in try tx.fetch(Query<Keeper>()) }
+        nonisolated(unsafe) let reader = try #require(keptReader)
+        let other = try StoreFixture()
+        let busy = try other.open([Book.self, Counter.self])
+        try busy.context.persistAndWait { tx in
+            try tx.insert(Book(id: "b", title: "Dune"))
+            try tx.insert(Counter(id: 1, value: 1))
+        }
+        let finished = Locked(false)
+        let outcomes = await Blocking.run { () -> (misuses: Int, others: [String]) in
+            let results = Locked((misuses: 0, others: [String]()))
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 {
+                    // The kept decoder is the pool's last one in: this lane's fetches take it,
+                    // alternating entities, so it records a switch of entity at every fetch.
+                    for _ in 0..<5_000 {
+                        _ = try? busy.context.readAndWait { tx in try tx.fetch(Query<Book>()) }
+                        _ = try? busy.context.readAndWait { tx in try tx.fetch(Query<Counter>()) }
+                    }
+                    finished.withLock { $0 = true }
+                } else {
+                    while !finished.withLock({ $0 }) {
+                        let error = Result { try reader.decode(String.self, forKey: .name) }.error
+                        results.withLock { results in
+                            if (error as? PersistenceError)?.code == .misuse {
+                                results.misuses += 1
+                            } else {
+                                results.others.append(String(describing: error))
+                            }
+                        }
+                    }
+                }
+            }
+            return results.withLock { $0 }
+        }
+        #expect(outcomes.misuses > 0)
+        #expect(outcomes.others.isEmpty, "\(outcomes.others.prefix(3))")
+        busy.close()
+        store.close()
     }
 
     @Test func anEncodingContainerKeptFromOneWriteNeverWritesIntoALaterRow() throws {

@@ -202,12 +202,11 @@ struct TriggerAndStateTests {
     }
 }
 
-/// Polls `condition` until it holds, or until five minutes pass (long enough to outlast a whole
-/// suite keeping a two-core machine busy): for effects of background triggers, never a timed
-/// assertion.
+/// Polls `condition` until it holds, or until ``Patience/hang`` passes (reached only when the
+/// effect never comes): for effects of background triggers, never a timed assertion.
 func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(300)
+    let deadline = clock.now + Patience.hang
     while clock.now < deadline {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))

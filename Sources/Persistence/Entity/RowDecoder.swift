@@ -1,3 +1,4 @@
+import CAtomicWord
 import Foundation
 import Locking
 
@@ -24,6 +25,12 @@ import Locking
 /// box), which is sound because decoders are never freed: ``make(schema:statement:)`` takes one
 /// from a pool and ``recycle()`` gives it back, and its generation only ever grows, so a stamp
 /// from an earlier use never matches again.
+///
+/// The pool serves every store of the process, so a kept scope or container may be used on one
+/// thread while its decoder serves another store's fetch on another. Before it fails it reads
+/// only the generation and row (words read and written whole, as atomics; its stamp is never
+/// current again, so any value it reads means "over") and, to name its entity, the history
+/// behind its lock: nothing the other fetch changes in place.
 final class RowDecoder {
     private(set) var schema: EntitySchema
     private(set) var names: [String]
@@ -35,7 +42,20 @@ final class RowDecoder {
     @exclusivity(unchecked) var next = 0
     /// The use of this decoder: odd while a statement's rows are read (between ``begin()`` and
     /// ``end()``), even otherwise. It never goes back, across every use of this decoder.
-    @exclusivity(unchecked) private(set) var generation: UInt = 0
+    private(set) var generation: UInt {
+        @inline(__always) get { fk_atomic_word_load(words) }
+        @inline(__always) set { fk_atomic_word_store(words, newValue) }
+    }
+    /// The row being decoded, counted over every use: a ``RowDecodingScope`` kept past its row
+    /// fails.
+    private(set) var row: UInt {
+        @inline(__always) get { fk_atomic_word_load(words + 1) }
+        @inline(__always) set { fk_atomic_word_store(words + 1, newValue) }
+    }
+    /// ``generation`` and ``row``, each read and written whole (a relaxed atomic access, a plain
+    /// load or store on x86-64 and ARM64): a kept scope or container reads them from whatever
+    /// thread it is used on. Never freed, as the decoder.
+    private let words: UnsafeMutablePointer<UInt>
 
     /// The keyed container handed out for every row of the current use (it holds no per-row
     /// state), kept in raw memory so returning it costs one load rather than two metadata
@@ -57,14 +77,13 @@ final class RowDecoder {
             !isKnownUniquelyReferenced(&$0.pointee)
         }
     }
-    /// The row being decoded, counted over every use: a ``RowDecodingScope`` kept past its row
-    /// fails.
-    @exclusivity(unchecked) private(set) var row: UInt = 0
     private lazy var json = StoreJSON.makeDecoder()
 
     /// The entities this decoder served, by generation (a recycled decoder may serve another
-    /// entity): an error for a kept container names the one it was handed to.
-    private var history: SchemaHistory
+    /// entity): an error for a kept container names the one it was handed to. Behind a lock: a
+    /// kept container fails on whatever thread uses it, while the decoder, back from the pool,
+    /// serves another fetch on another thread and records a switch of entity.
+    private let history: Locked<SchemaHistory>
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
@@ -80,10 +99,12 @@ final class RowDecoder {
 
     private init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
-        history = SchemaHistory(entity: schema.entityName)
+        history = Locked(SchemaHistory(entity: schema.entityName))
         names = schema.names
         count = names.count
         handle = statement.handle
+        words = UnsafeMutablePointer<UInt>.allocate(capacity: 2)
+        words.initialize(repeating: 0, count: 2)
         namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
         namePointer.initialize(from: names, count: names.count)
         keyBits = KeyBitsTable(columns: names.count)
@@ -163,7 +184,8 @@ final class RowDecoder {
     private func reset(schema: EntitySchema, statement: Statement) {
         handle = statement.handle
         if schema.entityName != self.schema.entityName {
-            history.switched(to: schema.entityName, since: generation &+ 1)
+            let since = generation &+ 1
+            history.withLock { $0.switched(to: schema.entityName, since: since) }
         }
         self.schema = schema
         guard schema.names != names else { return }
@@ -284,7 +306,7 @@ final class RowDecoder {
     @inline(never)
     func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
         // The decoder may have been recycled for another entity since: name the one it served then.
-        let entity = history.entity(at: stale)
+        let entity = history.withLock { $0.entity(at: stale) }
         return PersistenceError(
             .misuse,
             "\(entity ?? "An entity")'s init(from:) kept its Decoder or decoding container and used it "
@@ -341,9 +363,20 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let generation: UInt
     var decoder: RowDecoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { decoder.names.compactMap { Key(stringValue: $0) } }
+    /// The row's keys; none once the row is over (the decoder may serve another entity by then,
+    /// on another thread: a kept container reads nothing but the generation).
+    var allKeys: [Key] {
+        guard decoder.generation == generation else { return [] }
+        return decoder.names.compactMap { Key(stringValue: $0) }
+    }
 
-    func contains(_ key: Key) -> Bool { decoder.schema.indexByName[key.stringValue] != nil }
+    /// Whether the row has `key`. Once the row is over, true, without reading the decoder: the
+    /// read that follows (`decodeIfPresent` asks this first) then fails with the misuse error,
+    /// instead of passing for a key the row lacks.
+    func contains(_ key: Key) -> Bool {
+        guard decoder.generation == generation else { return true }
+        return decoder.schema.indexByName[key.stringValue] != nil
+    }
 
     /// `key`'s column, after checking that this container's row is still being decoded.
     @inline(__always)

@@ -1,3 +1,4 @@
+import CAtomicWord
 import Foundation
 import Locking
 
@@ -21,6 +22,11 @@ import Locking
 /// reference would cost a retain and a release per column), which is sound because encoders
 /// are never freed: ``make(schema:)`` takes one from a pool and ``recycle()`` gives it back,
 /// and its generation only ever grows.
+///
+/// The pool serves every store of the process, so a kept scope or container may be used on one
+/// thread while its encoder serves another store's codec on another. Before it fails it reads
+/// only the generation (a word read and written whole, as an atomic; its stamp is never current
+/// again) and, to name its entity, the history behind its lock: nothing the other codec changes.
 final class RowEncoder {
     private(set) var schema: EntitySchema
     private(set) var names: [String]
@@ -31,7 +37,14 @@ final class RowEncoder {
     @exclusivity(unchecked) var next = 0
     /// The row being encoded: odd while a row's `encode(to:)` runs, even between rows. It never
     /// goes back, across every use of this encoder.
-    @exclusivity(unchecked) private(set) var generation: UInt = 0
+    private(set) var generation: UInt {
+        @inline(__always) get { fk_atomic_word_load(word) }
+        @inline(__always) set { fk_atomic_word_store(word, newValue) }
+    }
+    /// ``generation``, read and written whole (a relaxed atomic access, a plain load or store on
+    /// x86-64 and ARM64): a kept scope or container reads it from whatever thread it is used on.
+    /// Never freed, as the encoder.
+    private let word: UnsafeMutablePointer<UInt>
     /// Which columns this row bound (bit per column), when the entity has at most 64.
     @exclusivity(unchecked) var boundMask: UInt64 = 0
     private(set) var fullMask: UInt64?
@@ -47,8 +60,10 @@ final class RowEncoder {
     @exclusivity(unchecked) private var keyBits: KeyBitsTable
 
     /// The entities this encoder served, by generation (a recycled encoder may serve another
-    /// entity): an error for a kept container names the one it was handed to.
-    private var history: SchemaHistory
+    /// entity): an error for a kept container names the one it was handed to. Behind a lock: a
+    /// kept container fails on whatever thread uses it, while the encoder, back from the pool,
+    /// serves another codec on another thread and records a switch of entity.
+    private let history: Locked<SchemaHistory>
 
     /// Encoders not in use, each retained once. Every encoder ever made is here or in use: none is
     /// freed. An encoder belongs to one connection's codec, used on its context's queue, and moves
@@ -58,8 +73,10 @@ final class RowEncoder {
     nonisolated(unsafe) private static let pool = Locked<[Unmanaged<RowEncoder>]>([])
 
     private init(schema: EntitySchema) {
+        word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        word.initialize(to: 0)
         self.schema = schema
-        history = SchemaHistory(entity: schema.entityName)
+        history = Locked(SchemaHistory(entity: schema.entityName))
         names = schema.names
         count = names.count
         kinds = schema.columns.map(\.kind)
@@ -77,7 +94,8 @@ final class RowEncoder {
             return RowEncoder(schema: schema)
         }
         if schema.entityName != encoder.schema.entityName {
-            encoder.history.switched(to: schema.entityName, since: encoder.generation &+ 1)
+            let since = encoder.generation &+ 1
+            encoder.history.withLock { $0.switched(to: schema.entityName, since: since) }
         }
         encoder.schema = schema
         encoder.names = schema.names
@@ -225,7 +243,7 @@ final class RowEncoder {
     @inline(never)
     func outlived(_ key: (any CodingKey)?, _ stale: UInt) -> PersistenceError {
         // The encoder may have been recycled for another entity since: name the one it served then.
-        let entity = history.entity(at: stale)
+        let entity = history.withLock { $0.entity(at: stale) }
         return PersistenceError(
             .misuse,
             "\(entity ?? "An entity")'s encode(to:) kept its Encoder or encoding container and used it "

@@ -63,7 +63,7 @@ struct DownloadCancellationTests {
         return await task.value
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(30)), arguments: [false, true])
     func aCancelledDownloadLeavesItsDestinationAsItWas(destinationExists: Bool) async throws {
         defer { tearDown() }
         let destination = directory.file("photo.jpg")

@@ -90,7 +90,7 @@ struct UploadCancellationTests {
         forms.remove()
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func uploadsCancelledWhileWaitingForAConnectionEndCancelledUnsent() async throws {
         defer { tearDown() }
         server.route("GET", "/hold", respond: .text("late").delayed(by: Patience.beyondTheTest))
@@ -109,7 +109,7 @@ struct UploadCancellationTests {
         #expect(server.requests(to: "/up").isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func uploadsCancelledRightAfterTheyStartEndCancelled() async throws {
         defer { tearDown() }
         // The answer never comes: the uploads end only by being cancelled.
@@ -131,7 +131,7 @@ struct UploadCancellationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func uploadsCancelledMidBodyEndCancelled() async throws {
         defer { tearDown() }
         // Bodies are kept in memory, not fingerprinted as they stream past: a stalled body that
@@ -154,7 +154,7 @@ struct UploadCancellationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func uploadsCancelledAfterTheirBodyWasSentEndCancelled() async throws {
         defer { tearDown() }
         // The server has the whole body and holds its answer until the client goes away.

@@ -101,7 +101,7 @@ struct UploadFileChangeTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: Change.allCases)
+    @Test(.timeLimit(.minutes(30)), arguments: Change.allCases)
     func aFileThatChangesWhileItIsSentEndsPromptlyInFileUnavailable(_ change: Change) async throws {
         defer { tearDown() }
         server.route("PUT", "/up", respond: .json("{}"))
@@ -140,7 +140,7 @@ extension UploadFileChangeTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: Change.allCases, Sender.allCases)
+    @Test(.timeLimit(.minutes(30)), arguments: Change.allCases, Sender.allCases)
     func aFileThatChangesWhileItsRequestWaitsForAConnectionIsNeverSent(
         _ change: Change, _ sender: Sender
     )

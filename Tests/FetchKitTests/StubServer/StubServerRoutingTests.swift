@@ -137,7 +137,7 @@ struct StubServerRoutingTests {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)
         server.route("GET", "/gated") { _ in
-            _ = gate.wait(timeout: .now() + 120)
+            _ = gate.wait(timeout: Patience.hangDeadline)
             return .text("done")
         }
         let url = server.url("/gated")

@@ -57,11 +57,11 @@ enum Worker {
         try process.run()
         running.withLock { $0 = process.processIdentifier }
         let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-        let waited = await Blocking.run { finished.wait(timeout: .now() + 300) }
+        let waited = await Blocking.run { finished.wait(timeout: Patience.hangDeadline) }
         running.withLock { $0 = nil }
         if waited == .timedOut {
             process.terminate()
-            throw WorkerError(description: "SyncWorker did not finish in 300 s")
+            throw WorkerError(description: "SyncWorker did not finish in \(Patience.hang)")
         }
         return Ending(
             killed: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
