@@ -12,7 +12,8 @@ struct TriggerAndStateTests {
     func sharedRun() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
-        fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[],"hasMore":false}"#).delayed(by: .milliseconds(300)))
+        fixture.backend.server.route(
+            "GET", "/notes", respond: .json(#"{"items":[],"hasMore":false}"#).delayed(by: .milliseconds(300)))
         let mirror = fixture.mirror()
         async let first = mirror.sync()
         async let second = mirror.sync()
@@ -45,7 +46,8 @@ struct TriggerAndStateTests {
         #expect(last == expected)
 
         let read = try fixture.store.context.readAndWait { tx in
-            try tx.fetch(mirror.records(Query<Note>(where: Note.idField.isIn(["b", "d"]), sortedBy: [Note.idField.ascending()])))
+            try tx.fetch(
+                mirror.records(Query<Note>(where: Note.idField.isIn(["b", "d"]), sortedBy: [Note.idField.ascending()])))
         }
         #expect(read.map(\.record.title) == ["refused", "waiting"])
         #expect(read[0].writes.count == 1)
@@ -146,7 +148,8 @@ struct TriggerAndStateTests {
         let monitor = await SyncMonitor(mirror)
         try await mirror.sync()
         #expect(await eventually { collected.values.contains { $0.isSyncing } })
-        #expect(await eventually { collected.values.last?.lastPush != nil && collected.values.last?.isSyncing == false })
+        #expect(
+            await eventually { collected.values.last?.lastPush != nil && collected.values.last?.isSyncing == false })
         #expect(await eventually { await monitor.status.lastPull != nil })
         following.cancel()
     }
@@ -191,7 +194,9 @@ struct TriggerAndStateTests {
         let fixture = try SyncFixture()
         let mirror = fixture.mirror()
         let counts = Collector<Int>()
-        let token = fixture.store.observe(.value(tracking: PendingWrite.self) { tx in try tx.count(mirror.pendingWrites) }) {
+        let token = fixture.store.observe(
+            .value(tracking: PendingWrite.self) { tx in try tx.count(mirror.pendingWrites) }
+        ) {
             counts.append($0)
         }
         try fixture.save(Note(id: "a", title: "one"), through: mirror)

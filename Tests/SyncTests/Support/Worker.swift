@@ -44,7 +44,9 @@ enum Worker {
     ) async throws -> Ending {
         let process = Process()
         process.executableURL = try BuiltProducts.executable(named: "SyncWorker")
-        process.arguments = [fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency)]
+        process.arguments = [
+            fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency),
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["FETCHKIT_SYNC_KILL_AT"] = killAt
         environment["FETCHKIT_SYNC_WEAKEN"] = weaken.isEmpty ? nil : weaken.joined(separator: ",")
