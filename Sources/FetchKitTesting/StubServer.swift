@@ -304,7 +304,7 @@ public final class StubServer: Sendable {
     ///     test suite that keeps a two-core machine busy, so it is reached only when something
     ///     hangs.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(1800)) async -> Bool {
+    public func waitForRequests(count: Int, timeout: Duration = HangBound.duration) async -> Bool {
         await waitUntil(timeout: timeout) { $0.requests.count >= count }
     }
 
@@ -316,7 +316,7 @@ public final class StubServer: Sendable {
     ///     test suite that keeps a two-core machine busy, so it is reached only when something
     ///     hangs.
     /// - Returns: whether the count was reached before the timeout.
-    public func waitForRequestsInFlight(count: Int, timeout: Duration = .seconds(1800)) async -> Bool {
+    public func waitForRequestsInFlight(count: Int, timeout: Duration = HangBound.duration) async -> Bool {
         await waitUntil(timeout: timeout) { $0.inFlight >= count }
     }
 

@@ -186,7 +186,7 @@ public final class TestClock: Clock, Sendable {
     ///     it is reached only when something hangs.
     /// - Returns: whether the count was reached.
     @discardableResult
-    public func sleepers(count: Int = 1, within: Duration? = nil, timeout: Duration = .seconds(1800)) async -> Bool {
+    public func sleepers(count: Int = 1, within: Duration? = nil, timeout: Duration = HangBound.duration) async -> Bool {
         let id = UUID()
         let timer = Task {
             try? await Task.sleep(for: timeout)

@@ -84,11 +84,7 @@ extension Mirror {
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
             guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
-            let waiting =
-                try tx.first(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection
-                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))) != nil
+            let waiting = try tx.first(PendingWrite.unsent(in: collection)) != nil
             let empty = try keyset && tx.first(Query<Entity>()) == nil
             return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
         }
@@ -336,7 +332,8 @@ extension Mirror {
                     throw SyncError(
                         .storeFailed, collection: collection, record: text, page: position,
                         "The store refused the record \(collection)/\(text)"
-                            + (error.property.map { " (property \($0))" } ?? "") + " of page \(position): \(error.message)",
+                            + (error.property.map { " (property \($0))" } ?? "")
+                            + " of page \(position): \(error.message)",
                         persistenceError: error)
                 }
                 result.applied += 1

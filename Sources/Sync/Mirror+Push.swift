@@ -59,16 +59,12 @@ extension Mirror {
         if let known {
             waiting = known
         } else {
-            waiting = try await read { tx in
-                try tx.first(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection
-                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))) != nil
-            }
+            waiting = try await read { tx in try tx.first(PendingWrite.unsent(in: collection)) != nil }
         }
         var round =
             waiting
-            ? try await chooseRound(excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+            ? try await chooseRound(
+                excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
             : []
         while !round.isEmpty {
             for write in round {
@@ -135,11 +131,7 @@ extension Mirror {
         // An outbox found empty has nothing to date: `lastPush` is when a push last emptied it.
         guard waiting else { return failure }
         try await persist { tx in
-            let left = try tx.count(
-                Query<PendingWrite>(
-                    where: PendingWrite.collection == collection
-                        && PendingWrite.state.isIn([PendingWrite.State.pending, .sending])))
-            if left == 0 {
+            if try tx.count(PendingWrite.unsent(in: collection)) == 0 {
                 var checkpoint = try Self.checkpoint(collection, in: tx)
                 checkpoint.lastPush = Date()
                 try tx.upsert(checkpoint)
@@ -393,7 +385,9 @@ extension Mirror {
                 guard let local = try write.local(as: Entity.self) else {
                     return .settled(.rejected("The create has no record."))
                 }
-                guard let create = remote.create else { return .settled(.rejected(Self.noRequest("create", remote.name))) }
+                guard let create = remote.create else {
+                    return .settled(.rejected(Self.noRequest("create", remote.name)))
+                }
                 endpoint = create(local)
             case .update:
                 guard let local = try write.local(as: Entity.self) else {
@@ -420,16 +414,21 @@ extension Mirror {
                         }
                     }
                 }
-                guard let update = remote.update else { return .settled(.rejected(Self.noRequest("update", remote.name))) }
+                guard let update = remote.update else {
+                    return .settled(.rejected(Self.noRequest("update", remote.name)))
+                }
                 endpoint = update(local, base)
             case .delete:
-                guard let delete = remote.delete else { return .settled(.rejected(Self.noRequest("delete", remote.name))) }
+                guard let delete = remote.delete else {
+                    return .settled(.rejected(Self.noRequest("delete", remote.name)))
+                }
                 endpoint = delete(try SyncJSON.decode(Entity.ID.self, from: write.identity))
             }
         } catch let error as SyncError {
             return .settled(.rejected(error.message))
         } catch {
-            return .settled(.rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)"))
+            return .settled(
+                .rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)"))
         }
         return .send(endpoint, headers)
     }

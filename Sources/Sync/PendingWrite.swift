@@ -93,6 +93,12 @@ public struct PendingWrite: StoredEntity, Equatable {
     static let attempts = Field<PendingWrite, Int>("attempts")
     /// The column of the server's version kept with a write (``remote``).
     static let remoteVersion = Field<PendingWrite, Data?>("remote")
+
+    /// The writes of `collection` still to send: pending, or sending when a run stopped before
+    /// their answers were settled. What a push drains, and the status's pending count.
+    static func unsent(in collection: String) -> Query<PendingWrite> {
+        Query(where: Self.collection == collection && state.isIn([State.pending, .sending]))
+    }
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
     /// Indexes: by collection and order; by record in order (a record's writes are read with
@@ -279,5 +285,7 @@ extension DatabaseValue {
 public enum SyncSchema {
     /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, and the records
     /// a walk over a whole collection has seen.
-    public static var entities: [any StoredEntity.Type] { [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self] }
+    public static var entities: [any StoredEntity.Type] {
+        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self]
+    }
 }

@@ -239,8 +239,7 @@ extension Mirror {
             var status = SyncStatus(collection: collection)
             // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
             let outbox = PendingWrite.collection == collection
-            status.pendingCount = try tx.count(
-                Query<PendingWrite>(where: outbox && PendingWrite.state.isIn([PendingWrite.State.pending, .sending])))
+            status.pendingCount = try tx.count(PendingWrite.unsent(in: collection))
             status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
             status.conflictedCount = try tx.count(
                 Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))

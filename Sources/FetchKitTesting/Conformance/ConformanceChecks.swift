@@ -11,10 +11,6 @@ final class Context {
     let makeTransport: @Sendable (Int) -> any HTTPTransport
     var problems: [String] = []
 
-    /// How long a check waits for something that must happen. Test runners start every test
-    /// at once, so on a machine with few cores a check can be held up for as long as the rest
-    /// of a suite keeps them busy: the bound is reached only when something hangs.
-    static let hangBound: Duration = .seconds(1800)
     /// A server delay that outlasts any check: the check cancels or times the request out first.
     static let longerThanAnyCheck: Duration = .seconds(3600)
 
@@ -37,7 +33,7 @@ final class Context {
             $0.retryPolicy = .none
             // Checks that time a request out set their own; for the rest a timeout would only
             // turn a starved check's cancellation or answer into a false failure.
-            $0.timeout = Self.hangBound
+            $0.timeout = HangBound.duration
             configure(&$0)
         }
     }
@@ -205,7 +201,7 @@ final class Context {
     private func cancelledDownloadLeavesNoFile(_ client: FetchClient, in folder: URL) async {
         let receiving = AsyncStream<Void>.makeStream()
         let continuation = receiving.continuation
-        let bound = Self.hangBound
+        let bound = HangBound.duration
         server.route(
             "GET", "/trickle",
             // A body that goes on until the client leaves (or the hang bound passes): however
@@ -244,12 +240,13 @@ final class Context {
         }
         let stream = receiving.stream
         let started = await Self.value(
-            of: Task { await stream.first { _ in true } != nil }, within: Self.hangBound)
-        expect(started == true, "a slow download neither reported bytes received nor ended, and the server sent nothing")
+            of: Task { await stream.first { _ in true } != nil }, within: HangBound.duration)
+        expect(
+            started == true, "a slow download neither reported bytes received nor ended, and the server sent nothing")
         group.cancelAll()
-        let ended = await Self.value(of: download, within: Self.hangBound)
+        let ended = await Self.value(of: download, within: HangBound.duration)
         guard let ended else {
-            problems.append("a cancelled download did not end within \(Self.hangBound)")
+            problems.append("a cancelled download did not end within \(HangBound.duration)")
             return
         }
         expect(ended, fails: .cancelled, "a download cancelled while its body arrived")
@@ -277,16 +274,17 @@ final class Context {
                 return .failure(error)
             }
         }
-        let waiting = await clock.sleepers(count: 1, within: .seconds(121), timeout: Self.hangBound)
+        let waiting = await clock.sleepers(count: 1, within: .seconds(121), timeout: HangBound.duration)
         expect(waiting, "no retry wait started after the 503")
         expect(server.requests(to: "/busy").count == 1, "the request was sent again before Retry-After passed")
         await clock.advance(by: .seconds(119))
         expect(server.requests(to: "/busy").count == 1, "the request was sent again before Retry-After passed")
         await clock.advance(by: .seconds(1))
-        let finished = await Self.value(of: task, within: Self.hangBound)
+        let finished = await Self.value(of: task, within: HangBound.duration)
         guard let result = finished else {
             task.cancel()
-            problems.append("the retried request did not end within \(Self.hangBound) of the Retry-After delay passing")
+            problems.append(
+                "the retried request did not end within \(HangBound.duration) of the Retry-After delay passing")
             return
         }
         expect((try? result.get()) == #"{"ok":true}"#, "the retried request ended with \(result)")
@@ -338,7 +336,7 @@ final class Context {
         let result = await outcome { try await client.fetch(endpoint("/never"), extracting: .data) }
         let elapsed = ContinuousClock.now - started
         expect(result, fails: .timedOut, "a request to a server that never answers")
-        expect(elapsed < Self.hangBound, "the timeout of 300 ms took \(elapsed)")
+        expect(elapsed < HangBound.duration, "the timeout of 300 ms took \(elapsed)")
     }
 
     func reportsLostConnections() async {
@@ -544,7 +542,7 @@ final class Context {
 
     /// Starts requests with `start`, whose `done` each calls once, and waits for `count` completions (bounded).
     func completions(
-        _ count: Int, within limit: Duration = Context.hangBound,
+        _ count: Int, within limit: Duration = HangBound.duration,
         _ start: @escaping @Sendable (_ done: @escaping @Sendable (Result<Data, FetchError>) -> Void) -> Void
     ) async -> [Result<Data, FetchError>] {
         let collected = Collected(count)

@@ -74,10 +74,10 @@ extension Context {
                 return error
             }
         }
-        _ = await server.waitForRequests(count: 1, timeout: Self.hangBound)
+        _ = await server.waitForRequests(count: 1, timeout: HangBound.duration)
         try? await Task.sleep(for: .milliseconds(50))
         reader.cancel()
-        let error = await Self.value(of: reader, within: Self.hangBound) ?? nil
+        let error = await Self.value(of: reader, within: HangBound.duration) ?? nil
         expect(error?.code == .cancelled, "a cancelled stream ended with \(error.map { "\($0)" } ?? "no error")")
         // Leaving the loop early drops the stream. (A transport that does not stream never
         // hands over the head of an endless body: its fetch times out, in bounded time.)
@@ -94,7 +94,7 @@ extension Context {
         expect((try? early.get()) == 3, "reading three lines of an endless stream ended with \(early)")
         // Both producers see their client leave.
         let clock = ContinuousClock()
-        let deadline = clock.now + Self.hangBound
+        let deadline = clock.now + HangBound.duration
         while finished.withLock({ $0 }) < 2, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -124,7 +124,7 @@ extension Context {
             // until its count stands still, or passes the limit.
             var last = -1
             let clock = ContinuousClock()
-            let deadline = clock.now + Self.hangBound
+            let deadline = clock.now + HangBound.duration
             while clock.now < deadline {
                 try await Task.sleep(for: .milliseconds(300))
                 let now = written.withLock { $0 }
