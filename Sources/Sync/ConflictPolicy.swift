@@ -20,7 +20,7 @@ public enum Resolution<Entity: StoredEntity>: Sendable {
     /// This record replaces both: it becomes the local row and is sent.
     case use(Entity)
     /// Nobody decides now: the write is parked as ``PendingWrite/State-swift.enum/conflicted``
-    /// (with base, local and remote) for the app to resolve with ``Mirror/resolve(_:with:)``.
+    /// (with base, local and remote) for the app to resolve with ``SyncedCollection/resolve(_:with:)``.
     case park
 }
 
@@ -100,9 +100,10 @@ enum FieldMerge {
     /// Whether `remote` holds every property `local` changed from `base` (and `local` changed
     /// at least one): a write whose answer was lost finds itself applied. The properties that
     /// make up the record's version (the server stamps them) are left out: a property is one
-    /// when putting the remote's value into the base changes the base's version.
+    /// when putting the remote's value into the base changes the base's version. With
+    /// `emptyHolds`, a `local` that changed nothing is held by any `remote`.
     static func holdsChanges<E: StoredEntity>(
-        of local: E, since base: E, _ remote: E, version: (@Sendable (E) -> RecordVersion?)?
+        of local: E, since base: E, _ remote: E, version: (@Sendable (E) -> RecordVersion?)?, emptyHolds: Bool = false
     ) -> Bool {
         guard let localObject = object(local), let baseObject = object(base), let remoteObject = object(remote)
         else { return false }
@@ -117,7 +118,7 @@ enum FieldMerge {
             return version(record) != baseVersion
         }
         let changed = localObject.filter { baseObject[$0.key] != $0.value && !isVersion($0.key) }
-        return !changed.isEmpty && changed.allSatisfy { remoteObject[$0.key] == $0.value }
+        return (emptyHolds || !changed.isEmpty) && changed.allSatisfy { remoteObject[$0.key] == $0.value }
     }
 
     /// A record from properties given as JSON texts.

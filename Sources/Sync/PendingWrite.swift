@@ -74,6 +74,11 @@ public struct PendingWrite: StoredEntity, Equatable {
     /// The server's version that conflicts with the write (JSON), for a conflicted one; `nil`
     /// there means the server deleted the record.
     public var remote: Data?
+    /// The record as this device had it when the write was made (JSON): what the write's own
+    /// changes are made from. Unlike ``base`` it is never replaced by the server's answer to an
+    /// earlier write, so a write whose answer was lost is recognised in the server's record by
+    /// the properties it changed. `nil` for a create, and for writes queued before it was kept.
+    public var origin: Data?
 
     /// The collection column.
     public static let collection = Field<PendingWrite, String>("collection")

@@ -10,7 +10,7 @@ public import Persistence
 /// them, how to send a create, an update and a delete, and how a remote record is the stored
 /// entity `Entity`.
 ///
-/// A ``Mirror`` keeps the collection in an `ObjectStore` from this description; nothing in it
+/// A ``SyncedCollection`` keeps the collection in an `ObjectStore` from this description; nothing in it
 /// is specific to one backend. A keyset-paged REST collection, for one:
 ///
 /// ```swift
@@ -22,7 +22,7 @@ public import Persistence
 ///     page: { data, _ in try NotesAPI.page(data) },
 ///     create: { note in NotesAPI.create(note) },
 ///     update: { note, _ in NotesAPI.update(note) },
-///     delete: { id in NotesAPI.delete(id) })
+///     delete: { note in NotesAPI.delete(note.id) })
 /// ```
 ///
 /// The endpoints are your own `Endpoint` values, sent through the mirror's `FetchClient`
@@ -50,20 +50,37 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// Reads one page of changes from a response body (and its response).
     public var page: @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>
     /// The request that creates `entity` on the server, with its client-chosen identity, or `nil`
-    /// when the app cannot create records (a read-only collection: ``Mirror/save(_:in:)`` then
+    /// when the app cannot create records (a read-only collection: ``SyncedCollection/save(_:in:)`` then
     /// refuses a new record with ``SyncError/Code-swift.struct/misuse``).
     public var create: (@Sendable (Entity) -> any Endpoint)?
     /// The request that updates the server's record to `entity`; `base` is the server's version
     /// the local change started from (`nil` when unknown), to send only changed fields or an
     /// `If-Match`. `nil` when the app cannot change records.
     public var update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)?
-    /// The request that deletes the record with this identity, or `nil` when the app cannot
-    /// delete records.
-    public var delete: (@Sendable (Entity.ID) -> any Endpoint)?
-    /// The request that reads one record, or `nil` when the API has none. A mirror uses it to
-    /// confirm a create that met "already exists", and to check for conflicts before an update
-    /// (``ConflictCheck/readBeforeWrite``).
-    public var read: (@Sendable (Entity.ID) -> any Endpoint)?
+    /// The request that deletes `record` on the server, or `nil` when the app cannot delete
+    /// records. `record` is the record as this device last had it, with its identity on the
+    /// server (``serverID``) when the collection has one.
+    public var delete: (@Sendable (_ record: Entity) -> any Endpoint)?
+    /// The request that reads `record` from the server, or `nil` when the API has none. A
+    /// collection uses it to confirm a create that met "already exists", to check for
+    /// conflicts before an update (``ConflictCheck/readBeforeWrite``), and to tell a record the
+    /// server deleted from a write it refused with `404` while it still has the record.
+    public var read: (@Sendable (_ record: Entity) -> any Endpoint)?
+    /// The property that holds a record's identity on the server, when the server chooses it
+    /// and it is not the local key (PocketBase's `id` beside an app's own key), or `nil` when
+    /// the local key is the server's identity.
+    ///
+    /// The page reader and ``written`` fill it from the server's records; a collection keeps it
+    /// on the row and on every queued write, and fills it into the record it gives ``update``,
+    /// ``delete`` and ``read``, so a record created anywhere else is changed and deleted at its
+    /// own address. It is `nil` only on a record this device created and the server has not
+    /// answered yet: ``create`` and the read that confirms a create then address the record
+    /// by the identity the app proposes.
+    ///
+    /// ```swift
+    /// serverID: \Book.recordID   // PocketBase's id of the book; the key path names its type
+    /// ```
+    public var serverID: (any WritableKeyPath<Entity, String?> & Sendable)?
     /// Reads the server's record from a successful write's response body (and from the body of
     /// ``read``), or `nil` when the body carries none (a `204`, an answer that is not the
     /// record). A record read here replaces the local row (server fields such as `updated`) and
@@ -135,6 +152,8 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - update: the request updating a record from its base, or `nil` when the app cannot.
     ///   - delete: the request deleting a record, or `nil` when the app cannot.
     ///   - read: the request reading one record, or `nil`.
+    ///   - serverID: the property holding a record's identity on the server, or `nil` when
+    ///     the local key is that identity.
     ///   - written: reads the server's record from a write's response, `nil` when it carries
     ///     none, throwing when it is not an answer; by default the body decoded as `Entity` with
     ///     `PathDecoder` when it is one, `nil` for other JSON or an empty body.
@@ -153,8 +172,9 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         page: @escaping @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>,
         create: (@Sendable (Entity) -> any Endpoint)? = nil,
         update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? = nil,
-        delete: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
-        read: (@Sendable (Entity.ID) -> any Endpoint)? = nil,
+        delete: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
+        read: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
+        serverID: (any WritableKeyPath<Entity, String?> & Sendable)? = nil,
         written: (@Sendable (Data, HTTPURLResponse) throws -> Entity?)? = nil,
         conflictCheck: ConflictCheck<Entity> = .none,
         identities: IdentityListing<Entity>? = nil,
@@ -178,6 +198,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.update = update
         self.delete = delete
         self.read = read
+        self.serverID = serverID
         self.written = written ?? { data, _ in try SyncJSON.record(Entity.self, from: data) }
         self.conflictCheck = conflictCheck
         self.identities = identities

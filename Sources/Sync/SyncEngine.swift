@@ -70,7 +70,7 @@ actor SyncEngine {
         update {
             $0.isSyncing = false
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
-            if let fresh { $0.takeCounts(of: fresh, dates: true) }
+            if let fresh { $0.takeCounts(of: fresh, dates: true, retry: true) }
         }
         guard started else { return }
         if rerun {
@@ -125,10 +125,10 @@ actor SyncEngine {
         update { $0.nextRetry = nil }
     }
 
-    /// A commit changed the outbox: send what it added.
-    func outboxChanged(pending: Int) {
-        update { $0.pendingCount = pending }
-        if pending > 0 { trigger() }
+    /// A commit changed the outbox: send what it added (`waiting`: writes in the pending state).
+    func outboxChanged(_ fresh: SyncStatus, waiting: Int) {
+        countsChanged(fresh)
+        if waiting > 0 { trigger() }
     }
 
     /// The app queued or released a write through the mirror.
@@ -136,17 +136,40 @@ actor SyncEngine {
         trigger()
     }
 
-    func refreshStatus<E>(_ mirror: Mirror<E>) async {
+    func refreshStatus<E>(_ mirror: SyncedCollection<E>) async {
         if let fresh = await mirror.readStatus() {
-            update { $0.takeCounts(of: fresh, dates: false) }
+            countsChanged(fresh)
         }
     }
 
     // MARK: Status
 
-    var currentStatus: SyncStatus { status }
+    /// The observation that keeps the counts of a followed status current (from the first
+    /// follower on).
+    private var countsToken: ObservationToken?
 
-    func follow() -> AsyncStream<SyncStatus> {
+    /// The status, with the outbox's counts and the last pull and push read from the store now:
+    /// true from the first look in a process, before any run.
+    func currentStatus(reading read: @Sendable () async -> SyncStatus?) async -> SyncStatus {
+        if let fresh = await read() { countsChanged(fresh) }
+        return status
+    }
+
+    /// The store's counts changed (a commit touched the outbox, or a read found them).
+    func countsChanged(_ fresh: SyncStatus) {
+        update { $0.takeCounts(of: fresh, dates: true, retry: started) }
+    }
+
+    /// Waits for the run in progress, if any, to end.
+    func idle() async {
+        while let current { _ = await current.result }
+    }
+
+    func follow(
+        reading read: @Sendable () async -> SyncStatus?, observing observe: (SyncEngine) -> ObservationToken?
+    ) async -> AsyncStream<SyncStatus> {
+        _ = await currentStatus(reading: read)
+        if countsToken == nil { countsToken = observe(self) }
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         followers[id] = continuation
@@ -157,6 +180,10 @@ actor SyncEngine {
 
     private func unfollow(_ id: UUID) {
         followers[id] = nil
+        if followers.isEmpty {
+            countsToken?.cancel()
+            countsToken = nil
+        }
     }
 
     private func update(_ change: (inout SyncStatus) -> Void) {
@@ -168,7 +195,7 @@ actor SyncEngine {
     }
 }
 
-extension Mirror {
+extension SyncedCollection {
     /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
     /// Two calls at once share one run.
     ///
@@ -200,12 +227,13 @@ extension Mirror {
                 let collection = remote.name
                 return store.observe(
                     .value(tracking: PendingWrite.self) { tx in
-                        try tx.count(
+                        let waiting = try tx.count(
                             Query<PendingWrite>(
                                 where: PendingWrite.collection == collection && PendingWrite.state == .pending))
+                        return Counts(status: try Self.counts(of: collection, in: tx), waiting: waiting)
                     }
-                ) { pending in
-                    Task { await engine.outboxChanged(pending: pending) }
+                ) { counts in
+                    Task { await engine.outboxChanged(counts.status, waiting: counts.waiting) }
                 }
             })
     }
@@ -215,17 +243,32 @@ extension Mirror {
         await engine.stop()
     }
 
-    /// The mirror's status now.
+    /// The collection's status now. The first look in a process reads the outbox's counts and
+    /// the last pull and push from the store, so a new launch shows the writes an earlier one
+    /// left before any run.
     public var status: SyncStatus {
-        get async { await engine.currentStatus }
+        get async { await engine.currentStatus { await self.readStatus() } }
     }
 
-    /// The mirror's status as it changes: the status now, then each change.
+    /// The collection's status as it changes: the status now (with the store's counts, as
+    /// ``status`` gives them), then each change.
     public var statusUpdates: AsyncStream<SyncStatus> {
         let engine = engine
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let relay = Task {
-            for await status in await engine.follow() { continuation.yield(status) }
+            let updates = await engine.follow(
+                reading: { await self.readStatus() },
+                observing: { engine in
+                    let collection = remote.name
+                    return store.observe(
+                        .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in
+                            try Self.counts(of: collection, in: tx)
+                        }
+                    ) { fresh in
+                        Task { await engine.countsChanged(fresh) }
+                    }
+                })
+            for await status in updates { continuation.yield(status) }
             continuation.finish()
         }
         continuation.onTermination = { _ in relay.cancel() }
@@ -235,35 +278,45 @@ extension Mirror {
     /// Reads the counts and dates of the status from the store.
     func readStatus() async -> SyncStatus? {
         let collection = remote.name
-        return try? await store.context.read { tx in
-            var status = SyncStatus(collection: collection)
-            // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
-            let outbox = PendingWrite.collection == collection
-            status.pendingCount = try tx.count(PendingWrite.unsent(in: collection))
-            status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
-            status.conflictedCount = try tx.count(
-                Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
-            status.nextRetry = try tx.first(
-                Query<PendingWrite>(
-                    where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
-                    sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
-            let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
-            status.lastPull = checkpoint?.lastPull
-            status.lastPush = checkpoint?.lastPush
-            return status
-        }
+        return try? await store.context.read { tx in try Self.counts(of: collection, in: tx) }
+    }
+
+    /// What an observation of the outbox reads: the status's counts and the writes waiting.
+    struct Counts: Sendable, Equatable {
+        var status: SyncStatus
+        var waiting: Int
+    }
+
+    /// The status's counts and dates, as the store holds them.
+    static func counts(of collection: String, in tx: ObjectTransaction) throws -> SyncStatus {
+        var status = SyncStatus(collection: collection)
+        // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
+        let outbox = PendingWrite.collection == collection
+        status.pendingCount = try tx.count(PendingWrite.unsent(in: collection))
+        status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
+        status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
+        status.nextRetry = try tx.first(
+            Query<PendingWrite>(
+                where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
+                sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
+        let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
+        status.lastPull = checkpoint?.lastPull
+        status.lastPush = checkpoint?.lastPush
+        return status
     }
 }
 
 extension SyncStatus {
-    /// Takes the counts (and, with `dates`, the dates and next retry) the store holds.
-    mutating func takeCounts(of fresh: SyncStatus, dates: Bool) {
+    /// Takes the counts (and, with `dates`, the dates; with `retry`, the next retry) the store
+    /// holds.
+    mutating func takeCounts(of fresh: SyncStatus, dates: Bool, retry: Bool = false) {
         pendingCount = fresh.pendingCount
         rejectedCount = fresh.rejectedCount
         conflictedCount = fresh.conflictedCount
-        guard dates else { return }
-        lastPull = fresh.lastPull
-        lastPush = fresh.lastPush
-        nextRetry = fresh.nextRetry
+        if dates {
+            lastPull = fresh.lastPull
+            lastPush = fresh.lastPush
+        }
+        if retry { nextRetry = fresh.nextRetry }
     }
 }

@@ -35,6 +35,10 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// the write, so it stays queued with its idempotency key and is sent again on a later run
         /// (a create then meets "already exists" and is confirmed by a read; a delete meets `404`).
         public static let badWriteResponse = Code("badWriteResponse")
+        /// The server answered an update or a delete with `404 Not Found` while a read still finds
+        /// the record: the write is addressed where the server does not take it (another
+        /// identity, a path its rules refuse). It stays queued, and the error names the record.
+        public static let misaddressedWrite = Code("misaddressedWrite")
         /// A write the mirror refuses to queue (a non-idempotent operator, a wrong collection).
         public static let refusedWrite = Code("refusedWrite")
         /// The mirror was used in a way it does not support (a keyset cursor without a version).

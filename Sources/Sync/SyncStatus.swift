@@ -20,7 +20,7 @@ public struct SyncStatus: Sendable, Hashable {
     /// The last run's failure, cleared by the next run that succeeds.
     public var error: SyncError?
     /// When the next retry of a write that failed on the way is due (a started mirror retries
-    /// then by itself; ``Mirror/sync()`` sends at once).
+    /// then by itself; ``SyncedCollection/sync()`` sends at once).
     public var nextRetry: Date?
 
     /// A status with nothing known yet.
@@ -37,7 +37,7 @@ public struct SyncStatus: Sendable, Hashable {
 /// ```swift
 /// @MainActor final class NotesScreen {
 ///     let monitor: SyncMonitor
-///     init<E>(mirror: Mirror<E>) { monitor = SyncMonitor(mirror) }
+///     init<E>(mirror: SyncedCollection<E>) { monitor = SyncMonitor(mirror) }
 ///     var banner: String { monitor.status.pendingCount == 0 ? "Synced" : "\(monitor.status.pendingCount) waiting" }
 /// }
 /// ```
@@ -51,7 +51,7 @@ public final class SyncMonitor {
     /// Follows a mirror's status until the monitor is released.
     ///
     /// - Parameter mirror: the mirror to follow.
-    public init<Entity>(_ mirror: Mirror<Entity>) {
+    public init<Entity>(_ mirror: SyncedCollection<Entity>) {
         status = SyncStatus(collection: mirror.remote.name)
         let updates = mirror.statusUpdates
         following = Task { [weak self] in

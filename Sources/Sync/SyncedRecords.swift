@@ -3,7 +3,7 @@ public import Persistence
 /// A stored record and its writes the server has not acknowledged yet: where its local changes
 /// are.
 ///
-/// Read with ``Mirror/records(_:)``, in any transaction or observation.
+/// Read with ``SyncedCollection/records(_:)``, in any transaction or observation.
 public struct SyncedRecord<Entity: StoredEntity>: Sendable {
     /// The stored record, with its local changes.
     public let record: Entity
@@ -33,7 +33,7 @@ public struct SyncedRecord<Entity: StoredEntity>: Sendable {
 /// ```
 ///
 /// A record deleted here whose delete is not yet acknowledged has no row: it is in the outbox
-/// only (``Mirror/pendingWrites``).
+/// only (``SyncedCollection/pendingWrites``).
 public struct SyncedRecords<Entity: StoredEntity>: FetchRequest {
     let query: Query<Entity>
     let collection: String

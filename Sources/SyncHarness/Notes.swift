@@ -58,7 +58,7 @@ struct IdentityPage: Decodable {
     var hasMore: Bool
 }
 
-/// The notes collection of a ``NotesBackend``, described for a ``Mirror``.
+/// The notes collection of a ``NotesBackend``, described for a ``SyncedCollection``.
 public enum NotesAPI {
     /// The description.
     ///
@@ -110,8 +110,8 @@ public enum NotesAPI {
                     baseURL: base, path: "/notes/\(note.id)", method: .patch,
                     body: .json(["title": note.title, "body": note.body]))
             },
-            delete: { id in NotesRequest(baseURL: base, path: "/notes/\(id)", method: .delete) },
-            read: { id in NotesRequest(baseURL: base, path: "/notes/\(id)") },
+            delete: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)", method: .delete) },
+            read: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)") },
             conflictCheck: conflictCheck,
             identities: reconcileEvery.map { interval in
                 IdentityListing(

@@ -60,7 +60,7 @@ func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) a
         return 1
     }
     defer { store.close() }
-    let mirror = Mirror(
+    let mirror = SyncedCollection(
         NotesAPI.collection(at: base, overlap: .time(.milliseconds(overlap)), pageSize: 5, conflictCheck: .none),
         store: store, client: NotesAPI.client(), concurrency: concurrency)
     do {

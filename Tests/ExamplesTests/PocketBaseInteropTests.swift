@@ -454,6 +454,90 @@ struct PocketBaseInteropTests {
         #expect(list.components(separatedBy: "ISBN \(isbn)").count == 3, "\(list)")
     }
 
+    /// Creates a book on the server as another client would (the admin UI, a script): PocketBase
+    /// chooses the record's id. Returns it.
+    static func createElsewhere(_ server: PocketBaseServer, volume: String, title: String) async throws -> String {
+        let created = try await server.send(
+            "POST", "api/collections/books/records",
+            [
+                "volumeId": volume, "title": title, "authors": ["Ann Other"], "isbn13": "", "rating": 0,
+                "addedAt": "2026-11-25 08:00:00.000Z", "deleted": false,
+            ])
+        return try #require(created["id"] as? String)
+    }
+
+    /// The server's records of the books collection with this id (one, or none once deleted).
+    static func record(_ id: String, on server: PocketBaseServer) async throws -> [[String: Any]] {
+        try await server.records().filter { $0["id"] as? String == id }
+    }
+
+    /// A book another client created is rated on one library, rated differently on two (the
+    /// documented rule decides, the losing library says so, all three agree), then removed on
+    /// one: every change lands on the record the other client created, and no second record of
+    /// the volume is ever made.
+    @Test func aBookAnotherClientCreatedIsRatedAndRemovedFromBothLibraries() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "Elsewhere")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        let id = try await Self.createElsewhere(server, volume: "elsewhere00001", title: "A Book From Elsewhere")
+        #expect(try await Self.converge(a, b) == 1)
+
+        #expect(try await a.run("rate", "1", "4").status == 0)
+        let rated = try await a.sync()
+        #expect(rated.status == 0, "\(rated)")
+        #expect(rated.output.contains("pushed 1 change"), "\(rated)")
+        #expect(try await Self.record(id, on: server).first?["rating"] as? Double == 4)
+        try await Self.converge(a, b)
+        let listed = try await b.list()
+        #expect(listed.contains("★★★★☆"), "\(listed)")
+
+        // Rated 5 on one library and 2 on the other: the first to reach the server wins.
+        #expect(try await a.run("rate", "1", "5").status == 0)
+        #expect(try await b.run("rate", "1", "2").status == 0)
+        #expect(try await a.sync().status == 0)
+        let lost = try await b.sync()
+        #expect(lost.status == 0, "\(lost)")
+        #expect(lost.output.contains("lost to another device's (5 of 5)"), "\(lost)")
+        try await Self.converge(a, b)
+        #expect(try await Self.record(id, on: server).first?["rating"] as? Double == 5)
+        #expect(try await a.list().contains("★★★★★"))
+        #expect(try await b.list().contains("★★★★★"))
+
+        // Removed on the other library: gone from both, and from the server's live records.
+        #expect(try await b.run("remove", "1").status == 0)
+        #expect(try await Self.converge(a, b) == 0)
+        #expect(try await Self.converge(a, b) == 0)
+        let records = try await server.records()
+        #expect(records.count == 1, "a second record of the volume was made: \(records)")
+        #expect(records.first?["id"] as? String == id)
+        #expect(records.first?["deleted"] as? Bool == true)
+    }
+
+    /// A library rates a book offline while another client deletes its record outright: the
+    /// rating meets a record that is gone (a `404` a read confirms), the rule decides (a removal
+    /// wins), and neither library creates the book again.
+    @Test func aBookRatedOfflineWhileDeletedElsewhereIsNotCreatedAgain() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "OfflineEdit")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: server.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        let id = try await Self.createElsewhere(server, volume: "elsewhere00002", title: "A Doomed Book")
+        #expect(try await Self.converge(a, b) == 1)
+        #expect(try await a.run("rate", "1", "3").status == 0)
+        try await server.deleteRecord(id)
+        let run = try await a.sync()
+        #expect(run.status == 0, "\(run)")
+        #expect(try await Self.converge(a, b) == 0)
+        #expect(try await server.records().isEmpty)
+    }
+
     /// Two syncs of one library at once (two processes): each ends in success or one clear line,
     /// and after the next sync the server holds every book once and the library equals it.
     @Test func twoSyncsOfOneLibraryAtOnceDoubleNothing() async throws {

@@ -57,7 +57,7 @@ struct BadInputTests {
         let fixture = try SyncFixture()
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
         collection.written = { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
-        let mirror = Mirror(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         fixture.backend.failWrites(.answerAfterApply(Self.lies[0].answer))
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
         try await mirror.sync()
@@ -89,7 +89,7 @@ struct BadInputTests {
             store.close()
             folder.remove()
         }
-        let mirror = Mirror(catalogue.collection, store: store, client: NotesAPI.client())
+        let mirror = SyncedCollection(catalogue.collection, store: store, client: NotesAPI.client())
         // Two tags of one slug on the second page: the slug is a unique key here.
         catalogue.tags.withLock {
             $0 = [

@@ -17,7 +17,7 @@ struct FaultHarnessTests {
         var name: String
         var hardDeletes = false
         /// Called after the standard preparation, before the first run.
-        var arrange: @Sendable (SyncFixture, Mirror<Note>) async throws -> Void = { _, _ in }
+        var arrange: @Sendable (SyncFixture, SyncedCollection<Note>) async throws -> Void = { _, _ in }
         /// The first run's kill point, if any.
         var killAt: String?
         /// The overlap of the runs, in milliseconds.
@@ -104,7 +104,7 @@ struct FaultHarnessTests {
 
     /// The standard preparation: twelve notes on the server, mirrored; then locally an update
     /// of n1, a create of c1 and a delete of n2; on the server a change of n3 and a tombstone of n4.
-    private func prepare(_ fixture: SyncFixture, _ scenario: Scenario) async throws -> Mirror<Note> {
+    private func prepare(_ fixture: SyncFixture, _ scenario: Scenario) async throws -> SyncedCollection<Note> {
         for index in 0..<12 { fixture.backend.put("n\(index)", title: "s\(index)") }
         let mirror = fixture.mirror(overlap: .time(.milliseconds(scenario.overlap)), concurrency: 1)
         try await mirror.sync()

@@ -130,21 +130,21 @@ enum OfflineFirst {
             },
             create: { note in NotesEndpoint(method: .post, body: .json(["id": note.id, "title": note.title])) },
             update: { note, _ in NotesEndpoint(path: "/notes/\(note.id)", method: .patch, body: .json(["title": note.title])) },
-            delete: { id in NotesEndpoint(path: "/notes/\(id)", method: .delete) },
-            read: { id in NotesEndpoint(path: "/notes/\(id)") },
+            delete: { note in NotesEndpoint(path: "/notes/\(note.id)", method: .delete) },
+            read: { note in NotesEndpoint(path: "/notes/\(note.id)") },
             conflictCheck: .readBeforeWrite)
         return notes
     }
 
     static let notes = collection()
 
-    static func openNotes(at url: URL, client: FetchClient) throws -> (ObjectStore, Mirror<Note>) {
+    static func openNotes(at url: URL, client: FetchClient) throws -> (ObjectStore, SyncedCollection<Note>) {
         let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
-        let mirror = Mirror(notes, store: store, client: client, conflicts: .merge())
+        let mirror = SyncedCollection(notes, store: store, client: client, conflicts: .merge())
         return (store, mirror)
     }
 
-    static func rename(_ note: Note, to title: String, store: ObjectStore, mirror: Mirror<Note>) async throws {
+    static func rename(_ note: Note, to title: String, store: ObjectStore, mirror: SyncedCollection<Note>) async throws {
         let renamed = Note(id: note.id, title: title, updated: note.updated)
         try await store.context.persist { tx in
             try mirror.save(renamed, in: tx)  // the row changes now; the write waits in the outbox
@@ -152,14 +152,14 @@ enum OfflineFirst {
         try await mirror.sync()  // sends it, then pulls what others changed
     }
 
-    static func keepFresh(_ mirror: Mirror<Note>) async -> PeriodicFetcher<SyncReport> {
+    static func keepFresh(_ mirror: SyncedCollection<Note>) async -> PeriodicFetcher<SyncReport> {
         await mirror.start()  // sends what an earlier launch left, and each new write
         let refresh = PeriodicFetcher(every: .seconds(300)) { try await mirror.sync() }
         refresh.start()
         return refresh
     }
 
-    static func notesWithTheirState(_ mirror: Mirror<Note>, store: ObjectStore) async throws -> [String] {
+    static func notesWithTheirState(_ mirror: SyncedCollection<Note>, store: ObjectStore) async throws -> [String] {
         let notes = try await store.context.read { tx in
             try tx.fetch(mirror.records(Query<Note>()))
         }
@@ -172,14 +172,14 @@ enum OfflineFirst {
         }
     }
 
-    static func rejectedWrites(_ mirror: Mirror<Note>, store: ObjectStore) async throws -> [String] {
+    static func rejectedWrites(_ mirror: SyncedCollection<Note>, store: ObjectStore) async throws -> [String] {
         let rejected = try await store.context.read { tx in
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
         }
         return rejected.map { "\($0.recordID): \($0.reason ?? "")" }
     }
 
-    static func resolveConflicts(_ mirror: Mirror<Note>, store: ObjectStore) async throws {
+    static func resolveConflicts(_ mirror: SyncedCollection<Note>, store: ObjectStore) async throws {
         let parked = try await store.context.read { tx in
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .conflicted))
         }
@@ -189,6 +189,29 @@ enum OfflineFirst {
             let title = [local?.title, remote?.title].compactMap { $0 }.joined(separator: " / ")
             try await mirror.resolve(write, with: .use(Note(id: write.recordID, title: title, updated: remote?.updated ?? "")))
         }
+    }
+
+    nonisolated struct Book: StoredEntity {
+        var id: String          // the app's key (a volume id), the same on every device
+        var recordID: String?   // the server's id of the book's record
+        var title: String
+    }
+
+    static func bookCollection() -> RemoteCollection<Book> {
+        let books = RemoteCollection<Book>(
+            name: "books",
+            cursor: .snapshot,
+            changes: { _ in NotesEndpoint(path: "/books") },
+            page: { data, _ in ChangePage(records: try JSONDecoder().decode([Book].self, from: data), hasMore: false) },
+            update: { book, _ in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .patch, body: .json(["title": book.title])) },
+            delete: { book in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .delete) },
+            serverID: \Book.recordID)
+        return books
+    }
+
+    static func startOver(_ mirror: SyncedCollection<Note>) async throws {
+        try await mirror.resetCursor()  // the next sync reads everything again; unsent writes stay
+        try await mirror.sync()
     }
 
     static func migration() -> Migration {
@@ -218,7 +241,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 11)
+        #expect(blocks.count == 14)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
@@ -273,7 +296,7 @@ struct OfflineFirstSampleTests {
         let store = try ObjectStore(
             at: folder.file("photos.sqlite"), entities: [OfflineFirst.Owner.self, OfflineFirst.Photo.self] + SyncSchema.entities)
         defer { store.close() }
-        let mirror = Mirror(OfflineFirst.recentPhotos(), store: store, client: FetchClient { $0.baseURL = server.baseURL })
+        let mirror = SyncedCollection(OfflineFirst.recentPhotos(), store: store, client: FetchClient { $0.baseURL = server.baseURL })
         let first = try await mirror.sync()
         #expect(first.pagesApplied == 2)
         func ids() throws -> Set<String> {

@@ -184,7 +184,7 @@ struct PushTests {
         let base = fixture.backend.baseURL
         var collection = NotesAPI.collection(at: base)
         collection.create = { _ in CounterBump(baseURL: base) }
-        let mirror = Mirror(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }
         #expect(try fixture.outbox().isEmpty)
         #expect(try fixture.local().isEmpty)

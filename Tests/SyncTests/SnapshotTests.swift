@@ -113,7 +113,7 @@ final class SnapshotTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func mirror(related: Bool = true, retaining: Filter<Pin>? = Pin.marked == true) -> Mirror<Pin> {
+    private func mirror(related: Bool = true, retaining: Filter<Pin>? = Pin.marked == true) -> SyncedCollection<Pin> {
         let base = board.server.baseURL
         let changes: @Sendable (SyncCursor?) -> any Endpoint = { cursor in
             var items = [URLQueryItem(name: "size", value: "3")]
@@ -142,7 +142,7 @@ final class SnapshotTests {
             retaining: retaining)
         // No retries of the client's own: a failed page ends the run.
         let client = FetchClient { $0.retryPolicy = .none }
-        return Mirror(collection, store: store, client: client)
+        return SyncedCollection(collection, store: store, client: client)
     }
 
     private func stored() throws -> [String: Pin] {

@@ -76,6 +76,35 @@ struct TokenCursorTests {
     }
 }
 
+extension TokenCursorTests {
+    @Test("A resync whose own token expires ends the run; the next run resyncs from the start, writes kept", arguments: Style.allCases)
+    func resyncTokenExpires(style: Style) async throws {
+        let feed = try ChangeFeed()
+        for index in 0..<6 { feed.put("d\(index)", title: "doc \(index)") }
+        let fixture = try Fixture(feed: feed, style: style)
+        try await fixture.mirror.sync()
+        feed.remove("d1")
+        feed.compact()
+        // The incremental token is refused (list 1); the resync reads its first page (list 2);
+        // its next token is refused too (list 3).
+        feed.compact(atListFromNow: 3)
+        feed.failWrites(1)
+        try fixture.store.context.persistAndWait { tx in try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx) }
+        let error = await #expect(throws: SyncError.self) { try await fixture.mirror.sync() }
+        #expect(error?.code == .cursorRejected)
+        feed.put("d9", title: "new")
+        // The next run lists everything again and finishes: new records arrive, deleted ones go.
+        let report = try await fixture.mirror.sync()
+        #expect(report.writesSent == 1)
+        #expect(try fixture.local() == feed.documents)
+        #expect(feed.documents["mine"] == "local")
+        #expect(try fixture.local()["d9"] == "new")
+        #expect(try fixture.local()["d1"] == nil)
+        let idle = try await fixture.mirror.sync()
+        #expect(idle.recordsApplied == 0)
+    }
+}
+
 /// A document: an identity and a title.
 private struct Doc: StoredEntity, Hashable, Codable {
     var id: String
@@ -85,7 +114,7 @@ private struct Doc: StoredEntity, Hashable, Codable {
 private struct Fixture {
     let folder: TemporaryDirectory
     let store: ObjectStore
-    let mirror: Mirror<Doc>
+    let mirror: SyncedCollection<Doc>
 
     init(feed: ChangeFeed, style: TokenCursorTests.Style) throws {
         folder = try TemporaryDirectory(prefix: "TokenCursorTests")
@@ -178,8 +207,8 @@ private struct Fixture {
                     url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
                     body: .json(["title": doc.title]))
             },
-            delete: { id in FeedRequest(url: base.appendingPathComponent("docs/\(id)"), queryItems: [], method: .delete) })
-        mirror = Mirror(collection, store: store, client: NotesAPI.client())
+            delete: { doc in FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete) })
+        mirror = SyncedCollection(collection, store: store, client: NotesAPI.client())
     }
 
     /// The stored documents' titles, by identity.
@@ -226,6 +255,8 @@ private final class ChangeFeed: Sendable {
         var generation = 1
         var lists = 0
         var failingWrites = 0
+        /// The list request before which the log is compacted (as it is served), if any.
+        var compactAtList: Int?
     }
 
     let server = StubServer()
@@ -236,7 +267,7 @@ private final class ChangeFeed: Sendable {
             let query = Self.query(request)
             let limit = Int(query["limit"] ?? "") ?? 100
             return state.withLock { state in
-                state.lists += 1
+                Self.countList(&state)
                 guard let since = Self.sequence(query["since"], in: state) else {
                     return StubResponse.json(#"{"error":"bad_request","reason":"since sequence expired"}"#, status: 400)
                 }
@@ -255,7 +286,7 @@ private final class ChangeFeed: Sendable {
             let query = Self.query(request)
             let base = server.baseURL.absoluteString
             return state.withLock { state in
-                state.lists += 1
+                Self.countList(&state)
                 guard let after = Self.sequence(query["deltatoken"] ?? query["skiptoken"], in: state) else {
                     return StubResponse.json(#"{"error":{"code":"resyncRequired"}}"#, status: 410)
                 }
@@ -302,12 +333,20 @@ private final class ChangeFeed: Sendable {
     func remove(_ id: String) { state.withLock { Self.record(id, title: "", deleted: true, in: &$0) } }
     /// Forgets the log before now: every token handed out so far is refused.
     func compact() { state.withLock { $0.generation += 1 } }
+    /// Compacts the log as the `count`-th list request from now arrives, before it is read: the
+    /// tokens a walk in progress was handed expire under it.
+    func compact(atListFromNow count: Int) { state.withLock { $0.compactAtList = $0.lists + count } }
     /// Answers the next `count` writes with `503`, without applying them.
     func failWrites(_ count: Int) { state.withLock { $0.failingWrites = count } }
     var listRequests: Int { state.withLock { $0.lists } }
     /// The documents the server has, by identity.
     var documents: [String: String] {
         state.withLock { state in state.entries.values.filter { !$0.deleted }.reduce(into: [:]) { $0[$1.id] = $1.title } }
+    }
+
+    private static func countList(_ state: inout State) {
+        state.lists += 1
+        if state.lists == state.compactAtList { state.generation += 1 }
     }
 
     private static func record(_ id: String, title: String, deleted: Bool, in state: inout State) {

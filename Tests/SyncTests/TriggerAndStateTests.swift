@@ -123,7 +123,7 @@ struct TriggerAndStateTests {
                 return "new"
             }
         }
-        let mirror = Mirror(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
+        let mirror = SyncedCollection(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
         fixture.backend.failWrites(.delay(.zero), .status(401, retryAfter: nil))
         try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
         let keys = try fixture.outbox().map(\.id)

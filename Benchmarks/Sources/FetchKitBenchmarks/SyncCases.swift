@@ -9,7 +9,7 @@ import Sync
     import FoundationNetworking
 #endif
 
-// Issue 39's rows: a Mirror against the same requests, decoding and upserts written by hand
+// Issue 39's rows: a SyncedCollection against the same requests, decoding and upserts written by hand
 // with FetchKit and Persistence, on one loopback server whose pages are encoded in advance (so
 // the server's own work is small and the same for both sides).
 
@@ -143,7 +143,7 @@ final class SyncBenchServer: Sendable {
                     body: .json(["id": note.id, "title": note.title, "body": note.body]))
             },
             update: { note, _ in SyncBenchEndpoint(baseURL: base, path: "/records/\(note.id)", method: .patch) },
-            delete: { id in SyncBenchEndpoint(baseURL: base, path: "/records/\(id)", method: .delete) })
+            delete: { record in SyncBenchEndpoint(baseURL: base, path: "/records/\(record.id)", method: .delete) })
     }
 }
 
@@ -161,11 +161,11 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     }
     let initialPull = BenchmarkCase(
         name: "Sync: initial pull of 100,000 records in pages of 1,000, against fetch + decode + upsert by hand",
-        ours: Side(name: "Mirror.sync()") {
+        ours: Side(name: "SyncedCollection.sync()") {
             let server = try pull()
             let store = try freshStore("mirror")
             defer { store.close() }
-            let mirror = Mirror(server.collection(), store: store, client: client)
+            let mirror = SyncedCollection(server.collection(), store: store, client: client)
             let elapsed = try blocking { try await time { _ = try await mirror.sync() } }
             let count = try store.context.readAndWait { tx in try tx.count(Query<SyncedNote>()) }
             guard count == server.count else { throw RawSQLite.Failure(description: "mirrored \(count) records") }
@@ -206,11 +206,11 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     let drainCount = 10_000
     let drain = BenchmarkCase(
         name: "Sync: draining an outbox of 10,000 creates (4 at a time), against the same requests by hand",
-        ours: Side(name: "Mirror.sync()") {
+        ours: Side(name: "SyncedCollection.sync()") {
             let server = try pull()
             let store = try freshStore("outbox")
             defer { store.close() }
-            let mirror = Mirror(server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
+            let mirror = SyncedCollection(server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
             try store.context.persistAndWait { tx in
                 for index in 0..<drainCount {
                     try mirror.save(SyncedNote(id: "w\(index)", title: "Write \(index)", body: "b", updated: ""), in: tx)
@@ -363,7 +363,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     let client = FetchClient()
     struct Prepared {
         let server: GrowingSyncServer
-        let mirror: Mirror<SyncedNote>
+        let mirror: SyncedCollection<SyncedNote>
         let mirrorStore: ObjectStore
         let handStore: ObjectStore
     }
@@ -376,7 +376,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             entities: [SyncedNote.self] + SyncSchema.entities)
         let handStore = try ObjectStore(
             at: URL(fileURLWithPath: scratch.path("large-hand.sqlite")), entities: [SyncedNote.self])
-        let mirror = Mirror(
+        let mirror = SyncedCollection(
             SyncBenchServer.collection(base: server.server.baseURL, pageSize: 1000), store: mirrorStore, client: client)
         // The mirror's first pull fills its store (and its cursor); the hand side's store gets the
         // same rows by a plain insert.
@@ -415,7 +415,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     }
     let incremental = BenchmarkCase(
         name: "Sync: incremental pull of 100 changed records into a 1,000,000-record mirror, against the same by hand",
-        ours: Side(name: "Mirror.sync()") {
+        ours: Side(name: "SyncedCollection.sync()") {
             let prepared = try prepared()
             prepared.server.change(100)
             let clock = ContinuousClock()
@@ -443,7 +443,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
         target: nil, idealTime: nil, iterations: 7)
     let idle = BenchmarkCase(
         name: "Sync: a sync with nothing changed on a 1,000,000-record mirror, against one request for an empty page",
-        ours: Side(name: "Mirror.sync()") {
+        ours: Side(name: "SyncedCollection.sync()") {
             let prepared = try prepared()
             let clock = ContinuousClock()
             let start = clock.now
@@ -503,7 +503,7 @@ let syncMemoryCases: [MemoryCase] = [
         }
         let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
         defer { store.close() }
-        let mirror = Mirror(
+        let mirror = SyncedCollection(
             SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())
         let report = try blocking { try await mirror.sync() }
         guard report.recordsApplied == 100_000 else {

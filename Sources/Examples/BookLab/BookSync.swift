@@ -16,9 +16,12 @@ import Sync
 /// chosen are this app's, and ``RemoteCollection`` is already the one way to describe a
 /// collection (the Sync article shows this description as its PocketBase walk-through).
 ///
-/// - Ids: PocketBase wants 15 characters of `[a-z0-9]`; a record's id is worked out from the
-///   volume id (``recordID(volume:)``), so two devices that add one volume create one record (the
-///   second create meets `400 validation_not_unique` and is confirmed by a read).
+/// - Ids: every book keeps its record's PocketBase id (``LibraryBook/recordID``, the collection's
+///   `serverID`), whoever created the record: the admin UI, a script, another app, this device.
+///   Updates and removals are addressed with it. A book this device adds proposes an id worked
+///   out from the volume id (``proposedID(volume:)``; PocketBase wants 15 characters of
+///   `[a-z0-9]`), so two devices that add one volume create one record (the second create meets
+///   `400 validation_not_unique` and is confirmed by a read).
 /// - Removal: a `PATCH` that sets `deleted`, so other devices pull it as a tombstone; a record
 ///   another client deleted outright is found by listing the ids (every sync).
 /// - Conflicts: the first change to reach the server wins a rating; a removal wins over a rating
@@ -59,20 +62,20 @@ enum BookSync {
             },
             create: { book in
                 var fields = Fields(book)
-                fields.id = recordID(volume: book.id)
+                fields.id = address(of: book)
                 return PocketBaseRequest(server: server, path: records, method: .post, body: .json(fields))
             },
             update: { book, _ in
                 PocketBaseRequest(
-                    server: server, path: "\(records)/\(recordID(volume: book.id))", method: .patch,
-                    body: .json(Fields(book)))
+                    server: server, path: "\(records)/\(address(of: book))", method: .patch, body: .json(Fields(book)))
             },
-            delete: { volume in
+            delete: { book in
                 PocketBaseRequest(
-                    server: server, path: "\(records)/\(recordID(volume: volume))", method: .patch,
+                    server: server, path: "\(records)/\(address(of: book))", method: .patch,
                     body: .json(["deleted": true]))
             },
-            read: { volume in PocketBaseRequest(server: server, path: "\(records)/\(recordID(volume: volume))") },
+            read: { book in PocketBaseRequest(server: server, path: "\(records)/\(address(of: book))") },
+            serverID: \LibraryBook.recordID,
             written: { data, _ in
                 // A removed record is no book: the row stays gone. An answer that is not a record
                 // throws: the write stays queued.
@@ -175,8 +178,15 @@ enum BookSync {
         private static func stars(_ rating: Int?) -> String { rating.map { "\($0) of 5" } ?? "no rating" }
     }
 
-    /// A PocketBase record id for a volume: 15 characters of `[a-z0-9]`, the same on every device.
-    static func recordID(volume: String) -> String {
+    /// The id a book's record has on the server: its own (``LibraryBook/recordID``), or, for a
+    /// book this device added and the server has not answered yet, the id its create proposes.
+    static func address(of book: LibraryBook) -> String {
+        book.recordID ?? proposedID(volume: book.id)
+    }
+
+    /// The id this device proposes for the record of a volume it adds: 15 characters of
+    /// `[a-z0-9]`, the same on every device.
+    static func proposedID(volume: String) -> String {
         // Two 64-bit FNV-1a hashes of the id (with different offsets), in base 36.
         func fnv(_ seed: UInt64) -> UInt64 {
             var hash = seed
@@ -241,7 +251,7 @@ enum BookSync {
             return LibraryBook(
                 id: volumeId, title: title ?? "", authors: authors?.names.joined(separator: ", "),
                 isbn: (isbn13?.isEmpty ?? true) ? nil : isbn13, addedAt: Self.date(addedAt) ?? Date(timeIntervalSince1970: 0),
-                rating: (1...5).contains(rating) ? rating : nil, serverUpdated: updated)
+                rating: (1...5).contains(rating) ? rating : nil, serverUpdated: updated, recordID: id)
         }
 
         /// PocketBase's `2026-11-24 10:00:00.000Z`.

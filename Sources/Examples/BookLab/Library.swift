@@ -13,7 +13,7 @@ struct Library: Sendable {
     let store: ObjectStore
     /// The library's outbox: every add, rating and removal is queued in it, in the transaction
     /// that makes it, for the next `booklab sync` (the server's address is given only then).
-    let outbox: Mirror<LibraryBook>
+    let outbox: SyncedCollection<LibraryBook>
 
     /// Opens (or creates) the store.
     ///
@@ -66,9 +66,9 @@ struct Library: Sendable {
     /// queueing local writes only).
     static func mirror(
         of store: ObjectStore, server: URL?, client: FetchClient, conflicts: BookSync.Conflicts = BookSync.Conflicts()
-    ) -> Mirror<LibraryBook> {
+    ) -> SyncedCollection<LibraryBook> {
         let placeholder = URL(string: "http://sync-server-not-set.invalid") ?? URL(fileURLWithPath: "/")
-        return Mirror(
+        return SyncedCollection(
             BookSync.collection(server: server ?? placeholder), store: store, client: client,
             conflicts: BookSync.policy(recording: conflicts))
     }
@@ -183,8 +183,13 @@ struct Library: Sendable {
             {
                 target.id = sameBook.id
             }
+            // A book added again keeps what the library and the server gave it.
             let outcome = try tx.upsert(
-                target, onConflict: [.keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField)])
+                target,
+                onConflict: [
+                    .keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField),
+                    .keep(LibraryBook.serverUpdatedField), .keep(LibraryBook.recordIDField),
+                ])
             var book = try tx.fetch(LibraryBook.self, id: target.id) ?? target  // the row the upsert just wrote
             if outcome == .inserted {
                 // Queued as a create: the outbox writes the row again with its entry.

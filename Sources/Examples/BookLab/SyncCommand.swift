@@ -130,9 +130,9 @@ struct SyncCommand {
     }
 
     /// Books added before the library synced have no outbox entry: they are queued once.
-    private func adoptUnsyncedBooks(_ mirror: Mirror<LibraryBook>) async throws {
+    private func adoptUnsyncedBooks(_ mirror: SyncedCollection<LibraryBook>) async throws {
         try await library.store.context.persist { tx in
-            let unsent = mirror.records(Query<LibraryBook>(where: Field<LibraryBook, String?>("serverUpdated").isNil))
+            let unsent = mirror.records(Query<LibraryBook>(where: LibraryBook.serverUpdatedField.isNil))
             for book in try tx.fetch(unsent).filter(\.writes.isEmpty).map(\.record) {
                 // Dropped and saved again, so the outbox queues it as a create.
                 _ = try tx.delete(LibraryBook.self, id: book.id)
@@ -145,7 +145,7 @@ struct SyncCommand {
     /// One sync, its summary printed; returns the failure to report when the server refused a
     /// change for good (the other changes went through), throws when the sync failed.
     private func syncOnce(
-        _ mirror: Mirror<LibraryBook>, conflicts: BookSync.Conflicts, quietWhenUnchanged: Bool
+        _ mirror: SyncedCollection<LibraryBook>, conflicts: BookSync.Conflicts, quietWhenUnchanged: Bool
     ) async throws -> ExampleFailure? {
         let report: SyncReport
         do {
@@ -181,7 +181,7 @@ struct SyncCommand {
     /// Syncs at each realtime hint of PocketBase (`/api/realtime`): after each (re)connection,
     /// once subscribed, and on each change event. The events are hints only: each sync pulls.
     private func followHints(
-        _ mirror: Mirror<LibraryBook>, client: FetchClient, conflicts: BookSync.Conflicts
+        _ mirror: SyncedCollection<LibraryBook>, client: FetchClient, conflicts: BookSync.Conflicts
     ) async throws {
         // PocketBase closes a stream quiet for five minutes; the wait for the next event outlasts that.
         let realtime = PocketBaseRequest(server: server, path: "/api/realtime", timeout: .seconds(330))

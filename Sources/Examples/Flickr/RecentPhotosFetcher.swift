@@ -42,7 +42,7 @@ final class RecentPhotosFetcher: Sendable {
     private let keyHint: String
     private let progress: (@Sendable (String) -> Void)?
     private let tally = Locked(Tally())
-    private let mirror: Mirror<Photo>
+    private let mirror: SyncedCollection<Photo>
 
     /// Creates the fetcher.
     ///
@@ -72,7 +72,7 @@ final class RecentPhotosFetcher: Sendable {
                 return photo
             },
             retaining: Photo.marked == true)
-        mirror = Mirror(collection, store: store, client: client)
+        mirror = SyncedCollection(collection, store: store, client: client)
     }
 
     /// Runs one fetch.

@@ -30,8 +30,8 @@ final class SyncFixture: Sendable {
         conflicts: ConflictPolicy<Note> = .serverWins, overlap: KeysetOverlap = .time(.seconds(5)), pageSize: Int = 5,
         conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, concurrency: Int = 4,
         batchSize: Int? = nil
-    ) -> Mirror<Note> {
-        Mirror(
+    ) -> SyncedCollection<Note> {
+        SyncedCollection(
             NotesAPI.collection(
                 at: backend.baseURL, overlap: overlap, pageSize: pageSize, conflictCheck: conflictCheck,
                 reconcileEvery: reconcileEvery, batchSize: batchSize),
@@ -60,14 +60,14 @@ final class SyncFixture: Sendable {
     }
 
     /// Saves notes locally through `mirror`.
-    func save(_ notes: Note..., through mirror: Mirror<Note>) throws {
+    func save(_ notes: Note..., through mirror: SyncedCollection<Note>) throws {
         try store.context.persistAndWait { tx in
             for note in notes { try mirror.save(note, in: tx) }
         }
     }
 
     /// Deletes a note locally through `mirror`.
-    func delete(_ id: String, through mirror: Mirror<Note>) throws {
+    func delete(_ id: String, through mirror: SyncedCollection<Note>) throws {
         try store.context.persistAndWait { tx in try mirror.delete(id, in: tx) }
     }
 }

@@ -31,6 +31,9 @@ public struct LibraryBook: StoredEntity {
     /// The sync server's `updated` timestamp of the record this row last matched, exactly as the
     /// server wrote it; `nil` for a book never synced (`booklab sync`).
     public var serverUpdated: String?
+    /// The sync server's id of the book's record (PocketBase's own `id`), whoever created it;
+    /// `nil` until the server has the book (`booklab sync`).
+    public var recordID: String?
 
     /// The Google Books volume id (the identity).
     public var volumeID: String { id }
@@ -45,6 +48,10 @@ public struct LibraryBook: StoredEntity {
     /// key: a synced library holds what the server holds, and two devices can add two volumes
     /// of one ISBN (`booklab add` still keeps one book per ISBN on one device).
     public static let indexes = [EntityIndex(title, caseInsensitive: true), EntityIndex(isbnField)]
+    /// The server's `updated` column (``serverUpdated``).
+    public static let serverUpdatedField = Field<LibraryBook, String?>("serverUpdated")
+    /// The server's record id column (``recordID``).
+    public static let recordIDField = Field<LibraryBook, String?>("recordID")
     /// The rating column, for `booklab rate` and the library's average.
     public static let ratingField = Field<LibraryBook, Int?>("rating")
     /// When the book was first added, kept when it is added again.
@@ -74,9 +81,10 @@ public struct LibraryBook: StoredEntity {
     public init(
         id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,
         summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date, rating: Int? = nil,
-        serverUpdated: String? = nil
+        serverUpdated: String? = nil, recordID: String? = nil
     ) {
         self.serverUpdated = serverUpdated
+        self.recordID = recordID
         self.id = id
         self.title = title
         self.authors = authors

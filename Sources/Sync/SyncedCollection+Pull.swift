@@ -13,7 +13,7 @@ struct Exchange: Sendable {
     let response: HTTPURLResponse
 }
 
-extension Mirror {
+extension SyncedCollection {
     /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
     func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
         var report = SyncReport()
@@ -138,12 +138,19 @@ extension Mirror {
         }
     }
 
-    /// Starts a walk over the whole collection, with a new generation of seen records.
+    /// Starts a walk over the whole collection, with a new generation of seen records (what an
+    /// earlier walk left unfinished is forgotten).
     func beginWalk(_ kind: SyncWalk.Kind) async throws(SyncError) -> SyncCheckpoint {
         let collection = remote.name
         let first: SyncCursor? = remote.cursor == .snapshot && kind != .reconcile ? .page(1) : nil
         return try await persist { tx in
             var checkpoint = try Self.checkpoint(collection, in: tx)
+            if let unfinished = checkpoint.walk {
+                _ = try tx.delete(
+                    Query<SyncSeenRecord>(
+                        where: SyncSeenRecord.collection == collection
+                            && SyncSeenRecord.generation == unfinished.generation))
+            }
             checkpoint.generations += 1
             checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
             try tx.upsert(checkpoint)
@@ -162,12 +169,21 @@ extension Mirror {
                 exchange = try await self.exchange(remote.changes(position))
             } catch {
                 guard remote.isCursorRejected(error) else { throw requestError(error, page: position) }
-                guard position != nil, checkpoint.walk?.kind != .resync, remote.cursor != .snapshot else {
+                let status = error.statusCode.map { "HTTP \($0)" } ?? error.code.description
+                guard position != nil, position != .page(1) else {
                     throw SyncError(
                         .cursorRejected, collection: remote.name, page: position.map(Self.describe),
-                        "The server rejected the full listing of \(remote.name) as an invalid cursor "
-                            + "(\(error.statusCode.map { "HTTP \($0)" } ?? error.code.description)); no resync was started "
-                            + "again. Check the collection's isCursorRejected.", fetchError: error)
+                        "The server rejected the full listing of \(remote.name) as an invalid cursor (\(status)). "
+                            + "Check the collection's isCursorRejected.", fetchError: error)
+                }
+                if let walk = checkpoint.walk {
+                    // A walk's own cursor expired (a resync, a snapshot walk): this run ends, and the next
+                    // starts the walk again from the start, with the unsent writes kept.
+                    checkpoint = try await beginWalk(walk.kind == .snapshot ? .snapshot : .resync)
+                    throw SyncError(
+                        .cursorRejected, collection: remote.name, page: position.map(Self.describe),
+                        "The server rejected the cursor of \(remote.name)'s full listing while it was read (\(status)); "
+                            + "the next sync starts the listing again from the start.", fetchError: error)
                 }
                 checkpoint = try await beginWalk(.resync)
                 report.resynced = true

@@ -7,7 +7,7 @@ import Persistence
     import FoundationNetworking
 #endif
 
-extension Mirror {
+extension SyncedCollection {
     /// What became of one send.
     enum Outcome: Sendable {
         /// The server applied the write; its record, when the answer carried one.
@@ -390,7 +390,7 @@ extension Mirror {
                 }
                 endpoint = create(local)
             case .update:
-                guard let local = try write.local(as: Entity.self) else {
+                guard let local = try target(of: write) else {
                     return .settled(.rejected("The update has no record."))
                 }
                 let base = try write.base(as: Entity.self)
@@ -400,11 +400,10 @@ extension Mirror {
                     if let base, let tag = tag(base) { headers["If-Match"] = tag }
                 case .readBeforeWrite:
                     if let read = remote.read, base != nil {
-                        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
-                        switch await current(read(identity), record: write.recordID) {
+                        switch await current(read(local), record: write.recordID) {
                         case .found(let record):
                             if !sameVersion(base, record) {
-                                if appliedBefore(write, local: local, base: base, remote: record) {
+                                if appliedBefore(write, local: local, remote: record) {
                                     return .settled(.acknowledged(record))
                                 }
                                 return .settled(.conflict(try Self.encode(record)))
@@ -422,7 +421,10 @@ extension Mirror {
                 guard let delete = remote.delete else {
                     return .settled(.rejected(Self.noRequest("delete", remote.name)))
                 }
-                endpoint = delete(try SyncJSON.decode(Entity.ID.self, from: write.identity))
+                guard let record = try target(of: write) else {
+                    return .settled(.rejected(Self.unaddressable(write, remote.name)))
+                }
+                endpoint = delete(record)
             }
         } catch let error as SyncError {
             return .settled(.rejected(error.message))
@@ -488,37 +490,30 @@ extension Mirror {
     /// What a failed send means.
     func failed(_ write: PendingWrite, _ error: FetchError) async -> Outcome {
         let status = error.statusCode
+        let record = try? target(of: write)
         switch write.operation {
         case .create where remote.isAlreadyExisting(error):
             // A create the server applied before (a retry after a lost answer): confirm it.
-            guard let read = remote.read,
-                let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
-            else { return .acknowledged(nil) }
-            switch await current(read(identity), record: write.recordID) {
-            case .found(let record): return .acknowledged(record)
+            guard let read = remote.read, let record else { return .acknowledged(nil) }
+            switch await current(read(record), record: write.recordID) {
+            case .found(let found): return .acknowledged(found)
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
             }
-        case .delete where status == 404:
-            return .acknowledged(nil)
-        case .update where status == 404:
-            return .conflict(nil)
+        case .update where status == 404, .delete where status == 404:
+            return await notFound(write, record, error)
         default:
             break
         }
         if status == 412 {
-            guard let read = remote.read,
-                let identity = try? SyncJSON.decode(Entity.ID.self, from: write.identity)
-            else { return .conflict(nil) }
-            switch await current(read(identity), record: write.recordID) {
-            case .found(let record):
-                if write.operation == .update, let local = try? write.local(as: Entity.self),
-                    appliedBefore(write, local: local, base: try? write.base(as: Entity.self), remote: record)
-                {
-                    return .acknowledged(record)
+            guard let read = remote.read, let record else { return .conflict(nil) }
+            switch await current(read(record), record: write.recordID) {
+            case .found(let found):
+                if write.operation == .update, appliedBefore(write, local: record, remote: found) {
+                    return .acknowledged(found)
                 }
-                return .conflict(try? Self.encode(record))
+                return .conflict(try? Self.encode(found))
             case .missing: return .conflict(nil)
             case .failed(let outcome): return outcome
             }
@@ -526,16 +521,70 @@ extension Mirror {
         return classify(error, record: write.recordID, attempts: write.attempts)
     }
 
-    /// Whether an update sent before, whose answer was lost, is what changed the server's
-    /// record since its base: every property the update changes already has its value there.
-    /// The retry is then acknowledged, not sent again as a conflict's winner (the server without
-    /// idempotency keys would apply it twice; the one with them would see a new key).
+    /// An update or a delete answered `404`: the record is gone, or the write was addressed
+    /// where the server does not take it. A read of the record tells them apart (without one,
+    /// the answer is taken at its word). Gone: a delete is done, an update is a conflict with a
+    /// deleted record, for the policy to decide. Still there: the write stays queued and the
+    /// run ends with ``SyncError/Code-swift.struct/misaddressedWrite`` naming the record.
+    private func notFound(_ write: PendingWrite, _ record: Entity?, _ error: FetchError) async -> Outcome {
+        let gone: Outcome = write.operation == .delete ? .acknowledged(nil) : .conflict(nil)
+        guard let read = remote.read, let record else { return gone }
+        switch await current(read(record), record: write.recordID) {
+        case .missing: return gone
+        case .failed(let outcome): return outcome
+        case .found:
+            let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, write.attempts))
+            let address = error.request.map { " (\($0))" } ?? ""
+            return .retry(
+                SyncError(
+                    .misaddressedWrite, collection: remote.name, record: write.recordID,
+                    "The server answered 404 Not Found to the \(write.operation.rawValue) of "
+                        + "\(remote.name)/\(write.recordID)\(address), yet a read still finds the record: the write is "
+                        + "addressed where the server does not take it, or its rules refuse it. The write stays queued; "
+                        + "check the collection's \(write.operation.rawValue) request and serverID.",
+                    fetchError: error),
+                wait)
+        }
+    }
+
+    /// The record a write addresses, with its identity on the server: the local record (for a
+    /// delete, the record as last known), its server identity filled from the base or from the
+    /// server's version kept with it.
+    func target(of write: PendingWrite) throws -> Entity? {
+        let base = try write.base(as: Entity.self)
+        guard let record = try write.local(as: Entity.self) ?? base else { return nil }
+        guard let key = remote.serverID, record[keyPath: key] == nil else { return record }
+        guard let known = try base?[keyPath: key] ?? write.remote(as: Entity.self)?[keyPath: key] else {
+            return record
+        }
+        var copy = record
+        copy[keyPath: key] = known
+        return copy
+    }
+
+    /// Whether an update sent before, whose answer was lost (or whose process was killed), is
+    /// what changed the server's record: every property the update changed from the record as
+    /// this device had it (``PendingWrite/origin``) already has its value there, leaving out the
+    /// properties the server stamps (those that make up the record's version). The write is
+    /// then acknowledged, and becomes the base of the writes queued after it, not a conflict
+    /// with itself (nor sent again over a newer version: the server without idempotency keys
+    /// would apply it twice).
     ///
     /// Another client that made the very same change in between is taken for this write: the
     /// record ends the same either way.
-    func appliedBefore(_ write: PendingWrite, local: Entity, base: Entity?, remote record: Entity) -> Bool {
-        guard write.attempts > 1, let base else { return false }
+    func appliedBefore(_ write: PendingWrite, local: Entity, remote record: Entity) -> Bool {
+        guard write.attempts > 1 else { return false }
+        if let origin = try? write.origin.map({ try SyncJSON.decode(Entity.self, from: $0) }) {
+            return FieldMerge.holdsChanges(of: local, since: origin, record, version: remote.version, emptyHolds: true)
+        }
+        // A write queued before the origin was kept: its changes are read against its base.
+        guard let base = try? write.base(as: Entity.self) else { return false }
         return FieldMerge.holdsChanges(of: local, since: base, record, version: remote.version)
+    }
+
+    /// The reason of a delete left with no record to address (queued by an older version).
+    static func unaddressable(_ write: PendingWrite, _ collection: String) -> String {
+        "The delete of \(collection)/\(write.recordID) holds no record to address it with; discard it."
     }
 
     /// A failure that is not about the record: retry, wait for credentials, or reject.

@@ -7,7 +7,7 @@ public import Persistence
 /// each exactly once as far as HTTP allows.
 ///
 /// ```swift
-/// let mirror = Mirror(notes, store: store, client: client, conflicts: .merge())
+/// let mirror = SyncedCollection(notes, store: store, client: client, conflicts: .merge())
 /// try await store.context.persist { tx in
 ///     try mirror.save(Note(id: "n1", title: "Groceries", updated: ""), in: tx)   // the row changes now
 /// }
@@ -28,7 +28,7 @@ public import Persistence
 /// together, a write found mid-send at launch is sent again with its key, and the server
 /// deduplicates it by that key, or by the natural idempotency of client-chosen identities (a
 /// create that meets "already exists" is confirmed, a delete that meets `404` is done).
-public final class Mirror<Entity: StoredEntity>: Sendable {
+public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// The collection's description.
     public let remote: RemoteCollection<Entity>
     /// The store the collection is mirrored into.
@@ -76,8 +76,10 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
     public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
         let recordID = entity.id.databaseValue.identityText
         let stored = try transaction.fetch(Entity.self, id: entity.id)
-        try refuseNonIdempotent(try writeEndpoint(entity, stored: stored, recordID), recordID)
         let writes = try self.writes(of: recordID, in: transaction)
+        // The record keeps its identity on the server, whatever the app's copy carries.
+        let entity = try addressed(entity, stored: stored, writes: writes)
+        try refuseNonIdempotent(try writeEndpoint(entity, stored: stored, recordID), recordID)
         let payload = try Self.encode(entity)
         if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
             // Coalesce into the write not yet sent (or refused, or parked: this save is its fix).
@@ -104,18 +106,21 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
             last.schemaVersion = remote.schemaVersion
             if rekey { try transaction.insert(last) } else { try transaction.update(last) }
         } else {
-            let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
+            // The record as this device had it: the base until the server's answer replaces
+            // it, and the origin of the write's own changes for good.
+            let origin = try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
             let operation: PendingWrite.Operation =
                 stored == nil && writes.last?.operation != .create ? .create : .update
             try enqueue(
-                operation, recordID: recordID, identity: entity.id, payload: payload, base: base, in: transaction)
+                operation, recordID: recordID, identity: entity.id, payload: payload, base: origin, in: transaction)
         }
         try transaction.upsert(entity)
     }
 
     /// Deletes the record locally and queues the delete for the server, in `transaction`.
     ///
-    /// A record created locally and not yet sent is simply dropped, with its outbox entry.
+    /// A record created locally and not yet sent is simply dropped, with its outbox entry. A
+    /// record this device has neither a row nor a write of is not known here: nothing is queued.
     ///
     /// - Parameters:
     ///   - id: the record's identity.
@@ -126,6 +131,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
         guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
+        guard stored != nil || !writes.isEmpty else { return }
         if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
             switch last.operation {
             case .create:
@@ -137,6 +143,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                     _ = try transaction.delete(last)
                     last.operation = .delete
                     last.id = Self.newKey()
+                    last.base = last.base ?? last.payload
                     last.payload = nil
                     last.state = .pending
                     last.attempts = 0
@@ -149,6 +156,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                     last.id = Self.newKey()
                 }
                 last.operation = .delete
+                last.base = last.base ?? last.payload
                 last.payload = nil
                 last.state = .pending
                 last.attempts = 0
@@ -156,7 +164,9 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
                 if rekey { try transaction.insert(last) } else { try transaction.update(last) }
             }
         } else {
-            let base = try writes.last.map { $0.payload } ?? stored.map(Self.encode)
+            // The record as last known, with its identity on the server: what the delete addresses.
+            let known = try writes.last.flatMap { $0.payload ?? $0.base }.map { try SyncJSON.decode(Entity.self, from: $0) }
+            let base = try (known ?? stored).map { try Self.encode(try addressed($0, stored: stored, writes: writes)) }
             try enqueue(.delete, recordID: recordID, identity: id, payload: nil, base: base, in: transaction)
         }
         _ = try transaction.delete(Entity.self, id: id)
@@ -259,6 +269,28 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
         await engine.localWrite()
     }
 
+    /// Forgets where the collection's pulls are: the next ``sync()`` reads the whole collection
+    /// again from the start (a full resync), applies every record, and prunes the rows the server
+    /// no longer lists. Unsent writes, and the rows they change, are kept.
+    ///
+    /// A rejected cursor needs no call: the collection resyncs by itself, and a resync whose own
+    /// cursor expires starts again on the next run. Reset after the server was restored from a
+    /// backup, or when the rows should be checked against the server whole. A run in progress
+    /// ends first.
+    ///
+    /// - Throws: ``SyncError`` when the store fails.
+    public func resetCursor() async throws(SyncError) {
+        await engine.idle()
+        let collection = remote.name
+        let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
+        _ = try await beginWalk(kind)
+        try await persist { tx in
+            var checkpoint = try Self.checkpoint(collection, in: tx)
+            checkpoint.cursor = nil
+            try tx.upsert(checkpoint)
+        }
+    }
+
     // MARK: Reading the state
 
     /// The query of this collection's outbox, in sending order: per record, its first write's
@@ -287,6 +319,20 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
 
     // MARK: Internals
 
+    /// `record` with its identity on the server (``RemoteCollection/serverID``) filled in when
+    /// it carries none: from the stored row, else from the record's queued writes.
+    func addressed(_ record: Entity, stored: Entity?, writes: [PendingWrite]) throws -> Entity {
+        guard let key = remote.serverID, record[keyPath: key] == nil else { return record }
+        var known = stored?[keyPath: key]
+        for write in writes.reversed() where known == nil {
+            known = try write.base(as: Entity.self)?[keyPath: key] ?? write.local(as: Entity.self)?[keyPath: key]
+        }
+        guard let known else { return record }
+        var copy = record
+        copy[keyPath: key] = known
+        return copy
+    }
+
     func writes(of recordID: String, in transaction: ObjectTransaction) throws -> [PendingWrite] {
         try transaction.fetch(pendingWrites.filter(PendingWrite.recordID == recordID))
     }
@@ -300,7 +346,7 @@ public final class Mirror<Entity: StoredEntity>: Sendable {
             id: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation, state: .pending,
             sequence: checkpoint.nextSequence, attempts: 0, nextAttempt: nil, lastError: nil, reason: nil,
             schemaVersion: remote.schemaVersion, createdAt: Date(), identity: try JSONEncoder().encode(identity),
-            payload: payload, base: base, remote: nil)
+            payload: payload, base: base, remote: nil, origin: base)
         checkpoint.nextSequence += 1
         try transaction.upsert(checkpoint)
         try transaction.insert(write)
