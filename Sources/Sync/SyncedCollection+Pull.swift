@@ -41,7 +41,12 @@ extension SyncedCollection {
     func persist<T: Sendable>(
         record: String? = nil, page: String? = nil, _ block: @escaping @Sendable (ObjectTransaction) throws -> T
     ) async throws(SyncError) -> T {
-        try await storeWork(record: record, page: page) { try await self.store.context.persist(block) }
+        try await storeWork(record: record, page: page) {
+            try await self.store.context.persist { tx in
+                tx.allowWrites(to: Entity.self)
+                return try block(tx)
+            }
+        }
     }
 
     /// Runs a block of reads, turning its failures into ``SyncError``s naming the collection.

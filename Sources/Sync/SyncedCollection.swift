@@ -60,6 +60,18 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.conflicts = conflicts
         self.concurrency = max(1, concurrency)
         self.engine = SyncEngine(collection: remote.name)
+        // A collection the app writes: a change made around it would never reach the server.
+        if remote.create != nil || remote.update != nil || remote.delete != nil {
+            let name = remote.name
+            store.guardWrites(to: Entity.self) {
+                SyncError(
+                    .refusedWrite, collection: name,
+                    "\(Entity.self) rows are kept by the synced collection \(name): a write made straight through the "
+                        + "store would never reach the server, so the persist block was rolled back. Write them with "
+                        + "SyncedCollection.save(_:in:) and delete(_:in:) in the block; keep local-only fields with "
+                        + "RemoteCollection.keepingLocal.")
+            }
+        }
     }
 
     // MARK: Local writes
@@ -73,7 +85,14 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     ///     with it.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/refusedWrite`` for a body with a
     ///   non-idempotent operator (a key ending in `+` or `-`); `PersistenceError` from the store.
+    ///
+    /// Rows of a collection the app writes are written only this way (and by ``delete(_:in:)``):
+    /// a `persist` block that writes them straight through the transaction, and not through the
+    /// collection, is rolled back at its end with a ``SyncError`` (``SyncError/Code-swift.struct/refusedWrite``)
+    /// that says so, since that change would never reach the server. Writes of the same block
+    /// made beside a `save` of the collection go with it.
     public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
+        transaction.allowWrites(to: Entity.self)
         let recordID = entity.id.databaseValue.identityText
         let stored = try transaction.fetch(Entity.self, id: entity.id)
         let writes = try self.writes(of: recordID, in: transaction)
@@ -129,6 +148,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
         let recordID = id.databaseValue.identityText
         guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
+        transaction.allowWrites(to: Entity.self)
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
@@ -181,6 +201,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// - Throws: ``SyncError`` or `PersistenceError`.
     public func retry(_ write: PendingWrite) async throws {
         try await store.context.persist { tx in
+            tx.allowWrites(to: Entity.self)
             guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
             _ = try tx.delete(current)
             current.id = Self.newKey()
@@ -202,6 +223,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     public func discard(_ write: PendingWrite) async throws {
         let collection = remote.name
         try await store.context.persist { tx in
+            tx.allowWrites(to: Entity.self)
             guard let current = try tx.fetch(PendingWrite.self, id: write.id), current.collection == collection else {
                 return
             }
@@ -231,6 +253,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// - Throws: ``SyncError`` or `PersistenceError`.
     public func resolve(_ write: PendingWrite, with resolution: Resolution<Entity>) async throws {
         try await store.context.persist { tx in
+            tx.allowWrites(to: Entity.self)
             guard var current = try tx.fetch(PendingWrite.self, id: write.id), current.state == .conflicted else {
                 return
             }

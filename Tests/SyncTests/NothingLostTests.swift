@@ -331,3 +331,30 @@ struct LaunchStatusTests {
         #expect(fixture.backend.notes["mine"]?.title == "local")
     }
 }
+
+@Suite("Writes made around a synced collection")
+struct GuardedWriteTests {
+    @Test("A persist block that writes a synced entity straight through the store is rolled back with a typed error")
+    func refused() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server")
+        let mirror = fixture.mirror()
+        try await mirror.sync()
+        var note = try #require(try fixture.local()["a"])
+        note.title = "around the collection"
+        let error = #expect(throws: SyncError.self) {
+            try fixture.store.context.persistAndWait { tx in try tx.update(note) }
+        }
+        #expect(error?.code == .refusedWrite)
+        #expect(error?.message.contains("SyncedCollection.save(_:in:)") == true)
+        #expect(try fixture.local()["a"]?.title == "server")
+        #expect(throws: SyncError.self) {
+            try fixture.store.context.persistAndWait { tx in _ = try tx.delete(Note.self, id: "a") }
+        }
+        #expect(try fixture.local()["a"] != nil)
+        // Through the collection, the same change is queued and sent.
+        try fixture.save(note, through: mirror)
+        try await mirror.sync()
+        #expect(fixture.backend.notes["a"]?.title == "around the collection")
+    }
+}

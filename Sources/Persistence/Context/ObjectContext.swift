@@ -272,6 +272,7 @@ public final class ObjectContext: @unchecked Sendable {
             let value: T
             do {
                 value = try block(tx)
+                try core.guards.check(tx)
                 try connection.cached("COMMIT").run()
                 tx.changedRows = connection.changeLog.rowids
                 tx.unknownChanges = connection.changeLog.overflowed
@@ -303,6 +304,7 @@ public final class ObjectContext: @unchecked Sendable {
             let value = try block(inner)
             try outer.connection.execute("RELEASE \(name)")
             outer.touched.formUnion(inner.touched)
+            outer.allowed.formUnion(inner.allowed)
             outer.touchedEverything = outer.touchedEverything || inner.touchedEverything
             return value
         } catch {

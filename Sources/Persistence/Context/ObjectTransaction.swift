@@ -11,6 +11,8 @@ public final class ObjectTransaction {
     let isWritable: Bool
     var isOpen = true
     var touched: Set<String> = []
+    /// The guarded entities this transaction may write (`WriteGuards`).
+    var allowed: Set<String> = []
     var touchedEverything = false
     /// After commit: the row ids each table's changes touched, and the tables whose changed rows
     /// are not all known (observers of those refresh in full).

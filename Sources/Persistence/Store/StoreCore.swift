@@ -20,6 +20,8 @@ final class StoreCore: Sendable {
     /// The store's live contexts, so ``ObjectStore/close()`` can finish their queued blocks
     /// and close their connections.
     let contexts = ContextList()
+    /// The entities only their owner writes.
+    let guards = WriteGuards()
 
     init(
         path: String, isMemory: Bool, configuration: ObjectStore.Configuration, entities: [any StoredEntity.Type]
