@@ -81,11 +81,10 @@ extension SyncedCollection {
         var storeEmpty: Bool
     }
 
-    /// Makes sure the sync tables exist and the collection has its checkpoint, (weakened only)
-    /// drops writes left mid-send, and reads what the run starts from.
+    /// Makes sure the sync tables exist and the collection has its checkpoint, and reads what the
+    /// run starts from.
     func prepare() async throws(SyncError) -> RunStart {
         let collection = remote.name
-        let drop = SyncTestHooks.weakened(.dropSendingWrites)
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
             guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
@@ -94,12 +93,8 @@ extension SyncedCollection {
             return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
         }
         // A collection synced before has its checkpoint: one read, no write.
-        if !drop, let ready = try await read(start) { return ready }
+        if let ready = try await read(start) { return ready }
         return try await persist { tx in
-            if drop {
-                _ = try tx.delete(
-                    Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state == .sending))
-            }
             _ = try tx.count(Query<SyncSeenRecord>())
             if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
                 try tx.insert(try Self.checkpoint(collection, in: tx))
@@ -195,7 +190,6 @@ extension SyncedCollection {
                 position = nil
                 continue
             }
-            if !SyncTestHooks.weakened(.cursorBeforePage) { SyncTestHooks.reach(.midPage) }
             let page: ChangePage<Entity>
             do {
                 page = try remote.page(exchange.data, exchange.response)
@@ -262,9 +256,7 @@ extension SyncedCollection {
 
     /// The cursor a keyset run starts from: the overlap before the last applied record.
     private func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
-        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.cursor,
-            !SyncTestHooks.weakened(.noOverlap)
-        else { return cursor }
+        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.cursor else { return cursor }
         switch (overlap, version) {
         case (.none, _):
             return cursor
@@ -292,7 +284,6 @@ extension SyncedCollection {
         let version = remote.version
         let policy = conflicts
         let keyset = if case .keyset = remote.cursor { true } else { false }
-        let separateCursor = SyncTestHooks.weakened(.cursorBeforePage)
         @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
             var checkpoint = try Self.checkpoint(collection, in: tx)
             if var walk = checkpoint.walk {
@@ -307,10 +298,6 @@ extension SyncedCollection {
             // finishWalk).
             if checkpoint.walk == nil, !page.hasMore { checkpoint.lastPull = Date() }
             try tx.upsert(checkpoint)
-        }
-        if separateCursor {
-            try await persist { tx in try moveCursor(tx) }
-            SyncTestHooks.reach(.midPage)
         }
         return try await persist(page: position) { tx in
             var result = Applied()
@@ -367,7 +354,7 @@ extension SyncedCollection {
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
-            if !separateCursor { try moveCursor(tx) }
+            try moveCursor(tx)
             return result
         }
     }
@@ -377,11 +364,10 @@ extension SyncedCollection {
     private func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> Int {
         let collection = remote.name
         let kind = remote.cursor
-        let prune = !(walk.kind == .resync && SyncTestHooks.weakened(.resyncWithoutPrune))
         let retaining = remote.retaining
         return try await persist { tx in
             var deleted = 0
-            if prune {
+            do {
                 let seen = Set(
                     try tx.fetch(
                         Query<SyncSeenRecord>(

@@ -20,8 +20,6 @@ extension SyncedCollection {
         case unauthorized(SyncError)
         /// The server's record changed since the base (or is gone: `nil`).
         case conflict(Data?)
-        /// Dropped (a weakened harness run only).
-        case dropped
     }
 
     /// Sends the outbox in rounds: each round marks up to 64 writes (one per record) as
@@ -96,7 +94,6 @@ extension SyncedCollection {
                 case .unauthorized(let error):
                     failure = failure ?? error
                     stop = true
-                case .dropped: break
                 }
             }
             // The last round's settling ends before this one's begins (their order in the store).
@@ -147,7 +144,6 @@ extension SyncedCollection {
     private func chooseRound(
         excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool, collection: String
     ) async throws(SyncError) -> [PendingWrite] {
-        let perRecord = !SyncTestHooks.weakened(.concurrentPerRecord)
         let now = Date()
         let size = Self.roundSize
         return try await persist { tx in
@@ -171,7 +167,7 @@ extension SyncedCollection {
                 after = last.sequence
                 for write in writes {
                     let first = seen.insert(write.recordID).inserted
-                    guard first || !perRecord, !busy.contains(write.id) else { continue }
+                    guard first, !busy.contains(write.id) else { continue }
                     guard write.state == .pending || write.state == .sending else { continue }
                     if honouringBackoff, let next = write.nextAttempt, next > now { continue }
                     chosen.append(write)
@@ -211,7 +207,12 @@ extension SyncedCollection {
         // Each write prepared as it would be sent alone (a read before an update runs here),
         // then the ready ones sent in batches.
         let prepared = await lanes(round.count) { index in await self.prepare(round[index]) }
-        var outcomes = [Outcome](repeating: .dropped, count: round.count)
+        // Each slot is filled below; until then a slot reads as "not sent, retry" (never as done).
+        var outcomes = round.map { write in
+            Outcome.retry(
+                SyncError(.requestFailed, collection: remote.name, record: write.recordID, "The write was not sent."),
+                .zero)
+        }
         var ready: [(index: Int, endpoint: any Endpoint, headers: [String: String])] = []
         for (index, item) in prepared.enumerated() {
             switch item {
@@ -267,7 +268,6 @@ extension SyncedCollection {
             // A write whose request cannot be built fails alone, with its own error.
             return await alone()
         }
-        SyncTestHooks.reach(.beforeSend)
         let exchange: Exchange
         do {
             exchange = try await self.exchange(endpoint)
@@ -284,7 +284,6 @@ extension SyncedCollection {
             for item in items { outcomes.append(await failed(item.write, error)) }
             return outcomes
         }
-        SyncTestHooks.reach(.afterResponse)
         let answers: [WriteBatch.Answer]
         do {
             answers = try batch.answers(exchange.data, exchange.response)
@@ -375,9 +374,8 @@ extension SyncedCollection {
 
     /// Builds a write's request, after the read its conflict check needs.
     func prepare(_ write: PendingWrite) async -> Prepared {
-        let key = SyncTestHooks.weakened(.freshKeyPerAttempt) ? Self.newKey() : write.id
         var headers: [String: String] = [:]
-        if let header = remote.idempotencyKeyHeader { headers[header] = key }
+        if let header = remote.idempotencyKeyHeader { headers[header] = write.id }
         let endpoint: any Endpoint
         do {
             switch write.operation {
@@ -437,14 +435,12 @@ extension SyncedCollection {
 
     /// Sends a prepared write and says what became of it.
     func send(_ write: PendingWrite, _ endpoint: any Endpoint, headers: [String: String]) async -> Outcome {
-        SyncTestHooks.reach(.beforeSend)
         let exchange: Exchange
         do {
             exchange = try await self.exchange(endpoint, headers: headers)
         } catch {
             return await failed(write, error)
         }
-        SyncTestHooks.reach(.afterResponse)
         // An answer that is not one: the server may have applied the write, so it stays queued
         // with its key and is sent again on a later run (where natural idempotency confirms a
         // create or a delete).
@@ -591,16 +587,12 @@ extension SyncedCollection {
     func classify(_ error: FetchError, record: String, attempts: Int) -> Outcome {
         let failure = requestError(error, record: record)
         let status = error.statusCode ?? 0
-        if failure.code == .unauthorized {
-            if SyncTestHooks.weakened(.rejectUnauthorized) { return .rejected(failure.message) }
-            return .unauthorized(failure)
-        }
+        if failure.code == .unauthorized { return .unauthorized(failure) }
         let transient =
             client.configuration.retryPolicy.isRetryable(error) || [408, 425, 429].contains(status)
             || (500..<600).contains(status) || error.code == .connectionLost || error.code == .timedOut
             || error.code == .transportFailed || error.code == .cancelled
         if transient {
-            if SyncTestHooks.weakened(.dropFailedWrites) { return .dropped }
             let wait = error.retryAfter ?? client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
             return .retry(failure, wait)
         }
@@ -718,8 +710,6 @@ extension SyncedCollection {
                     write.state = .pending
                     write.lastError = error.message
                     try tx.update(write)
-                case .dropped:
-                    done.append(write.id)
                 case .conflict(let remoteData):
                     try self.settleConflict(&write, remote: remoteData, policy: policy, in: tx)
                 }

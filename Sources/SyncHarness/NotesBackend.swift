@@ -13,6 +13,9 @@ public final class NotesBackend: Sendable {
         /// Applies the write, then closes the connection without answering (after calling
         /// `then`, which may kill the client).
         case dropAfterApply(then: (@Sendable () -> Void)?)
+        /// Calls `then` (which may kill the client) as the request arrives, and closes the
+        /// connection without applying or answering it: a write, or a page of a list.
+        case dropBeforeApply(then: (@Sendable () -> Void)?)
         /// Answers with this status, without applying (`Retry-After` when given).
         case status(Int, retryAfter: String?)
         /// Applies the write and answers after this delay (reorders concurrent answers).
@@ -143,6 +146,10 @@ public final class NotesBackend: Sendable {
         if case .status(let status, let retryAfter) = fault {
             return Self.status(status, retryAfter: retryAfter)
         }
+        if case .dropBeforeApply(let then) = fault {
+            then?()
+            return .closeWithoutAnswer
+        }
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let limit = Int(query["limit"] ?? "") ?? 50
         let after = query["after"]
@@ -195,6 +202,9 @@ public final class NotesBackend: Sendable {
             _ = apply(request, key: key)
             then?()
             return .closeWithoutAnswer
+        case .dropBeforeApply(let then):
+            then?()
+            return .closeWithoutAnswer
         case .delay(let delay):
             return apply(request, key: key).delayed(by: delay)
         case .duplicate:
@@ -227,6 +237,9 @@ public final class NotesBackend: Sendable {
         case .status(let status, let retryAfter): return Self.status(status, retryAfter: retryAfter)
         case .dropAfterApply(let then):
             _ = applyBatch(request)
+            then?()
+            return .closeWithoutAnswer
+        case .dropBeforeApply(let then):
             then?()
             return .closeWithoutAnswer
         case .answerAfterApply(let response):

@@ -1,11 +1,10 @@
 // A child process for the sync fault harness: runs one sync of the notes collection against a
-// NotesBackend, and kills itself with SIGKILL at a kill point when asked.
+// NotesBackend, which kills it (SIGKILL) when a request it was told to watch arrives.
 //
 //     SyncWorker <store file> <backend URL> [<overlap ms> [<concurrency>]]
 //
-// Environment: FETCHKIT_SYNC_KILL_AT=<kill point> kills the process the first time the run
-// reaches it (beforeSend, afterResponse, midPage); FETCHKIT_SYNC_WEAKEN=<names> removes
-// guarantees (the harness's proof that the kill can fail the oracle). Updates are sent without a
+// Environment: FETCHKIT_SYNC_NO_KEYS=1 describes the collection without idempotency keys (the
+// harness's proof that a resend without them can fail the oracle). Updates are sent without a
 // conflict check, so that an idempotency key is the only thing that keeps a resend single.
 
 import FetchKit
@@ -13,42 +12,13 @@ import Foundation
 import Persistence
 import Sync
 import SyncHarness
-import Locking
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let base = URL(string: arguments[2]) else {
     FileHandle.standardError.write(Data("usage: SyncWorker <store file> <backend URL> [<overlap ms>]\n".utf8))
     exit(2)
 }
-let environment = ProcessInfo.processInfo.environment
-// `<point>` or `<point>:<n>`: killed the n-th time the run reaches the point (1 by default).
-if let spec = environment["FETCHKIT_SYNC_KILL_AT"]?.split(separator: ":"),
-    let point = spec.first.flatMap({ SyncKillPoint(rawValue: String($0)) })
-{
-    let count = spec.count > 1 ? Int(spec[1]) ?? 1 : 1
-    let reached = Reached()
-    SyncTestHooks.shared.withLock { hooks in
-        hooks.killPoint = { at in
-            if at == point, reached.next() == count { kill(getpid(), SIGKILL) }
-        }
-    }
-}
-if let names = environment["FETCHKIT_SYNC_WEAKEN"] {
-    let all: [String: SyncWeakening] = [
-        "freshKeyPerAttempt": .freshKeyPerAttempt, "dropSendingWrites": .dropSendingWrites,
-        "cursorBeforePage": .cursorBeforePage, "dropFailedWrites": .dropFailedWrites,
-        "rejectUnauthorized": .rejectUnauthorized, "resyncWithoutPrune": .resyncWithoutPrune,
-        "noOverlap": .noOverlap, "concurrentPerRecord": .concurrentPerRecord,
-    ]
-    let chosen = names.split(separator: ",").compactMap { all[String($0)] }
-    SyncTestHooks.shared.withLock { $0.weakenings = SyncWeakening(chosen) }
-}
+let withoutKeys = ProcessInfo.processInfo.environment["FETCHKIT_SYNC_NO_KEYS"] == "1"
 
 /// One sync; the exit status.
 func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) async -> Int32 {
@@ -60,9 +30,10 @@ func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) a
         return 1
     }
     defer { store.close() }
-    let mirror = SyncedCollection(
-        NotesAPI.collection(at: base, overlap: .time(.milliseconds(overlap)), pageSize: 5, conflictCheck: .none),
-        store: store, client: NotesAPI.client(), concurrency: concurrency)
+    var notes = NotesAPI.collection(
+        at: base, overlap: .time(.milliseconds(overlap)), pageSize: 5, conflictCheck: .none)
+    if withoutKeys { notes.idempotencyKeyHeader = nil }
+    let mirror = SyncedCollection(notes, store: store, client: NotesAPI.client(), concurrency: concurrency)
     do {
         let report = try await mirror.sync()
         print("sent \(report.writesSent), applied \(report.recordsApplied), pages \(report.pagesApplied)")
@@ -77,9 +48,3 @@ func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) a
 let overlap = arguments.count > 3 ? Int64(arguments[3]) ?? 5000 : 5000
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 4 : 4
 exit(await syncOnce(store: arguments[1], base: base, overlap: overlap, concurrency: concurrency))
-
-/// How many times the kill point was reached.
-final class Reached: Sendable {
-    private let count = Locked(0)
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
-}

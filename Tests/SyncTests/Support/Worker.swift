@@ -9,7 +9,7 @@ import TestSupport
 #endif
 
 /// The `SyncWorker` child process: one sync of the notes collection in a process of its own,
-/// which a kill point or the backend kills with SIGKILL.
+/// which the backend kills with SIGKILL when a request it watches for arrives.
 enum Worker {
     /// How a run ended.
     struct Ending: Sendable, CustomStringConvertible {
@@ -34,13 +34,11 @@ enum Worker {
     ///
     /// - Parameters:
     ///   - fixture: the store file and backend.
-    ///   - killAt: the kill point (`beforeSend`, `afterResponse`, `midPage:2`), or `nil`.
-    ///   - weaken: guarantees to remove, by name.
+    ///   - withoutKeys: whether the collection is described without idempotency keys.
     ///   - overlap: the keyset overlap in milliseconds.
     ///   - concurrency: writes sent at once (1: in outbox order, so faults hit a known write).
     static func sync(
-        _ fixture: SyncFixture, killAt: String? = nil, weaken: [String] = [], overlap: Int = 5000,
-        concurrency: Int = 1
+        _ fixture: SyncFixture, withoutKeys: Bool = false, overlap: Int = 5000, concurrency: Int = 1
     ) async throws -> Ending {
         let process = Process()
         process.executableURL = try BuiltProducts.executable(named: "SyncWorker")
@@ -48,8 +46,7 @@ enum Worker {
             fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency),
         ]
         var environment = ProcessInfo.processInfo.environment
-        environment["FETCHKIT_SYNC_KILL_AT"] = killAt
-        environment["FETCHKIT_SYNC_WEAKEN"] = weaken.isEmpty ? nil : weaken.joined(separator: ",")
+        environment["FETCHKIT_SYNC_NO_KEYS"] = withoutKeys ? "1" : nil
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
