@@ -207,68 +207,6 @@ public struct PendingWrite: StoredEntity, Equatable {
     }
 }
 
-/// A collection's pull position and bookkeeping: one row per mirrored collection.
-struct SyncCheckpoint: StoredEntity {
-    /// The collection's name.
-    var id: String
-    /// Where the next incremental pull goes on from.
-    var cursor: SyncCursor?
-    /// A walk over the whole collection in progress (a snapshot, a resync, a reconciliation).
-    var walk: SyncWalk?
-    /// When a pull last finished.
-    var lastPull: Date?
-    /// When a push last emptied the outbox.
-    var lastPush: Date?
-    /// When the identities were last reconciled.
-    var lastReconcile: Date?
-    /// The next outbox order number.
-    var nextSequence: Int64
-    /// Walk generations handed out so far.
-    var generations: Int64
-
-    static let entityName = "SyncCheckpoint"
-}
-
-/// A walk over a whole collection, resumable after a kill: which records it has seen is kept
-/// in ``SyncSeenRecord`` rows of its generation.
-struct SyncWalk: Codable, Sendable, Hashable {
-    enum Kind: String, Codable, Sendable {
-        /// A snapshot collection's walk (every run).
-        case snapshot
-        /// A full resync after the cursor was rejected.
-        case resync
-        /// An identity reconciliation.
-        case reconcile
-    }
-    var kind: Kind
-    var generation: Int64
-    /// The position of the walk's next request.
-    var position: SyncCursor?
-    /// For a reconciliation, the last identity read.
-    var lastIdentity: String?
-}
-
-/// A record a walk saw.
-struct SyncSeenRecord: StoredEntity {
-    /// `collection`, generation and record identity.
-    var id: String
-    var collection: String
-    var generation: Int64
-    var recordID: String
-
-    static let entityName = "SyncSeenRecord"
-    static let collection = Field<SyncSeenRecord, String>("collection")
-    static let generation = Field<SyncSeenRecord, Int64>("generation")
-    static let indexes = [EntityIndex(collection, generation)]
-
-    init(collection: String, generation: Int64, recordID: String) {
-        self.id = "\(collection)\u{1F}\(generation)\u{1F}\(recordID)"
-        self.collection = collection
-        self.generation = generation
-        self.recordID = recordID
-    }
-}
-
 extension DatabaseValue {
     /// The value as record-identity text.
     var identityText: String {
@@ -279,18 +217,5 @@ extension DatabaseValue {
         case .text(let value): value
         case .blob(let value): value.base64EncodedString()
         }
-    }
-}
-
-/// The entities a store that holds mirrors needs besides your own: list them when you open it.
-///
-/// ```swift
-/// let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
-/// ```
-public enum SyncSchema {
-    /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, and the records
-    /// a walk over a whole collection has seen.
-    public static var entities: [any StoredEntity.Type] {
-        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self]
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-public import Observation
 
 /// A mirrored collection's sync state, as a UI shows it.
 public struct SyncStatus: Sendable, Hashable {
@@ -28,41 +27,5 @@ public struct SyncStatus: Sendable, Hashable {
     /// - Parameter collection: the collection's name.
     public init(collection: String) {
         self.collection = collection
-    }
-}
-
-/// A mirror's ``SyncStatus`` as an `@Observable` value, for SwiftUI and other observers of the
-/// main actor: `monitor.status` changes as the mirror's does.
-///
-/// ```swift
-/// @MainActor final class NotesScreen {
-///     let monitor: SyncMonitor
-///     init<E>(mirror: SyncedCollection<E>) { monitor = SyncMonitor(mirror) }
-///     var banner: String { monitor.status.pendingCount == 0 ? "Synced" : "\(monitor.status.pendingCount) waiting" }
-/// }
-/// ```
-@MainActor
-@Observable
-public final class SyncMonitor {
-    /// The mirror's status, updated on the main actor.
-    public private(set) var status: SyncStatus
-    @ObservationIgnored private var following: Task<Void, Never>?
-
-    /// Follows a mirror's status until the monitor is released.
-    ///
-    /// - Parameter mirror: the mirror to follow.
-    public init<Entity>(_ mirror: SyncedCollection<Entity>) {
-        status = SyncStatus(collection: mirror.remote.name)
-        let updates = mirror.statusUpdates
-        following = Task { [weak self] in
-            for await status in updates {
-                guard let self else { return }
-                self.status = status
-            }
-        }
-    }
-
-    deinit {
-        following?.cancel()
     }
 }

@@ -1,113 +1,13 @@
 import FetchKit
 import Foundation
-import Locking
 import Persistence
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// A response's body and head.
-struct Exchange: Sendable {
-    let data: Data
-    let response: HTTPURLResponse
-}
-
+/// Pulling: pages of changes from the cursor, each applied with its cursor in one transaction.
 extension SyncedCollection {
-    /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
-    func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
-        var report = SyncReport()
-        let start = try await prepare()
-        var held = Set<String>()
-        let pushed = try await push(&report, honouringBackoff: !pulling, held: &held, waiting: start.outboxWaiting)
-        guard pulling else {
-            if let pushed { throw pushed }
-            return report
-        }
-        try await pull(&report, start: start)
-        let again = try await push(&report, honouringBackoff: false, held: &held)
-        if let failure = pushed ?? again { throw failure }
-        return report
-    }
-
-    /// Sends a request and returns its body and head.
-    func exchange(_ endpoint: any Endpoint, headers: [String: String] = [:]) async throws(FetchError) -> Exchange {
-        try await client.fetch(
-            UncachedRequest(endpoint, extraHeaders: headers),
-            extracting: .custom { data, response in Exchange(data: data, response: response) })
-    }
-
-    /// Runs a store block, turning its failures into ``SyncError``s naming the collection.
-    func persist<T: Sendable>(
-        record: String? = nil, page: String? = nil, _ block: @escaping @Sendable (ObjectTransaction) throws -> T
-    ) async throws(SyncError) -> T {
-        try await storeWork(record: record, page: page) {
-            try await self.store.context.persist { tx in
-                tx.allowWrites(to: Entity.self)
-                return try block(tx)
-            }
-        }
-    }
-
-    /// Runs a block of reads, turning its failures into ``SyncError``s naming the collection.
-    func read<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws(SyncError) -> T {
-        try await storeWork { try await self.store.context.read(block) }
-    }
-
-    private func storeWork<T: Sendable>(
-        record: String? = nil, page: String? = nil, _ work: () async throws -> T
-    ) async throws(SyncError) -> T {
-        do {
-            return try await work()
-        } catch let error as SyncError {
-            throw error
-        } catch let error as PersistenceError {
-            let what = record.map { " record \($0)" } ?? page.map { " page \($0)" } ?? ""
-            throw SyncError(
-                .storeFailed, collection: remote.name, record: record, page: page,
-                "The store refused\(what) of \(remote.name): \(error.message)", persistenceError: error)
-        } catch {
-            throw SyncError(
-                .storeFailed, collection: remote.name, record: record, page: page,
-                "The store refused a change of \(remote.name): \(error)")
-        }
-    }
-
-    /// What a run starts from, read in one transaction: the collection's checkpoint, whether
-    /// its outbox holds a write to send, and whether the store holds none of its rows.
-    struct RunStart: Sendable {
-        var checkpoint: SyncCheckpoint
-        var outboxWaiting: Bool
-        var storeEmpty: Bool
-    }
-
-    /// Makes sure the sync tables exist and the collection has its checkpoint, and reads what the
-    /// run starts from.
-    func prepare() async throws(SyncError) -> RunStart {
-        let collection = remote.name
-        let keyset = if case .keyset = remote.cursor { true } else { false }
-        @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
-            guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
-            let waiting = try tx.first(PendingWrite.unsent(in: collection)) != nil
-            let empty = try keyset && tx.first(Query<Entity>()) == nil
-            return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
-        }
-        // A collection synced before has its checkpoint: one read, no write.
-        if let ready = try await read(start) { return ready }
-        return try await persist { tx in
-            _ = try tx.count(Query<SyncSeenRecord>())
-            if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
-                try tx.insert(try Self.checkpoint(collection, in: tx))
-            }
-            guard let ready = try start(tx) else {
-                throw SyncError(.misuse, collection: collection, "The checkpoint of \(collection) was not stored.")
-            }
-            return ready
-        }
-    }
-
-    // MARK: Pull
-
     /// Pulls the collection's changes, resuming a walk a kill interrupted, and reconciles
     /// identities when due.
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {
@@ -159,7 +59,7 @@ extension SyncedCollection {
     }
 
     /// Reads and applies pages until the server has no more.
-    private func pages(
+    func pages(
         _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
     ) async throws(SyncError) {
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
@@ -228,7 +128,7 @@ extension SyncedCollection {
     }
 
     /// The position after `page`.
-    private func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
+    func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
     {
         if let cursor = page.cursor { return cursor }
         switch remote.cursor {
@@ -255,7 +155,7 @@ extension SyncedCollection {
     }
 
     /// The cursor a keyset run starts from: the overlap before the last applied record.
-    private func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
+    func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
         guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.cursor else { return cursor }
         switch (overlap, version) {
         case (.none, _):
@@ -270,14 +170,14 @@ extension SyncedCollection {
         }
     }
 
-    private struct Applied: Sendable {
+    struct Applied: Sendable {
         var applied = 0
         var deleted = 0
         var conflicts = 0
     }
 
     /// Applies a page and moves the cursor in one transaction.
-    private func apply(
+    func apply(
         _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool
     ) async throws(SyncError) -> Applied {
         let collection = remote.name
@@ -359,254 +259,10 @@ extension SyncedCollection {
         }
     }
 
-    /// Ends a walk: deletes the rows it did not see (unless a write waits for them), forgets
-    /// what it saw, and keeps its position as the incremental cursor.
-    private func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> Int {
-        let collection = remote.name
-        let kind = remote.cursor
-        let retaining = remote.retaining
-        return try await persist { tx in
-            var deleted = 0
-            do {
-                let seen = Set(
-                    try tx.fetch(
-                        Query<SyncSeenRecord>(
-                            where: SyncSeenRecord.collection == collection
-                                && SyncSeenRecord.generation == walk.generation)
-                    ).map(\.recordID))
-                let waiting = Set(
-                    try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
-                // Rows the filter matches stay; a row it cannot decide (NULL) goes like any other.
-                let kept = Set(
-                    try retaining.map { filter in
-                        try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
-                    } ?? [])
-                let stale = try tx.fetch(Query<Entity>()).map(\.id).filter {
-                    let text = $0.databaseValue.identityText
-                    return !seen.contains(text) && !waiting.contains(text) && !kept.contains(text)
-                }
-                var start = 0
-                while start < stale.count {
-                    let chunk = stale[start..<min(start + 500, stale.count)]
-                    deleted += try tx.delete(Query<Entity>(where: Entity.idField.isIn(chunk)))
-                    start += 500
-                }
-            }
-            _ = try tx.delete(
-                Query<SyncSeenRecord>(
-                    where: SyncSeenRecord.collection == collection && SyncSeenRecord.generation == walk.generation))
-            var checkpoint = try Self.checkpoint(collection, in: tx)
-            checkpoint.walk = nil
-            switch walk.kind {
-            case .reconcile: checkpoint.lastReconcile = Date()
-            case .resync:
-                checkpoint.cursor = cursor
-                checkpoint.lastPull = Date()
-            case .snapshot:
-                checkpoint.cursor = nil
-                checkpoint.lastPull = Date()
-            }
-            if kind == .snapshot, walk.kind == .resync { checkpoint.cursor = nil }
-            try tx.upsert(checkpoint)
-            return deleted
-        }
-    }
-
-    /// Lists every identity and deletes local rows the server no longer has.
-    private func reconcile(_ identities: IdentityListing<Entity>, _ report: inout SyncReport) async throws(SyncError) {
-        let checkpoint = try await beginWalk(.reconcile)
-        guard let walk = checkpoint.walk else { return }
-        let collection = remote.name
-        var after: String?
-        while true {
-            let exchange: Exchange
-            do {
-                exchange = try await self.exchange(identities.request(after))
-            } catch {
-                throw requestError(error, page: after.map { "identities after \($0)" } ?? "identities")
-            }
-            let page: (identities: [Entity.ID], hasMore: Bool)
-            do {
-                page = try identities.page(exchange.data, exchange.response)
-            } catch {
-                throw SyncError(
-                    .undecodablePage, collection: collection, page: "identities after \(after ?? "start")",
-                    "A page of \(collection)'s identities does not decode: \(error)")
-            }
-            let texts = page.identities.map { $0.databaseValue.identityText }
-            try await persist { tx in
-                try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
-            }
-            guard page.hasMore, let last = texts.last, last != after else { break }
-            after = last
-        }
-        report.recordsDeleted += try await finishWalk(walk, cursor: nil)
-        report.reconciled = true
-    }
-
-    /// Records that a walk saw these identities. A record can be seen twice in one walk (a
-    /// listing that moved on between two pages, a walk resumed after a kill): seen is seen.
-    static func markSeen(
-        _ identities: [String], collection: String, generation: Int64, in tx: ObjectTransaction
-    ) throws {
-        for identity in Set(identities) {
-            try tx.upsert(SyncSeenRecord(collection: collection, generation: generation, recordID: identity))
-        }
-    }
-
-    // MARK: Rebase
-
-    /// A pull met a record with pending writes: keeps the local change and, when the server's
-    /// version differs from the writes' base, resolves the conflict by the policy. Returns
-    /// whether there was a conflict.
-    func rebase(
-        _ writes: [PendingWrite], remote record: Entity?, policy: ConflictPolicy<Entity>, in tx: ObjectTransaction
-    ) throws -> Bool {
-        guard var first = writes.first else { return false }
-        let remoteData = try record.map(Self.encode)
-        if first.attempts > 0 || first.state == .sending || first.state == .rejected {
-            // Its outcome is unknown (or refused): keep the newest server version with it; the
-            // acknowledgement (or the app's decision) settles the row.
-            first.remote = remoteData
-            try tx.update(first)
-            return false
-        }
-        let base = try first.base(as: Entity.self)
-        if first.state != .conflicted, sameVersion(base, record) { return false }
-        var write = writes.last ?? first
-        let local = try write.local(as: Entity.self)
-        let resolution =
-            first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
-        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
-        switch resolution {
-        case .keepRemote:
-            for pending in writes { _ = try tx.delete(pending) }
-            if let record { try storeRemote(record, in: tx) } else { _ = try tx.delete(Entity.self, id: identity) }
-        case .keepLocal:
-            for var pending in writes {
-                pending.base = remoteData
-                if record == nil, pending.operation == .update { pending.operation = .create }
-                if record != nil, pending.operation == .create { pending.operation = .update }
-                try tx.update(pending)
-            }
-            if record == nil, write.operation == .delete { for pending in writes { _ = try tx.delete(pending) } }
-        case .use(let merged):
-            write.payload = try Self.encode(merged)
-            write.base = remoteData
-            write.operation = record == nil ? .create : .update
-            try tx.update(write)
-            try tx.upsert(merged)
-        case .park:
-            first.state = .conflicted
-            first.remote = remoteData
-            try tx.update(first)
-        }
-        return true
-    }
-
-    /// Whether the server's record is the base (by version, else by content).
-    /// Stores a server record in place of the row, carrying the row's local-only fields
-    /// (``RemoteCollection/keepingLocal``).
-    func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
-        if let keep = remote.keepingLocal, let stored = try tx.fetch(Entity.self, id: record.id) {
-            try tx.upsert(keep(record, stored))
-        } else {
-            try tx.upsert(record)
-        }
-    }
-
-    func sameVersion(_ base: Entity?, _ remote: Entity?) -> Bool {
-        switch (base, remote) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        case (let base?, let remote?):
-            if let version = self.remote.version, let a = version(base), let b = version(remote) { return a == b }
-            return (try? Self.encode(base)) == (try? Self.encode(remote))
-        }
-    }
-
-    // MARK: Helpers
-
-    func requestError(_ error: FetchError, page: SyncCursor?) -> SyncError {
-        requestError(error, page: page.map(Self.describe) ?? "first")
-    }
-
-    func requestError(_ error: FetchError, page: String? = nil, record: String? = nil) -> SyncError {
-        let unauthorized = error.code == .authenticationFailed || error.statusCode == 401
-        let what = record.map { "the write of \(remote.name)/\($0)" } ?? "the changes of \(remote.name)"
-        return SyncError(
-            unauthorized ? .unauthorized : .requestFailed, collection: remote.name, record: record, page: page,
-            "Could not \(record == nil ? "pull" : "send") \(what): \(error.description)", fetchError: error)
-    }
-
-    static func describe(_ cursor: SyncCursor) -> String {
-        switch cursor {
-        case .keyset(let version, let id): "after \(version) / \(id)"
-        case .token(let token): token.count > 64 ? "token \(token.prefix(61))…" : "token \(token)"
-        case .page(let number): "page \(number)"
-        }
-    }
-
     /// Whether keyset cursor `a` comes before `b`.
     static func precedes(_ a: SyncCursor, _ b: SyncCursor) -> Bool {
         guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
         if va != vb { return va < vb }
         return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
-    }
-}
-
-/// Text timestamps in the formats APIs use for `updated`: `2026-11-24 09:59:14.909Z` and ISO
-/// 8601 (`T` separator, any number of fraction digits, `Z` or no zone, read as UTC).
-enum Timestamp {
-    /// `text` moved by `seconds`, written in the same shape, or `nil` when it is not a timestamp.
-    static func shift(_ text: String, by seconds: Double) -> String? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 19 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
-            let day = number(8..<10), bytes[10] == 32 || bytes[10] == 84, let hour = number(11..<13), bytes[13] == 58,
-            let minute = number(14..<16), bytes[16] == 58, let second = number(17..<19)
-        else { return nil }
-        var index = 19
-        var fractionDigits = 0
-        var fraction = 0.0
-        if index < bytes.count, bytes[index] == 46 {
-            index += 1
-            var scale = 0.1
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                fraction += Double(bytes[index] - 48) * scale
-                scale /= 10
-                fractionDigits += 1
-                index += 1
-            }
-        }
-        let suffix = String(decoding: bytes[index...], as: UTF8.self)
-        guard suffix.isEmpty || suffix == "Z" else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard
-            let date = calendar.date(
-                from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
-        else { return nil }
-        let shifted = date.timeIntervalSince1970 + fraction + seconds
-        let whole = floor(shifted)
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        var result = String(format: "%04d", parts.year ?? 0) + "-" + two(parts.month) + "-" + two(parts.day)
-        result += (bytes[10] == 84 ? "T" : " ") + two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second)
-        if fractionDigits > 0 {
-            let scaled = Int(((shifted - whole) * pow(10, Double(fractionDigits))).rounded(.down))
-            result += "." + String(format: "%0\(fractionDigits)d", scaled)
-        }
-        return result + suffix
     }
 }

@@ -4,7 +4,7 @@ import Testing
 /// Each public type of the library modules lives in a file named after it (`Type.swift`, or
 /// `Type+Concern.swift`), so a reader finds a type by its name.
 @Suite struct TypeFileTests {
-    static let modules = ["FetchKit", "Persistence", "Decoding", "FetchKitTesting"]
+    static let modules = ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Sync"]
 
     /// The top-level public types a source file declares: the names after `public struct`,
     /// `public final class`, `public class`, `public enum`, `public protocol` or `public actor`
@@ -28,6 +28,19 @@ import Testing
             public func helper() {}
             """
         #expect(Self.publicTypes(in: source) == ["Book", "Store", "Live"])
+    }
+
+    /// Sync's files hold one concern each (a run's choosing, sending, judging, settling, pulling
+    /// and walking apart): none is over 450 lines.
+    @Test func noSyncFileIsOver450Lines() throws {
+        let folder = Repository.root.appendingPathComponent("Sources/Sync")
+        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var long: [String] = []
+        for case let file as URL in enumerator where file.pathExtension == "swift" {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.count > 450 { long.append("\(file.lastPathComponent): \(lines.count)") }
+        }
+        #expect(long.isEmpty, "\(long)")
     }
 
     @Test func everyPublicTypeIsInAFileOfItsName() throws {

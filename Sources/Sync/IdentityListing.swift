@@ -1,0 +1,33 @@
+public import FetchKit
+public import Foundation
+public import Persistence
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Lists every identity of a collection, keyset paged, to find records the server deleted
+/// without a tombstone (hard deletes).
+public struct IdentityListing<Entity: StoredEntity>: Sendable {
+    /// The request for the identities after `identity` (`nil`: from the first), sorted by identity.
+    public var request: @Sendable (_ after: String?) -> any Endpoint
+    /// Reads a page of identities and whether another page follows.
+    public var page: @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+    /// How often a pull reconciles; a run starts one when this long has passed since the last.
+    public var interval: Duration
+
+    /// A listing.
+    ///
+    /// - Parameters:
+    ///   - interval: how often to reconcile.
+    ///   - request: the request for the identities after one (sorted by identity).
+    ///   - page: reads a page of identities and whether another follows.
+    public init(
+        every interval: Duration, request: @escaping @Sendable (_ after: String?) -> any Endpoint,
+        page: @escaping @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+    ) {
+        self.interval = interval
+        self.request = request
+        self.page = page
+    }
+}

@@ -1,0 +1,14 @@
+public import Persistence
+
+/// The entities a store that holds mirrors needs besides your own: list them when you open it.
+///
+/// ```swift
+/// let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
+/// ```
+public enum SyncSchema {
+    /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, and the records
+    /// a walk over a whole collection has seen.
+    public static var entities: [any StoredEntity.Type] {
+        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self]
+    }
+}

@@ -1,0 +1,179 @@
+import FetchKit
+import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Judging an answer: the server's record in a success, what a failure means (already applied,
+/// gone, misaddressed, a conflict, retry later, refused), and the record a write addresses.
+extension SyncedCollection {
+    enum Current: Sendable {
+        case found(Entity)
+        case missing
+        case failed(Outcome)
+    }
+
+    /// The server's record in a successful answer, checked: `.missing` when the answer carries
+    /// none, a ``SyncError/Code-swift.struct/badWriteResponse`` when it is not an answer (it does
+    /// not decode, or it is another record than `record`, the written record's identity text).
+    func answer(_ exchange: Exchange, record: String, attempts: Int) -> Current {
+        let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
+        let entity: Entity?
+        do {
+            entity = try remote.written(exchange.data, exchange.response)
+        } catch {
+            let property = SyncJSON.failedProperty(error)
+            return .failed(
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: record, property: property,
+                        "The server's answer for \(remote.name)/\(record) (HTTP \(exchange.response.statusCode)) is not "
+                            + "a record of it: \(SyncJSON.describe(error)); the write stays queued and is sent again."),
+                    wait))
+        }
+        guard let entity else { return .missing }
+        let answered = entity.id.databaseValue.identityText
+        if answered != record {
+            return .failed(
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: record,
+                        "The server answered for \(remote.name)/\(record) with the record "
+                            + "\(answered); the write stays queued and is sent again."),
+                    wait))
+        }
+        return .found(entity)
+    }
+
+    /// What a failed send means.
+    func failed(_ write: PendingWrite, _ error: FetchError) async -> Outcome {
+        let status = error.statusCode
+        let record = try? target(of: write)
+        switch write.operation {
+        case .create where remote.isAlreadyExisting(error):
+            // A create the server applied before (a retry after a lost answer): confirm it.
+            guard let read = remote.read, let record else { return .acknowledged(nil) }
+            switch await current(read(record), record: write.recordID) {
+            case .found(let found): return .acknowledged(found)
+            case .missing:
+                return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
+            case .failed(let outcome): return outcome
+            }
+        case .update where status == 404, .delete where status == 404:
+            return await notFound(write, record, error)
+        default:
+            break
+        }
+        if status == 412 {
+            guard let read = remote.read, let record else { return .conflict(nil) }
+            switch await current(read(record), record: write.recordID) {
+            case .found(let found):
+                if write.operation == .update, appliedBefore(write, local: record, remote: found) {
+                    return .acknowledged(found)
+                }
+                return .conflict(try? Self.encode(found))
+            case .missing: return .conflict(nil)
+            case .failed(let outcome): return outcome
+            }
+        }
+        return classify(error, record: write.recordID, attempts: write.attempts)
+    }
+
+    /// An update or a delete answered `404`: the record is gone, or the write was addressed
+    /// where the server does not take it. A read of the record tells them apart (without one,
+    /// the answer is taken at its word). Gone: a delete is done, an update is a conflict with a
+    /// deleted record, for the policy to decide. Still there: the write stays queued and the
+    /// run ends with ``SyncError/Code-swift.struct/misaddressedWrite`` naming the record.
+    func notFound(_ write: PendingWrite, _ record: Entity?, _ error: FetchError) async -> Outcome {
+        let gone: Outcome = write.operation == .delete ? .acknowledged(nil) : .conflict(nil)
+        guard let read = remote.read, let record else { return gone }
+        switch await current(read(record), record: write.recordID) {
+        case .missing: return gone
+        case .failed(let outcome): return outcome
+        case .found:
+            let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, write.attempts))
+            let address = error.request.map { " (\($0))" } ?? ""
+            return .retry(
+                SyncError(
+                    .misaddressedWrite, collection: remote.name, record: write.recordID,
+                    "The server answered 404 Not Found to the \(write.operation.rawValue) of "
+                        + "\(remote.name)/\(write.recordID)\(address), yet a read still finds the record: the write is "
+                        + "addressed where the server does not take it, or its rules refuse it. The write stays queued; "
+                        + "check the collection's \(write.operation.rawValue) request and serverID.",
+                    fetchError: error),
+                wait)
+        }
+    }
+
+    /// The record a write addresses, with its identity on the server: the local record (for a
+    /// delete, the record as last known), its server identity filled from the base or from the
+    /// server's version kept with it.
+    func target(of write: PendingWrite) throws -> Entity? {
+        let base = try write.base(as: Entity.self)
+        guard let record = try write.local(as: Entity.self) ?? base else { return nil }
+        guard let key = remote.serverID, record[keyPath: key] == nil else { return record }
+        guard let known = try base?[keyPath: key] ?? write.remote(as: Entity.self)?[keyPath: key] else {
+            return record
+        }
+        var copy = record
+        copy[keyPath: key] = known
+        return copy
+    }
+
+    /// Whether an update sent before, whose answer was lost (or whose process was killed), is
+    /// what changed the server's record: every property the update changed from the record as
+    /// this device had it (``PendingWrite/origin``) already has its value there, leaving out the
+    /// properties the server stamps (those that make up the record's version). The write is
+    /// then acknowledged, and becomes the base of the writes queued after it, not a conflict
+    /// with itself (nor sent again over a newer version: the server without idempotency keys
+    /// would apply it twice).
+    ///
+    /// Another client that made the very same change in between is taken for this write: the
+    /// record ends the same either way.
+    func appliedBefore(_ write: PendingWrite, local: Entity, remote record: Entity) -> Bool {
+        guard write.attempts > 1 else { return false }
+        if let origin = try? write.origin.map({ try SyncJSON.decode(Entity.self, from: $0) }) {
+            return FieldMerge.holdsChanges(of: local, since: origin, record, version: remote.version, emptyHolds: true)
+        }
+        // A write queued before the origin was kept: its changes are read against its base.
+        guard let base = try? write.base(as: Entity.self) else { return false }
+        return FieldMerge.holdsChanges(of: local, since: base, record, version: remote.version)
+    }
+
+    /// A failure that is not about the record: retry, wait for credentials, or reject.
+    func classify(_ error: FetchError, record: String, attempts: Int) -> Outcome {
+        let failure = requestError(error, record: record)
+        let status = error.statusCode ?? 0
+        if failure.code == .unauthorized { return .unauthorized(failure) }
+        let transient =
+            client.configuration.retryPolicy.isRetryable(error) || [408, 425, 429].contains(status)
+            || (500..<600).contains(status) || error.code == .connectionLost || error.code == .timedOut
+            || error.code == .transportFailed || error.code == .cancelled
+        if transient {
+            let wait = error.retryAfter ?? client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
+            return .retry(failure, wait)
+        }
+        let reason =
+            error.reportedFailure?.message ?? error.bodyExcerpt.map { "HTTP \(status): \($0)" }
+            ?? "HTTP \(status) (\(error.code))"
+        return .rejected(reason)
+    }
+
+    /// Reads the server's record.
+    func current(_ endpoint: any Endpoint, record: String) async -> Current {
+        let exchange: Exchange
+        do {
+            exchange = try await self.exchange(endpoint)
+        } catch {
+            if error.statusCode == 404 { return .missing }
+            return .failed(classify(error, record: record, attempts: 1))
+        }
+        switch answer(exchange, record: record, attempts: 1) {
+        case .missing:
+            return .failed(.rejected("The server's record \(remote.name)/\(record) does not decode."))
+        case let other: return other
+        }
+    }
+}

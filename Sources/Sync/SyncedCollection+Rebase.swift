@@ -1,0 +1,80 @@
+import FetchKit
+import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A pull that meets a record with waiting writes: the local change kept on top, a conflict
+/// decided by the policy; and server records stored in place of rows.
+extension SyncedCollection {
+    /// A pull met a record with pending writes: keeps the local change and, when the server's
+    /// version differs from the writes' base, resolves the conflict by the policy. Returns
+    /// whether there was a conflict.
+    func rebase(
+        _ writes: [PendingWrite], remote record: Entity?, policy: ConflictPolicy<Entity>, in tx: ObjectTransaction
+    ) throws -> Bool {
+        guard var first = writes.first else { return false }
+        let remoteData = try record.map(Self.encode)
+        if first.attempts > 0 || first.state == .sending || first.state == .rejected {
+            // Its outcome is unknown (or refused): keep the newest server version with it; the
+            // acknowledgement (or the app's decision) settles the row.
+            first.remote = remoteData
+            try tx.update(first)
+            return false
+        }
+        let base = try first.base(as: Entity.self)
+        if first.state != .conflicted, sameVersion(base, record) { return false }
+        var write = writes.last ?? first
+        let local = try write.local(as: Entity.self)
+        let resolution =
+            first.state == .conflicted ? .park : policy.resolve(Conflict(base: base, local: local, remote: record))
+        let identity = try SyncJSON.decode(Entity.ID.self, from: write.identity)
+        switch resolution {
+        case .keepRemote:
+            for pending in writes { _ = try tx.delete(pending) }
+            if let record { try storeRemote(record, in: tx) } else { _ = try tx.delete(Entity.self, id: identity) }
+        case .keepLocal:
+            for var pending in writes {
+                pending.base = remoteData
+                if record == nil, pending.operation == .update { pending.operation = .create }
+                if record != nil, pending.operation == .create { pending.operation = .update }
+                try tx.update(pending)
+            }
+            if record == nil, write.operation == .delete { for pending in writes { _ = try tx.delete(pending) } }
+        case .use(let merged):
+            write.payload = try Self.encode(merged)
+            write.base = remoteData
+            write.operation = record == nil ? .create : .update
+            try tx.update(write)
+            try tx.upsert(merged)
+        case .park:
+            first.state = .conflicted
+            first.remote = remoteData
+            try tx.update(first)
+        }
+        return true
+    }
+
+    /// Whether the server's record is the base (by version, else by content).
+    /// Stores a server record in place of the row, carrying the row's local-only fields
+    /// (``RemoteCollection/keepingLocal``).
+    func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
+        if let keep = remote.keepingLocal, let stored = try tx.fetch(Entity.self, id: record.id) {
+            try tx.upsert(keep(record, stored))
+        } else {
+            try tx.upsert(record)
+        }
+    }
+
+    func sameVersion(_ base: Entity?, _ remote: Entity?) -> Bool {
+        switch (base, remote) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case (let base?, let remote?):
+            if let version = self.remote.version, let a = version(base), let b = version(remote) { return a == b }
+            return (try? Self.encode(base)) == (try? Self.encode(remote))
+        }
+    }
+}

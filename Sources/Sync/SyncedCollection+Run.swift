@@ -1,0 +1,242 @@
+import FetchKit
+import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response's body and head.
+struct Exchange: Sendable {
+    let data: Data
+    let response: HTTPURLResponse
+}
+
+/// A run, and the plumbing every part of it shares: requests through the client, store work
+/// whose failures name the collection, and errors that name the request.
+extension SyncedCollection {
+    /// One run: push, pull, push what the rebase left. A started mirror's own runs only push.
+    func runOnce(pulling: Bool = true) async throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        let start = try await prepare()
+        var held = Set<String>()
+        let pushed = try await push(&report, honouringBackoff: !pulling, held: &held, waiting: start.outboxWaiting)
+        guard pulling else {
+            if let pushed { throw pushed }
+            return report
+        }
+        try await pull(&report, start: start)
+        let again = try await push(&report, honouringBackoff: false, held: &held)
+        if let failure = pushed ?? again { throw failure }
+        return report
+    }
+
+    /// What a run starts from, read in one transaction: the collection's checkpoint, whether
+    /// its outbox holds a write to send, and whether the store holds none of its rows.
+    struct RunStart: Sendable {
+        var checkpoint: SyncCheckpoint
+        var outboxWaiting: Bool
+        var storeEmpty: Bool
+    }
+
+    /// Makes sure the sync tables exist and the collection has its checkpoint, and reads what the
+    /// run starts from.
+    func prepare() async throws(SyncError) -> RunStart {
+        let collection = remote.name
+        let keyset = if case .keyset = remote.cursor { true } else { false }
+        @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
+            guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
+            let waiting = try tx.first(PendingWrite.unsent(in: collection)) != nil
+            let empty = try keyset && tx.first(Query<Entity>()) == nil
+            return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
+        }
+        // A collection synced before has its checkpoint: one read, no write.
+        if let ready = try await read(start) { return ready }
+        return try await persist { tx in
+            _ = try tx.count(Query<SyncSeenRecord>())
+            if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
+                try tx.insert(try Self.checkpoint(collection, in: tx))
+            }
+            guard let ready = try start(tx) else {
+                throw SyncError(.misuse, collection: collection, "The checkpoint of \(collection) was not stored.")
+            }
+            return ready
+        }
+    }
+
+    /// Sends a request and returns its body and head.
+    func exchange(_ endpoint: any Endpoint, headers: [String: String] = [:]) async throws(FetchError) -> Exchange {
+        try await client.fetch(
+            UncachedRequest(endpoint, extraHeaders: headers),
+            extracting: .custom { data, response in Exchange(data: data, response: response) })
+    }
+
+    /// Runs a store block, turning its failures into ``SyncError``s naming the collection.
+    func persist<T: Sendable>(
+        record: String? = nil, page: String? = nil, _ block: @escaping @Sendable (ObjectTransaction) throws -> T
+    ) async throws(SyncError) -> T {
+        try await storeWork(record: record, page: page) {
+            try await self.store.context.persist { tx in
+                tx.allowWrites(to: Entity.self)
+                return try block(tx)
+            }
+        }
+    }
+
+    /// Runs a block of reads, turning its failures into ``SyncError``s naming the collection.
+    func read<T: Sendable>(_ block: @escaping @Sendable (ObjectTransaction) throws -> T) async throws(SyncError) -> T {
+        try await storeWork { try await self.store.context.read(block) }
+    }
+
+    private func storeWork<T: Sendable>(
+        record: String? = nil, page: String? = nil, _ work: () async throws -> T
+    ) async throws(SyncError) -> T {
+        do {
+            return try await work()
+        } catch let error as SyncError {
+            throw error
+        } catch let error as PersistenceError {
+            let what = record.map { " record \($0)" } ?? page.map { " page \($0)" } ?? ""
+            throw SyncError(
+                .storeFailed, collection: remote.name, record: record, page: page,
+                "The store refused\(what) of \(remote.name): \(error.message)", persistenceError: error)
+        } catch {
+            throw SyncError(
+                .storeFailed, collection: remote.name, record: record, page: page,
+                "The store refused a change of \(remote.name): \(error)")
+        }
+    }
+
+    func requestError(_ error: FetchError, page: SyncCursor?) -> SyncError {
+        requestError(error, page: page.map(Self.describe) ?? "first")
+    }
+
+    func requestError(_ error: FetchError, page: String? = nil, record: String? = nil) -> SyncError {
+        let unauthorized = error.code == .authenticationFailed || error.statusCode == 401
+        let what = record.map { "the write of \(remote.name)/\($0)" } ?? "the changes of \(remote.name)"
+        return SyncError(
+            unauthorized ? .unauthorized : .requestFailed, collection: remote.name, record: record, page: page,
+            "Could not \(record == nil ? "pull" : "send") \(what): \(error.description)", fetchError: error)
+    }
+
+    static func describe(_ cursor: SyncCursor) -> String {
+        switch cursor {
+        case .keyset(let version, let id): "after \(version) / \(id)"
+        case .token(let token): token.count > 64 ? "token \(token.prefix(61))…" : "token \(token)"
+        case .page(let number): "page \(number)"
+        }
+    }
+}
+
+// MARK: Runs, triggers and status
+
+extension SyncedCollection {
+    /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
+    /// Two calls at once share one run.
+    ///
+    /// Cancelling the task that called it cancels the run when no other caller waits on it: the
+    /// request in flight stops, a page already applied stays (with its cursor), and the call
+    /// throws a ``SyncError`` whose `fetchError` says `cancelled`.
+    ///
+    /// A write that fails on the way stays queued (a started mirror retries it on the client's
+    /// backoff); a write the server refuses for good is parked as rejected and the others go
+    /// on. The run throws the first failure that stopped it, or, when the pull went through, the
+    /// first failed send; the status keeps it until a run succeeds.
+    ///
+    /// - Returns: what the run did.
+    /// - Throws: ``SyncError``, naming the collection and the record or page.
+    @discardableResult
+    public func sync() async throws(SyncError) -> SyncReport {
+        try await engine.sync(
+            { () throws(SyncError) -> SyncReport in try await self.runOnce() }, read: { await self.readStatus() })
+    }
+
+    /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
+    /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
+    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI).
+    public func start() async {
+        await engine.start(
+            run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
+            statusRead: { await self.readStatus() },
+            observe: { engine in
+                let collection = remote.name
+                return store.observe(
+                    .value(tracking: PendingWrite.self) { tx in
+                        let waiting = try tx.count(
+                            Query<PendingWrite>(
+                                where: PendingWrite.collection == collection && PendingWrite.state == .pending))
+                        return Counts(status: try Self.counts(of: collection, in: tx), waiting: waiting)
+                    }
+                ) { counts in
+                    Task { await engine.outboxChanged(counts.status, waiting: counts.waiting) }
+                }
+            })
+    }
+
+    /// Stops the triggers ``start()`` started; a run in progress finishes.
+    public func stop() async {
+        await engine.stop()
+    }
+
+    /// The collection's status now. The first look in a process reads the outbox's counts and
+    /// the last pull and push from the store, so a new launch shows the writes an earlier one
+    /// left before any run.
+    public var status: SyncStatus {
+        get async { await engine.currentStatus { await self.readStatus() } }
+    }
+
+    /// The collection's status as it changes: the status now (with the store's counts, as
+    /// ``status`` gives them), then each change.
+    public var statusUpdates: AsyncStream<SyncStatus> {
+        let engine = engine
+        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let relay = Task {
+            let updates = await engine.follow(
+                reading: { await self.readStatus() },
+                observing: { engine in
+                    let collection = remote.name
+                    return store.observe(
+                        .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in
+                            try Self.counts(of: collection, in: tx)
+                        }
+                    ) { fresh in
+                        Task { await engine.countsChanged(fresh) }
+                    }
+                })
+            for await status in updates { continuation.yield(status) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return stream
+    }
+
+    /// Reads the counts and dates of the status from the store.
+    func readStatus() async -> SyncStatus? {
+        let collection = remote.name
+        return try? await store.context.read { tx in try Self.counts(of: collection, in: tx) }
+    }
+
+    /// What an observation of the outbox reads: the status's counts and the writes waiting.
+    struct Counts: Sendable, Equatable {
+        var status: SyncStatus
+        var waiting: Int
+    }
+
+    /// The status's counts and dates, as the store holds them.
+    static func counts(of collection: String, in tx: ObjectTransaction) throws -> SyncStatus {
+        var status = SyncStatus(collection: collection)
+        // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
+        let outbox = PendingWrite.collection == collection
+        status.pendingCount = try tx.count(PendingWrite.unsent(in: collection))
+        status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
+        status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
+        status.nextRetry = try tx.first(
+            Query<PendingWrite>(
+                where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
+                sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
+        let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
+        status.lastPull = checkpoint?.lastPull
+        status.lastPush = checkpoint?.lastPush
+        return status
+    }
+}
