@@ -64,4 +64,56 @@ public struct WriteBatch: Sendable {
         self.request = request
         self.answers = answers
     }
+
+    /// The JSON batch format of PocketBase's `POST /api/batch`: a body of
+    /// `{"requests": [{"method", "url", "headers", "body"}]}`, each write's URL its path and query
+    /// and its body a JSON value, answered with `[{"status", "body"}]` in the same order.
+    ///
+    /// Each write runs as the caller of the batch: its own `Authorization` header is left out
+    /// (the batch request carries the client's).
+    ///
+    /// ```swift
+    /// batch: .jsonRequests(maximumCount: 50) { body in
+    ///     PocketBaseRequest(path: "/api/batch", method: .post, body: body)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumCount: the most writes in one request (PocketBase's `batch.maxRequests`, 50 by
+    ///     default).
+    ///   - endpoint: the batch request, with the body given.
+    /// - Returns: the batch API.
+    public static func jsonRequests(
+        maximumCount: Int, endpoint: @escaping @Sendable (RequestBody) -> any Endpoint
+    ) -> WriteBatch {
+        WriteBatch(
+            maximumCount: maximumCount,
+            request: { writes in
+                let items: [[String: Any]] = try writes.map { request in
+                    var url = request.url?.path ?? ""
+                    if let query = request.url?.query { url += "?" + query }
+                    let headers = (request.allHTTPHeaderFields ?? [:]).filter { $0.key.lowercased() != "authorization" }
+                    var item: [String: Any] = ["method": request.httpMethod ?? "GET", "url": url, "headers": headers]
+                    if let body = request.httpBody, !body.isEmpty {
+                        item["body"] = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+                    }
+                    return item
+                }
+                let body = try JSONSerialization.data(withJSONObject: ["requests": items])
+                return endpoint(RequestBody(data: body, contentType: "application/json"))
+            },
+            answers: { data, _ in
+                guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: [], debugDescription: "A batch's answer is not a list of answers."))
+                }
+                return try list.map { answer in
+                    var body = Data()
+                    if let value = answer["body"], !(value is NSNull) {
+                        body = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+                    }
+                    return Answer(status: answer["status"] as? Int ?? 0, body: body)
+                }
+            })
+    }
 }

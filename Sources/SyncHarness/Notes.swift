@@ -130,31 +130,9 @@ public enum NotesAPI {
                     })
             },
             batch: batchSize.map { size in
-                WriteBatch(
-                    maximumCount: size,
-                    request: { writes in
-                        let items: [[String: Any]] = writes.map { request in
-                            var item: [String: Any] = [
-                                "method": request.httpMethod ?? "GET", "url": request.url?.path ?? "",
-                                "headers": request.allHTTPHeaderFields ?? [:],
-                            ]
-                            if let body = request.httpBody { item["body"] = try? JSONSerialization.jsonObject(with: body) }
-                            return item
-                        }
-                        let body = try JSONSerialization.data(withJSONObject: ["requests": items])
-                        return NotesRequest(
-                            baseURL: base, path: "/batch", method: .post,
-                            body: RequestBody(data: body, contentType: "application/json"))
-                    },
-                    answers: { data, _ in
-                        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-                            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a list of answers"))
-                        }
-                        return try list.map { answer in
-                            let body = try answer["body"].map { $0 is NSNull ? Data() : try JSONSerialization.data(withJSONObject: $0) }
-                            return WriteBatch.Answer(status: answer["status"] as? Int ?? 0, body: body ?? Data())
-                        }
-                    })
+                .jsonRequests(maximumCount: size) { body in
+                    NotesRequest(baseURL: base, path: "/batch", method: .post, body: body)
+                }
             })
     }
 

@@ -117,35 +117,9 @@ enum BookSync {
     /// mirror sends that run's writes one by one; a batch rolled back for one write is sent again
     /// one by one, which finds the write at fault.
     static func batch(server: URL) -> WriteBatch {
-        WriteBatch(
-            maximumCount: 50,
-            request: { writes in
-                let items: [[String: Any]] = try writes.map { request in
-                    var url = request.url?.path ?? ""
-                    if let query = request.url?.query { url += "?" + query }
-                    // Each item runs as the batch's caller: an item's own Authorization is ignored.
-                    let headers = (request.allHTTPHeaderFields ?? [:]).filter { $0.key.lowercased() != "authorization" }
-                    var item: [String: Any] = ["method": request.httpMethod ?? "GET", "url": url, "headers": headers]
-                    if let body = request.httpBody { item["body"] = try JSONSerialization.jsonObject(with: body) }
-                    return item
-                }
-                let body = try JSONSerialization.data(withJSONObject: ["requests": items])
-                return PocketBaseRequest(
-                    server: server, path: "/api/batch", method: .post,
-                    body: RequestBody(data: body, contentType: "application/json"))
-            },
-            answers: { data, _ in
-                guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "A batch's answer is a list."))
-                }
-                return try list.map { answer in
-                    var body = Data()
-                    if let value = answer["body"], !(value is NSNull) {
-                        body = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
-                    }
-                    return WriteBatch.Answer(status: answer["status"] as? Int ?? 0, body: body)
-                }
-            })
+        .jsonRequests(maximumCount: 50) { body in
+            PocketBaseRequest(server: server, path: "/api/batch", method: .post, body: body)
+        }
     }
 
     /// The conflict rule: a removal wins on either side; otherwise the server's record (the change
