@@ -110,19 +110,15 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// The header that carries each write's idempotency key (the IETF `Idempotency-Key`
     /// draft), or `nil` to send none.
     public var idempotencyKeyHeader: String?
-    /// Carries the fields only this device keeps (the server has no place for them: a local
-    /// note, a mark, a cached thumbnail) from the stored row onto a server record before the
-    /// record replaces the row, on a pull and after a write; `nil` (the default) when the server
-    /// holds every field.
+    /// The fields only this device keeps (the server has no place for them: a local note, a mark,
+    /// a cached thumbnail), as Persistence's upsert rules: a server record stored over a row, on
+    /// a pull and after a write, keeps the row's values of these properties. Empty (the default)
+    /// when the server holds every field.
     ///
     /// ```swift
-    /// keepingLocal: { server, stored in
-    ///     var book = server
-    ///     book.summary = stored.summary  // the server's books have no summary
-    ///     return book
-    /// }
+    /// keeping: [.keep(Book.summary)]   // the server's books have no summary
     /// ```
-    public var keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)?
+    public var keeping: [ConflictRule<Entity>]
     /// Local rows that stay when the server no longer lists them: the rows the user marked, kept
     /// by a snapshot walk, a resync and an identity reconciliation that would otherwise delete
     /// them; `nil` (the default) to keep none. A row the filter cannot decide (a comparison with a
@@ -162,7 +158,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - isCursorRejected: whether an error means the cursor is invalid.
     ///   - isAlreadyExisting: whether a create's error means the record exists.
     ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
-    ///   - keepingLocal: carries local-only fields from the stored row onto a server record, or `nil`.
+    ///   - keeping: the local-only fields a server record stored over a row keeps (upsert rules).
     ///   - retaining: local rows a walk keeps when the server no longer lists them, or `nil`.
     ///   - batch: the backend's batch API, or `nil` to send each write on its own.
     ///   - schemaVersion: the outbox payloads' schema version.
@@ -181,13 +177,13 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
         isAlreadyExisting: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.alreadyExistingByDefault,
         idempotencyKeyHeader: String? = "Idempotency-Key",
-        keepingLocal: (@Sendable (_ server: Entity, _ stored: Entity) -> Entity)? = nil,
+        keeping: [ConflictRule<Entity>] = [],
         retaining: Filter<Entity>? = nil,
         batch: WriteBatch? = nil,
         schemaVersion: Int = 1
     ) {
         self.batch = batch
-        self.keepingLocal = keepingLocal
+        self.keeping = keeping
         self.retaining = retaining
         self.name = name
         self.cursor = cursor

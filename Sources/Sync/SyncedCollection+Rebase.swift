@@ -57,17 +57,13 @@ extension SyncedCollection {
         return true
     }
 
-    /// Whether the server's record is the base (by version, else by content).
-    /// Stores a server record in place of the row, carrying the row's local-only fields
-    /// (``RemoteCollection/keepingLocal``).
+    /// Stores a server record in place of the row, keeping the row's local-only fields
+    /// (``RemoteCollection/keeping``).
     func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
-        if let keep = remote.keepingLocal, let stored = try tx.fetch(Entity.self, id: record.id) {
-            try tx.upsert(keep(record, stored))
-        } else {
-            try tx.upsert(record)
-        }
+        try tx.upsert(record, onConflict: remote.keeping)
     }
 
+    /// Whether the server's record is the base (by version, else by content).
     func sameVersion(_ base: Entity?, _ remote: Entity?) -> Bool {
         switch (base, remote) {
         case (nil, nil): return true

@@ -69,36 +69,58 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                     "\(Entity.self) rows are kept by the synced collection \(name): a write made straight through the "
                         + "store would never reach the server, so the persist block was rolled back. Write them with "
                         + "SyncedCollection.save(_:in:) and delete(_:in:) in the block; keep local-only fields with "
-                        + "RemoteCollection.keepingLocal.")
+                        + "RemoteCollection.keeping.")
             }
         }
     }
 
     // MARK: Local writes
 
-    /// Writes `entity` locally and queues it for the server, in `transaction`: a create when no
-    /// row has its identity, else an update from the row's server version.
+    /// Writes `entity` locally and queues it for the server, in `transaction`: by default a
+    /// create when no row has its identity, else an update from the row's server version.
+    ///
+    /// Say which when the row does not tell: `as: .create` for a row the server has never had
+    /// (one written before the app synced, or just stored by an upsert with rules in the same
+    /// block), `as: .update` for a record the server has that this device holds no row of. While
+    /// earlier writes of the record wait unsent, the save joins them as it would by default.
+    ///
+    /// ```swift
+    /// let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating)])
+    /// try books.save(book, as: outcome == .inserted ? .create : .update, in: tx)
+    /// ```
     ///
     /// - Parameters:
     ///   - entity: the record to write (with its client-chosen identity, for a create).
+    ///   - operation: `.create` or `.update`; `nil` (the default) to decide by the stored row.
     ///   - transaction: the transaction of a `persist` block; the row and its outbox entry commit
     ///     with it.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/refusedWrite`` for a body with a
-    ///   non-idempotent operator (a key ending in `+` or `-`); `PersistenceError` from the store.
+    ///   non-idempotent operator (a key ending in `+` or `-`), ``SyncError/Code-swift.struct/misuse``
+    ///   for `as: .delete` (``delete(_:in:)`` deletes); `PersistenceError` from the store.
     ///
     /// Rows of a collection the app writes are written only this way (and by ``delete(_:in:)``):
     /// a `persist` block that writes them straight through the transaction, and not through the
     /// collection, is rolled back at its end with a ``SyncError`` (``SyncError/Code-swift.struct/refusedWrite``)
     /// that says so, since that change would never reach the server. Writes of the same block
     /// made beside a `save` of the collection go with it.
-    public func save(_ entity: Entity, in transaction: ObjectTransaction) throws {
+    public func save(
+        _ entity: Entity, as operation: PendingWrite.Operation? = nil, in transaction: ObjectTransaction
+    ) throws {
         transaction.allowWrites(to: Entity.self)
         let recordID = entity.id.databaseValue.identityText
+        if operation == .delete {
+            throw SyncError(
+                .misuse, collection: remote.name, record: recordID,
+                "A save of \(remote.name)/\(recordID) cannot be a delete; call delete(_:in:).")
+        }
         let stored = try transaction.fetch(Entity.self, id: entity.id)
         let writes = try self.writes(of: recordID, in: transaction)
         // The record keeps its identity on the server, whatever the app's copy carries.
         let entity = try addressed(entity, stored: stored, writes: writes)
-        try refuseNonIdempotent(try writeEndpoint(entity, stored: stored, recordID), recordID)
+        // What a new write of the record would be: as the app says, else by the stored row.
+        let creating =
+            writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
+        try refuseNonIdempotent(try writeEndpoint(entity, creating: creating, stored: stored, recordID), recordID)
         let payload = try Self.encode(entity)
         if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
             // Coalesce into the write not yet sent (or refused, or parked: this save is its fix).
@@ -127,11 +149,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         } else {
             // The record as this device had it: the base until the server's answer replaces
             // it, and the origin of the write's own changes for good.
-            let origin = try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
-            let operation: PendingWrite.Operation =
-                stored == nil && writes.last?.operation != .create ? .create : .update
+            let origin = creating ? nil : try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
             try enqueue(
-                operation, recordID: recordID, identity: entity.id, payload: payload, base: origin, in: transaction)
+                creating ? .create : .update, recordID: recordID, identity: entity.id, payload: payload, base: origin,
+                in: transaction)
         }
         try transaction.upsert(entity)
     }
@@ -377,9 +398,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
 
     /// The create or update request a save of `entity` will send, or the misuse error of a
     /// collection that has none.
-    private func writeEndpoint(_ entity: Entity, stored: Entity?, _ recordID: String) throws(SyncError) -> any Endpoint
-    {
-        if stored == nil {
+    private func writeEndpoint(
+        _ entity: Entity, creating: Bool, stored: Entity?, _ recordID: String
+    ) throws(SyncError) -> any Endpoint {
+        if creating {
             guard let create = remote.create else { throw readOnly("create", recordID, "create") }
             return create(entity)
         }
@@ -393,7 +415,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
             .misuse, collection: remote.name, record: recordID,
             "\(remote.name) has no request to \(verb) a record (RemoteCollection.\(property) is nil), so "
                 + "\(remote.name)/\(recordID) cannot be written through the mirror; store a local-only change with the "
-                + "transaction, and carry it across pulls with keepingLocal.")
+                + "transaction, and keep it across pulls with RemoteCollection.keeping.")
     }
 
     private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {

@@ -358,3 +358,25 @@ struct GuardedWriteTests {
         #expect(fixture.backend.notes["a"]?.title == "around the collection")
     }
 }
+
+@Suite("Saving as a create or an update")
+struct SaveAsTests {
+    @Test("A row stored by an upsert with rules in the same block is queued as the create it is")
+    func upsertThenCreate() async throws {
+        let fixture = try SyncFixture()
+        let mirror = fixture.mirror()
+        try fixture.store.context.persistAndWait { tx in
+            let note = Note(id: "a", title: "kept title")
+            let outcome = try tx.upsert(note, onConflict: [.keep(Note.title)])
+            try mirror.save(note, as: outcome == .inserted ? .create : .update, in: tx)
+        }
+        #expect(try fixture.outbox().map(\.operation) == [.create])
+        try await mirror.sync()
+        #expect(fixture.backend.notes["a"]?.title == "kept title")
+        #expect(fixture.backend.applications["create:kept title"] == 1)
+        let error = #expect(throws: SyncError.self) {
+            try fixture.store.context.persistAndWait { tx in try mirror.save(Note(id: "a", title: "x"), as: .delete, in: tx) }
+        }
+        #expect(error?.code == .misuse)
+    }
+}

@@ -99,11 +99,7 @@ enum OfflineFirst {
                     for owner in owners { try tx.upsert(owner) }  // before the photos, in the page's transaction
                 }
             },
-            keepingLocal: { server, stored in
-                var photo = server
-                photo.marked = stored.marked
-                return photo
-            },
+            keeping: [.keep(Photo.marked)],
             retaining: Photo.marked == true)
         return recent
     }

@@ -132,13 +132,8 @@ final class SnapshotTests {
             let pins = decoded.pins.map { Pin(id: $0.id, title: $0.title, ownerID: $0.owner.id) }
             return ChangePage(records: pins, hasMore: decoded.more, storingRelated: store)
         }
-        let keepingLocal: @Sendable (Pin, Pin) -> Pin = { server, stored in
-            var pin = server
-            pin.marked = stored.marked
-            return pin
-        }
         let collection = RemoteCollection<Pin>(
-            name: "pins", cursor: .snapshot, changes: changes, page: page, keepingLocal: keepingLocal,
+            name: "pins", cursor: .snapshot, changes: changes, page: page, keeping: [.keep(Pin.marked)],
             retaining: retaining)
         // No retries of the client's own: a failed page ends the run.
         let client = FetchClient { $0.retryPolicy = .none }

@@ -100,15 +100,11 @@ enum BookSync {
                     let page = try JSONDecoder().decode(IdentityPage.self, from: data)
                     return (page.items.map(\.volumeId), page.items.count == 1000)
                 }),
-            keepingLocal: { server, stored in
-                // The server's books hold no publisher, summary or cover: this device keeps its own.
-                var book = server
-                book.publisher = stored.publisher
-                book.publishedDate = stored.publishedDate
-                book.summary = stored.summary
-                book.thumbnailURL = stored.thumbnailURL
-                return book
-            },
+            // The server's books hold no publisher, summary or cover: this device keeps its own.
+            keeping: [
+                .keep(LibraryBook.publisherField), .keep(LibraryBook.publishedDateField),
+                .keep(LibraryBook.summaryField), .keep(LibraryBook.thumbnailURLField),
+            ],
             batch: batch(server: server))
     }
 

@@ -190,14 +190,9 @@ struct Library: Sendable {
                     .keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField),
                     .keep(LibraryBook.serverUpdatedField), .keep(LibraryBook.recordIDField),
                 ])
-            var book = try tx.fetch(LibraryBook.self, id: target.id) ?? target  // the row the upsert just wrote
-            if outcome == .inserted {
-                // Queued as a create: the outbox writes the row again with its entry.
-                _ = try tx.delete(LibraryBook.self, id: book.id)
-            } else if let existing = try tx.fetch(LibraryBook.self, id: book.id) {
-                book = existing
-            }
-            try outbox.save(book, in: tx)
+            let book = try tx.fetch(LibraryBook.self, id: target.id) ?? target  // the row the upsert just wrote
+            // A book new to the library is new to the server too.
+            try outbox.save(book, as: outcome == .inserted ? .create : nil, in: tx)
             try Self.linkAuthors(of: book, in: tx)
             return (book, outcome == .inserted)
         }

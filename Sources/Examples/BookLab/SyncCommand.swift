@@ -134,10 +134,7 @@ struct SyncCommand {
         try await library.store.context.persist { tx in
             let unsent = mirror.records(Query<LibraryBook>(where: LibraryBook.serverUpdatedField.isNil))
             for book in try tx.fetch(unsent).filter(\.writes.isEmpty).map(\.record) {
-                // Dropped and saved again, so the outbox queues it as a create.
-                _ = try tx.delete(LibraryBook.self, id: book.id)
-                try mirror.save(book, in: tx)
-                try Library.linkAuthors(of: book, in: tx)
+                try mirror.save(book, as: .create, in: tx)
             }
         }
     }

@@ -17,7 +17,7 @@ import Sync
 /// each page applied in one transaction with the photographers and places it names
 /// (`ChangePage.storingRelated`), and at the end of the walk the mirror prunes the photos the
 /// snapshot no longer holds, except the ones the user marked (`RemoteCollection.retaining`). A
-/// photo fetched again keeps its first-fetched time and its mark (`keepingLocal`). The
+/// photo fetched again keeps its first-fetched time and its mark (`RemoteCollection.keeping`). The
 /// collection is read-only: it has no create, update or delete requests.
 ///
 /// The client's pipeline checks Flickr's `"stat": "fail"` with its failure detector and redacts
@@ -65,12 +65,7 @@ final class RecentPhotosFetcher: Sendable {
                 return source.recentPhotos(page: number)
             },
             page: { data, _ in try Self.page(data, tally: tally) },
-            keepingLocal: { server, stored in
-                var photo = server
-                photo.firstFetched = stored.firstFetched
-                photo.marked = stored.marked
-                return photo
-            },
+            keeping: [.keep(Photo.firstFetchedField), .keep(Photo.marked)],
             retaining: Photo.marked == true)
         mirror = SyncedCollection(collection, store: store, client: client)
     }

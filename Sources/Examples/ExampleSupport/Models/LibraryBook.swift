@@ -52,6 +52,14 @@ public struct LibraryBook: StoredEntity {
     public static let serverUpdatedField = Field<LibraryBook, String?>("serverUpdated")
     /// The server's record id column (``recordID``).
     public static let recordIDField = Field<LibraryBook, String?>("recordID")
+    /// The publisher column: this device's own (the server's books have none).
+    public static let publisherField = Field<LibraryBook, String?>("publisher")
+    /// The published date column: this device's own.
+    public static let publishedDateField = Field<LibraryBook, String?>("publishedDate")
+    /// The description column: this device's own.
+    public static let summaryField = Field<LibraryBook, String?>("summary")
+    /// The thumbnail column: this device's own.
+    public static let thumbnailURLField = Field<LibraryBook, URL?>("thumbnailURL")
     /// The rating column, for `booklab rate` and the library's average.
     public static let ratingField = Field<LibraryBook, Int?>("rating")
     /// When the book was first added, kept when it is added again.
