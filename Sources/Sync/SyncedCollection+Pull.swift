@@ -11,12 +11,6 @@ extension SyncedCollection {
     /// Pulls the collection's changes, resuming a walk a kill interrupted, and reconciles
     /// identities when due.
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {
-        if case .keyset = remote.cursor, remote.version == nil {
-            throw SyncError(
-                .misuse, collection: remote.name,
-                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated or sequence)."
-            )
-        }
         // The checkpoint as the run started: the push before the pull changes only its `lastPush`.
         var checkpoint = start.checkpoint
         if checkpoint.walk == nil, remote.cursor == .snapshot {

@@ -7,7 +7,7 @@ public import Persistence
 /// each exactly once as far as HTTP allows.
 ///
 /// ```swift
-/// let mirror = SyncedCollection(notes, store: store, client: client, conflicts: .merge())
+/// let mirror = try SyncedCollection(notes, store: store, client: client, conflicts: .merge())
 /// try await store.context.persist { tx in
 ///     try mirror.save(Note(id: "n1", title: "Groceries", updated: ""), in: tx)   // the row changes now
 /// }
@@ -50,10 +50,26 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     ///   - conflicts: the conflict policy; server wins by default.
     ///   - concurrency: how many writes of different records are sent at once (at least 1); 4
     ///     by default. Writes of one record are always sent one after another.
+    /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/misuse`` for a description that
+    ///   cannot work, naming what is missing: a keyset cursor without
+    ///   ``RemoteCollection/version``, or ``ConflictCheck/readBeforeWrite`` without
+    ///   ``RemoteCollection/read``.
     public init(
         _ remote: RemoteCollection<Entity>, store: ObjectStore, client: FetchClient,
         conflicts: ConflictPolicy<Entity> = .serverWins, concurrency: Int = 4
-    ) {
+    ) throws(SyncError) {
+        if case .keyset = remote.cursor, remote.version == nil {
+            throw SyncError(
+                .misuse, collection: remote.name,
+                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated timestamp or "
+                    + "sequence): it is what the cursor advances by.")
+        }
+        if case .readBeforeWrite = remote.conflictCheck.kind, remote.read == nil, remote.update != nil {
+            throw SyncError(
+                .misuse, collection: remote.name,
+                "The conflict check of \(remote.name) reads each record before updating it, but the collection has no "
+                    + "read request (RemoteCollection.read); give one, or choose another ConflictCheck.")
+        }
         self.remote = remote
         self.store = store
         self.client = client
@@ -211,128 +227,6 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
             try enqueue(.delete, recordID: recordID, identity: id, payload: nil, base: base, in: transaction)
         }
         _ = try transaction.delete(Entity.self, id: id)
-    }
-
-    // MARK: The app's decisions
-
-    /// Sends a rejected write again (with a new idempotency key: the server may replay its
-    /// refusal for the old one).
-    ///
-    /// - Parameter write: a rejected or conflicted write of this collection.
-    /// - Throws: ``SyncError`` or `PersistenceError`.
-    public func retry(_ write: PendingWrite) async throws {
-        try await store.context.persist { tx in
-            tx.allowWrites(to: Entity.self)
-            guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
-            _ = try tx.delete(current)
-            current.id = Self.newKey()
-            current.state = .pending
-            current.attempts = 0
-            current.reason = nil
-            current.nextAttempt = nil
-            try tx.insert(current)
-        }
-        await engine.localWrite()
-    }
-
-    /// Drops a write the server refused or that conflicted, and puts the record back as the
-    /// server last had it (its base): a discarded create removes the row, a discarded delete
-    /// restores it.
-    ///
-    /// - Parameter write: a write of this collection.
-    /// - Throws: ``SyncError`` when the base does not decode; `PersistenceError`.
-    public func discard(_ write: PendingWrite) async throws {
-        let collection = remote.name
-        try await store.context.persist { tx in
-            tx.allowWrites(to: Entity.self)
-            guard let current = try tx.fetch(PendingWrite.self, id: write.id), current.collection == collection else {
-                return
-            }
-            let later = try tx.count(
-                Query<PendingWrite>(
-                    where: PendingWrite.collection == collection && PendingWrite.recordID == current.recordID
-                        && PendingWrite.sequence > current.sequence))
-            _ = try tx.delete(current)
-            guard later == 0 else { return }
-            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
-            if let base = try current.base(as: Entity.self) {
-                try tx.upsert(base)
-            } else {
-                _ = try tx.delete(Entity.self, id: identity)
-            }
-        }
-        await engine.refreshStatus(self)
-    }
-
-    /// Resolves a parked conflict (``PendingWrite/State-swift.enum/conflicted``).
-    ///
-    /// - Parameters:
-    ///   - write: the conflicted write.
-    ///   - resolution: ``Resolution/keepRemote`` applies the server's version and drops the
-    ///     write; ``Resolution/keepLocal`` sends the local change over it;
-    ///     ``Resolution/use(_:)`` writes and sends a record of your own (a merge).
-    /// - Throws: ``SyncError`` or `PersistenceError`.
-    public func resolve(_ write: PendingWrite, with resolution: Resolution<Entity>) async throws {
-        try await store.context.persist { tx in
-            tx.allowWrites(to: Entity.self)
-            guard var current = try tx.fetch(PendingWrite.self, id: write.id), current.state == .conflicted else {
-                return
-            }
-            let remoteRecord = try current.remote(as: Entity.self)
-            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
-            switch resolution {
-            case .park:
-                return
-            case .keepRemote:
-                _ = try tx.delete(current)
-                if let remoteRecord {
-                    try tx.upsert(remoteRecord)
-                } else {
-                    _ = try tx.delete(Entity.self, id: identity)
-                }
-            case .keepLocal, .use:
-                if case .use(let record) = resolution {
-                    current.payload = try Self.encode(record)
-                    try tx.upsert(record)
-                    if current.operation == .delete { current.operation = .update }
-                }
-                current.base = current.remote
-                current.remote = nil
-                if remoteRecord == nil, current.operation == .update { current.operation = .create }
-                if remoteRecord == nil, current.operation == .delete {
-                    _ = try tx.delete(current)
-                    return
-                }
-                _ = try tx.delete(current)
-                current.id = Self.newKey()
-                current.state = .pending
-                current.attempts = 0
-                try tx.insert(current)
-            }
-        }
-        await engine.localWrite()
-    }
-
-    /// Forgets where the collection's pulls are: the next ``sync()`` reads the whole collection
-    /// again from the start (a full resync), applies every record, and prunes the rows the server
-    /// no longer lists. Unsent writes, and the rows they change, are kept.
-    ///
-    /// A rejected cursor needs no call: the collection resyncs by itself, and a resync whose own
-    /// cursor expires starts again on the next run. Reset after the server was restored from a
-    /// backup, or when the rows should be checked against the server whole. A run in progress
-    /// ends first.
-    ///
-    /// - Throws: ``SyncError`` when the store fails.
-    public func resetCursor() async throws(SyncError) {
-        await engine.idle()
-        let collection = remote.name
-        let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
-        _ = try await beginWalk(kind)
-        try await persist { tx in
-            var checkpoint = try Self.checkpoint(collection, in: tx)
-            checkpoint.cursor = nil
-            try tx.upsert(checkpoint)
-        }
     }
 
     // MARK: Reading the state

@@ -33,8 +33,8 @@ func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) a
     var notes = NotesAPI.collection(
         at: base, overlap: .time(.milliseconds(overlap)), pageSize: 5, conflictCheck: .none)
     if withoutKeys { notes.idempotencyKeyHeader = nil }
-    let mirror = SyncedCollection(notes, store: store, client: NotesAPI.client(), concurrency: concurrency)
     do {
+        let mirror = try SyncedCollection(notes, store: store, client: NotesAPI.client(), concurrency: concurrency)
         let report = try await mirror.sync()
         print("sent \(report.writesSent), applied \(report.recordsApplied), pages \(report.pagesApplied)")
         return 0

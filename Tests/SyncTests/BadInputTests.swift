@@ -29,7 +29,7 @@ struct BadInputTests {
     func writeAnsweredWithNonsense(lie: Int, serverHonoursKeys: Bool) async throws {
         let fixture = try SyncFixture()
         fixture.backend.honourKeys(serverHonoursKeys)
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.answerAfterApply(Self.lies[lie].answer))
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
 
@@ -57,7 +57,7 @@ struct BadInputTests {
         let fixture = try SyncFixture()
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
         collection.written = { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
-        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         fixture.backend.failWrites(.answerAfterApply(Self.lies[0].answer))
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
         try await mirror.sync()
@@ -69,7 +69,7 @@ struct BadInputTests {
     func undecodablePageNamesTheProperty() async throws {
         let fixture = try SyncFixture()
         fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[{"id":"a","updated":"x"},{"id":2}],"hasMore":false}"#))
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
         #expect(error?.code == .undecodablePage)
         #expect(error?.collection == "notes")
@@ -89,7 +89,7 @@ struct BadInputTests {
             store.close()
             folder.remove()
         }
-        let mirror = SyncedCollection(catalogue.collection, store: store, client: NotesAPI.client())
+        let mirror = try SyncedCollection(catalogue.collection, store: store, client: NotesAPI.client())
         // Two tags of one slug on the second page: the slug is a unique key here.
         catalogue.tags.withLock {
             $0 = [

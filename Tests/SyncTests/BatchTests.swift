@@ -13,7 +13,7 @@ struct BatchTests {
     @Test("A drain goes in batches of the collection's size, each write applied once")
     func drainInBatches() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror(batchSize: 5)
+        let mirror = try fixture.mirror(batchSize: 5)
         let notes = (0..<12).map { Note(id: "n\($0)", title: "note \($0)") }
         try fixture.store.context.persistAndWait { tx in for note in notes { try mirror.save(note, in: tx) } }
         let report = try await mirror.sync()
@@ -31,7 +31,7 @@ struct BatchTests {
     @Test("A batch rolled back for one refused write: the writes go one by one, the refused one is parked, the rest applied once")
     func oneRefusedWrite() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror(batchSize: 10)
+        let mirror = try fixture.mirror(batchSize: 10)
         try fixture.save(Note(id: "a", title: "a1"), Note(id: "b", title: "b1"), Note(id: "c", title: "c1"), through: mirror)
         try await mirror.sync()
         let stored = try fixture.local()
@@ -57,7 +57,7 @@ struct BatchTests {
     func batchesTurnedOff() async throws {
         let fixture = try SyncFixture()
         fixture.backend.enableBatches(false)
-        let mirror = fixture.mirror(batchSize: 4)
+        let mirror = try fixture.mirror(batchSize: 4)
         let notes = (0..<6).map { Note(id: "n\($0)", title: "note \($0)") }
         try fixture.store.context.persistAndWait { tx in for note in notes { try mirror.save(note, in: tx) } }
         let report = try await mirror.sync()
@@ -74,7 +74,7 @@ struct BatchTests {
     func answerLost(serverHonoursKeys: Bool) async throws {
         let fixture = try SyncFixture()
         fixture.backend.honourKeys(serverHonoursKeys)
-        let mirror = fixture.mirror(batchSize: 8)
+        let mirror = try fixture.mirror(batchSize: 8)
         let notes = (0..<5).map { Note(id: "n\($0)", title: "note \($0)") }
         try fixture.store.context.persistAndWait { tx in for note in notes { try mirror.save(note, in: tx) } }
         fixture.backend.failWrites(.dropAfterApply(then: nil))
@@ -91,7 +91,7 @@ struct BatchTests {
     @Test("A batch answered with something that is not one answer per write: the writes stay queued, then settle once")
     func batchAnsweredWithNonsense() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror(batchSize: 8)
+        let mirror = try fixture.mirror(batchSize: 8)
         try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
         fixture.backend.failWrites(.answerAfterApply(.json(#"[{"status":200,"body":null}]"#)))
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }

@@ -14,7 +14,7 @@ struct ConflictTests {
     ) async throws -> SyncFixture {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "base", body: "base body")
-        let mirror = fixture.mirror(conflicts: policy, conflictCheck: check)
+        let mirror = try fixture.mirror(conflicts: policy, conflictCheck: check)
         try await mirror.sync()
         fixture.backend.put("a", title: "base", body: "server body")
         try fixture.save(Note(id: "a", title: "local title", body: "base body"), through: mirror)
@@ -53,7 +53,7 @@ struct ConflictTests {
         #expect(try write.local(as: Note.self)?.title == "local title")
         #expect(try write.remote(as: Note.self)?.body == "server body")
         #expect(fixture.serverContents()["a"] == "base|server body")
-        let mirror = fixture.mirror(conflicts: .manual)
+        let mirror = try fixture.mirror(conflicts: .manual)
         try await mirror.resolve(write, with: .use(Note(id: "a", title: "mine", body: "theirs")))
         try await mirror.sync()
         #expect(fixture.serverContents()["a"] == "mine|theirs")
@@ -78,7 +78,7 @@ struct ConflictTests {
         for (policy, expected) in [(ConflictPolicy<Note>.serverWins, nil), (.clientWins, "local|")] as [(ConflictPolicy<Note>, String?)] {
             let fixture = try SyncFixture()
             fixture.backend.put("a", title: "base")
-            let mirror = fixture.mirror(conflicts: policy)
+            let mirror = try fixture.mirror(conflicts: policy)
             try await mirror.sync()
             fixture.backend.remove("a")
             try fixture.save(Note(id: "a", title: "local"), through: mirror)
@@ -92,7 +92,7 @@ struct ConflictTests {
     func rebaseOnPull() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "base", body: "base body")
-        let mirror = fixture.mirror(conflicts: .merge(), conflictCheck: .none)
+        let mirror = try fixture.mirror(conflicts: .merge(), conflictCheck: .none)
         try await mirror.sync()
         fixture.backend.put("a", title: "base", body: "server body")
         fixture.backend.failWrites(.status(429, retryAfter: nil))

@@ -168,7 +168,7 @@ struct FaultHarnessTests {
     /// of n1, a create of c1 and a delete of n2; on the server a change of n3 and a tombstone of n4.
     private func prepare(_ fixture: SyncFixture, _ scenario: Scenario) async throws -> SyncedCollection<Note> {
         for index in 0..<12 { fixture.backend.put("n\(index)", title: "s\(index)") }
-        let mirror = fixture.mirror(overlap: .time(.milliseconds(scenario.overlap)), concurrency: 1)
+        let mirror = try fixture.mirror(overlap: .time(.milliseconds(scenario.overlap)), concurrency: 1)
         try await mirror.sync()
         try fixture.save(Note(id: "n1", title: "update-1"), Note(id: "c1", title: "create-1"), through: mirror)
         try fixture.delete("n2", through: mirror)

@@ -13,7 +13,7 @@ struct FullDiskTests {
     func pullIntoAFullStore() async throws {
         let fixture = try SyncFixture()
         for index in 0..<3 { fixture.backend.put("n\(index)", title: "note \(index)") }
-        let mirror = fixture.mirror(pageSize: 2)
+        let mirror = try fixture.mirror(pageSize: 2)
         try await mirror.sync()
         for index in 0..<4 {
             fixture.backend.put("big\(index)", title: "big \(index)", body: String(repeating: "z", count: 200_000))
@@ -41,7 +41,7 @@ struct FullDiskTests {
     @Test("A local write that does not fit is refused whole: no row and no outbox entry")
     func writeIntoAFullStore() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "kept", title: "kept"), through: mirror)
         try cap(fixture.store)
         #expect {

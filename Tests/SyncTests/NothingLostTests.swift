@@ -94,7 +94,7 @@ struct NothingLostTests {
         collection.update = { note, _ in
             TestRequest(baseURL: base, path: "/notes/wrong-\(note.id)", method: .patch, body: .json(["title": note.title]))
         }
-        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try await mirror.sync()
         try fixture.save(Note(id: "a", title: "mine"), through: mirror)
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
@@ -112,7 +112,7 @@ struct NothingLostTests {
     func deletedThereChangedHere() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server")
-        let mirror = fixture.mirror(conflicts: .manual)
+        let mirror = try fixture.mirror(conflicts: .manual)
         try await mirror.sync()
         fixture.backend.remove("a")
         try fixture.save(Note(id: "a", title: "mine"), through: mirror)
@@ -150,7 +150,7 @@ struct NothingLostTests {
             collection.cursor = .snapshot
             collection.version = nil
         }
-        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try fixture.save(Note(id: "a", title: "created"), through: mirror)
         fixture.backend.failWrites(.dropAfterApply(then: nil))
         _ = try? await mirror.sync()
@@ -201,7 +201,7 @@ struct CardDevice {
     init(_ fixture: SyncFixture, file: String = "cards.sqlite") throws {
         folder = try TemporaryDirectory(prefix: "NothingLostTests")
         store = try ObjectStore(at: folder.file(file), entities: [Card.self] + SyncSchema.entities)
-        mirror = SyncedCollection(Self.collection(at: fixture.backend.baseURL), store: store, client: NotesAPI.client())
+        mirror = try SyncedCollection(Self.collection(at: fixture.backend.baseURL), store: store, client: NotesAPI.client())
     }
 
     func card(_ id: String) throws -> Card? {
@@ -286,14 +286,14 @@ struct LaunchStatusTests {
     func statusAtLaunch() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server")
-        let earlier = fixture.mirror()
+        let earlier = try fixture.mirror()
         try await earlier.sync()
         try fixture.save(Note(id: "a", title: "refused by the server"), through: earlier)
         try await earlier.sync()
         try fixture.save(Note(id: "b", title: "one"), Note(id: "c", title: "two"), through: earlier)
 
         // The next launch: a new collection object, nothing run yet.
-        let launched = fixture.mirror()
+        let launched = try fixture.mirror()
         let status = await launched.status
         #expect(status.pendingCount == 2)
         #expect(status.rejectedCount == 1)
@@ -313,7 +313,7 @@ struct LaunchStatusTests {
     func resetCursor() async throws {
         let fixture = try SyncFixture(hardDeletes: true)
         for index in 0..<7 { fixture.backend.put("n\(index)", title: "s\(index)") }
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         // Gone from the server without a tombstone: an incremental pull never hears of it.
         fixture.backend.remove("n3")
@@ -338,7 +338,7 @@ struct GuardedWriteTests {
     func refused() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         var note = try #require(try fixture.local()["a"])
         note.title = "around the collection"
@@ -364,7 +364,7 @@ struct SaveAsTests {
     @Test("A row stored by an upsert with rules in the same block is queued as the create it is")
     func upsertThenCreate() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.store.context.persistAndWait { tx in
             let note = Note(id: "a", title: "kept title")
             let outcome = try tx.upsert(note, onConflict: [.keep(Note.title)])
@@ -378,5 +378,26 @@ struct SaveAsTests {
             try fixture.store.context.persistAndWait { tx in try mirror.save(Note(id: "a", title: "x"), as: .delete, in: tx) }
         }
         #expect(error?.code == .misuse)
+    }
+}
+
+@Suite("A description that cannot work is refused where it is made")
+struct RefusedDescriptionTests {
+    @Test("A keyset cursor without a version, or a read-before-write check without a read, is refused at once")
+    func refused() throws {
+        let fixture = try SyncFixture()
+        var noVersion = NotesAPI.collection(at: fixture.backend.baseURL)
+        noVersion.version = nil
+        let keyset = #expect(throws: SyncError.self) {
+            _ = try SyncedCollection(noVersion, store: fixture.store, client: NotesAPI.client())
+        }
+        #expect(keyset?.code == .misuse)
+        #expect(keyset?.message.contains("RemoteCollection.version") == true)
+        var noRead = NotesAPI.collection(at: fixture.backend.baseURL, conflictCheck: .readBeforeWrite)
+        noRead.read = nil
+        let check = #expect(throws: SyncError.self) {
+            _ = try SyncedCollection(noRead, store: fixture.store, client: NotesAPI.client())
+        }
+        #expect(check?.message.contains("RemoteCollection.read") == true)
     }
 }

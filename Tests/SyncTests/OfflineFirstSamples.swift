@@ -136,7 +136,7 @@ enum OfflineFirst {
 
     static func openNotes(at url: URL, client: FetchClient) throws -> (ObjectStore, SyncedCollection<Note>) {
         let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
-        let mirror = SyncedCollection(notes, store: store, client: client, conflicts: .merge())
+        let mirror = try SyncedCollection(notes, store: store, client: client, conflicts: .merge())
         return (store, mirror)
     }
 
@@ -292,7 +292,7 @@ struct OfflineFirstSampleTests {
         let store = try ObjectStore(
             at: folder.file("photos.sqlite"), entities: [OfflineFirst.Owner.self, OfflineFirst.Photo.self] + SyncSchema.entities)
         defer { store.close() }
-        let mirror = SyncedCollection(OfflineFirst.recentPhotos(), store: store, client: FetchClient { $0.baseURL = server.baseURL })
+        let mirror = try SyncedCollection(OfflineFirst.recentPhotos(), store: store, client: FetchClient { $0.baseURL = server.baseURL })
         let first = try await mirror.sync()
         #expect(first.pagesApplied == 2)
         func ids() throws -> Set<String> {

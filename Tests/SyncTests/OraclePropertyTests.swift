@@ -59,7 +59,7 @@ struct OraclePropertyTests {
     @Test("Random schedules with faults", arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func schedules(seed: UInt64) async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror(conflicts: .clientWins, pageSize: 3, concurrency: 3)
+        let mirror = try fixture.mirror(conflicts: .clientWins, pageSize: 3, concurrency: 3)
         var model: [String: String] = [:]
         let steps = Self.schedule(seed: seed, length: 40)
         for step in steps {

@@ -11,7 +11,7 @@ struct PullTests {
     func incremental() async throws {
         let fixture = try SyncFixture()
         for index in 0..<12 { fixture.backend.put("n\(index)", title: "note \(index)") }
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         let first = try await mirror.sync()
         #expect(first.pagesApplied == 3)
         #expect(try fixture.localContents() == fixture.serverContents())
@@ -36,7 +36,7 @@ struct PullTests {
     func clockJump() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
-        let mirror = fixture.mirror(overlap: .time(.seconds(5)))
+        let mirror = try fixture.mirror(overlap: .time(.seconds(5)))
         try await mirror.sync()
         fixture.backend.jumpClock(by: -2_000)
         fixture.backend.put("b", title: "two")
@@ -48,7 +48,7 @@ struct PullTests {
     func clockJumpWithoutOverlap() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
-        let mirror = fixture.mirror(overlap: .none)
+        let mirror = try fixture.mirror(overlap: .none)
         try await mirror.sync()
         fixture.backend.jumpClock(by: -2_000)
         fixture.backend.put("b", title: "two")
@@ -60,7 +60,7 @@ struct PullTests {
     func expiredCursor() async throws {
         let fixture = try SyncFixture(hardDeletes: true)
         for index in 0..<8 { fixture.backend.put("n\(index)", title: "note \(index)") }
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         fixture.backend.remove("n2")
         fixture.backend.put("n3", title: "changed")
@@ -82,7 +82,7 @@ struct PullTests {
     func rejectedListing() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         fixture.backend.failLists(.status(410, retryAfter: nil), .status(410, retryAfter: nil))
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
@@ -96,7 +96,7 @@ struct PullTests {
     func undecodablePage() async throws {
         let fixture = try SyncFixture()
         fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[{"id":1}],"hasMore":false}"#))
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
         #expect(error?.code == .undecodablePage)
         #expect(error?.page == "first")
@@ -107,7 +107,7 @@ struct PullTests {
     func reconciliation() async throws {
         let fixture = try SyncFixture(hardDeletes: true)
         for index in 0..<7 { fixture.backend.put("n\(index)", title: "note \(index)") }
-        let mirror = fixture.mirror(reconcileEvery: .zero)
+        let mirror = try fixture.mirror(reconcileEvery: .zero)
         try await mirror.sync()
         fixture.backend.remove("n4")
         let report = try await mirror.sync()
@@ -120,7 +120,7 @@ struct PullTests {
     func reconciliationInterval() async throws {
         let fixture = try SyncFixture(hardDeletes: true)
         for index in 0..<4 { fixture.backend.put("n\(index)", title: "note \(index)") }
-        let hourly = fixture.mirror(reconcileEvery: .seconds(3600))
+        let hourly = try fixture.mirror(reconcileEvery: .seconds(3600))
         #expect(try await hourly.sync().reconciled)
         fixture.backend.remove("n1")
         let soon = try await hourly.sync()
@@ -138,7 +138,7 @@ struct PullTests {
     func neverBackwards() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         let newer = try #require(try fixture.local()["a"])
         // A row stamped ahead of the server (raw SQL: the collection refuses typed writes made around it).

@@ -10,7 +10,7 @@ struct PushTests {
     @Test("A local write changes the row at once, is sent once, and the server's stamp comes back")
     func sendOnce() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "first"), through: mirror)
         #expect(try fixture.local()["a"]?.title == "first")
         #expect(try fixture.outbox().map(\.operation) == [.create])
@@ -24,7 +24,7 @@ struct PushTests {
     @Test("Writes to one record coalesce while unsent: create+update is one create, create+delete is nothing")
     func coalescing() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "draft"), through: mirror)
         try fixture.save(Note(id: "a", title: "final"), through: mirror)
         try fixture.save(Note(id: "b", title: "gone"), through: mirror)
@@ -39,7 +39,7 @@ struct PushTests {
     func deleteThenReinsert() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         try fixture.delete("a", through: mirror)
         try fixture.save(Note(id: "a", title: "again"), through: mirror)
@@ -52,7 +52,7 @@ struct PushTests {
     func rejection() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server title")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         try fixture.save(Note(id: "a", title: "refused title"), Note(id: "b", title: "fine"), through: mirror)
         let report = try await mirror.sync()
@@ -73,7 +73,7 @@ struct PushTests {
     func editRejected() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "server title")
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         try fixture.save(Note(id: "a", title: "refused"), through: mirror)
         try await mirror.sync()
@@ -87,7 +87,7 @@ struct PushTests {
     @Test("A connection dropped after the server applied a write: the retry is deduplicated by its key")
     func droppedAfterApply() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.dropAfterApply(then: nil))
         try fixture.save(Note(id: "a", title: "once"), through: mirror)
         await #expect(throws: SyncError.self) { try await mirror.sync() }
@@ -104,7 +104,7 @@ struct PushTests {
         let fixture = try SyncFixture()
         fixture.backend.honourKeys(serverHonoursKeys)
         // Client wins: a retry that took its own applied change for another client's would send it again.
-        let mirror = fixture.mirror(conflicts: .clientWins)
+        let mirror = try fixture.mirror(conflicts: .clientWins)
         try fixture.save(Note(id: "a", title: "first"), through: mirror)
         try await mirror.sync()
         try fixture.save(Note(id: "a", title: "second", body: "edited"), through: mirror)
@@ -124,7 +124,7 @@ struct PushTests {
     func naturalIdempotency() async throws {
         let fixture = try SyncFixture()
         fixture.backend.honourKeys(false)
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.dropAfterApply(then: nil))
         try fixture.save(Note(id: "a", title: "created"), through: mirror)
         await #expect(throws: SyncError.self) { try await mirror.sync() }
@@ -144,7 +144,7 @@ struct PushTests {
     @Test("5xx and 429 keep the write, with the error and the next retry in the status")
     func transientFailures() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.status(429, retryAfter: "7"))
         try fixture.save(Note(id: "a", title: "later"), through: mirror)
         let before = Date()
@@ -168,7 +168,7 @@ struct PushTests {
     @Test("A 401 holds the queue without rejecting anything; the next run sends")
     func unauthorized() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.status(401, retryAfter: nil))
         try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
@@ -184,7 +184,7 @@ struct PushTests {
         let base = fixture.backend.baseURL
         var collection = NotesAPI.collection(at: base)
         collection.create = { _ in CounterBump(baseURL: base) }
-        let mirror = SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }
         #expect(try fixture.outbox().isEmpty)
         #expect(try fixture.local().isEmpty)

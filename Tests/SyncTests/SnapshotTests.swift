@@ -113,7 +113,7 @@ final class SnapshotTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func mirror(related: Bool = true, retaining: Filter<Pin>? = Pin.marked == true) -> SyncedCollection<Pin> {
+    private func mirror(related: Bool = true, retaining: Filter<Pin>? = Pin.marked == true) throws -> SyncedCollection<Pin> {
         let base = board.server.baseURL
         let changes: @Sendable (SyncCursor?) -> any Endpoint = { cursor in
             var items = [URLQueryItem(name: "size", value: "3")]
@@ -137,7 +137,7 @@ final class SnapshotTests {
             retaining: retaining)
         // No retries of the client's own: a failed page ends the run.
         let client = FetchClient { $0.retryPolicy = .none }
-        return SyncedCollection(collection, store: store, client: client)
+        return try SyncedCollection(collection, store: store, client: client)
     }
 
     private func stored() throws -> [String: Pin] {
@@ -156,7 +156,7 @@ final class SnapshotTests {
     @Test("A walk reads every page; the next one prunes what the board no longer lists, except marked pins")
     func walkAndPrune() async throws {
         board.set(["p7", "p6", "p5", "p4", "p3", "p2", "p1"])
-        let mirror = mirror()
+        let mirror = try mirror()
         let first = try await mirror.sync()
         #expect(first.pagesApplied == 3)
         #expect(Set(try stored().keys) == ["p1", "p2", "p3", "p4", "p5", "p6", "p7"])
@@ -181,7 +181,7 @@ final class SnapshotTests {
     @Test("Without a retaining filter a marked pin is pruned like any other")
     func withoutRetaining() async throws {
         board.set(["p2", "p1"])
-        let mirror = mirror(retaining: nil)
+        let mirror = try mirror(retaining: nil)
         try await mirror.sync()
         try mark("p1")
         board.set(["p2"])
@@ -192,7 +192,7 @@ final class SnapshotTests {
     @Test("A walk that fails on a later page prunes nothing; the next run walks again and prunes")
     func failedWalkPrunesNothing() async throws {
         board.set(["p6", "p5", "p4", "p3", "p2", "p1"])
-        let mirror = mirror()
+        let mirror = try mirror()
         try await mirror.sync()
         board.set(["p8", "p7", "p6", "p5"])
         board.failingPage.withLock { $0 = 2 }
@@ -219,7 +219,7 @@ final class SnapshotTests {
     @Test("A collection without write requests refuses a write through the mirror, naming what is missing")
     func readOnly() async throws {
         board.set(["p1"])
-        let mirror = mirror()
+        let mirror = try mirror()
         try await mirror.sync()
         for write in ["create", "update", "delete"] {
             let error = #expect(throws: SyncError.self) {
@@ -242,7 +242,7 @@ final class SnapshotTests {
     @Test("Cancelling the caller of sync() stops the run at once; the next run walks from where it was")
     func cancellation() async throws {
         board.set(["p6", "p5", "p4", "p3", "p2", "p1"])
-        let mirror = mirror()
+        let mirror = try mirror()
         board.delay.withLock { $0 = .seconds(30) }
         let run = Task { try await mirror.sync() }
         while board.requests.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
@@ -260,7 +260,7 @@ final class SnapshotTests {
     func seenTwiceInOneWalk() async throws {
         board.set(["p7", "p6", "p5", "p4", "p3", "p2", "p1"])
         board.shifted.withLock { $0 = true }
-        let mirror = mirror()
+        let mirror = try mirror()
         try await mirror.sync()
         #expect(Set(try stored().keys) == ["p1", "p2", "p3", "p4", "p5", "p6", "p7"])
         board.set(["p8", "p7", "p6", "p5"])

@@ -208,7 +208,7 @@ private struct Fixture {
                     body: .json(["title": doc.title]))
             },
             delete: { doc in FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete) })
-        mirror = SyncedCollection(collection, store: store, client: NotesAPI.client())
+        mirror = try SyncedCollection(collection, store: store, client: NotesAPI.client())
     }
 
     /// The stored documents' titles, by identity.

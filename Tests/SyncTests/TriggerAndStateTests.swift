@@ -14,7 +14,7 @@ struct TriggerAndStateTests {
         fixture.backend.put("a", title: "one")
         fixture.backend.server.route(
             "GET", "/notes", respond: .json(#"{"items":[],"hasMore":false}"#).delayed(by: .milliseconds(300)))
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         async let first = mirror.sync()
         async let second = mirror.sync()
         _ = try await (first, second)
@@ -25,7 +25,7 @@ struct TriggerAndStateTests {
     func recordsWithTheirState() async throws {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "synced")
-        let mirror = fixture.mirror(concurrency: 1)
+        let mirror = try fixture.mirror(concurrency: 1)
         try await mirror.sync()
         let states = StoreObservation.value(tracking: Note.self, PendingWrite.self) { tx in
             try tx.fetch(mirror.records(Query<Note>(sortedBy: [Note.idField.ascending()]))).map {
@@ -58,7 +58,7 @@ struct TriggerAndStateTests {
     @Test("A realtime hint triggers a pull: the server's records are applied, never the event's own data")
     func realtimeHint() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try await mirror.sync()
         // The realtime channel announces each change after the server made it; its payload is
         // a hint (it may be stale, reordered or lost), the pull is the truth.
@@ -90,10 +90,10 @@ struct TriggerAndStateTests {
     @Test("A started mirror sends writes an earlier launch left, and each new write, without a sync() call")
     func startedMirror() async throws {
         let fixture = try SyncFixture()
-        let before = fixture.mirror()
+        let before = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "left over"), through: before)
         // A new launch: a new mirror of the same store.
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         await mirror.start()
         #expect(await eventually { fixture.backend.notes["a"]?.title == "left over" })
         try fixture.save(Note(id: "b", title: "new"), through: mirror)
@@ -104,7 +104,7 @@ struct TriggerAndStateTests {
     @Test("A started mirror retries a failed send when its backoff ends: no silent stall")
     func retryAfterBackoff() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         fixture.backend.failWrites(.status(503, retryAfter: nil), .status(503, retryAfter: nil))
         await mirror.start()
         try fixture.save(Note(id: "a", title: "eventually"), through: mirror)
@@ -123,7 +123,7 @@ struct TriggerAndStateTests {
                 return "new"
             }
         }
-        let mirror = SyncedCollection(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
+        let mirror = try SyncedCollection(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
         fixture.backend.failWrites(.delay(.zero), .status(401, retryAfter: nil))
         try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
         let keys = try fixture.outbox().map(\.id)
@@ -139,7 +139,7 @@ struct TriggerAndStateTests {
     @Test("The status follows runs as an AsyncSequence and as an @Observable value")
     func statusUpdates() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
         let collected = Collector<SyncStatus>()
         let following = Task {
@@ -157,7 +157,7 @@ struct TriggerAndStateTests {
     @Test("A migration upgrades pending writes made before a schema change")
     func upgradePendingWrites() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "old shape"), through: mirror)
         let upgraded = try await fixture.store.context.persist { tx in
             try PendingWrite.upgrade(collection: "notes", from: 1, in: tx) { record in
@@ -173,7 +173,7 @@ struct TriggerAndStateTests {
     @Test("A payload that no longer decodes is a typed error naming the record")
     func undecodablePayload() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         try fixture.save(Note(id: "a", title: "x"), through: mirror)
         try await fixture.store.context.persist { tx in
             try PendingWrite.upgrade(collection: "notes", from: 1, in: tx) { record in record["title"] = nil }
@@ -192,7 +192,7 @@ struct TriggerAndStateTests {
     @Test("The outbox is queryable and observable like any entity")
     func observableOutbox() async throws {
         let fixture = try SyncFixture()
-        let mirror = fixture.mirror()
+        let mirror = try fixture.mirror()
         let counts = Collector<Int>()
         let token = fixture.store.observe(
             .value(tracking: PendingWrite.self) { tx in try tx.count(mirror.pendingWrites) }

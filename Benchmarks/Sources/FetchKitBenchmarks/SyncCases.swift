@@ -165,7 +165,7 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             let server = try pull()
             let store = try freshStore("mirror")
             defer { store.close() }
-            let mirror = SyncedCollection(server.collection(), store: store, client: client)
+            let mirror = try SyncedCollection(server.collection(), store: store, client: client)
             let elapsed = try blocking { try await time { _ = try await mirror.sync() } }
             let count = try store.context.readAndWait { tx in try tx.count(Query<SyncedNote>()) }
             guard count == server.count else { throw RawSQLite.Failure(description: "mirrored \(count) records") }
@@ -210,7 +210,7 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             let server = try pull()
             let store = try freshStore("outbox")
             defer { store.close() }
-            let mirror = SyncedCollection(server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
+            let mirror = try SyncedCollection(server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
             try store.context.persistAndWait { tx in
                 for index in 0..<drainCount {
                     try mirror.save(SyncedNote(id: "w\(index)", title: "Write \(index)", body: "b", updated: ""), in: tx)
@@ -376,7 +376,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             entities: [SyncedNote.self] + SyncSchema.entities)
         let handStore = try ObjectStore(
             at: URL(fileURLWithPath: scratch.path("large-hand.sqlite")), entities: [SyncedNote.self])
-        let mirror = SyncedCollection(
+        let mirror = try SyncedCollection(
             SyncBenchServer.collection(base: server.server.baseURL, pageSize: 1000), store: mirrorStore, client: client)
         // The mirror's first pull fills its store (and its cursor); the hand side's store gets the
         // same rows by a plain insert.
@@ -503,7 +503,7 @@ let syncMemoryCases: [MemoryCase] = [
         }
         let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
         defer { store.close() }
-        let mirror = SyncedCollection(
+        let mirror = try SyncedCollection(
             SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())
         let report = try blocking { try await mirror.sync() }
         guard report.recordsApplied == 100_000 else {

@@ -52,7 +52,11 @@ struct Library: Sendable {
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
-        outbox = Self.mirror(of: store, server: nil, client: FetchClient())
+        do {
+            outbox = try Self.mirror(of: store, server: nil, client: FetchClient())
+        } catch {
+            throw ExampleFailure.store("cannot open the library at \(url.path)", error)
+        }
     }
 
     /// Libraries written while the ISBN was a unique key: the key goes (an index takes its place),
@@ -66,9 +70,9 @@ struct Library: Sendable {
     /// queueing local writes only).
     static func mirror(
         of store: ObjectStore, server: URL?, client: FetchClient, conflicts: BookSync.Conflicts = BookSync.Conflicts()
-    ) -> SyncedCollection<LibraryBook> {
+    ) throws -> SyncedCollection<LibraryBook> {
         let placeholder = URL(string: "http://sync-server-not-set.invalid") ?? URL(fileURLWithPath: "/")
-        return SyncedCollection(
+        return try SyncedCollection(
             BookSync.collection(server: server ?? placeholder), store: store, client: client,
             conflicts: BookSync.policy(recording: conflicts))
     }

@@ -71,7 +71,7 @@ struct SyncCommand {
         } else {
             try await refuseGuestOfSignedInLibrary()
         }
-        let mirror = Library.mirror(of: library.store, server: server, client: client, conflicts: conflicts)
+        let mirror = try Library.mirror(of: library.store, server: server, client: client, conflicts: conflicts)
         try await adoptUnsyncedBooks(mirror)
         Interrupts.keep("every change not yet sent stays queued for the next sync")
         let refused = try await library.store.context.read { tx in

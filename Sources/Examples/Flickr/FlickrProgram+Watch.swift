@@ -43,7 +43,7 @@ extension FlickrProgram {
     /// nothing is half-stored).
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
         let (source, store) = try openSource(live: live, store: path)
-        let fetcher = makeFetcher(source: source, store: store, progress: nil)
+        let fetcher = try makeFetcher(source: source, store: store, progress: nil)
         let state = Locked(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 

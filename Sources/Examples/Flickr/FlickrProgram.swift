@@ -120,7 +120,7 @@ struct FlickrProgram {
     static func fetch(live: Bool, store path: String?) async throws {
         let (source, store) = try openSource(live: live, store: path)
         say("fetching recent geo-referenced photos from \(source.origin)")
-        let fetcher = makeFetcher(source: source, store: store, progress: { say($0) })
+        let fetcher = try makeFetcher(source: source, store: store, progress: { say($0) })
         let report = try await fetcher.fetch()
         Interrupts.keep("the fetch was stored: \(report.summary)")
         say("stored \(FetchReport.count(report.new + report.updated, "photo")): \(report.summary)")
@@ -148,10 +148,8 @@ struct FlickrProgram {
 
     static func makeFetcher(
         source: PhotoSource, store: ObjectStore, progress: (@Sendable (String) -> Void)?
-    )
-        -> RecentPhotosFetcher
-    {
-        RecentPhotosFetcher(source: source, client: source.makeClient(), store: store, progress: progress)
+    ) throws -> RecentPhotosFetcher {
+        try RecentPhotosFetcher(source: source, client: source.makeClient(), store: store, progress: progress)
     }
 
     // MARK: mark

@@ -52,7 +52,7 @@ final class RecentPhotosFetcher: Sendable {
     ///     Flickr's failures and redacts the key.
     ///   - store: where photos go.
     ///   - progress: told about each step, or nil for quiet.
-    init(source: PhotoSource, client: FetchClient, store: ObjectStore, progress: (@Sendable (String) -> Void)?) {
+    init(source: PhotoSource, client: FetchClient, store: ObjectStore, progress: (@Sendable (String) -> Void)?) throws {
         self.client = client
         self.store = store
         self.keyHint = source.keyHint
@@ -67,7 +67,7 @@ final class RecentPhotosFetcher: Sendable {
             page: { data, _ in try Self.page(data, tally: tally) },
             keeping: [.keep(Photo.firstFetchedField), .keep(Photo.marked)],
             retaining: Photo.marked == true)
-        mirror = SyncedCollection(collection, store: store, client: client)
+        mirror = try SyncedCollection(collection, store: store, client: client)
     }
 
     /// Runs one fetch.

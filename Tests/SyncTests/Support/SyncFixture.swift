@@ -30,8 +30,8 @@ final class SyncFixture: Sendable {
         conflicts: ConflictPolicy<Note> = .serverWins, overlap: KeysetOverlap = .time(.seconds(5)), pageSize: Int = 5,
         conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, concurrency: Int = 4,
         batchSize: Int? = nil
-    ) -> SyncedCollection<Note> {
-        SyncedCollection(
+    ) throws -> SyncedCollection<Note> {
+        try SyncedCollection(
             NotesAPI.collection(
                 at: backend.baseURL, overlap: overlap, pageSize: pageSize, conflictCheck: conflictCheck,
                 reconcileEvery: reconcileEvery, batchSize: batchSize),
