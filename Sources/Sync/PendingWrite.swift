@@ -42,43 +42,43 @@ public struct PendingWrite: StoredEntity, Equatable {
 
     /// The write's idempotency key: made before the first send and kept across retries,
     /// relaunches and token refreshes.
-    public var id: String
+    public internal(set) var id: String
     /// The collection's name (``RemoteCollection/name``).
-    public var collection: String
+    public internal(set) var collection: String
     /// The record's identity, as text.
-    public var recordID: String
+    public internal(set) var recordID: String
     /// What the write does.
-    public var operation: Operation
+    public internal(set) var operation: Operation
     /// Where the write is.
-    public var state: State
+    public internal(set) var state: State
     /// The outbox order: writes are sent in this order, one at a time per record.
-    public var sequence: Int64
+    public internal(set) var sequence: Int64
     /// How many times the write was sent.
-    public var attempts: Int
+    public internal(set) var attempts: Int
     /// When a failed send may be tried again; `nil` for now.
-    public var nextAttempt: Date?
+    public internal(set) var nextAttempt: Date?
     /// The last send's failure, when it failed.
-    public var lastError: String?
+    public internal(set) var lastError: String?
     /// Why the server refused the write, for a rejected one.
-    public var reason: String?
+    public internal(set) var reason: String?
     /// The schema version the payloads are written in (``RemoteCollection/schemaVersion``).
-    public var schemaVersion: Int
+    public internal(set) var schemaVersion: Int
     /// When the write was made.
-    public var createdAt: Date
+    public internal(set) var createdAt: Date
     /// The record's identity, JSON-encoded.
-    public var identity: Data
+    public internal(set) var identity: Data
     /// The record as written locally (JSON), for a create or update.
-    public var payload: Data?
+    public internal(set) var payload: Data?
     /// The server's version the write started from (JSON), when known.
-    public var base: Data?
+    public internal(set) var base: Data?
     /// The server's version that conflicts with the write (JSON), for a conflicted one; `nil`
     /// there means the server deleted the record.
-    public var remote: Data?
+    public internal(set) var remote: Data?
     /// The record as this device had it when the write was made (JSON): what the write's own
     /// changes are made from. Unlike ``base`` it is never replaced by the server's answer to an
     /// earlier write, so a write whose answer was lost is recognised in the server's record by
     /// the properties it changed. `nil` for a create, and for writes queued before it was kept.
-    public var origin: Data?
+    public internal(set) var origin: Data?
 
     /// The collection column.
     public static let collection = Field<PendingWrite, String>("collection")

@@ -14,13 +14,7 @@ extension SyncedCollection {
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
             guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
-            _ = try tx.delete(current)
-            current.id = Self.newKey()
-            current.state = .pending
-            current.attempts = 0
-            current.reason = nil
-            current.nextAttempt = nil
-            try tx.insert(current)
+            try current.take(in: tx) { $0.retried(key: Self.newKey()) }
         }
         await engine.localWrite()
     }
@@ -81,23 +75,19 @@ extension SyncedCollection {
                     _ = try tx.delete(Entity.self, id: identity)
                 }
             case .keepLocal, .use:
+                var merged: Data?
                 if case .use(let record) = resolution {
-                    current.payload = try Self.encode(record)
+                    merged = try Self.encode(record)
                     try tx.upsert(record)
-                    if current.operation == .delete { current.operation = .update }
                 }
-                current.base = current.remote
-                current.remote = nil
-                if remoteRecord == nil, current.operation == .update { current.operation = .create }
-                if remoteRecord == nil, current.operation == .delete {
+                if remoteRecord == nil, current.operation == .delete, merged == nil {
+                    // Deleted on both sides: nothing is left to send.
                     _ = try tx.delete(current)
                     return
                 }
-                _ = try tx.delete(current)
-                current.id = Self.newKey()
-                current.state = .pending
-                current.attempts = 0
-                try tx.insert(current)
+                try current.take(in: tx) {
+                    $0.requeued(base: $0.remote, exists: remoteRecord != nil, payload: merged, key: Self.newKey())
+                }
             }
         }
         await engine.localWrite()

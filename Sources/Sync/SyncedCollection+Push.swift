@@ -175,13 +175,14 @@ extension SyncedCollection {
                 }
             }
             if !chosen.isEmpty {
+                // `PendingWrite.chosen()` for the whole round, in one statement.
                 try tx.update(
                     Query<PendingWrite>(where: PendingWrite.key.isIn(chosen.map(\.id))),
                     set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
             }
             return chosen.map {
                 var sent = $0
-                sent.attempts += 1
+                sent.chosen()
                 return sent
             }
         }
@@ -192,6 +193,7 @@ extension SyncedCollection {
         guard !writes.isEmpty else { return }
         let ids = writes.map(\.id)
         _ = try await persist { tx in
+            // `PendingWrite.unchosen()` for the whole round, in one statement.
             try tx.update(
                 Query<PendingWrite>(where: PendingWrite.key.isIn(ids)),
                 set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])

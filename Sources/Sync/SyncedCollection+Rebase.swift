@@ -20,7 +20,7 @@ extension SyncedCollection {
         if first.attempts > 0 || first.state == .sending || first.state == .rejected {
             // Its outcome is unknown (or refused): keep the newest server version with it; the
             // acknowledgement (or the app's decision) settles the row.
-            first.remote = remoteData
+            first.sawServerVersion(remoteData)
             try tx.update(first)
             return false
         }
@@ -36,22 +36,22 @@ extension SyncedCollection {
             for pending in writes { _ = try tx.delete(pending) }
             if let record { try storeRemote(record, in: tx) } else { _ = try tx.delete(Entity.self, id: identity) }
         case .keepLocal:
-            for var pending in writes {
-                pending.base = remoteData
-                if record == nil, pending.operation == .update { pending.operation = .create }
-                if record != nil, pending.operation == .create { pending.operation = .update }
-                try tx.update(pending)
+            if record == nil, write.operation == .delete {
+                // Deleted on both sides: nothing is left to send.
+                for pending in writes { _ = try tx.delete(pending) }
+                return true
             }
-            if record == nil, write.operation == .delete { for pending in writes { _ = try tx.delete(pending) } }
+            for var pending in writes {
+                try pending.take(in: tx) { $0.requeued(base: remoteData, exists: record != nil, key: Self.newKey()) }
+            }
         case .use(let merged):
-            write.payload = try Self.encode(merged)
-            write.base = remoteData
-            write.operation = record == nil ? .create : .update
-            try tx.update(write)
+            let payload = try Self.encode(merged)
+            try write.take(in: tx) {
+                $0.requeued(base: remoteData, exists: record != nil, payload: payload, key: Self.newKey())
+            }
             try tx.upsert(merged)
         case .park:
-            first.state = .conflicted
-            first.remote = remoteData
+            first.conflicted(remote: remoteData)
             try tx.update(first)
         }
         return true

@@ -59,8 +59,7 @@ extension SyncedCollection {
                     if !later.isEmpty {
                         let base = try answer.map(Self.encode) ?? write.payload
                         for var next in later where next.state != .sending {
-                            next.base = base
-                            if next.operation == .create, write.operation != .delete { next.operation = .update }
+                            next.rebased(onto: base, earlier: write.operation)
                             try tx.update(next)
                         }
                         continue
@@ -75,24 +74,16 @@ extension SyncedCollection {
                     }
                     answers.append(newest)
                 case .rejected(let reason):
-                    write.state = .rejected
-                    write.reason = reason
-                    write.nextAttempt = nil
+                    write.rejected(reason)
                     try tx.update(write)
                 case .retry(let error, let wait):
                     // A 429 or 401 answers before the server applies anything: the write counts as
                     // never sent, so a pull may rebase it.
-                    if let status = error.fetchError?.statusCode, status == 429 || status == 401 {
-                        write.attempts = max(0, write.attempts - 1)
-                    }
-                    write.state = .pending
-                    write.lastError = error.message
-                    write.nextAttempt = Date().addingTimeInterval(wait.timeInterval)
+                    let status = error.fetchError?.statusCode
+                    write.failed(error.message, retryAfter: wait, applied: status != 429 && status != 401)
                     try tx.update(write)
                 case .unauthorized(let error):
-                    write.attempts = max(0, write.attempts - 1)
-                    write.state = .pending
-                    write.lastError = error.message
+                    write.unauthorized(error.message)
                     try tx.update(write)
                 case .conflict(let remoteData):
                     try self.settleConflict(&write, remote: remoteData, policy: policy, in: tx)
@@ -120,29 +111,16 @@ extension SyncedCollection {
                 _ = try tx.delete(write)
                 return
             }
-            try requeue(&write, base: remoteData, exists: record != nil, in: tx)
+            try write.take(in: tx) { $0.requeued(base: remoteData, exists: record != nil, key: Self.newKey()) }
         case .use(let merged):
-            write.payload = try Self.encode(merged)
-            if write.operation == .delete { write.operation = .update }
             try tx.upsert(merged)
-            try requeue(&write, base: remoteData, exists: record != nil, in: tx)
+            let payload = try Self.encode(merged)
+            try write.take(in: tx) {
+                $0.requeued(base: remoteData, exists: record != nil, payload: payload, key: Self.newKey())
+            }
         case .park:
-            write.state = .conflicted
-            write.remote = remoteData
+            write.conflicted(remote: remoteData)
             try tx.update(write)
         }
-    }
-
-    /// Queues a write again from a new base, under a new key (its payload or preconditions changed).
-    func requeue(_ write: inout PendingWrite, base: Data?, exists: Bool, in tx: ObjectTransaction) throws {
-        _ = try tx.delete(write)
-        write.id = Self.newKey()
-        write.base = base
-        if !exists, write.operation == .update { write.operation = .create }
-        if exists, write.operation == .create { write.operation = .update }
-        write.state = .pending
-        write.attempts = 0
-        write.nextAttempt = nil
-        try tx.insert(write)
     }
 }

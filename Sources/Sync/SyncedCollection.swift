@@ -138,30 +138,12 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
             writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
         try refuseNonIdempotent(try writeEndpoint(entity, creating: creating, stored: stored, recordID), recordID)
         let payload = try Self.encode(entity)
-        if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
-            // Coalesce into the write not yet sent (or refused, or parked: this save is its fix).
-            switch last.operation {
-            case .create, .update: break
-            case .delete: last.operation = .update
+        if var last = writes.last, last.takesNewChanges {
+            // Joins the write not yet sent (or refused, or parked: this save is its fix).
+            let schemaVersion = remote.schemaVersion
+            try last.take(in: transaction) {
+                $0.coalesced(payload: payload, schemaVersion: schemaVersion, key: Self.newKey())
             }
-            if last.state == .conflicted {
-                last.base = last.remote
-                last.remote = nil
-                if last.base == nil, last.operation == .update { last.operation = .create }
-            }
-            let rekey = last.attempts > 0
-            if rekey {
-                _ = try transaction.delete(last)
-                last.id = Self.newKey()
-            }
-            last.payload = payload
-            last.state = .pending
-            last.attempts = 0
-            last.reason = nil
-            last.lastError = nil
-            last.nextAttempt = nil
-            last.schemaVersion = remote.schemaVersion
-            if rekey { try transaction.insert(last) } else { try transaction.update(last) }
         } else {
             // The record as this device had it: the base until the server's answer replaces
             // it, and the origin of the write's own changes for good.
@@ -189,37 +171,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
-        if var last = writes.last, last.state != .sending, last.attempts == 0 || last.state != .pending {
-            switch last.operation {
-            case .create:
-                // Never sent (or refused): the server has nothing to delete.
-                if last.attempts == 0 || last.state == .rejected {
-                    _ = try transaction.delete(last)
-                } else {
-                    // Parked on a conflict after a send: the server may have the record.
-                    _ = try transaction.delete(last)
-                    last.operation = .delete
-                    last.id = Self.newKey()
-                    last.base = last.base ?? last.payload
-                    last.payload = nil
-                    last.state = .pending
-                    last.attempts = 0
-                    try transaction.insert(last)
-                }
-            case .update, .delete:
-                let rekey = last.attempts > 0
-                if rekey {
-                    _ = try transaction.delete(last)
-                    last.id = Self.newKey()
-                }
-                last.operation = .delete
-                last.base = last.base ?? last.payload
-                last.payload = nil
-                last.state = .pending
-                last.attempts = 0
-                last.reason = nil
-                if rekey { try transaction.insert(last) } else { try transaction.update(last) }
-            }
+        if var last = writes.last, last.takesNewChanges {
+            try last.take(in: transaction) { $0.deleteJoined(key: Self.newKey()) }
         } else {
             // The record as last known, with its identity on the server: what the delete addresses.
             let known = try writes.last.flatMap { $0.payload ?? $0.base }.map { try SyncJSON.decode(Entity.self, from: $0) }
@@ -280,11 +233,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         in transaction: ObjectTransaction
     ) throws {
         var checkpoint = try Self.checkpoint(remote.name, in: transaction)
-        let write = PendingWrite(
-            id: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation, state: .pending,
-            sequence: checkpoint.nextSequence, attempts: 0, nextAttempt: nil, lastError: nil, reason: nil,
-            schemaVersion: remote.schemaVersion, createdAt: Date(), identity: try JSONEncoder().encode(identity),
-            payload: payload, base: base, remote: nil, origin: base)
+        let write = PendingWrite.queued(
+            key: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation,
+            sequence: checkpoint.nextSequence, schemaVersion: remote.schemaVersion,
+            identity: try JSONEncoder().encode(identity), payload: payload, base: base)
         checkpoint.nextSequence += 1
         try transaction.upsert(checkpoint)
         try transaction.insert(write)

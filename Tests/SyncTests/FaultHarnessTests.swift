@@ -67,10 +67,7 @@ struct FaultHarnessTests {
     /// A client that takes a 401 for a refusal of the write.
     static let rejectUnauthorized = Sabotage.store { (fixture: SyncFixture) throws in
         try fixture.store.context.persistAndWait { tx in
-            for var write in try tx.fetch(Query<PendingWrite>()) where write.lastError != nil {
-                write.state = .rejected
-                try tx.update(write)
-            }
+            _ = try tx.execute(#"UPDATE "SyncPendingWrite" SET "state" = 'rejected' WHERE "lastError" IS NOT NULL"#)
         }
     }
 

@@ -1,0 +1,180 @@
+import Foundation
+import Persistence
+
+/// A write's life in the outbox, as transitions named for what happened: every change of a
+/// write's state, key, attempts, failure, base or kept server version is one of them, and no
+/// other code sets those fields.
+///
+/// ```text
+///             queued ──▶ pending ──chosen──▶ sending ──acknowledged──▶ (gone)
+///                         ▲  ▲                  │
+///  coalesced, retried,    │  └──failed/refused credentials (backoff)
+///  resolved, rebased ─────┘                     ├──rejected──▶ rejected ──edited/retried──▶ pending
+///  (a new key once sent)                        └──conflicted─▶ conflicted ──resolved/edited──▶ pending
+/// ```
+///
+/// A transition that changes what a sent write carries (its payload, its operation, its base
+/// after a conflict) gives it a new idempotency key: the server may hold an answer for the old
+/// one. Such a write ``Transition/rekeyed(from:)``; the store deletes the old row and inserts the
+/// new one (``store(_:in:)``).
+extension PendingWrite {
+    /// How the store applies a transition.
+    enum Transition: Equatable {
+        /// The row is updated in place.
+        case updated
+        /// The write has a new key: the row under the old one goes, the new one is inserted.
+        case rekeyed(from: String)
+        /// The write is gone (acknowledged, dropped with its record, discarded).
+        case removed
+    }
+
+    /// A new write, pending, never sent.
+    static func queued(
+        key: String, collection: String, recordID: String, operation: Operation, sequence: Int64, schemaVersion: Int,
+        identity: Data, payload: Data?, base: Data?
+    ) -> PendingWrite {
+        PendingWrite(
+            id: key, collection: collection, recordID: recordID, operation: operation, state: .pending,
+            sequence: sequence, attempts: 0, nextAttempt: nil, lastError: nil, reason: nil,
+            schemaVersion: schemaVersion, createdAt: Date(), identity: identity, payload: payload, base: base,
+            remote: nil, origin: base)
+    }
+
+    /// Whether a new local change of the record joins this write instead of queueing one behind
+    /// it: it is the record's last, not on its way, and either never sent or refused or parked
+    /// (the change is its fix). A write sent with an unknown outcome is not joined.
+    var takesNewChanges: Bool {
+        state != .sending && (attempts == 0 || state != .pending)
+    }
+
+    /// Back to pending and never sent, with a new key when it was sent before: what every
+    /// transition that changes a write's content ends with.
+    private mutating func restart(key: String) -> Transition {
+        let old = id
+        let sent = attempts > 0
+        state = .pending
+        attempts = 0
+        reason = nil
+        lastError = nil
+        nextAttempt = nil
+        guard sent else { return .updated }
+        id = key
+        return .rekeyed(from: old)
+    }
+
+    /// A save joined this write (``takesNewChanges``): its payload is the new record; a delete
+    /// becomes an update; a parked conflict takes the server's version as its base.
+    mutating func coalesced(payload: Data, schemaVersion: Int, key: String) -> Transition {
+        if operation == .delete { operation = .update }
+        if state == .conflicted {
+            base = remote
+            remote = nil
+            if base == nil, operation == .update { operation = .create }
+        }
+        self.payload = payload
+        self.schemaVersion = schemaVersion
+        return restart(key: key)
+    }
+
+    /// A delete joined this write (``takesNewChanges``). A create the server never applied is
+    /// dropped with its record; anything else becomes the delete, addressed by the record as
+    /// last known.
+    mutating func deleteJoined(key: String) -> Transition {
+        if operation == .create, attempts == 0 || state == .rejected { return .removed }
+        operation = .delete
+        base = base ?? payload
+        payload = nil
+        return restart(key: key)
+    }
+
+    /// The app sent it again after a refusal or a conflict.
+    mutating func retried(key: String) -> Transition {
+        restart(key: key)
+    }
+
+    /// Chosen for a round: on its way, one more attempt.
+    mutating func chosen() {
+        state = .sending
+        attempts += 1
+    }
+
+    /// A chosen round put back unsent.
+    mutating func unchosen() {
+        state = .pending
+        attempts = max(0, attempts - 1)
+    }
+
+    /// The server refused it for good.
+    mutating func rejected(_ why: String) {
+        state = .rejected
+        reason = why
+        nextAttempt = nil
+    }
+
+    /// The send failed on the way: pending again, tried after `wait`. `applied: false` when the
+    /// server answered before applying anything (a `429`, a `401`): the attempt does not count.
+    mutating func failed(_ message: String, retryAfter wait: Duration, applied: Bool = true, now: Date = Date()) {
+        if !applied { attempts = max(0, attempts - 1) }
+        state = .pending
+        lastError = message
+        nextAttempt = now.addingTimeInterval(wait.timeInterval)
+    }
+
+    /// The credentials were refused: pending, the attempt not counted, the queue waits.
+    mutating func unauthorized(_ message: String) {
+        attempts = max(0, attempts - 1)
+        state = .pending
+        lastError = message
+    }
+
+    /// Parked on a conflict with the server's version (`nil`: the server deleted the record).
+    mutating func conflicted(remote: Data?) {
+        state = .conflicted
+        self.remote = remote
+    }
+
+    /// A pull saw the server's version while the write's outcome is unknown: kept with it.
+    mutating func sawServerVersion(_ remote: Data?) {
+        self.remote = remote
+    }
+
+    /// An earlier write of the record was acknowledged: the server's answer (or that write's
+    /// record) is this write's base, and a create of a record the server now has is an update.
+    mutating func rebased(onto base: Data?, earlier: Operation) {
+        self.base = base
+        if operation == .create, earlier != .delete { operation = .update }
+    }
+
+    /// A conflict was decided for the local change (kept, or merged into `payload`): queued
+    /// again from the server's version, an update or a create by whether the server has the
+    /// record.
+    mutating func requeued(base: Data?, exists: Bool, payload: Data? = nil, key: String) -> Transition {
+        if let payload {
+            self.payload = payload
+            if operation == .delete { operation = .update }
+        }
+        self.base = base
+        remote = nil
+        if !exists, operation == .update { operation = .create }
+        if exists, operation == .create { operation = .update }
+        return restart(key: key)
+    }
+
+    /// Takes a transition that may re-key the write, and applies it to the store:
+    /// `try write.take(in: tx) { $0.retried(key: newKey) }`.
+    mutating func take(in tx: ObjectTransaction, _ transition: (inout PendingWrite) -> Transition) throws {
+        let change = transition(&self)
+        try store(change, in: tx)
+    }
+
+    /// Applies a transition `self` already took to the store.
+    private func store(_ transition: Transition, in tx: ObjectTransaction) throws {
+        switch transition {
+        case .updated: try tx.update(self)
+        case .rekeyed(let old):
+            _ = try tx.delete(PendingWrite.self, id: old)
+            try tx.insert(self)
+        case .removed: _ = try tx.delete(PendingWrite.self, id: id)
+        }
+    }
+}
