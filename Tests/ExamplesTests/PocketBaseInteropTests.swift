@@ -538,6 +538,40 @@ struct PocketBaseInteropTests {
         #expect(try await server.records().isEmpty)
     }
 
+    /// A rating whose answer is lost on the way back (PocketBase applied it; a proxy closes the
+    /// connection before the answer), then another rating: the second lands on the server and
+    /// both libraries, and the library never takes its own first rating for another device's.
+    @Test func anEditWhoseAnswerIsLostThenAnotherEditEndsOnTheServer() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let proxy = try DroppingProxy(to: server.port)
+        defer { proxy.stop() }
+        let folder = try TemporaryDirectory(prefix: "LostAnswer")
+        defer { folder.remove() }
+        let a = Device(store: folder.file("a.sqlite"), server: proxy.url)
+        let b = Device(store: folder.file("b.sqlite"), server: server.url)
+        try await a.add("dune", 1...1)
+        #expect(try await Self.converge(a, b) == 1)
+        let id = try #require(try await server.records().first?["id"] as? String)
+
+        #expect(try await a.run("rate", "1", "3").status == 0)
+        proxy.dropNextAnswer(to: "PATCH")
+        let lost = try await a.sync()
+        #expect(proxy.dropped == 1)
+        #expect(try await Self.record(id, on: server).first?["rating"] as? Double == 3, "\(lost)")
+
+        #expect(try await a.run("rate", "1", "5").status == 0)
+        let next = try await a.sync()
+        #expect(next.status == 0, "\(next)")
+        #expect(!next.output.contains("lost to another device"), "\(next)")
+        try await Self.converge(a, b)
+        #expect(try await Self.record(id, on: server).first?["rating"] as? Double == 5)
+        #expect(try await a.list().contains("★★★★★"))
+        #expect(try await b.list().contains("★★★★★"))
+        #expect(try await server.records().count == 1)
+    }
+
     /// Two syncs of one library at once (two processes): each ends in success or one clear line,
     /// and after the next sync the server holds every book once and the library equals it.
     @Test func twoSyncsOfOneLibraryAtOnceDoubleNothing() async throws {
