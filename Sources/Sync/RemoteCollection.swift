@@ -50,7 +50,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// Reads one page of changes from a response body (and its response).
     public var page: @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>
     /// The request that creates `entity` on the server, with its client-chosen identity, or `nil`
-    /// when the app cannot create records (a read-only collection: ``SyncedCollection/save(_:in:)`` then
+    /// when the app cannot create records (a read-only collection: ``SyncedCollection/save(_:as:in:)`` then
     /// refuses a new record with ``SyncError/Code-swift.struct/misuse``).
     public var create: (@Sendable (Entity) -> any Endpoint)?
     /// The request that updates the server's record to `entity`; `base` is the server's version

@@ -14,7 +14,7 @@ public import Persistence
 /// try await mirror.sync()     // sends the write, then pulls the server's changes
 /// ```
 ///
-/// **Writes.** ``save(_:in:)`` and ``delete(_:in:)`` write the row and its outbox entry
+/// **Writes.** ``save(_:as:in:)`` and ``delete(_:in:)`` write the row and its outbox entry
 /// (``PendingWrite``) in the caller's transaction: both commit or neither does. Writes to one
 /// record coalesce while unsent (create then update is one create, create then delete is
 /// nothing). Each entry has its idempotency key before the first send.
@@ -84,7 +84,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                     .refusedWrite, collection: name,
                     "\(Entity.self) rows are kept by the synced collection \(name): a write made straight through the "
                         + "store would never reach the server, so the persist block was rolled back. Write them with "
-                        + "SyncedCollection.save(_:in:) and delete(_:in:) in the block; keep local-only fields with "
+                        + "SyncedCollection.save(_:as:in:) and delete(_:in:) in the block; keep local-only fields with "
                         + "RemoteCollection.keeping.")
             }
         }

@@ -346,7 +346,7 @@ struct GuardedWriteTests {
             try fixture.store.context.persistAndWait { tx in try tx.update(note) }
         }
         #expect(error?.code == .refusedWrite)
-        #expect(error?.message.contains("SyncedCollection.save(_:in:)") == true)
+        #expect(error?.message.contains("SyncedCollection.save(_:as:in:)") == true)
         #expect(try fixture.local()["a"]?.title == "server")
         #expect(throws: SyncError.self) {
             try fixture.store.context.persistAndWait { tx in _ = try tx.delete(Note.self, id: "a") }
