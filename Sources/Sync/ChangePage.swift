@@ -9,9 +9,17 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     public var deleted: [Entity.ID]
     /// Whether another page follows in this run.
     public var hasMore: Bool
-    /// The cursor after this page, for ``CursorKind/token`` (the next page's token, or on the
-    /// last page the token of the next run). Keyset and snapshot cursors are the mirror's own:
-    /// leave it `nil`.
+    /// The cursor after this page, of the collection's ``CursorKind``:
+    ///
+    /// - ``CursorKind/token``: required; the next page's token, or on the last page the token
+    ///   the next run starts from.
+    /// - ``CursorKind/keyset(overlap:)``: optional; the position of the page's last item, record
+    ///   or tombstone (``SyncCursor/keyset(version:id:)``), so that a page of tombstones moves the
+    ///   cursor too. `nil`: the collection takes the last record's version and identity.
+    /// - ``CursorKind/snapshot``: not read; the page numbers are the collection's own.
+    ///
+    /// A token for a keyset collection, or a keyset position for a token collection, fails the
+    /// page with ``SyncError/Code-swift.struct/undecodablePage``.
     public var cursor: SyncCursor?
     /// Stores the rows the records refer to (their authors, their places: what the API sends
     /// inside each record), in the page's transaction before the records, so a record never
@@ -30,7 +38,7 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     ///   - records: the created or changed records.
     ///   - deleted: the identities of deleted records.
     ///   - hasMore: whether another page follows.
-    ///   - cursor: the cursor after this page, for token cursors.
+    ///   - cursor: the cursor after this page (see ``cursor``).
     ///   - storingRelated: stores the rows the records refer to, before them in the page's
     ///     transaction, or `nil`.
     public init(

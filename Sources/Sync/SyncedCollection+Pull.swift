@@ -124,7 +124,16 @@ extension SyncedCollection {
     /// The position after `page`.
     func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
     {
-        if let cursor = page.cursor { return cursor }
+        if let cursor = page.cursor, remote.cursor != .snapshot {
+            switch (remote.cursor, cursor) {
+            case (.keyset, .keyset), (.token, .token): return cursor
+            default:
+                throw SyncError(
+                    .undecodablePage, collection: remote.name, page: position.map(Self.describe),
+                    "A page of \(remote.name) gives the cursor \(Self.describe(cursor)), which is not of the "
+                        + "collection's kind (\(remote.cursor)); see ChangePage.cursor.")
+            }
+        }
         switch remote.cursor {
         case .snapshot:
             if case .page(let number) = position { return .page(number + 1) }

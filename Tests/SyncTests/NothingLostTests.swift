@@ -400,4 +400,22 @@ struct RefusedDescriptionTests {
         }
         #expect(check?.message.contains("RemoteCollection.read") == true)
     }
+
+    @Test("A page whose cursor is not of the collection's kind fails with the page named")
+    func cursorOfAnotherKind() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "one")
+        var collection = NotesAPI.collection(at: fixture.backend.baseURL)
+        let read = collection.page
+        collection.page = { data, response in
+            var page = try read(data, response)
+            page.cursor = .token("opaque")
+            return page
+        }
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(error?.code == .undecodablePage)
+        #expect(error?.message.contains("ChangePage.cursor") == true)
+        #expect(try fixture.local().isEmpty)
+    }
 }
