@@ -2,8 +2,10 @@ import Foundation
 import Persistence
 
 /// A write's life in the outbox, as transitions named for what happened: every change of a
-/// write's state, key, attempts, failure, base or kept server version is one of them, and no
-/// other code sets those fields.
+/// write's state, key, attempts, failure, base or kept server version is one of them. (Two
+/// statements apply ``chosen()`` and ``unchosen()`` to a whole round in SQL, and
+/// ``upgrade(collection:from:in:_:)`` rewrites payloads in a migration; nothing else sets
+/// these fields.)
 ///
 /// ```text
 ///             queued ──▶ pending ──chosen──▶ sending ──acknowledged──▶ (gone)
@@ -143,6 +145,15 @@ extension PendingWrite {
     mutating func rebased(onto base: Data?, earlier: Operation) {
         self.base = base
         if operation == .create, earlier != .delete { operation = .update }
+    }
+
+    /// A pull found the server's record changed under a write never sent, and the policy kept
+    /// the local change: the server's version is its base, an update or a create by whether the
+    /// server has the record. Its retry plan and last failure stay.
+    mutating func rebasedKeepingLocal(onto base: Data?, exists: Bool) {
+        self.base = base
+        if !exists, operation == .update { operation = .create }
+        if exists, operation == .create { operation = .update }
     }
 
     /// A conflict was decided for the local change (kept, or merged into `payload`): queued

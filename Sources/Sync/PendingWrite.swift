@@ -175,7 +175,7 @@ public struct PendingWrite: StoredEntity, Equatable {
     ///   - version: the schema version to upgrade from: writes carrying it are rewritten and
     ///     marked `version + 1`.
     ///   - transaction: the migration's transaction.
-    ///   - transform: rewrites one record (payload, base and remote alike), as a JSON object.
+    ///   - transform: rewrites one record (payload, base, remote and origin alike), as a JSON object.
     /// - Returns: how many writes were upgraded.
     /// - Throws: ``SyncError`` when a payload is not a JSON object; `PersistenceError` from the store.
     @discardableResult
@@ -199,6 +199,7 @@ public struct PendingWrite: StoredEntity, Equatable {
             write.payload = try rewrite(write.payload)
             write.base = try rewrite(write.base)
             write.remote = try rewrite(write.remote)
+            write.origin = try rewrite(write.origin)
             write.schemaVersion = version + 1
             try transaction.update(write)
             upgraded += 1

@@ -162,7 +162,7 @@ actor SyncEngine {
 
     /// Waits for the run in progress, if any, to end.
     func idle() async {
-        while let current { _ = await current.result }
+        if let current { _ = await current.result }
     }
 
     func follow(

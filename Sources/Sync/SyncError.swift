@@ -39,7 +39,9 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// the record: the write is addressed where the server does not take it (another
         /// identity, a path its rules refuse). It stays queued, and the error names the record.
         public static let misaddressedWrite = Code("misaddressedWrite")
-        /// A write the mirror refuses to queue (a non-idempotent operator, a wrong collection).
+        /// A write the collection refuses: one it cannot queue (a non-idempotent operator), or one
+        /// made straight through the store to the entity of a collection the app changes, which
+        /// would never reach the server (the `persist` block is rolled back).
         public static let refusedWrite = Code("refusedWrite")
         /// The mirror was used in a way it does not support (a keyset cursor without a version).
         public static let misuse = Code("misuse")

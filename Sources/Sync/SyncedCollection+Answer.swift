@@ -135,7 +135,7 @@ extension SyncedCollection {
     func appliedBefore(_ write: PendingWrite, local: Entity, remote record: Entity) -> Bool {
         guard write.attempts > 1 else { return false }
         if let origin = try? write.origin.map({ try SyncJSON.decode(Entity.self, from: $0) }) {
-            return FieldMerge.holdsChanges(of: local, since: origin, record, version: remote.version, emptyHolds: true)
+            return FieldMerge.holdsChanges(of: local, since: origin, record, version: remote.version)
         }
         // A write queued before the origin was kept: its changes are read against its base.
         guard let base = try? write.base(as: Entity.self) else { return false }

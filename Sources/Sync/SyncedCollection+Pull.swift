@@ -189,9 +189,14 @@ extension SyncedCollection {
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
             var checkpoint = try Self.checkpoint(collection, in: tx)
-            if var walk = checkpoint.walk {
-                walk.position = next
-                checkpoint.walk = walk
+            if let walk, var current = checkpoint.walk {
+                // The page's own walk, unless a newer one began meanwhile (then the page leaves it).
+                guard current.generation == walk.generation else { return }
+                current.position = next
+                checkpoint.walk = current
+            } else if walk != nil || checkpoint.walk != nil {
+                // A walk began or ended while this page was read: the cursor is the walk's now.
+                return
             } else if keyset, let current = checkpoint.cursor, let next, !Self.precedes(current, next) {
                 // Re-read overlap: the cursor never moves back.
             } else {

@@ -42,7 +42,8 @@ extension SyncedCollection {
                 return true
             }
             for var pending in writes {
-                try pending.take(in: tx) { $0.requeued(base: remoteData, exists: record != nil, key: Self.newKey()) }
+                pending.rebasedKeepingLocal(onto: remoteData, exists: record != nil)
+                try tx.update(pending)
             }
         case .use(let merged):
             let payload = try Self.encode(merged)

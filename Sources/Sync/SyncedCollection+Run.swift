@@ -77,7 +77,8 @@ extension SyncedCollection {
     ) async throws(SyncError) -> T {
         try await storeWork(record: record, page: page) {
             try await self.store.context.persist { tx in
-                tx.allowWrites(to: Entity.self)
+                // The collection's own transaction: its rows, and the related rows a page stores.
+                tx.allowEveryGuardedWrite()
                 return try block(tx)
             }
         }

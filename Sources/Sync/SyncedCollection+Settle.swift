@@ -62,6 +62,13 @@ extension SyncedCollection {
                             next.rebased(onto: base, earlier: write.operation)
                             try tx.update(next)
                         }
+                        // The row learns its server identity now, whatever the later writes' answers carry.
+                        if let key = self.remote.serverID, let answer, let known = answer[keyPath: key],
+                            var row = try tx.fetch(Entity.self, id: answer.id), row[keyPath: key] == nil
+                        {
+                            row[keyPath: key] = known
+                            try tx.update(row)
+                        }
                         continue
                     }
                     guard write.operation != .delete, var newest = answer else { continue }

@@ -27,7 +27,7 @@ public import Persistence
 /// **Kills.** A kill at any point loses nothing and doubles nothing: a page and its cursor commit
 /// together, a write found mid-send at launch is sent again with its key, and the server
 /// deduplicates it by that key, or by the natural idempotency of client-chosen identities (a
-/// create that meets "already exists" is confirmed, a delete that meets `404` is done).
+/// create that meets "already exists" is confirmed, a delete that meets `404` is done once a read finds the record gone).
 public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// The collection's description.
     public let remote: RemoteCollection<Entity>
@@ -76,8 +76,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.conflicts = conflicts
         self.concurrency = max(1, concurrency)
         self.engine = SyncEngine(collection: remote.name)
-        // A collection the app writes: a change made around it would never reach the server.
-        if remote.create != nil || remote.update != nil || remote.delete != nil {
+        // A collection the app changes: a change made around it would never reach the server. (A
+        // collection without update and delete requests keeps its rows' later changes local.)
+        if remote.update != nil || remote.delete != nil {
             let name = remote.name
             store.guardWrites(to: Entity.self) {
                 SyncError(
@@ -96,14 +97,17 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// create when no row has its identity, else an update from the row's server version.
     ///
     /// Say which when the row does not tell: `as: .create` for a row the server has never had
-    /// (one written before the app synced, or just stored by an upsert with rules in the same
-    /// block), `as: .update` for a record the server has that this device holds no row of. While
-    /// earlier writes of the record wait unsent, the save joins them as it would by default.
+    /// (one a library wrote before it ever synced), `as: .update` for a record the server has
+    /// that this device holds no row of. While earlier writes of the record wait unsent, the save
+    /// joins them as it would by default.
     ///
     /// ```swift
-    /// let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating)])
-    /// try books.save(book, as: outcome == .inserted ? .create : .update, in: tx)
+    /// for book in booksWrittenBeforeSync { try books.save(book, as: .create, in: tx) }
     /// ```
+    ///
+    /// Save the record as it should be stored, without writing its row first in the same block:
+    /// the row as the save finds it is what the write's changes are made from (its
+    /// ``PendingWrite/origin``).
     ///
     /// - Parameters:
     ///   - entity: the record to write (with its client-chosen identity, for a create).
@@ -122,7 +126,6 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     public func save(
         _ entity: Entity, as operation: PendingWrite.Operation? = nil, in transaction: ObjectTransaction
     ) throws {
-        transaction.allowWrites(to: Entity.self)
         let recordID = entity.id.databaseValue.identityText
         if operation == .delete {
             throw SyncError(
@@ -138,6 +141,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
             writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
         try refuseNonIdempotent(try writeEndpoint(entity, creating: creating, stored: stored, recordID), recordID)
         let payload = try Self.encode(entity)
+        transaction.allowWrites(to: Entity.self)
         if var last = writes.last, last.takesNewChanges {
             // Joins the write not yet sent (or refused, or parked: this save is its fix).
             let schemaVersion = remote.schemaVersion
@@ -167,10 +171,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
         let recordID = id.databaseValue.identityText
         guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
-        transaction.allowWrites(to: Entity.self)
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
+        transaction.allowWrites(to: Entity.self)
         if var last = writes.last, last.takesNewChanges {
             try last.take(in: transaction) { $0.deleteJoined(key: Self.newKey()) }
         } else {
@@ -259,9 +263,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     private func readOnly(_ verb: String, _ recordID: String, _ property: String) -> SyncError {
         SyncError(
             .misuse, collection: remote.name, record: recordID,
-            "\(remote.name) has no request to \(verb) a record (RemoteCollection.\(property) is nil), so "
-                + "\(remote.name)/\(recordID) cannot be written through the mirror; store a local-only change with the "
-                + "transaction, and keep it across pulls with RemoteCollection.keeping.")
+            "\(remote.name) has no request to \(verb) a record (RemoteCollection.\(property) is nil), so the server "
+                + "would never hear of a change to \(remote.name)/\(recordID); give the collection its \(property) "
+                + "request. (Fields only this device keeps are saved like the others: the update request sends what "
+                + "the server holds, and RemoteCollection.keeping keeps the rest across pulls.)")
     }
 
     private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {

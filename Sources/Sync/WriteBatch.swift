@@ -13,7 +13,7 @@ public import Foundation
 /// in one request built by ``request`` and reads one answer per write with ``answers``. Each
 /// answer is judged as the write's own response would be: `2xx` acknowledges it (its body read
 /// by ``RemoteCollection/written``), an error status is handled as the same status alone (a
-/// create that already exists confirmed by a read, a delete that meets `404` done, a refusal
+/// create that already exists confirmed by a read, a delete that meets `404` done once a read finds the record gone, a refusal
 /// parked as rejected).
 ///
 /// When the batch request itself fails with a client error (the backend has batches turned off,

@@ -188,17 +188,18 @@ struct Library: Sendable {
                 target.id = sameBook.id
             }
             // A book added again keeps what the library and the server gave it.
-            let outcome = try tx.upsert(
-                target,
-                onConflict: [
-                    .keep(LibraryBook.addedAtField), .keep(LibraryBook.ratingField),
-                    .keep(LibraryBook.serverUpdatedField), .keep(LibraryBook.recordIDField),
-                ])
-            let book = try tx.fetch(LibraryBook.self, id: target.id) ?? target  // the row the upsert just wrote
-            // A book new to the library is new to the server too.
-            try outbox.save(book, as: outcome == .inserted ? .create : nil, in: tx)
+            var book = target
+            let existing = try tx.fetch(LibraryBook.self, id: target.id)
+            if let existing {
+                book.addedAt = existing.addedAt
+                book.rating = existing.rating
+                book.serverUpdated = existing.serverUpdated
+                book.recordID = existing.recordID
+            }
+            // A create when the book is new to the library, else an update from the stored row.
+            try outbox.save(book, in: tx)
             try Self.linkAuthors(of: book, in: tx)
-            return (book, outcome == .inserted)
+            return (book, existing == nil)
         }
     }
 

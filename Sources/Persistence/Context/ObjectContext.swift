@@ -304,7 +304,9 @@ public final class ObjectContext: @unchecked Sendable {
             let value = try block(inner)
             try outer.connection.execute("RELEASE \(name)")
             outer.touched.formUnion(inner.touched)
+            outer.written.formUnion(inner.written)
             outer.allowed.formUnion(inner.allowed)
+            outer.allowsEveryGuardedWrite = outer.allowsEveryGuardedWrite || inner.allowsEveryGuardedWrite
             outer.touchedEverything = outer.touchedEverything || inner.touchedEverything
             return value
         } catch {

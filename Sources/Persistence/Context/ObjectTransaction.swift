@@ -11,8 +11,12 @@ public final class ObjectTransaction {
     let isWritable: Bool
     var isOpen = true
     var touched: Set<String> = []
-    /// The guarded entities this transaction may write (`WriteGuards`).
+    /// The entities this transaction wrote through the typed API (not the tables a delete's
+    /// rules may reach), for `WriteGuards`.
+    var written: Set<String> = []
+    /// The guarded entities this transaction may write (`WriteGuards`), or all of them.
     var allowed: Set<String> = []
+    var allowsEveryGuardedWrite = false
     var touchedEverything = false
     /// After commit: the row ids each table's changes touched, and the tables whose changed rows
     /// are not all known (observers of those refresh in full).
@@ -53,6 +57,7 @@ public final class ObjectTransaction {
         if lastTouched != table {
             lastTouched = table
             touched.insert(table)
+            written.insert(table)
         }
     }
 

@@ -4,8 +4,10 @@ import Locking
 /// it would never reach the server. A `persist` block that writes such an entity without its
 /// owner's leave fails at commit, before anything is stored, with the owner's error.
 ///
-/// `package`: the owner is the `Sync` module. Migrations are not checked (they reshape rows, they
-/// do not change records), nor is raw SQL (the store's escape hatch, which names no entity).
+/// `package`: the owner is the `Sync` module. Checked: the entities a block wrote through the
+/// typed API. Not checked: migrations (they reshape rows, they do not change records), raw SQL
+/// (the store's escape hatch, which names no entity), and the rows a delete's rules reach in
+/// other entities (a cascade names tables it may not touch at all).
 final class WriteGuards: Sendable {
     private let refusals = Locked<[String: @Sendable () -> any Error]>([:])
 
@@ -16,10 +18,10 @@ final class WriteGuards: Sendable {
 
     /// Throws the refusal of the first guarded entity `transaction` wrote without leave.
     func check(_ transaction: ObjectTransaction) throws {
-        guard !transaction.isMigration, !transaction.touched.isEmpty else { return }
+        guard !transaction.isMigration, !transaction.allowsEveryGuardedWrite, !transaction.written.isEmpty else { return }
         let refusals = refusals.withLock { $0 }
         guard !refusals.isEmpty else { return }
-        for entity in transaction.touched.sorted() where !transaction.allowed.contains(entity) {
+        for entity in transaction.written.sorted() where !transaction.allowed.contains(entity) {
             if let refusal = refusals[entity] { throw refusal() }
         }
     }
@@ -37,5 +39,11 @@ extension ObjectTransaction {
     /// Gives this transaction the owner's leave to write `entity` (see `WriteGuards`).
     package func allowWrites(to entity: any StoredEntity.Type) {
         allowed.insert(entity.entityName)
+    }
+
+    /// Gives this transaction every owner's leave: a transaction the owner runs itself, such as
+    /// a pull's page, whose related rows may belong to other guarded entities.
+    package func allowEveryGuardedWrite() {
+        allowsEveryGuardedWrite = true
     }
 }
