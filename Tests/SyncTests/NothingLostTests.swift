@@ -192,8 +192,8 @@ struct Card: StoredEntity, Hashable {
     }
 }
 
-/// One device: its own store of cards, mirrored from the notes backend.
-struct CardDevice {
+/// One device: its own store of cards, mirrored from the notes backend; its folder goes with it.
+final class CardDevice: Sendable {
     let folder: TemporaryDirectory
     let store: ObjectStore
     let mirror: SyncedCollection<Card>
@@ -202,6 +202,11 @@ struct CardDevice {
         folder = try TemporaryDirectory(prefix: "NothingLostTests")
         store = try ObjectStore(at: folder.file(file), entities: [Card.self] + SyncSchema.entities)
         mirror = try SyncedCollection(Self.collection(at: fixture.backend.baseURL), store: store, client: NotesAPI.client())
+    }
+
+    deinit {
+        store.close()
+        folder.remove()
     }
 
     func card(_ id: String) throws -> Card? {
