@@ -24,10 +24,9 @@ enum FieldMerge {
     /// Whether `remote` holds every property `local` changed from `base` (and `local` changed
     /// at least one): a write whose answer was lost finds itself applied. The properties that
     /// make up the record's version (the server stamps them) are left out: a property is one
-    /// when putting the remote's value into the base changes the base's version. With
-    /// `emptyHolds`, a `local` that changed nothing is held by any `remote`.
+    /// when putting the remote's value into the base changes the base's version.
     static func holdsChanges<E: StoredEntity>(
-        of local: E, since base: E, _ remote: E, version: (@Sendable (E) -> RecordVersion?)?, emptyHolds: Bool = false
+        of local: E, since base: E, _ remote: E, version: (@Sendable (E) -> RecordVersion?)?
     ) -> Bool {
         guard let localObject = object(local), let baseObject = object(base), let remoteObject = object(remote)
         else { return false }
@@ -42,7 +41,7 @@ enum FieldMerge {
             return version(record) != baseVersion
         }
         let changed = localObject.filter { baseObject[$0.key] != $0.value && !isVersion($0.key) }
-        return (emptyHolds || !changed.isEmpty) && changed.allSatisfy { remoteObject[$0.key] == $0.value }
+        return !changed.isEmpty && changed.allSatisfy { remoteObject[$0.key] == $0.value }
     }
 
     /// A record from properties given as JSON texts.

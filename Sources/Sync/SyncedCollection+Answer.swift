@@ -50,7 +50,7 @@ extension SyncedCollection {
     /// What a failed send means.
     func failed(_ write: PendingWrite, _ error: FetchError) async -> Outcome {
         let status = error.statusCode
-        let record = try? target(of: write)
+        let record = try? target(of: write, base: write.base(as: Entity.self))
         switch write.operation {
         case .create where remote.isAlreadyExisting(error):
             // A create the server applied before (a retry after a lost answer): confirm it.
@@ -108,18 +108,13 @@ extension SyncedCollection {
     }
 
     /// The record a write addresses, with its identity on the server: the local record (for a
-    /// delete, the record as last known), its server identity filled from the base or from the
-    /// server's version kept with it.
-    func target(of write: PendingWrite) throws -> Entity? {
-        let base = try write.base(as: Entity.self)
+    /// delete, the record as last known), its server identity filled from the base (`base`,
+    /// already decoded) or from the server's version kept with it.
+    func target(of write: PendingWrite, base: Entity?) throws -> Entity? {
         guard let record = try write.local(as: Entity.self) ?? base else { return nil }
-        guard let key = remote.serverID, record[keyPath: key] == nil else { return record }
-        guard let known = try base?[keyPath: key] ?? write.remote(as: Entity.self)?[keyPath: key] else {
-            return record
+        return try withServerID(record) { key in
+            try base?[keyPath: key] ?? write.remote(as: Entity.self)?[keyPath: key]
         }
-        var copy = record
-        copy[keyPath: key] = known
-        return copy
     }
 
     /// Whether an update sent before, whose answer was lost (or whose process was killed), is

@@ -192,10 +192,10 @@ extension SyncedCollection {
                 }
                 endpoint = create(local)
             case .update:
-                guard let local = try target(of: write) else {
+                let base = try write.base(as: Entity.self)
+                guard let local = try target(of: write, base: base) else {
                     return .settled(.rejected("The update has no record."))
                 }
-                let base = try write.base(as: Entity.self)
                 switch remote.conflictCheck.kind {
                 case .none: break
                 case .ifMatch(let tag):
@@ -223,7 +223,7 @@ extension SyncedCollection {
                 guard let delete = remote.delete else {
                     return .settled(.rejected(Self.noRequest("delete", remote.name)))
                 }
-                guard let record = try target(of: write) else {
+                guard let record = try target(of: write, base: write.base(as: Entity.self)) else {
                     return .settled(.rejected(Self.unaddressable(write, remote.name)))
                 }
                 endpoint = delete(record)

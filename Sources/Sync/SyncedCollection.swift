@@ -217,14 +217,25 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// `record` with its identity on the server (``RemoteCollection/serverID``) filled in when
     /// it carries none: from the stored row, else from the record's queued writes.
     func addressed(_ record: Entity, stored: Entity?, writes: [PendingWrite]) throws -> Entity {
-        guard let key = remote.serverID, record[keyPath: key] == nil else { return record }
-        var known = stored?[keyPath: key]
-        for write in writes.reversed() where known == nil {
-            known = try write.base(as: Entity.self)?[keyPath: key] ?? write.local(as: Entity.self)?[keyPath: key]
+        try withServerID(record) { key in
+            if let known = stored?[keyPath: key] { return known }
+            for write in writes.reversed() {
+                if let known = try write.base(as: Entity.self)?[keyPath: key] ?? write.local(as: Entity.self)?[keyPath: key] {
+                    return known
+                }
+            }
+            return nil
         }
-        guard let known else { return record }
+    }
+
+    /// `record` with its identity on the server (``RemoteCollection/serverID``) filled in from
+    /// `known` when the collection has one and `record` carries none; `known` is asked only then.
+    func withServerID(
+        _ record: Entity, from known: (any WritableKeyPath<Entity, String?> & Sendable) throws -> String?
+    ) throws -> Entity {
+        guard let key = remote.serverID, record[keyPath: key] == nil, let id = try known(key) else { return record }
         var copy = record
-        copy[keyPath: key] = known
+        copy[keyPath: key] = id
         return copy
     }
 
