@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExampleSupport", "Persistence", "FetchKitTesting", "TestSupport", "Locking"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Sync", "FetchKitTesting", "TestSupport", "Locking"],
             swiftSettings: strictSettings
         ),
         // The documentation's code samples (README, DocC articles, Docs/ guides) that use

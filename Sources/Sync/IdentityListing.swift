@@ -1,9 +1,9 @@
 public import FetchKit
-public import Foundation
+import Foundation
 public import Persistence
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Lists every identity of a collection, keyset paged, to find records the server deleted
@@ -11,8 +11,9 @@ public import Persistence
 public struct IdentityListing<Entity: StoredEntity>: Sendable {
     /// The request for the identities after `identity` (`nil`: from the first), sorted by identity.
     public var request: @Sendable (_ after: String?) -> any Endpoint
-    /// Reads a page of identities and whether another page follows.
-    public var page: @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+    /// Reads a page of identities and whether another page follows, as FetchKit's extractions
+    /// read any response: `.decode(IDPage.self).map { ($0.items.map(\.id), $0.hasMore) }`.
+    public var page: Extraction<(identities: [Entity.ID], hasMore: Bool)>
     /// How often a pull reconciles; a run starts one when this long has passed since the last.
     public var interval: Duration
 
@@ -24,7 +25,7 @@ public struct IdentityListing<Entity: StoredEntity>: Sendable {
     ///   - page: reads a page of identities and whether another follows.
     public init(
         every interval: Duration, request: @escaping @Sendable (_ after: String?) -> any Endpoint,
-        page: @escaping @Sendable (Data, HTTPURLResponse) throws -> (identities: [Entity.ID], hasMore: Bool)
+        page: Extraction<(identities: [Entity.ID], hasMore: Bool)>
     ) {
         self.interval = interval
         self.request = request

@@ -1,9 +1,9 @@
 public import FetchKit
-public import Foundation
+import Foundation
 public import Persistence
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A collection on a web API, described once: how to list its changes, how to read a page of
@@ -47,8 +47,12 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// (moved back by the overlap at the start of a run); for ``CursorKind/token`` the token the
     /// previous page gave; for ``CursorKind/snapshot`` the page number to read.
     public var changes: @Sendable (SyncCursor?) -> any Endpoint
-    /// Reads one page of changes from a response body (and its response).
-    public var page: @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>
+    /// Reads one page of changes from a response, as FetchKit's extractions read any response:
+    /// the body decoded with its path keys (`.decode(NotesPage.self)`), then made a page
+    /// (`.map { page in ChangePage(…) }`), or `.custom { data, response in … }` for anything
+    /// else. An error it throws ends the run with ``SyncError/Code-swift.struct/undecodablePage``
+    /// naming the page and the property.
+    public var page: Extraction<ChangePage<Entity>>
     /// The request that creates `entity` on the server, with its client-chosen identity, or `nil`
     /// when the app cannot create records (a read-only collection: ``SyncedCollection/save(_:as:in:)`` then
     /// refuses a new record with ``SyncError/Code-swift.struct/misuse``).
@@ -93,7 +97,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///
     /// By default: `nil` for an empty body, the body decoded as `Entity` when it is one, `nil`
     /// for other JSON, and an error for a body that is not JSON.
-    public var written: @Sendable (Data, HTTPURLResponse) throws -> Entity?
+    public var written: Extraction<Entity?>
     /// How an update finds out that the server's record changed since its base.
     public var conflictCheck: ConflictCheck<Entity>
     /// Lists every identity on the server, to delete local rows the server deleted without a
@@ -165,13 +169,13 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     public init(
         name: String, cursor: CursorKind, version: (@Sendable (Entity) -> RecordVersion?)? = nil,
         changes: @escaping @Sendable (SyncCursor?) -> any Endpoint,
-        page: @escaping @Sendable (Data, HTTPURLResponse) throws -> ChangePage<Entity>,
+        page: Extraction<ChangePage<Entity>>,
         create: (@Sendable (Entity) -> any Endpoint)? = nil,
         update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? = nil,
         delete: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
         read: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
         serverID: (any WritableKeyPath<Entity, String?> & Sendable)? = nil,
-        written: (@Sendable (Data, HTTPURLResponse) throws -> Entity?)? = nil,
+        written: Extraction<Entity?>? = nil,
         conflictCheck: ConflictCheck<Entity> = .none,
         identities: IdentityListing<Entity>? = nil,
         isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
@@ -195,7 +199,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.delete = delete
         self.read = read
         self.serverID = serverID
-        self.written = written ?? { data, _ in try SyncJSON.record(Entity.self, from: data) }
+        self.written = written ?? .custom { data, _ in try SyncJSON.record(Entity.self, from: data) }
         self.conflictCheck = conflictCheck
         self.identities = identities
         self.isCursorRejected = isCursorRejected

@@ -1,4 +1,5 @@
 import Decoding
+import FetchKit
 import Foundation
 
 /// The module's JSON reading: outbox payloads, identities and the server's answers are read with
@@ -21,6 +22,7 @@ extension SyncJSON {
     /// A decoding error as a ``DecodingFailure``, or `nil` for another error.
     static func failure(_ error: any Error) -> DecodingFailure? {
         if let failure = error as? DecodingFailure { return failure }
+        if let error = error as? FetchError { return error.decodingFailure }
         if let error = error as? DecodingError { return DecodingFailure(error) }
         return nil
     }

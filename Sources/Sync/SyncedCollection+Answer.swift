@@ -22,7 +22,7 @@ extension SyncedCollection {
         let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
         let entity: Entity?
         do {
-            entity = try remote.written(exchange.data, exchange.response)
+            entity = try remote.written.extract(from: exchange.data, response: exchange.response)
         } catch {
             let property = SyncJSON.failedProperty(error)
             return .failed(

@@ -86,7 +86,7 @@ extension SyncedCollection {
             }
             let page: ChangePage<Entity>
             do {
-                page = try remote.page(exchange.data, exchange.response)
+                page = try remote.page.extract(from: exchange.data, response: exchange.response)
             } catch {
                 let property = SyncJSON.failedProperty(error)
                 throw SyncError(

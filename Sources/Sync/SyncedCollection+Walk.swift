@@ -77,7 +77,7 @@ extension SyncedCollection {
             }
             let page: (identities: [Entity.ID], hasMore: Bool)
             do {
-                page = try identities.page(exchange.data, exchange.response)
+                page = try identities.page.extract(from: exchange.data, response: exchange.response)
             } catch {
                 throw SyncError(
                     .undecodablePage, collection: collection, page: "identities after \(after ?? "start")",

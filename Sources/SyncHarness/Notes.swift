@@ -85,7 +85,7 @@ public enum NotesAPI {
                 }
                 return NotesRequest(baseURL: base, path: "/notes", queryItems: items)
             },
-            page: { data, _ in
+            page: .custom { data, _ in
                 let page = try JSONDecoder().decode(NotesPage.self, from: data)
                 var records: [Note] = []
                 var deleted: [String] = []
@@ -124,7 +124,7 @@ public enum NotesAPI {
                                 URLQueryItem(name: "limit", value: String(pageSize)),
                             ])
                     },
-                    page: { data, _ in
+                    page: .custom { data, _ in
                         let page = try JSONDecoder().decode(IdentityPage.self, from: data)
                         return (page.ids, page.hasMore)
                     })

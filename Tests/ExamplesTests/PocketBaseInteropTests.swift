@@ -80,10 +80,10 @@ final class PocketBaseServer: Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// Deletes a record of the books collection outright, as another client would: PocketBase
-    /// keeps no tombstone of it.
-    func deleteRecord(_ id: String) async throws {
-        var request = URLRequest(url: url.appendingPathComponent("api/collections/books/records/\(id)"))
+    /// Deletes a record (of the books collection by default) outright, as another client would:
+    /// PocketBase keeps no tombstone of it.
+    func deleteRecord(_ id: String, of collection: String = "books") async throws {
+        var request = URLRequest(url: url.appendingPathComponent("api/collections/\(collection)/records/\(id)"))
         request.httpMethod = "DELETE"
         let (data, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 204 else {
@@ -129,10 +129,11 @@ final class PocketBaseServer: Sendable {
         return token
     }
 
-    /// Every record of the books collection, as JSON objects (as a superuser when `token` is one).
-    func records(token: String? = nil) async throws -> [[String: Any]] {
+    /// Every record of a collection (the books by default), as JSON objects (as a superuser when
+    /// `token` is one).
+    func records(of collection: String = "books", token: String? = nil) async throws -> [[String: Any]] {
         var components = URLComponents(
-            url: url.appendingPathComponent("api/collections/books/records"), resolvingAgainstBaseURL: false)
+            url: url.appendingPathComponent("api/collections/\(collection)/records"), resolvingAgainstBaseURL: false)
         components?.queryItems = [
             URLQueryItem(name: "perPage", value: "1000"), URLQueryItem(name: "skipTotal", value: "1"),
         ]

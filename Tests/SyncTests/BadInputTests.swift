@@ -56,7 +56,7 @@ struct BadInputTests {
         // the write is settled silently, the run reports nothing.
         let fixture = try SyncFixture()
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
-        collection.written = { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
+        collection.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         fixture.backend.failWrites(.answerAfterApply(Self.lies[0].answer))
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
@@ -160,7 +160,7 @@ private final class Catalogue: Sendable {
                 }
                 return TagsRequest(baseURL: base, queryItems: items)
             },
-            page: { data, _ in
+            page: .custom { data, _ in
                 struct Page: Decodable {
                     var items: [Tag]
                     var hasMore: Bool

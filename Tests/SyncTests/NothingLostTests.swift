@@ -251,7 +251,7 @@ final class CardDevice: Sendable {
                 }
                 return TestRequest(baseURL: base, path: "/notes", queryItems: items)
             },
-            page: { data, _ in
+            page: .custom { data, _ in
                 let page = try JSONDecoder().decode(Page.self, from: data)
                 let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
                 return ChangePage(
@@ -271,7 +271,7 @@ final class CardDevice: Sendable {
             delete: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))", method: .delete) },
             read: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))") },
             serverID: \Card.noteID,
-            written: { data, _ in data.isEmpty ? nil : try JSONDecoder().decode(Listed.self, from: data).card },
+            written: .custom { data, _ in data.isEmpty ? nil : try JSONDecoder().decode(Listed.self, from: data).card },
             conflictCheck: .readBeforeWrite)
     }
 }
@@ -411,9 +411,8 @@ struct RefusedDescriptionTests {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
-        let read = collection.page
-        collection.page = { data, response in
-            var page = try read(data, response)
+        collection.page = collection.page.map { page in
+            var page = page
             page.cursor = .token("opaque")
             return page
         }

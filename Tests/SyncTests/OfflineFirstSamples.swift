@@ -89,8 +89,7 @@ enum OfflineFirst {
                 guard case .page(let number) = cursor else { return PhotosEndpoint(page: 1) }
                 return PhotosEndpoint(page: number)
             },
-            page: { data, _ in
-                let page = try JSONDecoder().decode(PhotosPage.self, from: data)
+            page: Extraction.decode(PhotosPage.self).map { page in
                 let owners = page.photos.map { Owner(id: $0.owner, name: $0.ownerName) }
                 return ChangePage(
                     records: page.photos.map { Photo(id: $0.id, title: $0.title, ownerID: $0.owner) },
@@ -116,9 +115,8 @@ enum OfflineFirst {
                 }
                 return list
             },
-            page: { data, _ in
-                let page = try JSONDecoder().decode(NotesPage.self, from: data)
-                return ChangePage(
+            page: Extraction.decode(NotesPage.self).map { page in
+                ChangePage(
                     records: page.items.filter { $0.deleted != true }.map { Note(id: $0.id, title: $0.title ?? "", updated: $0.updated) },
                     deleted: page.items.filter { $0.deleted == true }.map(\.id),
                     hasMore: page.hasMore,
@@ -198,7 +196,7 @@ enum OfflineFirst {
             name: "books",
             cursor: .snapshot,
             changes: { _ in NotesEndpoint(path: "/books") },
-            page: { data, _ in ChangePage(records: try JSONDecoder().decode([Book].self, from: data), hasMore: false) },
+            page: Extraction.decode([Book].self).map { books in ChangePage(records: books, hasMore: false) },
             update: { book, _ in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .patch, body: .json(["title": book.title])) },
             delete: { book in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .delete) },
             serverID: \Book.recordID)

@@ -133,7 +133,7 @@ final class SnapshotTests {
             return ChangePage(records: pins, hasMore: decoded.more, storingRelated: store)
         }
         let collection = RemoteCollection<Pin>(
-            name: "pins", cursor: .snapshot, changes: changes, page: page, keeping: [.keep(Pin.marked)],
+            name: "pins", cursor: .snapshot, changes: changes, page: .custom(page), keeping: [.keep(Pin.marked)],
             retaining: retaining)
         // No retries of the client's own: a failed page ends the run.
         let client = FetchClient { $0.retryPolicy = .none }

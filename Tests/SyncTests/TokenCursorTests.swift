@@ -196,7 +196,7 @@ private struct Fixture {
             }
         }
         let collection = RemoteCollection<Doc>(
-            name: "docs", cursor: .token, changes: changes, page: page,
+            name: "docs", cursor: .token, changes: changes, page: .custom(page),
             create: { doc in
                 FeedRequest(
                     url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,

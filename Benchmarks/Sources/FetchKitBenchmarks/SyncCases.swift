@@ -132,11 +132,8 @@ final class SyncBenchServer: Sendable {
                 }
                 return endpoint
             },
-            page: { data, _ in
-                // The decoder the hand side's `.decode` uses: PathDecoder.
-                let page = try PathDecoder().decode(SyncedPage.self, from: data)
-                return ChangePage(records: page.items, hasMore: page.hasMore)
-            },
+            // The extraction the hand side fetches with: `.decode` (PathDecoder).
+            page: Extraction.decode(SyncedPage.self).map { page in ChangePage(records: page.items, hasMore: page.hasMore) },
             create: { note in
                 SyncBenchEndpoint(
                     baseURL: base, path: "/records", method: .post,

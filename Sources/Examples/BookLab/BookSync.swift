@@ -50,8 +50,7 @@ enum BookSync {
                 }
                 return PocketBaseRequest(server: server, path: records, query: query)
             },
-            page: { data, _ in
-                let page = try JSONDecoder().decode(RecordPage.self, from: data)
+            page: Extraction.decode(RecordPage.self).map { page in
                 var books: [LibraryBook] = []
                 var removed: [String] = []
                 for record in page.items {
@@ -76,12 +75,9 @@ enum BookSync {
             },
             read: { book in PocketBaseRequest(server: server, path: "\(records)/\(address(of: book))") },
             serverID: \LibraryBook.recordID,
-            written: { data, _ in
-                // A removed record is no book: the row stays gone. An answer that is not a record
-                // throws: the write stays queued.
-                let record = try JSONDecoder().decode(Record.self, from: data)
-                return record.deleted == true ? nil : record.book
-            },
+            // A removed record is no book: the row stays gone. An answer that is not a record
+            // throws: the write stays queued.
+            written: Extraction.decode(Record.self).map { record in record.deleted == true ? nil : record.book },
             conflictCheck: .readBeforeWrite,
             identities: IdentityListing(
                 every: .zero,
@@ -96,10 +92,7 @@ enum BookSync {
                             URLQueryItem(name: "filter", value: filter),
                         ])
                 },
-                page: { data, _ in
-                    let page = try JSONDecoder().decode(IdentityPage.self, from: data)
-                    return (page.items.map(\.volumeId), page.items.count == 1000)
-                }),
+                page: Extraction.decode(IdentityPage.self).map { page in (page.items.map(\.volumeId), page.items.count == 1000) }),
             // The server's books hold no publisher, summary or cover: this device keeps its own.
             keeping: [
                 .keep(LibraryBook.publisherField), .keep(LibraryBook.publishedDateField),

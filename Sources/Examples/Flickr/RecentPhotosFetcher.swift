@@ -64,7 +64,7 @@ final class RecentPhotosFetcher: Sendable {
                 guard case .page(let number) = cursor else { return source.recentPhotos(page: 1) }
                 return source.recentPhotos(page: number)
             },
-            page: { data, _ in try Self.page(data, tally: tally) },
+            page: .custom { data, _ in try Self.page(data, tally: tally) },
             keeping: [.keep(Photo.firstFetchedField), .keep(Photo.marked)],
             retaining: Photo.marked == true)
         mirror = try SyncedCollection(collection, store: store, client: client)

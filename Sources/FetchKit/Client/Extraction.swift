@@ -57,14 +57,52 @@ public struct Extraction<Value: Sendable>: Sendable {
         Extraction { (response) throws(FetchError) -> Value in
             do {
                 return try transform(response.data, response.response)
-            } catch let error as FetchError {
-                throw error
-            } catch let failure as DecodingFailure {
-                throw FetchError(code: .decodingFailed, decodingFailure: failure)
             } catch {
-                throw FetchError(code: .decodingFailed, detail: "\(error)")
+                throw decodingFailed(error)
             }
         }
+    }
+}
+
+/// A closure's error as the fetch's: a ``FetchError`` as it is, a `DecodingFailure` as the
+/// error's ``FetchError/decodingFailure``, anything else described.
+private func decodingFailed(_ error: any Error) -> FetchError {
+    switch error {
+    case let error as FetchError: error
+    case let failure as DecodingFailure: FetchError(code: .decodingFailed, decodingFailure: failure)
+    default: FetchError(code: .decodingFailed, detail: "\(error)")
+    }
+}
+
+extension Extraction {
+    /// A strategy that extracts as this one does, then turns the value into another: a page
+    /// decoded with its path keys, then made the value your code wants.
+    ///
+    /// ```swift
+    /// let titles = try await client.fetch(TMDB.popular(), extracting: .decode(MoviePage.self).map { $0.results.map(\.title) })
+    /// ```
+    ///
+    /// An error `transform` throws fails the fetch as one of ``custom(_:)`` does: with
+    /// ``FetchError/Code-swift.struct/decodingFailed`` (a ``FetchError`` is passed on as is).
+    ///
+    /// - Parameter transform: turns the extracted value into the result.
+    /// - Returns: the strategy.
+    public func map<Result: Sendable>(_ transform: @escaping @Sendable (Value) throws -> Result) -> Extraction<Result> {
+        let extract = extractResponse
+        return Extraction<Result>(destination: destination, streams: streams) { (response) throws(FetchError) -> Result in
+            let value = try extract(response)
+            do {
+                return try transform(value)
+            } catch {
+                throw decodingFailed(error)
+            }
+        }
+    }
+
+    /// Runs the strategy over a body already read (an answer split out of a batch, a page read
+    /// before it is judged), for the package's own modules.
+    package func extract(from data: Data, response: HTTPURLResponse) throws(FetchError) -> Value {
+        try extractResponse(TransportResponse(response: response, data: data))
     }
 }
 

@@ -1,0 +1,135 @@
+import FetchKit
+public import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RemoteCollection where Entity.ID == String {
+    /// A collection of a [PocketBase](https://pocketbase.io) server, described by its name: the
+    /// records API (`/api/collections/{name}/records`) paged by `updated` and `id`, creates with
+    /// the id chosen on the device, updates as `PATCH`, deletes as `DELETE`, conflicts found by a
+    /// read before each update, and deletes made elsewhere found by listing the ids.
+    ///
+    /// ```swift
+    /// let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \.updated), store: store, client: client)
+    /// ```
+    ///
+    /// The entity is the record as PocketBase sends it: its coding keys are the collection's field
+    /// names (path keys reach into `expand`), its `id` is the record's id, and `version` is its
+    /// `updated` field (`nil` on a record this device created and the server has not answered).
+    /// The record's other fields (`collectionId`, `created`) are ignored.
+    ///
+    /// - An id chosen on the device must be 15 characters of `[a-z0-9]` (PocketBase's default
+    ///   pattern): a create sent again after a lost answer then meets `400 validation_not_unique`
+    ///   and is confirmed by a read, never applied twice.
+    /// - A create and an update send the entity's JSON; PocketBase ignores keys it has no field
+    ///   for, and sets `created` and `updated` itself.
+    /// - PocketBase deletes records outright, with no tombstone: a run lists every id (1,000 a
+    ///   request, ids only) when `reconciling` has passed since the last listing, and deletes the
+    ///   rows the server no longer has, unless a local write waits for them. Raise it for a large
+    ///   collection.
+    /// - Authentication is the client's: its `TokenAuthenticator` or adapters (PocketBase's
+    ///   `Authorization` token). An auth refused stops the run and keeps every write.
+    ///
+    /// Every property of the result can still be changed (`keeping`, `retaining`, `batch`, the
+    /// conflict check); a record whose id is not the local key (PocketBase's id beside the app's
+    /// own) is described with ``init(name:cursor:version:changes:page:create:update:delete:read:serverID:written:conflictCheck:identities:isCursorRejected:isAlreadyExisting:idempotencyKeyHeader:keeping:retaining:batch:schemaVersion:)``
+    /// and ``serverID`` instead, as booklab does.
+    ///
+    /// - Parameters:
+    ///   - collection: the PocketBase collection's name, which also names the synced collection.
+    ///   - server: the server's root URL, such as `http://127.0.0.1:8090`.
+    ///   - version: the entity's `updated` field.
+    ///   - pageSize: the records read per request (PocketBase allows up to 1,000).
+    ///   - reconciling: how often a run lists every id to find records deleted elsewhere.
+    /// - Returns: the description.
+    public static func pocketBase(
+        _ collection: String, at server: URL, version: any KeyPath<Entity, String?> & Sendable, pageSize: Int = 500,
+        reconciling: Duration = .zero
+    ) -> RemoteCollection {
+        let records = PocketBaseRecords(server: server, collection: collection)
+        let size = min(max(pageSize, 1), 1000)
+        return RemoteCollection(
+            name: collection,
+            cursor: .keyset(overlap: .time(.seconds(5))),
+            version: { record in record[keyPath: version].map(RecordVersion.init) },
+            changes: { cursor in
+                var filter: String?
+                if case .keyset(let updated, let id) = cursor {
+                    // PocketBase compares its timestamps as text: its own string goes back.
+                    let time = PocketBaseRecords.quoted(updated.description)
+                    filter = "(updated > \(time) || (updated = \(time) && id > \(PocketBaseRecords.quoted(id))))"
+                }
+                return records.list(sort: "updated,id", perPage: size, filter: filter)
+            },
+            page: Extraction.decode(PocketBaseRecords.Page<Entity>.self).map { page in
+                ChangePage(records: page.items, hasMore: page.items.count == size)
+            },
+            create: { record in records.request(method: .post, body: .json(record)) },
+            update: { record, _ in records.request(record.id, method: .patch, body: .json(record)) },
+            delete: { record in records.request(record.id, method: .delete) },
+            read: { record in records.request(record.id) },
+            conflictCheck: .readBeforeWrite,
+            identities: IdentityListing(
+                every: reconciling,
+                request: { after in
+                    records.list(
+                        sort: "id", perPage: 1000, filter: after.map { "id > \(PocketBaseRecords.quoted($0))" },
+                        fields: "id")
+                },
+                page: Extraction.decode(PocketBaseRecords.Page<PocketBaseRecords.ID>.self).map { page in
+                    (page.items.map(\.id), page.items.count == 1000)
+                }))
+    }
+}
+
+/// The records API of one PocketBase collection.
+struct PocketBaseRecords: Sendable {
+    var server: URL
+    var collection: String
+
+    /// A list request of the collection's records.
+    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil) -> Request {
+        var query = [
+            URLQueryItem(name: "sort", value: sort), URLQueryItem(name: "perPage", value: String(perPage)),
+            URLQueryItem(name: "skipTotal", value: "1"),
+        ]
+        if let filter { query.append(URLQueryItem(name: "filter", value: filter)) }
+        if let fields { query.append(URLQueryItem(name: "fields", value: fields)) }
+        return Request(baseURL: server, path: "/api/collections/\(collection)/records", queryItems: query)
+    }
+
+    /// A request of the collection (`id` `nil`) or of one record.
+    func request(_ id: String? = nil, method: HTTPMethod = .get, body: RequestBody? = nil) -> Request {
+        var path = "/api/collections/\(collection)/records"
+        if let id { path += "/\(id)" }
+        return Request(baseURL: server, path: path, method: method, body: body)
+    }
+
+    /// A filter's string literal: quoted, its quotes and backslashes escaped.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// A page of a list: its items.
+    struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+        var items: [Item]
+    }
+
+    /// A listed id.
+    struct ID: Decodable, Sendable {
+        var id: String
+    }
+
+    /// A request to the server; never stored in or served from the HTTP cache.
+    struct Request: Endpoint {
+        var baseURL: URL
+        var path: String
+        var method: HTTPMethod = .get
+        var queryItems: [URLQueryItem] = []
+        var body: RequestBody?
+        var cachePolicy: CachePolicy { .bypass }
+    }
+}
