@@ -105,7 +105,7 @@ extension SyncedCollection {
         }
         let answers: [WriteBatch.Answer]
         do {
-            answers = try batch.answers(exchange.data, exchange.response)
+            answers = try batch.answers.extract(from: exchange.data, response: exchange.response)
             guard answers.count == items.count else {
                 throw SyncError(
                     .badWriteResponse, collection: remote.name,

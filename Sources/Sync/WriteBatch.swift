@@ -46,9 +46,10 @@ public struct WriteBatch: Sendable {
     /// The batch request carrying these writes, in order: each as the `URLRequest` it would be
     /// sent as alone (its URL, method, headers and body).
     public var request: @Sendable (_ writes: [URLRequest]) throws -> any Endpoint
-    /// Reads the batch's response: one answer per write, in the order they were given. Throw
-    /// when the body is not such a list; a list of another length is refused the same way.
-    public var answers: @Sendable (Data, HTTPURLResponse) throws -> [Answer]
+    /// Reads the batch's response, as FetchKit's extractions read any response: one answer per
+    /// write, in the order they were given. Throw when the body is not such a list; a list of
+    /// another length is refused the same way.
+    public var answers: Extraction<[Answer]>
 
     /// Describes a batch API.
     ///
@@ -58,7 +59,7 @@ public struct WriteBatch: Sendable {
     ///   - answers: reads one answer per write from the batch's response.
     public init(
         maximumCount: Int, request: @escaping @Sendable (_ writes: [URLRequest]) throws -> any Endpoint,
-        answers: @escaping @Sendable (Data, HTTPURLResponse) throws -> [Answer]
+        answers: Extraction<[Answer]>
     ) {
         self.maximumCount = max(2, maximumCount)
         self.request = request
@@ -102,7 +103,7 @@ public struct WriteBatch: Sendable {
                 let body = try JSONSerialization.data(withJSONObject: ["requests": items])
                 return endpoint(RequestBody(data: body, contentType: "application/json"))
             },
-            answers: { data, _ in
+            answers: .custom { data, _ in
                 guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
                     throw DecodingError.dataCorrupted(
                         .init(codingPath: [], debugDescription: "A batch's answer is not a list of answers."))

@@ -58,6 +58,42 @@ struct ExtractionTests {
         #expect(error?.code == .decodingFailed)
     }
 
+    @Test func mapTurnsADecodedValueIntoAnother() async throws {
+        defer { server.stop() }
+        let title = try await client.fetch(
+            .url(server.url("/movie")), extracting: Extraction.decode(Movie.self).map { $0.title.uppercased() })
+        #expect(title == "FIGHT CLUB")
+    }
+
+    @Test func mapKeepsTheDecodingFailureAndWrapsItsOwnErrors() async throws {
+        defer { server.stop() }
+        // The decode fails first: the transform never runs, the failure names the property.
+        let decoding = await #expect(throws: FetchError.self) {
+            try await client.fetch(
+                .url(server.url("/wrongtype")),
+                extracting: Extraction.decode(Movie.self).map { movie -> String in
+                    Issue.record("the transform ran on a failed decode")
+                    return movie.title
+                })
+        }
+        #expect(decoding?.code == .decodingFailed)
+        #expect(decoding?.decodingFailure?.path == "id")
+        // The transform's own error fails the fetch as a custom closure's does.
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "no films with ids under 1000" }
+        }
+        let refused = await #expect(throws: FetchError.self) {
+            try await client.fetch(
+                .url(server.url("/movie")),
+                extracting: Extraction.decode(Movie.self).map { movie -> Int in
+                    guard movie.id >= 1000 else { throw Refused() }
+                    return movie.id
+                })
+        }
+        #expect(refused?.code == .decodingFailed)
+        #expect(refused?.description.contains("no films with ids under 1000") == true)
+    }
+
     @Test func anEmptyBodyIsADecodingFailureThatSaysSo() async throws {
         defer { server.stop() }
         do {

@@ -79,7 +79,7 @@ extension Extraction {
     /// decoded with its path keys, then made the value your code wants.
     ///
     /// ```swift
-    /// let titles = try await client.fetch(TMDB.popular(), extracting: .decode(MoviePage.self).map { $0.results.map(\.title) })
+    /// let titles = try await client.fetch(TMDB.popular(), extracting: Extraction.decode(MoviePage.self).map { $0.results.map(\.title) })
     /// ```
     ///
     /// An error `transform` throws fails the fetch as one of ``custom(_:)`` does: with
