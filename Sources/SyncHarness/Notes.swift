@@ -85,8 +85,7 @@ public enum NotesAPI {
                 }
                 return NotesRequest(baseURL: base, path: "/notes", queryItems: items)
             },
-            page: .custom { data, _ in
-                let page = try JSONDecoder().decode(NotesPage.self, from: data)
+            page: Extraction.decode(NotesPage.self).map { page in
                 var records: [Note] = []
                 var deleted: [String] = []
                 for item in page.items {

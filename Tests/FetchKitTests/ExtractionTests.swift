@@ -94,6 +94,16 @@ struct ExtractionTests {
         #expect(refused?.description.contains("no films with ids under 1000") == true)
     }
 
+    @Test func aCustomClosuresJSONDecoderErrorNamesThePropertyThatFailed() async throws {
+        defer { server.stop() }
+        let error = await #expect(throws: FetchError.self) {
+            try await client.fetch(
+                .url(server.url("/wrongtype")), extracting: .custom { data, _ in try JSONDecoder().decode(Movie.self, from: data) })
+        }
+        #expect(error?.code == .decodingFailed)
+        #expect(error?.decodingFailure?.path == "id")
+    }
+
     @Test func anEmptyBodyIsADecodingFailureThatSaysSo() async throws {
         defer { server.stop() }
         do {

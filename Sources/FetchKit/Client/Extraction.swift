@@ -49,7 +49,8 @@ public struct Extraction<Value: Sendable>: Sendable {
     ///
     /// An error the closure throws fails the fetch with
     /// ``FetchError/Code-swift.struct/decodingFailed`` (a ``FetchError`` it throws is passed on as is;
-    /// a `DecodingFailure` becomes the error's ``FetchError/decodingFailure``).
+    /// a `DecodingFailure`, or `JSONDecoder`'s `DecodingError`, becomes the error's
+    /// ``FetchError/decodingFailure``, with the coding path of the value that failed).
     ///
     /// - Parameter transform: turns the body and response into a value.
     /// - Returns: the strategy.
@@ -64,12 +65,14 @@ public struct Extraction<Value: Sendable>: Sendable {
     }
 }
 
-/// A closure's error as the fetch's: a ``FetchError`` as it is, a `DecodingFailure` as the
-/// error's ``FetchError/decodingFailure``, anything else described.
+/// A closure's error as the fetch's: a ``FetchError`` as it is, a `DecodingFailure` (or
+/// `JSONDecoder`'s `DecodingError`) as the error's ``FetchError/decodingFailure``, anything else
+/// described.
 private func decodingFailed(_ error: any Error) -> FetchError {
     switch error {
     case let error as FetchError: error
     case let failure as DecodingFailure: FetchError(code: .decodingFailed, decodingFailure: failure)
+    case let error as DecodingError: FetchError(code: .decodingFailed, decodingFailure: DecodingFailure(error))
     default: FetchError(code: .decodingFailed, detail: "\(error)")
     }
 }
