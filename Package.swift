@@ -62,7 +62,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "ExampleSupport",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom", "Sync"],
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom", "Sync", "CAtomicWord"],
             path: "Sources/Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),

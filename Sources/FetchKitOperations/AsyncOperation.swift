@@ -25,8 +25,8 @@ public import Foundation
 ///
 /// Do not override `start()`, `isExecuting` or `isFinished`; `start()` is final.
 open class AsyncOperation: Operation, @unchecked Sendable {
-    // @unchecked Sendable: `state`, `started` and `finishing` are only touched while
-    // `stateLock` is held; Operation's own state is thread-safe.
+    // @unchecked Sendable: `state`, `started`, `finishing` and `dependents` are only touched
+    // while `stateLock` is held; Operation's own state is thread-safe.
     private enum State {
         case ready, executing, finished
     }
@@ -35,10 +35,41 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     private var state = State.ready
     private var started = false
     private var finishing = false
+    /// The operations that depend on this one, kept until it has finished: a queue lets a
+    /// cancelled dependent go at once, while this operation still tells it when it finishes
+    /// (swift-corelibs-foundation then reads a freed object; see `Docs/KnownIssues.md`).
+    private var dependents: [Operation] = []
 
     /// Creates an operation in the ready state.
     public override init() {
         super.init()
+    }
+
+    /// Makes this operation wait for `operation`; when `operation` is an `AsyncOperation`, it
+    /// also keeps this one alive until it has finished, so cancelling a queue at any moment
+    /// never leaves it telling a released operation that it finished.
+    ///
+    /// - Parameter operation: the operation to run after.
+    open override func addDependency(_ operation: Operation) {
+        super.addDependency(operation)
+        (operation as? AsyncOperation)?.keepUntilFinished(self)
+    }
+
+    /// Keeps `dependent` until this operation has finished (at once released if it has).
+    private func keepUntilFinished(_ dependent: Operation) {
+        stateLock.withLock {
+            guard state != .finished else { return }
+            dependents.append(dependent)
+        }
+    }
+
+    /// Lets the dependents go, once the finish has been announced to them.
+    private func releaseDependents() {
+        let released = stateLock.withLock { () -> [Operation] in
+            defer { dependents = [] }
+            return dependents
+        }
+        withExtendedLifetime(released) {}
     }
 
     /// Always `true`: the work ends after ``start()`` returns.
@@ -71,6 +102,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
             willChangeValue(forKey: "isFinished")
             stateLock.withLock { state = .finished }
             didChangeValue(forKey: "isFinished")
+            releaseDependents()
             return
         }
         willChangeValue(forKey: "isExecuting")
@@ -109,5 +141,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
         stateLock.withLock { state = .finished }
         didChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isFinished")
+        releaseDependents()
     }
 }

@@ -103,7 +103,8 @@ enum BookLabFlow {
         var allBooks: [Book] = []
         var token: ObservationToken?
         func show(_ store: ObjectStore) {
-            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { change in
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { [weak self] change in
+                guard let self else { return }
                 self.allBooks = change.results  // then reload the table
             }
         }

@@ -138,7 +138,8 @@ enum UISamples {
 
         func startObserving(_ store: ObjectStore) {
             let query = Query<Book>(sortedBy: [Book.author.ascending(), Book.title.ascending()])
-            token = store.observe(.query(query, sectionedBy: \.author)) { change in
+            token = store.observe(.query(query, sectionedBy: \.author)) { [weak self] change in
+                guard let self else { return }
                 self.sections = change.sections
                 // A table view deletes, inserts and moves sections by `change.sectionChanges`,
                 // then applies `change.rowChanges[i]` inside section `i`.
@@ -155,7 +156,8 @@ enum UISamples {
         private var token: ObservationToken?
 
         func startObserving(_ store: ObjectStore) {
-            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { change in
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { [weak self] change in
+                guard let self else { return }
                 self.books = change.results
                 self.animate(change.changes)
             }
@@ -228,7 +230,8 @@ enum UISamples {
             private var token: ObservationToken?
 
             func startObserving(_ store: ObjectStore) {
-                token = store.observe(.query(Query<Book>())) { change in
+                token = store.observe(.query(Query<Book>())) { [weak self] change in
+                    guard let self else { return }
                     self.books = change.results
                 }
             }
@@ -276,6 +279,29 @@ nonisolated func search(_ words: String, client: FetchClient, baseURL: URL) -> P
         try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
         try await waitUntil("screen.books.map(.title) == ['Dune']") { screen.books.map(\.title) == ["Dune"] }
         #expect(screen.animated.last?.inserted == [0])
+    }
+
+    /// The documented observation (`[weak self]`, the token kept by the screen) does not keep
+    /// its screen: let go, the screen is freed and its deliveries stop. With a strong `self` in
+    /// the handler (as the samples had it), the screen kept itself alive through its token.
+    @Test func aScreenThatObservesAsDocumentedIsFreedWhenLetGo() async throws {
+        let directory = try TemporaryDirectory(prefix: "UISamples")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("ui.sqlite"), entities: [UISamples.Book.self])
+        defer { store.close() }
+        var screen: UISamples.LibraryScreen? = UISamples.LibraryScreen()
+        weak let watched = screen
+        screen?.startObserving(store)
+        try await store.context.persist { tx in try tx.insert(UISamples.Book(id: "1", title: "Dune")) }
+        try await waitUntil("the first delivery") { watched?.books.map(\.title) == ["Dune"] }
+        screen = nil
+        #expect(watched == nil, "the screen outlived its owner: its observation keeps it")
+        var authors: UISamples.AuthorsScreen? = UISamples.AuthorsScreen()
+        weak let watchedAuthors = authors
+        authors?.startObserving(store)
+        try await waitUntil("the authors' first delivery") { watchedAuthors?.sections.isEmpty == false }
+        authors = nil
+        #expect(watchedAuthors == nil, "the authors screen outlived its owner: its observation keeps it")
     }
 
     @Test func theSearchScreenCollectsEveryPageOnTheMainActor() async throws {

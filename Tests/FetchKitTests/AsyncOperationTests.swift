@@ -29,6 +29,42 @@ import FetchKitOperations
         }
     }
 
+    /// An operation that runs until it is let go.
+    final class HeldOperation: AsyncOperation, @unchecked Sendable {
+        // @unchecked Sendable: a semaphore is thread-safe.
+        let release = DispatchSemaphore(value: 0)
+
+        override func execute() {
+            DispatchQueue.global().async {
+                self.release.wait()
+                self.finish()
+            }
+        }
+    }
+
+    /// `mustc refresh --operations` crashed on Ctrl-C: the queue, cancelled, let the refresh's
+    /// completion operation go while a fetch it depends on was running, and the fetch then told
+    /// the released operation it had finished. The completion now lives until its fetches end.
+    @Test func aQueueCancelledWhileADependencyRunsNeverReleasesItsDependentTooSoon() async throws {
+        for _ in 0..<20 {
+            let queue = OperationQueue()
+            let running = HeldOperation()
+            let reported = Arrival<RefreshOutcome>()
+            weak var completion: RefreshCompletionOperation?
+            do {
+                completion = queue.addRefresh([running]) { reported.fulfill($0) }
+            }
+            try await waitUntil("the operation to start") { running.isExecuting }
+            queue.cancelAllOperations()
+            #expect(try await reported.value("the cancelled refresh's outcome") == .failed)
+            // The queue has let the cancelled completion go; the running operation keeps it.
+            #expect(completion != nil)
+            running.release.signal()
+            try await waitUntil("the held operation to finish") { running.isFinished && queue.operationCount == 0 }
+            try await waitUntil("the completion to be released") { completion == nil }
+        }
+    }
+
     @Test func manyFetchOperationsRespectMaxConcurrentOperationCountAndReportOnce() async throws {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 4

@@ -55,7 +55,8 @@ import Testing
         }
 
         func observe(_ store: ObjectStore) {
-            token = store.observe(.query(Query<Note>(sortedBy: [Note.text.ascending()]))) { change in
+            token = store.observe(.query(Query<Note>(sortedBy: [Note.text.ascending()]))) { [weak self] change in
+                guard let self else { return }
                 self.books = change.results
             }
         }

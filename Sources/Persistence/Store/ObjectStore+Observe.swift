@@ -16,12 +16,19 @@ extension ObjectStore {
     ///     var books: [Book] = []
     ///     var token: ObservationToken?
     ///     func start(_ store: ObjectStore) {
-    ///         token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { change in
+    ///         token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending()]))) { [weak self] change in
+    ///             guard let self else { return }
     ///             self.books = change.results
     ///         }
     ///     }
     /// }
     /// ```
+    ///
+    /// **Who keeps whom.** The token keeps the handler, and the handler keeps what it captures.
+    /// An object that keeps the token and is used in the handler captures itself weakly
+    /// (`[weak self]`, as above): a strong `self` would keep the object alive through its own
+    /// token, and the deliveries would go on after its owner let it go. Cancel the token, or
+    /// let it go, to stop the deliveries.
     ///
     /// **Coalescing.** After a commit touches what the observation reads, it schedules one
     /// refresh on the store's observation queue; commits that land before that refresh runs are

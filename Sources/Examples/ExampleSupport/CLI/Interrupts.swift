@@ -1,3 +1,4 @@
+import CAtomicWord
 import Foundation
 import Locking
 
@@ -48,7 +49,10 @@ public enum Interrupts {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         interruptPipeWriteEnd = ends[1]
-        interruptSignalled = 0  // Initialized here, so the handler never runs the global's initializer.
+        // Made here, before the handler can run: the handler only stores through the pointer.
+        let flag = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        interruptSignalled = flag
         let readEnd = ends[0]
         Thread.detachNewThread {
             var byte: UInt8 = 0
@@ -64,9 +68,12 @@ public enum Interrupts {
             }
         }
         signal(SIGINT) { _ in
-            interruptSignalled = 1
+            // `write` may set errno; the interrupted code must find the errno it left.
+            let saved = errno
+            if let flag = interruptSignalled { fk_atomic_word_store(flag, 1) }
             var byte: UInt8 = 1
             _ = write(interruptPipeWriteEnd, &byte, 1)
+            errno = saved
         }
     }
 
@@ -81,7 +88,7 @@ public enum Interrupts {
     /// Whether Ctrl-C was pressed, including a press the reading thread has not handled yet
     /// (a command that ends just after a press still ends as interrupted).
     public static var wereRequested: Bool {
-        interruptSignalled != 0 || state.withLock { $0.presses > 0 }
+        (interruptSignalled.map { fk_atomic_word_load($0) != 0 } ?? false) || state.withLock { $0.presses > 0 }
     }
 
     /// Lets a command handle the first two presses itself; a third stops at once.
@@ -133,6 +140,7 @@ public enum Interrupts {
 /// and only read by the handler afterwards.
 nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 
-/// Set to 1 by the SIGINT handler, never reset: one aligned 32-bit store, the one kind of
-/// write a signal handler may make (C's `volatile sig_atomic_t` idiom); other threads only read it.
-nonisolated(unsafe) private var interruptSignalled: Int32 = 0
+/// The word the SIGINT handler sets to 1 (never reset), with a relaxed atomic store: lock-free,
+/// so a signal handler may make it, and read whole on the threads that ask ``Interrupts/wereRequested``.
+/// The pointer itself is set once, before the handler is installed, and never changed.
+nonisolated(unsafe) private var interruptSignalled: UnsafeMutablePointer<UInt>?
