@@ -15,20 +15,30 @@ actor SyncEngine {
     private var followers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
     private var started = false
     private var run: (@Sendable () async throws(SyncError) -> SyncReport)?
-    private var statusRead: (@Sendable () async -> SyncStatus?)?
     private var wake: Task<Void, Never>?
     private var outboxToken: ObservationToken?
+    /// Reads the status's counts and dates from the store.
+    private let read: @Sendable () async -> SyncStatus?
+    /// The reads of the counts asked for, and the newest request a finished read covers (a read
+    /// covers every request made before it started); one read runs at a time, so a slower
+    /// older read never overwrites a newer one.
+    private var readsAsked = 0
+    private var readsCovered = 0
+    private var reading = false
+    private var readWaiters: [(ask: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Whether the next read takes the next retry too (a run just ended).
+    private var readTakesRetry = false
 
-    init(collection: String) {
+    init(collection: String, read: @escaping @Sendable () async -> SyncStatus?) {
         status = SyncStatus(collection: collection)
+        self.read = read
     }
 
     // MARK: Runs
 
-    /// Runs `body`, or joins the run in progress; then reads the status's counts with `read`.
+    /// Runs `body`, or joins the run in progress; then reads the status's counts.
     func sync(
-        _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport,
-        read: @escaping @Sendable () async -> SyncStatus?
+        _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport
     ) async throws(SyncError) -> SyncReport {
         let task: Task<SyncReport, any Error>
         if let current, !current.isCancelled {
@@ -48,8 +58,10 @@ actor SyncEngine {
         }
         if current == task {
             current = nil
-            let fresh = await read()
-            finish(result, fresh)
+            let reran = finish(result)
+            readTakesRetry = true
+            await refreshCounts()
+            if started, !reran { scheduleWake() }
         }
         switch result {
         case .success(let report): return report
@@ -66,29 +78,27 @@ actor SyncEngine {
         if abandoned >= waiting { task.cancel() }
     }
 
-    private func finish(_ result: Result<SyncReport, any Error>, _ fresh: SyncStatus?) {
+    /// Ends a run: its error (or none) in the status; returns whether another run was started
+    /// for writes queued during it.
+    private func finish(_ result: Result<SyncReport, any Error>) -> Bool {
         update {
             $0.isSyncing = false
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
-            if let fresh { $0.takeCounts(of: fresh, dates: true, retry: true) }
         }
-        guard started else { return }
-        if rerun {
-            rerun = false
-            trigger()
-        } else {
-            scheduleWake()
-        }
+        guard started, rerun else { return false }
+        rerun = false
+        trigger()
+        return true
     }
 
     /// Starts a run now, or after the one in progress.
     private func trigger() {
-        guard started, let run, let statusRead else { return }
+        guard started, let run else { return }
         if current != nil {
             rerun = true
             return
         }
-        Task { _ = try? await self.sync(run, read: statusRead) }
+        Task { _ = try? await self.sync(run) }
     }
 
     private func scheduleWake() {
@@ -105,13 +115,11 @@ actor SyncEngine {
     // MARK: Starting
 
     func start(
-        run: @escaping @Sendable () async throws(SyncError) -> SyncReport,
-        statusRead: @escaping @Sendable () async -> SyncStatus?, observe: (SyncEngine) -> ObservationToken
+        run: @escaping @Sendable () async throws(SyncError) -> SyncReport, observe: (SyncEngine) -> ObservationToken
     ) {
         guard !started else { return }
         started = true
         self.run = run
-        self.statusRead = statusRead
         outboxToken = observe(self)
         trigger()
     }
@@ -125,10 +133,11 @@ actor SyncEngine {
         update { $0.nextRetry = nil }
     }
 
-    /// A commit changed the outbox: send what it added (`waiting`: writes in the pending state).
-    func outboxChanged(_ fresh: SyncStatus, waiting: Int) {
-        countsChanged(fresh)
+    /// A commit changed the outbox: send what it added (`waiting`: writes in the pending state),
+    /// and read the counts again.
+    func outboxChanged(waiting: Int) async {
         if waiting > 0 { trigger() }
+        await refreshCounts()
     }
 
     /// The app queued or released a write through the mirror.
@@ -136,10 +145,30 @@ actor SyncEngine {
         trigger()
     }
 
-    func refreshStatus<E>(_ mirror: SyncedCollection<E>) async {
-        if let fresh = await mirror.readStatus() {
-            countsChanged(fresh)
+    /// Reads the counts and dates from the store, in a read that starts after this call: when it
+    /// returns, the status holds what the store held then or later. Reads run one at a time, and
+    /// calls made while one runs share the next.
+    func refreshCounts() async {
+        readsAsked += 1
+        let ask = readsAsked
+        guard !reading else {
+            await withCheckedContinuation { continuation in readWaiters.append((ask, continuation)) }
+            return
         }
+        reading = true
+        while readsCovered < readsAsked {
+            let covers = readsAsked
+            let retry = started || readTakesRetry
+            readTakesRetry = false
+            if let fresh = await read() {
+                update { $0.takeCounts(of: fresh, dates: true, retry: retry) }
+            }
+            readsCovered = covers
+            let done = readWaiters.filter { $0.ask <= covers }
+            readWaiters.removeAll { $0.ask <= covers }
+            for waiter in done { waiter.continuation.resume() }
+        }
+        reading = false
     }
 
     // MARK: Status
@@ -150,14 +179,9 @@ actor SyncEngine {
 
     /// The status, with the outbox's counts and the last pull and push read from the store now:
     /// true from the first look in a process, before any run.
-    func currentStatus(reading read: @Sendable () async -> SyncStatus?) async -> SyncStatus {
-        if let fresh = await read() { countsChanged(fresh) }
+    func currentStatus() async -> SyncStatus {
+        await refreshCounts()
         return status
-    }
-
-    /// The store's counts changed (a commit touched the outbox, or a read found them).
-    func countsChanged(_ fresh: SyncStatus) {
-        update { $0.takeCounts(of: fresh, dates: true, retry: started) }
     }
 
     /// Waits for the run in progress, if any, to end.
@@ -165,10 +189,8 @@ actor SyncEngine {
         if let current { _ = await current.result }
     }
 
-    func follow(
-        reading read: @Sendable () async -> SyncStatus?, observing observe: (SyncEngine) -> ObservationToken?
-    ) async -> AsyncStream<SyncStatus> {
-        _ = await currentStatus(reading: read)
+    func follow(observing observe: (SyncEngine) -> ObservationToken?) async -> AsyncStream<SyncStatus> {
+        await refreshCounts()
         if countsToken == nil { countsToken = observe(self) }
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()

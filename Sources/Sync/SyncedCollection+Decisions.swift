@@ -45,7 +45,7 @@ extension SyncedCollection {
                 _ = try tx.delete(Entity.self, id: identity)
             }
         }
-        await engine.refreshStatus(self)
+        await engine.refreshCounts()
     }
 
     /// Resolves a parked conflict (``PendingWrite/State-swift.enum/conflicted``).

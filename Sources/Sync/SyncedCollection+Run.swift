@@ -148,8 +148,7 @@ extension SyncedCollection {
     /// - Throws: ``SyncError``, naming the collection and the record or page.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
-        try await engine.sync(
-            { () throws(SyncError) -> SyncReport in try await self.runOnce() }, read: { await self.readStatus() })
+        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce() }
     }
 
     /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
@@ -158,18 +157,16 @@ extension SyncedCollection {
     public func start() async {
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
-            statusRead: { await self.readStatus() },
             observe: { engine in
                 let collection = remote.name
                 return store.observe(
                     .value(tracking: PendingWrite.self) { tx in
-                        let waiting = try tx.count(
+                        try tx.count(
                             Query<PendingWrite>(
                                 where: PendingWrite.collection == collection && PendingWrite.state == .pending))
-                        return Counts(status: try Self.counts(of: collection, in: tx), waiting: waiting)
                     }
-                ) { counts in
-                    Task { await engine.outboxChanged(counts.status, waiting: counts.waiting) }
+                ) { waiting in
+                    Task { await engine.outboxChanged(waiting: waiting) }
                 }
             })
     }
@@ -183,7 +180,7 @@ extension SyncedCollection {
     /// the last pull and push from the store, so a new launch shows the writes an earlier one
     /// left before any run.
     public var status: SyncStatus {
-        get async { await engine.currentStatus { await self.readStatus() } }
+        get async { await engine.currentStatus() }
     }
 
     /// The collection's status as it changes: the status now (with the store's counts, as
@@ -192,18 +189,16 @@ extension SyncedCollection {
         let engine = engine
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let relay = Task {
-            let updates = await engine.follow(
-                reading: { await self.readStatus() },
-                observing: { engine in
-                    let collection = remote.name
-                    return store.observe(
-                        .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in
-                            try Self.counts(of: collection, in: tx)
-                        }
-                    ) { fresh in
-                        Task { await engine.countsChanged(fresh) }
-                    }
-                })
+            let updates = await engine.follow { engine in
+                let collection = remote.name
+                // A delivery says the counts changed; the engine reads them again itself, one read
+                // at a time, so deliveries handled out of order never leave an older count.
+                return store.observe(
+                    .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in try Self.counts(of: collection, in: tx) }
+                ) { _ in
+                    Task { await engine.refreshCounts() }
+                }
+            }
             for await status in updates { continuation.yield(status) }
             continuation.finish()
         }
@@ -211,17 +206,6 @@ extension SyncedCollection {
         return stream
     }
 
-    /// Reads the counts and dates of the status from the store.
-    func readStatus() async -> SyncStatus? {
-        let collection = remote.name
-        return try? await store.context.read { tx in try Self.counts(of: collection, in: tx) }
-    }
-
-    /// What an observation of the outbox reads: the status's counts and the writes waiting.
-    struct Counts: Sendable, Equatable {
-        var status: SyncStatus
-        var waiting: Int
-    }
 
     /// The status's counts and dates, as the store holds them.
     static func counts(of collection: String, in tx: ObjectTransaction) throws -> SyncStatus {

@@ -75,7 +75,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.client = client
         self.conflicts = conflicts
         self.concurrency = max(1, concurrency)
-        self.engine = SyncEngine(collection: remote.name)
+        let name = remote.name
+        self.engine = SyncEngine(collection: name) { [store] in
+            try? await store.context.read { tx in try Self.counts(of: name, in: tx) }
+        }
         // A collection the app changes: a change made around it would never reach the server. (A
         // collection without update and delete requests keeps its rows' later changes local.)
         if remote.update != nil || remote.delete != nil {
