@@ -2,9 +2,11 @@ public import Foundation
 
 /// A fresh, empty directory under the system's temporary directory, for one test.
 ///
-/// Each instance creates its own directory; call ``remove()`` when the test is done
-/// (or leave it for the system to clean when a test fails and the files help).
-public struct TemporaryDirectory: Sendable {
+/// Each instance creates its own directory and removes it, with everything in it, when the
+/// last reference goes (a suite's property when the test's suite instance goes, a local when
+/// its scope ends); ``remove()`` removes it earlier. `swift test` leaves nothing in `TMPDIR`.
+/// Keep the instance, not only its ``url``, for as long as the files are used.
+public final class TemporaryDirectory: Sendable {
     /// The directory's URL.
     public let url: URL
 
@@ -29,5 +31,9 @@ public struct TemporaryDirectory: Sendable {
     /// Removes the directory and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(at: url)
+    }
+
+    deinit {
+        remove()
     }
 }

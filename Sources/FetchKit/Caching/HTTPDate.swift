@@ -20,19 +20,25 @@ enum HTTPDate {
         return imfFixdate(text) ?? rfc850(text) ?? asctime(text)
     }
 
-    /// `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`: always four digits of year, so the text parses back to
+    /// the same second. A date before year 0 or after 9999, which an HTTP date cannot write, is
+    /// written as the first or the last second it can.
     static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let first = daysFromCivil(year: 0, month: 1, day: 1) * 86_400
+        let last = daysFromCivil(year: 9999, month: 12, day: 31) * 86_400 + 86_399
+        let interval = date.timeIntervalSince1970
+        let seconds = interval.isNaN ? 0 : Int(max(Double(first), min(Double(last), interval.rounded(.down))))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         // 1970-01-01 was a Thursday (index 3 of `shortDays`).
         let weekday = ((days % 7) + 7 + 3) % 7
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func four(_ value: Int) -> String { String(repeating: "0", count: max(0, 4 - "\(value)".count)) + "\(value)" }
         let dayName = shortDays[weekday].capitalized
         let monthName = months[month - 1].capitalized
         return
-            "\(dayName), \(two(day)) \(monthName) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+            "\(dayName), \(two(day)) \(monthName) \(four(year)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     private static func imfFixdate(_ text: String) -> Date? {
