@@ -103,6 +103,10 @@ SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/release/$target"
   -artifact_prefix="$artifacts/$target-" > "$log" 2>&1 || status=$?
 runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
 elapsed="$(grep -E '^Done [0-9]+ runs in' "$log" | awk '{print $5}' | tail -1)"
+if grep -q "Is the code instrumented for coverage" "$log"; then
+  echo "$target: the binary has no coverage counters (libFuzzer ran blind); rebuild .build-fuzz" >&2
+  exit 1
+fi
 if [ "$status" -ne 0 ]; then
   grep -E "Fatal error|ERROR: |SUMMARY|Test unit written" "$log" >&2 || tail -40 "$log" >&2
   echo "$target: crashed after ${runs:-?} inputs; the input is in $artifacts (log: $log)" >&2
