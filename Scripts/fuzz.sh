@@ -27,10 +27,16 @@ fi
 case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target $target (${targets[*]})" >&2; exit 2 ;; esac
 
 scratch=.build-fuzz
-# All targets at once: a build of one product (`--product`) links it without its coverage
-# counters on this toolchain, and libFuzzer then runs blind.
+# `--sanitize=fuzzer` makes SwiftPM link libFuzzer's `main`; the compile flags are given
+# whole: with `--sanitize=fuzzer --sanitize=address` SwiftPM 6.3 compiles with only one of the
+# two (a set's order, which changes from run to run), and a build without `fuzzer` has no
+# coverage counters, so libFuzzer would run blind.
 swift build -c release --package-path Fuzz --scratch-path "$scratch" \
-  --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing >&2
+  --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
+if ! objdump -h "$scratch/release/$target" | grep -q sancov; then
+  echo "$target was built without coverage counters; remove $scratch and run again" >&2
+  exit 1
+fi
 
 seeds="$scratch/seeds/$target"
 corpus="$scratch/corpus/$target"
@@ -101,8 +107,8 @@ status=0
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/release/$target" "$corpus" "$seeds" \
   -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
   -artifact_prefix="$artifacts/$target-" > "$log" 2>&1 || status=$?
-runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
-elapsed="$(grep -E '^Done [0-9]+ runs in' "$log" | awk '{print $5}' | tail -1)"
+runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1 || true)"
+elapsed="$(grep -E '^Done [0-9]+ runs in' "$log" | awk '{print $5}' | tail -1 || true)"
 if grep -q "Is the code instrumented for coverage" "$log"; then
   echo "$target: the binary has no coverage counters (libFuzzer ran blind); rebuild .build-fuzz" >&2
   exit 1

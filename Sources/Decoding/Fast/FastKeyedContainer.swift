@@ -21,9 +21,18 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// `JSONDecoder` route's container throws.
     @inline(__always)
     private func lookup(_ key: Key) throws -> KeyPlan.Lookup {
-        let lookup = plan.lookup(key.stringValue, keyType: Key.self)
+        let lookup = literalFirst(key)
         if case .invalid(let error) = lookup { throw invalidPath(error, key) }
         return lookup
+    }
+
+    /// How `key` reads, a key the object holds as it is (`"a.b"`, one ``allKeys`` listed) read
+    /// as that key before its path syntax counts, as ``PathKeyedDecodingContainer`` reads it.
+    @inline(__always)
+    private func literalFirst(_ key: Key) -> KeyPlan.Lookup {
+        let lookup = plan.lookup(key.stringValue, keyType: Key.self)
+        if case .plain = lookup { return lookup }
+        return session.member(key.stringValue, in: object) != nil ? .plain(AnyCodingKey(key)) : lookup
     }
 
     /// The error for a key whose path syntax is invalid.
@@ -60,7 +69,7 @@ struct FastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool {
-        switch plan.lookup(key.stringValue, keyType: Key.self) {
+        switch literalFirst(key) {
         case .plain(let plain): return session.member(plain.stringValue, in: object) != nil
         case .path(let path):
             // ``PathNavigator/contains(_:in:)`` answers false where a step does not fit.

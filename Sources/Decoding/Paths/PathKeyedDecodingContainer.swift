@@ -30,8 +30,13 @@ struct PathKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func lookup(_ key: Key) throws -> Lookup {
         switch plan.lookup(key.stringValue, keyType: Key.self) {
         case .plain(let plain): return .plain(plain)
-        case .path(let path): return .path(path)
+        case .path(let path):
+            // A key the object holds as it is (`"a.b"`, one `allKeys` listed) is that key.
+            let literal = AnyCodingKey(key)
+            return base.contains(literal) ? .plain(literal) : .path(path)
         case .invalid(let error):
+            let literal = AnyCodingKey(key)
+            if base.contains(literal) { return .plain(literal) }
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: codingPath + [key], debugDescription: error.description))
         }
