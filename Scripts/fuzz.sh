@@ -5,6 +5,7 @@
 #   Scripts/fuzz.sh TARGET SECONDS     # TARGET: FuzzJSON, FuzzPaths, FuzzEvents, FuzzHTTPHeaders,
 #                                      #         FuzzCacheEntry, FuzzStubRequest, FuzzEndpoint, or all
 #   FUZZ_RUNS=10000000 Scripts/fuzz.sh TARGET 1800   # stops at 10 million inputs or 30 minutes
+#   FUZZ_SEED=1 FUZZ_RUNS=20000 Scripts/fuzz.sh all 120  # what .ci/run runs: the same inputs each time
 #
 # The targets are built with -sanitize=fuzzer,address in .build-fuzz (release, the library
 # modules with -enable-testing). The corpus a run grows is kept in .build-fuzz/corpus/TARGET for
@@ -105,7 +106,7 @@ status=0
 # Leak detection is off: the Swift runtime's metadata caches live for the process and read as
 # leaks; the targets look for crashes and memory errors (AddressSanitizer stays on).
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/release/$target" "$corpus" "$seeds" \
-  -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+  -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -seed="${FUZZ_SEED:-0}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
   -artifact_prefix="$artifacts/$target-" > "$log" 2>&1 || status=$?
 runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1 || true)"
 elapsed="$(grep -E '^Done [0-9]+ runs in' "$log" | awk '{print $5}' | tail -1 || true)"
