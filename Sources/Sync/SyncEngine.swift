@@ -112,6 +112,22 @@ actor SyncEngine {
         }
     }
 
+    /// A run of the collection's group began: the collection shows it as its own.
+    func groupRunBegan() {
+        update { $0.isSyncing = true }
+    }
+
+    /// A run of the collection's group ended with `failure` (or none): the collection shows the
+    /// failure when it is its own, and reads its counts again.
+    func groupRunEnded(_ failure: SyncError?) async {
+        update {
+            $0.isSyncing = false
+            $0.error = failure?.collection == $0.collection ? failure : nil
+        }
+        readTakesRetry = true
+        await refreshCounts()
+    }
+
     // MARK: Starting
 
     func start(

@@ -6,9 +6,10 @@ public import Persistence
 /// let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
 /// ```
 public enum SyncSchema {
-    /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, and the records
-    /// a walk over a whole collection has seen.
+    /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, the records a walk
+    /// over a whole collection has seen, and the server's deletes a ``SyncGroup`` holds for its
+    /// children's pull.
     public static var entities: [any StoredEntity.Type] {
-        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self]
+        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self, SyncHeldDelete.self]
     }
 }

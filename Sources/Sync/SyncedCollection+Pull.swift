@@ -104,8 +104,18 @@ extension SyncedCollection {
                 )
             }
             let walk = checkpoint.walk
-            let applied = try await apply(
-                page, at: position.map(Self.describe) ?? "first", next: next, walk: walk, startedEmpty: startedEmpty)
+            let at = position.map(Self.describe) ?? "first"
+            let applied: Applied
+            do {
+                applied = try await apply(page, at: at, next: next, walk: walk, startedEmpty: startedEmpty)
+            } catch where error.code == .missingParent {
+                // A parent created on the server after its collection was pulled: pulled now, and
+                // the page applied again, whole.
+                guard let parent = parentToPull(for: error) else { throw error }
+                try await parent.groupPull(&report)
+                applied = try await apply(
+                    page, at: at, next: next, walk: walk, startedEmpty: startedEmpty, afterPullingParent: true)
+            }
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
@@ -181,9 +191,12 @@ extension SyncedCollection {
 
     /// Applies a page and moves the cursor in one transaction.
     func apply(
-        _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool
+        _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool,
+        afterPullingParent: Bool = false
     ) async throws(SyncError) -> Applied {
         let collection = remote.name
+        // A parent in a group holds the server's deletes of records its children refer to.
+        let holding = isParentInGroup
         let version = remote.version
         let policy = conflicts
         let keyset = if case .keyset = remote.cursor { true } else { false }
@@ -232,6 +245,12 @@ extension SyncedCollection {
                 try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
             }
             try page.storingRelated?(tx)
+            if holding, !texts.isEmpty, try tx.first(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection)) != nil {
+                // A record sent again after its delete was held is not deleted.
+                _ = try tx.delete(
+                    Query<SyncHeldDelete>(
+                        where: SyncHeldDelete.collection == collection && SyncHeldDelete.recordID.isIn(texts)))
+            }
             for record in page.records {
                 let text = record.id.databaseValue.identityText
                 if let writes = pending[text] {
@@ -244,7 +263,14 @@ extension SyncedCollection {
                 do {
                     try self.storeRemote(record, in: tx)
                 } catch let error as PersistenceError {
-                    // The page rolls back whole; the error names the record the store refused.
+                    // The page rolls back whole; the error names the record the store refused (and
+                    // the parent it refers to, in a group).
+                    if error.code == .missingReference, let column = error.property,
+                        let missing = self.missingParent(
+                            record, column: column, page: position, afterPullingParent: afterPullingParent, error)
+                    {
+                        throw missing
+                    }
                     throw SyncError(
                         .storeFailed, collection: collection, record: text, page: position,
                         "The store refused the record \(collection)/\(text)"
@@ -258,6 +284,11 @@ extension SyncedCollection {
                 let text = id.databaseValue.identityText
                 if let writes = pending[text] {
                     if try self.rebase(writes, remote: nil, policy: policy, in: tx) { result.conflicts += 1 }
+                    continue
+                }
+                if holding, try self.isReferredToInGroup(id, in: tx) {
+                    // Deleted after the children's pull, which may move them or delete them first.
+                    try tx.upsert(SyncHeldDelete(collection: collection, recordID: text, identity: JSONEncoder().encode(id)))
                     continue
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }

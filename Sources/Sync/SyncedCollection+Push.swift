@@ -165,11 +165,18 @@ extension SyncedCollection {
                     Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()], limit: size))
                 guard let last = writes.last else { break }
                 after = last.sequence
+                var candidates: [PendingWrite] = []
                 for write in writes {
                     let first = seen.insert(write.recordID).inserted
                     guard first, !busy.contains(write.id) else { continue }
                     guard write.state == .pending || write.state == .sending else { continue }
                     if honouringBackoff, let next = write.nextAttempt, next > now { continue }
+                    candidates.append(write)
+                }
+                // A record whose write waits on a related record's (its parent's create, its
+                // children's writes before its delete) waits for a later round, with its later writes.
+                let waiting = try self.waitingOnRelations(candidates, in: tx)
+                for write in candidates where !waiting.contains(write.recordID) {
                     chosen.append(write)
                     if chosen.count == size { break window }
                 }

@@ -133,7 +133,7 @@ extension SyncedCollection {
 
 extension SyncedCollection {
     /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
-    /// Two calls at once share one run.
+    /// Two calls at once share one run. A collection in a ``SyncGroup`` runs its group's sync.
     ///
     /// Cancelling the task that called it cancels the run when no other caller waits on it: the
     /// request in flight stops, a page already applied stays (with its cursor), and the call
@@ -148,13 +148,16 @@ extension SyncedCollection {
     /// - Throws: ``SyncError``, naming the collection and the record or page.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
-        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce() }
+        if let group { return try await group.sync() }
+        return try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce() }
     }
 
     /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
     /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
-    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI).
+    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI). A
+    /// collection in a ``SyncGroup`` starts its group's triggers.
     public func start() async {
+        if let group { return await group.start() }
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
             observe: { engine in
@@ -171,8 +174,10 @@ extension SyncedCollection {
             })
     }
 
-    /// Stops the triggers ``start()`` started; a run in progress finishes.
+    /// Stops the triggers ``start()`` started (its group's, for a collection in a ``SyncGroup``);
+    /// a run in progress finishes.
     public func stop() async {
+        if let group { return await group.stop() }
         await engine.stop()
     }
 

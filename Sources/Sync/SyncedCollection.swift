@@ -1,5 +1,6 @@
 public import FetchKit
 import Foundation
+import Locking
 public import Persistence
 
 /// A remote collection mirrored into a store: pulls bring the server's changes in, page by page,
@@ -40,6 +41,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// How many writes of different records are sent at once.
     public let concurrency: Int
     let engine: SyncEngine
+    /// The collection's group, once it joins one (``SyncGroup``).
+    let membership = Locked<Membership?>(nil)
 
     /// Mirrors a collection into a store.
     ///
@@ -177,6 +180,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
+        // The children in the group hear of the delete first, by the relation's rule.
+        try applyDeleteRules(of: id, in: transaction)
         transaction.allowWrites(to: Entity.self)
         if var last = writes.last, last.takesNewChanges {
             try last.take(in: transaction) { $0.deleteJoined(key: Self.newKey()) }
