@@ -21,6 +21,10 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     /// A token for a keyset collection, or a keyset position for a token collection, fails the
     /// page with ``SyncError/Code-swift.struct/undecodablePage``.
     public var cursor: SyncCursor?
+    /// How many records and tombstones the listing holds from this page on, this page's included,
+    /// when the server says (PocketBase's `totalItems` of the filtered listing): the estimate of
+    /// ``SyncProgress/expectedRecords``. `nil` when it does not.
+    public var remaining: Int?
     /// Stores the rows the records refer to (their authors, their places: what the API sends
     /// inside each record), in the page's transaction before the records, so a record never
     /// lands without them and a kill keeps both or neither; `nil` when there are none.
@@ -39,12 +43,15 @@ public struct ChangePage<Entity: StoredEntity>: Sendable {
     ///   - deleted: the identities of deleted records.
     ///   - hasMore: whether another page follows.
     ///   - cursor: the cursor after this page (see ``cursor``).
+    ///   - remaining: the records the listing holds from this page on, when the server says (see
+    ///     ``remaining``).
     ///   - storingRelated: stores the rows the records refer to, before them in the page's
     ///     transaction, or `nil`.
     public init(
-        records: [Entity], deleted: [Entity.ID] = [], hasMore: Bool, cursor: SyncCursor? = nil,
+        records: [Entity], deleted: [Entity.ID] = [], hasMore: Bool, cursor: SyncCursor? = nil, remaining: Int? = nil,
         storingRelated: (@Sendable (ObjectTransaction) throws -> Void)? = nil
     ) {
+        self.remaining = remaining
         self.records = records
         self.deleted = deleted
         self.hasMore = hasMore

@@ -62,10 +62,14 @@ extension RemoteCollection where Entity.ID == String {
                     let time = PocketBaseRecords.quoted(updated.description)
                     filter = "(updated > \(time) || (updated = \(time) && id > \(PocketBaseRecords.quoted(id))))"
                 }
-                return records.list(sort: "updated,id", perPage: size, filter: filter)
+                // The first page of a listing from the start asks for the total, the estimate of a
+                // first sync's progress (PocketBase counts the rows for it).
+                return records.list(sort: "updated,id", perPage: size, filter: filter, counting: cursor == nil)
             },
             page: Extraction.decode(PocketBaseRecords.Page<Entity>.self).map { page in
-                ChangePage(records: page.items, hasMore: page.items.count == size)
+                ChangePage(
+                    records: page.items, hasMore: page.items.count == size,
+                    remaining: page.totalItems.flatMap { $0 >= 0 ? $0 : nil })
             },
             create: { record in records.request(method: .post, body: .json(record)) },
             update: { record, _ in records.request(record.id, method: .patch, body: .json(record)) },
@@ -91,10 +95,10 @@ struct PocketBaseRecords: Sendable {
     var collection: String
 
     /// A list request of the collection's records.
-    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil) -> Request {
+    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil, counting: Bool = false) -> Request {
         var query = [
             URLQueryItem(name: "sort", value: sort), URLQueryItem(name: "perPage", value: String(perPage)),
-            URLQueryItem(name: "skipTotal", value: "1"),
+            URLQueryItem(name: "skipTotal", value: counting ? "0" : "1"),
         ]
         if let filter { query.append(URLQueryItem(name: "filter", value: filter)) }
         if let fields { query.append(URLQueryItem(name: "fields", value: fields)) }
@@ -116,6 +120,8 @@ struct PocketBaseRecords: Sendable {
     /// A page of a list: its items.
     struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
         var items: [Item]
+        /// The listing's count (`-1` when skipped).
+        var totalItems: Int?
     }
 
     /// A listed id.

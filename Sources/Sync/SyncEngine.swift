@@ -28,6 +28,8 @@ actor SyncEngine {
     private var readWaiters: [(ask: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Whether the next read takes the next retry too (a run just ended).
     private var readTakesRetry = false
+    /// The run's pull progress, per collection (one, or a group's).
+    private var progressParts: [String: SyncProgress] = [:]
 
     init(collection: String, read: @escaping @Sendable () async -> SyncStatus?) {
         status = SyncStatus(collection: collection)
@@ -48,7 +50,11 @@ actor SyncEngine {
             task = Task { try await body() }
             current = task
             (waiting, abandoned) = (0, 0)
-            update { $0.isSyncing = true }
+            progressParts = [:]
+            update {
+                $0.isSyncing = true
+                $0.progress = nil
+            }
         }
         waiting += 1
         let result = await withTaskCancellationHandler {
@@ -81,8 +87,10 @@ actor SyncEngine {
     /// Ends a run: its error (or none) in the status; returns whether another run was started
     /// for writes queued during it.
     private func finish(_ result: Result<SyncReport, any Error>) -> Bool {
+        progressParts = [:]
         update {
             $0.isSyncing = false
+            $0.progress = nil
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
         }
         guard started, rerun else { return false }
@@ -114,14 +122,34 @@ actor SyncEngine {
 
     /// A run of the collection's group began: the collection shows it as its own.
     func groupRunBegan() {
-        update { $0.isSyncing = true }
+        progressParts = [:]
+        update {
+            $0.isSyncing = true
+            $0.progress = nil
+        }
+    }
+
+    /// A page of `collection` was applied: `records` records and tombstones, `bytes` of body,
+    /// and the listing's `remaining` records from that page on when the server said.
+    func pulledPage(_ collection: String, records: Int, bytes: Int, remaining: Int?) {
+        var part = progressParts[collection] ?? SyncProgress()
+        if let remaining { part.expectedRecords = part.recordsApplied + remaining }
+        part.recordsApplied += records
+        part.pagesApplied += 1
+        part.bytesReceived += bytes
+        if let expected = part.expectedRecords, expected < part.recordsApplied { part.expectedRecords = part.recordsApplied }
+        progressParts[collection] = part
+        let total = progressParts.count == 1 ? part : SyncProgress.sum(progressParts.values)
+        update { $0.progress = total }
     }
 
     /// A run of the collection's group ended with `failure` (or none): the collection shows the
     /// failure when it is its own, and reads its counts again.
     func groupRunEnded(_ failure: SyncError?) async {
+        progressParts = [:]
         update {
             $0.isSyncing = false
+            $0.progress = nil
             $0.error = failure?.collection == $0.collection ? failure : nil
         }
         readTakesRetry = true

@@ -159,7 +159,8 @@ public final class SyncGroup: Sendable {
         var failure: SyncError?
         do throws(SyncError) {
             failure = try await pushAll(&report, honouringBackoff: !pulling, held: &held)
-            if pulling {
+            // Credentials refused (a refresh that failed): the run stops, every write kept.
+            if pulling, failure?.code != .unauthorized {
                 for member in members { try await member.groupPull(&report) }
                 for member in members.reversed() { try await member.applyHeldDeletes(&report) }
                 failure = try await pushAll(&report, honouringBackoff: false, held: &held) ?? failure
@@ -173,7 +174,8 @@ public final class SyncGroup: Sendable {
     }
 
     /// Pushes every collection, parents first; then the parents again, for the deletes that waited
-    /// on their children's writes. Returns the first failure that left a write queued.
+    /// on their children's writes. Returns the first failure that left a write queued, at once
+    /// when the credentials were refused.
     private func pushAll(
         _ report: inout SyncReport, honouringBackoff: Bool, held: inout [String: Set<String>]
     ) async throws(SyncError) -> SyncError? {
@@ -181,11 +183,13 @@ public final class SyncGroup: Sendable {
         for member in members {
             let failed = try await member.groupPush(
                 &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []])
+            if failed?.code == .unauthorized { return failed }
             failure = failure ?? failed
         }
         for member in members where member.isParentInGroup {
             let failed = try await member.groupPush(
                 &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []])
+            if failed?.code == .unauthorized { return failed }
             failure = failure ?? failed
         }
         return failure

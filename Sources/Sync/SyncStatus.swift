@@ -16,6 +16,9 @@ public struct SyncStatus: Sendable, Hashable {
     public var rejectedCount = 0
     /// Local writes parked on a conflict (``PendingWrite/State-swift.enum/conflicted``).
     public var conflictedCount = 0
+    /// How far the run's pull has come, while one runs (`nil` between runs and while a run pushes
+    /// before its pull); a group's adds up its collections'.
+    public var progress: SyncProgress?
     /// The last run's failure, cleared by the next run that succeeds.
     public var error: SyncError?
     /// When the next retry of a write that failed on the way is due (a started mirror retries

@@ -116,6 +116,7 @@ extension SyncedCollection {
                 applied = try await apply(
                     page, at: at, next: next, walk: walk, startedEmpty: startedEmpty, afterPullingParent: true)
             }
+            await pulledPage(records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
@@ -303,5 +304,14 @@ extension SyncedCollection {
         guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
         if va != vb { return va < vb }
         return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
+    }
+}
+
+extension SyncedCollection {
+    /// Tells the status (the collection's, and its group's) that a page was applied.
+    func pulledPage(records: Int, bytes: Int, remaining: Int?) async {
+        let name = remote.name
+        await engine.pulledPage(name, records: records, bytes: bytes, remaining: remaining)
+        if let group { await group.engine.pulledPage(name, records: records, bytes: bytes, remaining: remaining) }
     }
 }

@@ -21,7 +21,8 @@ extension SyncedCollection {
         let start = try await prepare()
         var held = Set<String>()
         let pushed = try await push(&report, honouringBackoff: !pulling, held: &held, waiting: start.outboxWaiting)
-        guard pulling else {
+        // Credentials refused (a refresh that failed): the run stops, every write kept.
+        guard pulling, pushed?.code != .unauthorized else {
             if let pushed { throw pushed }
             return report
         }
@@ -143,6 +144,12 @@ extension SyncedCollection {
     /// backoff); a write the server refuses for good is parked as rejected and the others go
     /// on. The run throws the first failure that stopped it, or, when the pull went through, the
     /// first failed send; the status keeps it until a run succeeds.
+    ///
+    /// A token that expires during the run is refreshed by the client's `TokenAuthenticator`
+    /// once, and the request it refused is sent again: the pull goes on from the page it was at,
+    /// the drain from the write. A refresh that fails stops the run with
+    /// ``SyncError/Code-swift.struct/unauthorized`` (no pull after a refused push), every write
+    /// kept pending.
     ///
     /// - Returns: what the run did.
     /// - Throws: ``SyncError``, naming the collection and the record or page.

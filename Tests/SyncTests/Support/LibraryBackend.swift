@@ -58,6 +58,8 @@ final class LibraryBackend: Sendable {
         var listRefusals: [String: Int] = [:]
         /// What another client does right after the next list of a collection is answered.
         var afterList: [String: @Sendable () -> Void] = [:]
+        /// The token every request must carry (`Authorization: Bearer …`), if any.
+        var token: String?
     }
 
     /// The references the server checks: collection → (field, referred collection, required).
@@ -107,6 +109,22 @@ final class LibraryBackend: Sendable {
         state.withLock { $0.refusals["\(collection)/\(id)"] = status }
     }
 
+    /// Requires `token` of every request from now on (`nil`: none); another is answered `401`.
+    func requireToken(_ token: String?) {
+        state.withLock { $0.token = token }
+    }
+
+    /// The token requests must carry now.
+    var token: String? { state.withLock { $0.token } }
+
+    /// Whether `request` carries the token required, if one is.
+    private func authorized(_ request: RecordedRequest) -> Bool {
+        guard let token else { return true }
+        return request.headers["authorization"] == "Bearer \(token)"
+    }
+
+    private static let unauthorized = StubResponse.json(#"{"message":"The token expired."}"#, status: 401)
+
     /// Refuses the lists of `collection` with `status` (`nil`: answers them again).
     func refuseLists(_ collection: String, with status: Int?) {
         state.withLock { $0.listRefusals[collection] = status }
@@ -128,6 +146,7 @@ final class LibraryBackend: Sendable {
     // MARK: Requests
 
     private func list(_ collection: String, _ request: RecordedRequest) -> StubResponse {
+        guard authorized(request) else { return Self.unauthorized }
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let limit = Int(query["limit"] ?? "") ?? 50
         let after = query["after"]
@@ -144,11 +163,12 @@ final class LibraryBackend: Sendable {
                 return record.updated > after || (record.updated == after && id > afterID)
             }.sorted { ($0.value.updated, $0.key) < ($1.value.updated, $1.key) }
             let items = sorted.prefix(limit).map { Self.json($0.value) }.joined(separator: ",")
-            return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit)}"#)
+            return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit),"remaining":\#(sorted.count)}"#)
         }
     }
 
     private func read(_ collection: String, _ request: RecordedRequest) -> StubResponse {
+        guard authorized(request) else { return Self.unauthorized }
         let id = String(request.path.split(separator: "/").last ?? "")
         return state.withLock { state in
             guard let record = state.collections[collection]?[id], !record.deleted else {
@@ -159,6 +179,7 @@ final class LibraryBackend: Sendable {
     }
 
     private func write(_ collection: String, _ request: RecordedRequest) -> StubResponse {
+        guard authorized(request) else { return Self.unauthorized }
         let parts = request.path.split(separator: "/").map(String.init)
         let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
         let fields = body.compactMapValues { $0 as? String }
@@ -245,6 +266,7 @@ struct LibraryItem<Entity: Decodable & Sendable>: Decodable, Sendable {
 struct LibraryPage<Entity: Decodable & Sendable>: Decodable, Sendable {
     var items: [LibraryItem<Entity>]
     var hasMore: Bool
+    var remaining: Int?
 }
 
 struct LibraryRequest: Endpoint {
@@ -262,7 +284,8 @@ final class LibraryFixture: Sendable {
     let store: ObjectStore
     let client: FetchClient
 
-    init() throws {
+    /// A fixture; `authenticator` signs the client's requests.
+    init(authenticator: TokenAuthenticator? = nil) throws {
         backend = try LibraryBackend()
         folder = try TemporaryDirectory(prefix: "SyncGroupTests")
         store = try ObjectStore(
@@ -270,6 +293,7 @@ final class LibraryFixture: Sendable {
         client = FetchClient(
             configuration: {
                 var configuration = FetchClient.Configuration()
+                configuration.authenticator = authenticator
                 configuration.retryPolicy = RetryPolicy(
                     maximumRetries: 0, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
                 configuration.timeout = .seconds(10)
@@ -302,7 +326,8 @@ final class LibraryFixture: Sendable {
                     records: page.items.compactMap(\.record),
                     deleted: page.items.filter { $0.record == nil }.map(\.id),
                     hasMore: page.hasMore,
-                    cursor: page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) })
+                    cursor: page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) },
+                    remaining: page.remaining)
             },
             create: { record in LibraryRequest(baseURL: base, path: "/\(name)", method: .post, body: .json(record)) },
             update: { record, _ in
