@@ -124,9 +124,9 @@ struct FaultHarnessTests {
         Scenario(
             name: "401 mid-queue",
             arrange: { fixture, _ in
-                // The writes after the first refused at both pushes of the run (before the pull and after it).
-                let unauthorized = NotesBackend.Fault.status(401, retryAfter: nil)
-                fixture.backend.failWrites(.delay(.zero), unauthorized, unauthorized, unauthorized, unauthorized)
+                // The write after the first refused: the run stops there (no pull after refused
+                // credentials), every write kept for the next run.
+                fixture.backend.failWrites(.delay(.zero), .status(401, retryAfter: nil))
             },
             sabotage: rejectUnauthorized),
         Scenario(
