@@ -96,6 +96,8 @@ public struct PendingWrite: StoredEntity, Equatable {
     static let key = Field<PendingWrite, String>("id")
     /// The attempts column, for the outbox's own bulk statements.
     static let attempts = Field<PendingWrite, Int>("attempts")
+    /// The schema version column: writes of another version than the collection's wait.
+    static let schemaVersionField = Field<PendingWrite, Int>("schemaVersion")
     /// The column of the server's version kept with a write (``remote``).
     static let remoteVersion = Field<PendingWrite, Data?>("remote")
 

@@ -59,6 +59,7 @@ extension SyncedCollection {
         } else {
             waiting = try await read { tx in try tx.first(PendingWrite.unsent(in: collection)) != nil }
         }
+        if waiting, let outdated = try await outdatedWrite() { failure = outdated }
         var round =
             waiting
             ? try await chooseRound(
@@ -146,6 +147,7 @@ extension SyncedCollection {
     ) async throws(SyncError) -> [PendingWrite] {
         let now = Date()
         let size = Self.roundSize
+        let schemaVersion = remote.schemaVersion
         return try await persist { tx in
             // Records with a refused or parked write wait behind it.
             var seen = Set(
@@ -170,6 +172,8 @@ extension SyncedCollection {
                     let first = seen.insert(write.recordID).inserted
                     guard first, !busy.contains(write.id) else { continue }
                     guard write.state == .pending || write.state == .sending else { continue }
+                    // A write of another schema version waits for its upgrade (see `outdatedWrite()`).
+                    guard write.schemaVersion == schemaVersion else { continue }
                     if honouringBackoff, let next = write.nextAttempt, next > now { continue }
                     candidates.append(write)
                 }
@@ -193,6 +197,33 @@ extension SyncedCollection {
                 return sent
             }
         }
+    }
+
+    /// The error of the first unsent write queued under another schema version than the
+    /// collection's (an app upgraded without upgrading its outbox, or an older app opening a
+    /// newer outbox): such writes wait, unsent and kept, with the writes behind them, until a
+    /// migration upgrades them (``PendingWrite/upgrade(collection:from:in:_:)``).
+    func outdatedWrite() async throws(SyncError) -> SyncError? {
+        let collection = remote.name
+        let version = remote.schemaVersion
+        guard
+            let write = try await read({ tx in
+                try tx.first(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == collection && PendingWrite.schemaVersionField != version
+                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]),
+                        sortedBy: [PendingWrite.sequence.ascending()]))
+            })
+        else { return nil }
+        let how =
+            write.schemaVersion < version
+            ? "upgrade it in the migration that changed the entity: PendingWrite.upgrade(collection: \"\(collection)\", "
+                + "from: \(write.schemaVersion), in: tx) { record in … } (for each version up to \(version))"
+            : "it was written by a newer version of the app; it is sent once that version runs again"
+        return SyncError(
+            .undecodableWrite, collection: collection, record: write.recordID,
+            "The write of \(collection)/\(write.recordID) was queued under schema version \(write.schemaVersion), and the "
+                + "collection is at version \(version): it waits, unsent and kept, with the writes behind it; \(how).")
     }
 
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted.

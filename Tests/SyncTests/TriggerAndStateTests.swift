@@ -182,9 +182,13 @@ struct TriggerAndStateTests {
         let error = #expect(throws: SyncError.self) { try write.local(as: Note.self) }
         #expect(error?.code == .undecodableWrite)
         #expect(error?.record == "a")
-        // Sent anyway, it is parked as rejected with that reason; the queue goes on.
-        try fixture.save(Note(id: "b", title: "fine"), through: mirror)
-        try await mirror.sync()
+        // Sent by a collection at that version, it is parked as rejected with that reason; the
+        // queue goes on.
+        var upgraded = NotesAPI.collection(at: fixture.backend.baseURL)
+        upgraded.schemaVersion = 2
+        let next = try SyncedCollection(upgraded, store: fixture.store, client: NotesAPI.client())
+        try fixture.save(Note(id: "b", title: "fine"), through: next)
+        try await next.sync()
         #expect(fixture.backend.notes["b"] != nil)
         #expect(try fixture.outbox().first?.state == .rejected)
     }
