@@ -41,7 +41,9 @@ protocol GroupMember: AnyObject, Sendable {
     func counts(in tx: ObjectTransaction) throws -> SyncStatus
     /// Applies a parent's delete rule to this collection's rows that refer to it through `column`,
     /// queueing their writes.
-    func applyDeleteRule(ofParent id: any Sendable, column: String, in tx: ObjectTransaction) throws
+    func applyDeleteRule(
+        ofParent id: any Sendable, column: String, in tx: ObjectTransaction, deleting: inout Set<String>
+    ) throws
     /// Whether a row refers to the parent `id` through `column`.
     func refers(toParent id: any Sendable, column: String, in tx: ObjectTransaction) throws -> Bool
 }
@@ -89,16 +91,21 @@ extension SyncedCollection: GroupMember {
 
     // MARK: Local deletes
 
-    func applyDeleteRule(ofParent id: any Sendable, column: String, in tx: ObjectTransaction) throws {
+    func applyDeleteRule(
+        ofParent id: any Sendable, column: String, in tx: ObjectTransaction, deleting: inout Set<String>
+    ) throws {
         guard let reference = Entity.syncReferences.first(where: { $0.column == column }) else { return }
         switch reference.deleteRule {
         case .cascade:
             // A collection without a delete request keeps its rows' deletes local (the store's rule).
             guard remote.delete != nil else { return }
-            for row in try reference.rows(referringTo: id, limit: nil, in: tx) { try delete(row.id, in: tx) }
+            for row in try reference.rows(referringTo: id, limit: nil, in: tx) {
+                try delete(row.id, in: tx, deleting: &deleting)
+            }
         case .nullify:
             guard remote.update != nil else { return }
-            for row in try reference.rows(referringTo: id, limit: nil, in: tx) {
+            for row in try reference.rows(referringTo: id, limit: nil, in: tx)
+            where !deleting.contains("\(remote.name)/\(row.id.databaseValue.identityText)") {
                 let cleared = try SyncJSON.decode(Entity.self, from: try ReferenceJSON.clearing(column, in: Self.encode(row)))
                 try save(cleared, in: tx)
             }
@@ -115,12 +122,13 @@ extension SyncedCollection: GroupMember {
 
     /// Applies the delete rules of the relations that refer to `id` through the group's
     /// collections, before the row is deleted (see ``SyncGroup``).
-    func applyDeleteRules(of id: Entity.ID, in tx: ObjectTransaction) throws {
+    func applyDeleteRules(of id: Entity.ID, in tx: ObjectTransaction, deleting: inout Set<String>) throws {
         guard let membership = membership.current, !membership.children.isEmpty, let group = membership.group else {
             return
         }
         for link in membership.children {
-            try group.member(link.child)?.applyDeleteRule(ofParent: id, column: link.column, in: tx)
+            try group.member(link.child)?.applyDeleteRule(
+                ofParent: id, column: link.column, in: tx, deleting: &deleting)
         }
     }
 

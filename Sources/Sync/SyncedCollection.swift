@@ -175,13 +175,21 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     ///   - transaction: the transaction of a `persist` block.
     /// - Throws: `PersistenceError` from the store.
     public func delete(_ id: Entity.ID, in transaction: ObjectTransaction) throws {
+        var deleting = Set<String>()
+        try delete(id, in: transaction, deleting: &deleting)
+    }
+
+    /// ``delete(_:in:)``, within the deletes a parent's delete rules are making: `deleting` holds
+    /// the records (`collection/id`) being deleted, so rows that refer to each other end.
+    func delete(_ id: Entity.ID, in transaction: ObjectTransaction, deleting: inout Set<String>) throws {
         let recordID = id.databaseValue.identityText
         guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
+        guard deleting.insert("\(remote.name)/\(recordID)").inserted else { return }
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
         // The children in the group hear of the delete first, by the relation's rule.
-        try applyDeleteRules(of: id, in: transaction)
+        try applyDeleteRules(of: id, in: transaction, deleting: &deleting)
         transaction.allowWrites(to: Entity.self)
         if var last = writes.last, last.takesNewChanges {
             try last.take(in: transaction) { $0.deleteJoined(key: Self.newKey()) }

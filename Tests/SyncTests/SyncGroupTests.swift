@@ -130,6 +130,28 @@ import Testing
         #expect(try fixture.local(Book.self)["b1"]?.shelfID == nil)
     }
 
+    @Test func aThreadOfRepliesGoesOutRootFirstAndItsRootLeavesAfterItsRepliesLetGo() async throws {
+        let fixture = try LibraryFixture()
+        let comments = try fixture.comments()
+        let thread = try SyncGroup(comments)
+        try await fixture.store.context.persist { tx in
+            try comments.save(Comment(id: "c1", text: "First!"), in: tx)
+            try comments.save(Comment(id: "c2", text: "Second.", replyTo: "c1"), in: tx)
+            try comments.save(Comment(id: "c3", text: "Third.", replyTo: "c2"), in: tx)
+        }
+        try await thread.sync()
+        #expect(fixture.backend.applied == ["create comments/c1", "create comments/c2", "create comments/c3"])
+
+        // The root goes: its reply is no longer a reply (nullify), on the server first.
+        try await fixture.store.context.persist { tx in try comments.delete("c1", in: tx) }
+        #expect(try fixture.local(Comment.self)["c2"]?.replyTo == nil)
+        #expect(try fixture.outbox() == ["comments/c1 delete pending", "comments/c2 update pending"])
+        try await thread.sync()
+        #expect(fixture.backend.applied.suffix(2) == ["update comments/c2", "delete comments/c1"])
+        #expect(fixture.backend.records("comments").keys.sorted() == ["c2", "c3"])
+        #expect(fixture.backend.records("comments")["c2"]?["replyTo"] == nil)
+    }
+
     @Test func aPageReferringToAParentCreatedAfterTheParentsPullBringsTheParentInTheSameRun() async throws {
         let fixture = try LibraryFixture()
         fixture.backend.put("authors", "a1", ["name": "Iain M. Banks"])

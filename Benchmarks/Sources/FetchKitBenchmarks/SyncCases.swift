@@ -227,7 +227,58 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             Side(name: "by hand, the POSTs without a key") { try postLanes(to: try pull().server.baseURL) }
         ],
         target: 1.2, iterations: 5)
-    return [initialPull, drain]
+    // The longest a read waits while a first sync writes: reads of one row, one after another
+    // on a thread of their own, during the whole pull (reported, not a target).
+    func longestRead(during pull: Bool, on context: @escaping (ObjectStore) -> ObjectContext) throws -> Duration {
+        let server = try pull ? syncServer() : syncServer()
+        let store = try freshStore("stall")
+        defer { store.close() }
+        try store.context.persistAndWait { tx in
+            try tx.upsert(SyncedNote(id: "seed", title: "seed", body: "", updated: "0"))
+        }
+        let reader = context(store)
+        let done = Locked(false)
+        let longest = Locked(Duration.zero)
+        let reads = Locked(0)
+        let thread = Thread {
+            let clock = ContinuousClock()
+            while !done.withLock({ $0 }) {
+                let start = clock.now
+                _ = try? reader.readAndWait { tx in try tx.fetch(SyncedNote.self, id: "seed") }
+                let took = clock.now - start
+                longest.withLock { $0 = max($0, took) }
+                reads.withLock { $0 += 1 }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+        }
+        thread.start()
+        if pull {
+            let mirror = try SyncedCollection(server.collection(), store: store, client: client)
+            _ = try blocking { try await mirror.sync() }
+        } else {
+            // As long as a pull takes, without one.
+            Thread.sleep(forTimeInterval: 2)
+        }
+        done.withLock { $0 = true }
+        while reads.withLock({ $0 }) == 0 { Thread.sleep(forTimeInterval: 0.001) }
+        return longest.withLock { $0 }
+    }
+    func syncServer() throws -> SyncBenchServer { try pull() }
+    let readStall = BenchmarkCase(
+        name: "Sync: the longest read of one row during an initial pull of 100,000 records (reported)",
+        ours: Side(name: "on another context (ObjectStore.makeContext())") {
+            try longestRead(during: true) { $0.makeContext() }
+        },
+        reference: Side(name: "the same reads with no pull running") {
+            try longestRead(during: false) { $0.makeContext() }
+        },
+        others: [
+            Side(name: "on the store's main context, which the pull writes on") {
+                try longestRead(during: true) { $0.context }
+            }
+        ],
+        target: nil, iterations: 3)
+    return [initialPull, drain, readStall]
 
     /// The drain's hand side: the same 10,000 POSTs from 4 task lanes, with the mirror's
     /// `Idempotency-Key` header and cache bypass when `keyed`.

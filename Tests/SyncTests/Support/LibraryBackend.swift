@@ -27,6 +27,17 @@ struct Shelf: StoredEntity, Hashable {
     var updated: String = ""
 }
 
+/// A comment, maybe a reply to another: a collection whose records refer to each other.
+struct Comment: StoredEntity, Hashable {
+    var id: String
+    var text: String
+    var replyTo: String?
+    var updated: String = ""
+
+    static let replying = ToOne<Comment, Comment>(Field("replyTo"), onDelete: .nullify)
+    static let relations: [any Relation<Comment>] = [replying]
+}
+
 struct Book: StoredEntity, Hashable {
     var id: String
     var title: String
@@ -48,7 +59,7 @@ final class LibraryBackend: Sendable {
     }
 
     struct State {
-        var collections: [String: [String: Record]] = ["authors": [:], "shelves": [:], "books": [:]]
+        var collections: [String: [String: Record]] = ["authors": [:], "shelves": [:], "books": [:], "comments": [:]]
         var clock: Int64 = 1_795_000_000_000
         /// Every write applied, in order: `create books/b1`.
         var applied: [String] = []
@@ -64,14 +75,15 @@ final class LibraryBackend: Sendable {
 
     /// The references the server checks: collection → (field, referred collection, required).
     static let relations: [String: [(field: String, collection: String, required: Bool)]] = [
-        "books": [("authorID", "authors", true), ("shelfID", "shelves", false)]
+        "books": [("authorID", "authors", true), ("shelfID", "shelves", false)],
+        "comments": [("replyTo", "comments", false)],
     ]
 
     let server = StubServer()
     let state = Locked(State())
 
     init() throws {
-        for collection in ["authors", "shelves", "books"] {
+        for collection in ["authors", "shelves", "books", "comments"] {
             server.route("GET", "/\(collection)") { [self] request in list(collection, request) }
             server.route("GET", "/\(collection)/*") { [self] request in read(collection, request) }
             server.route("POST", "/\(collection)") { [self] request in write(collection, request) }
@@ -289,7 +301,8 @@ final class LibraryFixture: Sendable {
         backend = try LibraryBackend()
         folder = try TemporaryDirectory(prefix: "SyncGroupTests")
         store = try ObjectStore(
-            at: folder.file("library.sqlite"), entities: [Author.self, Shelf.self, Book.self] + SyncSchema.entities)
+            at: folder.file("library.sqlite"),
+            entities: [Author.self, Shelf.self, Book.self, Comment.self] + SyncSchema.entities)
         client = FetchClient(
             configuration: {
                 var configuration = FetchClient.Configuration()
@@ -344,6 +357,10 @@ final class LibraryFixture: Sendable {
 
     func shelves() throws -> SyncedCollection<Shelf> {
         try SyncedCollection(remote("shelves", Shelf.self, version: \.updated), store: store, client: client)
+    }
+
+    func comments() throws -> SyncedCollection<Comment> {
+        try SyncedCollection(remote("comments", Comment.self, version: \.updated), store: store, client: client)
     }
 
     func books(pageSize: Int = 50) throws -> SyncedCollection<Book> {
