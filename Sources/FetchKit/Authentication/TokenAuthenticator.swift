@@ -22,6 +22,9 @@ import Locking
 ///   single-flight, so 100 requests rejected at once cause one call of `refresh`, and all
 ///   100 are sent again with the new token. A request rejected with a token that was
 ///   already replaced is simply sent again with the newer one.
+/// - A token that is a JWT (three base64url parts) whose `exp` claim is less than 5 seconds
+///   away is refreshed before it is sent, as a rejected one would be: some servers (PocketBase)
+///   answer an expired token as a guest's request, with an empty list instead of a `401`.
 /// - A request is sent again at most once after a rejection: if the new token is rejected
 ///   too, it fails with ``FetchError/Code-swift.struct/unacceptableStatus`` (401). It never loops.
 /// - When `refresh` throws, every request waiting for it fails with the same
@@ -124,16 +127,35 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
         }
     }
 
-    /// The current token, or a refreshed one when there is none yet.
+    /// The current token, or a refreshed one when there is none yet, or when the current one is
+    /// a JWT that expires within ``expiryMargin`` (its `exp` claim).
     func currentToken(_ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void) {
         let grant = state.withLock { state in
             state.token.map { TokenGrant(token: $0, epoch: state.failures) }
         }
-        if let grant {
+        if let grant, !Self.expires(grant.token, before: Date().addingTimeInterval(Self.expiryMargin)) {
             completion(.success(grant))
         } else {
-            renew(replacing: nil, completion)
+            renew(replacing: grant, completion)
         }
+    }
+
+    /// How long before its `exp` a JWT is refreshed rather than sent: some servers (PocketBase)
+    /// answer an expired token as a guest, with an empty list rather than a `401`.
+    static let expiryMargin: TimeInterval = 5
+
+    /// Whether `token` is a JWT whose `exp` claim comes before `date` (a token of another kind,
+    /// or without the claim, never expires here).
+    static func expires(_ token: String, before date: Date) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return false }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        guard let data = Data(base64Encoded: payload),
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let expiry = (claims["exp"] as? NSNumber)?.doubleValue
+        else { return false }
+        return Date(timeIntervalSince1970: expiry) < date
     }
 
     /// A token newer than `rejected`: the current one if it was already replaced; the error of
