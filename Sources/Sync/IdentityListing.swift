@@ -8,6 +8,12 @@ public import Persistence
 
 /// Lists every identity of a collection, keyset paged, to find records the server deleted
 /// without a tombstone (hard deletes).
+///
+/// It works both ways: rows the listing does not name are deleted (unless a write waits for
+/// them), and a listed record this device holds no row of (a pull that missed it: a server that
+/// answered an empty page to an expired token, a clock that jumped) starts a resync at once, so a
+/// device that was shown too little recovers by itself. List the records the pull keeps (not the
+/// soft-deleted ones a page reads as tombstones).
 public struct IdentityListing<Entity: StoredEntity>: Sendable {
     /// The request for the identities after `identity` (`nil`: from the first), sorted by identity.
     public var request: @Sendable (_ after: String?) -> any Endpoint

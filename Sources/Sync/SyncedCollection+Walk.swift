@@ -10,13 +10,15 @@ import Persistence
 /// saw, and the rows they prune at their end.
 extension SyncedCollection {
     /// Ends a walk: deletes the rows it did not see (unless a write waits for them), forgets
-    /// what it saw, and keeps its position as the incremental cursor.
+    /// what it saw, and keeps its position as the incremental cursor. A reconciliation that saw
+    /// records this device holds no row of begins a resync.
     func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> Int {
         let collection = remote.name
         let kind = remote.cursor
         let retaining = remote.retaining
         return try await persist { tx in
             var deleted = 0
+            var missing = 0
             do {
                 let seen = Set(
                     try tx.fetch(
@@ -31,9 +33,16 @@ extension SyncedCollection {
                     try retaining.map { filter in
                         try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
                     } ?? [])
-                let stale = try tx.fetch(Query<Entity>()).map(\.id).filter {
+                let rows = try tx.fetch(Query<Entity>()).map(\.id)
+                let stale = rows.filter {
                     let text = $0.databaseValue.identityText
                     return !seen.contains(text) && !waiting.contains(text) && !kept.contains(text)
+                }
+                if walk.kind == .reconcile {
+                    // Records the server lists that this device holds no row of (nor a write): the
+                    // pull missed them (a listing that answered a guest's empty page, a clock that
+                    // jumped). The mirror reads the whole collection again, now.
+                    missing = seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting).count
                 }
                 var start = 0
                 while start < stale.count {
@@ -57,6 +66,11 @@ extension SyncedCollection {
                 checkpoint.lastPull = Date()
             }
             if kind == .snapshot, walk.kind == .resync { checkpoint.cursor = nil }
+            if missing > 0 {
+                checkpoint.generations += 1
+                checkpoint.walk = SyncWalk(
+                    kind: .resync, generation: checkpoint.generations, position: kind == .snapshot ? .page(1) : nil)
+            }
             try tx.upsert(checkpoint)
             return deleted
         }
@@ -92,6 +106,12 @@ extension SyncedCollection {
         }
         report.recordsDeleted += try await finishWalk(walk, cursor: nil)
         report.reconciled = true
+        // The listing named records this device does not hold: a resync began; it runs now.
+        var now = try await read { tx in try Self.checkpoint(collection, in: tx) }
+        if now.walk?.kind == .resync {
+            report.resynced = true
+            try await pages(&now, &report, startedEmpty: false)
+        }
     }
 
     /// Records that a walk saw these identities. A record can be seen twice in one walk (a

@@ -210,6 +210,29 @@ import Testing
         #expect(report.recordsDeleted == 1)
     }
 
+    @Test func aMirrorShownTooLittleRecoversWhenTheListingNamesWhatItLacks() async throws {
+        let fixture = try LibraryFixture()
+        fixture.backend.put("authors", "a1", ["name": "Ann Leckie"])
+        fixture.backend.put("authors", "a2", ["name": "Ada Palmer"])
+        let authors = try SyncedCollection(
+            fixture.remote("authors", Author.self, version: \.updated, reconciling: true), store: fixture.store,
+            client: fixture.client)
+        try await authors.sync()
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1", "a2"])
+        // The server lies: every list empty, as PocketBase answers an expired token. The id
+        // listing then names nothing, and the rows go.
+        fixture.backend.answerAsGuest(true)
+        try await authors.sync()
+        #expect(try fixture.local(Author.self).isEmpty)
+        // Answered truly again, the listing names what the device lacks: it reads everything again.
+        fixture.backend.answerAsGuest(false)
+        let report = try await authors.sync()
+        #expect(report.resynced)
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1", "a2"])
+        // And a device that holds everything does not resync.
+        #expect(try await authors.sync().resynced == false)
+    }
+
     @Test func aCollectionsOwnSyncRunsItsGroupAndItsStatusStaysItsOwn() async throws {
         let fixture = try LibraryFixture()
         let authors = try fixture.authors()

@@ -71,6 +71,8 @@ final class LibraryBackend: Sendable {
         var afterList: [String: @Sendable () -> Void] = [:]
         /// The token every request must carry (`Authorization: Bearer …`), if any.
         var token: String?
+        /// Whether lists answer as to a guest that may see nothing: empty, with `200`.
+        var guest = false
     }
 
     /// The references the server checks: collection → (field, referred collection, required).
@@ -86,6 +88,7 @@ final class LibraryBackend: Sendable {
         for collection in ["authors", "shelves", "books", "comments"] {
             server.route("GET", "/\(collection)") { [self] request in list(collection, request) }
             server.route("GET", "/\(collection)/*") { [self] request in read(collection, request) }
+            server.route("GET", "/ids/\(collection)") { [self] request in identities(collection, request) }
             server.route("POST", "/\(collection)") { [self] request in write(collection, request) }
             server.route("PATCH", "/\(collection)/*") { [self] request in write(collection, request) }
             server.route("DELETE", "/\(collection)/*") { [self] request in write(collection, request) }
@@ -137,6 +140,12 @@ final class LibraryBackend: Sendable {
 
     private static let unauthorized = StubResponse.json(#"{"message":"The token expired."}"#, status: 401)
 
+    /// Answers every list as to a guest who may see nothing (`200`, empty), as PocketBase answers
+    /// an expired token; `false`: as before.
+    func answerAsGuest(_ guest: Bool) {
+        state.withLock { $0.guest = guest }
+    }
+
     /// Refuses the lists of `collection` with `status` (`nil`: answers them again).
     func refuseLists(_ collection: String, with status: Int?) {
         state.withLock { $0.listRefusals[collection] = status }
@@ -170,12 +179,22 @@ final class LibraryBackend: Sendable {
         if let refused { return .json(#"{"message":"unavailable"}"#, status: refused) }
         defer { action?() }
         return state.withLock { state in
-            let sorted = (state.collections[collection] ?? [:]).filter { id, record in
+            let sorted = (state.guest ? [:] : state.collections[collection] ?? [:]).filter { id, record in
                 guard let after else { return true }
                 return record.updated > after || (record.updated == after && id > afterID)
             }.sorted { ($0.value.updated, $0.key) < ($1.value.updated, $1.key) }
             let items = sorted.prefix(limit).map { Self.json($0.value) }.joined(separator: ",")
             return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit),"remaining":\#(sorted.count)}"#)
+        }
+    }
+
+    private func identities(_ collection: String, _ request: RecordedRequest) -> StubResponse {
+        let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
+        let after = query["after"] ?? ""
+        return state.withLock { state in
+            let ids = state.guest ? [] : (state.collections[collection] ?? [:]).filter { !$0.value.deleted && $0.key > after }
+                .map(\.key).sorted()
+            return .json(#"{"ids":[\#(ids.map { "\"\($0)\"" }.joined(separator: ","))],"hasMore":false}"#)
         }
     }
 
@@ -281,6 +300,11 @@ struct LibraryPage<Entity: Decodable & Sendable>: Decodable, Sendable {
     var remaining: Int?
 }
 
+struct LibraryIDs: Decodable, Sendable {
+    var ids: [String]
+    var hasMore: Bool
+}
+
 struct LibraryRequest: Endpoint {
     var baseURL: URL
     var path: String
@@ -319,9 +343,10 @@ final class LibraryFixture: Sendable {
     }
 
     /// The collection `name` of entity `E`, keyset-paged by `updated, id`.
-    func remote<E: StoredEntity>(_ name: String, _ type: E.Type, version: @escaping @Sendable (E) -> String, pageSize: Int = 50)
-        -> RemoteCollection<E> where E.ID == String
-    {
+    func remote<E: StoredEntity>(
+        _ name: String, _ type: E.Type, version: @escaping @Sendable (E) -> String, pageSize: Int = 50,
+        reconciling: Bool = false
+    ) -> RemoteCollection<E> where E.ID == String {
         let base = backend.baseURL
         return RemoteCollection<E>(
             name: name,
@@ -348,7 +373,16 @@ final class LibraryFixture: Sendable {
             },
             delete: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .delete) },
             read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") },
-            conflictCheck: .none)
+            conflictCheck: .none,
+            identities: reconciling
+                ? IdentityListing(
+                    every: .zero,
+                    request: { after in
+                        LibraryRequest(
+                            baseURL: base, path: "/ids/\(name)", queryItems: [URLQueryItem(name: "after", value: after ?? "")])
+                    },
+                    page: Extraction.decode(LibraryIDs.self).map { ($0.ids, $0.hasMore) })
+                : nil)
     }
 
     func authors() throws -> SyncedCollection<Author> {
