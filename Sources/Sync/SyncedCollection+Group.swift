@@ -141,13 +141,23 @@ extension SyncedCollection: GroupMember {
         guard let membership = membership.current, !candidates.isEmpty else { return [] }
         let unsent: [PendingWrite.State] = [.pending, .sending, .rejected, .conflicted]
         var waiting = Set<String>()
-        if !membership.parents.isEmpty {
+        // The parents' collections whose outbox holds an unsent create (the usual answer, once
+        // the parents went first: none, and no payload is read).
+        let creating = try Set(
+            Set(membership.parents.map(\.parent)).filter { parent in
+                try tx.first(
+                    Query<PendingWrite>(
+                        where: PendingWrite.collection == parent && PendingWrite.operation == .create
+                            && PendingWrite.state.isIn(unsent))) != nil
+            })
+        let parents = membership.parents.filter { creating.contains($0.parent) }
+        if !parents.isEmpty {
             // Each write's references, read from what it sends (an update's, or a create's payload).
-            let columns = membership.parents.map(\.column)
+            let columns = parents.map(\.column)
             var wanted: [String: [String: [String]]] = [:]  // parent collection → parent → children
             for write in candidates where write.operation != .delete {
                 let references = ReferenceJSON.references(columns, in: write.payload)
-                for link in membership.parents {
+                for link in parents {
                     guard let parent = references[link.column] else { continue }
                     // A record referring to itself waits on nothing.
                     if link.parent == link.child, parent == write.recordID { continue }
