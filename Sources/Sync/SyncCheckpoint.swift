@@ -19,6 +19,9 @@ struct SyncCheckpoint: StoredEntity {
     var nextSequence: Int64
     /// Walk generations handed out so far.
     var generations: Int64
+    /// The fingerprint of the records an identity listing named that the last resync it began
+    /// did not bring (records the pull never keeps): a resync is not begun again for them.
+    var unkept: String?
 
     static let entityName = "SyncCheckpoint"
 }

@@ -31,8 +31,13 @@ actor SyncEngine {
     /// The run's pull progress, per collection (one, or a group's).
     private var progressParts: [String: SyncProgress] = [:]
 
-    init(collection: String, read: @escaping @Sendable () async -> SyncStatus?) {
+    /// How many collections' pulls the progress adds up (a group's members): the expected total
+    /// is known once each has given one.
+    private let parts: Int
+
+    init(collection: String, parts: Int = 1, read: @escaping @Sendable () async -> SyncStatus?) {
         status = SyncStatus(collection: collection)
+        self.parts = parts
         self.read = read
     }
 
@@ -139,7 +144,9 @@ actor SyncEngine {
         part.bytesReceived += bytes
         if let expected = part.expectedRecords, expected < part.recordsApplied { part.expectedRecords = part.recordsApplied }
         progressParts[collection] = part
-        let total = progressParts.count == 1 ? part : SyncProgress.sum(progressParts.values)
+        var total = parts == 1 ? part : SyncProgress.sum(progressParts.values)
+        // A collection not pulled yet adds records unknown: no estimate until each has said.
+        if progressParts.count < parts { total.expectedRecords = nil }
         update { $0.progress = total }
     }
 
@@ -170,6 +177,8 @@ actor SyncEngine {
 
     func stop() {
         started = false
+        // The run closure holds its mirror or group: a stopped one can be released.
+        run = nil
         wake?.cancel()
         wake = nil
         outboxToken?.cancel()

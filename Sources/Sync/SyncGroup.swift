@@ -50,7 +50,8 @@ public final class SyncGroup: Sendable {
     /// - Parameter collections: the synced collections, in any order.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/misuse`` for collections that
     ///   cannot be grouped, naming why: none given, two of one name or of one entity, stores that
-    ///   differ, a collection already in a group, a cycle of relations between collections, or a
+    ///   differ, a collection already in a group or started on its own, a cycle of relations
+    ///   between collections, or a
     ///   parent collection whose identities the server assigns (``RemoteCollection/serverID``).
     public init<each Entity: StoredEntity>(_ collections: repeat SyncedCollection<each Entity>) throws(SyncError) {
         var given: [any GroupMember] = []
@@ -62,7 +63,7 @@ public final class SyncGroup: Sendable {
         let name = ordered.map(\.collectionName).joined(separator: "+")
         let members = ordered
         let store = store
-        engine = SyncEngine(collection: name) {
+        engine = SyncEngine(collection: name, parts: ordered.count) {
             try? await store.context.read { tx in
                 try SyncStatus(group: name, members.map { try $0.counts(in: tx) })
             }
@@ -163,7 +164,8 @@ public final class SyncGroup: Sendable {
             if pulling, failure?.code != .unauthorized {
                 for member in members { try await member.groupPull(&report) }
                 for member in members.reversed() { try await member.applyHeldDeletes(&report) }
-                failure = try await pushAll(&report, honouringBackoff: false, held: &held) ?? failure
+                let again = try await pushAll(&report, honouringBackoff: false, held: &held)
+                failure = failure ?? again
             }
         } catch {
             failure = error
@@ -226,6 +228,12 @@ public final class SyncGroup: Sendable {
                     .misuse, collection: member.collectionName,
                     "\(member.collectionName) is kept in another store than \(first.collectionName); a group applies "
                         + "a record and its parents in one transaction, so its collections share one ObjectStore.")
+            }
+            if member.isStartedAlone {
+                throw SyncError(
+                    .misuse, collection: member.collectionName,
+                    "\(member.collectionName) was started on its own (start()); its sends would race the group's. "
+                        + "Make the group before starting, and start the group (or stop the collection first).")
             }
             if member.isInGroup {
                 throw SyncError(

@@ -17,7 +17,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// Local writes parked on a conflict (``PendingWrite/State-swift.enum/conflicted``).
     public var conflictedCount = 0
     /// How far the run's pull has come, while one runs (`nil` between runs and while a run pushes
-    /// before its pull); a group's adds up its collections'.
+    /// before its pull); a group's adds up its collections' (its estimate once each collection's
+    /// pull has begun).
     public var progress: SyncProgress?
     /// The last run's failure, cleared by the next run that succeeds.
     public var error: SyncError?

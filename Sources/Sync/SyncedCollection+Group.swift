@@ -31,6 +31,8 @@ protocol GroupMember: AnyObject, Sendable {
     /// Whether the server gives the records their identities (``RemoteCollection/serverID``).
     var assignsServerIdentities: Bool { get }
     var isInGroup: Bool { get }
+    /// Whether the collection's own triggers run (``SyncedCollection/start()`` outside a group).
+    var isStartedAlone: Bool { get }
     /// Whether a collection of the group refers to this one's records.
     var isParentInGroup: Bool { get }
     func join(_ membership: Membership) throws(SyncError)
@@ -56,12 +58,14 @@ extension SyncedCollection: GroupMember {
         Entity.syncReferences.map { ($0.column, $0.targetName, $0.deleteRule) }
     }
     var assignsServerIdentities: Bool { remote.serverID != nil }
-    var isInGroup: Bool { membership.current != nil }
+    var isInGroup: Bool { membership.current?.group != nil }
+    var isStartedAlone: Bool { startedAlone.current }
     var isParentInGroup: Bool { !(membership.current?.children.isEmpty ?? true) }
 
     func join(_ membership: Membership) throws(SyncError) {
         let joined = self.membership.withLock { current -> Bool in
-            guard current == nil else { return false }
+            // A group that was released leaves no member behind.
+            guard current?.group == nil else { return false }
             current = membership
             return true
         }
@@ -213,10 +217,14 @@ extension SyncedCollection: GroupMember {
             var deleted = 0
             var conflicts = 0
             for record in held {
+                let id = try SyncJSON.decode(Entity.ID.self, from: record.identity)
+                // Rows still refer to it after the children's pull (a child written here, not sent
+                // or refused, or one the server keeps): it stays, held, until they let go.
+                if try self.isReferredToInGroup(id, in: tx) { continue }
                 let writes = try self.writes(of: record.recordID, in: tx)
                 if !writes.isEmpty {
                     if try self.rebase(writes, remote: nil, policy: policy, in: tx) { conflicts += 1 }
-                } else if try tx.delete(Entity.self, id: try SyncJSON.decode(Entity.ID.self, from: record.identity)) {
+                } else if try tx.delete(Entity.self, id: id) {
                     deleted += 1
                 }
                 _ = try tx.delete(record)

@@ -126,7 +126,7 @@ extension SyncedCollection {
             position = next
         }
         if let walk = checkpoint.walk {
-            report.recordsDeleted += try await finishWalk(walk, cursor: walk.position)
+            report.recordsDeleted += try await finishWalk(walk, cursor: walk.position).deleted
             checkpoint.walk = nil
         }
         // An incremental run's last page recorded the pull's date in its own transaction.

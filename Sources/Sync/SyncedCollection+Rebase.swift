@@ -17,6 +17,11 @@ extension SyncedCollection {
     ) throws -> Bool {
         guard var first = writes.first else { return false }
         let remoteData = try record.map(Self.encode)
+        // A write of another schema version (waiting for its upgrade) cannot be read as the
+        // entity, and a server version kept with it would be upgraded as if it were old: the row
+        // stays as the app wrote it, and the write's conflict check meets the server's record
+        // once the write is upgraded and sent.
+        if writes.contains(where: { $0.schemaVersion != remote.schemaVersion }) { return false }
         if first.attempts > 0 || first.state == .sending || first.state == .rejected {
             // Its outcome is unknown (or refused): keep the newest server version with it; the
             // acknowledgement (or the app's decision) settles the row.

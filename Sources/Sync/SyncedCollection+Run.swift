@@ -165,6 +165,7 @@ extension SyncedCollection {
     /// collection in a ``SyncGroup`` starts its group's triggers.
     public func start() async {
         if let group { return await group.start() }
+        startedAlone.withLock { $0 = true }
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
             observe: { engine in
@@ -185,6 +186,7 @@ extension SyncedCollection {
     /// a run in progress finishes.
     public func stop() async {
         if let group { return await group.stop() }
+        startedAlone.withLock { $0 = false }
         await engine.stop()
     }
 

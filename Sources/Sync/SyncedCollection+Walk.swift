@@ -12,13 +12,14 @@ extension SyncedCollection {
     /// Ends a walk: deletes the rows it did not see (unless a write waits for them), forgets
     /// what it saw, and keeps its position as the incremental cursor. A reconciliation that saw
     /// records this device holds no row of begins a resync.
-    func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> Int {
+    func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> WalkEnd {
         let collection = remote.name
         let kind = remote.cursor
         let retaining = remote.retaining
+        let holding = isParentInGroup
         return try await persist { tx in
             var deleted = 0
-            var missing = 0
+            var missing: [String] = []
             do {
                 let seen = Set(
                     try tx.fetch(
@@ -34,15 +35,30 @@ extension SyncedCollection {
                         try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
                     } ?? [])
                 let rows = try tx.fetch(Query<Entity>()).map(\.id)
-                let stale = rows.filter {
+                var stale = rows.filter {
                     let text = $0.databaseValue.identityText
                     return !seen.contains(text) && !waiting.contains(text) && !kept.contains(text)
                 }
                 if walk.kind == .reconcile {
                     // Records the server lists that this device holds no row of (nor a write): the
-                    // pull missed them (a listing that answered a guest's empty page, a clock that
-                    // jumped). The mirror reads the whole collection again, now.
-                    missing = seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting).count
+                    // pull missed them (see `reconcile`).
+                    missing = Array(seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting))
+                }
+                // A parent of a group whose row the group's children still refer to is deleted after
+                // their pull (see SyncGroup), so no delete rule fires on a half-applied pull.
+                if holding {
+                    var pruned: [Entity.ID] = []
+                    for id in stale {
+                        if try self.isReferredToInGroup(id, in: tx) {
+                            try tx.upsert(
+                                SyncHeldDelete(
+                                    collection: collection, recordID: id.databaseValue.identityText,
+                                    identity: JSONEncoder().encode(id)))
+                        } else {
+                            pruned.append(id)
+                        }
+                    }
+                    stale = pruned
                 }
                 var start = 0
                 while start < stale.count {
@@ -66,13 +82,8 @@ extension SyncedCollection {
                 checkpoint.lastPull = Date()
             }
             if kind == .snapshot, walk.kind == .resync { checkpoint.cursor = nil }
-            if missing > 0 {
-                checkpoint.generations += 1
-                checkpoint.walk = SyncWalk(
-                    kind: .resync, generation: checkpoint.generations, position: kind == .snapshot ? .page(1) : nil)
-            }
             try tx.upsert(checkpoint)
-            return deleted
+            return WalkEnd(deleted: deleted, missing: missing)
         }
     }
 
@@ -104,16 +115,73 @@ extension SyncedCollection {
             guard page.hasMore, let last = texts.last, last != after else { break }
             after = last
         }
-        report.recordsDeleted += try await finishWalk(walk, cursor: nil)
+        let end = try await finishWalk(walk, cursor: nil)
+        report.recordsDeleted += end.deleted
         report.reconciled = true
-        // The listing named records this device does not hold: a resync began; it runs now.
-        var now = try await read { tx in try Self.checkpoint(collection, in: tx) }
-        if now.walk?.kind == .resync {
-            report.resynced = true
-            try await pages(&now, &report, startedEmpty: false)
+        if !end.missing.isEmpty { try await recover(end.missing, &report) }
+    }
+
+    /// The identity listing named records this device holds no row of: the pull missed them (a
+    /// server that answered an expired token with empty pages, a clock that jumped), or they were
+    /// created since its last page. An incremental pull finds the latter; for the rest the mirror
+    /// reads the whole collection again, unless the last such resync left the very same records
+    /// missing (records the pull never keeps: it is not repeated for them).
+    func recover(_ missing: [String], _ report: inout SyncReport) async throws(SyncError) {
+        let collection = remote.name
+        var checkpoint = try await read { tx in try Self.checkpoint(collection, in: tx) }
+        try await pages(&checkpoint, &report, startedEmpty: false)
+        let still = try await read { tx in try self.lacking(missing, in: tx) }
+        guard !still.isEmpty, checkpoint.unkept != Self.digest(still) else { return }
+        checkpoint = try await beginWalk(.resync)
+        report.resynced = true
+        try await pages(&checkpoint, &report, startedEmpty: false)
+        let left = try await read { tx in try self.lacking(still, in: tx) }
+        _ = try await persist { tx in
+            var checkpoint = try Self.checkpoint(collection, in: tx)
+            checkpoint.unkept = left.isEmpty ? nil : Self.digest(left)
+            try tx.upsert(checkpoint)
         }
     }
 
+    /// The records of `identities` this device holds no row of, nor a write.
+    func lacking(_ identities: [String], in tx: ObjectTransaction) throws -> [String] {
+        let waiting = Set(
+            try tx.fetch(
+                Query<PendingWrite>(where: PendingWrite.collection == remote.name && PendingWrite.recordID.isIn(identities))
+            ).map(\.recordID))
+        return try identities.filter { text in
+            guard !waiting.contains(text) else { return false }
+            guard let id = Self.identity(text) else { return true }
+            return try tx.fetch(Entity.self, id: id) == nil
+        }
+    }
+
+    /// The identity whose text is `text` (`identityText` read back: a string, or a number).
+    static func identity(_ text: String) -> Entity.ID? {
+        if let quoted = try? JSONEncoder().encode(text), let id = try? SyncJSON.decode(Entity.ID.self, from: quoted) {
+            return id
+        }
+        return try? SyncJSON.decode(Entity.ID.self, from: Data(text.utf8))
+    }
+
+    /// A short fingerprint of a set of identities.
+    static func digest(_ identities: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identities.sorted().joined(separator: "\u{1F}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return "\(identities.count):\(String(hash, radix: 16))"
+    }
+}
+
+/// What the end of a walk did: the rows it deleted, and (for a reconciliation) the records the
+/// listing named that this device holds no row of.
+struct WalkEnd: Sendable {
+    var deleted: Int
+    var missing: [String]
+}
+
+extension SyncedCollection {
     /// Records that a walk saw these identities. A record can be seen twice in one walk (a
     /// listing that moved on between two pages, a walk resumed after a kill): seen is seen.
     static func markSeen(

@@ -43,6 +43,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     let engine: SyncEngine
     /// The collection's group, once it joins one (``SyncGroup``).
     let membership = Locked<Membership?>(nil)
+    /// Whether ``start()`` started the collection's own triggers (outside a group).
+    let startedAlone = Locked(false)
 
     /// Mirrors a collection into a store.
     ///

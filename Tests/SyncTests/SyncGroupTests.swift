@@ -233,6 +233,61 @@ import Testing
         #expect(try await authors.sync().resynced == false)
     }
 
+    @Test func aRecordCreatedBetweenThePullAndTheListingIsPulledWithoutAResync() async throws {
+        let fixture = try LibraryFixture()
+        fixture.backend.put("authors", "a1", ["name": "Ann Leckie"])
+        let authors = try SyncedCollection(
+            fixture.remote("authors", Author.self, version: \.updated, reconciling: true), store: fixture.store,
+            client: fixture.client)
+        fixture.backend.afterNextList(of: "authors") { [backend = fixture.backend] in
+            backend.put("authors", "a2", ["name": "Ada Palmer"])
+        }
+        let report = try await authors.sync()
+        #expect(!report.resynced)
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1", "a2"])
+    }
+
+    @Test func recordsThePullNeverKeepsCostOneResyncNotOneEachRun() async throws {
+        let fixture = try LibraryFixture()
+        fixture.backend.put("authors", "a1", ["name": "Ann Leckie"])
+        fixture.backend.put("authors", "a9", ["name": "Hidden"])
+        fixture.backend.leaveOutOfLists("a9")
+        let authors = try SyncedCollection(
+            fixture.remote("authors", Author.self, version: \.updated, reconciling: true), store: fixture.store,
+            client: fixture.client)
+        #expect(try await authors.sync().resynced)
+        let listsBefore = fixture.backend.server.receivedRequests.filter { $0.path == "/authors" }.count
+        #expect(try await authors.sync().resynced == false)
+        #expect(try await authors.sync().resynced == false)
+        // Each later run: its incremental pull and the one after the listing, never a full listing.
+        let fromStart = fixture.backend.server.receivedRequests.filter { $0.path == "/authors" }.dropFirst(listsBefore)
+            .filter { request in !request.queryItems.contains { $0.name == "after" } }
+        #expect(fromStart.isEmpty)
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1"])
+    }
+
+    @Test func aParentDeletedOutrightOnTheServerWaitsForItsChildrensPullToo() async throws {
+        let fixture = try LibraryFixture()
+        fixture.backend.put("shelves", "s1", ["label": "To read"])
+        fixture.backend.put("reviews", "r1", ["text": "Too long", "shelfID": "s1"])
+        let shelves = try SyncedCollection(
+            fixture.remote("shelves", Shelf.self, version: \.updated, reconciling: true), store: fixture.store,
+            client: fixture.client)
+        let reviews = try SyncedCollection(
+            fixture.remote("reviews", Review.self, version: \.updated, reconciling: true), store: fixture.store,
+            client: fixture.client)
+        let group = try SyncGroup(shelves, reviews)
+        try await group.sync()
+        // Both deleted outright elsewhere (no tombstones): the shelves' id listing finds s1 gone
+        // while r1, which the store does not let it go under, is still here until the reviews' pull.
+        fixture.backend.purge("reviews", "r1")
+        fixture.backend.purge("shelves", "s1")
+        let report = try await group.sync()
+        #expect(report.recordsDeleted == 2)
+        #expect(try fixture.local(Shelf.self).isEmpty)
+        #expect(try fixture.local(Review.self).isEmpty)
+    }
+
     @Test func aCollectionsOwnSyncRunsItsGroupAndItsStatusStaysItsOwn() async throws {
         let fixture = try LibraryFixture()
         let authors = try fixture.authors()
@@ -253,13 +308,23 @@ import Testing
         #expect(await authors.status.lastPull != nil)
     }
 
-    @Test func collectionsThatCannotBeGroupedAreRefusedWithTheReason() throws {
+    @Test func collectionsThatCannotBeGroupedAreRefusedWithTheReason() async throws {
         let fixture = try LibraryFixture()
         let authors = try fixture.authors()
         let books = try fixture.books()
-        _ = try SyncGroup(authors, books)
+        var first: SyncGroup? = try SyncGroup(authors, books)
         let again = #expect(throws: SyncError.self) { try SyncGroup(try fixture.authors(), books) }
         #expect(again?.message.contains("already in a SyncGroup") == true)
+        #expect(first != nil)
+        // Released, a group leaves its collections free for another.
+        first = nil
+        _ = try SyncGroup(try fixture.authors(), books)
+        let alone = try fixture.shelves()
+        await alone.start()
+        let started = #expect(throws: SyncError.self) { try SyncGroup(alone) }
+        #expect(started?.message.contains("started on its own") == true)
+        await alone.stop()
+        _ = try SyncGroup(alone)
         let twice = #expect(throws: SyncError.self) { try SyncGroup(try fixture.authors(), try fixture.authors()) }
         #expect(twice?.message.contains("given twice") == true)
     }

@@ -130,10 +130,12 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
     /// The current token, or a refreshed one when there is none yet, or when the current one is
     /// a JWT that expires within ``expiryMargin`` (its `exp` claim).
     func currentToken(_ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void) {
-        let grant = state.withLock { state in
-            state.token.map { TokenGrant(token: $0, epoch: state.failures) }
+        let (grant, refreshing) = state.withLock { state in
+            (state.token.map { TokenGrant(token: $0, epoch: state.failures) }, state.refreshing)
         }
-        if let grant, !Self.expires(grant.token, before: Date().addingTimeInterval(Self.expiryMargin)) {
+        // A token near its expiry is still valid: while a refresh runs (this request may be the
+        // refresh's own, sent through this client), it goes as it is.
+        if let grant, refreshing || !Self.expires(grant.token, before: Date().addingTimeInterval(Self.expiryMargin)) {
             completion(.success(grant))
         } else {
             renew(replacing: grant, completion)

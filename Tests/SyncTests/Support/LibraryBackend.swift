@@ -38,6 +38,17 @@ struct Comment: StoredEntity, Hashable {
     static let relations: [any Relation<Comment>] = [replying]
 }
 
+/// A review of a shelf, which a shelf cannot be deleted under (`deny`).
+struct Review: StoredEntity, Hashable {
+    var id: String
+    var text: String
+    var shelfID: String
+    var updated: String = ""
+
+    static let shelf = ToOne<Review, Shelf>(Field("shelfID"), onDelete: .deny)
+    static let relations: [any Relation<Review>] = [shelf]
+}
+
 struct Book: StoredEntity, Hashable {
     var id: String
     var title: String
@@ -59,7 +70,9 @@ final class LibraryBackend: Sendable {
     }
 
     struct State {
-        var collections: [String: [String: Record]] = ["authors": [:], "shelves": [:], "books": [:], "comments": [:]]
+        var collections: [String: [String: Record]] = [
+            "authors": [:], "shelves": [:], "books": [:], "comments": [:], "reviews": [:],
+        ]
         var clock: Int64 = 1_795_000_000_000
         /// Every write applied, in order: `create books/b1`.
         var applied: [String] = []
@@ -73,19 +86,22 @@ final class LibraryBackend: Sendable {
         var token: String?
         /// Whether lists answer as to a guest that may see nothing: empty, with `200`.
         var guest = false
+        /// Records the change lists leave out while the id listings name them.
+        var unlisted: Set<String> = []
     }
 
     /// The references the server checks: collection → (field, referred collection, required).
     static let relations: [String: [(field: String, collection: String, required: Bool)]] = [
         "books": [("authorID", "authors", true), ("shelfID", "shelves", false)],
         "comments": [("replyTo", "comments", false)],
+        "reviews": [("shelfID", "shelves", true)],
     ]
 
     let server = StubServer()
     let state = Locked(State())
 
     init() throws {
-        for collection in ["authors", "shelves", "books", "comments"] {
+        for collection in ["authors", "shelves", "books", "comments", "reviews"] {
             server.route("GET", "/\(collection)") { [self] request in list(collection, request) }
             server.route("GET", "/\(collection)/*") { [self] request in read(collection, request) }
             server.route("GET", "/ids/\(collection)") { [self] request in identities(collection, request) }
@@ -119,6 +135,11 @@ final class LibraryBackend: Sendable {
         }
     }
 
+    /// Deletes a record outright, leaving no tombstone (only an id listing finds it gone).
+    func purge(_ collection: String, _ id: String) {
+        state.withLock { _ = $0.collections[collection]?.removeValue(forKey: id) }
+    }
+
     /// Refuses the writes of `collection/id` with `status` (`nil`: accepts them again).
     func refuse(_ collection: String, _ id: String, with status: Int?) {
         state.withLock { $0.refusals["\(collection)/\(id)"] = status }
@@ -144,6 +165,11 @@ final class LibraryBackend: Sendable {
     /// an expired token; `false`: as before.
     func answerAsGuest(_ guest: Bool) {
         state.withLock { $0.guest = guest }
+    }
+
+    /// Leaves `id` out of the change lists, not out of the id listings (a record a pull never keeps).
+    func leaveOutOfLists(_ id: String) {
+        state.withLock { _ = $0.unlisted.insert(id) }
     }
 
     /// Refuses the lists of `collection` with `status` (`nil`: answers them again).
@@ -180,6 +206,7 @@ final class LibraryBackend: Sendable {
         defer { action?() }
         return state.withLock { state in
             let sorted = (state.guest ? [:] : state.collections[collection] ?? [:]).filter { id, record in
+                guard !state.unlisted.contains(id) else { return false }
                 guard let after else { return true }
                 return record.updated > after || (record.updated == after && id > afterID)
             }.sorted { ($0.value.updated, $0.key) < ($1.value.updated, $1.key) }
@@ -326,7 +353,7 @@ final class LibraryFixture: Sendable {
         folder = try TemporaryDirectory(prefix: "SyncGroupTests")
         store = try ObjectStore(
             at: folder.file("library.sqlite"),
-            entities: [Author.self, Shelf.self, Book.self, Comment.self] + SyncSchema.entities)
+            entities: [Author.self, Shelf.self, Book.self, Comment.self, Review.self] + SyncSchema.entities)
         client = FetchClient(
             configuration: {
                 var configuration = FetchClient.Configuration()
