@@ -70,8 +70,7 @@ extension FetchClient {
     // MARK: Completion
 
     /// Fetches an endpoint and calls `completion` exactly once with the value or the error:
-    /// the one request call, for code that is not `async` (the seeds' `fetch(url, strategy,
-    /// callback)`).
+    /// the one request call, for code that is not `async`.
     ///
     /// The callbacks run in the caller's isolation, with no queue or actor to name: in a
     /// `@MainActor` class they run on the main actor, so they can update its state; in an
