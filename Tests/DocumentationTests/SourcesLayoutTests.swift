@@ -32,8 +32,9 @@ import Testing
                 searchFrom = arguments.endIndex
                 guard let list = arguments.range(of: "targets:"), let open = arguments[list.upperBound...].firstIndex(of: "[")
                 else { continue }
+                // The substring shares the manifest's indices.
                 let inside = ArchitectureDocumentTests.balanced(
-                    String(arguments), from: arguments.index(after: open), open: "[", close: "]")
+                    manifest, from: manifest.index(after: open), open: "[", close: "]")
                 names.formUnion(ArchitectureDocumentTests.quoted(String(inside)))
             }
         }
