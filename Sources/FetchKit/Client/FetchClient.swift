@@ -84,6 +84,21 @@ public final class FetchClient: Sendable {
         running.cancelAll()
     }
 
+    /// Cancels the request shared by `key` (`fetch(…, sharing: key)`) for every caller waiting
+    /// for it: each one's completion runs with ``FetchError/Code-swift.struct/cancelled``, and each
+    /// `async` call throws it; the request itself stops. A later fetch with the key starts a new
+    /// request. Does nothing when no request of the key is in flight.
+    ///
+    /// ```swift
+    /// client.fetch(.url(cover), extracting: .data, sharing: "cover-42") { result in … }
+    /// client.cancelAll(sharing: "cover-42")  // the screen that wanted the cover is gone
+    /// ```
+    ///
+    /// - Parameter key: the `sharing:` key of the request.
+    public func cancelAll(sharing key: String) {
+        shared.cancel(key: key)
+    }
+
     /// Lets every running request finish the attempt it is making, and starts no further
     /// attempt for any request of this client until ``resumeRetrying()``: no retry, no re-send
     /// after a rejected token.
