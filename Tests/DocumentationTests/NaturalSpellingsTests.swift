@@ -25,7 +25,7 @@ import Testing
         Spelling(code: "try tx.delete(Book.self)", message: "rows are deleted by a query: tx.delete(Query<Book>())"),
     ]
 
-    /// With a client, `client`, a URL, `url`, and an endpoint, `endpoint`.
+    /// With a client, `client`, a URL, `url`, an endpoint, `endpoint`, and a store's context, `context`.
     static let fetches: [Spelling] = [
         Spelling(
             code: "_ = try await client.fetch(url, extracting: .string)",
@@ -40,6 +40,14 @@ import Testing
         Spelling(
             code: "_ = try await client.fetch(endpoint, extracting: Movie.self)",
             message: "a response is decoded by an extraction: extracting: .decode(Movie.self)"),
+        Spelling(
+            code: "_ = try await client.fetch(endpoint, extracting: .json(Movie.self))",
+            message: "a JSON body is decoded with .decode(Movie.self)"),
+        // Core Data's spellings.
+        Spelling(
+            code: "context.perform { tx in try tx.upsert(Book(id: \"1\", title: \"Dune\")) }",
+            message: "a context writes in a transaction: try await context.persist { tx in … }"),
+        Spelling(code: "context.save()", message: "there is nothing to save: try await context.persist { tx in … }"),
     ]
 
     /// The right calls, each beside its wrong spelling above.
@@ -57,6 +65,8 @@ import Testing
         "_ = try await client.fetch(.url(url), extracting: .data)",
         "_ = try await client.fetch(.url(URL(string: \"https://example.com/books\")), extracting: .data)",
         "_ = try await client.fetch(endpoint, extracting: .decode(Movie.self))",
+        "try await context.persist { tx in try tx.upsert(Book(id: \"1\", title: \"Dune\")) }",
+        "_ = try await context.read { tx in try tx.count(Query<Book>()) }",
     ]
 
     /// A file holding `transaction` lines in a transaction and `fetches` lines in an async
@@ -85,7 +95,7 @@ import Testing
             lines.append(line)
             line += 1
         }
-        text += "}\n\nfunc fetching(_ client: FetchClient, url: URL, endpoint: URLEndpoint) async throws {\n"
+        text += "}\n\nfunc fetching(_ client: FetchClient, url: URL, endpoint: URLEndpoint, context: ObjectContext) async throws {\n"
         line += 3
         for code in fetches {
             text += "    \(code)\n"
@@ -140,8 +150,8 @@ import Testing
     }
 
     @Test func theRightCallsStillCompile() async throws {
-        let transaction = Self.rightCalls.filter { $0.contains("tx.") }
-        let fetches = Self.rightCalls.filter { !$0.contains("tx.") }
+        let transaction = Self.rightCalls.filter { $0.contains("tx.") && !$0.contains("context.") }
+        let fetches = Self.rightCalls.filter { !transaction.contains($0) }
         let run = try await Self.typecheck(Self.source(transaction: transaction, fetches: fetches).text)
         #expect(run.status == 0, "\(run)")
     }
