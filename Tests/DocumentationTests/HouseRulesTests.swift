@@ -29,8 +29,11 @@ import Testing
         #expect(version.hasPrefix("6."), "read the tools version \(version)")
         let readme = try Repository.text("README.md")
         let guide = try Repository.text("Docs/GettingStarted.md")
-        #expect(readme.contains("- Swift \(version) or later"), "the README's requirements do not ask for Swift \(version)")
-        #expect(guide.contains("You need Swift \(version) or later"), "Docs/GettingStarted.md does not ask for Swift \(version)")
+        #expect(
+            readme.contains("- Swift \(version) or later"), "the README's requirements do not ask for Swift \(version)")
+        #expect(
+            guide.contains("You need Swift \(version) or later"),
+            "Docs/GettingStarted.md does not ask for Swift \(version)")
         for (name, text) in [("README.md", readme), ("Docs/GettingStarted.md", guide)] {
             let stated = text.ranges(of: /Swift (6\.\d+) or later/).map { String(text[$0]) }
             #expect(
@@ -56,7 +59,8 @@ import Testing
         let files = try Self.swiftFiles(under: "Sources/FetchKit")
         #expect(files.count > 50, "found \(files.count) files")
         for file in files {
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count <= 451, "\(file.lastPathComponent) has \(lines.count - 1) lines: split it by concern")
         }
     }
@@ -65,7 +69,8 @@ import Testing
         for library in Self.libraries {
             for file in try Self.swiftFiles(under: "Sources/\(library)") {
                 let text = try String(contentsOf: file, encoding: .utf8)
-                for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("///")
+                {
                     #expect(
                         line.range(of: "seed", options: .caseInsensitive) == nil,
                         "\(file.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")

@@ -95,7 +95,8 @@ import Testing
             lines.append(line)
             line += 1
         }
-        text += "}\n\nfunc fetching(_ client: FetchClient, url: URL, endpoint: URLEndpoint, context: ObjectContext) async throws {\n"
+        text +=
+            "}\n\nfunc fetching(_ client: FetchClient, url: URL, endpoint: URLEndpoint, context: ObjectContext) async throws {\n"
         line += 3
         for code in fetches {
             text += "    \(code)\n"
@@ -136,14 +137,17 @@ import Testing
         let (source, lines) = Self.source(
             transaction: Self.transaction.map(\.code), fetches: Self.fetches.map(\.code))
         let run = try await Self.typecheck(source)
-        let errors = (run.output + run.errorOutput).split(separator: "\n").filter { $0.hasPrefix("spellings.swift:") || $0.contains("/spellings.swift:") }
-            .filter { $0.contains(": error: ") }
+        let errors = (run.output + run.errorOutput).split(separator: "\n").filter {
+            $0.hasPrefix("spellings.swift:") || $0.contains("/spellings.swift:")
+        }
+        .filter { $0.contains(": error: ") }
         #expect(run.status != 0, "the wrong spellings compiled: \(run)")
         for (spelling, line) in zip(spellings, lines) {
             let at = errors.filter { $0.contains("spellings.swift:\(line):") }
             #expect(
                 at.contains { $0.contains("is unavailable: ") && $0.contains(spelling.message) },
-                "`\(spelling.code)` is answered with \(at.isEmpty ? ["no error"] : at), not with the call to use (\(spelling.message))")
+                "`\(spelling.code)` is answered with \(at.isEmpty ? ["no error"] : at), not with the call to use (\(spelling.message))"
+            )
         }
         let otherErrors = errors.filter { error in !lines.contains { error.contains("spellings.swift:\($0):") } }
         #expect(otherErrors.isEmpty, "errors on other lines: \(otherErrors)")

@@ -30,7 +30,8 @@ import Testing
             while let start = manifest.range(of: call, range: searchFrom..<manifest.endIndex) {
                 let arguments = ArchitectureDocumentTests.balanced(manifest, from: start.upperBound)
                 searchFrom = arguments.endIndex
-                guard let list = arguments.range(of: "targets:"), let open = arguments[list.upperBound...].firstIndex(of: "[")
+                guard let list = arguments.range(of: "targets:"),
+                    let open = arguments[list.upperBound...].firstIndex(of: "[")
                 else { continue }
                 // The substring shares the manifest's indices.
                 let inside = ArchitectureDocumentTests.balanced(
@@ -54,7 +55,9 @@ import Testing
 
     /// The folders under `Sources/` that are no target's folder and hold none: `Sources/Examples`
     /// holds targets, so its own folders are looked at in turn.
-    static func strayFolders(in folder: String, targetPaths: Set<String>, list: (String) throws -> [String]) rethrows
+    static func strayFolders(
+        in folder: String, targetPaths: Set<String>, list: (String) throws -> [String]
+    ) rethrows
         -> [String]
     {
         var strays: [String] = []
@@ -78,7 +81,9 @@ import Testing
             let rest = words.first.map { kinds.contains($0) } == true ? words.dropFirst() : words[...]
             guard rest.first == "import", rest.count >= 2 else { return nil }
             // `import struct Foundation.URL` names the module after the kind.
-            let declarationKinds: Set<Substring> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
+            let declarationKinds: Set<Substring> = [
+                "typealias", "struct", "class", "enum", "protocol", "let", "var", "func",
+            ]
             let second = rest[rest.startIndex + 1]
             guard !declarationKinds.contains(second) else {
                 return rest.count >= 3 ? String(rest[rest.startIndex + 2].split(separator: ".")[0]) : nil
@@ -148,10 +153,14 @@ import Testing
         #expect(Self.productTargets(manifest) == ["A", "D"])
         #expect(Self.productClosure(targets, products: ["D"]) == ["A", "B", "D"])
         let folders = ["Sources": ["A", "B", "Examples", "Stray"], "Sources/Examples": ["D", "Notes"]]
-        let strays = Self.strayFolders(in: "Sources", targetPaths: Set(targets.values.map(\.path))) { folders[$0] ?? [] }
+        let strays = Self.strayFolders(in: "Sources", targetPaths: Set(targets.values.map(\.path))) {
+            folders[$0] ?? []
+        }
         #expect(strays == ["Sources/Examples/Notes", "Sources/Stray"])
         #expect(
-            Self.imports("import Foundation\npublic import FetchKit\n@testable import Locking\nimport struct Glibc.FILE\nimport Dispatch // queues\n// import X")
+            Self.imports(
+                "import Foundation\npublic import FetchKit\n@testable import Locking\nimport struct Glibc.FILE\nimport Dispatch // queues\n// import X"
+            )
                 == ["Foundation", "FetchKit", "Locking", "Glibc", "Dispatch"])
     }
 }

@@ -5,7 +5,8 @@ extension Extraction where Value: Decodable {
     /// - Returns: the strategy.
     @available(
         *, unavailable,
-        message: "a JSON body is decoded with .decode(Movie.self), or .decode(Movie.self, at: \"results\") for a nested value"
+        message:
+            "a JSON body is decoded with .decode(Movie.self), or .decode(Movie.self, at: \"results\") for a nested value"
     )
     public static func json(_ type: Value.Type = Value.self) -> Extraction {
         .decode(type)

@@ -51,7 +51,8 @@ extension FetchClient {
     /// - Throws: ``FetchError``.
     @available(
         *, unavailable,
-        message: "a URL is fetched as an endpoint, with what its response turns into: client.fetch(.url(url), extracting: .data) (or .string, .decode(T.self))"
+        message:
+            "a URL is fetched as an endpoint, with what its response turns into: client.fetch(.url(url), extracting: .data) (or .string, .decode(T.self))"
     )
     public func fetch(_ url: URL) async throws(FetchError) -> Data {
         try await fetch(.url(url), extracting: .data)
@@ -67,9 +68,11 @@ extension FetchClient {
     /// - Throws: ``FetchError``.
     @available(
         *, unavailable,
-        message: "a URL's text is fetched as an endpoint: client.fetch(.url(URL(string: text)), extracting: …) (a text that is no URL fails with FetchError.invalidURL)"
+        message:
+            "a URL's text is fetched as an endpoint: client.fetch(.url(URL(string: text)), extracting: …) (a text that is no URL fails with FetchError.invalidURL)"
     )
-    public func fetch<Value>(_ text: String, extracting extraction: Extraction<Value>) async throws(FetchError) -> Value {
+    public func fetch<Value>(_ text: String, extracting extraction: Extraction<Value>) async throws(FetchError) -> Value
+    {
         try await fetch(.url(URL(string: text)), extracting: extraction)
     }
 
@@ -82,7 +85,8 @@ extension FetchClient {
     /// - Throws: ``FetchError``.
     @available(
         *, unavailable,
-        message: "a response is decoded by an extraction: extracting: .decode(Movie.self), or .decode(Movie.self, at: \"results\") for a nested value"
+        message:
+            "a response is decoded by an extraction: extracting: .decode(Movie.self), or .decode(Movie.self, at: \"results\") for a nested value"
     )
     public func fetch<Value: Decodable & Sendable>(
         _ endpoint: some Endpoint, extracting type: Value.Type

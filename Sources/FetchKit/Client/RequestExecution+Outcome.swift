@@ -123,7 +123,8 @@ extension RequestExecution {
     /// Validates a response and extracts the value (``FetchClient/Configuration-swift.struct/evaluate(_:_:handoff:staging:downloaded:)``).
     func evaluate(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
         client.configuration.evaluate(
-            response, prepared, handoff: handoff, staging: staging, downloaded: { self.state.withLock { $0.downloaded } })
+            response, prepared, handoff: handoff, staging: staging,
+            downloaded: { self.state.withLock { $0.downloaded } })
     }
 
     /// Retries after `error` when the retry policy allows, or ends the request with it.

@@ -8,7 +8,8 @@ extension ObjectContext {
     /// - Parameter block: the work of the transaction.
     @available(
         *, unavailable,
-        message: "a context writes in a transaction: try await context.persist { tx in … } (committed when the block returns); it reads with try await context.read { tx in … }"
+        message:
+            "a context writes in a transaction: try await context.persist { tx in … } (committed when the block returns); it reads with try await context.read { tx in … }"
     )
     public func perform(_ block: @escaping @Sendable (ObjectTransaction) throws -> Void) {
         persist(block, completion: nil)
@@ -18,7 +19,8 @@ extension ObjectContext {
     /// the block returns.
     @available(
         *, unavailable,
-        message: "there is nothing to save: try await context.persist { tx in … } commits its transaction when the block returns"
+        message:
+            "there is nothing to save: try await context.persist { tx in … } commits its transaction when the block returns"
     )
     public func save() {}
 }

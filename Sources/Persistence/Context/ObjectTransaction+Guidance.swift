@@ -16,10 +16,12 @@ extension ObjectTransaction {
     /// - Throws: ``PersistenceError``.
     @available(
         *, unavailable,
-        message: "rows are read by a query: tx.fetch(Query<Book>()) reads every Book, tx.fetch(Query<Book>(where: …, sortedBy: …)) some; one row by its id: tx.fetch(Book.self, id: id)"
+        message:
+            "rows are read by a query: tx.fetch(Query<Book>()) reads every Book, tx.fetch(Query<Book>(where: …, sortedBy: …)) some; one row by its id: tx.fetch(Book.self, id: id)"
     )
     public func fetch<E: StoredEntity>(
-        _ type: E.Type, where filter: Filter<E>? = nil, sortedBy sort: [Sort<E>] = [], limit: Int? = nil, offset: Int = 0
+        _ type: E.Type, where filter: Filter<E>? = nil, sortedBy sort: [Sort<E>] = [], limit: Int? = nil,
+        offset: Int = 0
     ) throws(PersistenceError) -> [E] {
         try fetch(Query<E>(where: filter, sortedBy: sort, limit: limit, offset: offset))
     }
@@ -33,7 +35,8 @@ extension ObjectTransaction {
     /// - Throws: ``PersistenceError``.
     @available(
         *, unavailable,
-        message: "rows are counted by a query: tx.count(Query<Book>()) counts every Book, tx.count(Query<Book>(where: …)) some"
+        message:
+            "rows are counted by a query: tx.count(Query<Book>()) counts every Book, tx.count(Query<Book>(where: …)) some"
     )
     public func count<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Int {
         try count(Query<E>(where: filter))
@@ -48,9 +51,11 @@ extension ObjectTransaction {
     /// - Throws: ``PersistenceError``.
     @available(
         *, unavailable,
-        message: "whether rows exist is asked by a query: tx.exists(Query<Book>()) for any Book, tx.exists(Query<Book>(where: …)) for some"
+        message:
+            "whether rows exist is asked by a query: tx.exists(Query<Book>()) for any Book, tx.exists(Query<Book>(where: …)) for some"
     )
-    public func exists<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Bool {
+    public func exists<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Bool
+    {
         try exists(Query<E>(where: filter))
     }
 
@@ -82,10 +87,12 @@ extension ObjectTransaction {
     /// - Throws: ``PersistenceError``.
     @available(
         *, unavailable,
-        message: "rows are deleted by a query: tx.delete(Query<Book>()) deletes every Book, tx.delete(Query<Book>(where: …)) some; one row: tx.delete(Book.self, id: id)"
+        message:
+            "rows are deleted by a query: tx.delete(Query<Book>()) deletes every Book, tx.delete(Query<Book>(where: …)) some; one row: tx.delete(Book.self, id: id)"
     )
     @discardableResult
-    public func delete<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Int {
+    public func delete<E: StoredEntity>(_ type: E.Type, where filter: Filter<E>? = nil) throws(PersistenceError) -> Int
+    {
         try delete(Query<E>(where: filter))
     }
 }
