@@ -152,11 +152,12 @@ public final class FetchClient: Sendable {
     func execute(
         method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
         streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil, build: @Sendable () throws(FetchError) -> BuiltRequest
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, progressChannel: ProgressChannel? = nil,
+        build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> RequestExecution {
         let execution = RequestExecution(
             id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
-            streams: streams, group: group, delivery: delivery, progress: progress)
+            streams: streams, group: group, delivery: delivery, progress: progress, progressChannel: progressChannel)
         execution.begin(build: build)
         return execution
     }

@@ -53,13 +53,13 @@ final class RequestExecution: CancellableExecution {
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
         downloadTo: URL? = nil, streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, progressChannel: ProgressChannel? = nil
     ) {
         self.id = id
         self.streams = streams
         self.reporting = RequestReporting(
             observers: client.configuration.observers, progressInterval: client.configuration.progressInterval,
-            delivery: delivery, progress: progress)
+            delivery: delivery, progress: progress, channel: progressChannel)
         self.cache = RequestCache(
             cache: streams ? nil : client.configuration.cache, redactor: client.configuration.redactor)
         self.staging = DownloadStaging(destination: downloadTo)
