@@ -30,8 +30,6 @@ let package = Package(
         // MARK: Libraries
         // The lock box every module shares (`package` access; not a product).
         .target(name: "Locking", swiftSettings: strictSettings),
-        // The seeded random number generator the examples' fixtures and the tests share (not a product).
-        .target(name: "SeededRandom", swiftSettings: strictSettings),
         .target(name: "Decoding", dependencies: ["Locking"], swiftSettings: strictSettings),
         .target(name: "FetchKit", dependencies: ["Decoding", "Locking"], swiftSettings: strictSettings),
         // The `Operation` bridge (FetchOperation, RefreshCompletionOperation): a thin layer over the
@@ -60,45 +58,51 @@ let package = Package(
         .target(name: "FetchKitTesting", dependencies: ["FetchKit", "Locking"], swiftSettings: strictSettings),
 
         // MARK: Examples
+        // The examples import only the products above and their own two targets, so their code
+        // compiles as copied into an app (SourcesLayoutTests checks it).
+        // The seeded random number generator of the examples' offline fixtures (the tests use it
+        // too, to replay a randomized run from its seed).
+        .target(name: "SeededRandom", path: "Sources/Examples/SeededRandom", swiftSettings: strictSettings),
         .target(
             name: "ExampleSupport",
-            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "SeededRandom", "Sync", "CAtomicWord"],
+            dependencies: ["FetchKit", "Persistence", "Decoding", "FetchKitTesting", "SeededRandom", "Sync"],
             path: "Sources/Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "BookLab",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "Sync"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Sync"],
             path: "Sources/Examples/BookLab",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "MustC",
-            dependencies: ["ExampleSupport", "FetchKit", "FetchKitOperations", "Persistence", "Decoding", "FetchKitTesting", "Locking"],
+            dependencies: ["ExampleSupport", "FetchKit", "FetchKitOperations", "Persistence", "Decoding", "FetchKitTesting"],
             path: "Sources/Examples/MustC",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "Flickr",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Locking", "Sync"],
+            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Decoding", "FetchKitTesting", "Sync"],
             path: "Sources/Examples/Flickr",
             swiftSettings: strictSettings
         ),
 
+        // MARK: Test support and tools (under Tests/: no product uses them)
         // A caching proxy that runs the public HTTP cache conformance suite (http-tests/cache-tests)
         // through a FetchClient and its HTTPCache: Scripts/cache-conformance.sh. Neither CI nor the
         // tests run it.
         .executableTarget(
             name: "CacheConformanceHarness",
             dependencies: ["FetchKit", "FetchKitTesting", "Locking"],
+            path: "Tests/Tools/CacheConformanceHarness",
             swiftSettings: strictSettings
         ),
-
-        // MARK: Tests
         // A child process for Persistence's crash-safety tests (killed with SIGKILL mid-write).
         .executableTarget(
             name: "PersistenceCrashWriter",
             dependencies: ["Persistence"],
+            path: "Tests/Support/PersistenceCrashWriter",
             swiftSettings: strictSettings
         ),
         // Top-level code calling each callback/async twin with `try await`, as a script writes it
@@ -106,6 +110,7 @@ let package = Package(
         .executableTarget(
             name: "TopLevelTwins",
             dependencies: ["FetchKit", "FetchKitTesting", "Persistence"],
+            path: "Tests/Support/TopLevelTwins",
             swiftSettings: strictSettings
         ),
         // A second process for HTTPCache's shared-folder tests (reads and writes entries in a
@@ -113,23 +118,27 @@ let package = Package(
         .executableTarget(
             name: "HTTPCacheWorker",
             dependencies: ["FetchKit", "Locking", "TestSupport"],
+            path: "Tests/Support/HTTPCacheWorker",
             swiftSettings: strictSettings
         ),
-        // The sync fault harness's backend and collection (not a product), and its child process,
-        // killed at a kill point.
+        // The sync fault harness's backend and collection, and its child process, killed at a
+        // kill point.
         .target(
             name: "SyncHarness", dependencies: ["Sync", "FetchKit", "Persistence", "FetchKitTesting", "Locking"],
-            swiftSettings: strictSettings),
+            path: "Tests/Support/SyncHarness", swiftSettings: strictSettings),
         .executableTarget(
             name: "SyncWorker", dependencies: ["Sync", "SyncHarness", "FetchKit", "Persistence", "Locking"],
-            swiftSettings: strictSettings),
+            path: "Tests/Support/SyncWorker", swiftSettings: strictSettings),
+        // The test targets' shared helpers and fixtures (recorded API responses, JSONTestSuite).
         .target(
             name: "TestSupport",
             dependencies: ["Locking", "SeededRandom"],
-            path: "Sources/TestSupport",
+            path: "Tests/Support/TestSupport",
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+
+        // MARK: Tests
         .testTarget(
             name: "DecodingTests",
             dependencies: ["Decoding", "TestSupport"],

@@ -44,7 +44,7 @@ corpus="$scratch/corpus/$target"
 artifacts="$scratch/artifacts"
 rm -rf "$seeds"
 mkdir -p "$seeds" "$corpus" "$artifacts"
-fixtures=Sources/TestSupport/Fixtures
+fixtures=Tests/Support/TestSupport/Fixtures
 n=0
 seed() { n=$((n + 1)); printf '%b' "$1" > "$seeds/$n"; }
 

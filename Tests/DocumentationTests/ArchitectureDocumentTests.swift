@@ -37,6 +37,23 @@ import Testing
         return targets
     }
 
+    /// Every target's `path:` argument, for the targets that give one (the calls
+    /// ``manifestTargets(_:)`` reads).
+    static func manifestTargetPaths(_ manifest: String) -> [String: String] {
+        var paths: [String: String] = [:]
+        for call in [".target(", ".executableTarget(", ".systemLibrary(", ".testTarget("] {
+            var searchFrom = manifest.startIndex
+            while let start = manifest.range(of: call, range: searchFrom..<manifest.endIndex) {
+                let text = String(Self.balanced(manifest, from: start.upperBound))
+                searchFrom = start.upperBound
+                guard let name = Self.firstQuoted(after: "name:", in: text), let path = Self.firstQuoted(after: "path:", in: text)
+                else { continue }
+                paths[name] = path
+            }
+        }
+        return paths
+    }
+
     /// The module table's rows: each row's module (the first column's backquoted name) and the
     /// backquoted names in its "depends on" column.
     static func documentedTargets(_ document: String) throws -> [String: Set<String>] {
@@ -89,7 +106,7 @@ import Testing
 
     // MARK: Reading
 
-    private static func balanced(
+    static func balanced(
         _ text: String, from start: String.Index, open: Character = "(", close: Character = ")"
     ) -> Substring {
         var depth = 1
@@ -105,7 +122,7 @@ import Testing
         return text[start...]
     }
 
-    private static func quoted(_ text: String) -> [String] {
+    static func quoted(_ text: String) -> [String] {
         text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }

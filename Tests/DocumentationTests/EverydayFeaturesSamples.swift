@@ -80,17 +80,27 @@ enum EverydayFeaturesSamples {
     }
 
     static func uploadShowingProgress(_ client: FetchClient, file: URL) async throws -> Receipt {
-        let upload = client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self), completion: nil) {
-            progress in print(progress)  // sent 12.3 MB of 200.0 MB, received 0 B
+        let upload = client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self), completion: nil)
+        for await progress in upload.progress {
+            print(progress)  // sent 12.3 MB of 200.0 MB, received 0 B
         }
         return try await upload.value
     }
 
     static func downloadTrailer(_ client: FetchClient, to file: URL) async throws {
-        let download = client.fetch(Studio.movie(id: 550), extracting: .file(to: file), completion: nil) { progress in
+        let download = client.fetch(Studio.movie(id: 550), extracting: .file(to: file), completion: nil)
+        for await progress in download.progress {
             print(progress.fractionCompleted ?? 0)
         }
         _ = try await download.value
+    }
+
+    static func uploadShowingProgress(_ client: FetchClient, file: URL, label: @escaping (String) -> Void) {
+        client.fetch(Studio.upload(file: file), extracting: .decode(Receipt.self)) { result in
+            label((try? result.get()) == nil ? "Upload failed" : "Uploaded")
+        } progress: { progress in
+            label("\(Int((progress.fractionCompleted ?? 0) * 100)) %")
+        }
     }
 
     static func logRequest(_ client: FetchClient) throws {

@@ -71,3 +71,25 @@ enum CodeSamples {
         }
     }
 }
+
+extension CodeSamples {
+    // RetriesAndCancellation.md, "Cancelling handles of any kind" and "Cancelling a shared request".
+    static func handles(client: FetchClient, cover: URL) {
+        var loads: [any CancellableFetch] = []
+        loads.append(client.fetch(.url(cover), extracting: .data) { result in print(result) })
+        loads.append(client.fetch(TMDB.movie(id: 550), extracting: .decode(Movie.self)) { result in print(result) })
+        for load in loads { load.cancel() }
+    }
+
+    static func handlesInAsyncCode(client: FetchClient, cover: URL) async throws {
+        let task = client.fetch(.url(cover), extracting: .data, completion: nil)
+        let loads: [any CancellableFetch] = [task]
+        for load in loads { load.cancel() }
+        _ = try await task.value  // throws FetchError.cancelled
+    }
+
+    static func sharedCover(client: FetchClient, cover: URL) async throws {
+        client.fetch(.url(cover), extracting: .data, sharing: "cover-42") { result in print(result) }
+        client.cancelAll(sharing: "cover-42")  // the screen that wanted the cover is gone
+    }
+}

@@ -1,7 +1,6 @@
 import ExampleSupport
 import FetchKit
 import Foundation
-import Locking
 import Persistence
 import Sync
 
@@ -124,7 +123,7 @@ enum BookSync {
 
     /// The ratings this device lost to another device's, as the conflict rule met them.
     final class Conflicts: Sendable {
-        private let lost = Locked<[(local: LibraryBook, remote: LibraryBook)]>([])
+        private let lost = Protected<[(local: LibraryBook, remote: LibraryBook)]>([])
 
         func record(local: LibraryBook, remote: LibraryBook) {
             lost.withLock { $0.append((local, remote)) }

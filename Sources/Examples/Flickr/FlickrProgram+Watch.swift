@@ -2,7 +2,6 @@ import Dispatch
 import ExampleSupport
 import FetchKit
 import Foundation
-import Locking
 import Persistence
 
 extension FlickrProgram {
@@ -44,7 +43,7 @@ extension FlickrProgram {
     static func watch(live: Bool, interval: Duration, runs limit: Int?, store path: String?) async throws {
         let (source, store) = try openSource(live: live, store: path)
         let fetcher = try makeFetcher(source: source, store: store, progress: nil)
-        let state = Locked(WatchState(limit: limit))
+        let state = Protected(WatchState(limit: limit))
         let (events, sink) = AsyncStream.makeStream(of: WatchEvent.self)
 
         let periodic = PeriodicFetcher<FetchReport?>(every: interval) {
@@ -86,7 +85,7 @@ extension FlickrProgram {
                     totals.failedRuns += 1
                     totals.runs += 1
                     say(
-                        "run \(totals.runs) failed: \(String(describing: error).oneLine)\(skippedText(run.skippedTicks))"
+                        "run \(totals.runs) failed: \(ExampleProgram.oneLine(error))\(skippedText(run.skippedTicks))"
                     )
                     if isFatal(error) {
                         fatal = error

@@ -2,7 +2,6 @@ import Decoding
 import ExampleSupport
 import FetchKit
 import Foundation
-import Locking
 import Persistence
 import Sync
 
@@ -41,7 +40,7 @@ final class RecentPhotosFetcher: Sendable {
     private let store: ObjectStore
     private let keyHint: String
     private let progress: (@Sendable (String) -> Void)?
-    private let tally = Locked(Tally())
+    private let tally = Protected(Tally())
     private let mirror: SyncedCollection<Photo>
 
     /// Creates the fetcher.
@@ -118,7 +117,7 @@ final class RecentPhotosFetcher: Sendable {
     /// Reads one page: decodes `photos.photo`, leaving out (and counting) photos that do not
     /// decode or have no usable location; the photographers and places they name are stored
     /// with the page, and the photos the store did not hold yet are counted as new.
-    private static func page(_ data: Data, tally: Locked<Tally>) throws -> ChangePage<Photo> {
+    private static func page(_ data: Data, tally: Protected<Tally>) throws -> ChangePage<Photo> {
         let decoded: LossyArray<FlickrPhoto>
         let report: DecodingReport
         let position: PagePosition

@@ -2,7 +2,6 @@ import ExampleSupport
 import FetchKit
 import FetchKitTesting
 import Foundation
-import Locking
 
 /// Where MustC's TMDB requests go and how they are authorised: the embedded offline server
 /// (the default) or the real API with `--live`.
@@ -148,7 +147,7 @@ struct TMDBConnection: Sendable {
 
 /// Counts what the HTTP cache did for finished requests.
 final class CacheUseCounter: FetchObserver {
-    private let count = Locked(0)
+    private let count = Protected(0)
 
     var notModified: Int { count.withLock { $0 } }
 

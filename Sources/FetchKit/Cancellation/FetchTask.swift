@@ -45,6 +45,27 @@ public final class FetchTask<Value: Sendable>: Sendable {
     public var value: Value {
         get async throws(FetchError) { try await handoff.result.get() }
     }
+
+    /// The transfer's progress as it goes, for `async` code: the reports a `progress` closure
+    /// gets, at most every ``FetchClient/Configuration-swift.struct/progressInterval``, the last
+    /// one with ``TransferProgress/isFinished`` set; the sequence ends after it.
+    ///
+    /// ```swift
+    /// let download = client.fetch(Trailers.movie(550), extracting: .file(to: file), completion: nil)
+    /// for await progress in download.progress {
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// let trailer = try await download.value
+    /// ```
+    ///
+    /// Each access makes a new sequence, which starts with the last report so far (a request
+    /// that has ended gives its finished report and ends). The transfer is polled only once a
+    /// sequence is made (or when the fetch has a `progress` closure). A fetch that joined a
+    /// request another caller started with the same `sharing:` key reports no progress: its
+    /// sequence ends when the request does. Leaving the loop early does not cancel the request.
+    public var progress: AsyncStream<TransferProgress> {
+        handoff.progressChannel.stream()
+    }
 }
 
 /// What a `FetchTask` needs from the request it controls.

@@ -70,8 +70,7 @@ extension FetchClient {
     // MARK: Completion
 
     /// Fetches an endpoint and calls `completion` exactly once with the value or the error:
-    /// the one request call, for code that is not `async` (the seeds' `fetch(url, strategy,
-    /// callback)`).
+    /// the one request call, for code that is not `async`.
     ///
     /// The callbacks run in the caller's isolation, with no queue or actor to name: in a
     /// `@MainActor` class they run on the main actor, so they can update its state; in an
@@ -90,12 +89,12 @@ extension FetchClient {
     /// }
     /// ```
     ///
-    /// In `async` code, the same call follows a transfer's progress, and its handle is awaited:
+    /// In `async` code, the same call keeps a handle whose ``FetchTask/progress`` follows the
+    /// transfer and whose value is awaited:
     ///
     /// ```swift
-    /// let download = client.fetch(Trailers.movie(550), extracting: .file(to: file), completion: nil) { progress in
-    ///     print(progress)
-    /// }
+    /// let download = client.fetch(Trailers.movie(550), extracting: .file(to: file), completion: nil)
+    /// for await progress in download.progress { print(progress) }
     /// let trailer = try await download.value
     /// ```
     ///
@@ -132,7 +131,8 @@ extension FetchClient {
         let handoff = TaskHandoff(extraction, completion: completion.map(caller.wrap))
         let execution = start(
             method: endpoint.method, timeout: timeout, extraction: extraction, handoff: handoff, group: group,
-            sharing: key, delivery: .queue(caller.queue), progress: progress.map(caller.wrap), build: build)
+            sharing: key, delivery: .queue(caller.queue), progress: progress.map(caller.wrap),
+            progressChannel: handoff.progressChannel, build: build)
         return FetchTask(execution: execution, handoff: handoff)
     }
 
@@ -167,12 +167,14 @@ extension FetchClient {
     func start<Value>(
         method: HTTPMethod, timeout: Duration, extraction: Extraction<Value>, handoff: any ResultHandoff,
         group: CancellationGroup?, sharing key: String?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)?, build: @Sendable () throws(FetchError) -> BuiltRequest
+        progress: (@Sendable (TransferProgress) -> Void)?, progressChannel: ProgressChannel? = nil,
+        build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> any CancellableExecution {
         guard let key else {
             return execute(
                 method: method, timeout: timeout, handoff: handoff, downloadTo: extraction.destination,
-                streams: extraction.streams, group: group, delivery: delivery, progress: progress, build: build)
+                streams: extraction.streams, group: group, delivery: delivery, progress: progress,
+                progressChannel: progressChannel, build: build)
         }
         if extraction.streams {
             // One reader per stream: a stream cannot be handed to several callers.
@@ -188,7 +190,8 @@ extension FetchClient {
         shared.join(key, member: member) { finish in
             execute(
                 method: method, timeout: timeout, handoff: SharedHandoff(extraction, finish: finish),
-                downloadTo: extraction.destination, group: nil, delivery: .immediate, progress: progress, build: build)
+                downloadTo: extraction.destination, group: nil, delivery: .immediate, progress: progress,
+                progressChannel: progressChannel, build: build)
         }
         return member
     }

@@ -84,6 +84,21 @@ public final class FetchClient: Sendable {
         running.cancelAll()
     }
 
+    /// Cancels the request shared by `key` (`fetch(…, sharing: key)`) for every caller waiting
+    /// for it: each one's completion runs with ``FetchError/Code-swift.struct/cancelled``, and each
+    /// `async` call throws it; the request itself stops. A later fetch with the key starts a new
+    /// request. Does nothing when no request of the key is in flight.
+    ///
+    /// ```swift
+    /// client.fetch(.url(cover), extracting: .data, sharing: "cover-42") { result in … }
+    /// client.cancelAll(sharing: "cover-42")  // the screen that wanted the cover is gone
+    /// ```
+    ///
+    /// - Parameter key: the `sharing:` key of the request.
+    public func cancelAll(sharing key: String) {
+        shared.cancel(key: key)
+    }
+
     /// Lets every running request finish the attempt it is making, and starts no further
     /// attempt for any request of this client until ``resumeRetrying()``: no retry, no re-send
     /// after a rejected token.
@@ -137,11 +152,12 @@ public final class FetchClient: Sendable {
     func execute(
         method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff, downloadTo: URL? = nil,
         streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil, build: @Sendable () throws(FetchError) -> BuiltRequest
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, progressChannel: ProgressChannel? = nil,
+        build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> RequestExecution {
         let execution = RequestExecution(
             id: makeID(), client: self, method: method, timeout: timeout, handoff: handoff, downloadTo: downloadTo,
-            streams: streams, group: group, delivery: delivery, progress: progress)
+            streams: streams, group: group, delivery: delivery, progress: progress, progressChannel: progressChannel)
         execution.begin(build: build)
         return execution
     }

@@ -20,13 +20,14 @@ import Locking
 /// hooks (``RequestCache``), a download's staging files (``DownloadStaging``), progress,
 /// metrics and observers (``RequestReporting``), and the judging of a response
 /// (``FetchClient/Configuration-swift.struct/evaluate(_:_:handoff:staging:downloaded:)``). The
-/// start (build, adapt, look up) is in `RequestExecution+Start.swift`, the bookkeeping kept
-/// under the lock in `RequestExecution+State.swift`.
+/// start (build, adapt, look up) is in `RequestExecution+Start.swift`, the judging of what an
+/// attempt brought back in `RequestExecution+Outcome.swift`, the bookkeeping kept under the
+/// lock in `RequestExecution+State.swift`.
 ///
 /// The class is not generic: the value's type lives only in its ``ResultHandoff``, so the
 /// driver, which runs unspecialized, looks up no generic metadata as it goes.
 final class RequestExecution: CancellableExecution {
-    private typealias Actions = RequestStateMachine.Actions
+    typealias Actions = RequestStateMachine.Actions
 
     let id: Int
     let client: FetchClient
@@ -38,10 +39,10 @@ final class RequestExecution: CancellableExecution {
     let staging: DownloadStaging
     let group: CancellationGroup?
     private let delivery: Delivery
-    private let handoff: any ResultHandoff
+    let handoff: any ResultHandoff
     /// Progress, metrics and observers.
-    private let reporting: RequestReporting
-    private var progress: ProgressReporter? { reporting.progress }
+    let reporting: RequestReporting
+    var progress: ProgressReporter? { reporting.progress }
     /// The HTTP cache's hooks: a look-up before sending, a store after the response.
     let cache: RequestCache
     /// Whether the body is handed over as it arrives (``Extraction/stream``): such a request
@@ -52,13 +53,13 @@ final class RequestExecution: CancellableExecution {
     init(
         id: Int, client: FetchClient, method: HTTPMethod, timeout: Duration, handoff: any ResultHandoff,
         downloadTo: URL? = nil, streams: Bool = false, group: CancellationGroup?, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, progressChannel: ProgressChannel? = nil
     ) {
         self.id = id
         self.streams = streams
         self.reporting = RequestReporting(
             observers: client.configuration.observers, progressInterval: client.configuration.progressInterval,
-            delivery: delivery, progress: progress)
+            delivery: delivery, progress: progress, channel: progressChannel)
         self.cache = RequestCache(
             cache: streams ? nil : client.configuration.cache, redactor: client.configuration.redactor)
         self.staging = DownloadStaging(destination: downloadTo)
@@ -99,7 +100,7 @@ final class RequestExecution: CancellableExecution {
     // MARK: Transitions
 
     /// Takes one transition of the machine under the lock, with the bookkeeping its actions need there.
-    private func transition(_ event: (inout RequestStateMachine) -> Actions) -> Step {
+    func transition(_ event: (inout RequestStateMachine) -> Actions) -> Step {
         state.withLock { state in
             let actions = event(&state.machine)
             return state.step(for: actions)
@@ -218,7 +219,7 @@ final class RequestExecution: CancellableExecution {
 
     /// A ``FetchError/Code-swift.struct/fileUnavailable`` error when the file to upload changed
     /// since the request was built (``BuiltRequest/BodyFile/change``).
-    private func uploadFileChanged(_ prepared: AdaptedRequest) -> FetchError? { prepared.bodyFile?.change }
+    func uploadFileChanged(_ prepared: AdaptedRequest) -> FetchError? { prepared.bodyFile?.change }
 
     /// Hands exchange `exchange` of attempt `attempt` to the transport (`resend`: in place of
     /// a parked exchange of the same attempt) and reports its task to the machine.
@@ -297,135 +298,6 @@ final class RequestExecution: CancellableExecution {
             default: state.retryTimer = nil
             }
             return state.step(for: actions)
-        }
-        perform(step)
-    }
-
-    // MARK: Outcomes of an attempt
-
-    private func transportDidComplete(
-        _ attempt: Int, _ exchange: Int, _ result: Result<TransportResponse, any Error>
-    ) {
-        var failed = false
-        if case .failure = result { failed = true }
-        let step = state.withLock { state in
-            let actions = state.machine.transportCompleted(attempt, exchange: exchange, failed: failed)
-            if case .evaluate = actions.next, case .success(let response) = result {
-                state.lastStatus = response.statusCode
-                state.lastBytes = response.data.count
-                if staging.isDownload { state.downloaded = exchange }
-            }
-            return state.step(for: actions)
-        }
-        perform(step)
-        // Only the current exchange's end pauses the progress (a late one of an earlier attempt does not).
-        if case .evaluate = step.actions.next { progress?.pause() }
-        guard case .evaluate = step.actions.next, let prepared = step.prepared else {
-            // A late head of a stream no longer wanted: close its connection.
-            if case .success(let response) = result { response.streamedBody?.stop(FetchError(code: .cancelled)) }
-            return
-        }
-        evaluateExchange(attempt, exchange, result, prepared)
-    }
-
-    /// Evaluates what exchange `exchange`, the current one of attempt `attempt`, brought back.
-    private func evaluateExchange(
-        _ attempt: Int, _ exchange: Int, _ result: Result<TransportResponse, any Error>, _ prepared: AdaptedRequest
-    ) {
-        if case .failure = result { staging.remove(exchange) }
-        // The transport names a file that changed while it was sent; so does a file that
-        // changed since the request was built, whatever the transport reported.
-        var reported: FetchError?
-        if case .failure(let error as FetchError) = result, error.code == .fileUnavailable { reported = error }
-        if let failure = reported ?? uploadFileChanged(prepared) {
-            staging.remove(exchange)
-            finish(.failure(failure))
-            return
-        }
-        switch result {
-        case .failure(let error):
-            let code = (error as? URLError)?.code ?? .unknown
-            if code != .cancelled, serveStaleAfterError(prepared, transportFailed: true) { return }
-            switch code {
-            case .cancelled:
-                finish(.failure(FetchError(code: .cancelled)))
-            case .timedOut:
-                handleFailure(attempt, FetchError(code: .timedOut, timeout: timeout), retryAfter: nil)
-            default:
-                handleFailure(attempt, client.configuration.transportError(error, prepared), retryAfter: nil)
-            }
-        case .success(var response):
-            let status = response.statusCode
-            if let body = response.streamedBody, !client.configuration.acceptableStatusCodes.contains(status) {
-                // A refused stream's body is read (its start) for the error, as any other's.
-                Task { [self, response] in
-                    var refused = response
-                    refused.data = await body.collect(upTo: 64 * 1024)
-                    refused.streamedBody = nil
-                    evaluateExchange(attempt, exchange, .success(refused), prepared)
-                }
-                return
-            }
-            if status == 304, cache.revalidates(prepared) {
-                // Not modified: the stored body stands, with the fresh headers.
-                if let stored = cache.refreshed(by: response, prepared) {
-                    response = staging.inMemory(stored)
-                    state.withLock { state in
-                        state.cacheUse = .notModified
-                        // A download's 304 streamed an empty body: the stored one is written instead.
-                        state.downloaded = nil
-                    }
-                    staging.remove(exchange)
-                }
-            } else if (500..<600).contains(status), serveStaleAfterError(prepared, transportFailed: false) {
-                return
-            } else if let authenticator = client.configuration.authenticator,
-                authenticator.rejectionStatuses.contains(status)
-            {
-                // A rejected token is renewed and the request sent again, once; after that the rejection stands.
-                let clientStopped = client.retriesStopped.withLock { $0 }
-                let step = transition { $0.tokenRejected(attempt, status: status, clientStopped: clientStopped) }
-                if case .renewToken = step.actions.next {
-                    perform(step)
-                    return
-                }
-            }
-            switch evaluate(response, prepared) {
-            case .success(let value):
-                updateCache(after: response, prepared)
-                finish(.success(value))
-            case .failure(let error):
-                response.streamedBody?.stop(FetchError(code: .cancelled))
-                let retryAfter = RetryAfter.delay(from: response.value(forHTTPHeaderField: "Retry-After"))
-                handleFailure(attempt, error.waiting(retryAfter), retryAfter: retryAfter)
-            }
-        }
-    }
-
-    /// The cache's hook after the response: stores it with its whole body (a download's read
-    /// mapped from its file).
-    private func updateCache(after response: TransportResponse, _ prepared: AdaptedRequest) {
-        guard cache.cache != nil else { return }
-        var response = response
-        guard let body = staging.body(of: response, downloaded: state.withLock({ $0.downloaded })) else { return }
-        response.data = body
-        cache.store(after: response, prepared, method: method, cacheUse: { self.state.withLock { $0.cacheUse } })
-    }
-
-    /// Validates a response and extracts the value (``FetchClient/Configuration-swift.struct/evaluate(_:_:handoff:staging:downloaded:)``).
-    func evaluate(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
-        client.configuration.evaluate(
-            response, prepared, handoff: handoff, staging: staging, downloaded: { self.state.withLock { $0.downloaded } })
-    }
-
-    /// Retries after `error` when the retry policy allows, or ends the request with it.
-    private func handleFailure(_ attempt: Int, _ error: FetchError, retryAfter: Duration?) {
-        let policy = client.configuration.retryPolicy
-        let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
-        let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
-        let step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
-        if case .scheduleRetry(_, let delay) = step.actions.next {
-            reporting.willRetry(step.prepared, attempt: attempt, after: delay, because: error)
         }
         perform(step)
     }

@@ -8,7 +8,8 @@ import Foundation
 /// What a ``RequestExecution`` tells the world as it goes: progress to the caller who follows
 /// it, and the start, retries and end (with its ``FetchMetrics``) to the client's observers.
 struct RequestReporting: Sendable {
-    /// The caller's progress handler, when there is one.
+    /// The progress reports of the caller's handler and of its task's progress sequences, when
+    /// the request has either.
     let progress: ProgressReporter?
     let observers: [any FetchObserver]
     /// When the request started, read only for observers (the clock is not read when there are none).
@@ -16,15 +17,22 @@ struct RequestReporting: Sendable {
 
     init(
         observers: [any FetchObserver], progressInterval: Duration, delivery: Delivery,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?, channel: ProgressChannel? = nil
     ) {
-        if let progress {
+        if progress != nil || channel != nil {
             let queue: DispatchQueue? =
                 switch delivery {
                 case .queue(let queue): queue
                 case .immediate: nil
                 }
-            self.progress = ProgressReporter(interval: progressInterval, delivery: queue, handler: progress)
+            // The caller's closure follows from the start; a task's progress sequence once made.
+            let reporter = ProgressReporter(interval: progressInterval, delivery: queue, listening: progress != nil) {
+                report in
+                progress?(report)
+                channel?.send(report)
+            }
+            channel?.onListen { [weak reporter] in reporter?.listen() }
+            self.progress = reporter
         } else {
             self.progress = nil
         }

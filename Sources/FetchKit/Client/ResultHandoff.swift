@@ -24,6 +24,8 @@ final class TaskHandoff<Value: Sendable>: ResultHandoff {
     private let extraction: Extraction<Value>
     private let completion: (@Sendable (Result<Value, FetchError>) -> Void)?
     private let state = Locked(State())
+    /// The request's progress, for the task's progress sequences; ended with the request.
+    let progressChannel = ProgressChannel()
 
     init(_ extraction: Extraction<Value>, completion: (@Sendable (Result<Value, FetchError>) -> Void)?) {
         self.extraction = extraction
@@ -54,6 +56,9 @@ final class TaskHandoff<Value: Sendable>: ResultHandoff {
             return state.waiters
         }
         guard let waiters else { return }
+        // A sequence still waiting (no finished report came: a caller that joined a shared
+        // request) ends with the request.
+        progressChannel.end()
         for waiter in waiters { waiter.resume(returning: result) }
         completion?(result)
     }

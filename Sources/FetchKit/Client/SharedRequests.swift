@@ -30,6 +30,16 @@ final class SharedRequests: Sendable {
         }
     }
 
+    /// Cancels the request of `key` for every caller waiting for it, and forgets it: a later
+    /// caller with the key starts a new request. Does nothing when none is in flight.
+    func cancel(key: String) {
+        let flight = flights.withLock { flights -> Flight? in
+            defer { flights[key] = nil }
+            return flights[key]
+        }
+        flight?.cancelAll()
+    }
+
     /// The number of callers waiting for the request of `key` (0 when none is in flight).
     func waiterCount(forKey key: String) -> Int {
         flights.withLock { $0[key] }?.waiterCount ?? 0
@@ -159,6 +169,15 @@ final class SharedRequests: Sendable {
 
         func stopRetrying() {
             state.withLock { $0.execution }?.stopRetrying()
+        }
+
+        /// Cancels every member waiting now: each ends with `cancelled`, and the last one to
+        /// leave cancels the request (as a group's `cancelAll()` does, every member's work is
+        /// taken before any of it runs).
+        func cancelAll() {
+            let members = state.withLock { Array($0.members.values) }.sorted { $0.id < $1.id }
+            let remainingWork = members.compactMap { $0.markCancelled() }
+            for work in remainingWork { work() }
         }
 
         func finish(_ result: Result<any Sendable, FetchError>) {

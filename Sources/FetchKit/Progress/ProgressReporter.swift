@@ -14,13 +14,15 @@ final class ProgressReporter: Sendable {
         /// Which exchange the ticks poll: a tick of an earlier one finds another number and stops.
         var generation = 0
         var poll: (@Sendable () -> TransferProgress?)?
+        /// Whether anyone follows the reports: until then, nothing is polled (see ``listen()``).
+        var listening: Bool
     }
 
     private let handler: @Sendable (TransferProgress) -> Void
     private let delivery: DispatchQueue?
     private let interval: Duration
     private let queue = DispatchQueue(label: "FetchKit.ProgressReporter")
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// Marks `queue`, so ``finish(_:)`` called from a report's handler (which runs on it
     /// when there is no delivery queue) does not wait for itself.
     private static let onQueue = DispatchSpecificKey<Bool>()
@@ -28,8 +30,14 @@ final class ProgressReporter: Sendable {
     /// - Parameters:
     ///   - interval: the shortest time between two reports.
     ///   - delivery: the queue the handler runs on, or `nil` to run it on the reporter's own queue.
+    ///   - listening: whether someone follows the reports from the start; otherwise nothing is
+    ///     polled before ``listen()``, and the final report goes straight to the handler.
     ///   - handler: receives the reports.
-    init(interval: Duration, delivery: DispatchQueue?, handler: @escaping @Sendable (TransferProgress) -> Void) {
+    init(
+        interval: Duration, delivery: DispatchQueue?, listening: Bool = true,
+        handler: @escaping @Sendable (TransferProgress) -> Void
+    ) {
+        self.state = Locked(State(listening: listening))
         self.interval = max(interval, .milliseconds(1))
         self.delivery = delivery
         self.handler = handler
@@ -42,7 +50,18 @@ final class ProgressReporter: Sendable {
             guard !state.finished else { return nil }
             state.generation += 1
             state.poll = poll
-            return state.generation
+            return state.listening ? state.generation : nil
+        }
+        if let generation { queue.async { [self] in tick(generation) } }
+    }
+
+    /// Someone follows the reports from now on (a task's progress sequence was made): polls the
+    /// exchange being watched, if any.
+    func listen() {
+        let generation = state.withLock { state -> Int? in
+            guard !state.listening else { return nil }
+            state.listening = true
+            return state.finished || state.poll == nil ? nil : state.generation
         }
         if let generation { queue.async { [self] in tick(generation) } }
     }
@@ -61,6 +80,17 @@ final class ProgressReporter: Sendable {
     /// Sends the final report (once; later calls do nothing) and stops polling.
     func finish(_ final: TransferProgress) {
         pause()
+        // Followed by no one: no tick ran, so the final report needs no queue.
+        let unfollowed = state.withLock { state -> Bool in
+            guard !state.listening, !state.finished else { return false }
+            state.finished = true
+            state.last = final
+            return true
+        }
+        if unfollowed {
+            handler(final)
+            return
+        }
         let send = { [self] in
             let send = state.withLock { state -> Bool in
                 guard !state.finished else { return false }

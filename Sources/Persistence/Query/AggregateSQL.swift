@@ -97,38 +97,6 @@ extension QuerySQL {
             + "\(tableRef).\(quote(via.column)))"
     }
 
-    /// Renders a filter on groups.
-    mutating func render<E>(_ node: GroupFilter<E>.Node) throws(PersistenceError) {
-        switch node {
-        case .constant(let value):
-            sql += value ? "1" : "0"
-        case .compare(let spec, let op, let value):
-            let expression = try aggregateColumns(spec)[0]
-            if value == .null {
-                sql += "\(expression) IS \(op == "=" ? "" : "NOT ")NULL"
-            } else {
-                sql += "\(expression) \(op) ?"
-                arguments.append(value)
-            }
-        case .and(let lhs, let rhs):
-            sql += "("
-            try render(lhs)
-            sql += " AND "
-            try render(rhs)
-            sql += ")"
-        case .or(let lhs, let rhs):
-            sql += "("
-            try render(lhs)
-            sql += " OR "
-            try render(rhs)
-            sql += ")"
-        case .not(let inner):
-            sql += "NOT ("
-            try render(inner)
-            sql += ")"
-        }
-    }
-
     /// The SQL of a grouped query: the keys' values, then each aggregate's columns, per group.
     ///
     /// A key through a to-one relation leaves out the rows whose reference is `nil`. With

@@ -22,6 +22,9 @@ public struct Filter<Entity: StoredEntity>: Sendable {
         /// The rows of a query's window: those its filter matches, in its order, from its offset,
         /// at most its limit.
         case window(Query<Entity>)
+        /// A comparison of a group's aggregate with a value: a leaf of a `GroupFilter`'s tree
+        /// (SQL `HAVING`) only, which shares this tree so that one renderer serves both.
+        case aggregate(AggregateSpec, op: String, value: DatabaseValue)
     }
 
     /// The tables besides the entity's own that the filter reads through its relations.
@@ -55,7 +58,7 @@ public struct Filter<Entity: StoredEntity>: Sendable {
             case .compare(let column, _, _), .inList(let column, _), .like(let column, _),
                 .text(let column, _, _, _), .isNull(let column, _):
                 result?.insert(column)
-            case .fullText, .related, .window: result = nil
+            case .fullText, .related, .window, .aggregate: result = nil
             case .and(let lhs, let rhs), .or(let lhs, let rhs):
                 collect(lhs, into: &result)
                 collect(rhs, into: &result)

@@ -10,13 +10,9 @@
 /// Every value is bound. A comparison with a group's `nil` (an empty average, a minimum of no
 /// values) never matches, as in SQL, except `== nil` and `!= nil`.
 public struct GroupFilter<Entity: StoredEntity>: Sendable {
-    indirect enum Node: Sendable {
-        case constant(Bool)
-        case compare(AggregateSpec, op: String, value: DatabaseValue)
-        case and(Node, Node)
-        case or(Node, Node)
-        case not(Node)
-    }
+    /// The condition's tree: a filter's, whose leaves here are aggregate comparisons
+    /// (`Filter.Node.aggregate`), so `QuerySQL.render` renders both.
+    typealias Node = Filter<Entity>.Node
 
     let node: Node
 

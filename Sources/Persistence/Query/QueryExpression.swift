@@ -235,12 +235,12 @@ extension Aggregate: QueryExpression {
     public func condition(_ test: ExpressionTest) -> GroupFilter<Entity> {
         switch test.kind {
         case .compare(let comparison, let value):
-            return GroupFilter(.compare(spec, op: comparison.sql, value: value))
+            return GroupFilter(.aggregate(spec, op: comparison.sql, value: value))
         case .inList(let values):
-            return values.map { GroupFilter(.compare(spec, op: "=", value: $0)) }
+            return values.map { GroupFilter(.aggregate(spec, op: "=", value: $0)) }
                 .reduce(GroupFilter(.constant(false))) { $0 || $1 }
         case .isNull(let negated):
-            return GroupFilter(.compare(spec, op: negated ? "IS NOT" : "=", value: .null))
+            return GroupFilter(.aggregate(spec, op: negated ? "IS NOT" : "=", value: .null))
         }
     }
 }

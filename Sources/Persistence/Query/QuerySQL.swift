@@ -1,5 +1,9 @@
 /// Renders filters, sorts and queries to SQL, checking every name and value type
 /// against the entity's schema. Every value is bound, never spliced.
+///
+/// One renderer, `render(_:)`, writes every condition: a query's filter (`WHERE`) and a
+/// grouped query's `GroupFilter` (`HAVING`), whose tree is a filter's with aggregate
+/// comparisons for leaves. Grouped queries' keys and aggregates are in `AggregateSQL.swift`.
 struct QuerySQL {
     let schema: EntitySchema
     var sql = ""
@@ -57,14 +61,11 @@ struct QuerySQL {
                         + "of this store's entities.", entity: related.targetName)
             }
             _ = try schema.column(named: related.column, for: "a sort through a relation")
-            var inner = nested(target)
             let column = try target.column(named: key.column, for: "a sort")
             let value =
-                key.caseInsensitive && column.kind == .string ? inner.foldedExpression(column.name) : quote(column.name)
-            inner.sql =
-                "(SELECT \(value) FROM \(target.table) AS \(inner.tableRef) WHERE "
-                + "\(inner.tableRef).\(quote(target.idName)) = \(tableRef).\(quote(related.column)))"
-            return inner.sql
+                key.caseInsensitive && column.kind == .string
+                ? nested(target).foldedExpression(column.name) : quote(column.name)
+            return relatedValue(related, target, value)
         }
         let column = try schema.column(named: key.column, for: "a sort")
         return key.caseInsensitive && column.kind == .string ? foldedExpression(column.name) : quote(column.name)
@@ -314,6 +315,14 @@ struct QuerySQL {
             sql += ")"
         case .related(let related):
             try related.render(&self)
+        case .aggregate(let spec, let op, let value):
+            let expression = try aggregateColumns(spec)[0]
+            if value == .null {
+                sql += "\(expression) IS \(op == "=" ? "" : "NOT ")NULL"
+            } else {
+                sql += "\(expression) \(op) ?"
+                arguments.append(value)
+            }
         case .window(let query):
             var window = QuerySQL(schema: schema)
             window.registry = registry

@@ -1,5 +1,4 @@
 public import Foundation
-import Locking
 import Persistence
 
 /// What every example program shares: its name, usage text, store location, and the

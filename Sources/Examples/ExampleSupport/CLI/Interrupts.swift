@@ -1,6 +1,4 @@
-import CAtomicWord
 import Foundation
-import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -21,8 +19,8 @@ import Locking
 /// Ctrl-C itself (`flickr watch` lets the fetch in progress finish) takes it over with
 /// ``takeOver(_:)``.
 ///
-/// The signal handler only sets a flag and writes a byte to a pipe (both async-signal-safe); a
-/// thread reading the pipe does the rest, so nothing else runs inside the handler and no press
+/// The signal handler only writes a byte to a pipe (async-signal-safe); a thread reading the
+/// pipe does the rest, so nothing else runs inside the handler and no press
 /// is lost between the program's start and its first `await`.
 public enum Interrupts {
     /// What happens on the presses: the first cancels (or goes to a command's handler),
@@ -35,7 +33,7 @@ public enum Interrupts {
         var programName = "program"
     }
 
-    static let state = Locked(State())
+    static let state = Protected(State())
 
     /// Installs the handler (once per process) for the program `name`.
     ///
@@ -49,28 +47,28 @@ public enum Interrupts {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         interruptPipeWriteEnd = ends[1]
-        // Made here, before the handler can run: the handler only stores through the pointer.
-        let flag = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
-        flag.initialize(to: 0)
-        interruptSignalled = flag
+        interruptPipeReadEnd = ends[0]
         let readEnd = ends[0]
         Thread.detachNewThread {
             var byte: UInt8 = 0
             while true {
-                let count = read(readEnd, &byte, 1)
-                if count == 1 {
-                    pressed()
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
+                // Wait for a byte, count the press, then take the byte: at every moment a press
+                // is either a byte in the pipe or counted (see `wereRequested`).
+                guard byteIsWaiting(in: readEnd, wait: true) else {
+                    if errno == EINTR { continue }
                     return
                 }
+                let presses = state.withLock { state in
+                    state.presses += 1
+                    return state.presses
+                }
+                while read(readEnd, &byte, 1) < 0, errno == EINTR {}
+                pressed(presses)
             }
         }
         signal(SIGINT) { _ in
             // `write` may set errno; the interrupted code must find the errno it left.
             let saved = errno
-            if let flag = interruptSignalled { fk_atomic_word_store(flag, 1) }
             var byte: UInt8 = 1
             _ = write(interruptPipeWriteEnd, &byte, 1)
             errno = saved
@@ -87,8 +85,12 @@ public enum Interrupts {
 
     /// Whether Ctrl-C was pressed, including a press the reading thread has not handled yet
     /// (a command that ends just after a press still ends as interrupted).
+    ///
+    /// The pipe is looked at first: the reading thread counts a press before it takes the press's
+    /// byte, so a byte gone from the pipe was counted already.
     public static var wereRequested: Bool {
-        (interruptSignalled.map { fk_atomic_word_load($0) != 0 } ?? false) || state.withLock { $0.presses > 0 }
+        (interruptPipeReadEnd >= 0 && byteIsWaiting(in: interruptPipeReadEnd, wait: false))
+            || state.withLock { $0.presses > 0 }
     }
 
     /// Lets a command handle the first two presses itself; a third stops at once.
@@ -113,11 +115,8 @@ public enum Interrupts {
         state.withLock { "\($0.programName): interrupted; \($0.kept)" }
     }
 
-    private static func pressed() {
-        let (presses, cancel, takeover) = state.withLock { state in
-            state.presses += 1
-            return (state.presses, state.cancel, state.takeover)
-        }
+    private static func pressed(_ presses: Int) {
+        let (cancel, takeover) = state.withLock { state in (state.cancel, state.takeover) }
         if let takeover, presses <= 2 {
             takeover(presses)
         } else if presses == 1 {
@@ -140,7 +139,17 @@ public enum Interrupts {
 /// and only read by the handler afterwards.
 nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 
-/// The word the SIGINT handler sets to 1 (never reset), with a relaxed atomic store: lock-free,
-/// so a signal handler may make it, and read whole on the threads that ask ``Interrupts/wereRequested``.
-/// The pointer itself is set once, before the handler is installed, and never changed.
-nonisolated(unsafe) private var interruptSignalled: UnsafeMutablePointer<UInt>?
+/// The read end of the interrupt pipe, set once before the SIGINT handler is installed and only
+/// read afterwards.
+nonisolated(unsafe) private var interruptPipeReadEnd: Int32 = -1
+
+/// Whether a byte is waiting in the pipe `descriptor` reads: at once, or when one arrives.
+///
+/// - Parameters:
+///   - descriptor: the pipe's read end.
+///   - wait: wait for a byte (`false`: answer at once).
+/// - Returns: `true` when a byte can be read; `false` otherwise, or on an error (`errno` says).
+private func byteIsWaiting(in descriptor: Int32, wait: Bool) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, wait ? -1 : 0) > 0 && entry.revents & Int16(POLLIN) != 0
+}

@@ -2,7 +2,7 @@ public import Foundation
 
 /// The offline Google Books catalogue: real books, and generated sample volumes where a
 /// subject search needs pages of results, shaped like `GET /books/v1/volumes` items (the
-/// shapes of the real responses recorded in `Sources/TestSupport/Fixtures/googlebooks/`:
+/// shapes of the real responses recorded in `Tests/Support/TestSupport/Fixtures/googlebooks/`:
 /// year-only dates, volumes without ISBNs or images, ISBN-13 and ISBN-10 pairs in either
 /// order, `OTHER` identifiers).
 ///

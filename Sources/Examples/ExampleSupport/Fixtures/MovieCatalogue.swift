@@ -3,7 +3,7 @@ import SeededRandom
 
 /// The offline TMDB catalogue: real films, shaped like `GET /3/search/movie` results and
 /// `GET /3/movie/{id}` objects (shapes from the real responses recorded in
-/// `Sources/TestSupport/Fixtures/tmdb/`: null `backdrop_path` and `poster_path` for some,
+/// `Tests/Support/TestSupport/Fixtures/tmdb/`: null `backdrop_path` and `poster_path` for some,
 /// `vote_average` as an integer when it is whole).
 ///
 /// The films are the ones a newcomer names first: the all-time box office, the most voted,

@@ -3,7 +3,7 @@ import SeededRandom
 
 /// The offline Flickr photo stream: recent geo-referenced photos shaped like
 /// `flickr.photos.search` with `has_geo=1&extras=geo,owner_name,description`
-/// (shapes from the real responses in `Sources/TestSupport/Fixtures/flickr/`: `pages` and
+/// (shapes from the real responses in `Tests/Support/TestSupport/Fixtures/flickr/`: `pages` and
 /// `total` as strings, coordinates as numbers in some photos and strings in others,
 /// `description` as `{"_content": …}`, `dateupload` as a string of seconds since 1970). One
 /// photo in 20 has no usable location: Flickr's `0`/`0` with accuracy `0`, or no coordinates.

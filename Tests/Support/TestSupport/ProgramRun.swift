@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The result of running a program to its end: exit status and everything it printed.
 public struct ProgramRun: Sendable, CustomStringConvertible {
@@ -29,7 +29,25 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
         _ name: String, _ arguments: [String], environment: [String: String?] = [:],
         timeout: Duration = Patience.hang
     ) async throws -> ProgramRun {
-        let executable = try BuiltProducts.executable(named: name)
+        try await run(
+            executable: BuiltProducts.executable(named: name), arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs a program to its end, with a bound on how long it may take.
+    ///
+    /// - Parameters:
+    ///   - executable: the program, such as the toolchain's `swiftc`.
+    ///   - arguments: its arguments.
+    ///   - environment: variables to set on top of (or, with a nil value, remove from) this
+    ///     process's environment.
+    ///   - timeout: how long to wait before killing it.
+    /// - Returns: the run.
+    /// - Throws: ``ProgramRunError`` when it cannot start or does not finish in time.
+    public static func run(
+        executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+        timeout: Duration = Patience.hang
+    ) async throws -> ProgramRun {
+        let name = executable.lastPathComponent
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Real recorded API responses and the JSONTestSuite corpus, shared by the test targets.
 ///
-/// The files live in `Sources/TestSupport/Fixtures/`; `SOURCES.md` there names the
+/// The files live in `Tests/Support/TestSupport/Fixtures/`; `SOURCES.md` there names the
 /// public repository and commit each one was copied from.
 public enum Fixtures {
     /// The folder that holds the fixture files.

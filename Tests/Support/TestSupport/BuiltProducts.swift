@@ -36,6 +36,24 @@ public enum BuiltProducts {
     }
 }
 
+extension BuiltProducts {
+    /// The folder of the built modules (`FetchKit.swiftmodule`, …), for tests that compile code
+    /// against them with `swiftc`: `Modules/` in the build folder, or the build folder itself.
+    ///
+    /// - Returns: its URL.
+    /// - Throws: ``BuiltProductsError`` listing the places searched, when there is none.
+    public static func modulesFolder() throws(BuiltProductsError) -> URL {
+        let candidates = searchFolders.flatMap { [$0.appendingPathComponent("Modules"), $0] }
+        let module = "FetchKit.swiftmodule"
+        if let found = candidates.first(where: {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent(module).path)
+        }) {
+            return found
+        }
+        throw BuiltProductsError(name: module, searched: candidates.map(\.path))
+    }
+}
+
 /// A product the tests need is not built.
 public struct BuiltProductsError: Error, CustomStringConvertible {
     /// The product's name.
