@@ -43,7 +43,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// made straight through the store to the entity of a collection the app changes, which
         /// would never reach the server (the `persist` block is rolled back).
         public static let refusedWrite = Code("refusedWrite")
-        /// A record of a page refers (through a ``ToOne`` reference) to a parent of its
+        /// A record of a page refers (through a `ToOne` reference) to a parent of its
         /// ``SyncGroup`` that the store does not hold and the server did not send when the
         /// parent's collection was pulled again: ``SyncError/record`` names the record,
         /// ``SyncError/property`` the reference, the message the parent. Nothing of the page is

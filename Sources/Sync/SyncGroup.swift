@@ -11,7 +11,7 @@ public import Persistence
 /// try await library.sync()
 /// ```
 ///
-/// The group reads the relations from the entities' ``ToOne`` references (``StoredEntity/relations``)
+/// The group reads the relations from the entities' `ToOne` references (`StoredEntity.relations`)
 /// between its collections' entities, and keeps the server's view of them whole:
 ///
 /// - **Pushes:** a write of a child is not sent while its parent's create waits unsent, in any state
