@@ -66,7 +66,6 @@ final class Watched<E: HasRow>: Sendable {
     /// it delivered equals the full diff of the two result lists it connects.
     @Test func incrementalChangeSetsMatchAFullDiffAfterEveryRandomStep() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SeededGenerator(seed: seed)
         let fixture = try StoreFixture()
         let store = try fixture.open([Item.self, ItemNote.self])
         defer { store.close() }
@@ -116,16 +115,35 @@ final class Watched<E: HasRow>: Sendable {
                 store.observe(.query(item.query), queue: item.queue) { change in item.deliveries.append(change) }
             }
         defer { tokens.forEach { $0.cancel() } }
+        // The steps block their thread while they wait for the store and the observers: they run
+        // on a thread of their own, never on the cooperative pool (one thread per core), which
+        // the observers' deliveries and the suite's other tests need.
+        let watchedItems = watched
+        let failure: String? = await Blocking.run {
+            do {
+                return try Self.steps(store: store, watched: watchedItems, notes: notes, seed: seed)
+            } catch {
+                return "seed \(seed): \(error)"
+            }
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+        guard failure == nil else { return }
+        let counts = store.core.center.refreshCounts
+        #expect(counts.incremental > 5_000, "seed \(seed): only \(counts.incremental) refreshes were incremental")
+        #expect(counts.full > 2_000)
+    }
+
+    /// The randomized steps; the first thing found wrong, or `nil`.
+    static func steps(
+        store: ObjectStore, watched: [Watched<Item>], notes: [Watched<ItemNote>], seed: UInt64
+    ) throws -> String? {
+        var random = SeededGenerator(seed: seed)
         var nextID = 1_000
         var nextNote = 0
         var seen = [Int](repeating: 0, count: watched.count)
         var seenNotes = [Int](repeating: 0, count: notes.count)
 
         for step in 0..<2_000 {
-            // Each step blocks its thread while it waits for the store; between steps the
-            // test gives its cooperative thread back, so the suite's other tests are not held up
-            // for the seconds this one runs.
-            await Task.yield()
             let existing = try store.context.readAndWait { tx in try tx.fetch(Query<Item>()).map(\.id) }
             let existingNotes = try store.context.readAndWait { tx in try tx.fetch(Query<ItemNote>()).map(\.id) }
             func randomItem(id: Int) -> Item {
@@ -207,24 +225,24 @@ final class Watched<E: HasRow>: Sendable {
                 if kind == 99 { try tx.delete(Query<Item>(where: Item.group == Int.random(in: 0..<5, using: &random))) }
             }
             for (index, item) in watched.enumerated() {
-                guard try Self.verify(item, store: store, seen: &seen[index], seed: seed, step: step) else { return }
+                if let wrong = try Self.verify(item, store: store, seen: &seen[index], seed: seed, step: step) {
+                    return wrong
+                }
             }
             for (index, item) in notes.enumerated() {
-                guard try Self.verify(item, store: store, seen: &seenNotes[index], seed: seed, step: step) else {
-                    return
+                if let wrong = try Self.verify(item, store: store, seen: &seenNotes[index], seed: seed, step: step) {
+                    return wrong
                 }
             }
         }
-        let counts = store.core.center.refreshCounts
-        #expect(counts.incremental > 5_000, "seed \(seed): only \(counts.incremental) refreshes were incremental")
-        #expect(counts.full > 2_000)
+        return nil
     }
 
     /// Checks that `item`'s latest results equal a fresh query and that every change set it
     /// delivered since `seen` equals the full diff of the two result lists it connects.
     static func verify<E: HasRow>(
         _ item: Watched<E>, store: ObjectStore, seen: inout Int, seed: UInt64, step: Int
-    ) throws -> Bool {
+    ) throws -> String? {
         let truth = try store.context.readAndWait { tx in try tx.fetch(item.query) }
         // Without a sort the order is unspecified (an observer keeps row-id order).
         let ordered = !item.query.sort.isEmpty
@@ -234,8 +252,7 @@ final class Watched<E: HasRow>: Sendable {
                 ? results == truth
                 : results.map(\.row).sorted { "\($0)" < "\($1)" } == truth.map(\.row).sorted { "\($0)" < "\($1)" }
         }
-        #expect(reached, "seed \(seed), step \(step): \(item.label) never delivered the query's results")
-        if !reached { return false }
+        if !reached { return "seed \(seed), step \(step): \(item.label) never delivered the query's results" }
         store.observerContext.waitUntilIdle()
         item.queue.sync {}
         let deliveries = item.deliveries.values
@@ -244,13 +261,11 @@ final class Watched<E: HasRow>: Sendable {
             let after = deliveries[position].results
             let full = ChangeSet.diff(
                 old: before.map(\.id), oldRows: before.map(\.row), new: after.map(\.id), newRows: after.map(\.row))
-            #expect(
-                deliveries[position].changes == full,
-                "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)"
-            )
-            if deliveries[position].changes != full { return false }
+            if deliveries[position].changes != full {
+                return "seed \(seed), step \(step): \(item.label) delivered \(deliveries[position].changes), a full diff gives \(full)"
+            }
         }
         seen = deliveries.count
-        return true
+        return nil
     }
 }
