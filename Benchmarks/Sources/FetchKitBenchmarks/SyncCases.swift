@@ -229,8 +229,8 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
         target: 1.2, iterations: 5)
     // The longest a read waits while a first sync writes: reads of one row, one after another
     // on a thread of their own, during the whole pull (reported, not a target).
-    func longestRead(during pull: Bool, on context: @escaping (ObjectStore) -> ObjectContext) throws -> Duration {
-        let server = try pull ? syncServer() : syncServer()
+    func longestRead(during pulling: Bool, on context: @escaping (ObjectStore) -> ObjectContext) throws -> Duration {
+        let server = try pull()
         let store = try freshStore("stall")
         defer { store.close() }
         try store.context.persistAndWait { tx in
@@ -252,7 +252,7 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             }
         }
         thread.start()
-        if pull {
+        if pulling {
             let mirror = try SyncedCollection(server.collection(), store: store, client: client)
             _ = try blocking { try await mirror.sync() }
         } else {
@@ -263,7 +263,6 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
         while reads.withLock({ $0 }) == 0 { Thread.sleep(forTimeInterval: 0.001) }
         return longest.withLock { $0 }
     }
-    func syncServer() throws -> SyncBenchServer { try pull() }
     let readStall = BenchmarkCase(
         name: "Sync: the longest read of one row during an initial pull of 100,000 records (reported)",
         ours: Side(name: "on another context (ObjectStore.makeContext())") {
