@@ -166,12 +166,24 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
 
     /// `String`, `Int`, `object` or `array` for a type in a `DecodingError`.
     static func typeName(_ type: Any.Type) -> String {
+        if let name = standardTypeNames[ObjectIdentifier(type)] { return name }
         let name = String(describing: type)
         if name.hasPrefix("Dictionary<") { return "object" }
         if name.hasPrefix("Array<") { return "array" }
         if name.hasPrefix("DecodingBox<") { return String(name.dropFirst("DecodingBox<".count).dropLast()) }
         return name
     }
+
+    /// The names of the scalar types, looked up without `String(describing:)`, which reflects
+    /// on the type (thousands of instructions; an any-JSON enum's failed probes spell one per
+    /// number).
+    private static let standardTypeNames: [ObjectIdentifier: String] = {
+        let types: [Any.Type] = [
+            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
+            UInt64.self, Double.self, Float.self, Bool.self, String.self,
+        ]
+        return Dictionary(uniqueKeysWithValues: types.map { (ObjectIdentifier($0), String(describing: $0)) })
+    }()
 
     /// `number`, `string`, `array`, `object`, `bool` out of Foundation's
     /// "Expected to decode X but found Y instead." text.

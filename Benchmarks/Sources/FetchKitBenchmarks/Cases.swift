@@ -25,7 +25,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let conditionalServer = try makeConditionalServer()
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
-    let realDocuments = try realDocumentCases()
+    let realDocuments = try numberCases() + realDocumentCases()
     let sync = try syncCases(scratch) + largeMirrorCases(scratch) + syncGraphCases(scratch) + syncObservedWriteCases(scratch)
     return linuxPeers + realDocuments + sync + [
         BenchmarkCase(

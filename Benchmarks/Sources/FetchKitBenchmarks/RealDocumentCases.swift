@@ -63,6 +63,49 @@ private func documentCase<T: Decodable & Equatable>(
         target: target, iterations: 9)
 }
 
+/// A document of 10,000 numbers of every shape (issue 52), made here rather than fetched (simdjson's
+/// `numbers.json` is not in the snapshots this machine reaches): doubles of 17 significant digits,
+/// negatives, exponents large and small in both cases of `e`, short decimals, integral doubles
+/// and plain integers, from a fixed seed.
+func numbersDocument() -> Data {
+    var state: UInt64 = 52
+    func next() -> Double {  // SplitMix64, the top 53 bits as a fraction in [0, 1)
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / 0x1p53
+    }
+    var numbers: [String] = []
+    numbers.reserveCapacity(10_000)
+    for index in 0..<10_000 {
+        let unit = next()
+        switch index % 8 {
+        case 0: numbers.append("\(unit)")  // shortest round-trip form, up to 17 digits
+        case 1: numbers.append("\(-unit * 1000)")
+        case 2: numbers.append(String(format: "%.17g", -unit * 1e10))
+        case 3: numbers.append(String(format: "%.6e", unit * 1e300))
+        case 4: numbers.append(String(format: "%.4E", unit * 1e-200))
+        case 5: numbers.append(String(format: "%.3f", unit * 100))
+        case 6: numbers.append(String(format: "%.1f", (unit * 1000).rounded()))
+        default: numbers.append("\(Int(unit * 2_000_000) - 1_000_000)")
+        }
+    }
+    return Data(("[" + numbers.joined(separator: ",") + "]").utf8)
+}
+
+/// The numbers case of issue 52: ``numbersDocument()`` as `[Double]` (target ≤ 0.6x
+/// `JSONDecoder`) and as the any-JSON enum (target ≤ 0.9x, where every number is probed as a
+/// `Bool` and an `Int64` before it is read as a `Double`).
+func numberCases() throws -> [BenchmarkCase] {
+    let numbers = numbersDocument()
+    return [
+        try documentCase("10,000 numbers of every shape, typed", numbers, as: [Double].self, repeats: 50, target: 0.6),
+        try documentCase(
+            "10,000 numbers of every shape as any JSON", numbers, as: AnyJSON.self, repeats: 10, target: 0.9),
+    ]
+}
+
 /// The real-document cases of issue 41: each document as typed models (target ≤ 0.6x
 /// `JSONDecoder`) and as the any-JSON enum users write (target ≤ 0.9x). Empty, with a note on
 /// standard error, when the documents have not been fetched.
@@ -82,15 +125,18 @@ func realDocumentCases() throws -> [BenchmarkCase] {
     let events = documents[.githubEvents] ?? Data()
     let canada = documents[.canada] ?? Data()
     return [
-        try documentCase("twitter.json, a search timeline, typed", twitter, as: TwitterTimeline.self, repeats: 20, target: 0.6),
+        try documentCase(
+            "twitter.json, a search timeline, typed", twitter, as: TwitterTimeline.self, repeats: 20, target: 0.6),
         try documentCase("twitter.json as any JSON", twitter, as: AnyJSON.self, repeats: 10, target: 0.9),
-        try documentCase("citm_catalog.json, a catalogue keyed by ids, typed", citm, as: CITMCatalog.self, repeats: 5, target: 0.6),
+        try documentCase(
+            "citm_catalog.json, a catalogue keyed by ids, typed", citm, as: CITMCatalog.self, repeats: 5, target: 0.6),
         try documentCase("citm_catalog.json as any JSON", citm, as: AnyJSON.self, repeats: 3, target: 0.9),
         try documentCase(
             "github_events.json, typed events with any-JSON payloads", events, as: [GitHubEvent].self, repeats: 200,
             target: 0.6),
         try documentCase("github_events.json as any JSON", events, as: AnyJSON.self, repeats: 100, target: 0.9),
-        try documentCase("canada.json, a mesh of coordinates, typed", canada, as: GeoFeatureCollection.self, repeats: 3, target: 0.6),
+        try documentCase(
+            "canada.json, a mesh of coordinates, typed", canada, as: GeoFeatureCollection.self, repeats: 3, target: 0.6),
         try documentCase("canada.json as any JSON", canada, as: AnyJSON.self, repeats: 2, target: 0.9),
     ]
 }

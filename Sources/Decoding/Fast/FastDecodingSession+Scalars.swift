@@ -43,6 +43,15 @@ extension FastDecodingSession {
             guard let result = T(exactly: value) else { throw numberMisfit(T.self, node, parent, component) }
             return result
         }
+        // A decimal without exponent that the exact conversion reads below 2^53 (a fraction,
+        // as an any-JSON enum probes every number as an integer first): Foundation's step 2
+        // on the value `strtod` gives, without `strtod`.
+        if !node.has(JSONNode.numberIsInteger), !node.has(JSONNode.numberHasExponent), let value = exactDecimal(node),
+            value.magnitude < 0x1p53
+        {
+            guard let result = T(exactly: value) else { throw numberMisfit(T.self, node, parent, component) }
+            return result
+        }
         return try integerByFoundationRules(T.self, node, parent, component)
     }
 
