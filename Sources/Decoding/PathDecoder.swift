@@ -209,11 +209,30 @@ public struct PathDecoder: Sendable {
                 throw Self.failure(for: error, underlying: nil)
             }
         }
+        // Foundation's decoder stops the process on such a number read as a 64-bit integer,
+        // where the fast path refuses it: refused here too, before the decoder sees it.
+        let unreadable = data.withUnsafeBytes { raw in
+            FoundationNumberRules.firstNumberFoundationStopsOn(in: raw.bindMemory(to: UInt8.self))
+        }
+        if let unreadable {
+            throw DecodingFailure(
+                path: "",
+                message: "the number \(Self.shortened(unreadable)) cannot be read by JSONDecoder, which this "
+                    + "document needs (the fast path deferred it): its Decimal form overflows. Write the number "
+                    + "with fewer digits or a smaller exponent",
+                underlying: nil, code: .invalidValue)
+        }
         do {
             return try body(makeJSONDecoder(path: path))
         } catch {
             throw failure(forThrown: error, data: data)
         }
+    }
+
+    /// `text`, cut to its first and last 20 characters when longer than 48.
+    private static func shortened(_ text: String) -> String {
+        guard text.count > 48 else { return text }
+        return "\(text.prefix(20))…\(text.suffix(20))"
     }
 
     /// Throws the failure the fast path ended with; returns when it deferred, so that the

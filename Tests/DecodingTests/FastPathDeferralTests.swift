@@ -80,6 +80,32 @@ import Testing
         #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Unsigned.self, from: json(#"{"n": \#(number)}"#)) }
     }
 
+    /// The same number in a document the fast path defers for another reason (a duplicate key, a
+    /// `Decimal` elsewhere) is refused before `JSONDecoder` reads it, with a typed failure naming
+    /// it, not a crash. The same text in a string, and integers written in digits, read as before.
+    @Test func aNumberFoundationStopsOnIsRefusedOnTheJSONDecoderRouteToo() throws {
+        let number = "0.\(String(repeating: "0", count: 130))9007199254740993e146"
+        for text in [#"{"n": \#(number), "x": 1, "x": 2}"#, #"{"x": [-\#(number)], "n": 5, "x": 2}"#] {
+            do {
+                _ = try PathDecoder().decode(Unsigned.self, from: json(text))
+                Issue.record("decoded \(text)")
+            } catch {
+                #expect(error.code == .invalidValue)
+                #expect(error.message.contains("cannot be read by JSONDecoder"), "\(error.message)")
+                #expect(error.message.contains("0.0000"), "\(error.message)")
+            }
+        }
+        #expect(throws: DecodingFailure.self) {
+            try PathDecoder().decode(Money.self, from: json(#"{"n": \#(number)}"#))
+        }
+        let quoted = #"{"n": 18446744073709551615, "s": "\"\#(number)", "x": 1, "x": 2}"#
+        struct Both: Decodable, Equatable {
+            var n: UInt64
+            var s: String
+        }
+        #expect(try PathDecoder().decode(Both.self, from: json(quoted)) == Both(n: .max, s: "\"\(number)"))
+    }
+
     @Test func decimalDataAndNonDefaultDatesDefer() {
         expectDeferral(Money.self, #"{"n": 1.5}"#, .unsupported)
         expectDeferral(Blob.self, #"{"d": "AQID"}"#, .unsupported)

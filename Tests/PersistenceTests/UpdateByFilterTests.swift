@@ -11,6 +11,32 @@ struct Gauge: StoredEntity, Equatable {
     static let level = Field<Gauge, Float>("level")
 }
 
+/// A reading that refuses a negative value when decoded.
+struct Reading: StoredEntity, Equatable {
+    var id: Int
+    var value: Int
+    var group: Int
+
+    static let value = Field<Reading, Int>("value")
+    static let group = Field<Reading, Int>("group")
+
+    init(id: Int, value: Int, group: Int) {
+        self.id = id
+        self.value = value
+        self.group = group
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        value = try container.decode(Int.self, forKey: .value)
+        group = try container.decode(Int.self, forKey: .group)
+        guard value >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "negative")
+        }
+    }
+}
+
 @Suite struct UpdateByFilterTests {
     let fixture: StoreFixture
     let store: ObjectStore
@@ -353,6 +379,40 @@ struct Gauge: StoredEntity, Equatable {
         #expect(deliveries.count == 2, "errors: \(errors.values)")
         #expect(deliveries.last?.isInitial == false)
         #expect(deliveries.last?.changes == ChangeSet(inserted: [7]))
+    }
+
+    /// An update the observer applies to the rows it holds, in place, whose values the entity
+    /// refuses to decode (its `init(from:)` checks a rule the update breaks) fails the refresh and
+    /// leaves the held rows as they were: set back to what was delivered, the row changes nothing,
+    /// and nothing more is delivered.
+    @Test func anUpdateAppliedInPlaceThatCannotBeDecodedLeavesTheHeldRowsAsTheyWere() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Reading.self])
+        try store.context.persistAndWait { tx in
+            for id in 0..<20 { try tx.insert(Reading(id: id, value: id, group: 2)) }
+        }
+        let query = Query<Reading>(where: Reading.group == 2, sortedBy: [Reading.value.ascending()])
+        let deliveries = Collector<QueryChange<Reading>>()
+        let errors = Collector<PersistenceError>()
+        let queue = DispatchQueue(label: "readings")
+        let token = store.observe(
+            .query(query), queue: queue, onError: { if let error = $0 as? PersistenceError { errors.append(error) } }
+        ) { change in
+            deliveries.append(change)
+        }
+        defer { token.cancel() }
+        #expect(deliveries.wait { $0.count == 1 })
+        let seven = Query<Reading>(where: Field<Reading, Int>("id") == 7)
+        try store.context.persistAndWait { tx in _ = try tx.update(seven, set: [Reading.value.set(-7)]) }
+        #expect(errors.wait { !$0.isEmpty })
+        try store.context.persistAndWait { tx in _ = try tx.update(seven, set: [Reading.value.set(7)]) }
+        store.observerContext.waitUntilIdle()
+        queue.sync {}
+        #expect(deliveries.values.count == 1, "errors: \(errors.values)")
+        // Still observed: a real change is delivered as the change it is.
+        try store.context.persistAndWait { tx in _ = try tx.update(seven, set: [Reading.value.set(70)]) }
+        #expect(deliveries.wait { $0.count == 2 })
+        #expect(deliveries.values.last?.changes == ChangeSet(updated: [19], moved: [ChangeSet.Move(from: 7, to: 19)]))
     }
 
     /// A fetch that stops at a row it cannot decode leaves no snapshot behind: the context's next

@@ -43,6 +43,58 @@ enum FoundationNumberRules {
         return .value(truncated)
     }
 
+    /// The first number in `json` (outside strings) on which Foundation's decoder stops the
+    /// process when it reads it as a 64-bit integer: an integral value from 2^53 up to 2^64 in
+    /// magnitude, not written in digits only, whose `Decimal` form overflows. Nil when there is
+    /// none. The text need not be valid JSON: bytes that are not a number are skipped.
+    static func firstNumberFoundationStopsOn(in json: UnsafeBufferPointer<UInt8>) -> String? {
+        var position = 0
+        var inString = false
+        while position < json.count {
+            let byte = json[position]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    position += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                position += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "-") || (byte &- UInt8(ascii: "0")) < 10 else {
+                if byte == UInt8(ascii: "\"") { inString = true }
+                position += 1
+                continue
+            }
+            let start = position
+            position += 1
+            var digitsOnly = true
+            while position < json.count {
+                let next = json[position]
+                position += 1
+                if (next &- UInt8(ascii: "0")) < 10 { continue }
+                guard
+                    next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") || next == UInt8(ascii: "+")
+                        || next == UInt8(ascii: "-")
+                else {
+                    position -= 1
+                    break
+                }
+                digitsOnly = false
+            }
+            guard !digitsOnly else { continue }
+            let text = UnsafeBufferPointer(rebasing: json[start..<position])
+            let stops: Bool
+            if text.first == UInt8(ascii: "-") {
+                if case .decimalOverflow = integer(Int64.self, text: text) { stops = true } else { stops = false }
+            } else {
+                if case .decimalOverflow = integer(UInt64.self, text: text) { stops = true } else { stops = false }
+            }
+            if stops { return String(decoding: text, as: UTF8.self) }
+        }
+        return nil
+    }
+
     /// Step 1: a text of digits (after an optional `-`) read as `T`, digit by digit, as
     /// Foundation's integer parser does; nil when it has another character or overflows.
     static func digitsOnly<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {

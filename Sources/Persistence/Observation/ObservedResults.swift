@@ -21,7 +21,12 @@ struct ObservedResults<E: StoredEntity> {
     private var rows: [[DatabaseValue]] = []
     private var rowids: [Int64] = []
     private var keys: [[DatabaseValue]] = []
+    /// Each held row's sort key by row id, to find a few rows by binary search. Built by
+    /// ``prepareLookup()`` once results are delivered, off the commit's path: after the first
+    /// read, a full refresh, or an update that moved many keys (``lookupIsStale``).
     private var keyByRowid: [Int64: [DatabaseValue]] = [:]
+    /// Whether ``keyByRowid`` is to be built again before a few rows are found by it.
+    private var lookupIsStale = true
     let descending: [Bool]
 
     var count: Int { entities.count }
@@ -33,15 +38,23 @@ struct ObservedResults<E: StoredEntity> {
         rows.reserveCapacity(fetched.count)
         rowids.reserveCapacity(fetched.count)
         keys.reserveCapacity(fetched.count)
-        keyByRowid.reserveCapacity(fetched.count)
         for item in fetched {
             entities.append(item.entity)
             ids.append(item.entity.id)
             rows.append(item.row)
             rowids.append(item.rowid)
             keys.append(item.key)
-            keyByRowid[item.rowid] = item.key
         }
+    }
+
+    /// Builds the row-id map of sort keys when it is stale (the old one is freed here too).
+    mutating func prepareLookup() {
+        guard lookupIsStale else { return }
+        var map: [Int64: [DatabaseValue]] = [:]
+        map.reserveCapacity(rowids.count)
+        for (rowid, key) in zip(rowids, keys) { map[rowid] = key }
+        keyByRowid = map
+        lookupIsStale = false
     }
 
     /// The first position whose row sorts at or after (`key`, `rowid`).
@@ -63,6 +76,7 @@ struct ObservedResults<E: StoredEntity> {
     /// match the query now. Returns the change set, or `nil` when the held results do not agree
     /// with the row ids (then the caller refreshes in full).
     mutating func apply(changed: Set<Int64>, reread: [ObservedRow<E>]) -> ChangeSet? {
+        prepareLookup()
         // Many changed rows are placed by walking the held rows once; a few by binary search.
         let many = changed.count > 64 && changed.count * 16 > rowids.count
         var removed: [Int] = []
@@ -217,40 +231,54 @@ struct ObservedResults<E: StoredEntity> {
         }
     }
 
-    /// The held rows `updates` changed (those in `excluding` are re-read instead), with their
-    /// values after the updates, in no particular order; nothing is changed yet
-    /// (``replace(_:rows:entities:keyColumns:)`` does it once the rows are decoded). `positions`
-    /// maps an assigned column to its place in a row. `nil` when the held rows disagree with their
-    /// row-id map (the caller refreshes in full).
-    func patches(
-        _ updates: [WrittenValues], excluding: Set<Int64> = [], positions: [String: Int]
-    ) -> (positions: [Int], rows: [[DatabaseValue]])? {
+    /// The held position of each row `updates` changed, per update in its rows' order (`-1` for a
+    /// row not held or in `excluding`); `nil` when the held rows disagree with their row-id map
+    /// (the caller refreshes in full).
+    private func locate(_ updates: [WrittenValues], excluding: Set<Int64>) -> [[Int]]? {
         let total = updates.reduce(0) { $0 + $1.rowids.count }
-        // Many rows are found in one walk of the held rows in row-id order; a few by binary search.
+        // Many rows are found in one walk of the held rows in row-id order; a few by binary search
+        // on the key the map gives (the caller prepares it: ``prepareLookup()``).
         let many = total > 64 && total * 16 > rowids.count
+        guard many || !lookupIsStale else { return nil }
         let byRowid = many ? positionsByRowid() : []
-        var found: [Int] = []
-        var patched: [[DatabaseValue]] = []
-        found.reserveCapacity(min(total, rowids.count))
-        patched.reserveCapacity(min(total, rowids.count))
-        // A row two updates changed is patched twice, in place; one update changes a row once.
-        var slotByPosition: [Int: Int] = [:]
+        var located: [[Int]] = []
+        located.reserveCapacity(updates.count)
         for update in updates {
-            let places = update.columns.map { positions[$0] }
-            let width = update.columns.count
-            let located = many ? heldPositions(of: update.rowids, byRowid: byRowid) : []
-            // (The in-place path excludes nothing: no set is hashed for its rows.)
-            for (index, rowid) in update.rowids.enumerated() where excluding.isEmpty || !excluding.contains(rowid) {
-                let held: Int
-                if many {
-                    guard located[index] >= 0 else { continue }
-                    held = located[index]
-                } else {
+            var places = many ? heldPositions(of: update.rowids, byRowid: byRowid) : []
+            if !many {
+                places = [Int](repeating: -1, count: update.rowids.count)
+                for (index, rowid) in update.rowids.enumerated() {
                     guard let key = keyByRowid[rowid] else { continue }
                     let position = lowerBound(key, rowid)
                     guard position < rowids.count, rowids[position] == rowid else { return nil }
-                    held = position
+                    places[index] = position
                 }
+            }
+            // (The in-place path excludes nothing: no set is hashed for its rows.)
+            if !excluding.isEmpty {
+                for (index, rowid) in update.rowids.enumerated() where excluding.contains(rowid) { places[index] = -1 }
+            }
+            located.append(places)
+        }
+        return located
+    }
+
+    /// The held rows `updates` changed (those in `excluding` are re-read instead), with their
+    /// values after the updates, in no particular order, as copies: the held rows are not changed.
+    /// `positions` maps an assigned column to its place in a row. `nil` when the held rows disagree
+    /// with their row-id map (the caller refreshes in full).
+    func patches(
+        _ updates: [WrittenValues], excluding: Set<Int64>, positions: [String: Int]
+    ) -> (positions: [Int], rows: [[DatabaseValue]])? {
+        guard let located = locate(updates, excluding: excluding) else { return nil }
+        var found: [Int] = []
+        var patched: [[DatabaseValue]] = []
+        // A row two updates changed is patched twice, in place; one update changes a row once.
+        var slotByPosition: [Int: Int] = [:]
+        for (number, update) in updates.enumerated() {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, held) in located[number].enumerated() where held >= 0 {
                 let slot: Int
                 if updates.count > 1, let existing = slotByPosition[held] {
                     slot = existing
@@ -268,46 +296,101 @@ struct ObservedResults<E: StoredEntity> {
         return (found, patched)
     }
 
-    /// Replaces the rows at `positions` with `rows` and `entities` (their identities unchanged,
-    /// which the caller checked), recomputes the sort keys `keyColumns` read (the place of each key's
-    /// column in a row, `nil` for a key the rows cannot change), re-sorts when a key moved a row,
-    /// and returns the change set a full diff gives.
-    mutating func replace(
-        _ positions: [Int], rows newRows: [[DatabaseValue]], entities newEntities: [E], keyColumns: [Int?]
-    )
-        -> ChangeSet
-    {
-        var updated: [Int] = []
-        var keyChanged = false
-        let keyPlaces = keyColumns.enumerated().compactMap { offset, column in column.map { (offset, $0) } }
-        for (slot, position) in positions.enumerated() {
-            let row = newRows[slot]
-            guard row != rows[position] else { continue }
-            updated.append(position)
-            rows[position] = row
-            entities[position] = newEntities[slot]
-            if !keyPlaces.isEmpty {
-                var key = keys[position]
-                for (offset, column) in keyPlaces { key[offset] = row[column] }
-                if key != keys[position] {
-                    keys[position] = key
-                    keyByRowid[rowids[position]] = key
-                    keyChanged = true
+    /// What ``patchInPlace(_:positions:)`` overwrote, for ``restore(_:)``.
+    struct Overwritten {
+        fileprivate var values: [(position: Int, place: Int, value: DatabaseValue)] = []
+    }
+
+    /// Writes `updates`' values into the held rows themselves (no row is copied), and returns the
+    /// positions whose values now differ from before, each once, with what was overwritten
+    /// (``restore(_:)`` puts it back if decoding them fails). The entities and keys are not
+    /// changed yet: ``replace(_:entities:keyColumns:)`` does it once the rows are decoded. `nil`
+    /// (nothing changed) when the held rows disagree with their row-id map.
+    mutating func patchInPlace(
+        _ updates: [WrittenValues], positions: [String: Int]
+    ) -> (changed: [Int], overwritten: Overwritten)? {
+        guard let located = locate(updates, excluding: []) else { return nil }
+        var changed: [Int] = []
+        var overwritten = Overwritten()
+        // With several updates a row may be changed twice, or changed and changed back.
+        var before: [Int: [DatabaseValue]] = [:]
+        for (number, update) in updates.enumerated() {
+            let places = update.columns.map { positions[$0] }
+            let width = update.columns.count
+            for (index, held) in located[number].enumerated() where held >= 0 {
+                let listed = updates.count > 1 && before[held] != nil
+                var differs = false
+                for column in 0..<width {
+                    guard let place = places[column] else { continue }
+                    let value = update.values[index * width + column]
+                    guard rows[held][place] != value else { continue }
+                    if updates.count > 1, before[held] == nil { before[held] = rows[held] }
+                    overwritten.values.append((held, place, rows[held][place]))
+                    rows[held][place] = value
+                    differs = true
                 }
+                if differs, !listed { changed.append(held) }
             }
         }
-        updated.sort()
+        if updates.count > 1 { changed.removeAll { rows[$0] == before[$0] } }
+        return (changed, overwritten)
+    }
+
+    /// Puts back what ``patchInPlace(_:positions:)`` overwrote.
+    mutating func restore(_ overwritten: Overwritten) {
+        for item in overwritten.values.reversed() { rows[item.position][item.place] = item.value }
+    }
+
+    /// The held rows at `positions`.
+    func rows(at positions: [Int]) -> [[DatabaseValue]] { positions.map { rows[$0] } }
+
+    /// Replaces the entities at `positions` (rows ``patchInPlace(_:positions:)`` changed) with
+    /// `entities` (their identities unchanged, which the caller checked), recomputes the sort keys
+    /// `keyColumns` read (the place of each key's column in a row, `nil` for a key the rows cannot
+    /// change), re-sorts when a key moved a row, and returns the change set a full diff gives.
+    mutating func replace(_ positions: [Int], entities newEntities: [E], keyColumns: [Int?]) -> ChangeSet {
+        let keyPlaces = keyColumns.enumerated().compactMap { offset, column in column.map { (offset, $0) } }
+        var keyChanged = false
+        // Many rows' keys: the map is built again after the delivery (``prepareLookup()``) rather
+        // than written a row at a time on the way to the delivery.
+        let mapLater = positions.count > 64 && positions.count * 16 > rowids.count
+        for (slot, position) in positions.enumerated() {
+            entities[position] = newEntities[slot]
+            // The key's values written in place (the key is held once: no copy of it is made).
+            var moved = false
+            for (offset, column) in keyPlaces where keys[position][offset] != rows[position][column] {
+                keys[position][offset] = rows[position][column]
+                moved = true
+            }
+            guard moved else { continue }
+            keyChanged = true
+            if mapLater {
+                lookupIsStale = true
+            } else if !lookupIsStale {
+                keyByRowid[rowids[position]] = keys[position]
+            }
+        }
+        let updated = positions.sorted()
         guard keyChanged else { return ChangeSet(updated: updated) }
         // Whether the rows are still in order: each changed row against its neighbours.
-        let inOrder = updated.allSatisfy { position in
-            (position == 0
-                || SQLiteOrder.compare(
+        var inOrder = true
+        for position in updated {
+            if position > 0,
+                SQLiteOrder.compare(
                     keys[position - 1], rowids[position - 1], keys[position], rowids[position], descending: descending)
-                    < 0)
-                && (position == rowids.count - 1
-                    || SQLiteOrder.compare(
-                        keys[position], rowids[position], keys[position + 1], rowids[position + 1],
-                        descending: descending) < 0)
+                    >= 0
+            {
+                inOrder = false
+                break
+            }
+            if position < rowids.count - 1,
+                SQLiteOrder.compare(
+                    keys[position], rowids[position], keys[position + 1], rowids[position + 1], descending: descending)
+                    >= 0
+            {
+                inOrder = false
+                break
+            }
         }
         guard !inOrder else { return ChangeSet(updated: updated) }
         let order = rowids.indices.sorted {

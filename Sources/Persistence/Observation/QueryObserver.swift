@@ -97,6 +97,7 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
                 guard !pending.rows.isEmpty || !pending.written.isEmpty else { return }
                 // Moved out while it changes, so its storage is not copied on write.
                 guard var held = results.take() else { return }
+                held.prepareLookup()
                 // Put back as it was when a read below fails: the next refresh diffs against it.
                 defer { if results == nil { results = held } }
                 // `nil` when the held rows disagree with what the commits report.
@@ -129,11 +130,15 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
             } else {
                 changes = try refreshFully(&results)
             }
-            guard initial || !changes.isEmpty, let results else { return }
-            let change = QueryChange(results: results.entities, changes: changes, isInitial: initial)
-            deliveryQueue.async {
-                if !self.isCancelled { self.handler(change) }
+            if initial || !changes.isEmpty, let delivered = results {
+                let change = QueryChange(results: delivered.entities, changes: changes, isInitial: initial)
+                deliveryQueue.async {
+                    if !self.isCancelled { self.handler(change) }
+                }
             }
+            // Once the delivery is on its way: the row-id map a first read, a full refresh or an
+            // update of many sort keys left to build, ready for the next commit.
+            results?.prepareLookup()
         } catch {
             // The commits this refresh took are not in the results it keeps: the next refresh
             // re-reads the whole query and diffs it with them.
@@ -171,10 +176,15 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
         throws(PersistenceError) -> ChangeSet?
     {
         let positions = Self.positions(try tx.connection.codec(E.self).schema)
-        guard let patches = held.patches(updates, positions: positions) else { return nil }
-        let entities = try tx.decode(E.self, rows: patches.rows)
-        return held.replace(
-            patches.positions, rows: patches.rows, entities: entities, keyColumns: keyColumns(positions))
+        guard let patch = held.patchInPlace(updates, positions: positions) else { return nil }
+        let entities: [E]
+        do {
+            entities = try tx.decode(E.self, rows: held.rows(at: patch.changed))
+        } catch {
+            held.restore(patch.overwritten)
+            throw error
+        }
+        return held.replace(patch.changed, entities: entities, keyColumns: keyColumns(positions))
     }
 
     /// Each column's place in a row.
