@@ -154,6 +154,58 @@ import Testing
 
     static let queueKey = DispatchSpecificKey<String>()
 
+    /// Main-actor code (as top-level code is) that names a queue gets every callback there, and
+    /// can block the main actor until it comes: the fetch's completion and progress, the
+    /// observation's first delivery, a persist's and a read's completion, the pages and the
+    /// fan-out's report. Each used to go to the main actor, which the wait blocked, for good.
+    @Test @MainActor func mainActorCodeThatNamesAQueueGetsItsCallbacksThereWhileItWaits() throws {
+        let server = StubServer()
+        server.route("GET", "/value", respond: .text("42"))
+        try server.start()
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "CallerIsolationTests.named")
+        queue.setSpecific(key: Self.queueKey, value: "named")
+        let arrived = DispatchSemaphore(value: 0)
+        let places = Locked<[String]>([])
+        @Sendable func arrive(_ what: String) {
+            places.withLock { $0.append("\(what): \(DispatchQueue.getSpecific(key: Self.queueKey) ?? "elsewhere")") }
+            arrived.signal()
+        }
+        func wait(for what: String) {
+            #expect(arrived.wait(timeout: Patience.hangDeadline) == .success, "\(what) never came")
+        }
+        FetchClient().fetch(.url(server.url("/value")), extracting: .string, queue: queue) { _ in
+            arrive("fetch")
+        }
+        wait(for: "the fetch's completion")
+
+        let directory = try TemporaryDirectory(prefix: "CallerIsolationTests")
+        defer { directory.remove() }
+        let store = try ObjectStore(at: directory.file("notes.sqlite"), entities: [Note.self])
+        let token = store.observe(.query(Query<Note>()), queue: queue) { _ in arrive("observe") }
+        wait(for: "the observation's first delivery")
+        token.cancel()
+        store.context.persist({ tx in try tx.insert(Note(id: 1, text: "first")) }, queue: queue) { _ in
+            arrive("persist")
+        }
+        wait(for: "the persist's completion")
+        store.context.read({ tx in try tx.count(Query<Note>()) }, queue: queue) { _ in arrive("read") }
+        wait(for: "the read's completion")
+
+        let pages = Paginator<Int>(style: .offset(pageSize: 2)) { request in
+            Page(items: request.offset < 2 ? [request.offset, request.offset + 1] : [])
+        }
+        pages.collect(queue: queue) { _ in } completion: { _ in arrive("collect") }
+        wait(for: "the pages' completion")
+        FanOut(maximumConcurrency: 2).run([1, 2], changed: { _, _ in true }, queue: queue) { $0 } completion: { _ in
+            arrive("run")
+        }
+        wait(for: "the fan-out's report")
+        #expect(
+            places.withLock { $0 }
+                == ["fetch: named", "observe: named", "persist: named", "read: named", "collect: named", "run: named"])
+    }
+
     @Test func aHandleIsAwaitedForTheSameResultTheCompletionGets() async throws {
         let server = StubServer()
         server.route("GET", "/value", respond: .text("42"))

@@ -1,7 +1,7 @@
 /// A running callback-form fan-out or pagination, which can be cancelled.
 ///
-/// Returned by the callback forms of ``FanOut/run(_:changed:queue:isolation:progress:transform:completion:)``
-/// and ``Paginator/collect(queue:isolation:onPage:completion:)``. Cancelling stops new requests from
+/// Returned by the callback forms of ``FanOut/run(_:changed:isolation:progress:transform:completion:)``
+/// and ``Paginator/collect(isolation:onPage:completion:)``. Cancelling stops new requests from
 /// starting and cancels the ones in flight; the completion still runs, exactly once: a fan-out's
 /// report says ``FanOutReport/wasCancelled``, a pagination's summary stops with
 /// ``PaginationStop/cancelled``. Cancel the previous search's handle when a new search starts.

@@ -3,7 +3,7 @@ import Foundation
 /// How far a request's transfer has come: bytes sent and received, and the totals when known.
 ///
 /// Delivered to the `progress` closure of a fetch with a completion
-/// (``FetchClient/fetch(_:extracting:group:sharing:queue:isolation:completion:progress:)``), at most
+/// (``FetchClient/fetch(_:extracting:group:sharing:isolation:completion:progress:)``), at most
 /// every ``FetchClient/Configuration-swift.struct/progressInterval``, and once more, last, with
 /// ``isFinished`` set, before the completion, whether the request succeeded or not.
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {

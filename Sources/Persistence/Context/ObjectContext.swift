@@ -25,7 +25,7 @@ import Locking
 /// **Nesting.** A `persist` started with ``persistAndWait(_:)`` *inside* a persist block on the
 /// same context runs at once as a savepoint of the outer transaction: if it throws, only its
 /// changes are undone and the error reaches its caller; if it returns, its changes are committed
-/// with the outer block. ``persist(_:queue:isolation:completion:)`` called inside a block is queued and runs after
+/// with the outer block. ``persist(_:isolation:completion:)`` called inside a block is queued and runs after
 /// the current block, in its own transaction. A read inside a persist block sees the block's own
 /// uncommitted writes. Neither deadlocks.
 ///
@@ -77,11 +77,11 @@ public final class ObjectContext: @unchecked Sendable {
     /// }
     /// ```
     ///
+    /// To have `completion` on a queue of your choice, whatever the caller's isolation, use
+    /// ``persist(_:queue:completion:)``.
+    ///
     /// - Parameters:
     ///   - block: the work; it receives the transaction.
-    ///   - queue: where `completion` runs for a caller isolated to no actor; `nil` for the
-    ///     context's own serial queue, right after the block. A caller isolated to an actor gets it
-    ///     in its isolation.
     ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once, after the commit (with the block's value) or the rollback
     ///     (with the block's error or a ``PersistenceError``). It has no default: a write that
@@ -91,22 +91,41 @@ public final class ObjectContext: @unchecked Sendable {
     /// ``persist(_:)``, in a function as in top-level code: this form needs its `completion:`
     /// argument, so a trailing closure alone never selects it.
     public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        isolation: isolated (any Actor)? = #isolation, completion: ((Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
+        completion: ((Result<T, any Error>) -> Void)?
     ) {
-        let (hop, completion) = callback(completion, queue: queue, isolation: isolation)
+        let (hop, completion) = callback(completion, CallerIsolation(isolation: isolation, queue: self.queue))
         self.queue.async {
             self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
         }
     }
 
-    /// `completion` wrapped to run in the caller's isolation, and the queue to call it on
-    /// (`nil`: at once on the context's queue).
+    /// Runs `block` on the context's queue inside one write transaction, then calls `completion`
+    /// on `queue`, whatever the caller's isolation (``persist(_:isolation:completion:)`` runs it
+    /// in the caller's isolation instead). `completion` is `@Sendable`, as anything that runs
+    /// outside the caller's isolation must be.
+    ///
+    /// - Parameters:
+    ///   - block: the work; it receives the transaction.
+    ///   - queue: where `completion` runs.
+    ///   - completion: called once, after the commit or the rollback, as
+    ///     ``persist(_:isolation:completion:)``'s is.
+    public func persist<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let (hop, completion) = callback(completion, CallerIsolation(queue: queue))
+        self.queue.async {
+            self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
+        }
+    }
+
+    /// `completion` wrapped to run where `caller` says, and the queue to call it on (`nil`: at
+    /// once on the context's queue).
     private func callback<T: Sendable>(
-        _ completion: ((Result<T, any Error>) -> Void)?, queue: DispatchQueue?, isolation: isolated (any Actor)?
+        _ completion: ((Result<T, any Error>) -> Void)?, _ caller: CallerIsolation
     ) -> (DispatchQueue?, (@Sendable (Result<T, any Error>) -> Void)?) {
         guard let completion else { return (nil, nil) }
-        let caller = CallerIsolation(isolation: isolation, queue: queue ?? self.queue)
         return (caller.queue === self.queue ? nil : caller.queue, caller.wrap(completion))
     }
 
@@ -153,22 +172,37 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs `block` on the context's queue inside a read transaction (a consistent snapshot),
     /// then calls `completion`.
     ///
-    /// `completion` runs in the caller's isolation, as ``persist(_:queue:isolation:completion:)``'s does.
+    /// `completion` runs in the caller's isolation, as ``persist(_:isolation:completion:)``'s does;
+    /// ``read(_:queue:completion:)`` runs it on a queue of your choice.
     ///
     /// - Parameters:
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
-    ///   - queue: where `completion` runs for a caller isolated to no actor; `nil` for the
-    ///     context's own serial queue, right after the block. A caller isolated to an actor gets it
-    ///     in its isolation.
     ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
     ///   - completion: called once with the block's value or error. It has no default (as for
-    ///     ``persist(_:queue:isolation:completion:)``), so `try await context.read { tx in … }` always
+    ///     ``persist(_:isolation:completion:)``), so `try await context.read { tx in … }` always
     ///     calls the `async` form ``read(_:)``.
     public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue? = nil,
-        isolation: isolated (any Actor)? = #isolation, completion: ((Result<T, any Error>) -> Void)?
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, isolation: isolated (any Actor)? = #isolation,
+        completion: ((Result<T, any Error>) -> Void)?
     ) {
-        let (hop, completion) = callback(completion, queue: queue, isolation: isolation)
+        let (hop, completion) = callback(completion, CallerIsolation(isolation: isolation, queue: self.queue))
+        self.queue.async {
+            self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
+        }
+    }
+
+    /// Runs `block` on the context's queue inside a read transaction, then calls `completion` on
+    /// `queue`, whatever the caller's isolation (as ``persist(_:queue:completion:)`` does).
+    ///
+    /// - Parameters:
+    ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
+    ///   - queue: where `completion` runs.
+    ///   - completion: called once with the block's value or error.
+    public func read<T: Sendable>(
+        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let (hop, completion) = callback(completion, CallerIsolation(queue: queue))
         self.queue.async {
             self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
         }

@@ -1,4 +1,4 @@
-/// The handle a ``ObjectContext/persist(_:queue:isolation:completion:)`` or ``ObjectContext/read(_:queue:isolation:completion:)``
+/// The handle a ``ObjectContext/persist(_:isolation:completion:)`` or ``ObjectContext/read(_:isolation:completion:)``
 /// block receives: every operation on the store's entities goes through it.
 ///
 /// A transaction is valid only inside its block, on the context's queue. It is not

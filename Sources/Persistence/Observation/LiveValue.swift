@@ -78,7 +78,7 @@ public final class LiveValue<Value: Sendable> {
         isLoaded = false
         subscription.replace(
             with: store.observe(
-                observation, queue: .main,
+                observation,
                 onError: { [weak self] error in
                     guard let self, self.generation == current else { return }
                     self.error = error

@@ -6,7 +6,7 @@ import Locking
 /// (a count, an aggregate, groups).
 ///
 /// Build it once, then start it the way the code that consumes it wants:
-/// - with a callback, ``ObjectStore/observe(_:queue:isolation:onError:handler:)``, which runs in the
+/// - with a callback, ``ObjectStore/observe(_:isolation:onError:handler:)``, which runs in the
 ///   caller's isolation (on the main actor from a `@MainActor` class);
 /// - as an `AsyncSequence`, ``ObjectStore/values(_:)``;
 /// - bound to UI, ``LiveValue``, an `@Observable` object.

@@ -37,10 +37,11 @@ extension ObjectStore {
     /// the combined difference. No delivery is ever skipped at the end of a burst: the last
     /// delivery always reflects the last commit.
     ///
+    /// To have the deliveries on a queue of your choice, whatever the caller's isolation, use
+    /// ``observe(_:queue:onError:handler:)``.
+    ///
     /// - Parameters:
     ///   - observation: what to observe (``StoreObservation``).
-    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial queue
-    ///     of the observation's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where `handler` and `onError` run; the caller's isolation (leave it out).
     ///   - onError: called when a refresh fails (a ``PersistenceError``, or the error a value's
     ///     read threw; the observation goes on with later commits), when the observation cannot
@@ -49,12 +50,43 @@ extension ObjectStore {
     ///   - handler: receives each element.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     public func observe<Element: Sendable>(
-        _ observation: StoreObservation<Element>, queue: DispatchQueue? = nil,
-        isolation: isolated (any Actor)? = #isolation, onError: ((any Error) -> Void)? = nil,
-        handler: @escaping (Element) -> Void
+        _ observation: StoreObservation<Element>, isolation: isolated (any Actor)? = #isolation,
+        onError: ((any Error) -> Void)? = nil, handler: @escaping (Element) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
         return observation.start(self, caller.queue, onError.map(caller.wrap), caller.wrap(handler))
+    }
+
+    /// Starts `observation` with a callback that runs on `queue`, whatever the caller's
+    /// isolation: the form for code that waits on that queue, or hands the elements to work of
+    /// its own there. The callbacks are `@Sendable`, as anything that runs outside the caller's
+    /// isolation must be; from a `@MainActor` class, ``observe(_:isolation:onError:handler:)``
+    /// runs them on the main actor instead.
+    ///
+    /// ```swift
+    /// let delivered = DispatchSemaphore(value: 0)
+    /// let token = store.observe(.query(Query<Book>()), queue: DispatchQueue(label: "books")) { change in
+    ///     print(change.results.count, "books")
+    ///     delivered.signal()
+    /// }
+    /// delivered.wait()  // the first delivery: the books now
+    /// token.cancel()
+    /// ```
+    ///
+    /// Deliveries are those of ``observe(_:isolation:onError:handler:)``: the first element, then
+    /// one after each commit that changes what the observation reads, one at a time and in order.
+    ///
+    /// - Parameters:
+    ///   - observation: what to observe (``StoreObservation``).
+    ///   - queue: where `handler` and `onError` run (a serial queue keeps them in order).
+    ///   - onError: called as ``observe(_:isolation:onError:handler:)``'s is.
+    ///   - handler: receives each element.
+    /// - Returns: a token; the observation lasts until it is cancelled or released.
+    public func observe<Element: Sendable>(
+        _ observation: StoreObservation<Element>, queue: DispatchQueue,
+        onError: (@Sendable (any Error) -> Void)? = nil, handler: @escaping @Sendable (Element) -> Void
+    ) -> ObservationToken {
+        observation.start(self, queue, onError, handler)
     }
 
     /// Starts `observation` as an asynchronous sequence: the first element is the state now; each

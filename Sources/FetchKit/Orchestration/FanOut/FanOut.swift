@@ -22,7 +22,7 @@ import Locking
 /// ```
 ///
 /// The async form stops when its task is cancelled; the callback form
-/// (``run(_:changed:queue:isolation:progress:transform:completion:)``) returns a ``RunHandle``.
+/// (``run(_:changed:isolation:progress:transform:completion:)``) returns a ``RunHandle``.
 public struct FanOut: Sendable {
     /// The default concurrency limit: 6, libcurl's and URLSession's usual limit of
     /// connections per host, so a fan-out against one API does not queue requests
@@ -168,9 +168,10 @@ public struct FanOut: Sendable {
     ///
     /// Progress and the completion run in the caller's isolation, in order (every progress
     /// call before the completion): on the main actor from a `@MainActor` class, on an actor
-    /// from its method, and, from code isolated to no actor, on `queue` (a serial queue of the
-    /// run's own when `nil`). Cancel through the returned handle; the completion still runs,
-    /// with a cancelled report.
+    /// from its method, and, from code isolated to no actor, on a serial queue of the run's own
+    /// (``run(_:changed:queue:progress:transform:completion:)`` runs them on a queue of your
+    /// choice). Cancel through the returned handle; the completion still runs, with a cancelled
+    /// report.
     ///
     /// ```swift
     /// @MainActor final class RefreshModel {
@@ -188,8 +189,6 @@ public struct FanOut: Sendable {
     /// - Parameters:
     ///   - elements: the items to process.
     ///   - changed: whether an item's value changed anything.
-    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial
-    ///     queue of the run's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - progress: called after each item finishes.
     ///   - transform: the work for one item.
@@ -199,12 +198,52 @@ public struct FanOut: Sendable {
     public func run<Element: Sendable, Value: Sendable>(
         _ elements: some Collection<Element> & Sendable,
         changed: @escaping @Sendable (Element, Value) -> Bool,
-        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
+        isolation: isolated (any Actor)? = #isolation,
         progress: ((FanOutProgress) -> Void)? = nil,
         transform: @escaping @Sendable (Element) async throws -> Value,
         completion: @escaping (FanOutReport<Value>) -> Void
     ) -> RunHandle {
-        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "FetchKit.FanOut"))
+        run(
+            elements, changed: changed,
+            caller: CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "FetchKit.FanOut")),
+            progress: progress, transform: transform, completion: completion)
+    }
+
+    /// Runs `transform` over `elements` as ``run(_:changed:isolation:progress:transform:completion:)``
+    /// does, with `progress` and `completion` on `queue`, whatever the caller's isolation. The
+    /// callbacks are `@Sendable`, as anything that runs outside the caller's isolation must be.
+    ///
+    /// - Parameters:
+    ///   - elements: the items to process.
+    ///   - changed: whether an item's value changed anything.
+    ///   - queue: where the callbacks run, in order when it is serial.
+    ///   - progress: called after each item finishes.
+    ///   - transform: the work for one item.
+    ///   - completion: receives the report, exactly once.
+    /// - Returns: a handle that cancels the fan-out.
+    @discardableResult
+    public func run<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element> & Sendable,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        queue: DispatchQueue,
+        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
+        transform: @escaping @Sendable (Element) async throws -> Value,
+        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
+    ) -> RunHandle {
+        run(
+            elements, changed: changed, caller: CallerIsolation(queue: queue), progress: progress,
+            transform: transform, completion: completion)
+    }
+
+    /// The callback forms' one body: the callbacks run where `caller` says.
+    private func run<Element: Sendable, Value: Sendable>(
+        _ elements: some Collection<Element> & Sendable,
+        changed: @escaping @Sendable (Element, Value) -> Bool,
+        caller: CallerIsolation,
+        progress: ((FanOutProgress) -> Void)?,
+        transform: @escaping @Sendable (Element) async throws -> Value,
+        completion: @escaping (FanOutReport<Value>) -> Void
+    ) -> RunHandle {
         let callbacks = caller.queue
         var forward: (@Sendable (FanOutProgress) -> Void)?
         if let progress = progress.map(caller.wrap) {

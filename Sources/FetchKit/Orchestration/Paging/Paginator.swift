@@ -23,7 +23,7 @@ import Locking
 /// The sequence is cancelled with its task: no request is sent after cancellation and the
 /// iteration throws `CancellationError` (or the loader's cancellation error, such as a
 /// cancelled ``FetchError``, when a page was in flight). A page that fails ends the iteration with its error;
-/// the pages delivered before it stay delivered. ``collect(queue:isolation:onPage:completion:)`` is the
+/// the pages delivered before it stay delivered. ``collect(isolation:onPage:completion:)`` is the
 /// callback form, and ``collect(onPage:)`` gathers a whole run.
 public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// Each element is one page, in order.
@@ -117,22 +117,48 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     ///
     /// Both run in the caller's isolation, in order (every page before the completion): on the
     /// main actor from a `@MainActor` class, on an actor from its method, and, from code isolated
-    /// to no actor, on `queue` (a serial queue of the run's own when `nil`). Cancel through the returned handle; the
-    /// completion still runs, once, with ``PaginationStop/cancelled``.
+    /// to no actor, on a serial queue of the run's own; ``collect(queue:onPage:completion:)`` runs
+    /// them on a queue of your choice. Cancel through the returned handle; the completion still
+    /// runs, once, with ``PaginationStop/cancelled``.
     ///
     /// - Parameters:
-    ///   - queue: where the callbacks of a caller isolated to no actor run; `nil` for a serial
-    ///     queue of the run's own. A caller isolated to an actor gets them in its isolation.
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
     ///   - onPage: receives each page as it arrives.
     ///   - completion: receives the summary, exactly once.
     /// - Returns: a handle that cancels the run.
     @discardableResult
     public func collect(
-        queue: DispatchQueue? = nil, isolation: isolated (any Actor)? = #isolation,
+        isolation: isolated (any Actor)? = #isolation,
         onPage: @escaping (Page<Item>) -> Void, completion: @escaping (PaginationSummary<Item>) -> Void
     ) -> RunHandle {
-        let caller = CallerIsolation(isolation: isolation, queue: queue ?? DispatchQueue(label: "FetchKit.Paginator"))
+        collect(
+            CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "FetchKit.Paginator")), onPage: onPage,
+            completion: completion)
+    }
+
+    /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the
+    /// end, on `queue`, whatever the caller's isolation (``collect(isolation:onPage:completion:)``
+    /// runs them in the caller's isolation instead). The callbacks are `@Sendable`, as anything
+    /// that runs outside the caller's isolation must be.
+    ///
+    /// - Parameters:
+    ///   - queue: where the callbacks run, in order when it is serial.
+    ///   - onPage: receives each page as it arrives.
+    ///   - completion: receives the summary, exactly once.
+    /// - Returns: a handle that cancels the run.
+    @discardableResult
+    public func collect(
+        queue: DispatchQueue, onPage: @escaping @Sendable (Page<Item>) -> Void,
+        completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
+    ) -> RunHandle {
+        collect(CallerIsolation(queue: queue), onPage: onPage, completion: completion)
+    }
+
+    /// The callback forms' one body: the callbacks run where `caller` says.
+    private func collect(
+        _ caller: CallerIsolation, onPage: @escaping (Page<Item>) -> Void,
+        completion: @escaping (PaginationSummary<Item>) -> Void
+    ) -> RunHandle {
         let callbacks = caller.queue
         let onPage = caller.wrap(onPage)
         let completion = caller.wrap(completion)
