@@ -81,7 +81,7 @@ public struct PathDecoder: Sendable {
         if route == .automatic {
             // A deferral means only that the `JSONDecoder` path decodes it (no `try?`: an
             // optional of a generic type looks its metadata up on every call).
-            do { return try fastDecode(type, from: data) } catch { try takeSecondRoute(after: error) }
+            do { return try fastDecode(type, from: data) } catch { try takeSecondRoute(after: error, data) }
         }
         return try run(data) { decoder in
             guard isDirectlyDecodable(T.self) else { return try decoder.decode(DecodingBox<T>.self, from: data).value }
@@ -119,7 +119,7 @@ public struct PathDecoder: Sendable {
             throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
         }
         if route == .automatic {
-            do { return try fastDecode(type, from: data, at: expression) } catch { try takeSecondRoute(after: error) }
+            do { return try fastDecode(type, from: data, at: expression) } catch { try takeSecondRoute(after: error, data) }
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value
@@ -209,19 +209,6 @@ public struct PathDecoder: Sendable {
                 throw Self.failure(for: error, underlying: nil)
             }
         }
-        // Foundation's decoder stops the process on such a number read as a 64-bit integer,
-        // where the fast path refuses it: refused here too, before the decoder sees it.
-        let unreadable = data.withUnsafeBytes { raw in
-            FoundationNumberRules.firstNumberFoundationStopsOn(in: raw.bindMemory(to: UInt8.self))
-        }
-        if let unreadable {
-            throw DecodingFailure(
-                path: "",
-                message: "the number \(Self.shortened(unreadable)) cannot be read by JSONDecoder, which this "
-                    + "document needs (the fast path deferred it): its Decimal form overflows. Write the number "
-                    + "with fewer digits or a smaller exponent",
-                underlying: nil, code: .invalidValue)
-        }
         do {
             return try body(makeJSONDecoder(path: path))
         } catch {
@@ -236,11 +223,26 @@ public struct PathDecoder: Sendable {
     }
 
     /// Throws the failure the fast path ended with; returns when it deferred, so that the
-    /// caller decodes through `JSONDecoder`, and counts that second route.
-    private func takeSecondRoute(after stop: FastPathStop) throws(DecodingFailure) {
+    /// caller decodes `data` through `JSONDecoder`, and counts that second route.
+    ///
+    /// A number on which Foundation's decoder stops the process when it reads it as a 64-bit
+    /// integer (the fast path refuses it as a number that does not fit) is refused before the
+    /// second route: which type will read it is not known yet, so the document is refused.
+    private func takeSecondRoute(after stop: FastPathStop, _ data: Data) throws(DecodingFailure) {
         switch stop {
         case .failed(let failure): throw failure
         case .deferred(let deferral): SecondRouteCounter.current?.record(deferral.reason)
+        }
+        let unreadable = data.withUnsafeBytes { raw in
+            FoundationNumberRules.firstNumberFoundationStopsOn(in: raw.bindMemory(to: UInt8.self))
+        }
+        if let unreadable {
+            throw DecodingFailure(
+                path: "",
+                message: "the number \(Self.shortened(unreadable)) cannot be read by JSONDecoder, which this "
+                    + "document needs (the fast path deferred it): its Decimal form overflows. Write the number "
+                    + "with fewer digits or a smaller exponent",
+                underlying: nil, code: .invalidValue)
         }
     }
 

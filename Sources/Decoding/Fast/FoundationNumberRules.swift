@@ -82,8 +82,10 @@ enum FoundationNumberRules {
                 }
                 digitsOnly = false
             }
-            guard !digitsOnly else { continue }
             let text = UnsafeBufferPointer(rebasing: json[start..<position])
+            // Digits alone are read without `Decimal`; a text `strtod` does not read whole is no
+            // number (the document is not JSON, which Foundation refuses before reading values).
+            guard !digitsOnly, strtodValue(text) != nil else { continue }
             let stops: Bool
             if text.first == UInt8(ascii: "-") {
                 if case .decimalOverflow = integer(Int64.self, text: text) { stops = true } else { stops = false }
