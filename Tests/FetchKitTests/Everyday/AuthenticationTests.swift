@@ -63,17 +63,37 @@ import Testing
         // Half the requests are rejected at once; the other half only once the test has seen the
         // refresh fail, so their rejections certainly come after the failure.
         let gate = DispatchSemaphore(value: 0)
+        // Requests that reached the server, so the refreshes fail only once every request of a
+        // round was sent with the old token, however slowly the machine runs them: one sent after
+        // a failure would rightly start a refresh of its own.
+        let arrived = Locked(0)
         server.route(
             "GET", "/me/*",
             handler: { request in
+                arrived.withLock { $0 += 1 }
                 if let index = Int(request.path.dropFirst(4)), index % 2 == 1 {
                     _ = gate.wait(timeout: Patience.hangDeadline)
                     gate.signal()
                 }
                 return .text("token expired", status: 401)
             })
-        // The refresh is a request of its own that the identity server answers with a 500.
-        server.route("POST", "/token", respond: .text("identity server down", status: 500))
+        // The refresh is a request of its own that the identity server answers with a 500, once
+        // the round's requests have all arrived (100, then 10 more).
+        let refreshes = Locked(0)
+        server.route(
+            "POST", "/token",
+            handler: { _ in
+                let round = refreshes.withLock { count in
+                    count += 1
+                    return count
+                }
+                let expected = round == 1 ? 100 : 110
+                let deadline = ContinuousClock.now + Patience.hang
+                while arrived.withLock({ $0 }) < expected, ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+                return .text("identity server down", status: 500)
+            })
         let identity = FetchClient()
         let authenticator = TokenAuthenticator(token: "old-token-value") {
             _ = try await identity.fetch(
