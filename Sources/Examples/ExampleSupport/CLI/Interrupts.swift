@@ -31,6 +31,8 @@ public enum Interrupts {
         var cancel: (@Sendable () -> Void)?
         var takeover: (@Sendable (Int) -> Void)?
         var programName = "program"
+        /// Whether the program is ending after Ctrl-C (its line printed, `exit` called).
+        var ending = false
     }
 
     static let state = Protected(State())
@@ -128,8 +130,16 @@ public enum Interrupts {
         }
     }
 
-    /// Prints the interruption line and exits 130.
+    /// Prints the interruption line and exits 130, once: a second caller (the command ending
+    /// as its grace period runs out) waits for the first one's `exit`, without a second line.
     static func stopNow(suffix: String = "") -> Never {
+        let first = state.withLock { state in
+            defer { state.ending = true }
+            return !state.ending
+        }
+        guard first else {
+            while true { sleep(60) }
+        }
         Terminal.complain(interruptedLine + suffix)
         exit(130)
     }
