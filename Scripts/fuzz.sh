@@ -32,11 +32,22 @@ scratch=.build-fuzz
 # whole: with `--sanitize=fuzzer --sanitize=address` SwiftPM 6.3 compiles with only one of the
 # two (a set's order, which changes from run to run), and a build without `fuzzer` has no
 # coverage counters, so libFuzzer would run blind.
-swift build -c release --package-path Fuzz --scratch-path "$scratch" \
-  --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
-if ! objdump -h "$scratch/release/$target" | grep -q sancov; then
-  echo "$target was built without coverage counters; remove $scratch and run again" >&2
-  exit 1
+build() {
+  swift build -c release --package-path Fuzz --scratch-path "$scratch" \
+    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
+}
+counted() { objdump -h "$scratch/release/$target" | grep -q sancov; }
+build
+if ! counted; then
+  # An incremental build once relinked a target without its counters: build once more from
+  # nothing (the corpus is kept), and give up only if that is blind too.
+  echo "$target was built without coverage counters; building again from a clean folder" >&2
+  find "$scratch" -mindepth 1 -maxdepth 1 ! -name corpus -exec rm -rf {} +
+  build
+  if ! counted; then
+    echo "$target was built without coverage counters twice" >&2
+    exit 1
+  fi
 fi
 
 seeds="$scratch/seeds/$target"
