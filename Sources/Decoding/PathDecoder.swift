@@ -35,6 +35,13 @@ import Locking
 /// start through `JSONDecoder`; such a decoding costs both, and a type's `init(from:)` may run
 /// twice for it. A keyed container's `allKeys` come in the document's order.
 ///
+/// Foundation's decoder stops the process on a few numbers read as 64-bit integers (an integral
+/// value from 2^53 up to 2^64, not written in digits alone, whose `Decimal` form overflows, such
+/// as `0.<130 zeros>9007199254740993e146`). `PathDecoder` refuses such a number as one that does
+/// not fit, and, when it would decode the data through `JSONDecoder`, refuses a document that
+/// holds one anywhere (``DecodingFailure/Code/invalidValue``, naming the number), since which type
+/// will read it is not known before.
+///
 /// `PathDecoder` is a value; it is safe to share one between threads.
 public struct PathDecoder: Sendable {
     /// How dates are decoded; the default reads seconds since 2001, as `JSONDecoder` does.
@@ -76,7 +83,8 @@ public struct PathDecoder: Sendable {
     ///   - type: the type to decode.
     ///   - data: UTF-8 JSON.
     /// - Returns: the decoded value.
-    /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
+    /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type` (or holds a
+    ///   number Foundation's decoder stops on, see ``PathDecoder``).
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(DecodingFailure) -> T {
         if route == .automatic {
             // A deferral means only that the `JSONDecoder` path decodes it (no `try?`: an
@@ -106,7 +114,8 @@ public struct PathDecoder: Sendable {
     ///   - data: UTF-8 JSON.
     ///   - path: where the value is, in the path syntax of ``PathDecoder``.
     /// - Returns: the decoded value.
-    /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
+    /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type` (or
+    ///   the data holds a number Foundation's decoder stops on, see ``PathDecoder``).
     public func decode<T: Decodable>(
         _ type: T.Type, from data: Data, at path: String
     ) throws(DecodingFailure)
@@ -119,7 +128,9 @@ public struct PathDecoder: Sendable {
             throw DecodingFailure(path: "", message: error.description, underlying: nil, code: .invalidPath)
         }
         if route == .automatic {
-            do { return try fastDecode(type, from: data, at: expression) } catch { try takeSecondRoute(after: error, data) }
+            do { return try fastDecode(type, from: data, at: expression) } catch {
+                try takeSecondRoute(after: error, data)
+            }
         }
         return try run(data, path: expression) { decoder in
             try decoder.decode(ValueAtPath<T>.self, from: data).value
@@ -132,7 +143,8 @@ public struct PathDecoder: Sendable {
     ///   - type: the type to decode.
     ///   - data: UTF-8 JSON.
     /// - Returns: the decoded value and the ``DecodingReport``.
-    /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type`.
+    /// - Throws: ``DecodingFailure`` when the data is not JSON or does not fit `type` (or holds a
+    ///   number Foundation's decoder stops on, see ``PathDecoder``).
     public func decodeWithReport<T: Decodable>(
         _ type: T.Type, from data: Data
     ) throws(DecodingFailure) -> (
@@ -150,7 +162,8 @@ public struct PathDecoder: Sendable {
     ///   - data: UTF-8 JSON.
     ///   - path: where the value is, in the path syntax of ``PathDecoder``.
     /// - Returns: the decoded value and the ``DecodingReport``.
-    /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type`.
+    /// - Throws: ``DecodingFailure`` when the path is missing or the value does not fit `type` (or
+    ///   the data holds a number Foundation's decoder stops on, see ``PathDecoder``).
     public func decodeWithReport<T: Decodable>(
         _ type: T.Type, from data: Data, at path: String
     )
@@ -233,7 +246,9 @@ public struct PathDecoder: Sendable {
         case .failed(let failure): throw failure
         case .deferred(let deferral): SecondRouteCounter.current?.record(deferral.reason)
         }
-        let unreadable = data.withUnsafeBytes { raw in
+        // Read as `JSONDecoder` reads it: UTF-16 and UTF-32 converted to UTF-8 first.
+        let text = JSONEncodingForm.utf8(of: data) ?? data
+        let unreadable = text.withUnsafeBytes { raw in
             FoundationNumberRules.firstNumberFoundationStopsOn(in: raw.bindMemory(to: UInt8.self))
         }
         if let unreadable {

@@ -77,7 +77,9 @@ import Testing
             return
         }
         #expect(failure.message.contains("does not fit"))
-        #expect(throws: DecodingFailure.self) { try PathDecoder().decode(Unsigned.self, from: json(#"{"n": \#(number)}"#)) }
+        #expect(throws: DecodingFailure.self) {
+            try PathDecoder().decode(Unsigned.self, from: json(#"{"n": \#(number)}"#))
+        }
     }
 
     /// The same number in a document the fast path defers for another reason (a duplicate key, a
@@ -97,6 +99,11 @@ import Testing
         }
         #expect(throws: DecodingFailure.self) {
             try PathDecoder().decode(Money.self, from: json(#"{"n": \#(number)}"#))
+        }
+        // UTF-16 and UTF-32, which the fast path defers and JSONDecoder reads as UTF-8.
+        for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32] {
+            let data = try #require(#"{"n": \#(number)}"#.data(using: encoding))
+            #expect(throws: DecodingFailure.self, "\(encoding)") { try PathDecoder().decode(Unsigned.self, from: data) }
         }
         let quoted = #"{"n": 18446744073709551615, "s": "\"\#(number)", "x": 1, "x": 2}"#
         struct Both: Decodable, Equatable {

@@ -195,9 +195,14 @@ import Testing
         let pages = Paginator<Int>(style: .offset(pageSize: 2)) { request in
             Page(items: request.offset < 2 ? [request.offset, request.offset + 1] : [])
         }
-        pages.collect(queue: queue) { _ in } completion: { _ in arrive("collect") }
+        pages.collect(queue: queue) { _ in
+        } completion: { _ in
+            arrive("collect")
+        }
         wait(for: "the pages' completion")
-        FanOut(maximumConcurrency: 2).run([1, 2], changed: { _, _ in true }, queue: queue) { $0 } completion: { _ in
+        FanOut(maximumConcurrency: 2).run([1, 2], changed: { _, _ in true }, queue: queue) {
+            $0
+        } completion: { _ in
             arrive("run")
         }
         wait(for: "the fan-out's report")

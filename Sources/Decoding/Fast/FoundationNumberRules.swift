@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -304,5 +306,27 @@ struct DecimalForm: Equatable {
         }
         guard let value = T(exactly: magnitude) else { return nil }
         return negative ? 0 - value : value
+    }
+}
+
+/// How `JSONDecoder` tells a document's Unicode encoding (RFC 4627: a byte-order mark, or where
+/// the NUL bytes of the first four bytes fall), for reading the document as it does.
+enum JSONEncodingForm {
+    /// `data` converted to UTF-8 when it is UTF-16 or UTF-32; nil when it is UTF-8 already (or
+    /// cannot be converted, which `JSONDecoder` refuses too).
+    static func utf8(of data: Data) -> Data? {
+        let head = Array(data.prefix(4))
+        guard head.count >= 2 else { return nil }
+        let encoding: String.Encoding
+        switch (head.count >= 4 ? (head[0], head[1], head[2], head[3]) : (head[0], head[1], 1, 1)) {
+        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _): encoding = .utf32BigEndian
+        case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0): encoding = .utf32LittleEndian
+        case (0xFE, 0xFF, _, _), (0, _, _, _): encoding = .utf16BigEndian
+        case (0xFF, 0xFE, _, _), (_, 0, _, _): encoding = .utf16LittleEndian
+        default: return nil
+        }
+        guard var text = String(data: data, encoding: encoding) else { return nil }
+        if text.first == "\u{FEFF}" { text.removeFirst() }
+        return Data(text.utf8)
     }
 }

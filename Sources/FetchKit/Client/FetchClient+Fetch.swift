@@ -228,7 +228,8 @@ extension FetchClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) -> FetchTask<Target.Response> {
         fetch(
-            endpoint, extracting: endpoint.extraction, group: group, sharing: key, caller: CallerIsolation(queue: queue),
+            endpoint, extracting: endpoint.extraction, group: group, sharing: key,
+            caller: CallerIsolation(queue: queue),
             completion: completion, progress: progress)
     }
 
