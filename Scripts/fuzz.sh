@@ -37,18 +37,25 @@ build() {
     --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
 }
 counted() { objdump -h "$scratch/release/$target" | grep -q sancov; }
+mkdir -p "$scratch"
+# One build at a time: runs of several targets side by side share the build folder.
+exec 9>"$scratch/.build-lock"
+flock 9
 build
 if ! counted; then
-  # An incremental build once relinked a target without its counters: build once more from
-  # nothing (the corpus is kept), and give up only if that is blind too.
+  # An incremental build (after a change to the library) has relinked targets without their
+  # counters: build once more from nothing, keeping the corpora, the logs and any crash, and
+  # give up only if that is blind too. A target running meanwhile keeps its open binary.
   echo "$target was built without coverage counters; building again from a clean folder" >&2
-  find "$scratch" -mindepth 1 -maxdepth 1 ! -name corpus -exec rm -rf {} +
+  find "$scratch" -mindepth 1 -maxdepth 1 ! -name corpus ! -name logs ! -name artifacts ! -name .build-lock \
+    -exec rm -rf {} +
   build
   if ! counted; then
     echo "$target was built without coverage counters twice" >&2
     exit 1
   fi
 fi
+flock -u 9
 
 seeds="$scratch/seeds/$target"
 corpus="$scratch/corpus/$target"
@@ -112,7 +119,8 @@ FuzzEndpoint)
   ;;
 esac
 
-log="$scratch/$target.log"
+mkdir -p "$scratch/logs"
+log="$scratch/logs/$target.log"
 status=0
 # Leak detection is off: the Swift runtime's metadata caches live for the process and read as
 # leaks; the targets look for crashes and memory errors (AddressSanitizer stays on).
