@@ -4,10 +4,10 @@
 /// throws the `DecodingError` it throws for a value of another kind (null included; see
 /// ``FastDecodingSession/scalarMismatch(_:at:_:_:nullIsMismatch:)``) or for a number the type
 /// cannot hold (as the path-aware containers name it, see ``NumberFit``). Numbers follow
-/// Foundation's own rules (``FoundationNumberRules``); only a number whose `Decimal` form
-/// overflows, read as an integer, records and throws a ``FastDeferral``
-/// (``FastDeferral/Reason/number``). `parent` and `component` spell the value's coding path,
-/// made only for an error.
+/// Foundation's own rules (``FoundationNumberRules``); a number whose `Decimal` form overflows,
+/// read as a 64-bit integer (on which Foundation's decoder stops the process), is refused as a
+/// number that does not fit. `parent` and `component` spell the value's coding path, made only
+/// for an error.
 extension FastDecodingSession {
     /// The string at `index`.
     func string(
