@@ -70,6 +70,11 @@ import Testing
             "PATH": "\(products):/usr/bin:/bin", "HOME": folder.file("home").path,
             "XDG_DATA_HOME": folder.file("data").path, "LANG": "C.UTF-8", "TZ": "UTC",
         ]
+        // Programs built with a sanitizer read its options from the environment: a run under
+        // `Scripts/sanitize.sh` gives its children the same (no leak report of libcurl's caches).
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
+            environment[name] = ProcessInfo.processInfo.environment[name]
+        }
         for (command, expected) in block.steps {
             if command.hasPrefix("export "), let equals = command.firstIndex(of: "=") {
                 let name = command.dropFirst("export ".count)[..<equals]

@@ -164,7 +164,7 @@ import Testing
 
     @Test func aCachedDownloadIsWrittenFromTheCache() async throws {
         server.route(
-            "GET", "/cached", respond: StubResponse.text("cached body").header("Cache-Control", "max-age=600"))
+            "GET", "/cached", respond: StubResponse.text("cached body").header("Cache-Control", "max-age=86400"))
         let cache = HTTPCache()
         let client = FetchClient { $0.cache = cache }
         let first = try await client.fetch(.url(server.url("/cached")), extracting: .file(to: directory.file("1.txt")))

@@ -22,7 +22,7 @@ import Testing
             folder = try TemporaryDirectory(prefix: "HTTPCacheDiskTests")
             body = String(String(repeating: "0123456789abcdef", count: bodySize / 16 + 1).prefix(bodySize))
             try server.start()
-            server.route("GET", path, respond: .text(body).header("Cache-Control", "max-age=600"))
+            server.route("GET", path, respond: .text(body).header("Cache-Control", "max-age=86400"))
         }
 
         func stop() {
@@ -133,7 +133,7 @@ import Testing
         let file = try await fixture.storeTheEntry()
         // The format before checksums: "FKC1", a big-endian head length, a JSON head, the body.
         let head: [String: Any] = [
-            "key": fixture.key, "status": 200, "headers": ["Cache-Control": "max-age=600"],
+            "key": fixture.key, "status": 200, "headers": ["Cache-Control": "max-age=86400"],
             "receivedAt": Date().timeIntervalSinceReferenceDate, "varyValues": [String: String](),
             "bodyLength": fixture.bodyData.count,
         ]
@@ -293,7 +293,7 @@ import Testing
                     return count
                 }
                 return .text(VersionedBody.text(path: request.path, version: version))
-                    .header("Cache-Control", "max-age=600").header("ETag", "\"v\(version)\"")
+                    .header("Cache-Control", "max-age=86400").header("ETag", "\"v\(version)\"")
             })
         let childDone = Locked(false)
         let child = Task {
@@ -345,7 +345,7 @@ import Testing
         server.route(
             "GET", "/movie/7",
             handler: { [server] request in
-                .json(#"{"id":7}"#).header("Cache-Control", "max-age=600")
+                .json(#"{"id":7}"#).header("Cache-Control", "max-age=86400")
                     .header("Content-Location", request.target)
                     .header("Link", "<\(server.url(request.target).absoluteString)>; rel=\"canonical\"")
                     .header("X-Echo", "you sent \(request.queryValue("api_key") ?? "nothing")")

@@ -83,7 +83,7 @@ import Testing
         fixture.server.route(
             "GET", "/m",
             respond: .text("m").header("Expires", "Thu, 01 Jan 1970 00:00:00 GMT").header(
-                "Cache-Control", "max-age=600"))
+                "Cache-Control", "max-age=86400"))
         _ = try await fixture.get("/m")
         _ = try await fixture.get("/m")
         #expect(fixture.server.requests(to: "/m").count == 1)
@@ -113,7 +113,7 @@ import Testing
         let fixture = try Self.fixture(acceptingEverything: true)
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/s", respond: StubResponse(status: status).header("Cache-Control", "max-age=600"))
+            "GET", "/s", respond: StubResponse(status: status).header("Cache-Control", "max-age=86400"))
         #expect(try await Self.answer(fixture, "/s").status == status)
         #expect(try await Self.answer(fixture, "/s").status == status)
         #expect(fixture.server.requests(to: "/s").count == 1)
@@ -125,7 +125,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/a", respond: .text("a").header("Cache-Control", "max-age=600").header("Age", "30"))
+            "GET", "/a", respond: .text("a").header("Cache-Control", "max-age=86400").header("Age", "30"))
         _ = try await fixture.get("/a")
         let cached = try await Self.answer(fixture, "/a")
         #expect(fixture.lastMetrics?.cacheUse == .hit)
@@ -164,7 +164,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/d", respond: .text("d").header("Cache-Control", "max-age=600").header("Date", date))
+            "GET", "/d", respond: .text("d").header("Cache-Control", "max-age=86400").header("Date", date))
         _ = try await fixture.get("/d")
         _ = try await fixture.get("/d")
         #expect(fixture.server.requests(to: "/d").count == 1)
@@ -177,7 +177,7 @@ import Testing
         defer { fixture.server.stop() }
         // Raw bytes: the stub server's own responses name `Connection: keep-alive`.
         let head =
-            "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nConnection: a, b\r\nA: 1\r\nB: 2\r\nC: 3\r\n"
+            "HTTP/1.1 200 OK\r\nCache-Control: max-age=86400\r\nConnection: a, b\r\nA: 1\r\nB: 2\r\nC: 3\r\n"
             + "Keep-Alive: timeout=5\r\nContent-Length: 1\r\n\r\nh"
         fixture.server.route("GET", "/h", respond: .raw(Data(head.utf8)))
         _ = try await fixture.get("/h")
@@ -191,7 +191,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/k", respond: .text("k").header("Cache-Control", "max-age=600").header("Set-Cookie", "session=1"))
+            "GET", "/k", respond: .text("k").header("Cache-Control", "max-age=86400").header("Set-Cookie", "session=1"))
         #expect(try await Self.answer(fixture, "/k").header("Set-Cookie") == "session=1")
         let cached = try await Self.answer(fixture, "/k")
         #expect(fixture.lastMetrics?.cacheUse == .hit)
@@ -202,10 +202,10 @@ import Testing
         let fixture = try Self.fixture(acceptingEverything: true)
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/known", respond: .text("k").header("Cache-Control", "no-store, must-understand, max-age=600"))
+            "GET", "/known", respond: .text("k").header("Cache-Control", "no-store, must-understand, max-age=86400"))
         fixture.server.route(
             "GET", "/unknown",
-            respond: .text("u", status: 599).header("Cache-Control", "no-store, must-understand, max-age=600"))
+            respond: .text("u", status: 599).header("Cache-Control", "no-store, must-understand, max-age=86400"))
         for path in ["/known", "/known", "/unknown", "/unknown"] { _ = try await Self.answer(fixture, path) }
         #expect(
             fixture.server.requests(to: "/known").count == 1, "must-understand of a known status overrides no-store")
@@ -220,7 +220,7 @@ import Testing
         fixture.server.route(
             "GET", "/v",
             handler: { request in
-                .text("lang=\(request.header("Accept-Language") ?? "")").header("Cache-Control", "max-age=600").header(
+                .text("lang=\(request.header("Accept-Language") ?? "")").header("Cache-Control", "max-age=86400").header(
                     "Vary", "Accept-Language, Foo")
             })
         let english = try await Self.answer(fixture, "/v", headers: ["Accept-Language": "en, de", "Foo": "1,2"])
@@ -241,7 +241,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/v", respond: .text("v").header("Cache-Control", "max-age=600").header("Vary", vary))
+            "GET", "/v", respond: .text("v").header("Cache-Control", "max-age=86400").header("Vary", vary))
         _ = try await fixture.get("/v")
         _ = try await fixture.get("/v")
         #expect(fixture.server.requests(to: "/v").count == 2)
@@ -252,7 +252,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/v", respond: .text("v").header("Cache-Control", "max-age=600").header("Vary", vary))
+            "GET", "/v", respond: .text("v").header("Cache-Control", "max-age=86400").header("Vary", vary))
         #expect(try await fixture.get("/v") == "v")
         #expect(try await fixture.get("/v") == "v")
     }
@@ -268,7 +268,7 @@ import Testing
                 .text("u").header("ETag", "\"1\"").header("Cache-Control", "max-age=60").header("Age", "120").header(
                     "X-Version", "1"),
                 StubResponse(
-                    status: 304, headers: ["ETag": "\"1\"", "X-Version": "2", "Cache-Control": "max-age=600"]),
+                    status: 304, headers: ["ETag": "\"1\"", "X-Version": "2", "Cache-Control": "max-age=86400"]),
             ])
         _ = try await fixture.get("/u")
         let revalidated = try await Self.answer(fixture, "/u")
@@ -303,7 +303,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/i", respond: .text("i").conditional().header("Cache-Control", "max-age=600, immutable"))
+            "GET", "/i", respond: .text("i").conditional().header("Cache-Control", "max-age=86400, immutable"))
         _ = try await fixture.get("/i")
         _ = try await fixture.get("/i", policy: .revalidate)
         #expect(fixture.server.requests(to: "/i").count == 1)
@@ -316,7 +316,7 @@ import Testing
         let fixture = try Self.fixture(acceptingEverything: true)
         defer { fixture.server.stop() }
         for path in ["/list", "/item", "/other"] {
-            fixture.server.route("GET", path, respond: .text(path).header("Cache-Control", "max-age=600"))
+            fixture.server.route("GET", path, respond: .text(path).header("Cache-Control", "max-age=86400"))
         }
         fixture.server.route(
             "POST", "/list",
@@ -343,7 +343,7 @@ import Testing
     @Test func aRangeRequestIsAnsweredWithTheBytesItAsksForNeverTheWholeResponse() async throws {
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/r", respond: .text("0123456789").header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/r", respond: .text("0123456789").header("Cache-Control", "max-age=86400"))
         _ = try await fixture.get("/r")
         for (range, body, contentRange) in [
             ("bytes=0-1", "01", "bytes 0-1/10"), ("bytes=8-", "89", "bytes 8-9/10"),
@@ -368,9 +368,9 @@ import Testing
             "GET", "/p",
             respondInTurn: [
                 StubResponse(
-                    status: 206, headers: ["Content-Range": "bytes 4-9/10", "Cache-Control": "max-age=600"],
+                    status: 206, headers: ["Content-Range": "bytes 4-9/10", "Cache-Control": "max-age=86400"],
                     body: .data(Data("456789".utf8))),
-                .text("0123456789").header("Cache-Control", "max-age=600"),
+                .text("0123456789").header("Cache-Control", "max-age=86400"),
             ])
         _ = try await Self.answer(fixture, "/p", headers: ["Range": "bytes=-6"])
         let part = try await Self.answer(fixture, "/p", headers: ["Range": "bytes=6-8"])
@@ -390,7 +390,7 @@ import Testing
             respondInTurn: [
                 .text("old").header("Cache-Control", "max-age=1, stale-while-revalidate=3600").header("Age", "5")
                     .header("ETag", "\"old\""),
-                .text("new").header("Cache-Control", "max-age=600").header("ETag", "\"new\""),
+                .text("new").header("Cache-Control", "max-age=86400").header("ETag", "\"new\""),
             ])
         _ = try await fixture.get("/s")
         #expect(try await fixture.get("/s") == "old")
@@ -464,7 +464,7 @@ import Testing
         let fixture = try Self.fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/q", respond: .text("q").header("Cache-Control", "max-age=600").header("Age", "100"))
+            "GET", "/q", respond: .text("q").header("Cache-Control", "max-age=86400").header("Age", "100"))
         _ = try await fixture.get("/q")
         _ = try await Self.answer(fixture, "/q", headers: ["Cache-Control": "max-age=50"])
         #expect(fixture.server.requests(to: "/q").count == 2, "older than the request allows")

@@ -43,7 +43,7 @@ import Testing
     @Test func aFreshResponseIsServedWithoutARequest() async throws {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/genres", respond: .json(#"{"genres":[]}"#).header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/genres", respond: .json(#"{"genres":[]}"#).header("Cache-Control", "max-age=86400"))
         #expect(try await fixture.get("/genres") == #"{"genres":[]}"#)
         #expect(fixture.lastMetrics?.cacheUse == FetchMetrics.CacheUse.none)
         #expect(try await fixture.get("/genres") == #"{"genres":[]}"#)
@@ -136,7 +136,7 @@ import Testing
     @Test func anEndpointCanBypassOrAlwaysRevalidate() async throws {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/b", respond: .json("{}").conditional().header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/b", respond: .json("{}").conditional().header("Cache-Control", "max-age=86400"))
         _ = try await fixture.get("/b", policy: .bypass)
         #expect(fixture.cache.count == 0)
         _ = try await fixture.get("/b")
@@ -151,7 +151,7 @@ import Testing
     @Test func aSuccessfulPostDropsTheStoredResponseOfItsURL() async throws {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/list", respond: .json("[]").header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/list", respond: .json("[]").header("Cache-Control", "max-age=86400"))
         fixture.server.route("POST", "/list", respond: .json("{}", status: 201))
         _ = try await fixture.get("/list")
         let post = TestEndpoint(baseURL: fixture.server.baseURL, path: "/list", method: .post, body: .json(["a": 1]))
@@ -164,7 +164,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.server.stop() }
         fixture.server.route(
-            "GET", "/mine", respond: .json("{}").header("Cache-Control", "max-age=600").header("Vary", "Authorization"))
+            "GET", "/mine", respond: .json("{}").header("Cache-Control", "max-age=86400").header("Vary", "Authorization"))
         _ = try await fixture.get("/mine")
         _ = try await fixture.get("/mine")
         #expect(fixture.server.requests(to: "/mine").count == 2)
@@ -179,7 +179,7 @@ import Testing
         defer { server.stop() }
         server.route(
             "GET", "/movie/1",
-            respond: .json(#"{"id":1}"#).conditional().header("Cache-Control", "max-age=600")
+            respond: .json(#"{"id":1}"#).conditional().header("Cache-Control", "max-age=86400")
                 .header("Set-Cookie", "session=cookie-secret-1"))
         let first = FetchClient {
             $0.cache = try? HTTPCache(directory: folder)
@@ -213,7 +213,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try Fixture(cache: try HTTPCache(directory: folder))
         defer { fixture.server.stop() }
-        fixture.server.route("GET", "/d", respond: .json(#"{"d":true}"#).header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/d", respond: .json(#"{"d":true}"#).header("Cache-Control", "max-age=86400"))
         _ = try await fixture.get("/d")
         for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) {
             let data = try Data(contentsOf: file)
@@ -233,7 +233,7 @@ import Testing
         let fixture = try Fixture(cache: try HTTPCache(directory: folder, maximumBytes: 200_000, memoryBytes: 0))
         defer { fixture.server.stop() }
         let body = String(repeating: "x", count: 10_000)
-        fixture.server.route("GET", "/big/*", respond: .text(body).header("Cache-Control", "max-age=600"))
+        fixture.server.route("GET", "/big/*", respond: .text(body).header("Cache-Control", "max-age=86400"))
         for index in 0..<60 { _ = try await fixture.get("/big/\(index)") }
         let sizes = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey])
             .map { try $0.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 }
