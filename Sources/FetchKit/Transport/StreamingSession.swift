@@ -51,6 +51,9 @@ final class StreamingSession: Sendable {
             var expectedToSend: Int64?
             var received: Int64 = 0
             var cancelled = false
+            /// libcurl was about to send the request again after its connection closed
+            /// unanswered, and the exchange ended it instead (see ``abandonResend()``).
+            var abandoned = false
             var completed = false
             /// A streamed exchange's head went to the completion.
             var headDelivered = false
@@ -98,6 +101,32 @@ final class StreamingSession: Sendable {
             }
             task?.cancel()
         }
+
+        /// Ends an exchange that libcurl was about to send again on a fresh connection because
+        /// the kept-alive one closed without an answer: the task is cancelled, and the exchange
+        /// fails at once with ``URLError/Code/networkConnectionLost`` (see
+        /// ``Delegate/urlSession(_:task:needNewBodyStream:)``). Does nothing to an exchange that
+        /// was cancelled or has completed.
+        fileprivate func abandonResend() {
+            upload?.end()
+            let task = state.withLock { state -> URLSessionTask? in
+                guard !state.completed, !state.cancelled else { return nil }
+                state.abandoned = true
+                return state.task
+            }
+            // Called on the session's work queue, inside libcurl's rewind: the task's `cancel()`
+            // takes that queue synchronously on this toolchain, so it runs once the rewind returns.
+            guard let task else { return }
+            DispatchQueue.global().async { task.cancel() }
+        }
+
+        /// The error of an abandoned resend: the request went out, and its answer was lost.
+        static let lostAnswer = URLError(
+            .networkConnectionLost,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "the connection closed after the request was sent and before any answer came, so the server may have received it; it was not sent again"
+            ])
 
         /// A new stream over an upload's body, to send it again from its start.
         fileprivate func newBodyStream() -> InputStream? {
@@ -203,7 +232,9 @@ final class StreamingSession: Sendable {
                 streamed.finish(throwing: ended.cancelled ? URLError(.cancelled) : error)
                 return
             }
-            if ended.cancelled {
+            if ended.abandoned {
+                completion(.failure(Self.lostAnswer))
+            } else if ended.cancelled {
                 completion(.failure(URLError(.cancelled)))
             } else if let failure = upload?.failure {
                 // The upload's stream stopped because its file changed (libcurl reports only that
@@ -269,14 +300,28 @@ final class StreamingSession: Sendable {
                 completionHandler(hasBody ? nil : request)
             }
 
-            /// A new stream over an upload's body, when libcurl sends it again on a fresh
-            /// connection (after a kept-alive one turned out closed): without one, URLSession
-            /// would go on from where the old stream was and send the body without its start.
+            /// Called when libcurl sends a request with a body again on a fresh connection,
+            /// because the kept-alive one it was sent on closed without a byte of answer (a
+            /// server that timed the idle connection out, or one that applied the request and
+            /// then went away).
+            ///
+            /// URLSession cannot send an in-memory body again (it would send the head and no
+            /// body, and wait for an answer until the timeout), and a `POST` or `PATCH` the server
+            /// may have applied must not be sent twice behind the caller's back. So only an
+            /// idempotent upload whose body can be read again from its start goes again; any
+            /// other exchange ends at once as a lost answer, and the client's retry policy
+            /// decides what happens next.
             func urlSession(
                 _ session: URLSession, task: URLSessionTask,
                 needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
             ) {
-                completionHandler(exchange(task)?.newBodyStream())
+                let method = HTTPMethod(rawValue: task.originalRequest?.httpMethod ?? "GET")
+                if method.isIdempotent, let stream = exchange(task)?.newBodyStream() {
+                    completionHandler(stream)
+                    return
+                }
+                completionHandler(nil)
+                exchange(task)?.abandonResend()
             }
         #endif
 

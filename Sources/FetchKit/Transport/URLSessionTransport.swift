@@ -53,6 +53,13 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Starts a data task for `request`.
     ///
+    /// On Linux a request with a body goes through a session with a delegate: when its
+    /// kept-alive connection closes after the request went out and before a byte of answer,
+    /// libcurl would send it again with its head and without its body, and the exchange would
+    /// wait for the timeout. It fails at once instead, with `URLError.networkConnectionLost`
+    /// (a ``FetchError`` of code ``FetchError/Code-swift.struct/connectionLost``), and is not
+    /// sent twice behind the caller's back.
+    ///
     /// - Parameters:
     ///   - request: the request to send.
     ///   - completion: called once with the response or the error.
@@ -60,6 +67,11 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
+        #if canImport(FoundationNetworking)
+            if request.httpBodyStream != nil || !(request.httpBody?.isEmpty ?? true) {
+                return sendTrackingProgress(request, completion: completion)
+            }
+        #endif
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
                 completion(.failure(error))

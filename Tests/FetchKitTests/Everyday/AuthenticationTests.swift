@@ -103,6 +103,9 @@ import Testing
         let client = FetchClient {
             $0.authenticator = authenticator
             $0.maximumConnectionsPerHost = 100
+            // Held requests wait for the refresh's failure, however slowly a loaded machine gets
+            // there: a timeout would end them and the retry policy would send them again.
+            $0.timeout = Patience.hang
         }
         func fetchAll(_ count: Int) async -> [FetchError?] {
             await withTaskGroup(of: FetchError?.self, returning: [FetchError?].self) { group in
