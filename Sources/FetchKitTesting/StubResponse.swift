@@ -38,6 +38,8 @@ public struct StubResponse: Sendable {
     var dropAfterBodyBytes: Int?
     /// Whether the server reads the request and closes the connection without answering.
     var closesWithoutAnswer = false
+    /// With ``closesWithoutAnswer``: the connection ends with a reset instead of a close.
+    var resets = false
     /// Whether the body is sent with `Transfer-Encoding: chunked` instead of `Content-Length`.
     var usesChunkedEncoding = false
     /// When set, these bytes are written as they are, instead of a status line, headers and
@@ -120,6 +122,15 @@ public struct StubResponse: Sendable {
     public static let closeWithoutAnswer: StubResponse = {
         var response = StubResponse(status: 0)
         response.closesWithoutAnswer = true
+        return response
+    }()
+
+    /// A response that reads the request and resets the connection (a TCP `RST`, as a server
+    /// that crashed or a middlebox that gave up sends) without sending a byte.
+    public static let resetWithoutAnswer: StubResponse = {
+        var response = StubResponse(status: 0)
+        response.closesWithoutAnswer = true
+        response.resets = true
         return response
     }()
 

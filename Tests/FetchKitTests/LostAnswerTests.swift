@@ -40,9 +40,15 @@ struct LostAnswerTests {
         return first != nil && server.requests(to: path).first?.connectionID == first
     }
 
-    @Test(arguments: [HTTPMethod.post, .patch])
-    func aRequestTheServerMayHaveAppliedFailsAtOnceAndIsNotSentAgain(method: HTTPMethod) async throws {
-        server.route(method.rawValue, "/orders", respond: .closeWithoutAnswer)
+    /// How the server ends the connection: in order (`FIN`) or with a reset (`RST`).
+    enum Ending: String, CaseIterable, Sendable {
+        case close, reset
+        var response: StubResponse { self == .close ? .closeWithoutAnswer : .resetWithoutAnswer }
+    }
+
+    @Test(arguments: [HTTPMethod.post, .patch], Ending.allCases)
+    func aRequestTheServerMayHaveAppliedFailsAtOnceAndIsNotSentAgain(method: HTTPMethod, ending: Ending) async throws {
+        server.route(method.rawValue, "/orders", respond: ending.response)
         try server.start()
         defer { server.stop() }
         let client = client()
@@ -58,8 +64,9 @@ struct LostAnswerTests {
         #expect(reused("/orders"))
     }
 
-    @Test func anIdempotentRequestIsRetriedByThePolicyWithItsBody() async throws {
-        server.route("PUT", "/shelf/1", respondInTurn: [.closeWithoutAnswer, .text("stored")])
+    @Test(arguments: Ending.allCases)
+    func anIdempotentRequestIsRetriedByThePolicyWithItsBody(ending: Ending) async throws {
+        server.route("PUT", "/shelf/1", respondInTurn: [ending.response, .text("stored")])
         try server.start()
         defer { server.stop() }
         let client = client(RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1)))
@@ -72,13 +79,14 @@ struct LostAnswerTests {
         #expect(reused("/shelf/1"))
     }
 
-    @Test func anUploadFromAFileFailsAtOnceAndIsNotSentAgain() async throws {
+    @Test(arguments: Ending.allCases)
+    func anUploadFromAFileFailsAtOnceAndIsNotSentAgain(ending: Ending) async throws {
         let folder = try TemporaryDirectory(prefix: "LostAnswerTests")
         defer { folder.remove() }
         let file = folder.file("photo.jpg")
         let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0) })
         try bytes.write(to: file)
-        server.route("POST", "/upload", respond: .closeWithoutAnswer)
+        server.route("POST", "/upload", respond: ending.response)
         try server.start()
         defer { server.stop() }
         let client = client()

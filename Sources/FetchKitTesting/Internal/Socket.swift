@@ -182,6 +182,13 @@ enum Socket {
         #endif
     }
 
+    /// Makes the next `close` of `descriptor` reset the connection (`SO_LINGER` of zero)
+    /// instead of closing it in order.
+    static func resetOnClose(_ descriptor: Int32) {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+    }
+
     static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
             _ = Darwin.close(descriptor)

@@ -163,7 +163,10 @@ struct StubConnection {
         beforeLastWrite: () -> Void
     ) -> Bool {
         if response.delay > .zero, !pause(response.delay) { return false }
-        if response.closesWithoutAnswer { return false }
+        if response.closesWithoutAnswer {
+            if response.resets { Socket.resetOnClose(descriptor) }
+            return false
+        }
         if let raw = response.rawBytes {
             _ = writeLast(raw, beforeLastWrite)
             return false
