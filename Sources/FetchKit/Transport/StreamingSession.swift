@@ -55,6 +55,8 @@ final class StreamingSession: Sendable {
             /// unanswered, and the exchange ended it instead (see ``abandonResend()``).
             var abandoned = false
             var completed = false
+            /// Cancelled or abandoned: nothing more of the task's answer is taken.
+            var stopped: Bool { cancelled || abandoned }
             /// A streamed exchange's head went to the completion.
             var headDelivered = false
         }
@@ -125,7 +127,7 @@ final class StreamingSession: Sendable {
             .networkConnectionLost,
             userInfo: [
                 NSLocalizedDescriptionKey:
-                    "the connection closed after the request was sent and before any answer came, so the server may have received it; it was not sent again"
+                    "the connection closed after the request was sent and before any answer came, so the server may have received it"
             ])
 
         /// A new stream over an upload's body, to send it again from its start.
@@ -157,7 +159,7 @@ final class StreamingSession: Sendable {
         fileprivate func didReceive(_ response: HTTPURLResponse) {
             if streamed != nil {
                 let deliver = state.withLock { state -> Bool in
-                    guard !state.cancelled, !state.completed, !state.headDelivered else { return false }
+                    guard !state.stopped, !state.completed, !state.headDelivered else { return false }
                     state.response = response
                     state.headDelivered = true
                     return true
@@ -166,7 +168,7 @@ final class StreamingSession: Sendable {
                 return
             }
             state.withLock { state in
-                guard !state.cancelled, !state.completed else { return }
+                guard !state.stopped, !state.completed else { return }
                 state.response = response
                 if state.expectedToSend == nil { state.expectedToSend = state.task?.countOfBytesExpectedToSend }
                 guard let file, state.file == nil else { return }
@@ -190,14 +192,14 @@ final class StreamingSession: Sendable {
             if let streamed {
                 let counts = state.withLock { state -> Bool in
                     state.received += Int64(data.count)
-                    return state.headDelivered && !state.cancelled
+                    return state.headDelivered && !state.stopped
                 }
                 if counts { streamed.append(data) }
                 return
             }
             state.withLock { state in
                 state.received += Int64(data.count)
-                guard state.fileError == nil, !state.cancelled, !state.completed else { return }
+                guard state.fileError == nil, !state.stopped, !state.completed else { return }
                 if let handle = state.file {
                     do { try handle.write(contentsOf: data) } catch { state.fileError = error }
                 } else if file == nil {
@@ -218,7 +220,7 @@ final class StreamingSession: Sendable {
                 guard !state.completed else { return nil }
                 state.completed = true
                 let ended = state
-                if ended.cancelled || error != nil || ended.fileError != nil || ended.response == nil {
+                if ended.stopped || error != nil || ended.fileError != nil || ended.response == nil {
                     removeFile(&state)
                 } else {
                     try? state.file?.close()
@@ -229,13 +231,14 @@ final class StreamingSession: Sendable {
             guard let ended else { return }
             if let streamed, ended.headDelivered {
                 // The head went out already: the end is the body's.
-                streamed.finish(throwing: ended.cancelled ? URLError(.cancelled) : error)
+                streamed.finish(
+                    throwing: ended.cancelled ? URLError(.cancelled) : ended.abandoned ? Self.lostAnswer : error)
                 return
             }
-            if ended.abandoned {
-                completion(.failure(Self.lostAnswer))
-            } else if ended.cancelled {
+            if ended.cancelled {
                 completion(.failure(URLError(.cancelled)))
+            } else if ended.abandoned {
+                completion(.failure(Self.lostAnswer))
             } else if let failure = upload?.failure {
                 // The upload's stream stopped because its file changed (libcurl reports only that
                 // the transfer was aborted).
@@ -291,13 +294,26 @@ final class StreamingSession: Sendable {
             /// Follows a redirect only for a request without a body: FoundationNetworking sends the
             /// redirected request without its body (but with its `Content-Length`, so the server
             /// would wait for bytes that never come), so the 3xx response is the answer instead.
+            ///
+            /// A redirect that changes the method (`303 See Other`, or a `POST`'s `301` and `302`,
+            /// which FoundationNetworking turns into a `GET` without a body) is followed, without
+            /// the fields that described the body.
             func urlSession(
                 _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                 newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
             ) {
                 let original = task.originalRequest
                 let hasBody = original?.httpBodyStream != nil || !(original?.httpBody?.isEmpty ?? true)
-                completionHandler(hasBody ? nil : request)
+                guard hasBody else { return completionHandler(request) }
+                let methodChanged = (request.httpMethod ?? "GET") != (original?.httpMethod ?? "GET")
+                guard methodChanged, request.httpBodyStream == nil, request.httpBody?.isEmpty ?? true else {
+                    return completionHandler(nil)
+                }
+                var followed = request
+                for name in ["Content-Length", "Content-Type", "Transfer-Encoding"] {
+                    followed.setValue(nil, forHTTPHeaderField: name)
+                }
+                completionHandler(followed)
             }
 
             /// Called when libcurl sends a request with a body again on a fresh connection,

@@ -14,6 +14,9 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     /// A session with a delegate for downloads and file uploads, whose bytes are counted as they go.
     private let streaming: StreamingSession
+    /// Whether the transport made `session` itself (then requests with a body go through
+    /// `streaming`, which guards them against a lost answer; a caller's session keeps its own).
+    private let ownsSession: Bool
 
     /// Creates a transport with its own ephemeral session.
     ///
@@ -30,15 +33,21 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         session = URLSession(configuration: configuration)
         streaming = StreamingSession(configuration: configuration)
+        ownsSession = true
     }
 
     /// Creates a transport over an existing session (its delegate, if any, must not
     /// replace the completion handlers of data tasks).
     ///
+    /// ``send(_:completion:)`` sends every request through that session, its delegate's
+    /// certificate and credential handling included; on Linux that leaves out the guard
+    /// against a lost answer that the transport's own session gives requests with a body.
+    ///
     /// - Parameter session: the session to send requests with.
     public init(session: URLSession) {
         self.session = session
         self.streaming = StreamingSession(configuration: session.configuration)
+        self.ownsSession = false
     }
 
     /// The session's `httpMaximumConnectionsPerHost`: it queues further tasks until a
@@ -53,12 +62,12 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Starts a data task for `request`.
     ///
-    /// On Linux a request with a body goes through a session with a delegate: when its
+    /// On Linux a request with a body goes through a session with a delegate (unless the
+    /// transport was made over a caller's session, which keeps every request): when its
     /// kept-alive connection closes after the request went out and before a byte of answer,
-    /// libcurl would send it again with its head and without its body, and the exchange would
+    /// libcurl 7.x would send it again with its head and without its body, and the exchange would
     /// wait for the timeout. It fails at once instead, with `URLError.networkConnectionLost`
-    /// (a ``FetchError`` of code ``FetchError/Code-swift.struct/connectionLost``), and is not
-    /// sent twice behind the caller's back.
+    /// (a ``FetchError`` of code ``FetchError/Code-swift.struct/connectionLost``).
     ///
     /// - Parameters:
     ///   - request: the request to send.
@@ -68,7 +77,7 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         #if canImport(FoundationNetworking)
-            if request.httpBodyStream != nil || !(request.httpBody?.isEmpty ?? true) {
+            if ownsSession, request.httpBodyStream != nil || !(request.httpBody?.isEmpty ?? true) {
                 return sendTrackingProgress(request, completion: completion)
             }
         #endif
