@@ -303,10 +303,9 @@ final class StreamingSession: Sendable {
                 newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
             ) {
                 let original = task.originalRequest
-                let hasBody = original?.httpBodyStream != nil || !(original?.httpBody?.isEmpty ?? true)
-                guard hasBody else { return completionHandler(request) }
+                guard original?.carriesBody == true else { return completionHandler(request) }
                 let methodChanged = (request.httpMethod ?? "GET") != (original?.httpMethod ?? "GET")
-                guard methodChanged, request.httpBodyStream == nil, request.httpBody?.isEmpty ?? true else {
+                guard methodChanged, !request.carriesBody else {
                     return completionHandler(nil)
                 }
                 var followed = request
@@ -331,13 +330,14 @@ final class StreamingSession: Sendable {
                 _ session: URLSession, task: URLSessionTask,
                 needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
             ) {
+                let exchange = exchange(task)
                 let method = HTTPMethod(rawValue: task.originalRequest?.httpMethod ?? "GET")
-                if method.isIdempotent, let stream = exchange(task)?.newBodyStream() {
+                if method.isIdempotent, let stream = exchange?.newBodyStream() {
                     completionHandler(stream)
                     return
                 }
                 completionHandler(nil)
-                exchange(task)?.abandonResend()
+                exchange?.abandonResend()
             }
         #endif
 
@@ -346,4 +346,9 @@ final class StreamingSession: Sendable {
             exchange?.didComplete(error)
         }
     }
+}
+
+extension URLRequest {
+    /// Whether the request has a body to send (bytes or a stream).
+    var carriesBody: Bool { httpBodyStream != nil || !(httpBody?.isEmpty ?? true) }
 }

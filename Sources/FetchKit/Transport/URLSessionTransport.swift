@@ -77,7 +77,7 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         #if canImport(FoundationNetworking)
-            if ownsSession, request.httpBodyStream != nil || !(request.httpBody?.isEmpty ?? true) {
+            if ownsSession, request.carriesBody {
                 return sendTrackingProgress(request, completion: completion)
             }
         #endif
