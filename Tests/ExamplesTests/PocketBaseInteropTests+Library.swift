@@ -252,21 +252,7 @@ extension PocketBaseInteropTests {
 extension PocketBaseServer {
     /// Makes the users' sign-in tokens last `seconds`, as an administrator would in the dashboard.
     func giveUsersTokens(lasting seconds: Int) async throws {
-        guard let binary = Self.binary else { throw PocketBaseFailure(description: "FETCHKIT_POCKETBASE is not set") }
-        let upsert = Process()
-        upsert.executableURL = URL(fileURLWithPath: binary)
-        upsert.arguments = [
-            "superuser", "upsert", "admin@example.com", "interop-admin-1", "--dir", folder.file("data").path,
-            "--migrationsDir", folder.file("migrations").path, "--automigrate=false",
-        ]
-        upsert.standardOutput = FileHandle.nullDevice
-        upsert.standardError = FileHandle.nullDevice
-        try upsert.run()
-        upsert.waitUntilExit()
-        let admin = try await send(
-            "POST", "api/collections/_superusers/auth-with-password",
-            ["identity": "admin@example.com", "password": "interop-admin-1"])
         _ = try await send(
-            "PATCH", "api/collections/users", ["authToken": ["duration": seconds]], token: admin["token"] as? String)
+            "PATCH", "api/collections/users", ["authToken": ["duration": seconds]], token: superuserToken())
     }
 }

@@ -17,7 +17,7 @@ final class PocketBaseServer: Sendable {
 
     let folder: TemporaryDirectory
     let port: Int
-    private let process = Locked<Process?>(nil)
+    private let process = Locked<ChildProcess?>(nil)
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
@@ -34,15 +34,12 @@ final class PocketBaseServer: Sendable {
     /// Starts the server (again, on the same folder and port) and waits until it answers.
     func start() async throws {
         guard let binary = Self.binary else { throw PocketBaseFailure(description: "FETCHKIT_POCKETBASE is not set") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "serve", "--http", "127.0.0.1:\(port)", "--dir", folder.file("data").path, "--migrationsDir",
-            folder.file("migrations").path, "--automigrate=false",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: binary),
+            [
+                "serve", "--http", "127.0.0.1:\(port)", "--dir", folder.file("data").path, "--migrationsDir",
+                folder.file("migrations").path, "--automigrate=false",
+            ])
         self.process.withLock { $0 = process }
         let clock = ContinuousClock()
         let deadline = clock.now + Patience.hang
@@ -60,8 +57,8 @@ final class PocketBaseServer: Sendable {
     /// Kills the server (SIGKILL) and waits for it to end.
     func kill() {
         guard let process = process.withLock({ $0 }) else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        _ = process.waitBlocking()
     }
 
     /// Sends a JSON request and returns the answer's JSON object.
@@ -94,25 +91,28 @@ final class PocketBaseServer: Sendable {
     /// Makes the books collection need a signed-in user, as an administrator would in the
     /// dashboard: a superuser (made with the binary's `superuser upsert`) changes its rules.
     func requireSignedInUsers() async throws {
-        guard let binary = Self.binary else { throw PocketBaseFailure(description: "FETCHKIT_POCKETBASE is not set") }
-        let upsert = Process()
-        upsert.executableURL = URL(fileURLWithPath: binary)
-        upsert.arguments = [
-            "superuser", "upsert", "admin@example.com", "interop-admin-1", "--dir", folder.file("data").path,
-            "--migrationsDir", folder.file("migrations").path, "--automigrate=false",
-        ]
-        upsert.standardOutput = FileHandle.nullDevice
-        upsert.standardError = FileHandle.nullDevice
-        try upsert.run()
-        upsert.waitUntilExit()
-        let admin = try await send(
-            "POST", "api/collections/_superusers/auth-with-password",
-            ["identity": "admin@example.com", "password": "interop-admin-1"])
         let rule = #"@request.auth.id != """#
         _ = try await send(
             "PATCH", "api/collections/books",
             ["listRule": rule, "viewRule": rule, "createRule": rule, "updateRule": rule, "deleteRule": rule],
-            token: admin["token"] as? String)
+            token: superuserToken())
+    }
+
+    /// A superuser's token, as an administrator signed in to the dashboard has: the superuser
+    /// is made (or updated) with the binary's `superuser upsert`.
+    func superuserToken() async throws -> String? {
+        guard let binary = Self.binary else { throw PocketBaseFailure(description: "FETCHKIT_POCKETBASE is not set") }
+        let upsert = try await ProgramRun.run(
+            executable: URL(fileURLWithPath: binary),
+            [
+                "superuser", "upsert", "admin@example.com", "interop-admin-1", "--dir", folder.file("data").path,
+                "--migrationsDir", folder.file("migrations").path, "--automigrate=false",
+            ])
+        guard upsert.status == 0 else { throw PocketBaseFailure(description: "superuser upsert: \(upsert)") }
+        let admin = try await send(
+            "POST", "api/collections/_superusers/auth-with-password",
+            ["identity": "admin@example.com", "password": "interop-admin-1"])
+        return admin["token"] as? String
     }
 
     /// Signs a new user up and in; the user's token.
@@ -177,14 +177,10 @@ struct PocketBaseInteropTests {
         }
 
         /// Starts a sync and returns its process, to kill it.
-        func startSync() throws -> Process {
-            let process = Process()
-            process.executableURL = try BuiltProducts.executable(named: "booklab")
-            process.arguments = ["--store", store.path, "sync", "--server", server.absoluteString]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        func startSync() throws -> ChildProcess {
+            try ChildProcess(
+                executable: BuiltProducts.executable(named: "booklab"),
+                ["--store", store.path, "sync", "--server", server.absoluteString])
         }
 
         /// Starts `sync --follow`, its output read as it comes.
@@ -261,8 +257,7 @@ struct PocketBaseInteropTests {
         while killed.isRunning, clock.now < deadline, try await server.records().count == before {
             try await Task.sleep(for: .milliseconds(2))
         }
-        Foundation.kill(killed.processIdentifier, SIGKILL)
-        killed.waitUntilExit()
+        _ = await killed.kill()
         count = try await Self.converge(a, b)
         books = try await Self.serverBooks(server)
         #expect(books.doubled.isEmpty, "volumes created twice: \(books.doubled)")
@@ -274,7 +269,7 @@ struct PocketBaseInteropTests {
         #expect(try await a.sync().status == 0)
         let pulling = try b.startSync()
         server.kill()
-        pulling.waitUntilExit()
+        _ = await pulling.exit()
         let failed = try await b.sync()
         #expect(failed.status != 0)
         #expect(failed.errorOutput.contains("cannot reach the sync server"), "\(failed)")
@@ -310,8 +305,8 @@ struct PocketBaseInteropTests {
         while interrupted.isRunning, clock.now < deadline, try await server.records().isEmpty {
             try await Task.sleep(for: .milliseconds(2))
         }
-        Foundation.kill(interrupted.processIdentifier, SIGINT)
-        interrupted.waitUntilExit()
+        interrupted.send(SIGINT)
+        _ = await interrupted.exit()
         let count = try await Self.converge(a, b)
         #expect(count == 20)
         let books = try await Self.serverBooks(server)

@@ -150,18 +150,11 @@ import Testing
     static func shell(
         _ command: String, in folder: URL, environment: [String: String]
     ) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec 2>&1; " + command]
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-        await Blocking.run { process.waitUntilExit() }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", "exec 2>&1; " + command], environment: environment,
+            directory: folder, standardOutput: .pipe, standardError: .standardOutput)
+        let data = await Blocking.run { process.standardOutput?.readDataToEndOfFile() ?? Data() }
+        let ending = await process.exit()
+        return (ending?.status ?? -1, String(decoding: data, as: UTF8.self))
     }
 }

@@ -196,6 +196,26 @@ struct ConcurrencyTests {
         gate.signal()
     }
 
+    @Test func requestsWhoseProgressIsFollowedShareTheOtherRequestsConnections() async throws {
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let client = oneConnectionClientWithAHeldRoute(until: gate)
+        // The callback form follows its request's progress (its handle reports it), which on
+        // Linux takes the session's delegate; the async form does not. One pool, one limit per
+        // host: the second waits for the first's connection and then reuses it. (Two sessions
+        // would be two pools: the second would open a connection of its own at once.)
+        let first = client.fetch(.url(server.url("/held?i=0")), extracting: .string) { _ in }
+        #expect(await server.waitForRequests(count: 1))
+        let second = Task { try await client.fetch(.url(server.url("/held?i=1")), extracting: .string) }
+        try await waitUntil("the second to wait for the connection, or to be sent on another") {
+            client.limiter.counts.parked == 1 || server.receivedRequests.count == 2
+        }
+        gate.signal()
+        #expect(try await second.value == "ok")
+        #expect(server.connectionsUsed == 1)
+        withExtendedLifetime(first) {}
+    }
+
     @Test func spellingsOfAHostThatDifferOnlyInCaseShareItsConnectionLimit() async throws {
         defer { server.stop() }
         let gate = DispatchSemaphore(value: 0)

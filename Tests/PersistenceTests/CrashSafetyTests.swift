@@ -49,28 +49,24 @@ extension Collector<Data> {
         _ binary: URL, _ fixture: StoreFixture, mode: String, afterReports: ClosedRange<Int>, round: Int,
         using generator: inout SystemRandomNumberGenerator
     ) async throws -> [String] {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [fixture.url.path, mode]
-        let pipe = Pipe()
+        let process = try ChildProcess(
+            executable: binary, [fixture.url.path, mode], standardOutput: .pipe, standardError: .inherited)
         let output = Collector<Data>()
-        process.standardOutput = pipe
-        try process.run()
-        let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
+        let reader = try PipeReader(#require(process.standardOutput)) { output.append($0) }
         let wanted = Int.random(in: afterReports, using: &generator)
         do {
             try await waitUntil("round \(round): the writer to start committing") {
                 output.lines.count >= wanted || !process.isRunning
             }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
+            await process.kill()
             throw error
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...30, using: &generator)))
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         #expect(await reader.waitForEnd(timeout: Patience.hang), "round \(round): the output never ended")
-        await Blocking.run { process.waitUntilExit() }
-        #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own")
+        let ending = await process.exit()
+        #expect(ending?.signalled == true, "round \(round): the writer stopped on its own")
         return output.lines
     }
 
@@ -152,17 +148,13 @@ extension Collector<Data> {
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
         let store = try fixture.open([Entry.self, Counter.self])
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [fixture.url.path, "loop"]
-        let pipe = Pipe()
+        let process = try ChildProcess(
+            executable: binary, [fixture.url.path, "loop"], standardOutput: .pipe, standardError: .inherited)
         let output = Collector<Data>()
-        process.standardOutput = pipe
-        try process.run()
-        let reader = PipeReader(pipe.fileHandleForReading) { output.append($0) }
+        let reader = try PipeReader(#require(process.standardOutput)) { output.append($0) }
         defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            _ = process.waitBlocking()
         }
         try await waitUntil("output.lines.count >= 5 || !process.isRunning") {
             output.lines.count >= 5 || !process.isRunning
@@ -177,9 +169,9 @@ extension Collector<Data> {
             output.lines.count > before + 5 || !process.isRunning
         }
         #expect(process.isRunning, "the writer process died while sharing the store")
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         #expect(await reader.waitForEnd(timeout: Patience.hang), "the writer's output never ended")
-        await Blocking.run { process.waitUntilExit() }
+        _ = await process.exit()
         let reported = Set(output.lines.compactMap { Int64($0) })
         let (counters, entries) = try store.context.readAndWait { tx in
             (try tx.count(Query<Counter>()), Set(try tx.fetch(Query<Entry>()).map(\.id)))
@@ -194,19 +186,15 @@ extension Collector<Data> {
         // started (there is no exit hook), and those that ran are committed whole.
         let binary = try CrashWriter.binary()
         let fixture = try StoreFixture()
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [fixture.url.path, mode, "300"]
-        try process.run()
+        let process = try ChildProcess(
+            executable: binary, [fixture.url.path, mode, "300"], standardOutput: .inherited, standardError: .inherited)
         do {
             try await waitUntil("the writer to exit") { !process.isRunning }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            await Blocking.run { process.waitUntilExit() }
+            await process.kill()
             throw error
         }
-        await Blocking.run { process.waitUntilExit() }
-        #expect(process.terminationStatus == 0)
+        #expect(process.ending == ChildProcess.Termination(status: 0, signalled: false))
         let store = try fixture.open([Entry.self])
         let (check, stored) = try store.context.readAndWait { tx in
             (try tx.rows("PRAGMA integrity_check").map { $0[0] }, try tx.fetch(Query<Entry>()))

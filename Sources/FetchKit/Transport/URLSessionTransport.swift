@@ -6,13 +6,15 @@ public import Foundation
 
 /// The default ``HTTPTransport``: a `URLSession` of its own (FoundationNetworking on Linux).
 ///
-/// The session does not cache responses or store cookies, and allows
+/// Every request goes through that one session, so all share its connections and its limit
+/// per host. The session does not cache responses or store cookies, and allows
 /// `maximumConnectionsPerHost` connections per host; ``FetchClient`` keeps its in-flight
 /// requests per host within the same number, so no request waits inside the session for
 /// a connection while its timeout runs.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
-    /// A session with a delegate for downloads and file uploads, whose bytes are counted as they go.
+    /// The delegate for downloads, uploads and requests with a body, whose bytes are counted as
+    /// they go; over `session` itself when the transport made it.
     private let streaming: StreamingSession
     /// Whether the transport made `session` itself (then requests with a body go through
     /// `streaming`, which guards them against a lost answer; a caller's session keeps its own).
@@ -31,8 +33,12 @@ public final class URLSessionTransport: HTTPTransport {
         // The client runs its own timeout clock; the session's must not end a request first.
         configuration.timeoutIntervalForRequest = 7 * 24 * 3600
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        session = URLSession(configuration: configuration)
+        // One session for every request: plain requests are its completion-handler tasks,
+        // the others its delegate's. Two sessions would be two connection pools, each with
+        // its own limit per host, and a request the client parks behind a running one would
+        // not wait for that one's connection but open its own.
         streaming = StreamingSession(configuration: configuration)
+        session = streaming.session
         ownsSession = true
     }
 
@@ -57,7 +63,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        // The transport's own session is the streaming session's, which ends it.
+        if !ownsSession { session.finishTasksAndInvalidate() }
     }
 
     /// Starts a data task for `request`.

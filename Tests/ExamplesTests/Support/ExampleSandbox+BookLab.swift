@@ -17,44 +17,26 @@ extension ExampleSandbox {
     func runInterrupted(
         _ arguments: [String], environment: [String: String], interruptWhen ready: DispatchSemaphore
     ) async throws -> InterruptedRun {
-        let process = Process()
-        process.executableURL = try BuiltProducts.executable(named: "booklab")
-        process.arguments = arguments + ["--store", store.path]
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in self.environment(environment.mapValues { Optional($0) }) { merged[key] = value }
-        process.environment = merged
         // Files, not pipes: nothing has to read them while the program runs.
         let outURL = directory.file("interrupted.out")
         let errURL = directory.file("interrupted.err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let stdout = try FileHandle(forWritingTo: outURL)
-        let stderr = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
-        }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
+        let process = try ChildProcess(
+            executable: BuiltProducts.executable(named: "booklab"), arguments + ["--store", store.path],
+            environment: ChildProcess.environment(changing: self.environment(environment.mapValues { Optional($0) })),
+            standardOutput: .file(outURL), standardError: .file(errURL))
         let isReady = await Blocking.run {
             guard ready.wait(timeout: Patience.hangDeadline) == .success else { return false }
-            kill(pid, SIGINT)  // Ctrl-C
+            process.send(SIGINT)  // Ctrl-C
             return true
         }
-        if !isReady, process.isRunning { process.terminate() }
-        try? await waitUntil("booklab to end") { !process.isRunning }
-        if process.isRunning { process.terminate() }
-        guard isReady, !process.isRunning else {
+        guard isReady, let ending = await process.exit(timeout: Patience.hang) else {
+            await process.kill()
             throw InterruptedRun.Failure(
                 description: isReady
                     ? "booklab did not end within \(Patience.hang) of SIGINT" : "booklab never became ready")
         }
-        process.waitUntilExit()
         return InterruptedRun(
-            status: process.terminationStatus, output: try String(contentsOf: outURL, encoding: .utf8),
+            status: ending.status, output: try String(contentsOf: outURL, encoding: .utf8),
             errorOutput: try String(contentsOf: errURL, encoding: .utf8))
     }
 

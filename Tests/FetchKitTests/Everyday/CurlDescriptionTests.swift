@@ -97,12 +97,9 @@ import Testing
             body: .text("line one\nit's \"quoted\" $HOME `x`"))
         let command = try client.prepare(endpoint).description
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " --silent --output /dev/null"]
-        try process.run()
-        await Blocking.run { process.waitUntilExit() }
-        #expect(process.terminationStatus == 0)
+        let run = try await ProgramRun.run(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", command + " --silent --output /dev/null"])
+        #expect(run.status == 0, "\(run)")
         let request = try #require(server.requests(to: "/notes").first)
         #expect(request.queryValue("tag") == "it's & more")
         #expect(request.header("X-Client") == "it's")

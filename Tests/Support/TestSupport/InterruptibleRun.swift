@@ -2,14 +2,15 @@ import Foundation
 
 /// A program run that a test interrupts: started, watched line by line, sent a signal.
 public final class InterruptibleRun: @unchecked Sendable {
-    // `@unchecked Sendable`: `output`, `triggers` and `reader` are guarded by `lock`; the rest is immutable after init,
-    // except that `process` is started once, by init or by `interruptOnceArmed`, before anything else uses it.
-    private let process = Process()
+    // `@unchecked Sendable`: `output`, `triggers`, `reader` and `child` are guarded by `lock`; the rest is
+    // immutable after init.
     private let lock = NSLock()
     private var output = ""
-    private let stdout = Pipe()
-    private let stderr = Pipe()
-    private let finished = DispatchSemaphore(value: 0)
+    private let executable: URL
+    private let arguments: [String]
+    private let environment: [String: String]
+    private var child: ChildProcess?
+    private let started = DispatchSemaphore(value: 0)
     private var reader: PipeReader?
     private var triggers: [Trigger] = []
 
@@ -30,26 +31,28 @@ public final class InterruptibleRun: @unchecked Sendable {
     ///   - startsNow: whether to start it at once; otherwise ``interruptOnceArmed(after:timeout:)``
     ///     starts it on the thread that watches it.
     public init(_ name: String, _ arguments: [String], environment: [String: String?], startsNow: Bool = true) throws {
-        process.executableURL = try BuiltProducts.executable(named: name)
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [finished] _ in finished.signal() }
-        if startsNow {
-            try process.run()
-            startReading()
-        }
+        executable = try BuiltProducts.executable(named: name)
+        self.arguments = arguments
+        self.environment = ChildProcess.environment(changing: environment)
+        if startsNow { try start() }
     }
 
-    /// Starts reading standard output, once the program runs (see ``PipeReader`` for why not
+    /// Starts the program and reads its standard output (see ``PipeReader`` for why not
     /// `readabilityHandler`).
-    private func startReading() {
-        let reader = PipeReader(stdout.fileHandleForReading) { [weak self] data in self?.received(data) }
-        lock.withLock { self.reader = reader }
+    private func start() throws {
+        let child = try ChildProcess(
+            executable: executable, arguments, environment: environment, standardOutput: .pipe, standardError: .pipe)
+        let reader = child.standardOutput.map { PipeReader($0) { [weak self] data in self?.received(data) } }
+        lock.withLock {
+            self.child = child
+            self.reader = reader
+        }
+        started.signal()
+    }
+
+    /// The program, once started.
+    private var process: ChildProcess? {
+        lock.withLock { child }
     }
 
     /// Appends what the reader thread read and runs the triggers it satisfies.
@@ -75,7 +78,7 @@ public final class InterruptibleRun: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while !printed.contains(text) {
-            if clock.now >= deadline || !process.isRunning { return printed.contains(text) }
+            if clock.now >= deadline || process?.isRunning != true { return printed.contains(text) }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return true
@@ -83,7 +86,7 @@ public final class InterruptibleRun: @unchecked Sendable {
 
     /// Sends SIGINT, as Ctrl-C does.
     public func interrupt() {
-        kill(process.processIdentifier, SIGINT)
+        process?.send(SIGINT)
     }
 
     /// Runs `action` on the thread that reads standard output as soon as it contains `text`.
@@ -111,22 +114,21 @@ public final class InterruptibleRun: @unchecked Sendable {
     /// - Returns: whether the handler was seen, or the program ended (or could not start) first;
     ///   the signal is sent only when it was seen.
     public func interruptOnceArmed(after delay: Duration, timeout: Duration) async -> Arming {
-        let process = process
-        return await Blocking.run { () -> Arming in
-            if !process.isRunning, process.processIdentifier == 0 {
-                do { try process.run() } catch { return .endedFirst }
-                self.startReading()
+        await Blocking.run { () -> Arming in
+            if self.process == nil {
+                do { try self.start() } catch { return .endedFirst }
             }
+            guard let process = self.process else { return .endedFirst }
             let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
             var seen = false
             while !seen, Date() < deadline, process.isRunning {
-                seen = Self.catchesSIGINT(process.processIdentifier)
+                seen = Self.catchesSIGINT(process.pid)
                 if !seen { usleep(500) }
             }
             guard seen else { return process.isRunning ? .neverArmed : .endedFirst }
             let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
             if microseconds > 0 { usleep(useconds_t(microseconds)) }
-            kill(process.processIdentifier, SIGINT)
+            process.send(SIGINT)
             return .armed
         }
     }
@@ -162,20 +164,24 @@ public final class InterruptibleRun: @unchecked Sendable {
     public func finish(
         timeout: Duration
     ) async -> (status: Int32?, output: String, errorOutput: String, signalled: Bool) {
-        let seconds = Double(timeout.components.seconds)
-        let waited = await Blocking.run { [finished] in finished.wait(timeout: .now() + seconds) }
-        if waited == .timedOut {
-            process.terminate()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        let process = await Blocking.run { [started] () -> ChildProcess? in
+            guard started.wait(timeout: timeout.fromNow) == .success else { return nil }
+            started.signal()
+            return self.process
+        }
+        guard let process, let ending = await process.exit(timeout: clock.now.duration(to: deadline)) else {
+            await process?.kill()
             return (nil, printed, "", false)
         }
         // The program has ended: its end of the pipe is closed, so the reader reaches the end
         // at once (unless a child it started still holds the pipe: then the output says so).
         let reachedEnd = await lock.withLock { reader }?.waitForEnd(timeout: Patience.hang) ?? true
-        let errors = await Blocking.run { [stderr] in stderr.fileHandleForReading.readDataToEndOfFile() }
+        let errors = await Blocking.run { process.standardError?.readDataToEndOfFile() ?? Data() }
         let output = reachedEnd ? printed : printed + "\n[InterruptibleRun: standard output never reached its end]"
         return (
-            process.terminationStatus, output, String(decoding: errors, as: UTF8.self),
-            process.terminationReason == .uncaughtSignal
+            ending.status, output, String(decoding: errors, as: UTF8.self), ending.signalled
         )
     }
 }

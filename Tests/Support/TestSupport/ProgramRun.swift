@@ -48,40 +48,29 @@ public struct ProgramRun: Sendable, CustomStringConvertible {
         timeout: Duration = Patience.hang
     ) async throws -> ProgramRun {
         let name = executable.lastPathComponent
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(
+                executable: executable, arguments, environment: ChildProcess.environment(changing: environment),
+                standardOutput: .pipe, standardError: .pipe)
         } catch {
             throw ProgramRunError(description: "\(name) could not start: \(error)")
         }
-        // Read both pipes and wait for the exit on Dispatch's threads, never on the
+        // Read both pipes and wait for the exit on threads of their own, never on the
         // cooperative pool (which has one thread per core): blocking there would stall every
         // other async test while the program runs.
-        async let outData = Blocking.run { stdout.fileHandleForReading.readDataToEndOfFile() }
-        async let errData = Blocking.run { stderr.fileHandleForReading.readDataToEndOfFile() }
-        let seconds = Double(timeout.components.seconds)
-        let waited = await Blocking.run { finished.wait(timeout: .now() + seconds) }
-        if waited == .timedOut {
-            process.terminate()
+        let stdout = process.standardOutput, stderr = process.standardError
+        async let outData = Blocking.run { stdout?.readDataToEndOfFile() ?? Data() }
+        async let errData = Blocking.run { stderr?.readDataToEndOfFile() ?? Data() }
+        guard let ending = await process.exit(timeout: timeout) else {
+            await process.kill()
             _ = await (outData, errData)
             throw ProgramRunError(
                 description: "\(name) \(arguments.joined(separator: " ")) did not finish in \(timeout)")
         }
         let (out, err) = await (outData, errData)
         return ProgramRun(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            status: ending.status, output: String(decoding: out, as: UTF8.self),
             errorOutput: String(decoding: err, as: UTF8.self))
     }
 }

@@ -22,12 +22,12 @@ enum Worker {
         var description: String { killed ? "killed" : "exit \(status): \(output)" }
     }
 
-    /// The process identifier of the running worker, for a backend fault that kills it.
-    static let running = Locked<Int32?>(nil)
+    /// The running worker, for a backend fault that kills it.
+    static let running = Locked<ChildProcess?>(nil)
 
     /// Kills the running worker (from a backend fault, after the write is applied).
     @Sendable static func killRunning() {
-        if let pid = running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        running.withLock { $0 }?.send(SIGKILL)
     }
 
     /// Runs one sync in a child process.
@@ -40,31 +40,22 @@ enum Worker {
     static func sync(
         _ fixture: SyncFixture, withoutKeys: Bool = false, overlap: Int = 5000, concurrency: Int = 1
     ) async throws -> Ending {
-        let process = Process()
-        process.executableURL = try BuiltProducts.executable(named: "SyncWorker")
-        process.arguments = [
-            fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency),
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["FETCHKIT_SYNC_NO_KEYS"] = withoutKeys ? "1" : nil
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        running.withLock { $0 = process.processIdentifier }
-        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-        let waited = await Blocking.run { finished.wait(timeout: Patience.hangDeadline) }
+        let process = try ChildProcess(
+            executable: BuiltProducts.executable(named: "SyncWorker"),
+            [fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency)],
+            environment: ChildProcess.environment(changing: ["FETCHKIT_SYNC_NO_KEYS": withoutKeys ? "1" : nil]),
+            standardOutput: .pipe, standardError: .standardOutput)
+        running.withLock { $0 = process }
+        let data = await Blocking.run { process.standardOutput?.readDataToEndOfFile() ?? Data() }
+        let ending = await process.exit(timeout: Patience.hang)
         running.withLock { $0 = nil }
-        if waited == .timedOut {
-            process.terminate()
+        guard let ending else {
+            await process.kill()
             throw WorkerError(description: "SyncWorker did not finish in \(Patience.hang)")
         }
         return Ending(
-            killed: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
-            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+            killed: ending.signalled && ending.status == SIGKILL,
+            status: ending.status, output: String(decoding: data, as: UTF8.self))
     }
 }
 
