@@ -192,7 +192,8 @@ public final class ChildProcess: Sendable {
         #if canImport(Darwin)
             return posix_spawn_file_actions_addchdir_np(&actions, path) == 0
         #else
-            typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+            typealias Function =
+                @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
             else { return false }
             return unsafeBitCast(symbol, to: Function.self)(&actions, path) == 0
@@ -220,16 +221,16 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Sends SIGTERM.
-    public func terminate() { send(SIGTERM) }
-
     /// Waits for the end on the calling thread, for at most `timeout` (forever when nil).
     ///
     /// - Parameter timeout: the bound.
     /// - Returns: how it ended, or nil when it still runs.
     public func waitBlocking(timeout: Duration? = nil) -> Termination? {
-        let waited = timeout.map { ended.wait(timeout: $0.fromNow) } ?? { ended.wait(); return .success }()
-        guard waited == .success else { return nil }
+        if let timeout {
+            guard ended.wait(timeout: timeout.fromNow) == .success else { return nil }
+        } else {
+            ended.wait()
+        }
         ended.signal()  // For the next caller: the end stays reached.
         return ending
     }
