@@ -1,7 +1,6 @@
 #if canImport(FoundationNetworking)
     import FetchKit
     import FetchKitTesting
-    import Locking
     import Foundation
     import TestSupport
     import Testing
@@ -17,8 +16,6 @@
     @Suite("A connection that closes after the request and before the answer")
     struct LostAnswerTests {
         let server = StubServer()
-        /// The connections that carried a request, and the one closed without an answer.
-        let served = Locked<(connections: Set<Int>, lost: Int?)>(([], nil))
 
         /// How the server ends the connection: in order (`FIN`) or with a reset (`RST`).
         enum Ending: String, CaseIterable, Sendable {
@@ -28,19 +25,10 @@
 
         /// Routes `method` `path`: answered with `answer`, except the first request that arrives
         /// on a connection that carried one before, which is read and then ended as `ending` says.
-        func route(_ method: HTTPMethod, _ path: String, _ ending: Ending, answer: StubResponse) {
-            let served = served
-            server.route(
-                method.rawValue, path,
-                handler: { request in
-                    let lose = served.withLock { state -> Bool in
-                        let reused = !state.connections.insert(request.connectionID).inserted
-                        guard reused, state.lost == nil else { return false }
-                        state.lost = request.connectionID
-                        return true
-                    }
-                    return lose ? ending.response : answer
-                })
+        func route(_ method: HTTPMethod, _ path: String, _ ending: Ending, answer: StubResponse) -> ReusedConnectionFault {
+            let fault = ReusedConnectionFault(ending.response)
+            server.route(method.rawValue, path, handler: fault.handler(answering: answer))
+            return fault
         }
 
         /// A client that never times out within a test: a lost answer has to end without it.
@@ -52,12 +40,13 @@
             }
         }
 
-        /// Sends `endpoint` one request after the other until one was lost (whether libcurl reuses
-        /// a connection depends on timing: it drops one that stayed idle for two minutes), at most
-        /// 20 times. Returns how many were sent and the error of the lost one.
-        func sendUntilOneIsLost(_ client: FetchClient, _ endpoint: TestEndpoint) async -> (sent: Int, error: FetchError?) {
+        /// Sends `endpoint` one request after the other until `fault` failed one, at most 20
+        /// times. Returns how many were sent and the error of the lost one.
+        func sendUntilOneIsLost(
+            _ client: FetchClient, _ endpoint: TestEndpoint, _ fault: ReusedConnectionFault
+        ) async -> (sent: Int, error: FetchError?) {
             var sent = 0
-            while served.current.lost == nil, sent < 20 {
+            while fault.connection == nil, sent < 20 {
                 sent += 1
                 do throws(FetchError) {
                     _ = try await client.fetch(endpoint, extracting: .data)
@@ -70,12 +59,12 @@
 
         @Test(arguments: [HTTPMethod.post, .patch], Ending.allCases)
         func aRequestTheServerMayHaveAppliedFailsAtOnceAndIsNotSentAgain(method: HTTPMethod, ending: Ending) async throws {
-            route(method, "/orders", ending, answer: .text("stored"))
+            let fault = route(method, "/orders", ending, answer: .text("stored"))
             try server.start()
             defer { server.stop() }
             let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/orders", method: method, body: .text("1 book"))
-            let (sent, error) = await sendUntilOneIsLost(client(), endpoint)
-            try #require(served.current.lost != nil, "no request was sent on a reused connection")
+            let (sent, error) = await sendUntilOneIsLost(client(), endpoint, fault)
+            try #require(fault.connection != nil, "no request was sent on a reused connection")
             #expect(error?.code == .connectionLost, "\(String(describing: error))")
             #expect(error?.description.contains("may have received it") == true, "\(String(describing: error))")
             // Each request reached the server whole once: the lost one was not sent whole again.
@@ -85,13 +74,13 @@
 
         @Test(arguments: Ending.allCases)
         func anIdempotentRequestIsRetriedByThePolicyWithItsBody(ending: Ending) async throws {
-            route(.put, "/shelf/1", ending, answer: .text("stored"))
+            let fault = route(.put, "/shelf/1", ending, answer: .text("stored"))
             try server.start()
             defer { server.stop() }
             let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/shelf/1", method: .put, body: .text("Dune"))
             let (sent, error) = await sendUntilOneIsLost(
-                client(RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1))), endpoint)
-            try #require(served.current.lost != nil, "no request was sent on a reused connection")
+                client(RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1))), endpoint, fault)
+            try #require(fault.connection != nil, "no request was sent on a reused connection")
             #expect(error == nil, "\(String(describing: error))")
             // The lost one was sent once more, whole, by the retry policy.
             let whole = server.requests(to: "/shelf/1").filter { $0.body == Data("Dune".utf8) }
@@ -105,12 +94,12 @@
             let file = folder.file("photo.jpg")
             let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0) })
             try bytes.write(to: file)
-            route(.post, "/upload", ending, answer: .text("stored"))
+            let fault = route(.post, "/upload", ending, answer: .text("stored"))
             try server.start()
             defer { server.stop() }
             let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/upload", method: .post, body: .file(file))
-            let (sent, error) = await sendUntilOneIsLost(client(), endpoint)
-            try #require(served.current.lost != nil, "no request was sent on a reused connection")
+            let (sent, error) = await sendUntilOneIsLost(client(), endpoint, fault)
+            try #require(fault.connection != nil, "no request was sent on a reused connection")
             #expect(error?.code == .connectionLost, "\(String(describing: error))")
             #expect(server.requests(to: "/upload").filter { $0.bodyLength == bytes.count }.count == sent)
         }

@@ -1,7 +1,6 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
-import Locking
 import TestSupport
 import Testing
 
@@ -119,28 +118,18 @@ import Testing
         // is: libcurl sends the body again on a new connection, from the start. Every other upload
         // is answered. Whether libcurl reuses a connection depends on timing, so uploads go one
         // after the other until one was sent on a reused connection.
-        let served = Locked<(connections: Set<Int>, closed: Int?)>(([], nil))
-        server.route(
-            "PUT", "/up",
-            handler: { request in
-                let close = served.withLock { state -> Bool in
-                    let reused = !state.connections.insert(request.connectionID).inserted
-                    guard reused, state.closed == nil else { return false }
-                    state.closed = request.connectionID
-                    return true
-                }
-                return close ? .closeWithoutAnswer : .json(#"{"stored":true}"#)
-            })
+        let fault = ReusedConnectionFault(.closeWithoutAnswer)
+        server.route("PUT", "/up", handler: fault.handler(answering: .json(#"{"stored":true}"#)))
         let file = try Self.temporaryFile(size: 1 << 20)
         defer { try? FileManager.default.removeItem(at: file) }
         let client = FetchClient { $0.retryPolicy = .none }
         let endpoint = TestEndpoint(baseURL: server.baseURL, path: "/up", method: .put, body: .file(file))
         var attempts = 0
-        while served.current.closed == nil, attempts < 20 {
+        while fault.connection == nil, attempts < 20 {
             attempts += 1
             #expect(try await client.fetch(endpoint, extracting: .string) == #"{"stored":true}"#)
         }
-        let closed = try #require(served.current.closed, "no upload was sent on a reused connection")
+        let closed = try #require(fault.connection, "no upload was sent on a reused connection")
         let requests = server.requests(to: "/up")
         // The upload sent on the closed connection was sent again, whole, on another one.
         let closedAt = try #require(requests.lastIndex { $0.connectionID == closed })
