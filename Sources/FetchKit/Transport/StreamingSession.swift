@@ -10,8 +10,10 @@ import Locking
 ///
 /// Completion-handler tasks do not update their byte counters on Linux until they end,
 /// so `URLSessionTransport` sends these exchanges here, where the delegate sees every chunk.
-/// Its own session's completion-handler tasks use the same `URLSession` (a task with a
-/// completion handler bypasses the delegate), so all its requests share one connection pool.
+/// The transport's own completion-handler tasks use the same `URLSession`, so all its requests
+/// share one connection pool: their response, data and completion go to the handler, not the
+/// delegate, while a redirect, a challenge or a body rewind of theirs comes here (a plain request
+/// has no body, so its redirect is followed as without a delegate).
 ///
 /// An exchange cancelled while it runs leaves nothing behind: its file is created, written and
 /// removed under its lock, so once ``Exchange/cancel()`` has returned no file of it exists or

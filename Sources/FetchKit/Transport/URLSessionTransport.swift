@@ -7,7 +7,9 @@ public import Foundation
 /// The default ``HTTPTransport``: a `URLSession` of its own (FoundationNetworking on Linux).
 ///
 /// Every request goes through that one session, so all share its connections and its limit
-/// per host. The session does not cache responses or store cookies, and allows
+/// per host (a transport made over a caller's session, ``init(session:)``, sends downloads,
+/// uploads and streams through a second session of its own). The session does not cache
+/// responses or store cookies, and allows
 /// `maximumConnectionsPerHost` connections per host; ``FetchClient`` keeps its in-flight
 /// requests per host within the same number, so no request waits inside the session for
 /// a connection while its timeout runs.
@@ -47,7 +49,8 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// ``send(_:completion:)`` sends every request through that session, its delegate's
     /// certificate and credential handling included; on Linux that leaves out the guard
-    /// against a lost answer that the transport's own session gives requests with a body.
+    /// against a lost answer that the transport's own session gives requests with a body. The
+    /// transport ends that session (`finishTasksAndInvalidate()`) when it is released.
     ///
     /// - Parameter session: the session to send requests with.
     public init(session: URLSession) {

@@ -12,10 +12,13 @@ import Locking
 /// Foundation's `Process.run()` on Linux finds the highest open descriptor by scanning
 /// `/proc/self/fd` with a read past its buffer (`findMaximumOpenFromProcSelfFD`, see
 /// `Docs/KnownIssues.md`): AddressSanitizer stops the run there, and an unsanitized run crashed
-/// on it once. This spawns directly: standard input from `/dev/null` or a pipe, output to
-/// `/dev/null` or a pipe, every other descriptor closed in the child (so a child never holds a
-/// test's socket or another child's pipe open), default signal dispositions and an empty mask.
-/// A thread of its own waits for the exit, so `isRunning` and the status need no polling.
+/// on it once. This spawns directly: standard input from `/dev/null`, each output discarded,
+/// piped, written to a file or inherited (see ``Output``), every other descriptor closed in the
+/// child (so a child never holds a test's socket or another child's pipe open), default signal
+/// dispositions and an empty mask. A thread of its own waits for the exit, so `isRunning` and
+/// the status need no polling. On Linux it needs glibc 2.34 or later
+/// (`posix_spawn_file_actions_addclosefrom_np`; Debian 12 has 2.36): with an older C library
+/// every start throws a ``ProgramRunError`` that says so.
 public final class ChildProcess: Sendable {
     /// Where the child's standard output or standard error goes.
     public enum Output: Sendable, Equatable {
@@ -33,7 +36,8 @@ public final class ChildProcess: Sendable {
 
     /// How a child ended.
     public struct Termination: Sendable, Equatable {
-        /// The exit status, or the number of the signal that ended it.
+        /// The exit status, or the number of the signal that ended it (-1: the child could not be
+        /// waited for).
         public let status: Int32
         /// Whether `status` is a signal number.
         public let signalled: Bool
@@ -87,7 +91,6 @@ public final class ChildProcess: Sendable {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
 
-        var parentEnds: [Int32] = []
         var childEnds: [Int32] = []
         defer { for fd in childEnds { close(fd) } }
         func pipeFor(_ target: Int32) throws -> FileHandle {
@@ -99,7 +102,6 @@ public final class ChildProcess: Sendable {
             // (the spawn's `dup2` clears the flag on the child's copy).
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-            parentEnds.append(fds[0])
             childEnds.append(fds[1])
             posix_spawn_file_actions_adddup2(&actions, fds[1], target)
             return FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
@@ -107,6 +109,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var outHandle: FileHandle?
         var errHandle: FileHandle?
+        #if canImport(Darwin)
+            // POSIX_SPAWN_CLOEXEC_DEFAULT closes every descriptor no action names, 0–2 included.
+            if standardOutput == .inherited { posix_spawn_file_actions_addinherit_np(&actions, 1) }
+            if standardError == .inherited { posix_spawn_file_actions_addinherit_np(&actions, 2) }
+        #endif
         do {
             switch standardOutput {
             case .pipe: outHandle = try pipeFor(1)
@@ -123,10 +130,7 @@ public final class ChildProcess: Sendable {
             case .discarded: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             case .standardOutput: posix_spawn_file_actions_adddup2(&actions, 1, 2)
             }
-        } catch {
-            for fd in parentEnds { close(fd) }
-            throw error
-        }
+        }  // A pipe made before a failure is closed by its handle, released with it.
         if let directory {
             guard Self.addChangeDirectory(&actions, directory.path) else {
                 throw ProgramRunError(description: "\(path): this C library cannot set a child's directory")
@@ -162,15 +166,27 @@ public final class ChildProcess: Sendable {
         self.standardOutput = outHandle
         self.standardError = errHandle
         Thread.detachNewThread { [ended, termination, pid] in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-            // WIFSIGNALED / WTERMSIG / WEXITSTATUS, spelled out: they are C macros.
-            let signal = status & 0x7f
-            let ending =
-                signal != 0 && signal != 0x7f
-                ? Termination(status: signal, signalled: true)
-                : Termination(status: (status >> 8) & 0xff, signalled: false)
-            termination.withLock { $0 = ending }
+            // Wait for the end without reaping (`WNOWAIT`), then reap under the lock `send(_:)`
+            // takes: until the end is recorded the pid stays this child's (a zombie at worst),
+            // so a signal never reaches a process that reused the number.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+            termination.withLock { ending in
+                var status: Int32 = 0
+                var reaped: pid_t
+                repeat { reaped = waitpid(pid, &status, 0) } while reaped == -1 && errno == EINTR
+                guard reaped == pid else {
+                    // The child could not be waited for: no status to read.
+                    ending = Termination(status: -1, signalled: false)
+                    return
+                }
+                // WIFSIGNALED / WTERMSIG / WEXITSTATUS, spelled out: they are C macros.
+                let signal = status & 0x7f
+                ending =
+                    signal != 0 && signal != 0x7f
+                    ? Termination(status: signal, signalled: true)
+                    : Termination(status: (status >> 8) & 0xff, signalled: false)
+            }
             ended.signal()
         }
     }
