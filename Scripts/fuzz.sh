@@ -36,16 +36,24 @@ build() {
   swift build -c release --package-path Fuzz --scratch-path "$scratch" \
     --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
 }
-counted() { objdump -h "$scratch/release/$target" | grep -q sancov; }
+# The section table is read whole before it is searched: `objdump | grep -q` under pipefail
+# fails whenever grep stops reading before objdump has written its last block (SIGPIPE), which
+# here was one check in two.
+counted() {
+  local sections
+  sections="$(objdump -h "$scratch/release/$target")" || return 1
+  [[ "$sections" == *__sancov_cntrs* ]]
+}
 mkdir -p "$scratch"
 # One build at a time: runs of several targets side by side share the build folder.
 exec 9>"$scratch/.build-lock"
 flock 9
 build
 if ! counted; then
-  # An incremental build (after a change to the library) has relinked targets without their
-  # counters: build once more from nothing, keeping the corpora, the logs and any crash, and
-  # give up only if that is blind too. A target running meanwhile keeps its open binary.
+  # A binary without counters would let libFuzzer run blind: build once more from nothing,
+  # keeping the corpora, the logs and any crash, and give up only if that is blind too. (The
+  # blind relinks seen before were the pipefail false negative above; the rebuild stays as a
+  # guard.) A target running meanwhile keeps its open binary.
   echo "$target was built without coverage counters; building again from a clean folder" >&2
   find "$scratch" -mindepth 1 -maxdepth 1 ! -name corpus ! -name logs ! -name artifacts ! -name .build-lock \
     -exec rm -rf {} +
