@@ -35,7 +35,7 @@ extension RemoteCollection where Entity.ID == String {
     ///
     /// Every property of the result can still be changed (`keeping`, `retaining`, `batch`, the
     /// conflict check); a record whose id is not the local key (PocketBase's id beside the app's
-    /// own) is described with ``init(name:cursor:version:changes:page:create:update:delete:read:serverID:written:conflictCheck:identities:isCursorRejected:isAlreadyExisting:idempotencyKeyHeader:keeping:retaining:batch:schemaVersion:)``
+    /// own) is described with ``init(name:cursor:version:changes:page:create:update:delete:read:lookup:serverID:written:conflictCheck:identities:narrowing:isCursorRejected:isAlreadyExisting:idempotencyKeyHeader:keeping:retaining:batch:schemaVersion:)``
     /// and ``serverID`` instead, as booklab does.
     ///
     /// - Parameters:
@@ -75,6 +75,11 @@ extension RemoteCollection where Entity.ID == String {
             update: { record, _ in records.request(record.id, method: .patch, body: .json(record)) },
             delete: { record in records.request(record.id, method: .delete) },
             read: { record in records.request(record.id) },
+            lookup: { ids in
+                records.list(
+                    sort: "id", perPage: min(max(ids.count, 1), 1000),
+                    filter: "(" + ids.map { "id = \(PocketBaseRecords.quoted($0))" }.joined(separator: " || ") + ")")
+            },
             conflictCheck: .readBeforeWrite,
             identities: IdentityListing(
                 every: reconciling,
@@ -85,7 +90,8 @@ extension RemoteCollection where Entity.ID == String {
                 },
                 page: Extraction.decode(PocketBaseRecords.Page<PocketBaseRecords.ID>.self).map { page in
                     (page.items.map(\.id), page.items.count == 1000)
-                }))
+                }),
+            narrowing: PocketBaseRecords.narrowed)
     }
 }
 
@@ -110,6 +116,21 @@ struct PocketBaseRecords: Sendable {
         var path = "/api/collections/\(collection)/records"
         if let id { path += "/\(id)" }
         return Request(baseURL: server, path: path, method: method, body: body)
+    }
+
+    /// A listing narrowed to a scope: its `filter` parameter joined to the listing's own filter
+    /// with `&&` (PocketBase's filter syntax: `owner = 'u1'`), its other parameters added as query
+    /// items.
+    @Sendable static func narrowed(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
+        guard var list = request as? Request else { return ScopedRequest(request, adding: scope) }
+        for (name, value) in scope.parameters.sorted(by: { $0.key < $1.key }) {
+            if name == "filter", let index = list.queryItems.firstIndex(where: { $0.name == "filter" }) {
+                list.queryItems[index].value = "(\(list.queryItems[index].value ?? "")) && (\(value))"
+            } else {
+                list.queryItems.append(URLQueryItem(name: name, value: value))
+            }
+        }
+        return list
     }
 
     /// A filter's string literal: quoted, its quotes and backslashes escaped.

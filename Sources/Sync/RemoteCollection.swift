@@ -70,6 +70,14 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// conflicts before an update (``ConflictCheck/readBeforeWrite``), and to tell a record the
     /// server deleted from a write it refused with `404` while it still has the record.
     public var read: (@Sendable (_ record: Entity) -> any Endpoint)?
+    /// The request that lists the records with these identities, answered as a page of changes
+    /// (read by ``page``), or `nil` when the API has none (`?ids=a,b`, PocketBase's
+    /// `filter=(id='a' || id='b')`).
+    ///
+    /// A ``SyncGroup`` looks up with it the parents a child's page refers to that the parent
+    /// collection's pull did not bring (a parent outside that collection's scopes), and stores
+    /// them in the child's page transaction: the parents a scoped row needs come with it.
+    public var lookup: (@Sendable (_ identities: [Entity.ID]) -> any Endpoint)?
     /// The property that holds a record's identity on the server, when the server chooses it
     /// and it is not the local key (PocketBase's `id` beside an app's own key), or `nil` when
     /// the local key is the server's identity.
@@ -103,6 +111,11 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// Lists every identity on the server, to delete local rows the server deleted without a
     /// tombstone (``IdentityListing``); `nil` when the change feed reports all deletions.
     public var identities: IdentityListing<Entity>?
+    /// Narrows a listing request, of changes (``changes``) or of identities (``identities``), to a
+    /// scope (``SyncScope``, ``SyncedCollection/scope(to:)``). By default
+    /// (``narrowedByQuery(_:to:)``) each of the scope's parameters is added as a query item; the
+    /// PocketBase preset adds a `filter` parameter to the listing's own filter with `&&`.
+    public var narrowing: @Sendable (_ request: any Endpoint, _ scope: SyncScope) -> any Endpoint
     /// Whether an error from the changes request means the cursor is no longer valid, so that
     /// the mirror starts one full resync. By default a `410 Gone`, or a `400`/`409` whose body
     /// mentions `syncStateNotFound`, `must-refetch` or an expired token.
@@ -152,6 +165,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - update: the request updating a record from its base, or `nil` when the app cannot.
     ///   - delete: the request deleting a record, or `nil` when the app cannot.
     ///   - read: the request reading one record, or `nil`.
+    ///   - lookup: the request listing the records of some identities, as a page, or `nil`.
     ///   - serverID: the property holding a record's identity on the server, or `nil` when
     ///     the local key is that identity.
     ///   - written: reads the server's record from a write's response, `nil` when it carries
@@ -159,6 +173,8 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///     `PathDecoder` when it is one, `nil` for other JSON or an empty body.
     ///   - conflictCheck: how updates find conflicts; by default none (last write wins).
     ///   - identities: the identity listing for hard deletes, or `nil`.
+    ///   - narrowing: narrows a listing request to a scope; by default the scope's parameters
+    ///     become query items.
     ///   - isCursorRejected: whether an error means the cursor is invalid.
     ///   - isAlreadyExisting: whether a create's error means the record exists.
     ///   - idempotencyKeyHeader: the idempotency key's header, or `nil`.
@@ -174,10 +190,13 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? = nil,
         delete: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
         read: (@Sendable (_ record: Entity) -> any Endpoint)? = nil,
+        lookup: (@Sendable (_ identities: [Entity.ID]) -> any Endpoint)? = nil,
         serverID: (any WritableKeyPath<Entity, String?> & Sendable)? = nil,
         written: Extraction<Entity?>? = nil,
         conflictCheck: ConflictCheck<Entity> = .none,
         identities: IdentityListing<Entity>? = nil,
+        narrowing: @escaping @Sendable (_ request: any Endpoint, _ scope: SyncScope) -> any Endpoint =
+            RemoteCollection.narrowedByQuery,
         isCursorRejected: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.cursorRejectedByDefault,
         isAlreadyExisting: @escaping @Sendable (FetchError) -> Bool = RemoteCollection.alreadyExistingByDefault,
         idempotencyKeyHeader: String? = "Idempotency-Key",
@@ -198,6 +217,8 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.update = update
         self.delete = delete
         self.read = read
+        self.lookup = lookup
+        self.narrowing = narrowing
         self.serverID = serverID
         self.written = written ?? .custom { data, _ in try SyncJSON.record(Entity.self, from: data) }
         self.conflictCheck = conflictCheck
@@ -218,6 +239,17 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         return ["syncstatenotfound", "must-refetch", "expired"].contains { body.contains($0) }
     }
 
+    /// The default narrowing of a listing to a scope: `request` with each of the scope's
+    /// parameters added as a query item, sorted by name.
+    ///
+    /// - Parameters:
+    ///   - request: a listing request (of changes or identities).
+    ///   - scope: the scope.
+    /// - Returns: the request, narrowed.
+    @Sendable public static func narrowedByQuery(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
+        ScopedRequest(request, adding: scope)
+    }
+
     /// The default test for "already exists": a `409`, or a `400` whose body says
     /// `validation_not_unique` (PocketBase's answer to a duplicate id).
     @Sendable public static func alreadyExistingByDefault(_ error: FetchError) -> Bool {
@@ -225,4 +257,25 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         if status == 409 { return true }
         return status == 400 && (error.bodyExcerpt?.contains("validation_not_unique") ?? false)
     }
+}
+
+/// A listing request with the query items of a scope: the rest is the request's own.
+struct ScopedRequest: Endpoint {
+    let request: any Endpoint
+    let queryItems: [URLQueryItem]
+
+    init(_ request: any Endpoint, adding scope: SyncScope) {
+        self.request = request
+        queryItems =
+            request.queryItems
+            + scope.parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+    }
+
+    var baseURL: URL { request.baseURL }
+    var path: String { request.path }
+    var method: HTTPMethod { request.method }
+    var headers: [String: String] { request.headers }
+    var body: RequestBody? { request.body }
+    var timeout: Duration? { request.timeout }
+    var cachePolicy: CachePolicy { request.cachePolicy }
 }

@@ -22,6 +22,16 @@ struct SyncCheckpoint: StoredEntity {
     /// The fingerprint of the records an identity listing named that the last resync it began
     /// did not bring (records the pull never keeps): a resync is not begun again for them.
     var unkept: String?
+    /// On a scope's checkpoint: the collection it belongs to (`nil` on the collection's own).
+    var collection: String?
+    /// On a scope's checkpoint: the scope.
+    var scope: SyncScope?
+    /// A scope the collection left (on the scope's checkpoint), or the whole collection left for
+    /// scopes (on the collection's own): its rows are pruned once the scopes have been pulled.
+    var retired: Bool?
+    /// On the collection's own checkpoint: the collection is pulled by scopes, not whole.
+    var scoped: Bool?
 
     static let entityName = "SyncCheckpoint"
+    static let collection = Field<SyncCheckpoint, String?>("collection")
 }

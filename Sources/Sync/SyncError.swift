@@ -49,6 +49,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// ``SyncError/property`` the reference, the message the parent. Nothing of the page is
         /// applied; the next sync reads it again.
         public static let missingParent = Code("missingParent")
+        /// The server refused the listing of a scope (a `4xx` to its first page: a filter it
+        /// does not take, a parameter it does not know): ``SyncError/page`` names the scope.
+        /// Nothing of the scope is applied and the collection's rows stay; change or drop the
+        /// scope (``SyncedCollection/scope(to:)``).
+        public static let scopeRefused = Code("scopeRefused")
         /// The mirror was used in a way it does not support (a keyset cursor without a version).
         public static let misuse = Code("misuse")
 

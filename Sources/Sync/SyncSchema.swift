@@ -7,9 +7,9 @@ public import Persistence
 /// ```
 public enum SyncSchema {
     /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, the records a walk
-    /// over a whole collection has seen, and the server's deletes a ``SyncGroup`` holds for its
-    /// children's pull.
+    /// over a whole collection has seen, the server's deletes a ``SyncGroup`` holds for its
+    /// children's pull, and which scope listed each row (``SyncScope``).
     public static var entities: [any StoredEntity.Type] {
-        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self, SyncHeldDelete.self]
+        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self, SyncHeldDelete.self, SyncScopeMember.self]
     }
 }

@@ -99,19 +99,23 @@ extension SyncedCollection {
     ///
     /// A rejected cursor needs no call: the collection resyncs by itself, and a resync whose own
     /// cursor expires starts again on the next run. Reset after the server was restored from a
-    /// backup, or when the rows should be checked against the server whole. A run in progress
-    /// ends first.
+    /// backup, or when the rows should be checked against the server whole. A collection pulled
+    /// by scopes (``scope(to:)``) reads each scope again. A run in progress ends first.
     ///
     /// - Throws: ``SyncError`` when the store fails.
     public func resetCursor() async throws(SyncError) {
         await engine.idle()
-        let collection = remote.name
         let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
-        _ = try await beginWalk(kind)
-        try await persist { tx in
-            var checkpoint = try Self.checkpoint(collection, in: tx)
-            checkpoint.cursor = nil
-            try tx.upsert(checkpoint)
+        // A collection pulled by scopes resets each scope's cursor.
+        let targets = try await scopeTargets() ?? [whole]
+        for target in targets {
+            let key = target.key
+            _ = try await beginWalk(kind, of: target)
+            try await persist { tx in
+                var checkpoint = try Self.checkpoint(key, in: tx)
+                checkpoint.cursor = nil
+                try tx.upsert(checkpoint)
+            }
         }
     }
 }

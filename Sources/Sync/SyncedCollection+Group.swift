@@ -39,6 +39,8 @@ protocol GroupMember: AnyObject, Sendable {
     func groupPush(_ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>) async throws(SyncError)
         -> SyncError?
     func groupPull(_ report: inout SyncReport) async throws(SyncError)
+    /// Looks up records this store lacks (a child's parents), returning what stores them.
+    func lookUp(_ identities: [String]) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)?
     func applyHeldDeletes(_ report: inout SyncReport) async throws(SyncError)
     func counts(in tx: ObjectTransaction) throws -> SyncStatus
     /// Applies a parent's delete rule to this collection's rows that refer to it through `column`,

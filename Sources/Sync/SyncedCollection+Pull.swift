@@ -6,62 +6,105 @@ import Persistence
     import FoundationNetworking
 #endif
 
+/// What a pull pages through: the whole collection, or one of its scopes.
+struct PullTarget: Sendable {
+    /// The id of its checkpoint: the collection's name, or the scope's key.
+    var key: String
+    /// The scope, or `nil` for the whole collection.
+    var scope: SyncScope?
+}
+
 /// Pulling: pages of changes from the cursor, each applied with its cursor in one transaction.
 extension SyncedCollection {
-    /// Pulls the collection's changes, resuming a walk a kill interrupted, and reconciles
-    /// identities when due.
+    /// Whether a listing's error refuses what was asked (a `4xx` other than the ones a later
+    /// request may pass: `401`, `408`, `425`, `429`).
+    static func refuses(_ error: FetchError) -> Bool {
+        guard let status = error.statusCode else { return false }
+        return (400..<500).contains(status) && ![401, 408, 425, 429].contains(status)
+    }
+
+    /// Pulls the collection's changes, whole or scope by scope, resuming a walk a kill
+    /// interrupted, and reconciles identities when due.
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {
-        // The checkpoint as the run started: the push before the pull changes only its `lastPush`.
-        var checkpoint = start.checkpoint
-        if checkpoint.walk == nil, remote.cursor == .snapshot {
-            checkpoint = try await beginWalk(.snapshot)
-        }
+        if start.checkpoint.scoped == true { return try await pullScopes(&report) }
         // A keyset run that starts on a store without a row of the collection (a first launch)
         // stores only records of this run, in version order: each appears once, or again at a
         // newer version, so the look-up of stored versions is not needed. (The push before the
         // pull adds no row to an empty store: a local write's row was stored with it.)
-        let startedEmpty = start.storeEmpty
-        try await pages(&checkpoint, &report, startedEmpty: startedEmpty)
+        try await pull(whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty)
+    }
+
+    /// Pulls `target` (the whole collection, or a scope) from its checkpoint as the run started.
+    func pull(
+        _ target: PullTarget, from checkpoint: SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
+    ) async throws(SyncError) {
+        // The push before the pull changes only the checkpoint's `lastPush`.
+        var checkpoint = checkpoint
+        if checkpoint.walk == nil, remote.cursor == .snapshot {
+            checkpoint = try await beginWalk(.snapshot, of: target)
+        }
+        try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty)
         if let identities = remote.identities, checkpoint.walk == nil {
             let due =
                 checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval }
                 ?? true
             if due {
-                try await reconcile(identities, &report)
+                try await reconcile(identities, target, &report)
             }
         }
     }
 
-    /// Starts a walk over the whole collection, with a new generation of seen records (what an
+    /// The whole collection, as a pull's target.
+    var whole: PullTarget { PullTarget(key: remote.name, scope: nil) }
+
+    /// A listing request (of changes or identities) narrowed to `target`'s scope.
+    func listing(_ request: any Endpoint, _ target: PullTarget) -> any Endpoint {
+        target.scope.map { remote.narrowing(request, $0) } ?? request
+    }
+
+    /// Starts a walk over the whole of `target`, with a new generation of seen records (what an
     /// earlier walk left unfinished is forgotten).
-    func beginWalk(_ kind: SyncWalk.Kind) async throws(SyncError) -> SyncCheckpoint {
-        let collection = remote.name
+    func beginWalk(_ kind: SyncWalk.Kind, of target: PullTarget) async throws(SyncError) -> SyncCheckpoint {
+        let key = target.key
         let first: SyncCursor? = remote.cursor == .snapshot && kind != .reconcile ? .page(1) : nil
         return try await persist { tx in
-            var checkpoint = try Self.checkpoint(collection, in: tx)
-            if let unfinished = checkpoint.walk {
-                _ = try tx.delete(
-                    Query<SyncSeenRecord>(
-                        where: SyncSeenRecord.collection == collection
-                            && SyncSeenRecord.generation == unfinished.generation))
-            }
-            checkpoint.generations += 1
-            checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
+            var checkpoint = try Self.checkpoint(key, in: tx)
+            try Self.begin(kind, first: first, on: &checkpoint, in: tx)
             try tx.upsert(checkpoint)
             return checkpoint
         }
     }
 
+    /// Begins a walk on `checkpoint` (not stored): a new generation, the unfinished walk's seen
+    /// records deleted.
+    static func begin(
+        _ kind: SyncWalk.Kind, first: SyncCursor?, on checkpoint: inout SyncCheckpoint, in tx: ObjectTransaction
+    ) throws {
+        if let unfinished = checkpoint.walk {
+            _ = try tx.delete(
+                Query<SyncSeenRecord>(
+                    where: SyncSeenRecord.collection == checkpoint.id && SyncSeenRecord.generation == unfinished.generation))
+        }
+        checkpoint.generations += 1
+        checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
+    }
+
     /// Reads and applies pages until the server has no more.
     func pages(
-        _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
+        _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool
     ) async throws(SyncError) {
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
             do {
-                exchange = try await self.exchange(remote.changes(position))
+                exchange = try await self.exchange(listing(remote.changes(position), target))
             } catch {
+                if let scope = target.scope, position == nil || position == .page(1), Self.refuses(error) {
+                    throw SyncError(
+                        .scopeRefused, collection: remote.name, page: "scope \(scope)",
+                        "The server refused the scope \(scope) of \(remote.name) (\(error.description)); nothing of it "
+                            + "was applied. Change or drop the scope with scope(to:).", fetchError: error)
+                }
                 guard remote.isCursorRejected(error) else { throw requestError(error, page: position) }
                 let status = error.statusCode.map { "HTTP \($0)" } ?? error.code.description
                 guard position != nil, position != .page(1) else {
@@ -73,13 +116,13 @@ extension SyncedCollection {
                 if let walk = checkpoint.walk {
                     // A walk's own cursor expired (a resync, a snapshot walk): this run ends, and the next
                     // starts the walk again from the start, with the unsent writes kept.
-                    checkpoint = try await beginWalk(walk.kind == .snapshot ? .snapshot : .resync)
+                    checkpoint = try await beginWalk(walk.kind == .snapshot ? .snapshot : .resync, of: target)
                     throw SyncError(
                         .cursorRejected, collection: remote.name, page: position.map(Self.describe),
                         "The server rejected the cursor of \(remote.name)'s full listing while it was read (\(status)); "
                             + "the next sync starts the listing again from the start.", fetchError: error)
                 }
-                checkpoint = try await beginWalk(.resync)
+                checkpoint = try await beginWalk(.resync, of: target)
                 report.resynced = true
                 position = nil
                 continue
@@ -107,14 +150,23 @@ extension SyncedCollection {
             let at = position.map(Self.describe) ?? "first"
             let applied: Applied
             do {
-                applied = try await apply(page, at: at, next: next, walk: walk, startedEmpty: startedEmpty)
+                applied = try await apply(page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty)
             } catch where error.code == .missingParent {
                 // A parent created on the server after its collection was pulled: pulled now, and
                 // the page applied again, whole.
                 guard let parent = parentToPull(for: error) else { throw error }
                 try await parent.groupPull(&report)
-                applied = try await apply(
-                    page, at: at, next: next, walk: walk, startedEmpty: startedEmpty, afterPullingParent: true)
+                do {
+                    applied = try await apply(
+                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, afterPullingParent: true)
+                } catch where error.code == .missingParent {
+                    // A parent its collection's pull does not bring (outside that collection's
+                    // scopes): looked up, and stored in the page's transaction.
+                    guard let parents = try await lookUpParents(of: page) else { throw error }
+                    applied = try await apply(
+                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, afterPullingParent: true,
+                        storingParents: parents)
+                }
             }
             await pulledPage(records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
             report.pagesApplied += 1
@@ -126,7 +178,7 @@ extension SyncedCollection {
             position = next
         }
         if let walk = checkpoint.walk {
-            report.recordsDeleted += try await finishWalk(walk, cursor: walk.position).deleted
+            report.recordsDeleted += try await finishWalk(walk, of: target, cursor: walk.position).deleted
             checkpoint.walk = nil
         }
         // An incremental run's last page recorded the pull's date in its own transaction.
@@ -192,17 +244,20 @@ extension SyncedCollection {
 
     /// Applies a page and moves the cursor in one transaction.
     func apply(
-        _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, startedEmpty: Bool,
-        afterPullingParent: Bool = false
+        _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, _ target: PullTarget,
+        startedEmpty: Bool, afterPullingParent: Bool = false,
+        storingParents: (@Sendable (ObjectTransaction) throws -> Void)? = nil
     ) async throws(SyncError) -> Applied {
         let collection = remote.name
+        let key = target.key
+        let scoped = target.scope != nil
         // A parent in a group holds the server's deletes of records its children refer to.
         let holding = isParentInGroup
         let version = remote.version
         let policy = conflicts
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
-            var checkpoint = try Self.checkpoint(collection, in: tx)
+            var checkpoint = try Self.checkpoint(key, in: tx)
             if let walk, var current = checkpoint.walk {
                 // The page's own walk, unless a newer one began meanwhile (then the page leaves it).
                 guard current.generation == walk.generation else { return }
@@ -243,8 +298,22 @@ extension SyncedCollection {
                 }
             }
             if let walk {
-                try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
+                try Self.markSeen(texts, collection: key, generation: walk.generation, in: tx)
             }
+            if scoped {
+                // The scope lists these records; a record the server deleted leaves every scope.
+                for record in page.records {
+                    try tx.upsert(
+                        SyncScopeMember(collection: collection, scope: key, recordID: record.id.databaseValue.identityText))
+                }
+                if !page.deleted.isEmpty {
+                    let gone = page.deleted.map { $0.databaseValue.identityText }
+                    _ = try tx.delete(
+                        Query<SyncScopeMember>(
+                            where: SyncScopeMember.collection == collection && SyncScopeMember.recordID.isIn(gone)))
+                }
+            }
+            try storingParents?(tx)
             try page.storingRelated?(tx)
             if holding, !texts.isEmpty, try tx.first(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection)) != nil {
                 // A record sent again after its delete was held is not deleted.

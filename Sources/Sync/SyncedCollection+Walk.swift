@@ -9,68 +9,46 @@ import Persistence
 /// Walks over a whole collection (a snapshot, a resync, an identity reconciliation): what they
 /// saw, and the rows they prune at their end.
 extension SyncedCollection {
-    /// Ends a walk: deletes the rows it did not see (unless a write waits for them), forgets
-    /// what it saw, and keeps its position as the incremental cursor. A reconciliation that saw
-    /// records this device holds no row of begins a resync.
-    func finishWalk(_ walk: SyncWalk, cursor: SyncCursor?) async throws(SyncError) -> WalkEnd {
+    /// Ends a walk over `target`: deletes the rows it did not see (unless something keeps them,
+    /// see ``prune(_:scoped:in:)``), forgets what it saw, and keeps its position as the
+    /// incremental cursor. A walk over a scope looks only at the rows that scope listed. A
+    /// reconciliation that saw records this device holds no row of begins a resync.
+    func finishWalk(_ walk: SyncWalk, of target: PullTarget, cursor: SyncCursor?) async throws(SyncError) -> WalkEnd {
         let collection = remote.name
+        let key = target.key
         let kind = remote.cursor
-        let retaining = remote.retaining
-        let holding = isParentInGroup
         return try await persist { tx in
-            var deleted = 0
             var missing: [String] = []
-            do {
-                let seen = Set(
-                    try tx.fetch(
-                        Query<SyncSeenRecord>(
-                            where: SyncSeenRecord.collection == collection
-                                && SyncSeenRecord.generation == walk.generation)
-                    ).map(\.recordID))
+            let seen = Set(
+                try tx.fetch(
+                    Query<SyncSeenRecord>(
+                        where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation)
+                ).map(\.recordID))
+            let rows = try tx.fetch(Query<Entity>()).map(\.id)
+            if walk.kind == .reconcile {
+                // Records the server lists that this device holds no row of (nor a write): the
+                // pull missed them (see `reconcile`).
                 let waiting = Set(
                     try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
-                // Rows the filter matches stay; a row it cannot decide (NULL) goes like any other.
-                let kept = Set(
-                    try retaining.map { filter in
-                        try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
-                    } ?? [])
-                let rows = try tx.fetch(Query<Entity>()).map(\.id)
-                var stale = rows.filter {
-                    let text = $0.databaseValue.identityText
-                    return !seen.contains(text) && !waiting.contains(text) && !kept.contains(text)
-                }
-                if walk.kind == .reconcile {
-                    // Records the server lists that this device holds no row of (nor a write): the
-                    // pull missed them (see `reconcile`).
-                    missing = Array(seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting))
-                }
-                // A parent of a group whose row the group's children still refer to is deleted after
-                // their pull (see SyncGroup), so no delete rule fires on a half-applied pull.
-                if holding {
-                    var pruned: [Entity.ID] = []
-                    for id in stale {
-                        if try self.isReferredToInGroup(id, in: tx) {
-                            try tx.upsert(
-                                SyncHeldDelete(
-                                    collection: collection, recordID: id.databaseValue.identityText,
-                                    identity: JSONEncoder().encode(id)))
-                        } else {
-                            pruned.append(id)
-                        }
-                    }
-                    stale = pruned
-                }
-                var start = 0
-                while start < stale.count {
-                    let chunk = stale[start..<min(start + 500, stale.count)]
-                    deleted += try tx.delete(Query<Entity>(where: Entity.idField.isIn(chunk)))
-                    start += 500
-                }
+                missing = Array(seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting))
             }
+            let stale: [Entity.ID]
+            if target.scope != nil {
+                // The rows this scope listed that its walk did not see leave the scope.
+                let left = try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == key)).map(\.recordID)
+                    .filter { !seen.contains($0) }
+                try Self.inChunks(left) { chunk in
+                    _ = try tx.delete(
+                        Query<SyncScopeMember>(where: SyncScopeMember.scope == key && SyncScopeMember.recordID.isIn(chunk)))
+                }
+                stale = left.compactMap(Self.identity)
+            } else {
+                stale = rows.filter { !seen.contains($0.databaseValue.identityText) }
+            }
+            let deleted = try self.prune(stale, scoped: target.scope != nil, in: tx)
             _ = try tx.delete(
-                Query<SyncSeenRecord>(
-                    where: SyncSeenRecord.collection == collection && SyncSeenRecord.generation == walk.generation))
-            var checkpoint = try Self.checkpoint(collection, in: tx)
+                Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
+            var checkpoint = try Self.checkpoint(key, in: tx)
             checkpoint.walk = nil
             switch walk.kind {
             case .reconcile: checkpoint.lastReconcile = Date()
@@ -87,16 +65,78 @@ extension SyncedCollection {
         }
     }
 
+    /// Deletes the rows of `stale` that nothing keeps, and returns how many it deleted. A row
+    /// stays while a write waits for it, while ``RemoteCollection/retaining`` matches it, and
+    /// (`scoped`) while another scope of the collection lists it; a parent of a group whose row
+    /// the group's children still refer to is held, and deleted after their pull (see
+    /// ``SyncGroup``), so no delete rule fires on a half-applied pull.
+    func prune(_ stale: [Entity.ID], scoped: Bool, in tx: ObjectTransaction) throws -> Int {
+        guard !stale.isEmpty else { return 0 }
+        let collection = remote.name
+        let waiting = Set(
+            try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
+        // Rows the filter matches stay; a row it cannot decide (NULL) goes like any other.
+        let kept = Set(
+            try remote.retaining.map { filter in
+                try tx.fetch(Query<Entity>(where: filter)).map { $0.id.databaseValue.identityText }
+            } ?? [])
+        var rest = stale.filter {
+            let text = $0.databaseValue.identityText
+            return !waiting.contains(text) && !kept.contains(text)
+        }
+        if scoped {
+            var listed = Set<String>()
+            try Self.inChunks(rest.map { $0.databaseValue.identityText }) { chunk in
+                listed.formUnion(
+                    try tx.fetch(
+                        Query<SyncScopeMember>(
+                            where: SyncScopeMember.collection == collection && SyncScopeMember.recordID.isIn(chunk))
+                    ).map(\.recordID))
+            }
+            rest = rest.filter { !listed.contains($0.databaseValue.identityText) }
+        }
+        if isParentInGroup {
+            var pruned: [Entity.ID] = []
+            for id in rest {
+                if try isReferredToInGroup(id, in: tx) {
+                    try tx.upsert(
+                        SyncHeldDelete(
+                            collection: collection, recordID: id.databaseValue.identityText, identity: JSONEncoder().encode(id)))
+                } else {
+                    pruned.append(id)
+                }
+            }
+            rest = pruned
+        }
+        var deleted = 0
+        try Self.inChunks(rest) { chunk in
+            deleted += try tx.delete(Query<Entity>(where: Entity.idField.isIn(chunk)))
+        }
+        return deleted
+    }
+
+    /// Calls `body` with `items` 500 at a time (an `IN` list SQLite takes whole).
+    static func inChunks<T>(_ items: [T], _ body: ([T]) throws -> Void) throws {
+        var start = 0
+        while start < items.count {
+            try body(Array(items[start..<min(start + 500, items.count)]))
+            start += 500
+        }
+    }
+
     /// Lists every identity and deletes local rows the server no longer has.
-    func reconcile(_ identities: IdentityListing<Entity>, _ report: inout SyncReport) async throws(SyncError) {
-        let checkpoint = try await beginWalk(.reconcile)
+    func reconcile(
+        _ identities: IdentityListing<Entity>, _ target: PullTarget, _ report: inout SyncReport
+    ) async throws(SyncError) {
+        let checkpoint = try await beginWalk(.reconcile, of: target)
         guard let walk = checkpoint.walk else { return }
         let collection = remote.name
+        let key = target.key
         var after: String?
         while true {
             let exchange: Exchange
             do {
-                exchange = try await self.exchange(identities.request(after))
+                exchange = try await self.exchange(listing(identities.request(after), target))
             } catch {
                 throw requestError(error, page: after.map { "identities after \($0)" } ?? "identities")
             }
@@ -110,15 +150,15 @@ extension SyncedCollection {
             }
             let texts = page.identities.map { $0.databaseValue.identityText }
             try await persist { tx in
-                try Self.markSeen(texts, collection: collection, generation: walk.generation, in: tx)
+                try Self.markSeen(texts, collection: key, generation: walk.generation, in: tx)
             }
             guard page.hasMore, let last = texts.last, last != after else { break }
             after = last
         }
-        let end = try await finishWalk(walk, cursor: nil)
+        let end = try await finishWalk(walk, of: target, cursor: nil)
         report.recordsDeleted += end.deleted
         report.reconciled = true
-        if !end.missing.isEmpty { try await recover(end.missing, &report) }
+        if !end.missing.isEmpty { try await recover(end.missing, target, &report) }
     }
 
     /// The identity listing named records this device holds no row of: the pull missed them (a
@@ -126,18 +166,18 @@ extension SyncedCollection {
     /// created since its last page. An incremental pull finds the latter; for the rest the mirror
     /// reads the whole collection again, unless the last such resync left the very same records
     /// missing (records the pull never keeps: it is not repeated for them).
-    func recover(_ missing: [String], _ report: inout SyncReport) async throws(SyncError) {
-        let collection = remote.name
-        var checkpoint = try await read { tx in try Self.checkpoint(collection, in: tx) }
-        try await pages(&checkpoint, &report, startedEmpty: false)
+    func recover(_ missing: [String], _ target: PullTarget, _ report: inout SyncReport) async throws(SyncError) {
+        let key = target.key
+        var checkpoint = try await read { tx in try Self.checkpoint(key, in: tx) }
+        try await pages(&checkpoint, &report, target, startedEmpty: false)
         let still = try await read { tx in try self.lacking(missing, in: tx) }
         guard !still.isEmpty, checkpoint.unkept != Self.digest(still) else { return }
-        checkpoint = try await beginWalk(.resync)
+        checkpoint = try await beginWalk(.resync, of: target)
         report.resynced = true
-        try await pages(&checkpoint, &report, startedEmpty: false)
+        try await pages(&checkpoint, &report, target, startedEmpty: false)
         let left = try await read { tx in try self.lacking(still, in: tx) }
         _ = try await persist { tx in
-            var checkpoint = try Self.checkpoint(collection, in: tx)
+            var checkpoint = try Self.checkpoint(key, in: tx)
             checkpoint.unkept = left.isEmpty ? nil : Self.digest(left)
             try tx.upsert(checkpoint)
         }

@@ -105,6 +105,7 @@ final class LibraryBackend: Sendable {
             server.route("GET", "/\(collection)") { [self] request in list(collection, request) }
             server.route("GET", "/\(collection)/*") { [self] request in read(collection, request) }
             server.route("GET", "/ids/\(collection)") { [self] request in identities(collection, request) }
+            server.route("GET", "/lookup/\(collection)") { [self] request in lookup(collection, request) }
             server.route("POST", "/\(collection)") { [self] request in write(collection, request) }
             server.route("PATCH", "/\(collection)/*") { [self] request in write(collection, request) }
             server.route("DELETE", "/\(collection)/*") { [self] request in write(collection, request) }
@@ -203,10 +204,11 @@ final class LibraryBackend: Sendable {
             return (state.listRefusals[collection], action)
         }
         if let refused { return .json(#"{"message":"unavailable"}"#, status: refused) }
+        guard let scope = Self.scope(query) else { return Self.unknownField }
         defer { action?() }
         return state.withLock { state in
             let sorted = (state.guest ? [:] : state.collections[collection] ?? [:]).filter { id, record in
-                guard !state.unlisted.contains(id) else { return false }
+                guard !state.unlisted.contains(id), scope(record) else { return false }
                 guard let after else { return true }
                 return record.updated > after || (record.updated == after && id > afterID)
             }.sorted { ($0.value.updated, $0.key) < ($1.value.updated, $1.key) }
@@ -218,10 +220,39 @@ final class LibraryBackend: Sendable {
     private func identities(_ collection: String, _ request: RecordedRequest) -> StubResponse {
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let after = query["after"] ?? ""
+        guard let scope = Self.scope(query) else { return Self.unknownField }
         return state.withLock { state in
-            let ids = state.guest ? [] : (state.collections[collection] ?? [:]).filter { !$0.value.deleted && $0.key > after }
+            let ids = state.guest ? [] : (state.collections[collection] ?? [:]).filter { !$0.value.deleted && $0.key > after && scope($0.value) }
                 .map(\.key).sorted()
             return .json(#"{"ids":[\#(ids.map { "\"\($0)\"" }.joined(separator: ","))],"hasMore":false}"#)
+        }
+    }
+
+    /// The fields a list may be narrowed by (a scope's parameters), and `since` (updated at or
+    /// after).
+    static let filterable: Set<String> = ["name", "label", "title", "authorID", "shelfID", "text", "replyTo", "since"]
+
+    private static let unknownField = StubResponse.json(#"{"message":"unknown filter field"}"#, status: 400)
+
+    /// The test a list's narrowing parameters make (a record's field equal to the value; `since`:
+    /// updated at or after it), or `nil` for a parameter the server does not take.
+    static func scope(_ query: [String: String]) -> (@Sendable (Record) -> Bool)? {
+        let narrowing = query.filter { !["limit", "after", "afterID"].contains($0.key) }
+        guard narrowing.keys.allSatisfy(filterable.contains) else { return nil }
+        return { record in
+            narrowing.allSatisfy { name, value in
+                name == "since" ? record.updated >= value : record.fields[name] == value
+            }
+        }
+    }
+
+    /// The live records of some ids (`?ids=a,b`), as a page.
+    private func lookup(_ collection: String, _ request: RecordedRequest) -> StubResponse {
+        guard authorized(request) else { return Self.unauthorized }
+        let ids = (request.queryItems.first { $0.name == "ids" }?.value ?? "").split(separator: ",").map(String.init)
+        return state.withLock { state in
+            let items = ids.compactMap { state.collections[collection]?[$0] }.filter { !$0.deleted }.map(Self.json)
+            return StubResponse.json(#"{"items":[\#(items.joined(separator: ","))],"hasMore":false}"#)
         }
     }
 
@@ -400,6 +431,10 @@ final class LibraryFixture: Sendable {
             },
             delete: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .delete) },
             read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") },
+            lookup: { ids in
+                LibraryRequest(
+                    baseURL: base, path: "/lookup/\(name)", queryItems: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
+            },
             conflictCheck: .none,
             identities: reconciling
                 ? IdentityListing(
