@@ -45,7 +45,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let refusedWrite = Code("refusedWrite")
         /// A record of a page refers (through a `ToOne` reference) to a parent of its
         /// ``SyncGroup`` that the store does not hold and the server did not send when the
-        /// parent's collection was pulled again: ``SyncError/record`` names the record,
+        /// parent's collection was pulled again, nor when it was looked up: ``SyncError/record`` names the record,
         /// ``SyncError/property`` the reference, the message the parent. Nothing of the page is
         /// applied; the next sync reads it again.
         public static let missingParent = Code("missingParent")

@@ -35,7 +35,7 @@ enum ShortestPath {
     }
 }
 
-/// "Syncing related collections" and "Progress", as printed (run against a real PocketBase by
+/// "Syncing related collections", "Scopes" and "Progress", as printed (run against a real PocketBase by
 /// `PocketBaseInteropTests`).
 enum RelatedCollections {
     nonisolated struct Author: StoredEntity {
@@ -70,6 +70,12 @@ enum RelatedCollections {
             for novel in novels { try mirror.save(novel, in: tx) }
         }
         try await library.sync()  // the author's create reaches the server before its novels'
+    }
+
+    static func keepTheLastMonth(of novels: SyncedCollection<Novel>, since day: String, library: SyncGroup) async throws {
+        // PocketBase's filter syntax: the preset joins it to the listing's own filter with &&
+        try await novels.scope(to: [SyncScope("recent", parameters: ["filter": "updated >= '\(day)'"])])
+        try await library.sync()  // lists the recent novels, then prunes the others; unsent writes stay
     }
 
     static func showFirstSync(of library: SyncGroup, on label: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
@@ -305,7 +311,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 20)
+        #expect(blocks.count == 21)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
