@@ -32,7 +32,7 @@ extension SyncedCollection {
     /// - Parameter scopes: the scopes to pull; empty to pull the whole collection.
     /// - Throws: ``SyncError`` when the store fails.
     public func scope(to scopes: Set<SyncScope>) async throws(SyncError) {
-        await engine.idle()
+        await (group?.engine ?? engine).idle()
         _ = try await prepare()
         let name = remote.name
         let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
