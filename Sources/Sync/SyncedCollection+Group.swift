@@ -225,7 +225,9 @@ extension SyncedCollection: GroupMember {
                 if try self.isReferredToInGroup(id, in: tx) { continue }
                 let writes = try self.writes(of: record.recordID, in: tx)
                 if !writes.isEmpty {
-                    if try self.rebase(writes, remote: nil, policy: policy, in: tx) { conflicts += 1 }
+                    // A parent the server still has (it left a scope, or was looked up) stays with
+                    // its writes; one the server deleted is a conflict of those writes.
+                    if record.onServer != true, try self.rebase(writes, remote: nil, policy: policy, in: tx) { conflicts += 1 }
                 } else if try tx.delete(Entity.self, id: id) {
                     deleted += 1
                 }

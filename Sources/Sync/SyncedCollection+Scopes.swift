@@ -208,7 +208,8 @@ extension SyncedCollection {
                 }
                 try self.storeRemote(record, in: tx)
                 if scoped {
-                    try tx.upsert(SyncHeldDelete(collection: name, recordID: text, identity: JSONEncoder().encode(record.id)))
+                    try tx.upsert(SyncHeldDelete(
+                            collection: name, recordID: text, identity: JSONEncoder().encode(record.id), onServer: true))
                 }
             }
         }

@@ -19,6 +19,13 @@ extension SyncedCollection {
         let kind = remote.cursor
         return try await persist { tx in
             var missing: [String] = []
+            // A walk that another began meanwhile replaced (a change of scopes, a reset) prunes
+            // nothing: what it saw is not the whole of anything.
+            guard try Self.checkpoint(key, in: tx).walk?.generation == walk.generation else {
+                _ = try tx.delete(
+                    Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
+                return WalkEnd(deleted: 0, missing: [])
+            }
             let seen = Set(
                 try tx.fetch(
                     Query<SyncSeenRecord>(
@@ -101,7 +108,8 @@ extension SyncedCollection {
                 if try isReferredToInGroup(id, in: tx) {
                     try tx.upsert(
                         SyncHeldDelete(
-                            collection: collection, recordID: id.databaseValue.identityText, identity: JSONEncoder().encode(id)))
+                            collection: collection, recordID: id.databaseValue.identityText, identity: JSONEncoder().encode(id),
+                            onServer: scoped))
                 } else {
                     pruned.append(id)
                 }

@@ -142,6 +142,35 @@ import Testing
         #expect(fixture.backend.records("authors").count == 2)
     }
 
+    @Test func aParentKeptOnlyForItsChildrenKeepsAnEditMadeMeanwhileWhenTheyLetGo() async throws {
+        let fixture = try library()
+        let authors = try fixture.authors()
+        let shelves = try fixture.shelves()
+        let books = try fixture.books()
+        let group = try SyncGroup(authors, shelves, books)
+        try await authors.scope(to: [SyncScope("named", parameters: ["name": "Ursula K. Le Guin"])])
+        try await books.scope(to: [Self.favourites])
+        try await group.sync()
+        // Le Guin leaves the authors' scope; her books here still refer to her, so she stays.
+        try await authors.scope(to: [SyncScope("named", parameters: ["name": "Octavia E. Butler"])])
+        try await group.sync()
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1", "a2"])
+
+        // The user edits her while the server is unreachable for it, and her books leave too.
+        fixture.backend.refuse("authors", "a1", with: 503)
+        try await fixture.store.context.persist { tx in
+            try authors.save(Author(id: "a1", name: "Ursula Kroeber Le Guin"), in: tx)
+        }
+        try await books.scope(to: [Self.toRead])
+        await #expect(throws: SyncError.self) { try await group.sync() }
+        // The server still has her: the edit and its row stay, never taken for a delete.
+        #expect(try fixture.local(Author.self)["a1"]?.name == "Ursula Kroeber Le Guin")
+        #expect(try fixture.outbox() == ["authors/a1 update pending"])
+        fixture.backend.refuse("authors", "a1", with: nil)
+        try await group.sync()
+        #expect(fixture.backend.records("authors")["a1"]?["name"] == "Ursula Kroeber Le Guin")
+    }
+
     @Test func aParentTheServerDoesNotHaveFailsThePageWithTheRecordNamed() async throws {
         let fixture = try library()
         fixture.backend.put("books", "b9", ["title": "Orphan", "authorID": "a9", "shelfID": "s2"])
