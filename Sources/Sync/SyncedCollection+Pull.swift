@@ -16,13 +16,6 @@ struct PullTarget: Sendable {
 
 /// Pulling: pages of changes from the cursor, each applied with its cursor in one transaction.
 extension SyncedCollection {
-    /// Whether a listing's error refuses what was asked (a `4xx` other than the ones a later
-    /// request may pass: `401`, `408`, `425`, `429`).
-    static func refuses(_ error: FetchError) -> Bool {
-        guard let status = error.statusCode else { return false }
-        return (400..<500).contains(status) && ![401, 408, 425, 429].contains(status)
-    }
-
     /// Pulls the collection's changes, whole or scope by scope, resuming a walk a kill
     /// interrupted, and reconciles identities when due.
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {

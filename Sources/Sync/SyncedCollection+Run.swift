@@ -109,6 +109,13 @@ extension SyncedCollection {
         }
     }
 
+    /// Whether the server refused a request for what it asks (a `4xx` other than the ones a
+    /// later request may pass: `401`, `408`, `425`, `429`): a scope's listing, a batch.
+    static func refuses(_ error: FetchError) -> Bool {
+        guard let status = error.statusCode else { return false }
+        return (400..<500).contains(status) && ![401, 408, 425, 429].contains(status)
+    }
+
     func requestError(_ error: FetchError, page: SyncCursor?) -> SyncError {
         requestError(error, page: page.map(Self.describe) ?? "first")
     }

@@ -23,8 +23,9 @@ extension SyncedCollection {
     ///   before goes on from its cursor);
     /// - then, once every scope is pulled, prunes the rows that only the scopes left behind
     ///   listed (all rows, when the collection was whole): a row stays while another scope
-    ///   lists it, while a write of it waits unsent, while ``RemoteCollection/retaining`` keeps
-    ///   it, and, for a parent of a ``SyncGroup``, while children here refer to it.
+    ///   lists it, while a write of it waits unsent (it goes at the end of the run that sends
+    ///   it), while ``RemoteCollection/retaining`` keeps it, and, for a parent of a
+    ///   ``SyncGroup``, while children here refer to it.
     ///
     /// A run that fails prunes nothing. Back to whole (`[]`), the next sync reads the whole
     /// collection again and prunes what the server no longer has. A run in progress ends first.
@@ -42,9 +43,10 @@ extension SyncedCollection {
             let existing = try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
             if scopes.isEmpty {
                 guard main.scoped == true else { return }
-                // Whole again: the scopes are forgotten, and a full resync lists every record and
-                // prunes what the server no longer has.
+                // Whole again: the scopes and the rows left over are forgotten, and a full resync
+                // lists every record and prunes what the server no longer has.
                 for checkpoint in existing { try Self.forget(checkpoint, in: tx) }
+                _ = try tx.delete(Query<SyncScopeMember>(where: SyncScopeMember.collection == name))
                 main.scoped = nil
                 main.retired = nil
                 main.cursor = nil
@@ -87,32 +89,41 @@ extension SyncedCollection {
 
     /// The scopes pulled, in the order of their keys, or `nil` when the collection is pulled whole.
     func scopeTargets() async throws(SyncError) -> [PullTarget]? {
+        try await scopeCheckpoints()?.map { PullTarget(key: $0.id, scope: $0.scope) }
+    }
+
+    /// The checkpoints of the scopes pulled, in the order of their keys, or `nil` when the
+    /// collection is pulled whole.
+    func scopeCheckpoints() async throws(SyncError) -> [SyncCheckpoint]? {
         let name = remote.name
         let checkpoints = try await read { tx -> [SyncCheckpoint]? in
             guard try tx.fetch(SyncCheckpoint.self, id: name)?.scoped == true else { return nil }
             return try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
         }
         return checkpoints?.filter { $0.retired != true }.sorted { $0.id < $1.id }
-            .map { PullTarget(key: $0.id, scope: $0.scope) }
     }
 
     /// Pulls each scope from its own cursor, then prunes what the scopes left behind listed.
     func pullScopes(_ report: inout SyncReport) async throws(SyncError) {
-        for target in try await scopeTargets() ?? [] {
-            let key = target.key
-            let checkpoint = try await read { tx in try Self.checkpoint(key, in: tx) }
+        for checkpoint in try await scopeCheckpoints() ?? [] {
+            let target = PullTarget(key: checkpoint.id, scope: checkpoint.scope)
             try await pull(target, from: checkpoint, &report, startedEmpty: false)
         }
         report.recordsDeleted += try await pruneLeftScopes()
     }
 
+    /// The key of the rows a prune kept for a write or ``RemoteCollection/retaining`` though no
+    /// scope lists them (a key no scope has: a scope's key ends in its JSON).
+    static func leftoverKey(_ collection: String) -> String { "\(collection)\u{1F}left over" }
+
     /// Forgets the scopes the collection left (and the whole collection, when it left it for
-    /// scopes), and prunes the rows only they listed.
+    /// scopes), and prunes the rows only they listed, and the rows left over from earlier prunes.
     func pruneLeftScopes() async throws(SyncError) -> Int {
         let name = remote.name
         return try await persist { tx in
             var main = try Self.checkpoint(name, in: tx)
-            var candidates: [Entity.ID] = []
+            var candidates = try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == Self.leftoverKey(name)))
+                .compactMap { Self.identity($0.recordID) }
             for checkpoint in try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
             where checkpoint.retired == true {
                 candidates += try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == checkpoint.id))
@@ -168,7 +179,8 @@ extension SyncedCollection {
     /// that needs them), or `nil` when the collection has no lookup or holds them all.
     ///
     /// A record looked up in a collection pulled by scopes is held as a group's parent: it stays
-    /// while rows refer to it, and goes after the children's pull that lets it go.
+    /// while rows refer to it, and goes after the children's pull that lets it go. The parents
+    /// the looked-up records refer to in turn are looked up too, and stored before them.
     func lookUp(_ identities: [String]) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)? {
         guard let lookup = remote.lookup else { return nil }
         let lacking = try await read { tx in try self.lacking(identities, in: tx) }
@@ -198,7 +210,10 @@ extension SyncedCollection {
         guard !records.isEmpty else { return nil }
         let name = remote.name
         let found = records
+        // Their own parents first, when this collection is a child in the group too.
+        let grandparents = try await lookUpParents(of: ChangePage(records: records, hasMore: false))
         return { tx in
+            try grandparents?(tx)
             let scoped = try Self.checkpoint(name, in: tx).scoped == true
             for record in found {
                 let text = record.id.databaseValue.identityText

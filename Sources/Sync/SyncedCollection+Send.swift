@@ -92,7 +92,7 @@ extension SyncedCollection {
             exchange = try await self.exchange(endpoint)
         } catch {
             let status = error.statusCode ?? 0
-            if (400..<500).contains(status), ![401, 408, 425, 429].contains(status) {
+            if Self.refuses(error) {
                 // Refused whole, so nothing of it was applied: each write alone finds the one at
                 // fault (a transactional batch), or goes through (batches turned off).
                 if [403, 404, 405, 501].contains(status) { batches.refuse() }

@@ -21,7 +21,8 @@ extension SyncedCollection {
             var missing: [String] = []
             // A walk that another began meanwhile replaced (a change of scopes, a reset) prunes
             // nothing: what it saw is not the whole of anything.
-            guard try Self.checkpoint(key, in: tx).walk?.generation == walk.generation else {
+            var checkpoint = try Self.checkpoint(key, in: tx)
+            guard checkpoint.walk?.generation == walk.generation else {
                 _ = try tx.delete(
                     Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
                 return WalkEnd(deleted: 0, missing: [])
@@ -55,7 +56,6 @@ extension SyncedCollection {
             let deleted = try self.prune(stale, scoped: target.scope != nil, in: tx)
             _ = try tx.delete(
                 Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
-            var checkpoint = try Self.checkpoint(key, in: tx)
             checkpoint.walk = nil
             switch walk.kind {
             case .reconcile: checkpoint.lastReconcile = Date()
@@ -77,6 +77,10 @@ extension SyncedCollection {
     /// (`scoped`) while another scope of the collection lists it; a parent of a group whose row
     /// the group's children still refer to is held, and deleted after their pull (see
     /// ``SyncGroup``), so no delete rule fires on a half-applied pull.
+    ///
+    /// A row of a scoped collection that a write or the filter keeps is left over (see
+    /// ``leftoverKey``): the end of every scoped pull tries it again, so it goes once its write
+    /// is sent.
     func prune(_ stale: [Entity.ID], scoped: Bool, in tx: ObjectTransaction) throws -> Int {
         guard !stale.isEmpty else { return 0 }
         let collection = remote.name
@@ -92,8 +96,15 @@ extension SyncedCollection {
             return !waiting.contains(text) && !kept.contains(text)
         }
         if scoped {
+            let leftover = Self.leftoverKey(collection)
+            let staying = stale.map { $0.databaseValue.identityText }.filter { waiting.contains($0) || kept.contains($0) }
+            for text in staying {
+                try tx.upsert(SyncScopeMember(collection: collection, scope: leftover, recordID: text))
+            }
             var listed = Set<String>()
             try Self.inChunks(rest.map { $0.databaseValue.identityText }) { chunk in
+                _ = try tx.delete(
+                    Query<SyncScopeMember>(where: SyncScopeMember.scope == leftover && SyncScopeMember.recordID.isIn(chunk)))
                 listed.formUnion(
                     try tx.fetch(
                         Query<SyncScopeMember>(

@@ -21,15 +21,19 @@ import Testing
         return fixture
     }
 
+    /// The library's authors, shelves and books, synced as one group.
+    private func grouped() throws -> (LibraryFixture, SyncedCollection<Author>, SyncedCollection<Book>, SyncGroup) {
+        let fixture = try library()
+        let authors = try fixture.authors()
+        let books = try fixture.books()
+        return (fixture, authors, books, try SyncGroup(authors, try fixture.shelves(), books))
+    }
+
     private static let favourites = SyncScope("shelf", parameters: ["shelfID": "s1"])
     private static let toRead = SyncScope("shelf", parameters: ["shelfID": "s2"])
 
     @Test func aScopedCollectionPullsOnlyItsScopeAndGoesOnFromItsOwnCursor() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         try await books.scope(to: [Self.favourites])
         #expect(try await books.scopes == [Self.favourites])
         try await group.sync()
@@ -49,11 +53,7 @@ import Testing
     }
 
     @Test func changingTheScopePullsWhatEnteredAndPrunesWhatLeftButKeepsUnsentWrites() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         try await books.scope(to: [Self.favourites])
         try await group.sync()
 
@@ -78,11 +78,7 @@ import Testing
     }
 
     @Test func aRunThatFailsPrunesNothing() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         try await group.sync()
         #expect(try fixture.local(Book.self).count == 3)
 
@@ -97,11 +93,7 @@ import Testing
     }
 
     @Test func aRowEitherOfTwoScopesListsStaysWhenOneOfThemGoes() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         let byLeGuin = SyncScope("author", parameters: ["authorID": "a1"])
         try await books.scope(to: [Self.toRead, byLeGuin])
         try await group.sync()
@@ -120,11 +112,7 @@ import Testing
     }
 
     @Test func theParentsAScopedRowNeedsComeWithItAndLeaveWhenItDoes() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, authors, books, group) = try grouped()
         // Only Le Guin's authors' record is in the authors' scope; Kindred (on s2) needs Butler's.
         try await authors.scope(to: [SyncScope("named", parameters: ["name": "Ursula K. Le Guin"])])
         try await books.scope(to: [Self.toRead])
@@ -143,11 +131,7 @@ import Testing
     }
 
     @Test func aParentKeptOnlyForItsChildrenKeepsAnEditMadeMeanwhileWhenTheyLetGo() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, authors, books, group) = try grouped()
         try await authors.scope(to: [SyncScope("named", parameters: ["name": "Ursula K. Le Guin"])])
         try await books.scope(to: [Self.favourites])
         try await group.sync()
@@ -171,6 +155,42 @@ import Testing
         #expect(fixture.backend.records("authors")["a1"]?["name"] == "Ursula Kroeber Le Guin")
     }
 
+    @Test func aRowKeptForItsUnsentWriteLeavesOnceTheWriteIsSent() async throws {
+        let (fixture, _, books, group) = try grouped()
+        try await books.scope(to: [Self.favourites])
+        try await group.sync()
+        fixture.backend.refuse("books", "b1", with: 503)
+        try await fixture.store.context.persist { tx in
+            try books.save(Book(id: "b1", title: "The Dispossessed (annotated)", authorID: "a1", shelfID: "s1"), in: tx)
+        }
+        try await books.scope(to: [Self.toRead])
+        await #expect(throws: SyncError.self) { try await group.sync() }
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b1", "b2"])
+
+        // Sent: no scope lists it, so it goes at the end of the run that sent it.
+        fixture.backend.refuse("books", "b1", with: nil)
+        try await group.sync()
+        #expect(fixture.backend.records("books")["b1"]?["title"] == "The Dispossessed (annotated)")
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b2"])
+    }
+
+    @Test func aLookedUpParentBringsItsOwnMissingParentToo() async throws {
+        let fixture = try library()
+        fixture.backend.put("chapters", "c1", ["title": "Chapter 1", "bookID": "b2"])
+        let authors = try fixture.authors()
+        let shelves = try fixture.shelves()
+        let books = try fixture.books()
+        let chapters = try fixture.chapters()
+        let group = try SyncGroup(authors, shelves, books, chapters)
+        // Kindred (b2, by Butler, a2) is in neither its collection's scope nor its author's.
+        try await authors.scope(to: [SyncScope("named", parameters: ["name": "Ursula K. Le Guin"])])
+        try await books.scope(to: [Self.favourites])
+        try await group.sync()
+        #expect(try fixture.local(Chapter.self).keys.sorted() == ["c1"])
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b1", "b2", "b3"])
+        #expect(try fixture.local(Author.self).keys.sorted() == ["a1", "a2"])
+    }
+
     @Test func aParentTheServerDoesNotHaveFailsThePageWithTheRecordNamed() async throws {
         let fixture = try library()
         fixture.backend.put("books", "b9", ["title": "Orphan", "authorID": "a9", "shelfID": "s2"])
@@ -188,11 +208,7 @@ import Testing
     }
 
     @Test func aScopeTheServerRefusesIsATypedErrorThatNamesIt() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         try await group.sync()
         let bogus = SyncScope("mine", parameters: ["owner": "u1"])
         try await books.scope(to: [bogus])
@@ -206,11 +222,7 @@ import Testing
     }
 
     @Test func wholeAgainReadsEverythingAndPrunesWhatTheServerNoLongerHas() async throws {
-        let fixture = try library()
-        let authors = try fixture.authors()
-        let shelves = try fixture.shelves()
-        let books = try fixture.books()
-        let group = try SyncGroup(authors, shelves, books)
+        let (fixture, _, books, group) = try grouped()
         try await books.scope(to: [Self.favourites])
         try await group.sync()
         fixture.backend.purge("books", "b3")

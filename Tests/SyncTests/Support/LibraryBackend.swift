@@ -49,6 +49,17 @@ struct Review: StoredEntity, Hashable {
     static let relations: [any Relation<Review>] = [shelf]
 }
 
+/// A chapter of a book: the third level of authors, books and chapters.
+struct Chapter: StoredEntity, Hashable {
+    var id: String
+    var title: String
+    var bookID: String
+    var updated: String = ""
+
+    static let book = ToOne<Chapter, Book>(Field("bookID"), onDelete: .cascade)
+    static let relations: [any Relation<Chapter>] = [book]
+}
+
 struct Book: StoredEntity, Hashable {
     var id: String
     var title: String
@@ -71,7 +82,7 @@ final class LibraryBackend: Sendable {
 
     struct State {
         var collections: [String: [String: Record]] = [
-            "authors": [:], "shelves": [:], "books": [:], "comments": [:], "reviews": [:],
+            "authors": [:], "shelves": [:], "books": [:], "comments": [:], "reviews": [:], "chapters": [:],
         ]
         var clock: Int64 = 1_795_000_000_000
         /// Every write applied, in order: `create books/b1`.
@@ -95,13 +106,14 @@ final class LibraryBackend: Sendable {
         "books": [("authorID", "authors", true), ("shelfID", "shelves", false)],
         "comments": [("replyTo", "comments", false)],
         "reviews": [("shelfID", "shelves", true)],
+        "chapters": [("bookID", "books", true)],
     ]
 
     let server = StubServer()
     let state = Locked(State())
 
     init() throws {
-        for collection in ["authors", "shelves", "books", "comments", "reviews"] {
+        for collection in ["authors", "shelves", "books", "comments", "reviews", "chapters"] {
             server.route("GET", "/\(collection)") { [self] request in list(collection, request) }
             server.route("GET", "/\(collection)/*") { [self] request in read(collection, request) }
             server.route("GET", "/ids/\(collection)") { [self] request in identities(collection, request) }
@@ -230,7 +242,7 @@ final class LibraryBackend: Sendable {
 
     /// The fields a list may be narrowed by (a scope's parameters), and `since` (updated at or
     /// after).
-    static let filterable: Set<String> = ["name", "label", "title", "authorID", "shelfID", "text", "replyTo", "since"]
+    static let filterable: Set<String> = ["name", "label", "title", "authorID", "shelfID", "bookID", "text", "replyTo", "since"]
 
     private static let unknownField = StubResponse.json(#"{"message":"unknown filter field"}"#, status: 400)
 
@@ -384,7 +396,7 @@ final class LibraryFixture: Sendable {
         folder = try TemporaryDirectory(prefix: "SyncGroupTests")
         store = try ObjectStore(
             at: folder.file("library.sqlite"),
-            entities: [Author.self, Shelf.self, Book.self, Comment.self, Review.self] + SyncSchema.entities)
+            entities: [Author.self, Shelf.self, Book.self, Comment.self, Review.self, Chapter.self] + SyncSchema.entities)
         client = FetchClient(
             configuration: {
                 var configuration = FetchClient.Configuration()
@@ -457,6 +469,10 @@ final class LibraryFixture: Sendable {
 
     func comments() throws -> SyncedCollection<Comment> {
         try SyncedCollection(remote("comments", Comment.self, version: \.updated), store: store, client: client)
+    }
+
+    func chapters() throws -> SyncedCollection<Chapter> {
+        try SyncedCollection(remote("chapters", Chapter.self, version: \.updated), store: store, client: client)
     }
 
     func books(pageSize: Int = 50) throws -> SyncedCollection<Book> {
