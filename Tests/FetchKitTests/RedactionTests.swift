@@ -120,6 +120,39 @@ struct RedactionTests {
         }
     }
 
+    /// A key under a name no rule calls secret (TMDB's `session_id`) is redacted all the same:
+    /// the adapter's own name joins the client's secret names.
+    @Test func aKeyUnderAnyNameIsRedactedFromWhatTheClientDescribes() async throws {
+        let server = StubServer()
+        // Closed before the request: the error names the URL, with the query.
+        try server.start()
+        let closed = server.baseURL
+        server.stop()
+        let observer = RecordingObserver()
+        let client = FetchClient { configuration in
+            configuration.adapters = [
+                APIKeyAdapter(.query(name: "session_id"), value: Self.secret),
+                APIKeyAdapter(.header(name: "X-Session"), value: Self.secret),
+            ]
+            configuration.observers = [observer]
+            configuration.retryPolicy = .none
+        }
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await client.fetch(.url(closed.appendingPathComponent("account")), extracting: .data)
+        }
+        let description = try #require(error).description
+        #expect(description.contains("session_id=REDACTED"), "\(description)")
+        #expect(!description.contains(Self.secret), "\(description)")
+        let summaries = observer.finished.withLock { $0.map(\.0) }
+        #expect(!summaries.isEmpty)
+        for summary in summaries {
+            #expect(!summary.url.contains(Self.secret), "\(summary.url)")
+            #expect(!summary.headers.values.contains(Self.secret), "\(summary.headers)")
+        }
+        let prepared = try client.prepare(.url(closed.appendingPathComponent("account")))
+        #expect(!prepared.description.contains(Self.secret), "\(prepared)")
+    }
+
     @Test func aFailedDownloadKeepsNoSecretInItsErrorOrItsDump() async throws {
         let server = StubServer()
         server.route("GET", "/file", respond: .text("no such file, key \(Self.secret)", status: 404))

@@ -8,7 +8,9 @@
 /// Adds an API key to every request, as a query item or a header.
 ///
 /// The key comes from configuration (an environment variable, a parameter), never from
-/// source code, and it is redacted from every description FetchKit produces:
+/// source code, and it is redacted from every description FetchKit produces, under whatever
+/// name it travels (the client adds the name to its ``Redactor``'s secret names, so TMDB's
+/// `session_id` reads `REDACTED` as `api_key` does):
 ///
 /// ```swift
 /// let key = ProcessInfo.processInfo.environment["TMDB_API_KEY"] ?? ""
@@ -31,6 +33,14 @@ public struct APIKeyAdapter: RequestAdapter, CustomStringConvertible, CustomRefl
     /// Where the key goes.
     public let placement: Placement
     private let value: String
+
+    /// The query-item or header name the key travels under: the client adds it to its
+    /// redactor's secret names, so a key under any name is redacted.
+    var secretName: String {
+        switch placement {
+        case .query(let name), .header(let name): name
+        }
+    }
 
     /// Creates an adapter.
     ///

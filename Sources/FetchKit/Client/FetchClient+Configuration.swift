@@ -60,6 +60,9 @@ extension FetchClient {
         public var retryPolicy: RetryPolicy = .default
 
         /// Adapters applied to every request, in order; none by default.
+        ///
+        /// The client adds the name each ``APIKeyAdapter`` puts its key under to its
+        /// ``redactor``'s secret names.
         public var adapters: [any RequestAdapter] = []
 
         /// Observers told about every request; none by default.

@@ -58,6 +58,10 @@ public final class FetchClient: Sendable {
             // Wherever the token travels, it is redacted like a key.
             configuration.redactor = configuration.redactor.adding(authenticator.secretName)
         }
+        // So is a key an adapter adds, under whatever name (TMDB's `session_id`).
+        for case let adapter as APIKeyAdapter in configuration.adapters {
+            configuration.redactor = configuration.redactor.adding(adapter.secretName)
+        }
         self.configuration = configuration
         self.transport =
             configuration.transport
