@@ -409,7 +409,7 @@ import Testing
         #expect(run.status == 2, "\(run)")
         #expect(
             run.errorOutput.hasPrefix(
-                "mustc: unknown command 'frobnicate'; use add, list, refresh, remove or chart\nusage: mustc "),
+                "mustc: unknown command 'frobnicate'; use add, list, refresh, remove, chart or sync\nusage: mustc "),
             "\(run)")
     }
 

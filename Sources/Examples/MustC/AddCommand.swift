@@ -6,8 +6,10 @@ import Foundation
 ///
 /// The movie is stored at once (one `persist` block) and shown; then TMDB is searched for its
 /// title (released in `year`, when one is given), the first result is picked, and its id and
-/// popularity are written back through another `persist` block. When the search has other
-/// matches, the next few are shown with the way to pick one of them instead.
+/// popularity are written back through another `persist` block, which also queues the movie
+/// for the TMDB watchlist (`mustc sync` sends it). When the search has other matches, the next
+/// few are shown with the way to pick one of them instead. When TMDB cannot be reached, the
+/// movie stays stored without a match, and `mustc sync` looks it up later.
 struct AddCommand {
     /// How many of the other matches are shown.
     static let othersShown = 3
@@ -35,6 +37,10 @@ struct AddCommand {
         do {
             page = try await connection.client.fetch(
                 connection.search(title, year: year), extracting: .decode(TMDBSearchPage.self))
+        } catch where TMDBConnection.isUnreachable(error) {
+            show("Cannot reach \(connection.place) now; \"\(movie.title)\" is stored without a TMDB match.")
+            show("'mustc sync' looks it up and puts it on the TMDB watchlist once TMDB can be reached.")
+            return
         } catch {
             throw ExampleFailure(
                 "\"\(movie.title)\" is stored without popularity: \(connection.explain(error))")

@@ -1,14 +1,23 @@
 import ExampleSupport
 import Foundation
 import Persistence
+import Sync
 
 /// The family's movie list: the store file MustC reads and writes, opened with Persistence.
 ///
 /// Every write goes through a `persist` block on the store's context, so each change commits
 /// atomically on the context's own queue, whatever thread the network answered on.
+///
+/// The must-see list mirrors the TMDB account's watchlist (``Watchlist``): a movie matched to a
+/// TMDB id is queued for the watchlist in the block that stores the match, and a removal
+/// queues taking it off in the block that removes it, so no change is lost between a write and
+/// the next `mustc sync`, which sends them.
 struct MovieShelf: Sendable {
     /// The open store.
     let store: ObjectStore
+    /// The watchlist mirror the shelf's writes queue changes through (it never sends: `mustc
+    /// sync` runs its own, connected one).
+    let watchlist: SyncedCollection<WatchlistEntry>
 
     /// Opens (or creates) the list at `url`, migrating an older file in place.
     ///
@@ -18,7 +27,11 @@ struct MovieShelf: Sendable {
             // A list written before samples referred to their movie as a relation opens as it is:
             // the store gives the reference its foreign key (mustc always removed a movie's
             // samples with it, so no sample refers to a missing movie).
-            store = try ObjectStore(at: url, entities: [Movie.self, PopularitySample.self, RefreshRecord.self])
+            store = try ObjectStore(
+                at: url,
+                entities: [Movie.self, PopularitySample.self, RefreshRecord.self, WatchlistEntry.self]
+                    + SyncSchema.entities)
+            watchlist = try Watchlist.mirror(of: store)
         } catch {
             throw ExampleFailure.store("cannot open the movie list at \(url.path)", error)
         }
@@ -46,15 +59,22 @@ struct MovieShelf: Sendable {
         }
     }
 
-    /// Writes a TMDB match back to a stored movie, with the first sample of its history.
+    /// Writes a TMDB match back to a stored movie, with the first sample of its history, and
+    /// queues the movie for the watchlist (unless it is there already), all in one transaction.
     ///
     /// - Returns: the updated movie, or nil when it was removed meanwhile.
     func setMatch(_ match: TMDBMovie, of id: UUID, at date: Date = Date()) async throws -> Movie? {
-        try await store.context.persist { tx in
+        let watchlist = self.watchlist
+        return try await store.context.persist { tx in
             guard var movie = try tx.fetch(Movie.self, id: id) else { return nil }
             let previous = movie.popularity
+            if let earlier = movie.remoteID, earlier != match.id, movie.onWatchlist == true {
+                try Self.takeOff(earlier, watchlist: watchlist, in: tx, besides: movie.id)
+            }
             movie.remoteID = match.id
             movie.popularity = match.popularity
+            try Self.putOn(match.entry, watchlist: watchlist, in: tx)
+            movie.onWatchlist = true
             try tx.update(movie)
             if let popularity = match.popularity {
                 try Self.addSample(
@@ -89,6 +109,93 @@ struct MovieShelf: Sendable {
                     sortedBy: [RefreshRecord.finishedAt.descending()], offset: RefreshRecord.maximumKept))
             return written
         }
+    }
+
+    // MARK: The watchlist
+
+    /// Queues `entry` for the watchlist, unless the mirror holds it (put there, or pulled).
+    private static func putOn(
+        _ entry: WatchlistEntry, watchlist: SyncedCollection<WatchlistEntry>, in tx: ObjectTransaction
+    ) throws {
+        guard try tx.fetch(WatchlistEntry.self, id: entry.id) == nil else { return }
+        try watchlist.save(entry, as: .create, in: tx)
+    }
+
+    /// Queues taking the movie `id` off the watchlist, unless another movie than `besides` on a
+    /// list still has it (two members list it: it stays until both removed it).
+    private static func takeOff(
+        _ id: Int64, watchlist: SyncedCollection<WatchlistEntry>, in tx: ObjectTransaction, besides movie: UUID? = nil
+    ) throws {
+        let others = try tx.fetch(Query<Movie>(where: Movie.remoteID == id)).filter { $0.id != movie }
+        guard others.isEmpty else { return }
+        try watchlist.delete(id, in: tx)
+    }
+
+    /// The movies stored without a TMDB match, oldest first: `mustc sync` looks them up first.
+    func unmatched() async throws -> [Movie] {
+        try await store.context.read { tx in
+            try tx.fetch(Query<Movie>(where: Movie.remoteID.isNil)).sorted { $0.addedAt < $1.addedAt }
+        }
+    }
+
+    /// Brings the lists and the watchlist mirror together, in one transaction:
+    ///
+    /// - a movie matched before the list mirrored the watchlist (``Movie/onWatchlist`` not set) is
+    ///   queued for it;
+    /// - a movie the watchlist held (``Movie/onWatchlist``) whose entry is gone was taken off
+    ///   the watchlist elsewhere: it is removed from every list;
+    /// - an entry no list has was put on the watchlist elsewhere: it joins `member`'s list.
+    ///
+    /// - Returns: the movies added to `member`'s list and those removed.
+    func reconcile(member: String) async throws -> (added: [Movie], removed: [Movie]) {
+        let watchlist = self.watchlist
+        return try await store.context.persist { tx in
+            let entries = try tx.fetch(Query<WatchlistEntry>())
+            let onList = Set(entries.map(\.id))
+            var removed: [Movie] = []
+            var listed = Set<Int64>()
+            for var movie in try tx.fetch(Query<Movie>(where: Movie.remoteID.isNotNil)) {
+                guard let id = movie.remoteID else { continue }
+                if movie.onWatchlist == true {
+                    if onList.contains(id) {
+                        listed.insert(id)
+                    } else {
+                        removed.append(movie)
+                        _ = try tx.delete(Movie.self, id: movie.id)
+                    }
+                } else {
+                    let entry = WatchlistEntry(id: id, title: movie.title, popularity: movie.popularity)
+                    try Self.putOn(entry, watchlist: watchlist, in: tx)
+                    movie.onWatchlist = true
+                    try tx.update(movie)
+                    listed.insert(id)
+                }
+            }
+            var added: [Movie] = []
+            for entry in entries where !listed.contains(entry.id) {
+                let movie = Movie(
+                    title: entry.title, member: member, remoteID: entry.id, popularity: entry.popularity,
+                    onWatchlist: true)
+                // A member who lists a title once: a same-titled movie of theirs takes the id.
+                let key = Movie.key(for: entry.title)
+                if var same = try tx.first(Query<Movie>(where: Movie.titleKey == key && Movie.member == member)) {
+                    same.remoteID = entry.id
+                    same.popularity = same.popularity ?? entry.popularity
+                    same.onWatchlist = true
+                    try tx.update(same)
+                } else {
+                    try tx.insert(movie)
+                    added.append(movie)
+                }
+            }
+            return (added.sorted { $0.title < $1.title }, removed.sorted { $0.title < $1.title })
+        }
+    }
+
+    /// How many changes to the watchlist wait for `mustc sync`.
+    func waitingChanges() async throws -> Int {
+        let watchlist = self.watchlist
+        return try await store.context.read { tx in try tx.count(watchlist.pendingWrites) }
     }
 
     /// Inserts a sample and prunes the movie's history to its bound, oldest first.
@@ -138,17 +245,25 @@ struct MovieShelf: Sendable {
         }
     }
 
-    /// Removes every movie with this title (ignoring case and accents), for one member or all.
+    /// Removes every movie with this title (ignoring case and accents), for one member or all,
+    /// and queues taking each off the watchlist when no list has it any more.
     ///
-    /// - Returns: the removed movies.
-    func remove(title: String, member: String?) async throws -> [Movie] {
-        try await store.context.persist { tx in
+    /// - Returns: the removed movies, and how many of them go off the watchlist at the next sync.
+    func remove(title: String, member: String?) async throws -> (removed: [Movie], offWatchlist: Int) {
+        let watchlist = self.watchlist
+        return try await store.context.persist { tx in
             var filter = Movie.titleKey == Movie.key(for: title)
             if let member { filter = filter && Movie.member == member }
             let found = try tx.fetch(Query<Movie>(where: filter, sortedBy: [Movie.member.ascending()]))
             // The store's cascade rule deletes the movies' samples with them.
             _ = try tx.delete(Query<Movie>(where: filter))
-            return found
+            var offWatchlist = Set<Int64>()
+            for movie in found where movie.onWatchlist == true {
+                guard let id = movie.remoteID, try tx.fetch(WatchlistEntry.self, id: id) != nil else { continue }
+                try Self.takeOff(id, watchlist: watchlist, in: tx)
+                if try tx.fetch(WatchlistEntry.self, id: id) == nil { offWatchlist.insert(id) }
+            }
+            return (found, offWatchlist.count)
         }
     }
 }

@@ -13,7 +13,7 @@ struct MustC {
         usage:
             "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] "
             + "| list [--member <name> | --by-member] | refresh [--operations] [--concurrency <n>] "
-            + "| remove <title> [--member <name>] "
+            + "| remove <title> [--member <name>] | sync "
             + "| chart --out <file.svg> [--member <name>]",
         options: ["--store", "--live", "--member", "--by-member", "--year", "--operations", "--concurrency", "--out"],
         help: """
@@ -39,6 +39,10 @@ struct MustC {
                                                 shows progress, the changes and the outcome: newData,
                                                 noData or failed
               remove <title> [--member <name>]  remove the movie (title matched ignoring case and accents)
+              sync                              bring the list and the TMDB account's watchlist together:
+                                                look up the movies stored without a match, send the
+                                                movies added and removed since the last sync, and take
+                                                in what was put on or taken off the watchlist elsewhere
               chart --out <file.svg> [--member <name>]
                                                 draw every movie's popularity history (one sample per
                                                 refresh that changed it, the latest \(PopularitySample.maximumPerMovie) kept) as
@@ -53,15 +57,21 @@ struct MustC {
             Offline, an embedded server on 127.0.0.1 answers like TMDB from a catalogue of over
             a thousand real films ("The Godfather", "Star Wars", "Titanic", "Amélie", "東京物語",
             "Romeo + Juliet", …), searched as TMDB searches: words in any order, case and accents
-            ignored, the most popular first.
+            ignored, the most popular first. Its account's watchlist is kept beside the store, in
+            <store>.offline-watchlist.json, and starts with two movies put there "on TMDB's website".
 
             Environment:
               TMDB_API_KEY                    the TMDB API key --live sends (never printed)
+              TMDB_SESSION_ID                 the TMDB user session 'mustc --live sync' sends for the
+                                              account's watchlist (never printed)
               MUSTC_OFFLINE_POPULARITY=fixed  keep offline popularity values fixed between runs, so a
                                               refresh reports noData; by default (=drift) they move a
                                               few percent each run, so a refresh reports newData
               MUSTC_OFFLINE_KEY=<key>         send this key to the offline server instead of the one
                                               it accepts, to see TMDB's invalid-key error
+              MUSTC_OFFLINE_NETWORK=off       no request reaches the offline server, as without network:
+                                              'mustc add' stores the movie, and a later 'mustc sync'
+                                              looks it up and puts it on the watchlist
 
             Ctrl-C stops any command with one line saying what was kept; a refresh interrupted
             while fetching writes nothing.
@@ -130,6 +140,14 @@ struct MustC {
             try arguments.finish()
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             try await chart(shelf, member: member, to: out)
+        case "sync":
+            try arguments.finish()
+            let storeURL = try program.storeURL(option: storeOption, environment: environment)
+            let watchlistFile = storeURL.deletingPathExtension().appendingPathExtension("offline-watchlist.json")
+            let connection = try TMDBConnection(
+                live: live, program: program, environment: environment, watchlist: watchlistFile)
+            let shelf = try MovieShelf(at: storeURL)
+            try await SyncCommand(shelf: shelf, connection: connection).run()
         case "remove":
             let member = try memberOption(&arguments)
             let title = try arguments.rest(named: "title").trimmingCharacters(in: .whitespaces)
@@ -137,7 +155,7 @@ struct MustC {
             let shelf = try MovieShelf(at: program.storeURL(option: storeOption, environment: environment))
             try await remove(shelf, title: title, member: member)
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use add, list, refresh, remove or chart")
+            throw UsageError("unknown command '\(command)'", fix: "use add, list, refresh, remove, chart or sync")
         }
     }
 
@@ -211,7 +229,7 @@ struct MustC {
     /// `mustc remove <title>`: removes the movie for one member, or for everyone who listed it.
     private static func remove(_ shelf: MovieShelf, title: String, member: String?) async throws {
         Interrupts.keep("nothing was changed")
-        let removed = try await shelf.remove(title: title, member: member)
+        let (removed, _) = try await shelf.remove(title: title, member: member)
         // The removal is committed: a Ctrl-C that came while it ran must not say otherwise.
         if !removed.isEmpty { Interrupts.keep("\"\(removed[0].title)\" was removed") }
         guard !removed.isEmpty else {

@@ -1,9 +1,9 @@
 import FetchKit
 import Foundation
 
-/// The two TMDB requests MustC makes, as a FetchKit endpoint: the key is never part of a URL
-/// string, and FetchKit percent-encodes every query value (so `Fast & Furious` stays one
-/// query value).
+/// The TMDB requests MustC makes, as a FetchKit endpoint: the key (and the user session) is
+/// never part of a URL string, and FetchKit percent-encodes every query value (so
+/// `Fast & Furious` stays one query value).
 ///
 /// The base URL is part of the value so the same endpoints reach the real API or the
 /// offline server.
@@ -15,6 +15,14 @@ struct TMDBEndpoint: Endpoint {
         case searchMovie(title: String, year: Int?)
         /// `GET /movie/{id}`: one movie by its TMDB id.
         case movie(id: Int64)
+        /// `GET /account`: the account of the user session.
+        case account
+        /// `GET /account/{account}/watchlist/movies?page=<page>&sort_by=created_at.asc`: a page of
+        /// the account's watchlist, oldest entry first.
+        case watchlist(account: Int64, page: Int)
+        /// `POST /account/{account}/watchlist` with `{"media_type": "movie", "media_id": <movie>,
+        /// "watchlist": <on>}`: puts a movie on the watchlist, or takes it off.
+        case setWatchlist(account: Int64, movie: Int64, on: Bool)
     }
 
     /// `https://api.themoviedb.org/3`, or the offline server's `/3`.
@@ -26,7 +34,20 @@ struct TMDBEndpoint: Endpoint {
         switch route {
         case .searchMovie: "/search/movie"
         case .movie(let id): "/movie/\(id)"
+        case .account: "/account"
+        case .watchlist(let account, _): "/account/\(account)/watchlist/movies"
+        case .setWatchlist(let account, _, _): "/account/\(account)/watchlist"
         }
+    }
+
+    var method: HTTPMethod {
+        if case .setWatchlist = route { return .post }
+        return .get
+    }
+
+    var body: RequestBody? {
+        guard case .setWatchlist(_, let movie, let on) = route else { return nil }
+        return .json(WatchlistChange(mediaID: movie, watchlist: on))
     }
 
     var queryItems: [URLQueryItem] {
@@ -34,8 +55,23 @@ struct TMDBEndpoint: Endpoint {
         case .searchMovie(let title, let year):
             [URLQueryItem(name: "query", value: title)]
                 + (year.map { [URLQueryItem(name: "primary_release_year", value: String($0))] } ?? [])
-        case .movie: []
+        case .watchlist(_, let page):
+            [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "sort_by", value: "created_at.asc")]
+        case .movie, .account, .setWatchlist: []
         }
+    }
+
+    /// The body of a watchlist change.
+    private struct WatchlistChange: Encodable {
+        enum CodingKeys: String, CodingKey {
+            case mediaType = "media_type"
+            case mediaID = "media_id"
+            case watchlist
+        }
+
+        var mediaType = "movie"
+        var mediaID: Int64
+        var watchlist: Bool
     }
 }
 

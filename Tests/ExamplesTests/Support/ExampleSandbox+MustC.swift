@@ -44,3 +44,23 @@ extension ExampleSandbox {
         try write([Movie.self]) { tx in try tx.insert(contentsOf: movies) }
     }
 }
+
+extension ExampleSandbox {
+    /// The offline TMDB account's watchlist file beside the store.
+    var offlineWatchlist: URL {
+        store.deletingPathExtension().appendingPathExtension("offline-watchlist.json")
+    }
+
+    /// The TMDB ids on the offline account's watchlist, oldest first, as "TMDB" keeps them.
+    func watchlistOnTMDB() throws -> [Int64] {
+        struct Contents: Decodable { var movies: [Int64] }
+        return try JSONDecoder().decode(Contents.self, from: Data(contentsOf: offlineWatchlist)).movies
+    }
+
+    /// Changes the offline account's watchlist as another client (TMDB's website) would.
+    func changeWatchlistOnTMDB(_ change: (inout [Int64]) -> Void) throws {
+        var ids = try watchlistOnTMDB()
+        change(&ids)
+        try JSONSerialization.data(withJSONObject: ["movies": ids]).write(to: offlineWatchlist)
+    }
+}

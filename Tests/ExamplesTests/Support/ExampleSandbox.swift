@@ -26,7 +26,7 @@ struct ExampleSandbox {
         static let mustC = Program(name: "mustc", storeFile: "movies.sqlite", storeFirst: true) {
             [
                 "XDG_DATA_HOME": $0.path, "MUSTC_OFFLINE_POPULARITY": "fixed", "MUSTC_OFFLINE_KEY": nil,
-                "TMDB_API_KEY": nil,
+                "TMDB_API_KEY": nil, "TMDB_SESSION_ID": nil, "MUSTC_OFFLINE_NETWORK": nil,
             ]
         }
 

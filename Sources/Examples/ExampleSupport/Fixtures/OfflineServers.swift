@@ -1,5 +1,5 @@
 public import FetchKitTesting
-import Foundation
+public import Foundation
 
 /// Loopback servers that stand in for Google Books, TMDB and Flickr when an example runs
 /// offline (the default). They answer the same paths and queries as the real APIs, with the
@@ -36,7 +36,8 @@ public enum OfflineServers {
 
     /// Starts a TMDB server: `GET /3/search/movie?query=…` (with `page` and
     /// `primary_release_year` or `year`) and `GET /3/movie/{id}`, answered from
-    /// ``MovieCatalogue``; a request without the accepted `api_key` gets TMDB's 401.
+    /// ``MovieCatalogue``; a request without the accepted `api_key` gets TMDB's 401. With a
+    /// `watchlist` file, the account's routes too: the account and its watchlist.
     ///
     /// - Parameters:
     ///   - driftSeed: the catalogue's popularity drift (nil keeps values fixed).
@@ -44,11 +45,13 @@ public enum OfflineServers {
     ///   - latency: the delay before each answer.
     ///   - port: the port to listen on, when it is free (an earlier run's, so that an HTTP
     ///     cache's keys still name it); 0 or a taken port means a fresh ephemeral one.
+    ///   - watchlist: the file keeping the offline account's watchlist between runs, or nil
+    ///     for a server without account routes (see ``addAccountRoutes(to:catalogue:acceptedKey:file:latency:)``).
     /// - Returns: the running server.
     /// - Throws: ``StubServerError`` when no loopback port can be opened.
     public static func tmdb(
         driftSeed: UInt64?, acceptedKey: String = offlineKey, latency: Duration = .milliseconds(30),
-        port: UInt16 = 0
+        port: UInt16 = 0, watchlist: URL? = nil
     ) throws -> StubServer {
         let catalogue = MovieCatalogue(driftSeed: driftSeed)
         let server = StubServer()
@@ -71,6 +74,9 @@ public enum OfflineServers {
             // As TMDB does: an ETag, revalidated on every use; an unchanged movie answers 304.
             return jsonResponse(body, status: status).conditional().header("Cache-Control", "no-cache")
                 .delayed(by: latency)
+        }
+        if let watchlist {
+            addAccountRoutes(to: server, catalogue: catalogue, acceptedKey: acceptedKey, file: watchlist, latency: latency)
         }
         if port != 0, (try? server.start(port: port)) != nil { return server }
         try server.start()

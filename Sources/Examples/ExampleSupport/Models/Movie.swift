@@ -4,11 +4,12 @@ public import Persistence
 /// A favourite movie of one family member, as the `mustc` example stores it (shared with its
 /// end-to-end tests through `ExampleSupport`).
 ///
-/// The entity has two versions. Its first version holds only what a person
+/// The entity has three versions. Its first version holds only what a person
 /// types (the title, who added it, when); the popularity step added `remoteID` and
-/// `popularity`. Both are `Optional`, so a store written by the first version opens with
-/// Persistence's lightweight migration: the new columns are added as nullable and every
-/// stored movie keeps its data, reading `nil` until its popularity is fetched.
+/// `popularity`; the watchlist step added `onWatchlist`. Each is `Optional`, so a store
+/// written by an earlier version opens with Persistence's lightweight migration: the new
+/// columns are added as nullable and every stored movie keeps its data, reading `nil` until
+/// its popularity is fetched or it is put on the watchlist.
 public struct Movie: StoredEntity {
     /// The row's identity, made when the movie is added.
     public var id: UUID
@@ -24,6 +25,11 @@ public struct Movie: StoredEntity {
     public var remoteID: Int64?
     /// TMDB's popularity; `nil` until fetched (added in version 2).
     public var popularity: Double?
+    /// Whether the movie went on the TMDB account's watchlist: `true` once `mustc` queued it
+    /// there (or pulled it from there); `nil` for a movie not matched yet or stored before the
+    /// watchlist step (added in version 3). A movie with `true` whose watchlist entry is gone was
+    /// taken off the watchlist elsewhere.
+    public var onWatchlist: Bool?
 
     /// The title column.
     public static let title = Field<Movie, String>("title")
@@ -35,6 +41,8 @@ public struct Movie: StoredEntity {
     public static let remoteID = Field<Movie, Int64?>("remoteID")
     /// The popularity column.
     public static let popularity = Field<Movie, Double?>("popularity")
+    /// The on-the-watchlist column.
+    public static let onWatchlist = Field<Movie, Bool?>("onWatchlist")
 
     /// A member lists a title once: adding it again finds the stored movie.
     public static let byTitleAndMember = UniqueKey(titleKey, member)
@@ -51,7 +59,7 @@ public struct Movie: StoredEntity {
     /// Creates a movie; `mustc add` stores it without popularity before the lookup.
     public init(
         title: String, member: String = "family", addedAt: Date = Date(), remoteID: Int64? = nil,
-        popularity: Double? = nil
+        popularity: Double? = nil, onWatchlist: Bool? = nil
     ) {
         id = UUID()
         self.title = title
@@ -60,6 +68,7 @@ public struct Movie: StoredEntity {
         self.addedAt = addedAt
         self.remoteID = remoteID
         self.popularity = popularity
+        self.onWatchlist = onWatchlist
     }
 
     /// The matching form of a title: `"  Amélie "` and `"AMELIE"` are the same movie.
