@@ -13,8 +13,8 @@ struct MustC {
         usage:
             "mustc [--store <path>] [--live] add <title> [--year <year>] [--member <name>] "
             + "| list [--member <name> | --by-member] | refresh [--operations] [--concurrency <n>] "
-            + "| remove <title> [--member <name>] | sync "
-            + "| chart --out <file.svg> [--member <name>]",
+            + "| remove <title> [--member <name>] "
+            + "| chart --out <file.svg> [--member <name>] | sync",
         options: ["--store", "--live", "--member", "--by-member", "--year", "--operations", "--concurrency", "--out"],
         help: """
             mustc: the family's favourite movies, with their popularity from The Movie Database (TMDB).

@@ -51,9 +51,11 @@ enum Watchlist {
     ) throws -> SyncedCollection<WatchlistEntry> {
         // A queue-only mirror never syncs: its requests are built (to check them) but never sent.
         let nowhere = URL(string: "http://tmdb-not-connected.invalid/3") ?? URL(fileURLWithPath: "/")
+        // One change at a time, in the order they were made: TMDB orders the watchlist by when
+        // each movie was put on it, so that order is the order of the adds.
         return try SyncedCollection(
             collection(baseURL: connection?.baseURL ?? nowhere, account: account), store: store,
-            client: connection?.client ?? FetchClient())
+            client: connection?.client ?? FetchClient(), concurrency: 1)
     }
 
     /// A page of the watchlist as TMDB lists it.

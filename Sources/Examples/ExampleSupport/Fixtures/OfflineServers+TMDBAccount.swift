@@ -162,6 +162,8 @@ private final class OfflineWatchlist: Sendable {
     private func write(_ ids: [Int64]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(Contents(movies: ids)).write(to: file, options: .atomic)
+        var data = try encoder.encode(Contents(movies: ids))
+        data.append(UInt8(ascii: "\n"))
+        try data.write(to: file, options: .atomic)
     }
 }
