@@ -28,7 +28,9 @@ final class PocketBaseServer: Sendable {
         // A copy: a server that changes a collection writes migration files into its folder.
         try FileManager.default.copyItem(
             at: root.appendingPathComponent("Interop/PocketBase/pb_migrations"), to: folder.file("migrations"))
-        port = 20_000 + Int.random(in: 0..<20_000)
+        // Below Linux's ephemeral range (32768 up): a port the kernel gives out to a client
+        // socket or a proxy meanwhile would keep a restart from binding it.
+        port = 20_000 + Int.random(in: 0..<12_000)
     }
 
     /// Starts the server (again, on the same folder and port) and waits until it answers.
@@ -44,6 +46,10 @@ final class PocketBaseServer: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + Patience.hang
         while clock.now < deadline {
+            if let ending = process.ending {
+                throw PocketBaseFailure(
+                    description: "PocketBase ended (\(ending)) before it answered on port \(port); is the port taken?")
+            }
             if let (_, response) = try? await URLSession.shared.data(from: url.appendingPathComponent("api/health")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {

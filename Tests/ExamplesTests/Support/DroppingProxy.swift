@@ -10,14 +10,30 @@ import Locking
 /// A TCP proxy on loopback in front of a server, for the interop tests: it forwards each
 /// connection both ways, and can lose the answer to the next request of one method. That request
 /// reaches the server whole; the client's connection is then closed before the answer, as a
-/// network that drops a response would.
+/// network that drops a response would. A trap (``trap(_:reachingTheServer:then:)``) does
+/// something (kills the client) at a chosen request, before or after the server has it.
 final class DroppingProxy: Sendable {
+    /// What the proxy does at the next request whose first line matches, once.
+    private struct Trap: Sendable {
+        let matches: @Sendable (String) -> Bool
+        let reachingTheServer: Bool
+        let action: @Sendable () -> Void
+    }
+
+    private struct State: Sendable {
+        var dropNext: String?
+        var dropped = 0
+        var closed = false
+        var trap: Trap?
+        var sprung = 0
+    }
+
     /// The proxy's port on 127.0.0.1.
     let port: Int
     private let listener: Int32
     private let target: Int
-    /// The method whose next answer is lost, and how many answers were lost.
-    private let state = Locked<(dropNext: String?, dropped: Int, closed: Bool)>((nil, 0, false))
+    /// The method whose next answer is lost, how many answers were lost, and the trap.
+    private let state = Locked(State())
 
     /// A proxy to `target` (a port on 127.0.0.1), accepting at once.
     init(to target: Int) throws {
@@ -62,6 +78,19 @@ final class DroppingProxy: Sendable {
     /// How many answers were lost.
     var dropped: Int { state.withLock { $0.dropped } }
 
+    /// At the next request whose first line (`GET /api/… HTTP/1.1`, the query as sent) matches,
+    /// runs `action` and closes the connection: before the request reaches the server, or, with
+    /// `reachingTheServer`, once the server's answer arrives (the answer is then lost).
+    func trap(
+        _ matches: @escaping @Sendable (String) -> Bool, reachingTheServer: Bool = false,
+        then action: @escaping @Sendable () -> Void
+    ) {
+        state.withLock { $0.trap = Trap(matches: matches, reachingTheServer: reachingTheServer, action: action) }
+    }
+
+    /// How many traps were sprung.
+    var sprung: Int { state.withLock { $0.sprung } }
+
     /// Stops accepting connections.
     func stop() {
         state.withLock { $0.closed = true }
@@ -95,22 +124,41 @@ final class DroppingProxy: Sendable {
             close(server)
             return
         }
-        // Set when a request whose answer is to be lost went to the server.
-        let losing = Locked(false)
+        // Set when a request whose answer is to be lost went to the server, with what to do then.
+        let losing = Locked<(Bool, (@Sendable () -> Void)?)>((false, nil))
         let ended = DispatchSemaphore(value: 0)
         Thread {
             self.pump(from: client, to: server) { bytes in
+                let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+                let sprung: Trap? = self.state.withLock { state in
+                    if let trap = state.trap, trap.matches(line) {
+                        state.trap = nil
+                        state.sprung += 1
+                        return trap
+                    }
+                    return nil
+                }
+                if let sprung {
+                    guard sprung.reachingTheServer else {
+                        sprung.action()
+                        return false
+                    }
+                    losing.withLock { $0 = (true, sprung.action) }
+                    return true
+                }
                 self.state.withLock { state in
                     guard let method = state.dropNext, bytes.starts(with: Array("\(method) ".utf8)) else { return }
                     state.dropNext = nil
-                    losing.withLock { $0 = true }
+                    losing.withLock { $0 = (true, nil) }
                 }
                 return true
             }
             ended.signal()
         }.start()
         pump(from: server, to: client) { _ in
-            guard losing.withLock({ $0 }) else { return true }
+            let (lose, action) = losing.withLock { $0 }
+            guard lose else { return true }
+            action?()
             self.state.withLock { $0.dropped += 1 }
             return false
         }

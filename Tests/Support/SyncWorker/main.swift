@@ -2,6 +2,7 @@
 // NotesBackend, which kills it (SIGKILL) when a request it was told to watch arrives.
 //
 //     SyncWorker <store file> <backend URL> [<overlap ms> [<concurrency>]]
+//     SyncWorker library <store file> <PocketBase URL>     (Library.swift)
 //
 // Environment: FETCHKIT_SYNC_NO_KEYS=1 describes the collection without idempotency keys (the
 // harness's proof that a resend without them can fail the oracle). Updates are sent without a
@@ -14,6 +15,10 @@ import Sync
 import SyncHarness
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "library", let server = URL(string: arguments[3]) {
+    let token = ProcessInfo.processInfo.environment["SYNC_WORKER_TOKEN"] ?? ""
+    exit(await syncLibrary(store: arguments[2], server: server, token: token))
+}
 guard arguments.count >= 3, let base = URL(string: arguments[2]) else {
     FileHandle.standardError.write(Data("usage: SyncWorker <store file> <backend URL> [<overlap ms>]\n".utf8))
     exit(2)
