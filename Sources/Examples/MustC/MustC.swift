@@ -39,14 +39,14 @@ struct MustC {
                                                 shows progress, the changes and the outcome: newData,
                                                 noData or failed
               remove <title> [--member <name>]  remove the movie (title matched ignoring case and accents)
-              sync                              bring the list and the TMDB account's watchlist together:
-                                                look up the movies stored without a match, send the
-                                                movies added and removed since the last sync, and take
-                                                in what was put on or taken off the watchlist elsewhere
               chart --out <file.svg> [--member <name>]
                                                 draw every movie's popularity history (one sample per
                                                 refresh that changed it, the latest \(PopularitySample.maximumPerMovie) kept) as
                                                 an SVG line chart to open in a browser
+              sync                              bring the list and the TMDB account's watchlist together:
+                                                look up the movies stored without a match, send the
+                                                movies added and removed since the last sync, and take
+                                                in what was put on or taken off the watchlist elsewhere
 
             Options:
               --store <path>  the store file (default $XDG_DATA_HOME/mustc/mustc.sqlite,
