@@ -133,23 +133,47 @@ func syncGraphCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
 // collection (the row and its outbox entry in one transaction) against the same write straight
 // to the store with the same observer; from the start of the persist to the delivery, 200 writes.
 
+/// An outbox entry as an app would write it by hand beside its row: the floor of any outbox kept
+/// in the same transaction as the write (a second row written, the record encoded once).
+struct HandOutboxEntry: StoredEntity {
+    var id: Int64
+    var recordID: String
+    var payload: Data
+}
+
 /// A store of 1,000 notes observed whole, and the writes timed to their delivery.
 final class ObservedNotes: @unchecked Sendable {
+    /// How each write is made.
+    enum Writes {
+        /// Straight to the store: an upsert.
+        case plain
+        /// Through a synced collection: `save`.
+        case synced
+        /// An upsert and a hand-written outbox entry, in one transaction.
+        case handOutbox
+    }
+
     // `delivered` is a semaphore; the rest is used from the benchmark's thread only.
     let store: ObjectStore
     let mirror: SyncedCollection<SyncedNote>?
+    let mode: Writes
     private var token: ObservationToken?
     private let delivered = DispatchSemaphore(value: 0)
     private var written = 0
 
-    init(path: String, synced: Bool, base: URL) throws {
-        store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [SyncedNote.self] + SyncSchema.entities)
+    init(path: String, mode: Writes, base: URL) throws {
+        self.mode = mode
+        store = try ObjectStore(
+            at: URL(fileURLWithPath: path), entities: [SyncedNote.self, HandOutboxEntry.self] + SyncSchema.entities)
         try store.context.persistAndWait { tx in
             for index in 0..<1_000 {
                 try tx.upsert(SyncedNote(id: "n\(index)", title: "Note \(index)", body: "b", updated: "u"))
             }
         }
-        mirror = synced ? try SyncedCollection(SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient()) : nil
+        mirror =
+            mode == .synced
+            ? try SyncedCollection(SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient())
+            : nil
         token = store.observe(.query(Query<SyncedNote>()), queue: DispatchQueue(label: "bench.notes")) { [delivered] _ in
             delivered.signal()
         }
@@ -164,9 +188,16 @@ final class ObservedNotes: @unchecked Sendable {
             written += 1
             let note = SyncedNote(id: "n\(written % 1_000)", title: "Edit \(written)", body: "b", updated: "u")
             let start = clock.now
-            if let mirror {
+            switch (mode, mirror) {
+            case (.synced, let mirror?):
                 try store.context.persistAndWait { tx in try mirror.save(note, as: .update, in: tx) }
-            } else {
+            case (.handOutbox, _):
+                let entry = HandOutboxEntry(id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
+                try store.context.persistAndWait { tx in
+                    try tx.upsert(note)
+                    try tx.insert(entry)
+                }
+            default:
                 try store.context.persistAndWait { tx in try tx.upsert(note) }
             }
             delivered.wait()
@@ -180,13 +211,30 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     let base = URL(string: "http://127.0.0.1:9")!  // never contacted: nothing syncs here
     scratch.removeDatabase("observed-synced.sqlite")
     scratch.removeDatabase("observed-plain.sqlite")
-    let synced = lazily { try ObservedNotes(path: scratch.path("observed-synced.sqlite"), synced: true, base: base) }
-    let plain = lazily { try ObservedNotes(path: scratch.path("observed-plain.sqlite"), synced: false, base: base) }
+    scratch.removeDatabase("observed-hand-outbox.sqlite")
+    let synced = lazily { try ObservedNotes(path: scratch.path("observed-synced.sqlite"), mode: .synced, base: base) }
+    let plain = lazily { try ObservedNotes(path: scratch.path("observed-plain.sqlite"), mode: .plain, base: base) }
+    let hand = lazily {
+        try ObservedNotes(path: scratch.path("observed-hand-outbox.sqlite"), mode: .handOutbox, base: base)
+    }
     return [
         BenchmarkCase(
             name: "Sync: 200 local writes each reaching an observer of their 1,000-row collection, against the same without sync",
             ours: Side(name: "SyncedCollection.save, persist to delivery") { try synced().writes() },
             reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
-            target: 1.1, iterations: 7)
+            target: 1.1, iterations: 7),
+        // The floor under the row above: any outbox kept in the write's own transaction writes a
+        // second row; this case says how far the synced save is from that floor, and the floor's
+        // own cost is the next case's.
+        BenchmarkCase(
+            name: "Sync: 200 observed local writes through SyncedCollection.save, against a write with a hand-written outbox entry",
+            ours: Side(name: "SyncedCollection.save, persist to delivery") { try synced().writes() },
+            reference: Side(name: "upsert + an outbox entry by hand, persist to delivery") { try hand().writes() },
+            target: 1.1, iterations: 7),
+        BenchmarkCase(
+            name: "Sync: 200 observed local writes with a hand-written outbox entry, against the same without one",
+            ours: Side(name: "upsert + an outbox entry by hand, persist to delivery") { try hand().writes() },
+            reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
+            target: 1.1, iterations: 7),
     ]
 }
