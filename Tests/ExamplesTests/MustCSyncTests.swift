@@ -166,6 +166,45 @@ import Testing
         #expect(try sandbox.movies().contains { $0.title == "Lost Reel" })
     }
 
+    /// A movie removed and added back before the next sync stays on the watchlist: the removal
+    /// and the new create join into one change TMDB takes.
+    @Test func aMovieRemovedAndAddedBackBeforeASyncStaysOnTheWatchlist() async throws {
+        let sandbox = try ExampleSandbox.mustC()
+        defer { sandbox.remove() }
+        for arguments in [["add", "Heat"], ["sync"], ["remove", "Heat"], ["add", "Heat"]] {
+            let run = try await sandbox.run(arguments)
+            #expect(run.status == 0, "\(run)")
+        }
+        let sync = try await sandbox.run(["sync"])
+        #expect(sync.status == 0, "\(sync)")
+        #expect(try sandbox.watchlistOnTMDB().contains(949))
+        #expect(try waitingWrites(sandbox) == 0)
+        #expect(try sandbox.movies().filter { $0.remoteID == 949 }.count == 1)
+        let again = try await sandbox.run(["sync"])
+        #expect(again.status == 0, "\(again)")
+    }
+
+    /// An entry put on elsewhere whose title the family lists for another film comes in under its
+    /// year, and neither movie takes the other's id.
+    @Test func anEntryWhoseTitleIsTakenComesInUnderItsYear() async throws {
+        let sandbox = try ExampleSandbox.mustC()
+        defer { sandbox.remove() }
+        try sandbox.seed([Movie(title: "Dune", remoteID: 438_631, popularity: 50)])
+        let first = try await sandbox.run(["sync"])
+        #expect(first.status == 0, "\(first)")
+        try sandbox.changeWatchlistOnTMDB { $0.append(841) }
+
+        let sync = try await sandbox.run(["sync"])
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.output.contains(#"added to family's list: "Dune (1984)"."#), "\(sync)")
+        let dunes = try sandbox.movies().filter { $0.title.hasPrefix("Dune") }
+        #expect(dunes.map(\.title) == ["Dune", "Dune (1984)"])
+        #expect(dunes.map(\.remoteID) == [438_631, 841])
+        let again = try await sandbox.run(["sync"])
+        #expect(again.status == 0, "\(again)")
+        #expect(try sandbox.movies().filter { $0.title.hasPrefix("Dune") }.map(\.remoteID) == [438_631, 841])
+    }
+
     /// `--live sync` needs a user session, and says how to get one, before any request.
     @Test func aLiveSyncNeedsAUserSession() async throws {
         let sandbox = try ExampleSandbox.mustC()

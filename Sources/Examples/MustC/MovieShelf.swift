@@ -173,17 +173,27 @@ struct MovieShelf: Sendable {
             }
             var added: [Movie] = []
             for entry in entries where !listed.contains(entry.id) {
-                let movie = Movie(
-                    title: entry.title, member: member, remoteID: entry.id, popularity: entry.popularity,
-                    onWatchlist: true)
-                // A member who lists a title once: a same-titled movie of theirs takes the id.
-                let key = Movie.key(for: entry.title)
-                if var same = try tx.first(Query<Movie>(where: Movie.titleKey == key && Movie.member == member)) {
+                // A member lists a title once: a same-titled movie of theirs without a match takes
+                // the id; one matched to another film leaves the title to it, and the entry comes
+                // in under its year ("Dune (1984)"), or its id.
+                var slot: Movie?
+                var title = entry.title
+                for candidate in [entry.title, entry.year.map { "\(entry.title) (\($0))" }, "\(entry.title) (TMDB \(entry.id))"] {
+                    guard let candidate else { continue }
+                    title = candidate
+                    let key = Movie.key(for: candidate)
+                    slot = try tx.first(Query<Movie>(where: Movie.titleKey == key && Movie.member == member))
+                    if slot == nil || slot?.remoteID == nil || slot?.remoteID == entry.id { break }
+                }
+                if var same = slot, same.remoteID == nil || same.remoteID == entry.id {
                     same.remoteID = entry.id
                     same.popularity = same.popularity ?? entry.popularity
                     same.onWatchlist = true
                     try tx.update(same)
-                } else {
+                } else if slot == nil {
+                    let movie = Movie(
+                        title: title, member: member, remoteID: entry.id, popularity: entry.popularity,
+                        onWatchlist: true)
                     try tx.insert(movie)
                     added.append(movie)
                 }

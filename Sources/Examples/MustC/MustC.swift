@@ -57,8 +57,9 @@ struct MustC {
             Offline, an embedded server on 127.0.0.1 answers like TMDB from a catalogue of over
             a thousand real films ("The Godfather", "Star Wars", "Titanic", "Amélie", "東京物語",
             "Romeo + Juliet", …), searched as TMDB searches: words in any order, case and accents
-            ignored, the most popular first. Its account's watchlist is kept beside the store, in
-            <store>.offline-watchlist.json, and starts with two movies put there "on TMDB's website".
+            ignored, the most popular first. Its account's watchlist is kept beside the store, named
+            after it (mustc.offline-watchlist.json beside mustc.sqlite), and starts with two movies
+            put there "on TMDB's website".
 
             Environment:
               TMDB_API_KEY                    the TMDB API key --live sends (never printed)

@@ -53,12 +53,15 @@ struct SyncCommand {
         let now = try await shelf.reconcile(member: MustC.defaultMember)
         let added = earlier.added + now.added
         let removed = earlier.removed + now.removed
-        let (held, refused) = try await shelf.store.context.read { tx in
+        let (rows, refused) = try await shelf.store.context.read { tx in
             (
                 try tx.count(Query<WatchlistEntry>()),
                 try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
             )
         }
+        // A movie TMDB refused to put on keeps its row here (its change stays queued); it is not
+        // on the watchlist.
+        let held = rows - refused.filter { $0.operation != .delete }.count
         show(
             "Synced with TMDB: sent \(count(report.writesSent, "change")); the watchlist holds \(count(held, "movie")).")
         if !added.isEmpty {

@@ -10,9 +10,9 @@ import Sync
 /// TMDB has no change feed for a watchlist, so the collection is a snapshot
 /// (`CursorKind.snapshot`): each sync walks the watchlist page by page, oldest entry first,
 /// and at the end prunes the entries it no longer lists (taken off elsewhere). Putting a movie
-/// on the watchlist is the record's create, taking it off its delete; TMDB answers either with a
-/// status body, not the record, so the row stays as this device wrote it. There is nothing to
-/// update: an entry is there or not.
+/// on the watchlist is the record's create (or, after a removal not yet sent, its update), taking it
+/// off its delete; TMDB answers either with a status body, not the record, so the row stays as this
+/// device wrote it. A change not yet sent wins over what a walk reads.
 enum Watchlist {
     /// The collection's name, in the store and in messages.
     static let name = "watchlist"
@@ -32,6 +32,9 @@ enum Watchlist {
                     remaining: max(0, page.totalResults - page.page * Page.size))
             },
             create: { entry in request(.setWatchlist(account: account, movie: entry.id, on: true)) },
+            // A movie put back on before its removal was sent: the removal and the new create join
+            // into an update, which puts it on again (TMDB's answer is the same either way).
+            update: { entry, _ in request(.setWatchlist(account: account, movie: entry.id, on: true)) },
             delete: { entry in request(.setWatchlist(account: account, movie: entry.id, on: false)) },
             // TMDB answers a change with its status body: the row stays as written.
             written: Extraction.decode(Status.self).map { status in
@@ -55,7 +58,10 @@ enum Watchlist {
         // each movie was put on it, so that order is the order of the adds.
         return try SyncedCollection(
             collection(baseURL: connection?.baseURL ?? nowhere, account: account), store: store,
-            client: connection?.client ?? FetchClient(), concurrency: 1)
+            client: connection?.client ?? FetchClient(),
+            // A change made here and not yet sent wins over the watchlist as a walk reads it (a
+            // removal made while another process synced is sent, never undone).
+            conflicts: .clientWins, concurrency: 1)
     }
 
     /// A page of the watchlist as TMDB lists it.

@@ -10,13 +10,12 @@ import Locking
 /// A TCP proxy on loopback in front of a server, for the interop tests: it forwards each
 /// connection both ways, and can lose the answer to the next request of one method. That request
 /// reaches the server whole; the client's connection is then closed before the answer, as a
-/// network that drops a response would. A trap (``trap(_:reachingTheServer:then:)``) does
-/// something (kills the client) at a chosen request, before or after the server has it.
+/// network that drops a response would. A trap (``trap(_:then:)``) does something (kills the
+/// client) at a chosen request, once the server has answered it.
 final class DroppingProxy: Sendable {
     /// What the proxy does at the next request whose first line matches, once.
     private struct Trap: Sendable {
         let matches: @Sendable (String) -> Bool
-        let reachingTheServer: Bool
         let action: @Sendable () -> Void
     }
 
@@ -79,14 +78,14 @@ final class DroppingProxy: Sendable {
     var dropped: Int { state.withLock { $0.dropped } }
 
     /// At the next request whose first line (`GET /api/… HTTP/1.1`, the query as sent) matches,
-    /// runs `action` and closes the connection: before the request reaches the server, or, with
-    /// `reachingTheServer`, once the server's answer arrives (the answer is then lost).
-    func trap(
-        _ matches: @escaping @Sendable (String) -> Bool, reachingTheServer: Bool = false,
-        then action: @escaping @Sendable () -> Void
-    ) {
-        state.withLock { $0.trap = Trap(matches: matches, reachingTheServer: reachingTheServer, action: action) }
+    /// lets it reach the server, then, when the answer arrives, runs `action` and closes the
+    /// connection (the answer is lost).
+    func trap(_ matches: @escaping @Sendable (String) -> Bool, then action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.trap = Trap(matches: matches, action: action) }
     }
+
+    /// Disarms a trap that was not sprung.
+    func disarm() { state.withLock { $0.trap = nil } }
 
     /// How many traps were sprung.
     var sprung: Int { state.withLock { $0.sprung } }
@@ -139,10 +138,6 @@ final class DroppingProxy: Sendable {
                     return nil
                 }
                 if let sprung {
-                    guard sprung.reachingTheServer else {
-                        sprung.action()
-                        return false
-                    }
                     losing.withLock { $0 = (true, sprung.action) }
                     return true
                 }
