@@ -123,12 +123,16 @@ struct MovieShelf: Sendable {
 
     /// Queues taking the movie `id` off the watchlist, unless another movie than `besides` on a
     /// list still has it (two members list it: it stays until both removed it).
+    ///
+    /// - Returns: whether it goes off.
+    @discardableResult
     private static func takeOff(
         _ id: Int64, watchlist: SyncedCollection<WatchlistEntry>, in tx: ObjectTransaction, besides movie: UUID? = nil
-    ) throws {
+    ) throws -> Bool {
         let others = try tx.fetch(Query<Movie>(where: Movie.remoteID == id)).filter { $0.id != movie }
-        guard others.isEmpty else { return }
+        guard others.isEmpty else { return false }
         try watchlist.delete(id, in: tx)
+        return true
     }
 
     /// The movies stored without a TMDB match, oldest first: `mustc sync` looks them up first.
@@ -270,8 +274,7 @@ struct MovieShelf: Sendable {
             var offWatchlist = Set<Int64>()
             for movie in found where movie.onWatchlist == true {
                 guard let id = movie.remoteID, try tx.fetch(WatchlistEntry.self, id: id) != nil else { continue }
-                try Self.takeOff(id, watchlist: watchlist, in: tx)
-                if try tx.fetch(WatchlistEntry.self, id: id) == nil { offWatchlist.insert(id) }
+                if try Self.takeOff(id, watchlist: watchlist, in: tx) { offWatchlist.insert(id) }
             }
             return (found, offWatchlist.count)
         }

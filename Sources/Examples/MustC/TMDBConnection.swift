@@ -158,9 +158,12 @@ struct TMDBConnection: Sendable {
         guard let error = error as? FetchError else {
             return String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
         }
-        let reported = Self.tmdbMessage(in: error.bodyExcerpt)
+        let status = Self.tmdbStatus(in: error.bodyExcerpt)
+        let reported = status.message.map { message in (status.code.map { "status_code \($0), " } ?? "") + message }
         switch error.code {
-        case .unacceptableStatus where error.statusCode == 401 && Self.tmdbCode(in: error.bodyExcerpt) == 3:
+        case _ where Self.isUnreachable(error):
+            return "cannot reach \(place): \(error.description)"
+        case .unacceptableStatus where error.statusCode == 401 && status.code == 3:
             let hint =
                 isLive
                 ? "set \(Self.liveSessionVariable) to the session_id of a new TMDB session" : "this is a bug in the example"
@@ -171,8 +174,6 @@ struct TMDBConnection: Sendable {
             return "TMDB refused the API key (HTTP 401\(reported.map { ": \($0)" } ?? "")); \(hint)"
         case .unacceptableStatus where error.statusCode == 404:
             return "TMDB has no such movie (HTTP 404\(reported.map { ": \($0)" } ?? ""))"
-        case .transportFailed, .timedOut, .connectionLost:
-            return "cannot reach \(place): \(error.description)"
         default:
             return error.description
         }
@@ -188,22 +189,12 @@ struct TMDBConnection: Sendable {
         return [.transportFailed, .timedOut, .connectionLost].contains(error.code)
     }
 
-    /// TMDB's own `status_code` from an error body, if it has one.
-    private static func tmdbCode(in body: String?) -> Int? {
+    /// TMDB's own `status_code` and `status_message` from an error body, if it has them.
+    private static func tmdbStatus(in body: String?) -> (code: Int?, message: String?) {
         guard let body, let data = body.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return (object["status_code"] as? NSNumber)?.intValue
-    }
-
-    /// TMDB's own `status_message` and `status_code` from an error body, if it has them.
-    private static func tmdbMessage(in body: String?) -> String? {
-        guard let body, let data = body.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let message = object["status_message"] as? String
-        else { return nil }
-        let code = (object["status_code"] as? NSNumber).map { "status_code \($0.intValue), " } ?? ""
-        return "\(code)\(message)"
+        else { return (nil, nil) }
+        return ((object["status_code"] as? NSNumber)?.intValue, object["status_message"] as? String)
     }
 }
 

@@ -33,7 +33,7 @@ extension OfflineServers {
         @Sendable func refusal(_ request: RecordedRequest) -> StubResponse? {
             guard request.queryValue("api_key") == acceptedKey else {
                 let refused = MovieCatalogue.invalidKeyResponse
-                return tmdbStatus(refused.status, code: 7, message: "Invalid API key: You must be granted a valid key.")
+                return json(refused.body, status: refused.status)
             }
             guard request.queryValue("session_id") == offlineSession else {
                 return tmdbStatus(
@@ -106,7 +106,11 @@ extension OfflineServers {
     }
 
     private static func json(_ object: [String: Any], status: Int = 200) -> StubResponse {
-        StubResponse.data(MovieCatalogue.encode(object), status: status, contentType: "application/json; charset=UTF-8")
+        json(MovieCatalogue.encode(object), status: status)
+    }
+
+    private static func json(_ body: Data, status: Int) -> StubResponse {
+        StubResponse.data(body, status: status, contentType: "application/json; charset=UTF-8")
     }
 }
 
