@@ -51,7 +51,9 @@ public struct PendingWrite: StoredEntity, Equatable {
     public internal(set) var operation: Operation
     /// Where the write is.
     public internal(set) var state: State
-    /// The outbox order: writes are sent in this order, one at a time per record.
+    /// The outbox order: writes are sent in this order, one at a time per record. A write is
+    /// queued after every write its collection's outbox holds (their highest sequence plus one),
+    /// so the numbers start again at 1 once the outbox is empty.
     public internal(set) var sequence: Int64
     /// How many times the write was sent.
     public internal(set) var attempts: Int

@@ -15,8 +15,6 @@ struct SyncCheckpoint: StoredEntity {
     var lastPush: Date?
     /// When the identities were last reconciled.
     var lastReconcile: Date?
-    /// The next outbox order number.
-    var nextSequence: Int64
     /// Walk generations handed out so far.
     var generations: Int64
     /// The fingerprint of the records an identity listing named that the last resync it began

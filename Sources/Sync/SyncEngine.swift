@@ -43,7 +43,8 @@ actor SyncEngine {
 
     // MARK: Runs
 
-    /// Runs `body`, or joins the run in progress; then reads the status's counts.
+    /// Runs `body`, or joins the run in progress; then reads the status's counts when anyone keeps
+    /// them (a follower, a started mirror).
     func sync(
         _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport
     ) async throws(SyncError) -> SyncReport {
@@ -71,7 +72,9 @@ actor SyncEngine {
             current = nil
             let reran = finish(result)
             readTakesRetry = true
-            await refreshCounts()
+            // The counts are read again for whoever keeps them: the followers, and a started mirror's
+            // wake-up. A look at `status` reads them itself, so a run nobody follows ends here.
+            if started || !followers.isEmpty { await refreshCounts() }
             if started, !reran { scheduleWake() }
         }
         switch result {
@@ -151,7 +154,7 @@ actor SyncEngine {
     }
 
     /// A run of the collection's group ended with `failure` (or none): the collection shows the
-    /// failure when it is its own, and reads its counts again.
+    /// failure when it is its own, and reads its counts again when anyone keeps them.
     func groupRunEnded(_ failure: SyncError?) async {
         progressParts = [:]
         update {
@@ -160,7 +163,7 @@ actor SyncEngine {
             $0.error = failure?.collection == $0.collection ? failure : nil
         }
         readTakesRetry = true
-        await refreshCounts()
+        if started || !followers.isEmpty { await refreshCounts() }
     }
 
     // MARK: Starting

@@ -13,6 +13,41 @@ enum SyncJSON {
 }
 
 extension SyncJSON {
+    /// A record's identity as JSON, as `JSONEncoder` writes it (slashes aside, which any reader
+    /// takes either way): text and integers written directly, any other type by `JSONEncoder`.
+    /// Every local write stores one, so the common identities skip an encoder.
+    static func encodeIdentity<ID: Encodable>(_ identity: ID) throws -> Data {
+        switch identity {
+        case let text as String: return quoted(text)
+        case let uuid as UUID: return quoted(uuid.uuidString)
+        case let number as Int: return Data(String(number).utf8)
+        case let number as Int64: return Data(String(number).utf8)
+        default: return try JSONEncoder().encode(identity)
+        }
+    }
+
+    /// `text` as a JSON string.
+    private static func quoted(_ text: String) -> Data {
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        bytes.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return Data(bytes)
+    }
+}
+
+extension SyncJSON {
     /// The coding path of the value a decoding failed at (`items[3].title`), when the error says.
     static func failedProperty(_ error: any Error) -> String? {
         guard let path = failure(error)?.path, !path.isEmpty else { return nil }

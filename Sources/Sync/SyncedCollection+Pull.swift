@@ -17,34 +17,43 @@ struct PullTarget: Sendable {
 /// Pulling: pages of changes from the cursor, each applied with its cursor in one transaction.
 extension SyncedCollection {
     /// Pulls the collection's changes, whole or scope by scope, resuming a walk a kill
-    /// interrupted, and reconciles identities when due.
-    func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) {
-        if start.checkpoint.scoped == true { return try await pullScopes(&report) }
+    /// interrupted, and reconciles identities when due. Returns whether the outbox holds a write
+    /// to send, when the pull's last transaction read it (see ``pages(_:_:_:startedEmpty:)``).
+    @discardableResult
+    func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) -> Bool? {
+        if start.checkpoint.scoped == true {
+            try await pullScopes(&report)
+            return nil
+        }
         // A keyset run that starts on a store without a row of the collection (a first launch)
         // stores only records of this run, in version order: each appears once, or again at a
         // newer version, so the look-up of stored versions is not needed. (The push before the
         // pull adds no row to an empty store: a local write's row was stored with it.)
-        try await pull(whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty)
+        return try await pull(whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty)
     }
 
     /// Pulls `target` (the whole collection, or a scope) from its checkpoint as the run started.
+    /// Returns whether the outbox holds a write to send, when the pull's last transaction read it.
+    @discardableResult
     func pull(
         _ target: PullTarget, from checkpoint: SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
-    ) async throws(SyncError) {
+    ) async throws(SyncError) -> Bool? {
         // The push before the pull changes only the checkpoint's `lastPush`.
         var checkpoint = checkpoint
         if checkpoint.walk == nil, remote.cursor == .snapshot {
             checkpoint = try await beginWalk(.snapshot, of: target)
         }
-        try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty)
+        let waiting = try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty)
         if let identities = remote.identities, checkpoint.walk == nil {
             let due =
                 checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval }
                 ?? true
             if due {
                 try await reconcile(identities, target, &report)
+                return nil
             }
         }
+        return waiting
     }
 
     /// The whole collection, as a pull's target.
@@ -82,10 +91,14 @@ extension SyncedCollection {
         checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
     }
 
-    /// Reads and applies pages until the server has no more.
+    /// Reads and applies pages until the server has no more. Returns whether the outbox holds a
+    /// write to send as the last page's transaction left it (`nil` when a walk's end wrote after
+    /// it), so the push after the pull needs no read of its own.
+    @discardableResult
     func pages(
         _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool
-    ) async throws(SyncError) {
+    ) async throws(SyncError) -> Bool? {
+        var waiting: Bool?
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
@@ -166,6 +179,7 @@ extension SyncedCollection {
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
             report.conflicts += applied.conflicts
+            waiting = applied.outboxWaiting
             checkpoint.walk?.position = next
             guard page.hasMore else { break }
             position = next
@@ -173,8 +187,10 @@ extension SyncedCollection {
         if let walk = checkpoint.walk {
             report.recordsDeleted += try await finishWalk(walk, of: target, cursor: walk.position).deleted
             checkpoint.walk = nil
+            return nil
         }
         // An incremental run's last page recorded the pull's date in its own transaction.
+        return waiting
     }
 
     /// The position after `page`.
@@ -233,6 +249,8 @@ extension SyncedCollection {
         var applied = 0
         var deleted = 0
         var conflicts = 0
+        /// Whether the outbox held a write to send when the page's transaction ended.
+        var outboxWaiting = false
     }
 
     /// Applies a page and moves the cursor in one transaction.
@@ -275,7 +293,7 @@ extension SyncedCollection {
             let texts = ids.map { $0.databaseValue.identityText }
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
             // find (no write waits in the collection's outbox; no row stored yet, as in a first pull).
-            let anyPending = try tx.first(Query<PendingWrite>(where: PendingWrite.collection == collection)) != nil
+            let anyPending = try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == collection))
             let pending =
                 anyPending
                 ? Dictionary(
@@ -285,7 +303,7 @@ extension SyncedCollection {
                             sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
                 : [:]
             var storedVersions: [String: RecordVersion] = [:]
-            if let version, !startedEmpty, try tx.first(Query<Entity>()) != nil {
+            if let version, !startedEmpty, !page.records.isEmpty, try tx.exists(Query<Entity>()) {
                 for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
                     storedVersions[row.id.databaseValue.identityText] = version(row)
                 }
@@ -308,7 +326,7 @@ extension SyncedCollection {
             }
             try storingParents?(tx)
             try page.storingRelated?(tx)
-            if holding, !texts.isEmpty, try tx.first(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection)) != nil {
+            if holding, !texts.isEmpty, try tx.exists(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection)) {
                 // A record sent again after its delete was held is not deleted.
                 _ = try tx.delete(
                     Query<SyncHeldDelete>(
@@ -351,12 +369,14 @@ extension SyncedCollection {
                 }
                 if holding, try self.isReferredToInGroup(id, in: tx) {
                     // Deleted after the children's pull, which may move them or delete them first.
-                    try tx.upsert(SyncHeldDelete(collection: collection, recordID: text, identity: JSONEncoder().encode(id)))
+                    try tx.upsert(SyncHeldDelete(collection: collection, recordID: text, identity: SyncJSON.encodeIdentity(id)))
                     continue
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
             try moveCursor(tx)
+            // Nothing was queued in the collection (no rebase wrote to an outbox that held nothing).
+            result.outboxWaiting = try anyPending && tx.exists(PendingWrite.unsent(in: collection))
             return result
         }
     }

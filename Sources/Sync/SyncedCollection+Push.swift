@@ -57,7 +57,7 @@ extension SyncedCollection {
         if let known {
             waiting = known
         } else {
-            waiting = try await read { tx in try tx.first(PendingWrite.unsent(in: collection)) != nil }
+            waiting = try await read { tx in try tx.exists(PendingWrite.unsent(in: collection)) }
         }
         if waiting, let outdated = try await outdatedWrite() { failure = outdated }
         var round =

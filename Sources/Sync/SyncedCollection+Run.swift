@@ -26,8 +26,8 @@ extension SyncedCollection {
             if let pushed { throw pushed }
             return report
         }
-        try await pull(&report, start: start)
-        let again = try await push(&report, honouringBackoff: false, held: &held)
+        let waiting = try await pull(&report, start: start)
+        let again = try await push(&report, honouringBackoff: false, held: &held, waiting: waiting)
         if let failure = pushed ?? again { throw failure }
         return report
     }
@@ -47,8 +47,8 @@ extension SyncedCollection {
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
             guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
-            let waiting = try tx.first(PendingWrite.unsent(in: collection)) != nil
-            let empty = try keyset && tx.first(Query<Entity>()) == nil
+            let waiting = try tx.exists(PendingWrite.unsent(in: collection))
+            let empty = try keyset && !tx.exists(Query<Entity>())
             return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
         }
         // A collection synced before has its checkpoint: one read, no write.

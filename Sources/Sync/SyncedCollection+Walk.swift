@@ -119,7 +119,7 @@ extension SyncedCollection {
                 if try isReferredToInGroup(id, in: tx) {
                     try tx.upsert(
                         SyncHeldDelete(
-                            collection: collection, recordID: id.databaseValue.identityText, identity: JSONEncoder().encode(id),
+                            collection: collection, recordID: id.databaseValue.identityText, identity: SyncJSON.encodeIdentity(id),
                             onServer: scoped))
                 } else {
                     pruned.append(id)

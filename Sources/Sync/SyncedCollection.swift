@@ -265,13 +265,12 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         _ operation: PendingWrite.Operation, recordID: String, identity: Entity.ID, payload: Data?, base: Data?,
         in transaction: ObjectTransaction
     ) throws {
-        var checkpoint = try Self.checkpoint(remote.name, in: transaction)
+        // After every write the outbox holds: one probe of its (collection, sequence) index.
+        let last = try transaction.max(PendingWrite.sequence, where: PendingWrite.collection == remote.name)
         let write = PendingWrite.queued(
             key: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation,
-            sequence: checkpoint.nextSequence, schemaVersion: remote.schemaVersion,
-            identity: try JSONEncoder().encode(identity), payload: payload, base: base)
-        checkpoint.nextSequence += 1
-        try transaction.upsert(checkpoint)
+            sequence: (last ?? 0) + 1, schemaVersion: remote.schemaVersion,
+            identity: try SyncJSON.encodeIdentity(identity), payload: payload, base: base)
         try transaction.insert(write)
     }
 
@@ -299,7 +298,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     }
 
     private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {
-        guard let bytes = endpoint.body?.bytes,
+        // A key ending in `+` or `-` is written `+"` or `-"`: a body without either has none, and is
+        // not parsed.
+        guard let bytes = endpoint.body?.bytes, Self.mayHoldOperator(bytes),
             let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any]
         else { return }
         if let key = object.keys.sorted().first(where: { $0.hasSuffix("+") || $0.hasSuffix("-") }) {
@@ -310,11 +311,23 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         }
     }
 
+    /// Whether `bytes` hold `+"` or `-"`, as a JSON key ending in an operator does, or a `\u`
+    /// escape, which can write either.
+    private static func mayHoldOperator(_ bytes: Data) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "+") || previous == UInt8(ascii: "-") { return true }
+            if byte == UInt8(ascii: "u"), previous == UInt8(ascii: "\\") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     static func checkpoint(_ collection: String, in transaction: ObjectTransaction) throws -> SyncCheckpoint {
         try transaction.fetch(SyncCheckpoint.self, id: collection)
             ?? SyncCheckpoint(
                 id: collection, cursor: nil, walk: nil, lastPull: nil, lastPush: nil, lastReconcile: nil,
-                nextSequence: 1, generations: 0)
+                generations: 0)
     }
 
     static func encode(_ entity: Entity) throws -> Data {

@@ -178,6 +178,25 @@ struct PushTests {
         #expect(fixture.serverContents().count == 2)
     }
 
+    @Test("A write is queued after every write the outbox holds; the order starts again once it is empty")
+    func sequenceFollowsTheOutbox() async throws {
+        let fixture = try SyncFixture()
+        let mirror = try fixture.mirror()
+        try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
+        #expect(try fixture.outbox().map(\.sequence) == [1, 2])
+        try await mirror.sync()
+        #expect(try fixture.outbox().isEmpty)
+        try fixture.save(Note(id: "c", title: "three"), through: mirror)
+        try fixture.save(Note(id: "a", title: "one, edited"), through: mirror)
+        try fixture.save(Note(id: "c", title: "three, edited"), through: mirror)
+        // c's second save joins its first write: one write per record, in the order they were made.
+        #expect(try fixture.outbox().map { "\($0.recordID)\($0.sequence)" } == ["c1", "a2"])
+        try await mirror.sync()
+        #expect(try fixture.outbox().isEmpty)
+        #expect(fixture.backend.notes["a"]?.title == "one, edited")
+        #expect(fixture.backend.notes["c"]?.title == "three, edited")
+    }
+
     @Test("Non-idempotent operators are refused when the write is made")
     func nonIdempotentOperator() async throws {
         let fixture = try SyncFixture()
@@ -189,12 +208,36 @@ struct PushTests {
         #expect(try fixture.outbox().isEmpty)
         #expect(try fixture.local().isEmpty)
     }
+
+    @Test(
+        "An operator key is refused however the body writes it; a plus or minus elsewhere is not an operator",
+        arguments: [
+            (#"{"count-":1}"#, true), (#"{ "tags+" : ["x"] }"#, true), (#"{"count\u002B":1}"#, true),
+            (#"{"title":"a+b","body":"-\"quoted\"-"}"#, false), (#"{"title":"c++","n":-1}"#, false),
+        ])
+    func operatorSpellings(body: String, refused: Bool) async throws {
+        let fixture = try SyncFixture()
+        let base = fixture.backend.baseURL
+        var collection = NotesAPI.collection(at: base)
+        collection.create = { _ in CounterBump(baseURL: base, json: body) }
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        if refused {
+            let error = #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }
+            #expect(error?.code == .refusedWrite)
+            #expect(try fixture.outbox().isEmpty)
+        } else {
+            try fixture.save(Note(id: "a", title: "x"), through: mirror)
+            #expect(try fixture.outbox().count == 1)
+        }
+    }
 }
 
 /// A create whose body adds to a counter: applied again by every retry.
 private struct CounterBump: Endpoint {
     var baseURL: URL
+    /// The body's JSON, as the server would read it.
+    var json = #"{"count+":1}"#
     var path: String { "/notes" }
     var method: HTTPMethod { .post }
-    var body: RequestBody? { .json(["count+": 1]) }
+    var body: RequestBody? { RequestBody(data: Data(json.utf8), contentType: "application/json") }
 }

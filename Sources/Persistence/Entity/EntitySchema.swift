@@ -224,7 +224,9 @@ struct EntitySchema: Sendable {
 
 /// Quotes an SQL identifier.
 func quote(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Most names hold no quote: they skip Foundation's replace, which bridges the string on Linux.
+    guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+    return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// Renders a value as an SQL literal, for DDL defaults only (DDL cannot bind).
