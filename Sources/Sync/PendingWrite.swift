@@ -108,16 +108,22 @@ public struct PendingWrite: StoredEntity, Equatable {
     static func unsent(in collection: String) -> Query<PendingWrite> {
         Query(where: Self.collection == collection && state.isIn([State.pending, .sending]))
     }
+    /// The highest sequence of a collection's outbox (its one argument), by the (collection,
+    /// sequence) index. Every local write reads it, so it is one cached statement rather than an
+    /// aggregate query built at each write.
+    static let lastSequenceSQL =
+        "SELECT max(\"\(sequence.name)\") FROM \"\(entityName)\" WHERE \"\(collection.name)\" = ?"
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
     /// Indexes: by collection and order; by record in order (a record's writes are read with
     /// their order from the index, not by scanning the collection's outbox in order and
-    /// filtering); by record (stores made before the ordered index keep it); and by state (a
-    /// round of the outbox looks for the refused and parked writes, and the status counts each
-    /// state, without reading the whole outbox).
+    /// filtering); and by state (a round of the outbox looks for the refused and parked writes,
+    /// and the status counts each state, without reading the whole outbox). Each is written by
+    /// every local write, so there is none more: the index by record alone that stores made
+    /// before the ordered one hold is dropped when the store opens (the ordered index serves its
+    /// look-ups).
     public static let indexes = [
-        EntityIndex(collection, sequence), EntityIndex(collection, recordID, sequence),
-        EntityIndex(collection, recordID), EntityIndex(collection, state),
+        EntityIndex(collection, sequence), EntityIndex(collection, recordID, sequence), EntityIndex(collection, state),
     ]
 
     /// The record as written locally.

@@ -266,7 +266,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         in transaction: ObjectTransaction
     ) throws {
         // After every write the outbox holds: one probe of its (collection, sequence) index.
-        let last = try transaction.max(PendingWrite.sequence, where: PendingWrite.collection == remote.name)
+        let last = try transaction.rows(PendingWrite.lastSequenceSQL, [.text(remote.name)]).first?[0].integerValue
         let write = PendingWrite.queued(
             key: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation,
             sequence: (last ?? 0) + 1, schemaVersion: remote.schemaVersion,

@@ -241,3 +241,28 @@ private struct CounterBump: Endpoint {
     var method: HTTPMethod { .post }
     var body: RequestBody? { RequestBody(data: Data(json.utf8), contentType: "application/json") }
 }
+
+@Suite("The outbox's indexes")
+struct OutboxIndexTests {
+    @Test("A store whose outbox has the index by record alone drops it when it opens, and keeps its writes")
+    func indexByRecordAloneDropped() async throws {
+        let fixture = try SyncFixture()
+        let mirror = try fixture.mirror()
+        try fixture.save(Note(id: "a", title: "one"), through: mirror)
+        // The index a store made before this version declared.
+        let old = "fk_index_SyncPendingWrite_collection_recordID"
+        try fixture.store.context.persistAndWait { tx in
+            try tx.execute(#"CREATE INDEX IF NOT EXISTS "\#(old)" ON "SyncPendingWrite" ("collection", "recordID")"#)
+        }
+        fixture.store.close()
+        let reopened = try ObjectStore(at: fixture.storeURL, entities: [Note.self] + SyncSchema.entities)
+        defer { reopened.close() }
+        let names = try reopened.context.readAndWait { tx in
+            try tx.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'SyncPendingWrite'")
+                .compactMap { $0[0].textValue }
+        }
+        #expect(!names.contains(old))
+        #expect(names.contains("fk_index_SyncPendingWrite_collection_recordID_sequence"))
+        #expect(try reopened.context.readAndWait { tx in try tx.count(Query<PendingWrite>()) } == 1)
+    }
+}
