@@ -15,6 +15,10 @@ struct SyncCheckpoint: StoredEntity {
     var lastPush: Date?
     /// When the identities were last reconciled.
     var lastReconcile: Date?
+    /// Not read or advanced any more: the outbox's order comes from the outbox itself. Stores
+    /// written before keep the column `NOT NULL` without a default, and a store refuses to open
+    /// while a table keeps such a column its entity no longer declares, so it stays declared.
+    var nextSequence: Int64 = 1
     /// Walk generations handed out so far.
     var generations: Int64
     /// The fingerprint of the records an identity listing named that the last resync it began

@@ -13,9 +13,10 @@ enum SyncJSON {
 }
 
 extension SyncJSON {
-    /// A record's identity as JSON, as `JSONEncoder` writes it (slashes aside, which any reader
-    /// takes either way): text and integers written directly, any other type by `JSONEncoder`.
-    /// Every local write stores one, so the common identities skip an encoder.
+    /// A record's identity as JSON: text, UUIDs and integers written directly (the same value
+    /// `JSONEncoder` writes, with `/` unescaped and control characters other than `\n`, `\r` and
+    /// `\t` as `\u00XX`), any other type by `JSONEncoder`. Every local write stores one, so the
+    /// common identities skip an encoder.
     static func encodeIdentity<ID: Encodable>(_ identity: ID) throws -> Data {
         switch identity {
         case let text as String: return quoted(text)

@@ -375,8 +375,8 @@ extension SyncedCollection {
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
             try moveCursor(tx)
-            // Nothing was queued in the collection (no rebase wrote to an outbox that held nothing).
-            result.outboxWaiting = try anyPending && tx.exists(PendingWrite.unsent(in: collection))
+            // Read last, after the rebases and whatever the page's related rows' block wrote.
+            result.outboxWaiting = try tx.exists(PendingWrite.unsent(in: collection))
             return result
         }
     }

@@ -312,8 +312,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     }
 
     /// Whether `bytes` hold `+"` or `-"`, as a JSON key ending in an operator does, or a `\u`
-    /// escape, which can write either.
+    /// escape, which can write either. A body that is not UTF-8 (a byte-order mark, or a NUL in
+    /// its first bytes, as UTF-16 and UTF-32 have) is always parsed.
     private static func mayHoldOperator(_ bytes: Data) -> Bool {
+        if let first = bytes.first, first == 0xFE || first == 0xFF || bytes.prefix(4).contains(0) { return true }
         var previous: UInt8 = 0
         for byte in bytes {
             if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "+") || previous == UInt8(ascii: "-") { return true }

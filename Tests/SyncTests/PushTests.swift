@@ -214,6 +214,7 @@ struct PushTests {
         arguments: [
             (#"{"count-":1}"#, true), (#"{ "tags+" : ["x"] }"#, true), (#"{"count\u002B":1}"#, true),
             (#"{"title":"a+b","body":"-\"quoted\"-"}"#, false), (#"{"title":"c++","n":-1}"#, false),
+            ("utf16:" + #"{"count+":1}"#, true),
         ])
     func operatorSpellings(body: String, refused: Bool) async throws {
         let fixture = try SyncFixture()
@@ -235,11 +236,16 @@ struct PushTests {
 /// A create whose body adds to a counter: applied again by every retry.
 private struct CounterBump: Endpoint {
     var baseURL: URL
-    /// The body's JSON, as the server would read it.
+    /// The body's JSON, as the server would read it (UTF-16 with a byte-order mark after a
+    /// `utf16:` prefix, else UTF-8).
     var json = #"{"count+":1}"#
     var path: String { "/notes" }
     var method: HTTPMethod { .post }
-    var body: RequestBody? { RequestBody(data: Data(json.utf8), contentType: "application/json") }
+    var body: RequestBody? {
+        let bytes =
+            json.hasPrefix("utf16:") ? json.dropFirst(6).data(using: .utf16) ?? Data() : Data(json.utf8)
+        return RequestBody(data: bytes, contentType: "application/json")
+    }
 }
 
 @Suite("The outbox's indexes")
