@@ -9,7 +9,7 @@ import Persistence
 extension RemoteCollection where Entity.ID == String {
     /// A collection of a [PocketBase](https://pocketbase.io) server, described by its name: the
     /// records API (`/api/collections/{name}/records`) paged by `updated` and `id`, creates with
-    /// the id chosen on the device, updates as `PATCH`, deletes as `DELETE`, conflicts found by a
+    /// the id chosen on the device, updates as `PATCH` of the changed fields (``ChangedFields``), deletes as `DELETE`, conflicts found by a
     /// read before each update, and deletes made elsewhere found by listing the ids.
     ///
     /// ```swift
@@ -72,7 +72,8 @@ extension RemoteCollection where Entity.ID == String {
                     remaining: page.totalItems.flatMap { $0 >= 0 ? $0 : nil })
             },
             create: { record in records.request(method: .post, body: .json(record)) },
-            update: { record, _ in records.request(record.id, method: .patch, body: .json(record)) },
+            // Only the fields changed since the base: another device's change to another field stays.
+            update: { record, base in records.request(record.id, method: .patch, body: .json(ChangedFields(record, since: base))) },
             delete: { record in records.request(record.id, method: .delete) },
             read: { record in records.request(record.id) },
             lookup: { ids in

@@ -107,9 +107,7 @@ public final class SyncGroup: Sendable {
             observe: { engine in
                 store.observe(
                     .value(tracking: PendingWrite.self) { tx in
-                        try tx.count(
-                            Query<PendingWrite>(
-                                where: PendingWrite.collection.isIn(names) && PendingWrite.state == .pending))
+                        try OutboxTable.waitingCount(of: names, in: tx)
                     }
                 ) { waiting in
                     Task { await engine.outboxChanged(waiting: waiting) }

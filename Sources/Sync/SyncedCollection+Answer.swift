@@ -70,10 +70,15 @@ extension SyncedCollection {
             guard let read = remote.read, let record else { return .conflict(nil) }
             switch await current(read(record), record: write.recordID) {
             case .found(let found):
-                if write.operation == .update, appliedBefore(write, local: record, remote: found) {
-                    return .acknowledged(found)
+                // Merged field by field, as a read before the write would have.
+                let local = try? write.local(as: Entity.self)
+                switch outbox.verdict(base: try? write.base(as: Entity.self), local: local, remote: found) {
+                case .holds: return .acknowledged(found)
+                case .merged:
+                    guard let data = try? Outbox.encode(found) else { return .conflict(nil) }
+                    return .outdated(data)
+                case .conflict: return .conflict(try? Outbox.encode(found))
                 }
-                return .conflict(try? Self.encode(found))
             case .missing: return .conflict(nil)
             case .failed(let outcome): return outcome
             }
@@ -117,26 +122,6 @@ extension SyncedCollection {
         }
     }
 
-    /// Whether an update sent before, whose answer was lost (or whose process was killed), is
-    /// what changed the server's record: every property the update changed from the record as
-    /// this device had it (``PendingWrite/origin``) already has its value there, leaving out the
-    /// properties the server stamps (those that make up the record's version). The write is
-    /// then acknowledged, and becomes the base of the writes queued after it, not a conflict
-    /// with itself (nor sent again over a newer version: the server without idempotency keys
-    /// would apply it twice).
-    ///
-    /// Another client that made the very same change in between is taken for this write: the
-    /// record ends the same either way.
-    func appliedBefore(_ write: PendingWrite, local: Entity, remote record: Entity) -> Bool {
-        guard write.attempts > 1 else { return false }
-        if let origin = try? write.origin.map({ try SyncJSON.decode(Entity.self, from: $0) }) {
-            return FieldMerge.holdsChanges(of: local, since: origin, record, version: remote.version)
-        }
-        // A write queued before the origin was kept: its changes are read against its base.
-        guard let base = try? write.base(as: Entity.self) else { return false }
-        return FieldMerge.holdsChanges(of: local, since: base, record, version: remote.version)
-    }
-
     /// A failure that is not about the record: retry, wait for credentials, or reject.
     func classify(_ error: FetchError, record: String, attempts: Int) -> Outcome {
         let failure = requestError(error, record: record)
@@ -156,7 +141,8 @@ extension SyncedCollection {
         return .rejected(reason)
     }
 
-    /// Reads the server's record.
+    /// Reads the server's record: `.missing` when the server answers `404`, or a body that holds
+    /// no record (``RemoteCollection/written`` reads none: a soft delete, a tombstone).
     func current(_ endpoint: any Endpoint, record: String) async -> Current {
         let exchange: Exchange
         do {
@@ -165,10 +151,8 @@ extension SyncedCollection {
             if error.statusCode == 404 { return .missing }
             return .failed(classify(error, record: record, attempts: 1))
         }
-        switch answer(exchange, record: record, attempts: 1) {
-        case .missing:
-            return .failed(.rejected("The server's record \(remote.name)/\(record) does not decode."))
-        case let other: return other
-        }
+        // An answer that holds no record (a soft-deleted record the reader maps to none, a
+        // tombstone) says the record is gone, as a 404 does.
+        return answer(exchange, record: record, attempts: 1)
     }
 }

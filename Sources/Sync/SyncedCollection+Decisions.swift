@@ -11,84 +11,45 @@ extension SyncedCollection {
     /// - Parameter write: a rejected or conflicted write of this collection.
     /// - Throws: ``SyncError`` or `PersistenceError`.
     public func retry(_ write: PendingWrite) async throws {
+        let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            guard var current = try tx.fetch(PendingWrite.self, id: write.id) else { return }
-            try current.take(in: tx) { $0.retried(key: Self.newKey()) }
+            try outbox.retry(write.id, in: tx)
         }
         await engine.localWrite()
     }
 
     /// Drops a write the server refused or that conflicted, and puts the record back as the
-    /// server last had it (its base): a discarded create removes the row, a discarded delete
-    /// restores it.
+    /// server last had it (its base, with the fields only this device keeps,
+    /// ``RemoteCollection/keeping``) when no later write of it waits: a discarded create removes
+    /// the row, a discarded delete restores it.
     ///
     /// - Parameter write: a write of this collection.
     /// - Throws: ``SyncError`` when the base does not decode; `PersistenceError`.
     public func discard(_ write: PendingWrite) async throws {
-        let collection = remote.name
+        let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            guard let current = try tx.fetch(PendingWrite.self, id: write.id), current.collection == collection else {
-                return
-            }
-            let later = try tx.count(
-                Query<PendingWrite>(
-                    where: PendingWrite.collection == collection && PendingWrite.recordID == current.recordID
-                        && PendingWrite.sequence > current.sequence))
-            _ = try tx.delete(current)
-            guard later == 0 else { return }
-            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
-            if let base = try current.base(as: Entity.self) {
-                try tx.upsert(base)
-            } else {
-                _ = try tx.delete(Entity.self, id: identity)
-            }
+            try outbox.discard(write.id, in: tx)
         }
         await engine.refreshCounts()
     }
 
-    /// Resolves a parked conflict (``PendingWrite/State-swift.enum/conflicted``).
+    /// Resolves a parked conflict (``PendingWrite/State-swift.enum/conflicted``), as the
+    /// collection's policy would have: the same resolutions, applied the same way.
     ///
     /// - Parameters:
     ///   - write: the conflicted write.
-    ///   - resolution: ``Resolution/keepRemote`` applies the server's version and drops the
-    ///     write; ``Resolution/keepLocal`` sends the local change over it;
-    ///     ``Resolution/use(_:)`` writes and sends a record of your own (a merge).
+    ///   - resolution: ``Resolution/keepRemote`` takes the server's values of the competing
+    ///     properties (the row keeps its local-only fields, ``RemoteCollection/keeping``, and the
+    ///     local changes to other properties are still sent); ``Resolution/keepLocal`` sends the
+    ///     local values over them; ``Resolution/use(_:)`` writes and sends a record of your own.
     /// - Throws: ``SyncError`` or `PersistenceError`.
     public func resolve(_ write: PendingWrite, with resolution: Resolution<Entity>) async throws {
+        let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            guard var current = try tx.fetch(PendingWrite.self, id: write.id), current.state == .conflicted else {
-                return
-            }
-            let remoteRecord = try current.remote(as: Entity.self)
-            let identity = try SyncJSON.decode(Entity.ID.self, from: current.identity)
-            switch resolution {
-            case .park:
-                return
-            case .keepRemote:
-                _ = try tx.delete(current)
-                if let remoteRecord {
-                    try tx.upsert(remoteRecord)
-                } else {
-                    _ = try tx.delete(Entity.self, id: identity)
-                }
-            case .keepLocal, .use:
-                var merged: Data?
-                if case .use(let record) = resolution {
-                    merged = try Self.encode(record)
-                    try tx.upsert(record)
-                }
-                if remoteRecord == nil, current.operation == .delete, merged == nil {
-                    // Deleted on both sides: nothing is left to send.
-                    _ = try tx.delete(current)
-                    return
-                }
-                try current.take(in: tx) {
-                    $0.requeued(base: $0.remote, exists: remoteRecord != nil, payload: merged, key: Self.newKey())
-                }
-            }
+            try outbox.resolve(write.id, with: resolution, in: tx)
         }
         await engine.localWrite()
     }

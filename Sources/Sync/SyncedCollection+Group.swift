@@ -112,7 +112,7 @@ extension SyncedCollection: GroupMember {
             guard remote.update != nil else { return }
             for row in try reference.rows(referringTo: id, limit: nil, in: tx)
             where !deleting.contains("\(remote.name)/\(row.id.databaseValue.identityText)") {
-                let cleared = try SyncJSON.decode(Entity.self, from: try ReferenceJSON.clearing(column, in: Self.encode(row)))
+                let cleared = try SyncJSON.decode(Entity.self, from: try ReferenceJSON.clearing(column, in: Outbox.encode(row)))
                 try save(cleared, in: tx)
             }
         case .deny, .none:
@@ -145,17 +145,11 @@ extension SyncedCollection: GroupMember {
     /// child that refers to it is.
     func waitingOnRelations(_ candidates: [PendingWrite], in tx: ObjectTransaction) throws -> Set<String> {
         guard let membership = membership.current, !candidates.isEmpty else { return [] }
-        let unsent: [PendingWrite.State] = [.pending, .sending, .rejected, .conflicted]
         var waiting = Set<String>()
         // The parents' collections whose outbox holds an unsent create (the usual answer, once
         // the parents went first: none, and no payload is read).
         let creating = try Set(
-            Set(membership.parents.map(\.parent)).filter { parent in
-                try tx.first(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == parent && PendingWrite.operation == .create
-                            && PendingWrite.state.isIn(unsent))) != nil
-            })
+            Set(membership.parents.map(\.parent)).filter { parent in try OutboxTable.holdsUnsentCreate(in: parent, tx) })
         let parents = membership.parents.filter { creating.contains($0.parent) }
         if !parents.isEmpty {
             // Each write's references, read from what it sends (an update's, or a create's payload).
@@ -171,19 +165,14 @@ extension SyncedCollection: GroupMember {
                 }
             }
             for (collection, parents) in wanted {
-                let creating = try tx.fetch(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(Array(parents.keys))
-                            && PendingWrite.operation == .create && PendingWrite.state.isIn(unsent)))
+                let creating = try OutboxTable.unsentCreates(of: Array(parents.keys), in: collection, tx)
                 for write in creating { waiting.formUnion(parents[write.recordID] ?? []) }
             }
         }
         let deletes = Set(candidates.filter { $0.operation == .delete }.map(\.recordID))
         if !membership.children.isEmpty, !deletes.isEmpty {
             for link in membership.children {
-                let writes = try tx.fetch(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == link.child && PendingWrite.state.isIn(unsent)))
+                let writes = try OutboxTable.unsent(of: link.child, tx)
                 for write in writes where !(link.child == link.parent && deletes.contains(write.recordID)) {
                     for data in [write.payload, write.base] {
                         if let parent = ReferenceJSON.reference(link.column, in: data), deletes.contains(parent) {
@@ -213,7 +202,7 @@ extension SyncedCollection: GroupMember {
     func applyHeldDeletes(_ report: inout SyncReport) async throws(SyncError) {
         guard isParentInGroup else { return }
         let collection = remote.name
-        let policy = conflicts
+        let outbox = outbox
         let (deleted, conflicts) = try await persist { tx in
             let held = try tx.fetch(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection))
             var deleted = 0
@@ -227,7 +216,7 @@ extension SyncedCollection: GroupMember {
                 if !writes.isEmpty {
                     // A parent the server still has (it left a scope, or was looked up) stays with
                     // its writes; one the server deleted is a conflict of those writes.
-                    if record.onServer != true, try self.rebase(writes, remote: nil, policy: policy, in: tx) { conflicts += 1 }
+                    if record.onServer != true, try outbox.pulled(nil, over: writes, in: tx) { conflicts += 1 }
                 } else if try tx.delete(Entity.self, id: id) {
                     deleted += 1
                 }
@@ -245,7 +234,7 @@ extension SyncedCollection: GroupMember {
     ) -> SyncError? {
         guard let link = membership.current?.parents.first(where: { $0.column == column }) else { return nil }
         let text = record.id.databaseValue.identityText
-        let parent = (try? ReferenceJSON.reference(column, in: Self.encode(record))) ?? nil
+        let parent = (try? ReferenceJSON.reference(column, in: Outbox.encode(record))) ?? nil
         let which = parent.map { "\(link.parent)/\($0)" } ?? "a record of \(link.parent)"
         let why =
             afterPullingParent

@@ -265,7 +265,7 @@ extension SyncedCollection {
         // A parent in a group holds the server's deletes of records its children refer to.
         let holding = isParentInGroup
         let version = remote.version
-        let policy = conflicts
+        let outbox = outbox
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
             var checkpoint = try Self.checkpoint(key, in: tx)
@@ -293,15 +293,7 @@ extension SyncedCollection {
             let texts = ids.map { $0.databaseValue.identityText }
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
             // find (no write waits in the collection's outbox; no row stored yet, as in a first pull).
-            let anyPending = try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == collection))
-            let pending =
-                anyPending
-                ? Dictionary(
-                    grouping: try tx.fetch(
-                        Query<PendingWrite>(
-                            where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(texts),
-                            sortedBy: [PendingWrite.sequence.ascending()])), by: \.recordID)
-                : [:]
+            let pending = try outbox.writes(ofPage: texts, in: tx)
             var storedVersions: [String: RecordVersion] = [:]
             if let version, !startedEmpty, !page.records.isEmpty, try tx.exists(Query<Entity>()) {
                 for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
@@ -335,14 +327,14 @@ extension SyncedCollection {
             for record in page.records {
                 let text = record.id.databaseValue.identityText
                 if let writes = pending[text] {
-                    if try self.rebase(writes, remote: record, policy: policy, in: tx) { result.conflicts += 1 }
+                    if try outbox.pulled(record, over: writes, in: tx) { result.conflicts += 1 }
                     continue
                 }
                 // An older version never replaces a newer one; the version already stored (a re-read
                 // overlap, the server's answer to this device's own write) is not applied again.
                 if let incoming = version?(record), let stored = storedVersions[text], incoming <= stored { continue }
                 do {
-                    try self.storeRemote(record, in: tx)
+                    try outbox.storeRemote(record, in: tx)
                 } catch let error as PersistenceError {
                     // The page rolls back whole; the error names the record the store refused (and
                     // the parent it refers to, in a group).
@@ -364,7 +356,7 @@ extension SyncedCollection {
             for id in page.deleted {
                 let text = id.databaseValue.identityText
                 if let writes = pending[text] {
-                    if try self.rebase(writes, remote: nil, policy: policy, in: tx) { result.conflicts += 1 }
+                    if try outbox.pulled(nil, over: writes, in: tx) { result.conflicts += 1 }
                     continue
                 }
                 if holding, try self.isReferredToInGroup(id, in: tx) {
@@ -376,7 +368,7 @@ extension SyncedCollection {
             }
             try moveCursor(tx)
             // Read last, after the rebases and whatever the page's related rows' block wrote.
-            result.outboxWaiting = try tx.exists(PendingWrite.unsent(in: collection))
+            result.outboxWaiting = try outbox.hasUnsent(in: tx)
             return result
         }
     }

@@ -18,8 +18,12 @@ extension SyncedCollection {
         case retry(SyncError, Duration)
         /// The server refused the credentials: the queue waits.
         case unauthorized(SyncError)
-        /// The server's record changed since the base (or is gone: `nil`).
+        /// The server's record changed since the base (or is gone: `nil`) where the write changed
+        /// it too: a conflict for the policy.
         case conflict(Data?)
+        /// The server's record changed since the base, in properties the write leaves alone: the
+        /// write is made again over it and sent (no conflict).
+        case outdated(Data)
     }
 
     /// Sends the outbox in rounds: each round marks up to 64 writes (one per record) as
@@ -57,13 +61,14 @@ extension SyncedCollection {
         if let known {
             waiting = known
         } else {
-            waiting = try await read { tx in try tx.exists(PendingWrite.unsent(in: collection)) }
+            let outbox = outbox
+            waiting = try await read { tx in try outbox.hasUnsent(in: tx) }
         }
         if waiting, let outdated = try await outdatedWrite() { failure = outdated }
         var round =
             waiting
             ? try await chooseRound(
-                excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+                excluding: held, busy: busy, honouringBackoff: honouringBackoff)
             : []
         while !round.isEmpty {
             for write in round {
@@ -75,8 +80,7 @@ extension SyncedCollection {
             let next: [PendingWrite]
             do {
                 next = try await chooseRound(
-                    excluding: held.union(busyRecords), busy: busy, honouringBackoff: honouringBackoff,
-                    collection: collection)
+                    excluding: held.union(busyRecords), busy: busy, honouringBackoff: honouringBackoff)
             } catch {
                 _ = await sent
                 try await finishSettling()
@@ -89,6 +93,7 @@ extension SyncedCollection {
                 case .acknowledged: report.writesSent += 1
                 case .rejected: report.writesRejected += 1
                 case .conflict: report.conflicts += 1
+                case .outdated: break
                 case .retry(let error, _):
                     failure = failure ?? error
                     held.insert(write.recordID)
@@ -122,14 +127,15 @@ extension SyncedCollection {
                 // The next round may be waiting on records the settling frees.
                 try await finishSettling()
                 round = try await chooseRound(
-                    excluding: held, busy: busy, honouringBackoff: honouringBackoff, collection: collection)
+                    excluding: held, busy: busy, honouringBackoff: honouringBackoff)
             }
         }
         try await finishSettling()
         // An outbox found empty has nothing to date: `lastPush` is when a push last emptied it.
         guard waiting else { return failure }
+        let outbox = outbox
         try await persist { tx in
-            if try tx.count(PendingWrite.unsent(in: collection)) == 0 {
+            if try !outbox.hasUnsent(in: tx) {
                 var checkpoint = try Self.checkpoint(collection, in: tx)
                 checkpoint.lastPush = Date()
                 try tx.upsert(checkpoint)
@@ -143,59 +149,14 @@ extension SyncedCollection {
     /// them sending and counts the attempt, in one transaction. Writes in `busy` are in an
     /// earlier round not yet settled.
     func chooseRound(
-        excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool, collection: String
+        excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool
     ) async throws(SyncError) -> [PendingWrite] {
+        let outbox = outbox
         let now = Date()
-        let size = Self.roundSize
-        let schemaVersion = remote.schemaVersion
         return try await persist { tx in
-            // Records with a refused or parked write wait behind it.
-            var seen = Set(
-                try tx.fetch(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection
-                            && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
-                ).map(\.recordID)
-            ).union(excluded)
-            var chosen: [PendingWrite] = []
-            var after = Int64.min
-            // Windows of the outbox in order, until a round is full or the outbox ends.
-            window: while chosen.count < size {
-                var filter = PendingWrite.collection == collection && PendingWrite.sequence > after
-                if !busy.isEmpty { filter = filter && !PendingWrite.key.isIn(Array(busy)) }
-                let writes = try tx.fetch(
-                    Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()], limit: size))
-                guard let last = writes.last else { break }
-                after = last.sequence
-                var candidates: [PendingWrite] = []
-                for write in writes {
-                    let first = seen.insert(write.recordID).inserted
-                    guard first, !busy.contains(write.id) else { continue }
-                    guard write.state == .pending || write.state == .sending else { continue }
-                    // A write of another schema version waits for its upgrade (see `outdatedWrite()`).
-                    guard write.schemaVersion == schemaVersion else { continue }
-                    if honouringBackoff, let next = write.nextAttempt, next > now { continue }
-                    candidates.append(write)
-                }
-                // A record whose write waits on a related record's (its parent's create, its
-                // children's writes before its delete) waits for a later round, with its later writes.
-                let waiting = try self.waitingOnRelations(candidates, in: tx)
-                for write in candidates where !waiting.contains(write.recordID) {
-                    chosen.append(write)
-                    if chosen.count == size { break window }
-                }
-            }
-            if !chosen.isEmpty {
-                // `PendingWrite.chosen()` for the whole round, in one statement.
-                try tx.update(
-                    Query<PendingWrite>(where: PendingWrite.key.isIn(chosen.map(\.id))),
-                    set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
-            }
-            return chosen.map {
-                var sent = $0
-                sent.chosen()
-                return sent
-            }
+            try outbox.chooseRound(
+                size: Self.roundSize, excluding: excluded, busy: busy, honouringBackoff: honouringBackoff, now: now,
+                waitingOnRelations: { try self.waitingOnRelations($0, in: tx) }, in: tx)
         }
     }
 
@@ -206,15 +167,8 @@ extension SyncedCollection {
     func outdatedWrite() async throws(SyncError) -> SyncError? {
         let collection = remote.name
         let version = remote.schemaVersion
-        guard
-            let write = try await read({ tx in
-                try tx.first(
-                    Query<PendingWrite>(
-                        where: PendingWrite.collection == collection && PendingWrite.schemaVersionField != version
-                            && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]),
-                        sortedBy: [PendingWrite.sequence.ascending()]))
-            })
-        else { return nil }
+        let outbox = outbox
+        guard let write = try await read({ tx in try outbox.firstOutdated(in: tx) }) else { return nil }
         let how =
             write.schemaVersion < version
             ? "upgrade it in the migration that changed the entity: PendingWrite.upgrade(collection: \"\(collection)\", "
@@ -226,16 +180,28 @@ extension SyncedCollection {
                 + "collection is at version \(version): it waits, unsent and kept, with the writes behind it; \(how).")
     }
 
+    /// Applies a round's outcomes to the outbox and the rows, in one transaction. In a collection
+    /// pulled by scopes, a record this device created is left over once the server has it: the
+    /// end of the next scoped pull keeps it when a scope lists it, and lets it go when none does
+    /// (it was created outside every scope, or its scope moved while it waited).
+    func settle(_ round: [PendingWrite], _ outcomes: [Outcome]) async throws(SyncError) {
+        let outbox = outbox
+        let name = remote.name
+        try await persist { tx in
+            let created = try outbox.settle(round, outcomes, in: tx)
+            guard !created.isEmpty, try Self.checkpoint(name, in: tx).scoped == true else { return }
+            for record in created {
+                try tx.upsert(SyncScopeMember(collection: name, scope: Self.leftoverKey(name), recordID: record))
+            }
+        }
+    }
+
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted.
     func unchoose(_ writes: [PendingWrite]) async throws(SyncError) {
         guard !writes.isEmpty else { return }
         let ids = writes.map(\.id)
-        _ = try await persist { tx in
-            // `PendingWrite.unchosen()` for the whole round, in one statement.
-            try tx.update(
-                Query<PendingWrite>(where: PendingWrite.key.isIn(ids)),
-                set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])
-        }
+        let outbox = outbox
+        try await persist { tx in try outbox.unchoose(ids, in: tx) }
     }
 
     /// The most writes a round sends between its choice and its settling.

@@ -44,10 +44,11 @@ extension SyncedCollection {
     /// run starts from.
     func prepare() async throws(SyncError) -> RunStart {
         let collection = remote.name
+        let outbox = outbox
         let keyset = if case .keyset = remote.cursor { true } else { false }
         @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
             guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
-            let waiting = try tx.exists(PendingWrite.unsent(in: collection))
+            let waiting = try outbox.hasUnsent(in: tx)
             let empty = try keyset && !tx.exists(Query<Entity>())
             return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
         }
@@ -179,9 +180,7 @@ extension SyncedCollection {
                 let collection = remote.name
                 return store.observe(
                     .value(tracking: PendingWrite.self) { tx in
-                        try tx.count(
-                            Query<PendingWrite>(
-                                where: PendingWrite.collection == collection && PendingWrite.state == .pending))
+                        try OutboxTable.waitingCount(of: [collection], in: tx)
                     }
                 ) { waiting in
                     Task { await engine.outboxChanged(waiting: waiting) }
@@ -232,14 +231,7 @@ extension SyncedCollection {
     static func counts(of collection: String, in tx: ObjectTransaction) throws -> SyncStatus {
         var status = SyncStatus(collection: collection)
         // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
-        let outbox = PendingWrite.collection == collection
-        status.pendingCount = try tx.count(PendingWrite.unsent(in: collection))
-        status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
-        status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
-        status.nextRetry = try tx.first(
-            Query<PendingWrite>(
-                where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
-                sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
+        try OutboxTable.count(collection, into: &status, in: tx)
         let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
         status.lastPull = checkpoint?.lastPull
         status.lastPush = checkpoint?.lastPush

@@ -158,7 +158,7 @@ extension SyncedCollection {
         let links = membership.parents.filter { $0.parent != $0.child }
         var wanted: [String: Set<String>] = [:]
         for record in page.records {
-            let references = ReferenceJSON.references(links.map(\.column), in: try? Self.encode(record))
+            let references = ReferenceJSON.references(links.map(\.column), in: try? Outbox.encode(record))
             for link in links {
                 if let parent = references[link.column] { wanted[link.parent, default: []].insert(parent) }
             }
@@ -221,7 +221,7 @@ extension SyncedCollection {
                 guard try tx.fetch(Entity.self, id: record.id) == nil, try self.writes(of: text, in: tx).isEmpty else {
                     continue
                 }
-                try self.storeRemote(record, in: tx)
+                try self.outbox.storeRemote(record, in: tx)
                 if scoped {
                     try tx.upsert(SyncHeldDelete(
                             collection: name, recordID: text, identity: JSONEncoder().encode(record.id), onServer: true))

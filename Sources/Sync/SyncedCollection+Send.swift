@@ -204,11 +204,19 @@ extension SyncedCollection {
                     if let read = remote.read, base != nil {
                         switch await current(read(local), record: write.recordID) {
                         case .found(let record):
-                            if !sameVersion(base, record) {
-                                if appliedBefore(write, local: local, remote: record) {
-                                    return .settled(.acknowledged(record))
+                            // The server's record moved on: merged field by field. A write it already
+                            // holds is done (its answer was lost); changes to other fields are sent over
+                            // it now; a change to the same field is a conflict for the policy.
+                            if !outbox.sameVersion(base, record) {
+                                switch outbox.verdict(base: base, local: local, remote: record) {
+                                case .holds: return .settled(.acknowledged(record))
+                                case .merged(let merged?):
+                                    guard let update = remote.update else {
+                                        return .settled(.rejected(Self.noRequest("update", remote.name)))
+                                    }
+                                    return .send(update(merged, record), headers)
+                                case .merged(nil), .conflict: return .settled(.conflict(try Outbox.encode(record)))
                                 }
-                                return .settled(.conflict(try Self.encode(record)))
                             }
                         case .missing: return .settled(.conflict(nil))
                         case .failed(let outcome): return .settled(outcome)

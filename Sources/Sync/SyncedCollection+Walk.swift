@@ -14,7 +14,6 @@ extension SyncedCollection {
     /// incremental cursor. A walk over a scope looks only at the rows that scope listed. A
     /// reconciliation that saw records this device holds no row of begins a resync.
     func finishWalk(_ walk: SyncWalk, of target: PullTarget, cursor: SyncCursor?) async throws(SyncError) -> WalkEnd {
-        let collection = remote.name
         let key = target.key
         let kind = remote.cursor
         return try await persist { tx in
@@ -36,8 +35,7 @@ extension SyncedCollection {
             if walk.kind == .reconcile {
                 // Records the server lists that this device holds no row of (nor a write): the
                 // pull missed them (see `reconcile`).
-                let waiting = Set(
-                    try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
+                let waiting = try self.outbox.recordsWithWrites(in: tx)
                 missing = Array(seen.subtracting(rows.map { $0.databaseValue.identityText }).subtracting(waiting))
             }
             let stale: [Entity.ID]
@@ -84,8 +82,7 @@ extension SyncedCollection {
     func prune(_ stale: [Entity.ID], scoped: Bool, in tx: ObjectTransaction) throws -> Int {
         guard !stale.isEmpty else { return 0 }
         let collection = remote.name
-        let waiting = Set(
-            try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection)).map(\.recordID))
+        let waiting = try outbox.recordsWithWrites(in: tx)
         // Rows the filter matches stay; a row it cannot decide (NULL) goes like any other.
         let kept = Set(
             try remote.retaining.map { filter in
@@ -204,10 +201,7 @@ extension SyncedCollection {
 
     /// The records of `identities` this device holds no row of, nor a write.
     func lacking(_ identities: [String], in tx: ObjectTransaction) throws -> [String] {
-        let waiting = Set(
-            try tx.fetch(
-                Query<PendingWrite>(where: PendingWrite.collection == remote.name && PendingWrite.recordID.isIn(identities))
-            ).map(\.recordID))
+        let waiting = try outbox.recordsWithWrites(among: identities, in: tx)
         return try identities.filter { text in
             guard !waiting.contains(text) else { return false }
             guard let id = Self.identity(text) else { return true }

@@ -8,7 +8,7 @@ public import Persistence
 /// each exactly once as far as HTTP allows.
 ///
 /// ```swift
-/// let mirror = try SyncedCollection(notes, store: store, client: client, conflicts: .merge())
+/// let mirror = try SyncedCollection(notes, store: store, client: client)
 /// try await store.context.persist { tx in
 ///     try mirror.save(Note(id: "n1", title: "Groceries", updated: ""), in: tx)   // the row changes now
 /// }
@@ -41,6 +41,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// How many writes of different records are sent at once.
     public let concurrency: Int
     let engine: SyncEngine
+    /// The collection's outbox: every read and write of its pending writes.
+    let outbox: Outbox<Entity>
     /// The collection's group, once it joins one (``SyncGroup``).
     let membership = Locked<Membership?>(nil)
     /// Whether ``start()`` started the collection's own triggers (outside a group).
@@ -80,6 +82,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.client = client
         self.conflicts = conflicts
         self.concurrency = max(1, concurrency)
+        self.outbox = Outbox(remote: remote, policy: conflicts)
         let name = remote.name
         self.engine = SyncEngine(collection: name) { [store] in
             try? await store.context.read { tx in try Self.counts(of: name, in: tx) }
@@ -148,23 +151,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         let creating =
             writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
         try refuseNonIdempotent(try writeEndpoint(entity, creating: creating, stored: stored, recordID), recordID)
-        let payload = try Self.encode(entity)
         transaction.allowWrites(to: Entity.self)
-        if var last = writes.last, last.takesNewChanges {
-            // Joins the write not yet sent (or refused, or parked: this save is its fix).
-            let schemaVersion = remote.schemaVersion
-            try last.take(in: transaction) {
-                $0.coalesced(payload: payload, schemaVersion: schemaVersion, key: Self.newKey())
-            }
-        } else {
-            // The record as this device had it: the base until the server's answer replaces
-            // it, and the origin of the write's own changes for good.
-            let origin = creating ? nil : try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
-            try enqueue(
-                creating ? .create : .update, recordID: recordID, identity: entity.id, payload: payload, base: origin,
-                in: transaction)
-        }
-        try transaction.upsert(entity)
+        try transaction.upsert(try outbox.save(entity, creating: creating, stored: stored, writes: writes, in: transaction))
     }
 
     /// Deletes the record locally and queues the delete for the server, in `transaction`.
@@ -193,14 +181,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         // The children in the group hear of the delete first, by the relation's rule.
         try applyDeleteRules(of: id, in: transaction, deleting: &deleting)
         transaction.allowWrites(to: Entity.self)
-        if var last = writes.last, last.takesNewChanges {
-            try last.take(in: transaction) { $0.deleteJoined(key: Self.newKey()) }
-        } else {
-            // The record as last known, with its identity on the server: what the delete addresses.
-            let known = try writes.last.flatMap { $0.payload ?? $0.base }.map { try SyncJSON.decode(Entity.self, from: $0) }
-            let base = try (known ?? stored).map { try Self.encode(try addressed($0, stored: stored, writes: writes)) }
-            try enqueue(.delete, recordID: recordID, identity: id, payload: nil, base: base, in: transaction)
-        }
+        // The record as last known, with its identity on the server: what the delete addresses.
+        let known = try (outbox.lastKnown(writes) ?? stored).map { try addressed($0, stored: stored, writes: writes) }
+        try outbox.delete(id, known: known, writes: writes, in: transaction)
         _ = try transaction.delete(Entity.self, id: id)
     }
 
@@ -214,7 +197,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// let waiting = try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .pending))
     /// ```
     public var pendingWrites: Query<PendingWrite> {
-        Query(where: PendingWrite.collection == remote.name, sortedBy: [PendingWrite.sequence.ascending()])
+        OutboxTable.all(of: remote.name)
     }
 
     /// The records `query` selects, each with its sync state (``SyncedRecord``): a request to
@@ -258,20 +241,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     }
 
     func writes(of recordID: String, in transaction: ObjectTransaction) throws -> [PendingWrite] {
-        try transaction.fetch(pendingWrites.filter(PendingWrite.recordID == recordID))
-    }
-
-    private func enqueue(
-        _ operation: PendingWrite.Operation, recordID: String, identity: Entity.ID, payload: Data?, base: Data?,
-        in transaction: ObjectTransaction
-    ) throws {
-        // After every write the outbox holds: one probe of its (collection, sequence) index.
-        let last = try transaction.rows(PendingWrite.lastSequenceSQL, [.text(remote.name)]).first?[0].integerValue
-        let write = PendingWrite.queued(
-            key: Self.newKey(), collection: remote.name, recordID: recordID, operation: operation,
-            sequence: (last ?? 0) + 1, schemaVersion: remote.schemaVersion,
-            identity: try SyncJSON.encodeIdentity(identity), payload: payload, base: base)
-        try transaction.insert(write)
+        try outbox.writes(of: recordID, in: transaction)
     }
 
     /// The create or update request a save of `entity` will send, or the misuse error of a
@@ -332,11 +302,4 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                 generations: 0)
     }
 
-    static func encode(_ entity: Entity) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(entity)
-    }
-
-    static func newKey() -> String { UUID().uuidString.lowercased() }
 }

@@ -24,11 +24,7 @@ public struct SyncedRecords<Entity: StoredEntity>: FetchRequest {
             let rows = try tx.fetch(query)
             guard !rows.isEmpty else { return [] }
             let texts = rows.map { $0.id.databaseValue.identityText }
-            var outbox = PendingWrite.collection == collection
-            if rows.count <= 500 { outbox = outbox && PendingWrite.recordID.isIn(texts) }
-            let writes = Dictionary(
-                grouping: try tx.fetch(Query<PendingWrite>(where: outbox, sortedBy: [PendingWrite.sequence.ascending()])),
-                by: \.recordID)
+            let writes = try OutboxTable.writes(of: rows.count <= 500 ? texts : nil, in: collection, tx)
             return zip(rows, texts).map { row, text in SyncedRecord(record: row, writes: writes[text] ?? []) }
         }
     }

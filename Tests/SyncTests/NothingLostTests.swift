@@ -129,6 +129,34 @@ struct NothingLostTests {
         #expect(fixture.backend.notes["a"]?.title == "mine")
     }
 
+    @Test(
+        "A record deleted elsewhere whose read answers no record (a soft delete) meets a local edit as a deletion",
+        arguments: [ConflictCheck<Note>.none, .readBeforeWrite])
+    func softDeletedThereChangedHere(check: ConflictCheck<Note>) async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server")
+        var collection = NotesAPI.collection(at: fixture.backend.baseURL, conflictCheck: check)
+        // The read answers a list that no longer holds the record, as a soft-deleted record that
+        // the reader maps to none: no record, and no error.
+        let base = fixture.backend.baseURL
+        collection.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        collection.update = { note, _ in
+            TestRequest(baseURL: base, path: "/notes/\(note.id)", method: .patch, body: .json(["title": note.title]))
+        }
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        try await mirror.sync()
+        fixture.backend.remove("a")
+        try fixture.save(Note(id: "a", title: "mine"), through: mirror)
+        // The server wins the deletion: the row goes, nothing is refused or left queued, and the
+        // next syncs go through.
+        try await mirror.sync()
+        try await mirror.sync()
+        #expect(try fixture.local().isEmpty)
+        #expect(try fixture.outbox().isEmpty)
+        #expect(fixture.backend.notes.isEmpty)
+        #expect(await mirror.status.rejectedCount == 0)
+    }
+
     // MARK: Own writes
 
     enum Shape: String, CaseIterable, Sendable {
@@ -171,6 +199,39 @@ struct NothingLostTests {
         #expect(try fixture.local()["a"]?.title == "second edit")
         #expect(try fixture.outbox().isEmpty)
         #expect(fixture.backend.applications["update:second edit"] == 1)
+    }
+}
+
+extension NothingLostTests {
+    @Test(
+        "A write whose answer was lost is this device's own whatever it changed, nothing included: the next edit is sent",
+        arguments: [ConflictPolicy<Note>.serverWins, .clientWins, .manual])
+    func ownWriteThenTheNextEdit(policy: ConflictPolicy<Note>) async throws {
+        for check in [ConflictCheck<Note>.none, .readBeforeWrite, .ifMatch { $0.updated }] {
+            for changesTitle in [true, false] {
+                let fixture = try SyncFixture()
+                // A server without idempotency keys: only the record tells the write was applied.
+                fixture.backend.honourKeys(false)
+                fixture.backend.put("a", title: "base", body: "text")
+                let mirror = try fixture.mirror(conflicts: policy, conflictCheck: check)
+                try await mirror.sync()
+                var note = try #require(try fixture.local()["a"])
+                if changesTitle { note.title = "first edit" }
+                try fixture.save(note, through: mirror)
+                fixture.backend.failWrites(.dropAfterApply(then: nil))
+                _ = try? await mirror.sync()
+                note = try #require(try fixture.local()["a"])
+                note.title = "second edit"
+                try fixture.save(note, through: mirror)
+                var report = try await mirror.sync()
+                if !(try fixture.outbox().isEmpty) { report = try await mirror.sync() }
+                let shape = "check \(check), the lost write \(changesTitle ? "changed the title" : "changed nothing")"
+                #expect(report.conflicts == 0, "\(shape)")
+                #expect(fixture.serverContents()["a"] == "second edit|text", "\(shape)")
+                #expect(try fixture.localContents() == fixture.serverContents(), "\(shape)")
+                #expect(try fixture.outbox().isEmpty, "\(shape)")
+            }
+        }
     }
 }
 

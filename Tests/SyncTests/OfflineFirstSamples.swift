@@ -199,7 +199,7 @@ enum OfflineFirst {
                     cursor: page.items.last.map { .keyset(version: RecordVersion($0.updated), id: $0.id) })
             },
             create: { note in NotesEndpoint(method: .post, body: .json(["id": note.id, "title": note.title])) },
-            update: { note, _ in NotesEndpoint(path: "/notes/\(note.id)", method: .patch, body: .json(["title": note.title])) },
+            update: { note, base in NotesEndpoint(path: "/notes/\(note.id)", method: .patch, body: .json(ChangedFields(note, since: base))) },
             delete: { note in NotesEndpoint(path: "/notes/\(note.id)", method: .delete) },
             read: { note in NotesEndpoint(path: "/notes/\(note.id)") },
             conflictCheck: .readBeforeWrite)
@@ -210,7 +210,7 @@ enum OfflineFirst {
 
     static func openNotes(at url: URL, client: FetchClient) throws -> (ObjectStore, SyncedCollection<Note>) {
         let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
-        let mirror = try SyncedCollection(notes, store: store, client: client, conflicts: .merge())
+        let mirror = try SyncedCollection(notes, store: store, client: client)
         return (store, mirror)
     }
 

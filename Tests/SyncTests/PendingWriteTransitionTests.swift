@@ -151,16 +151,20 @@ struct PendingWriteTransitionTests {
         #expect(write.remote == nil)
     }
 
-    @Test("rebased: an earlier write's answer is the base; a create behind it is an update unless it deleted")
+    @Test("rebased: an earlier write's answer is the base, its record made again over it; a create behind it is an update unless it deleted")
     func rebased() {
         var create = Self.write(.create)
-        create.rebased(onto: Self.server, earlier: .create)
+        let remade = Data(#"{"id":"a","title":"remade"}"#.utf8)
+        create.rebased(onto: Self.server, payload: remade, earlier: .create)
         #expect(create.base == Self.server)
+        #expect(create.payload == remade)
         #expect(create.operation == .update)
         #expect(create.origin == Self.base)
         var recreate = Self.write(.create)
-        recreate.rebased(onto: nil, earlier: .delete)
+        let payload = recreate.payload
+        recreate.rebased(onto: nil, payload: nil, earlier: .delete)
         #expect(recreate.operation == .create)
+        #expect(recreate.payload == payload)
     }
 
     @Test(

@@ -174,6 +174,41 @@ import Testing
         #expect(try fixture.local(Book.self).keys.sorted() == ["b2"])
     }
 
+    @Test func aRowCreatedInAScopeThatMovedBeforeItWasSentLeavesOnceSent() async throws {
+        let (fixture, _, books, group) = try grouped()
+        try await books.scope(to: [Self.favourites])
+        try await group.sync()
+        // A book created on the favourites shelf while the server refuses it for now.
+        fixture.backend.refuse("books", "b9", with: 503)
+        try await fixture.store.context.persist { tx in
+            try books.save(Book(id: "b9", title: "The Word for World Is Forest", authorID: "a1", shelfID: "s1"), in: tx)
+        }
+        await #expect(throws: SyncError.self) { try await group.sync() }
+        try await books.scope(to: [Self.toRead])
+        await #expect(throws: SyncError.self) { try await group.sync() }
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b2", "b9"])
+
+        // Sent: no scope of this device lists it, so it goes at the end of that run.
+        fixture.backend.refuse("books", "b9", with: nil)
+        try await group.sync()
+        #expect(fixture.backend.records("books")["b9"]?["title"] == "The Word for World Is Forest")
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b2"])
+        #expect(try fixture.outbox().isEmpty)
+    }
+
+    @Test func aRowCreatedInTheScopeStaysAndOneCreatedOutsideEveryScopeGoesOnceSent() async throws {
+        let (fixture, _, books, group) = try grouped()
+        try await books.scope(to: [Self.favourites])
+        try await group.sync()
+        try await fixture.store.context.persist { tx in
+            try books.save(Book(id: "b8", title: "Always Coming Home", authorID: "a1", shelfID: "s1"), in: tx)
+            try books.save(Book(id: "b9", title: "Dawn", authorID: "a2", shelfID: "s2"), in: tx)
+        }
+        try await group.sync()
+        #expect(Set(fixture.backend.records("books").keys).isSuperset(of: ["b8", "b9"]))
+        #expect(try fixture.local(Book.self).keys.sorted() == ["b1", "b3", "b8"])
+    }
+
     @Test func aLookedUpParentBringsItsOwnMissingParentToo() async throws {
         let fixture = try library()
         fixture.backend.put("chapters", "c1", ["title": "Chapter 1", "bookID": "b2"])

@@ -10,8 +10,8 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>]",
-        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token"],
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>]",
+        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop"],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -34,6 +34,10 @@ struct BookLab {
                                            every change made elsewhere, and says what it did
               booklab sync --server <url> --follow
                                            sync, then again on each change the server announces, until Ctrl-C
+              booklab changes              the changes the sync server has not acknowledged yet: waiting,
+                                           refused (with the server's reason) or in conflict
+              booklab changes --drop <n>   drop change <n> of that list; the book goes back to how the
+                                           server last had it
 
             options:
               --live            talk to the real Google Books API (no key needed); by default booklab
@@ -142,6 +146,18 @@ struct BookLab {
             let library = try Library(at: try program.storeURL(option: storeOption))
             try await SyncCommand(library: library, server: server, token: token.flatMap { $0.isEmpty ? nil : $0 })
                 .run(follow: follow)
+        case "changes":
+            let drop = try arguments.option("--drop")
+            try arguments.finish()
+            let changes = ChangesCommand(library: try Library(at: try program.storeURL(option: storeOption)))
+            if let drop {
+                guard let number = Int(drop) else {
+                    throw UsageError("'\(drop)' is not a change number", fix: "write --drop <n>, as 'booklab changes' numbers them")
+                }
+                try await changes.drop(number)
+            } else {
+                try await changes.list()
+            }
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
@@ -165,7 +181,7 @@ struct BookLab {
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch or sync")
+            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch, sync or changes")
         }
     }
 

@@ -23,8 +23,10 @@ import Sync
 ///   `400 validation_not_unique` and is confirmed by a read).
 /// - Removal: a `PATCH` that sets `deleted`, so other devices pull it as a tombstone; a record
 ///   another client deleted outright is found by listing the ids (every sync).
-/// - Conflicts: the first change to reach the server wins a rating; a removal wins over a rating
-///   on either side. The device whose rating lost is told (``Conflicts``).
+/// - Conflicts: changes to different fields never conflict (an update sends only the fields it
+///   changed, and the collection merges the rest). Two ratings of one book: the first to reach
+///   the server wins. A removal wins over a rating on either side. The device whose rating lost,
+///   or was dropped with a book removed elsewhere, is told (``Conflicts``).
 enum BookSync {
     /// The records read per page.
     static let pageSize = 200
@@ -63,9 +65,12 @@ enum BookSync {
                 fields.id = address(of: book)
                 return PocketBaseRequest(server: server, path: records, method: .post, body: .json(fields))
             },
-            update: { book, _ in
+            // Only the fields changed since the base: a rating sent from here never carries back a
+            // title another device or an admin changed meanwhile, and the reverse.
+            update: { book, base in
                 PocketBaseRequest(
-                    server: server, path: "\(records)/\(address(of: book))", method: .patch, body: .json(Fields(book)))
+                    server: server, path: "\(records)/\(address(of: book))", method: .patch,
+                    body: .json(ChangedFields(Fields(book), since: base.map(Fields.init))))
             },
             delete: { book in
                 PocketBaseRequest(
@@ -110,32 +115,44 @@ enum BookSync {
         }
     }
 
-    /// The conflict rule: a removal wins on either side; otherwise the server's record (the change
-    /// that reached it first) wins, and the lost rating is recorded for the report.
+    /// The conflict rule: a removal wins on either side; otherwise the server's values of the fields
+    /// both devices changed (the change that reached it first) win, and a lost rating is recorded
+    /// for the report. The policy only meets real conflicts: a rating here and a title changed
+    /// elsewhere are merged before it is asked.
     static func policy(recording conflicts: Conflicts) -> ConflictPolicy<LibraryBook> {
         ConflictPolicy { conflict in
             guard let local = conflict.local else { return .keepLocal }
-            guard let remote = conflict.remote else { return .keepRemote }
-            if local.rating != remote.rating { conflicts.record(local: local, remote: remote) }
+            guard let remote = conflict.remote else {
+                if local.rating != conflict.base?.rating { conflicts.recordRemoval(local: local) }
+                return .keepRemote
+            }
+            if conflict.fields.contains("rating") { conflicts.record(local: local, remote: remote) }
             return .keepRemote
         }
     }
 
     /// The ratings this device lost to another device's, as the conflict rule met them.
     final class Conflicts: Sendable {
-        private let lost = Protected<[(local: LibraryBook, remote: LibraryBook)]>([])
+        private let lost = Protected<[String]>([])
 
+        /// Both devices rated the book; the other's rating reached the server first.
         func record(local: LibraryBook, remote: LibraryBook) {
-            lost.withLock { $0.append((local, remote)) }
+            let line =
+                "Your rating of \(local.line) (\(Self.stars(local.rating))) lost to another device's "
+                + "(\(Self.stars(remote.rating))), which reached the server first: \(Self.stars(remote.rating)) is kept."
+            lost.withLock { $0.append(line) }
+        }
+
+        /// The book was removed on another device while this one rated it.
+        func recordRemoval(local: LibraryBook) {
+            let line =
+                "\(local.line) was removed from the library on another device; your rating "
+                + "(\(Self.stars(local.rating))) went with it."
+            lost.withLock { $0.append(line) }
         }
 
         /// One line per lost rating.
-        var lines: [String] {
-            lost.withLock { $0 }.map { local, remote in
-                "Your rating of \(local.line) (\(Self.stars(local.rating))) lost to another device's "
-                    + "(\(Self.stars(remote.rating))), which reached the server first: \(Self.stars(remote.rating)) is kept."
-            }
-        }
+        var lines: [String] { lost.withLock { $0 } }
 
         private static func stars(_ rating: Int?) -> String { rating.map { "\($0) of 5" } ?? "no rating" }
     }

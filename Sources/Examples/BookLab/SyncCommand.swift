@@ -165,12 +165,11 @@ struct SyncCommand {
         if let first = rejected.first {
             return ExampleFailure(
                 "the server refused \(rejected.count == 1 ? "a change" : "\(rejected.count) changes"): "
-                    + "\(first.recordID): \(first.reason ?? "no reason given")",
-                fix: token == nil
-                    ? "the change stays queued and is sent again at the next sync; if the books collection "
-                        + "needs a signed-in user, pass --token"
-                    : "the change stays queued and is sent again at the next sync; change or remove the book if the "
-                        + "server cannot take it")
+                    + "\(ChangesCommand.summary(first)): \(first.reason ?? "no reason given")",
+                fix: (token == nil
+                    ? "if the books collection needs a signed-in user, pass --token; "
+                    : "") + "the change stays queued and is sent again at the next sync; 'booklab changes' lists "
+                    + "it, 'booklab changes --drop <n>' drops it")
         }
         return nil
     }

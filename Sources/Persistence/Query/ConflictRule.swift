@@ -16,6 +16,9 @@ public struct ConflictRule<Entity: StoredEntity>: Sendable {
     let column: String
     let action: Action
 
+    /// The name of the property the rule is about (its column).
+    public var property: String { column }
+
     /// Keeps the stored value of `field` (a first-seen date, a user's rating).
     ///
     /// - Parameter field: the property to keep.

@@ -39,6 +39,17 @@ struct NotesRequest: Endpoint {
     var body: RequestBody?
 }
 
+/// The fields of a note the server holds: what a create and an update send.
+struct NoteFields: Encodable {
+    var title: String
+    var body: String
+
+    init(_ note: Note) {
+        title = note.title
+        body = note.body
+    }
+}
+
 /// A listed item: a note or its tombstone.
 struct ListedNote: Decodable {
     var id: String
@@ -104,10 +115,11 @@ public enum NotesAPI {
                     baseURL: base, path: "/notes", method: .post,
                     body: .json(["id": note.id, "title": note.title, "body": note.body]))
             },
-            update: { note, _ in
+            // A partial update: the fields changed since the base.
+            update: { note, known in
                 NotesRequest(
                     baseURL: base, path: "/notes/\(note.id)", method: .patch,
-                    body: .json(["title": note.title, "body": note.body]))
+                    body: .json(ChangedFields(NoteFields(note), since: known.map(NoteFields.init))))
             },
             delete: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)", method: .delete) },
             read: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)") },

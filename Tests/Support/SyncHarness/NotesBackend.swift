@@ -300,11 +300,21 @@ public final class NotesBackend: Sendable {
     }
 
     private static func perform(_ request: RecordedRequest, in state: inout State) -> StubResponse {
-        perform(method: request.method, path: request.path, body: request.body, in: &state)
+        perform(
+            method: request.method, path: request.path, body: request.body, ifMatch: request.header("If-Match"), in: &state)
     }
 
-    private static func perform(method: String, path: String, body: Data, in state: inout State) -> StubResponse {
+    /// Applies one write. An `If-Match` that is not the record's `updated` (its entity tag) is
+    /// answered `412 Precondition Failed`, as a server with conditional writes does.
+    private static func perform(
+        method: String, path: String, body: Data, ifMatch: String? = nil, in state: inout State
+    ) -> StubResponse {
         let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
+        if let ifMatch, method != "POST", let record = state.records[String(path.dropFirst("/notes/".count))],
+            !record.deleted, record.updated != ifMatch
+        {
+            return .json(#"{"message":"The note changed since the tag given."}"#, status: 412)
+        }
         switch method {
         case "POST":
             guard let id = fields["id"], !id.isEmpty else {

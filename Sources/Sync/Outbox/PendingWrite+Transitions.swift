@@ -17,8 +17,8 @@ import Persistence
 ///
 /// A transition that changes what a sent write carries (its payload, its operation, its base
 /// after a conflict) gives it a new idempotency key: the server may hold an answer for the old
-/// one. Such a write ``Transition/rekeyed(from:)``; the store deletes the old row and inserts the
-/// new one (``store(_:in:)``).
+/// one. Such a write ``Transition/rekeyed(from:)``; the outbox deletes the old row and inserts the
+/// new one (`Outbox.take(_:in:_:)`), the one place a transition is stored.
 extension PendingWrite {
     /// How the store applies a transition.
     enum Transition: Equatable {
@@ -140,20 +140,13 @@ extension PendingWrite {
         self.remote = remote
     }
 
-    /// An earlier write of the record was acknowledged: the server's answer (or that write's
-    /// record) is this write's base, and a create of a record the server now has is an update.
-    mutating func rebased(onto base: Data?, earlier: Operation) {
+    /// The write before it was settled: `base` (the server's answer, or that write's record) is
+    /// this write's base, and `payload` (when given) its record made again over that base; a
+    /// create of a record the server now has is an update.
+    mutating func rebased(onto base: Data?, payload: Data?, earlier: Operation) {
         self.base = base
+        if let payload { self.payload = payload }
         if operation == .create, earlier != .delete { operation = .update }
-    }
-
-    /// A pull found the server's record changed under a write never sent, and the policy kept
-    /// the local change: the server's version is its base, an update or a create by whether the
-    /// server has the record. Its retry plan and last failure stay.
-    mutating func rebasedKeepingLocal(onto base: Data?, exists: Bool) {
-        self.base = base
-        if !exists, operation == .update { operation = .create }
-        if exists, operation == .create { operation = .update }
     }
 
     /// A conflict was decided for the local change (kept, or merged into `payload`): queued
@@ -169,23 +162,5 @@ extension PendingWrite {
         if !exists, operation == .update { operation = .create }
         if exists, operation == .create { operation = .update }
         return restart(key: key)
-    }
-
-    /// Takes a transition that may re-key the write, and applies it to the store:
-    /// `try write.take(in: tx) { $0.retried(key: newKey) }`.
-    mutating func take(in tx: ObjectTransaction, _ transition: (inout PendingWrite) -> Transition) throws {
-        let change = transition(&self)
-        try store(change, in: tx)
-    }
-
-    /// Applies a transition `self` already took to the store.
-    private func store(_ transition: Transition, in tx: ObjectTransaction) throws {
-        switch transition {
-        case .updated: try tx.update(self)
-        case .rekeyed(let old):
-            _ = try tx.delete(PendingWrite.self, id: old)
-            try tx.insert(self)
-        case .removed: _ = try tx.delete(PendingWrite.self, id: id)
-        }
     }
 }

@@ -103,16 +103,6 @@ public struct PendingWrite: StoredEntity, Equatable {
     /// The column of the server's version kept with a write (``remote``).
     static let remoteVersion = Field<PendingWrite, Data?>("remote")
 
-    /// The writes of `collection` still to send: pending, or sending when a run stopped before
-    /// their answers were settled. What a push drains, and the status's pending count.
-    static func unsent(in collection: String) -> Query<PendingWrite> {
-        Query(where: Self.collection == collection && state.isIn([State.pending, .sending]))
-    }
-    /// The highest sequence of a collection's outbox (its one argument), by the (collection,
-    /// sequence) index. Every local write reads it, so it is one cached statement rather than an
-    /// aggregate query built at each write.
-    static let lastSequenceSQL =
-        "SELECT max(\"\(sequence.name)\") FROM \"\(entityName)\" WHERE \"\(collection.name)\" = ?"
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
     /// Indexes: by collection and order; by record in order (a record's writes are read with

@@ -1,0 +1,157 @@
+import Foundation
+import Persistence
+
+/// How writes leave: a round chosen in outbox order, put back unsent, or settled by its answers.
+extension Outbox {
+    /// Chooses a round: up to `size` writes in outbox order, the first of each record that is not
+    /// `excluded`, has no refused or parked write, is of the collection's schema version, and
+    /// (when `honouringBackoff`) is due; a record whose write waits on a related record's
+    /// (`waitingOnRelations`) waits for a later round. Marks them sending (``PendingWrite/chosen()``,
+    /// in one statement) and returns them so.
+    func chooseRound(
+        size: Int, excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool, now: Date,
+        waitingOnRelations: ([PendingWrite]) throws -> Set<String>, in tx: ObjectTransaction
+    ) throws -> [PendingWrite] {
+        // Records with a refused or parked write wait behind it.
+        var seen = Set(
+            try tx.fetch(
+                Query<PendingWrite>(
+                    where: PendingWrite.collection == name
+                        && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
+            ).map(\.recordID)
+        ).union(excluded)
+        var chosen: [PendingWrite] = []
+        var after = Int64.min
+        // Windows of the outbox in order, until a round is full or the outbox ends.
+        window: while chosen.count < size {
+            var filter = PendingWrite.collection == name && PendingWrite.sequence > after
+            if !busy.isEmpty { filter = filter && !PendingWrite.key.isIn(Array(busy)) }
+            let writes = try tx.fetch(
+                Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()], limit: size))
+            guard let last = writes.last else { break }
+            after = last.sequence
+            var candidates: [PendingWrite] = []
+            for write in writes {
+                let first = seen.insert(write.recordID).inserted
+                guard first, !busy.contains(write.id) else { continue }
+                guard write.state == .pending || write.state == .sending else { continue }
+                // A write of another schema version waits for its upgrade (see `firstOutdated`).
+                guard write.schemaVersion == remote.schemaVersion else { continue }
+                if honouringBackoff, let next = write.nextAttempt, next > now { continue }
+                candidates.append(write)
+            }
+            let waiting = try waitingOnRelations(candidates)
+            for write in candidates where !waiting.contains(write.recordID) {
+                chosen.append(write)
+                if chosen.count == size { break window }
+            }
+        }
+        if !chosen.isEmpty {
+            // `PendingWrite.chosen()` for the whole round, in one statement.
+            try tx.update(
+                Query<PendingWrite>(where: PendingWrite.key.isIn(chosen.map(\.id))),
+                set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
+        }
+        return chosen.map {
+            var sent = $0
+            sent.chosen()
+            return sent
+        }
+    }
+
+    /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted
+    /// (``PendingWrite/unchosen()`` for the whole round, in one statement).
+    func unchoose(_ ids: [String], in tx: ObjectTransaction) throws {
+        guard !ids.isEmpty else { return }
+        try tx.update(
+            Query<PendingWrite>(where: PendingWrite.key.isIn(ids)),
+            set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])
+    }
+
+    /// Applies a round's outcomes in one transaction: the round's records' writes are read in
+    /// one query, the acknowledged ones deleted in one statement, the server's answers stored in
+    /// place of the rows. Returns the records whose create the server acknowledged.
+    @discardableResult
+    func settle(
+        _ round: [PendingWrite], _ outcomes: [SyncedCollection<Entity>.Outcome], in tx: ObjectTransaction
+    ) throws -> [String] {
+        var created: [String] = []
+        let byRecord = try writes(ofRound: round, in: tx)
+        var done: [String] = []
+        var answers: [Entity] = []
+        for (sent, outcome) in zip(round, outcomes) {
+            let writes = byRecord[sent.recordID] ?? []
+            guard var write = writes.first(where: { $0.id == sent.id }) else { continue }
+            let later = writes.filter { $0.sequence > write.sequence }
+            switch outcome {
+            case .acknowledged(let answer):
+                done.append(write.id)
+                if write.operation == .create { created.append(write.recordID) }
+                if !later.isEmpty {
+                    // The writes behind are made again over the server's answer (or this write's
+                    // record), and the row is the newest of them.
+                    let base = try answer.map(Self.encode) ?? write.payload
+                    if let newest = try rebase(later, onto: base, earlier: write.operation, in: tx) {
+                        try tx.upsert(newest)
+                    }
+                    continue
+                }
+                guard write.operation != .delete, var newest = answer else { continue }
+                // The server's answer replaces the row, unless a pull saw a newer server version
+                // while the write was on its way.
+                if write.remote != nil, let seen = try write.remote(as: Entity.self), let version = remote.version,
+                    let a = version(newest), let b = version(seen), b > a
+                {
+                    newest = seen
+                }
+                answers.append(newest)
+            case .rejected(let reason):
+                write.rejected(reason)
+                try store(write, in: tx)
+            case .retry(let error, let wait):
+                // A 429 or 401 answers before the server applies anything: the write counts as
+                // never sent, so a pull may rebase it.
+                let status = error.fetchError?.statusCode
+                write.failed(error.message, retryAfter: wait, applied: status != 429 && status != 401)
+                try store(write, in: tx)
+            case .unauthorized(let error):
+                write.unauthorized(error.message)
+                try store(write, in: tx)
+            case .conflict(let remoteData):
+                try met(remoteData, sending: &write, later: later, in: tx)
+            case .outdated(let remoteData):
+                try met(remoteData, sending: &write, later: later, in: tx)
+            }
+        }
+        if !done.isEmpty { _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.key.isIn(done))) }
+        for answer in answers { try storeRemote(answer, in: tx) }
+        return created
+    }
+
+    /// Every write of a round's records, in order, by record: the sent ones as they are now (a
+    /// pull may have kept a newer server version with them), and the ones queued behind.
+    private func writes(ofRound round: [PendingWrite], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
+        let records = Array(Set(round.map(\.recordID)))
+        let ids = round.map(\.id)
+        guard try tx.count(Query<PendingWrite>(where: PendingWrite.key.isIn(ids))) == round.count else {
+            // A write was discarded while it was sent: read what is left.
+            return try OutboxTable.writes(of: records, in: name, tx)
+        }
+        // Only `remote` of a write in flight changes (a pull keeps the server's version with it):
+        // the sent writes are read again only when it is set, with the writes queued behind them.
+        var stored: [String: PendingWrite] = [:]
+        for write in try tx.fetch(
+            Query<PendingWrite>(
+                where: PendingWrite.collection == name && PendingWrite.recordID.isIn(records)
+                    && (PendingWrite.remoteVersion.isNotNil || !PendingWrite.key.isIn(ids))))
+        {
+            stored[write.id] = write
+        }
+        for write in round where stored[write.id] == nil { stored[write.id] = write }
+        var byRecord: [String: [PendingWrite]] = [:]
+        for write in stored.values.sorted(by: { $0.sequence < $1.sequence }) {
+            byRecord[write.recordID, default: []].append(write)
+        }
+        return byRecord
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Persistence
+
+/// The outbox of one collection: the one owner of its ``PendingWrite`` rows. Every read of
+/// pending writes, every transition and how it is stored, every resolution of a conflict
+/// (automatic at a pull or a send, or the app's by hand), and how a write leaves are here;
+/// nothing else in the module reads or writes the outbox's table.
+///
+/// A value: the collection's description and policy. Each call works in the caller's
+/// transaction.
+struct Outbox<Entity: StoredEntity>: Sendable {
+    /// The collection's description: its name, schema version, local-only fields, version and
+    /// server identity.
+    let remote: RemoteCollection<Entity>
+    /// How conflicts are resolved.
+    let policy: ConflictPolicy<Entity>
+
+    var name: String { remote.name }
+
+    // MARK: Reading
+
+    /// The writes of one record, in order.
+    func writes(of recordID: String, in tx: ObjectTransaction) throws -> [PendingWrite] {
+        try tx.fetch(OutboxTable.all(of: name).filter(PendingWrite.recordID == recordID))
+    }
+
+    /// The writes of these records by record, read only when the outbox holds any write (a pull's
+    /// page: one index probe per record is skipped when nothing waits).
+    func writes(ofPage records: [String], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
+        guard try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == name)) else { return [:] }
+        return try OutboxTable.writes(of: records, in: name, tx)
+    }
+
+    /// Whether a write waits to be sent.
+    func hasUnsent(in tx: ObjectTransaction) throws -> Bool {
+        try tx.exists(OutboxTable.unsent(in: name))
+    }
+
+    /// The records with a write in the outbox (among `records`, when given): rows a walk or a
+    /// prune keeps, records a lookup must not overwrite.
+    func recordsWithWrites(among records: [String]? = nil, in tx: ObjectTransaction) throws -> Set<String> {
+        var filter = PendingWrite.collection == name
+        if let records { filter = filter && PendingWrite.recordID.isIn(records) }
+        return Set(try tx.fetch(Query<PendingWrite>(where: filter)).map(\.recordID))
+    }
+
+    /// The first unsent write queued under another schema version than the collection's.
+    func firstOutdated(in tx: ObjectTransaction) throws -> PendingWrite? {
+        try tx.first(
+            Query<PendingWrite>(
+                where: PendingWrite.collection == name && PendingWrite.schemaVersionField != remote.schemaVersion
+                    && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]),
+                sortedBy: [PendingWrite.sequence.ascending()]))
+    }
+
+    // MARK: Local writes
+
+    /// Queues a save of `entity` (already addressed) in `tx`: joins the record's last write when
+    /// it takes new changes, else queues a create or an update behind the record's writes.
+    /// Returns the record the row becomes.
+    func save(_ entity: Entity, creating: Bool, stored: Entity?, writes: [PendingWrite], in tx: ObjectTransaction) throws
+        -> Entity
+    {
+        let payload = try Self.encode(entity)
+        if var last = writes.last, last.takesNewChanges {
+            // Joins the write not yet sent (or refused, or parked: this save is its fix). A parked
+            // write's change is made again over the server's version it met: the server's changes
+            // to the properties this save leaves alone stay.
+            if last.state == .conflicted, last.remote != nil {
+                let merged = try rebased(payload, from: last.base, onto: last.remote)
+                try take(&last, in: tx) { $0.coalesced(payload: merged, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
+                return try SyncJSON.decode(Entity.self, from: merged)
+            }
+            try take(&last, in: tx) { $0.coalesced(payload: payload, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
+        } else {
+            // The record as this device had it: what the write's changes are made from.
+            let origin = creating ? nil : try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
+            try enqueue(
+                creating ? .create : .update, recordID: entity.id.databaseValue.identityText, identity: entity.id,
+                payload: payload, base: origin, in: tx)
+        }
+        return entity
+    }
+
+    /// Queues the delete of a record (addressed by `known`, the record as last known), joining
+    /// the record's last write when it takes new changes.
+    func delete(_ id: Entity.ID, known: Entity?, writes: [PendingWrite], in tx: ObjectTransaction) throws {
+        if var last = writes.last, last.takesNewChanges {
+            try take(&last, in: tx) { $0.deleteJoined(key: Self.newKey()) }
+        } else {
+            try enqueue(
+                .delete, recordID: id.databaseValue.identityText, identity: id, payload: nil,
+                base: try known.map(Self.encode), in: tx)
+        }
+    }
+
+    /// The record as last known from its writes (the newest payload or base), or `nil`.
+    func lastKnown(_ writes: [PendingWrite]) throws -> Entity? {
+        try writes.last.flatMap { $0.payload ?? $0.base }.map { try SyncJSON.decode(Entity.self, from: $0) }
+    }
+
+    private func enqueue(
+        _ operation: PendingWrite.Operation, recordID: String, identity: Entity.ID, payload: Data?, base: Data?,
+        in tx: ObjectTransaction
+    ) throws {
+        // After every write the outbox holds: one probe of its (collection, sequence) index.
+        let last = try tx.rows(OutboxTable.lastSequenceSQL, [.text(name)]).first?[0].integerValue
+        let write = PendingWrite.queued(
+            key: Self.newKey(), collection: name, recordID: recordID, operation: operation,
+            sequence: (last ?? 0) + 1, schemaVersion: remote.schemaVersion,
+            identity: try SyncJSON.encodeIdentity(identity), payload: payload, base: base)
+        try tx.insert(write)
+    }
+
+    // MARK: Storing transitions
+
+    /// Takes a transition that may re-key the write, and stores it.
+    func take(_ write: inout PendingWrite, in tx: ObjectTransaction, _ transition: (inout PendingWrite) -> PendingWrite.Transition) throws {
+        let change = transition(&write)
+        switch change {
+        case .updated: try tx.update(write)
+        case .rekeyed(let old):
+            _ = try tx.delete(PendingWrite.self, id: old)
+            try tx.insert(write)
+        case .removed: _ = try tx.delete(PendingWrite.self, id: write.id)
+        }
+    }
+
+    /// Stores a transition that keeps the write's key.
+    func store(_ write: PendingWrite, in tx: ObjectTransaction) throws {
+        try tx.update(write)
+    }
+
+    /// Removes writes (acknowledged, dropped with their record, discarded).
+    func remove(_ writes: [PendingWrite], in tx: ObjectTransaction) throws {
+        guard !writes.isEmpty else { return }
+        _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.key.isIn(writes.map(\.id))))
+    }
+
+    /// Stores a server record in place of the row, keeping the row's local-only fields
+    /// (``RemoteCollection/keeping``).
+    func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
+        try tx.upsert(record, onConflict: remote.keeping)
+    }
+
+    static func encode(_ entity: Entity) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(entity)
+    }
+
+    static func newKey() -> String { UUID().uuidString.lowercased() }
+}
+
+/// The outbox's table across collections: the queries the outboxes of one store share (a
+/// group's members read each other's; the status and ``SyncedRecords`` read a collection's by its
+/// name). Only ``Outbox`` and these read the table.
+enum OutboxTable {
+    /// The collection's writes, in sending order (the public ``SyncedCollection/pendingWrites``).
+    static func all(of collection: String) -> Query<PendingWrite> {
+        Query(where: PendingWrite.collection == collection, sortedBy: [PendingWrite.sequence.ascending()])
+    }
+
+    /// The writes of `collection` still to send: pending, or sending when a run stopped before
+    /// their answers were settled. What a push drains, and the status's pending count.
+    static func unsent(in collection: String) -> Query<PendingWrite> {
+        Query(where: PendingWrite.collection == collection && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))
+    }
+
+    /// The writes of these records, in order, by record; every record's when `records` is `nil`.
+    /// 
+    static func writes(
+        of records: [String]?, in collection: String, _ tx: ObjectTransaction
+    ) throws(PersistenceError) -> [String: [PendingWrite]] {
+        var filter = PendingWrite.collection == collection
+        if let records { filter = filter && PendingWrite.recordID.isIn(records) }
+        return Dictionary(
+            grouping: try tx.fetch(Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()])),
+            by: \.recordID)
+    }
+
+    // MARK: Reading across a group
+
+    /// The states of a write not yet acknowledged: what a related record's write waits behind.
+    private static var notAcknowledged: [PendingWrite.State] { [.pending, .sending, .rejected, .conflicted] }
+
+    /// Whether `collection`'s outbox holds a create not yet acknowledged.
+    static func holdsUnsentCreate(in collection: String, _ tx: ObjectTransaction) throws -> Bool {
+        try tx.exists(
+            Query<PendingWrite>(
+                where: PendingWrite.collection == collection && PendingWrite.operation == .create
+                    && PendingWrite.state.isIn(notAcknowledged)))
+    }
+
+    /// The creates of these records in `collection` not yet acknowledged.
+    static func unsentCreates(of records: [String], in collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
+        try tx.fetch(
+            Query<PendingWrite>(
+                where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(records)
+                    && PendingWrite.operation == .create && PendingWrite.state.isIn(notAcknowledged)))
+    }
+
+    /// The writes of `collection` not yet acknowledged.
+    static func unsent(of collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
+        try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledged)))
+    }
+
+    /// The status's counts of the outbox.
+    static func count(_ collection: String, into status: inout SyncStatus, in tx: ObjectTransaction) throws {
+        let outbox = PendingWrite.collection == collection
+        status.pendingCount = try tx.count(unsent(in: collection))
+        status.rejectedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .rejected))
+        status.conflictedCount = try tx.count(Query<PendingWrite>(where: outbox && PendingWrite.state == .conflicted))
+        status.nextRetry = try tx.first(
+            Query<PendingWrite>(
+                where: outbox && PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil,
+                sortedBy: [PendingWrite.nextAttempt.ascending()]))?.nextAttempt
+    }
+
+    /// What a started collection watches: how many writes of these collections wait to be sent.
+    static func waitingCount(of collections: [String], in tx: ObjectTransaction) throws -> Int {
+        try tx.count(Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
+    }
+
+    /// The highest sequence of a collection's outbox (its one argument), by the (collection,
+    /// sequence) index. Every local write reads it, so it is one cached statement rather than an
+    /// aggregate query built at each write.
+    static var lastSequenceSQL: String {
+        "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?"
+    }
+
+}
