@@ -3,7 +3,8 @@ import Testing
 
 /// The house rules a newcomer's first reading depends on: the Swift version the README and the
 /// guide ask for is the manifest's tools version, one renderer writes every filter, no library
-/// file outgrows 450 lines, and the libraries' doc comments speak of no "seed" apps.
+/// file outgrows 450 lines, Sync's folders follow its concerns (and only its outbox touches the
+/// outbox's table), and the libraries' doc comments speak of no "seed" apps.
 @Suite struct HouseRulesTests {
     /// The library products' folders.
     static let libraries = ["FetchKit", "Persistence", "Decoding", "Sync", "FetchKitTesting", "FetchKitOperations"]
@@ -62,6 +63,27 @@ import Testing
             let lines = try String(contentsOf: file, encoding: .utf8).split(
                 separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count <= 451, "\(file.lastPathComponent) has \(lines.count - 1) lines: split it by concern")
+        }
+    }
+
+    @Test func syncIsInFoldersByConcernNoFileOver450LinesAndOnlyTheOutboxReadsItsTable() throws {
+        let root = Repository.root.appendingPathComponent("Sources/Sync")
+        let files = try Self.swiftFiles(under: "Sources/Sync")
+        #expect(files.count > 40, "found \(files.count) files")
+        let concerns: Set = ["Collection", "Conflicts", "Description", "Engine", "Outbox", "Pull", "Push", "Support"]
+        for file in files {
+            let path = file.path.replacingOccurrences(of: root.path + "/", with: "")
+            let folder = path.split(separator: "/").first.map(String.init) ?? ""
+            #expect(concerns.contains(folder), "\(path) is outside the folders by concern (\(concerns.sorted()))")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count <= 451, "\(path) has \(lines.count - 1) lines: split it by concern")
+            // The outbox's table is read and written by the outbox alone.
+            if folder != "Outbox" {
+                #expect(!text.contains("Query<PendingWrite>("), "\(path) queries the outbox's table: ask Outbox")
+                #expect(!text.contains("PendingWrite.collection =="), "\(path) filters the outbox's table: ask Outbox")
+                #expect(!text.contains(".take(in:"), "\(path) stores a transition: ask Outbox")
+            }
         }
     }
 

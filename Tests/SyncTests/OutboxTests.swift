@@ -251,7 +251,7 @@ struct OutboxTests {
         "Random sequences against the model: nothing one side did is lost to a change nobody made to that field",
         arguments: [ConflictPolicy<Note>.serverWins, .clientWins])
     func randomSequences(policy: ConflictPolicy<Note>) throws {
-        for seed in UInt64(1)...150 {
+        for seed in UInt64(1)...80 {
             var random = SeededGenerator(seed: seed)
             let bench = try OutboxBench(policy)
             bench.remoteEdit(title: "t0", body: "b0")

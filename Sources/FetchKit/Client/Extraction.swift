@@ -102,9 +102,20 @@ extension Extraction {
         }
     }
 
-    /// Runs the strategy over a body already read (an answer split out of a batch, a page read
-    /// before it is judged), for the package's own modules.
-    package func extract(from data: Data, response: HTTPURLResponse) throws(FetchError) -> Value {
+    /// Runs the strategy over a body already read: an answer split out of a batch, a page read
+    /// before it is judged, a body kept from an earlier exchange. It fails as a fetch with this
+    /// strategy would (``FetchError/Code-swift.struct/decodingFailed`` with the coding path).
+    ///
+    /// ```swift
+    /// let page = try Extraction.decode(NotesPage.self).extract(from: data, response: response)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response the body came with.
+    /// - Returns: the value.
+    /// - Throws: ``FetchError`` when the strategy fails.
+    public func extract(from data: Data, response: HTTPURLResponse) throws(FetchError) -> Value {
         try extractResponse(TransportResponse(response: response, data: data))
     }
 }

@@ -139,7 +139,7 @@ extension FetchClient.Configuration {
     ///   - status: the part's status.
     ///   - body: the part's body.
     /// - Returns: the error.
-    package func partError(status: Int, body: Data) -> FetchError {
+    public func partError(status: Int, body: Data) -> FetchError {
         FetchError(
             code: .unacceptableStatus, statusCode: status, bodyExcerpt: redactor.scrub(Self.excerpt(of: body), secrets: []))
     }

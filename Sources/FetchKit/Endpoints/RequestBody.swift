@@ -30,7 +30,7 @@ public struct RequestBody: Sendable {
 
     /// The bytes of a body held in memory (raw, JSON, text or form); `nil` for a file, a
     /// multipart form or a body that failed to encode.
-    package var bytes: Data? {
+    public var bytes: Data? {
         if case .data(let data) = source { return data }
         return nil
     }

@@ -251,3 +251,23 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension FetchError {
+    /// Whether the same request may succeed later without anyone changing anything: a timeout, a
+    /// lost connection, a transport failure, or a status that says "not now" (`408`, `425`,
+    /// `429`, `5xx`). A refused request (any other status), a response that does not decode, an
+    /// invalid, cancelled or unauthorised request is not: sending it again as it is would fail
+    /// again. The one answer to "is this transient" in the package: ``RetryPolicy`` retries a
+    /// configurable part of these failures, and Sync keeps a write whose send failed this way.
+    ///
+    /// ```swift
+    /// catch let error as FetchError where error.isTransient { scheduleRetry() }
+    /// ```
+    public var isTransient: Bool {
+        switch code {
+        case .timedOut, .connectionLost, .transportFailed: true
+        case .unacceptableStatus: statusCode.map { [408, 425, 429].contains($0) || (500..<600).contains($0) } ?? false
+        default: false
+        }
+    }
+}

@@ -112,17 +112,22 @@ public struct RetryPolicy: Sendable {
         return .interval(capped * (1 - cut))
     }
 
-    /// The backoff wait before retry number `retry` (from 1), with random jitter.
+    /// The backoff wait before retry number `retry` (from 1), with random jitter: what the client
+    /// waits, for a queue of your own that retries on the same schedule.
     ///
     /// - Parameter retry: which retry this is, from 1.
     /// - Returns: the wait.
-    package func backoff(beforeRetry retry: Int) -> Duration {
+    public func backoff(beforeRetry retry: Int) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return backoff(beforeRetry: retry, using: &generator)
     }
 
-    /// Whether `error` is worth another attempt, ignoring the retry count and method.
-    package func isRetryable(_ error: FetchError) -> Bool {
+    /// Whether the client retries `error` itself, ignoring the retry count and method: the
+    /// transient failures (``FetchError/isTransient``) this policy is set to retry.
+    ///
+    /// - Parameter error: a failure.
+    /// - Returns: whether this policy retries it.
+    public func isRetryable(_ error: FetchError) -> Bool {
         switch error.code {
         case .unacceptableStatus: return error.statusCode.map(retryableStatusCodes.contains) ?? false
         case .timedOut: return retriesTimeouts

@@ -36,13 +36,19 @@ protocol GroupMember: AnyObject, Sendable {
     /// Whether a collection of the group refers to this one's records.
     var isParentInGroup: Bool { get }
     func join(_ membership: Membership) throws(SyncError)
-    func groupPush(_ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>) async throws(SyncError)
-        -> SyncError?
+    /// Reads what a run of the collection starts from.
+    func prepare() async throws(SyncError) -> RunStart
+    /// Sends the outbox (`waiting`: whether it holds a write to send, when a read already said).
+    func push(_ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting: Bool?)
+        async throws(SyncError) -> SyncError?
+    /// Pulls from the start a run read; returns whether the outbox holds a write to send, when the
+    /// pull's last transaction read it.
+    func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) -> Bool?
+    /// Pulls again, from a fresh start (a parent a child's page needs).
     func groupPull(_ report: inout SyncReport) async throws(SyncError)
     /// Looks up records this store lacks (a child's parents), returning what stores them.
     func lookUp(_ identities: [String]) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)?
     func applyHeldDeletes(_ report: inout SyncReport) async throws(SyncError)
-    func counts(in tx: ObjectTransaction) throws -> SyncStatus
     /// Applies a parent's delete rule to this collection's rows that refer to it through `column`,
     /// queueing their writes.
     func applyDeleteRule(
@@ -80,19 +86,9 @@ extension SyncedCollection: GroupMember {
     /// The group this collection syncs with, while it is alive.
     var group: SyncGroup? { membership.current?.group }
 
-    func groupPush(_ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>) async throws(SyncError)
-        -> SyncError?
-    {
-        try await push(&report, honouringBackoff: honouringBackoff, held: &held)
-    }
-
     func groupPull(_ report: inout SyncReport) async throws(SyncError) {
         let start = try await prepare()
         try await pull(&report, start: start)
-    }
-
-    func counts(in tx: ObjectTransaction) throws -> SyncStatus {
-        try Self.counts(of: remote.name, in: tx)
     }
 
     // MARK: Local deletes

@@ -35,7 +35,7 @@ extension SyncedCollection {
     /// wait for the next run. `known` is whether the outbox holds a write to send, when the
     /// run already read it.
     func push(
-        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting known: Bool? = nil
+        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting known: Bool?
     ) async throws(SyncError) -> SyncError? {
         let collection = remote.name
         var failure: SyncError?

@@ -19,9 +19,9 @@ public import Persistence
 ///     cursor: .keyset(overlap: .time(.seconds(5))),
 ///     version: { RecordVersion($0.updated) },
 ///     changes: { cursor in NotesAPI.list(after: cursor) },
-///     page: { data, _ in try NotesAPI.page(data) },
+///     page: Extraction.decode(NotesAPI.Page.self).map(\.changes),
 ///     create: { note in NotesAPI.create(note) },
-///     update: { note, _ in NotesAPI.update(note) },
+///     update: { note, base in NotesAPI.patch(note.id, body: .json(ChangedFields(note, since: base))) },
 ///     delete: { note in NotesAPI.delete(note.id) })
 /// ```
 ///
@@ -247,7 +247,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - scope: the scope.
     /// - Returns: the request, narrowed.
     @Sendable public static func narrowedByQuery(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
-        ScopedRequest(request, adding: scope)
+        SyncRequest(request, adding: scope.queryItems)
     }
 
     /// The default test for "already exists": a `409`, or a `400` whose body says
@@ -257,25 +257,4 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         if status == 409 { return true }
         return status == 400 && (error.bodyExcerpt?.contains("validation_not_unique") ?? false)
     }
-}
-
-/// A listing request with the query items of a scope: the rest is the request's own.
-struct ScopedRequest: Endpoint {
-    let request: any Endpoint
-    let queryItems: [URLQueryItem]
-
-    init(_ request: any Endpoint, adding scope: SyncScope) {
-        self.request = request
-        queryItems =
-            request.queryItems
-            + scope.parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-    }
-
-    var baseURL: URL { request.baseURL }
-    var path: String { request.path }
-    var method: HTTPMethod { request.method }
-    var headers: [String: String] { request.headers }
-    var body: RequestBody? { request.body }
-    var timeout: Duration? { request.timeout }
-    var cachePolicy: CachePolicy { request.cachePolicy }
 }

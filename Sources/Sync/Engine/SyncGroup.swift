@@ -5,8 +5,8 @@ public import Persistence
 /// shelves and the books on them.
 ///
 /// ```swift
-/// let authors = try SyncedCollection(.pocketBase("authors", at: server), store: store, client: client)
-/// let books = try SyncedCollection(.pocketBase("books", at: server), store: store, client: client)
+/// let authors = try SyncedCollection(.pocketBase("authors", at: server, version: \Author.updated), store: store, client: client)
+/// let books = try SyncedCollection(.pocketBase("books", at: server, version: \Book.updated), store: store, client: client)
 /// let library = try SyncGroup(authors, books)      // Book.author is a ToOne<Book, Author>
 /// try await library.sync()
 /// ```
@@ -44,8 +44,10 @@ public final class SyncGroup: Sendable {
     public let collections: [String]
     /// The members, parents before children.
     let members: [any GroupMember]
-    let engine: SyncEngine
-    let store: ObjectStore
+    /// The group's runs, triggers and status.
+    let runner: SyncRunner
+    var engine: SyncEngine { runner.engine }
+    var store: ObjectStore { runner.store }
 
     /// Groups collections kept in one store.
     ///
@@ -61,15 +63,8 @@ public final class SyncGroup: Sendable {
         let ordered = try Self.validated(given)
         members = ordered
         self.collections = ordered.map(\.collectionName)
-        store = ordered[0].memberStore
-        let name = ordered.map(\.collectionName).joined(separator: "+")
-        let members = ordered
-        let store = store
-        engine = SyncEngine(collection: name, parts: ordered.count) {
-            try? await store.context.read { tx in
-                try SyncStatus(group: name, members.map { try $0.counts(in: tx) })
-            }
-        }
+        runner = SyncRunner(collections: ordered.map(\.collectionName), store: ordered[0].memberStore)
+        runner.attach(ordered)
         let links = Self.links(ordered)
         for member in ordered {
             try member.join(
@@ -93,109 +88,30 @@ public final class SyncGroup: Sendable {
     /// - Throws: ``SyncError``, naming the collection and the record or page.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
-        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: true) }
+        try await runner.sync()
     }
 
     /// Starts the group's triggers, as ``SyncedCollection/start()`` does for one collection: sends
     /// the outboxes now, after each commit that queues a write in any of them, and when a failed
     /// send's backoff ends.
     public func start() async {
-        let names = collections
-        let store = store
-        await engine.start(
-            run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
-            observe: { engine in
-                store.observe(
-                    .value(tracking: PendingWrite.self) { tx in
-                        try OutboxTable.waitingCount(of: names, in: tx)
-                    }
-                ) { waiting in
-                    Task { await engine.outboxChanged(waiting: waiting) }
-                }
-            })
+        await runner.start()
     }
 
     /// Stops the triggers ``start()`` started; a run in progress finishes.
     public func stop() async {
-        await engine.stop()
+        await runner.stop()
     }
 
     /// The group's status: the collections' counts added up, `lastPull` the oldest of theirs (the
     /// group is as fresh as its least fresh collection), `lastPush` the newest, `nextRetry` the
     /// soonest; ``SyncStatus/collection`` is the names joined by `+`.
     public var status: SyncStatus {
-        get async { await engine.currentStatus() }
+        get async { await runner.status }
     }
 
     /// The group's status as it changes: the status now, then each change.
-    public var statusUpdates: AsyncStream<SyncStatus> {
-        let engine = engine
-        let names = collections
-        let store = store
-        let members = members
-        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let relay = Task {
-            let updates = await engine.follow { engine in
-                store.observe(
-                    .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in
-                        try SyncStatus(group: names.joined(separator: "+"), members.map { try $0.counts(in: tx) })
-                    }
-                ) { _ in
-                    Task { await engine.refreshCounts() }
-                }
-            }
-            for await status in updates { continuation.yield(status) }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in relay.cancel() }
-        return stream
-    }
-
-    /// One run of the group: push (parents first, then once more for the parents' deletes that
-    /// waited on their children), pull (parents first), the held deletes (children first), push.
-    func runOnce(pulling: Bool) async throws(SyncError) -> SyncReport {
-        for member in members { await member.engine.groupRunBegan() }
-        var report = SyncReport()
-        var held: [String: Set<String>] = [:]
-        var failure: SyncError?
-        do throws(SyncError) {
-            failure = try await pushAll(&report, honouringBackoff: !pulling, held: &held)
-            // Credentials refused (a refresh that failed): the run stops, every write kept.
-            if pulling, failure?.code != .unauthorized {
-                for member in members { try await member.groupPull(&report) }
-                for member in members.reversed() { try await member.applyHeldDeletes(&report) }
-                let again = try await pushAll(&report, honouringBackoff: false, held: &held)
-                failure = failure ?? again
-            }
-        } catch {
-            failure = error
-        }
-        for member in members { await member.engine.groupRunEnded(failure) }
-        if let failure { throw failure }
-        return report
-    }
-
-    /// Pushes every collection, parents first; then the parents again, for the deletes that waited
-    /// on their children's writes. Returns the first failure that left a write queued, at once
-    /// when the credentials were refused.
-    private func pushAll(
-        _ report: inout SyncReport, honouringBackoff: Bool, held: inout [String: Set<String>]
-    ) async throws(SyncError) -> SyncError? {
-        var failure: SyncError?
-        for member in members {
-            let failed = try await member.groupPush(
-                &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []])
-            if failed?.code == .unauthorized { return failed }
-            failure = failure ?? failed
-        }
-        for member in members where member.isParentInGroup {
-            let failed = try await member.groupPush(
-                &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []])
-            if failed?.code == .unauthorized { return failed }
-            failure = failure ?? failed
-        }
-        return failure
-    }
+    public var statusUpdates: AsyncStream<SyncStatus> { runner.statusUpdates }
 
     /// The member of the collection `name`.
     func member(_ name: String) -> (any GroupMember)? {

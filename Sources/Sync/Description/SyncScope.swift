@@ -70,3 +70,10 @@ struct SyncScopeMember: StoredEntity {
         self.recordID = recordID
     }
 }
+
+extension SyncScope {
+    /// The scope's parameters as query items, sorted by name.
+    var queryItems: [URLQueryItem] {
+        parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+    }
+}

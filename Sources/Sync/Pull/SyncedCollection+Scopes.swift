@@ -30,10 +30,14 @@ extension SyncedCollection {
     /// A run that fails prunes nothing. Back to whole (`[]`), the next sync reads the whole
     /// collection again and prunes what the server no longer has. A run in progress ends first.
     ///
+    /// A record created here stays while its create waits; once the server has it, the end of
+    /// the next scoped pull keeps it when a scope lists it and lets it go when none does (created
+    /// outside every scope, or in a scope left before the create was sent).
+    ///
     /// - Parameter scopes: the scopes to pull; empty to pull the whole collection.
     /// - Throws: ``SyncError`` when the store fails.
     public func scope(to scopes: Set<SyncScope>) async throws(SyncError) {
-        await (group?.engine ?? engine).idle()
+        await (group?.runner ?? runner).idle()
         _ = try await prepare()
         let name = remote.name
         let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync

@@ -127,11 +127,8 @@ extension SyncedCollection {
         let failure = requestError(error, record: record)
         let status = error.statusCode ?? 0
         if failure.code == .unauthorized { return .unauthorized(failure) }
-        let transient =
-            client.configuration.retryPolicy.isRetryable(error) || [408, 425, 429].contains(status)
-            || (500..<600).contains(status) || error.code == .connectionLost || error.code == .timedOut
-            || error.code == .transportFailed || error.code == .cancelled
-        if transient {
+        // A cancelled send may or may not have reached the server: kept, as a transient failure is.
+        if error.isTransient || client.configuration.retryPolicy.isRetryable(error) || error.code == .cancelled {
             let wait = error.retryAfter ?? client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
             return .retry(failure, wait)
         }

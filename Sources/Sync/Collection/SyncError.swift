@@ -115,11 +115,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(message)
     }
 
-    /// Whether a later run may succeed without anyone changing anything (a request that failed
-    /// on the way, a busy store).
+    /// Whether a later run may succeed without anyone changing anything: a request that failed
+    /// on the way (``FetchError/isTransient``), a busy store.
     public var isTransient: Bool {
         switch code {
-        case .requestFailed: true
+        case .requestFailed: fetchError?.isTransient ?? true
         case .storeFailed: persistenceError?.code == .busy
         default: false
         }

@@ -40,7 +40,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     public let conflicts: ConflictPolicy<Entity>
     /// How many writes of different records are sent at once.
     public let concurrency: Int
-    let engine: SyncEngine
+    /// The collection's runs, triggers and status, alone (in a group, the group's runner runs it).
+    let runner: SyncRunner
+    /// The collection's status (a group's runs show in it too).
+    var engine: SyncEngine { runner.engine }
     /// The collection's outbox: every read and write of its pending writes.
     let outbox: Outbox<Entity>
     /// The collection's group, once it joins one (``SyncGroup``).
@@ -83,10 +86,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.conflicts = conflicts
         self.concurrency = max(1, concurrency)
         self.outbox = Outbox(remote: remote, policy: conflicts)
-        let name = remote.name
-        self.engine = SyncEngine(collection: name) { [store] in
-            try? await store.context.read { tx in try Self.counts(of: name, in: tx) }
-        }
+        self.runner = SyncRunner(collections: [remote.name], store: store)
         // A collection the app changes: a change made around it would never reach the server. (A
         // collection without update and delete requests keeps its rows' later changes local.)
         if remote.update != nil || remote.delete != nil {
@@ -100,6 +100,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                         + "RemoteCollection.keeping.")
             }
         }
+        runner.attach([self])
     }
 
     // MARK: Local writes

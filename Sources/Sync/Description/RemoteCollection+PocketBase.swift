@@ -13,7 +13,7 @@ extension RemoteCollection where Entity.ID == String {
     /// read before each update, and deletes made elsewhere found by listing the ids.
     ///
     /// ```swift
-    /// let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \.updated), store: store, client: client)
+    /// let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \Note.updated), store: store, client: client)
     /// ```
     ///
     /// The entity is the record as PocketBase sends it: its coding keys are the collection's field
@@ -123,7 +123,7 @@ struct PocketBaseRecords: Sendable {
     /// with `&&` (PocketBase's filter syntax: `owner = 'u1'`), its other parameters added as query
     /// items.
     @Sendable static func narrowed(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
-        guard var list = request as? Request else { return ScopedRequest(request, adding: scope) }
+        guard var list = request as? Request else { return SyncRequest(request, adding: scope.queryItems) }
         for (name, value) in scope.parameters.sorted(by: { $0.key < $1.key }) {
             if name == "filter", let index = list.queryItems.firstIndex(where: { $0.name == "filter" }) {
                 list.queryItems[index].value = "(\(list.queryItems[index].value ?? "")) && (\(value))"

@@ -1,0 +1,185 @@
+import Foundation
+import Locking
+import Persistence
+
+/// The runs of collections synced together: a ``SyncGroup``'s, or one collection's alone (a group
+/// of one). The one run loop, the one start (the outboxes watched), and the one status relay.
+final class SyncRunner: Sendable {
+    /// The collections' names, parents first; the status's name is them joined by `+`.
+    let collections: [String]
+    let store: ObjectStore
+    let engine: SyncEngine
+    /// The members, parents first: owned by the group, or the collection, that owns the runner.
+    private let members = Locked<[Member]>([])
+
+    /// A member, held without owning it.
+    private struct Member: Sendable {
+        unowned let collection: any GroupMember
+    }
+
+    init(collections: [String], store: ObjectStore) {
+        self.collections = collections
+        self.store = store
+        let name = collections.joined(separator: "+")
+        engine = SyncEngine(collection: name, parts: collections.count) {
+            try? await store.context.read { tx in try SyncStatus.stored(of: collections, as: name, in: tx) }
+        }
+    }
+
+    /// Gives the runner its members, parents first (once the group or the collection is made).
+    func attach(_ members: [any GroupMember]) {
+        self.members.withLock { $0 = members.map(Member.init) }
+    }
+
+    private var current: [any GroupMember] { members.withLock { $0.map(\.collection) } }
+
+    // MARK: Runs, triggers and status
+
+    /// A run, or the one in progress.
+    func sync() async throws(SyncError) -> SyncReport {
+        try await engine.sync { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: true) }
+    }
+
+    /// Sends the outboxes now, after each commit that queues a write in any of them, and when a
+    /// failed send's backoff ends.
+    func start() async {
+        let names = collections
+        let store = store
+        await engine.start(
+            run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
+            observe: { engine in
+                store.observe(.value(tracking: PendingWrite.self) { tx in try OutboxTable.waitingCount(of: names, in: tx) }) {
+                    waiting in
+                    Task { await engine.outboxChanged(waiting: waiting) }
+                }
+            })
+    }
+
+    func stop() async {
+        await engine.stop()
+    }
+
+    var status: SyncStatus {
+        get async { await engine.currentStatus() }
+    }
+
+    var statusUpdates: AsyncStream<SyncStatus> {
+        let engine = engine
+        let names = collections
+        let store = store
+        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let relay = Task {
+            let updates = await engine.follow { engine in
+                // A delivery says the counts changed; the engine reads them again itself, one read at
+                // a time, so deliveries handled out of order never leave an older count.
+                store.observe(
+                    .value(tracking: PendingWrite.self, SyncCheckpoint.self) { tx in
+                        try SyncStatus.stored(of: names, as: names.joined(separator: "+"), in: tx)
+                    }
+                ) { _ in
+                    Task { await engine.refreshCounts() }
+                }
+            }
+            for await status in updates { continuation.yield(status) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return stream
+    }
+
+    /// Waits for the run in progress, if any, to end.
+    func idle() async {
+        await engine.idle()
+    }
+
+    // MARK: The run
+
+    /// One run: every member's start read, push (parents first, then once more for the parents'
+    /// deletes that waited on their children), pull (parents first), the held deletes (children
+    /// first), push what the pulls' rebases left. A started runner's own runs only push.
+    func runOnce(pulling: Bool) async throws(SyncError) -> SyncReport {
+        let members = current
+        // The members of a group show its runs as their own.
+        let shown = members.filter { $0.engine !== engine }
+        for member in shown { await member.engine.groupRunBegan() }
+        var report = SyncReport()
+        var held: [String: Set<String>] = [:]
+        var failure: SyncError?
+        do throws(SyncError) {
+            var starts: [String: RunStart] = [:]
+            for member in members { starts[member.collectionName] = try await member.prepare() }
+            failure = try await pushAll(
+                members, &report, honouringBackoff: !pulling, held: &held,
+                waiting: starts.mapValues { Optional($0.outboxWaiting) })
+            // Credentials refused (a refresh that failed): the run stops, every write kept.
+            if pulling, failure?.code != .unauthorized {
+                var waiting: [String: Bool?] = [:]
+                for member in members {
+                    guard let start = starts[member.collectionName] else { continue }
+                    waiting[member.collectionName] = try await member.pull(&report, start: start)
+                }
+                for member in members.reversed() { try await member.applyHeldDeletes(&report) }
+                // What a pull's last page read of its outbox holds for a collection alone; in a group a
+                // later member's pull or a held delete may queue a write in an earlier one's outbox.
+                let again = try await pushAll(
+                    members, &report, honouringBackoff: false, held: &held, waiting: members.count == 1 ? waiting : [:])
+                failure = failure ?? again
+            }
+        } catch {
+            failure = error
+        }
+        for member in shown { await member.engine.groupRunEnded(failure) }
+        if let failure { throw failure }
+        return report
+    }
+
+    /// Pushes every member, parents first; then the parents again, for the deletes that waited on
+    /// their children's writes. Returns the first failure that left a write queued, at once when
+    /// the credentials were refused. `waiting` holds, per collection, whether its outbox has a
+    /// write to send when a read already said.
+    private func pushAll(
+        _ members: [any GroupMember], _ report: inout SyncReport, honouringBackoff: Bool,
+        held: inout [String: Set<String>], waiting: [String: Bool?]
+    ) async throws(SyncError) -> SyncError? {
+        var failure: SyncError?
+        for member in members {
+            let name = member.collectionName
+            let failed = try await member.push(
+                &report, honouringBackoff: honouringBackoff, held: &held[name, default: []], waiting: waiting[name] ?? nil)
+            if failed?.code == .unauthorized { return failed }
+            failure = failure ?? failed
+        }
+        for member in members where member.isParentInGroup {
+            let failed = try await member.push(
+                &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []], waiting: nil)
+            if failed?.code == .unauthorized { return failed }
+            failure = failure ?? failed
+        }
+        return failure
+    }
+}
+
+/// What a collection's run starts from, read in one transaction: its checkpoint, whether its
+/// outbox holds a write to send, and whether the store holds none of its rows.
+struct RunStart: Sendable {
+    var checkpoint: SyncCheckpoint
+    var outboxWaiting: Bool
+    var storeEmpty: Bool
+}
+
+extension SyncStatus {
+    /// The counts and dates of these collections as the store holds them, added up under `name`
+    /// (one collection's own, for a collection alone).
+    static func stored(of collections: [String], as name: String, in tx: ObjectTransaction) throws -> SyncStatus {
+        let each = try collections.map { collection in
+            var status = SyncStatus(collection: collection)
+            // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
+            try OutboxTable.count(collection, into: &status, in: tx)
+            let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
+            status.lastPull = checkpoint?.lastPull
+            status.lastPush = checkpoint?.lastPush
+            return status
+        }
+        return each.count == 1 && each[0].collection == name ? each[0] : SyncStatus(group: name, each)
+    }
+}

@@ -1,0 +1,91 @@
+import FetchKit
+import Foundation
+import Persistence
+
+/// What a run of the collection starts from, and the collection's runs, triggers and status (its
+/// runner's, or the runner of the ``SyncGroup`` the collection is in).
+extension SyncedCollection {
+    /// Makes sure the sync tables exist and the collection has its checkpoint, and reads what the
+    /// run starts from.
+    func prepare() async throws(SyncError) -> RunStart {
+        let collection = remote.name
+        let outbox = outbox
+        let keyset = if case .keyset = remote.cursor { true } else { false }
+        @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
+            guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
+            let waiting = try outbox.hasUnsent(in: tx)
+            let empty = try keyset && !tx.exists(Query<Entity>())
+            return RunStart(checkpoint: checkpoint, outboxWaiting: waiting, storeEmpty: empty)
+        }
+        // A collection synced before has its checkpoint: one read, no write.
+        if let ready = try await read(start) { return ready }
+        return try await persist { tx in
+            _ = try tx.count(Query<SyncSeenRecord>())
+            if try tx.fetch(SyncCheckpoint.self, id: collection) == nil {
+                try tx.insert(try Self.checkpoint(collection, in: tx))
+            }
+            guard let ready = try start(tx) else {
+                throw SyncError(.misuse, collection: collection, "The checkpoint of \(collection) was not stored.")
+            }
+            return ready
+        }
+    }
+}
+
+// MARK: Runs, triggers and status
+
+extension SyncedCollection {
+    /// Sends the outbox, pulls the server's changes, and sends what the pull's rebase left.
+    /// Two calls at once share one run. A collection in a ``SyncGroup`` runs its group's sync.
+    ///
+    /// Cancelling the task that called it cancels the run when no other caller waits on it: the
+    /// request in flight stops, a page already applied stays (with its cursor), and the call
+    /// throws a ``SyncError`` whose `fetchError` says `cancelled`.
+    ///
+    /// A write that fails on the way stays queued (a started mirror retries it on the client's
+    /// backoff); a write the server refuses for good is parked as rejected and the others go
+    /// on. The run throws the first failure that stopped it, or, when the pull went through, the
+    /// first failed send; the status keeps it until a run succeeds.
+    ///
+    /// A token that expires during the run is refreshed by the client's `TokenAuthenticator`
+    /// once, and the request it refused is sent again: the pull goes on from the page it was at,
+    /// the drain from the write. A refresh that fails stops the run with
+    /// ``SyncError/Code-swift.struct/unauthorized`` (no pull after a refused push), every write
+    /// kept pending.
+    ///
+    /// - Returns: what the run did.
+    /// - Throws: ``SyncError``, naming the collection and the record or page.
+    @discardableResult
+    public func sync() async throws(SyncError) -> SyncReport {
+        try await (group?.runner ?? runner).sync()
+    }
+
+    /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
+    /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
+    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI). A
+    /// collection in a ``SyncGroup`` starts its group's triggers.
+    public func start() async {
+        if let group { return await group.start() }
+        startedAlone.withLock { $0 = true }
+        await runner.start()
+    }
+
+    /// Stops the triggers ``start()`` started (its group's, for a collection in a ``SyncGroup``);
+    /// a run in progress finishes.
+    public func stop() async {
+        if let group { return await group.stop() }
+        startedAlone.withLock { $0 = false }
+        await runner.stop()
+    }
+
+    /// The collection's status now. The first look in a process reads the outbox's counts and
+    /// the last pull and push from the store, so a new launch shows the writes an earlier one
+    /// left before any run.
+    public var status: SyncStatus {
+        get async { await runner.status }
+    }
+
+    /// The collection's status as it changes: the status now (with the store's counts, as
+    /// ``status`` gives them), then each change.
+    public var statusUpdates: AsyncStream<SyncStatus> { runner.statusUpdates }
+}
