@@ -116,7 +116,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a later run may succeed without anyone changing anything: a request that failed
-    /// on the way (``FetchError/isTransient``), a busy store.
+    /// on the way (its `fetchError` is transient: `FetchError.isTransient`), a busy store.
     public var isTransient: Bool {
         switch code {
         case .requestFailed: fetchError?.isTransient ?? true

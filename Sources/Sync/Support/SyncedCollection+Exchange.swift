@@ -60,7 +60,7 @@ extension SyncedCollection {
     }
 
     /// Whether the server refused a request for what it asks (a `4xx` that is not transient,
-    /// ``FetchError/isTransient``, nor a `401` a fresh token may pass): a scope's listing, a batch.
+    /// `FetchError.isTransient`, nor a `401` a fresh token may pass): a scope's listing, a batch.
     static func refuses(_ error: FetchError) -> Bool {
         guard let status = error.statusCode else { return false }
         return (400..<500).contains(status) && status != 401 && !error.isTransient
