@@ -11,7 +11,7 @@ import Testing
         defer { sandbox.directory.remove() }
         let none = try await sandbox.run(["changes"])
         #expect(none.status == 0, "\(none)")
-        #expect(none.output.hasPrefix("Every change to your library is synced"), "\(none)")
+        #expect(none.output.hasPrefix("No change to your library waits for the sync server."), "\(none)")
 
         #expect(try await sandbox.run(["search", "dune"]).status == 0)
         #expect(try await sandbox.run(["add", "1"]).status == 0)

@@ -13,7 +13,7 @@ struct ChangesCommand {
     func list() async throws {
         let changes = try await self.changes()
         guard !changes.isEmpty else {
-            print("Every change to your library is synced (or the library never synced: 'booklab sync' sends it all).")
+            print("No change to your library waits for the sync server.")
             return
         }
         print("\(changes.count) \(changes.count == 1 ? "change" : "changes") not yet acknowledged by the sync server:")
@@ -22,7 +22,8 @@ struct ChangesCommand {
         }
         let refused = changes.contains { $0.state == .rejected || $0.state == .conflicted }
         print(
-            "'booklab sync' sends them" + (refused ? " (refused ones again, once you fixed the cause)" : "")
+            "'booklab sync' sends \(changes.count == 1 ? "it" : "them")"
+                + (refused ? " (a refused one again: fix its cause first)" : "")
                 + "; 'booklab changes --drop <n>' drops one.")
     }
 
