@@ -198,7 +198,7 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             guard count == server.count else { throw RawSQLite.Failure(description: "stored \(count) records") }
             return elapsed
         },
-        target: 1.2, iterations: 5)
+        target: 1.05, iterations: 5)
 
     let drainCount = 10_000
     let drain = BenchmarkCase(
@@ -487,7 +487,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             _ = try blocking { try await prepared.mirror.sync() }
             return elapsed
         },
-        target: nil, idealTime: nil, iterations: 7)
+        target: 1.2, idealTime: nil, iterations: 7)
     let idle = BenchmarkCase(
         name: "Sync: a sync with nothing changed on a 1,000,000-record mirror, against one request for an empty page",
         ours: Side(name: "SyncedCollection.sync()") {
@@ -510,7 +510,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             guard applied == 0 else { throw RawSQLite.Failure(description: "applied \(applied) records") }
             return elapsed
         },
-        target: nil, iterations: 15)
+        target: 1.2, iterations: 15)
     return [incremental, idle]
 }
 

@@ -222,7 +222,7 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             name: "Sync: 200 local writes each reaching an observer of their 1,000-row collection, against the same without sync",
             ours: Side(name: "SyncedCollection.save, persist to delivery") { try synced().writes() },
             reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
-            target: 1.1, iterations: 7),
+            target: 1.3, iterations: 7),
         // The floor under the row above: any outbox kept in the write's own transaction writes a
         // second row; this case says how far the synced save is from that floor, and the floor's
         // own cost is the next case's.

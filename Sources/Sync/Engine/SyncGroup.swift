@@ -95,7 +95,7 @@ public final class SyncGroup: Sendable {
     /// the outboxes now, after each commit that queues a write in any of them, and when a failed
     /// send's backoff ends.
     public func start() async {
-        await runner.start()
+        await runner.start(keeping: self)
     }
 
     /// Stops the triggers ``start()`` started; a run in progress finishes.

@@ -41,12 +41,17 @@ final class SyncRunner: Sendable {
     }
 
     /// Sends the outboxes now, after each commit that queues a write in any of them, and when a
-    /// failed send's backoff ends.
-    func start() async {
+    /// failed send's backoff ends. `owner` (the group or the collection alone) is kept alive
+    /// until ``stop()``: the runs it starts in the background use its members.
+    func start(keeping owner: some AnyObject & Sendable) async {
         let names = collections
         let store = store
         await engine.start(
-            run: { () throws(SyncError) -> SyncReport in try await self.runOnce(pulling: false) },
+            run: { () throws(SyncError) -> SyncReport in
+                // The closure holds the owner, and the owner its members, until the run ends.
+                defer { withExtendedLifetime(owner) {} }
+                return try await self.runOnce(pulling: false)
+            },
             observe: { engine in
                 store.observe(.value(tracking: PendingWrite.self) { tx in try OutboxTable.waitingCount(of: names, in: tx) }) {
                     waiting in

@@ -67,7 +67,7 @@ extension SyncedCollection {
     public func start() async {
         if let group { return await group.start() }
         startedAlone.withLock { $0 = true }
-        await runner.start()
+        await runner.start(keeping: self)
     }
 
     /// Stops the triggers ``start()`` started (its group's, for a collection in a ``SyncGroup``);

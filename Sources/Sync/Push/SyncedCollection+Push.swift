@@ -45,6 +45,10 @@ extension SyncedCollection {
         var settling: Task<SyncError?, Never>?
         var settlingRound: [PendingWrite] = []
         let batches = BatchRefusal()
+        // A write made again over a record that moved on (`outdated`) is sent again in this push,
+        // once more at most: a server whose record keeps moving (or whose tags never match) waits
+        // for the next run instead of a loop.
+        var outdated: [String: Int] = [:]
         func finishSettling() async throws(SyncError) {
             guard let task = settling else { return }
             settling = nil
@@ -93,7 +97,9 @@ extension SyncedCollection {
                 case .acknowledged: report.writesSent += 1
                 case .rejected: report.writesRejected += 1
                 case .conflict: report.conflicts += 1
-                case .outdated: break
+                case .outdated:
+                    outdated[write.recordID, default: 0] += 1
+                    if outdated[write.recordID, default: 0] > 1 { held.insert(write.recordID) }
                 case .retry(let error, _):
                     failure = failure ?? error
                     held.insert(write.recordID)
