@@ -87,6 +87,18 @@ import Testing
         }
     }
 
+    @Test func syncHasOneRunLoopOneStartAndOneStatusRelay() throws {
+        // A collection alone is a group of one: the runs, the triggers and the status relay are
+        // written once, for both.
+        let sources = try Self.swiftFiles(under: "Sources/Sync").map { try String(contentsOf: $0, encoding: .utf8) }
+        for (what, marker) in [
+            ("run loop", "func runOnce("), ("start", "engine.start("), ("status relay", "engine.follow"),
+        ] {
+            let count = sources.reduce(0) { $0 + $1.components(separatedBy: marker).count - 1 }
+            #expect(count == 1, "Sync writes its \(what) \(count) times (`\(marker)`); a collection alone is a group of one")
+        }
+    }
+
     @Test func theLibrariesDocCommentsSpeakOfNoSeedApps() throws {
         for library in Self.libraries {
             for file in try Self.swiftFiles(under: "Sources/\(library)") {

@@ -140,6 +140,8 @@ struct NothingLostTests {
         // the reader maps to none: no record, and no error.
         let base = fixture.backend.baseURL
         collection.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        // A reader of its own: a body that is not a note is no note (the listing's answer here).
+        collection.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
         collection.update = { note, _ in
             TestRequest(baseURL: base, path: "/notes/\(note.id)", method: .patch, body: .json(["title": note.title]))
         }
@@ -155,6 +157,25 @@ struct NothingLostTests {
         #expect(try fixture.outbox().isEmpty)
         #expect(fixture.backend.notes.isEmpty)
         #expect(await mirror.status.rejectedCount == 0)
+    }
+
+    @Test("With the default reader, a read whose JSON is not the record keeps the write: nothing is taken for deleted")
+    func anUndecodableReadIsNoDeletion() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("a", title: "server")
+        var collection = NotesAPI.collection(at: fixture.backend.baseURL)
+        let base = fixture.backend.baseURL
+        collection.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
+        try await mirror.sync()
+        fixture.backend.put("a", title: "server again")
+        try fixture.save(Note(id: "a", title: "mine"), through: mirror)
+        let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
+        #expect(error?.code == .badWriteResponse)
+        #expect(error?.record == "a")
+        #expect(try fixture.local()["a"]?.title == "mine")
+        #expect(try fixture.outbox().map(\.state) == [.pending])
+        #expect(fixture.backend.notes["a"]?.title == "server again")
     }
 
     // MARK: Own writes

@@ -1,4 +1,4 @@
-import FetchKit
+@testable import FetchKit
 import Foundation
 import Persistence
 import SeededRandom
@@ -44,6 +44,17 @@ private final class OutboxBench {
         server = note
     }
 
+    /// The app deletes the note.
+    func localDelete() throws {
+        try store.context.persistAndWait { tx in try mirror.delete("a", in: tx) }
+    }
+
+    /// Another client deletes the note.
+    func remoteDelete() {
+        clock += 1
+        server = nil
+    }
+
     /// The app saves the row with these changes.
     func localEdit(title: String? = nil, body: String? = nil) throws {
         try store.context.persistAndWait { tx in
@@ -59,23 +70,26 @@ private final class OutboxBench {
         (try? store.context.readAndWait { tx in try tx.fetch(mirror.pendingWrites) }) ?? []
     }
 
-    /// How a sent write fares.
+    /// How a sent write fares: answered; applied with its answer lost; refused before anything
+    /// was applied (`429`).
     enum Fate { case answered, answerLost, refusedForNow }
 
     /// Chooses a round and settles it, each write meeting `fate`: the server applies a write's
     /// changed fields once per key (a lost answer's resend is answered from the key).
-    func push(_ fate: (PendingWrite) -> Fate) throws {
+    func push(_ fate: (PendingWrite) -> Fate, meanwhile: () throws -> Void = {}) throws {
         let outbox = outbox
         let round = try store.context.persistAndWait { tx in
             try outbox.chooseRound(
                 size: 64, excluding: [], busy: [], honouringBackoff: false, now: Date(), waitingOnRelations: { _ in [] },
                 in: tx)
         }
+        try meanwhile()
         var outcomes: [SyncedCollection<Note>.Outcome] = []
         for write in round {
             let fate = fate(write)
             if fate == .refusedForNow {
-                outcomes.append(.retry(SyncError(.requestFailed, collection: "notes", "refused for now"), .zero))
+                let busy = FetchError(code: .unacceptableStatus, statusCode: 429)
+                outcomes.append(.retry(SyncError(.requestFailed, collection: "notes", "refused for now", fetchError: busy), .zero))
                 continue
             }
             let answer = try answers[write.id] ?? apply(write)
@@ -107,7 +121,7 @@ private final class OutboxBench {
         return note
     }
 
-    /// A pull of the server's note, as a page applies it.
+    /// A pull of the server's note, as a page applies it (its tombstone when it is gone).
     func pull() throws {
         let outbox = outbox
         let record = server
@@ -118,6 +132,8 @@ private final class OutboxBench {
                 _ = try outbox.pulled(record, over: writes, in: tx)
             } else if let record, (try tx.fetch(Note.self, id: "a")?.updated ?? "") < record.updated {
                 try outbox.storeRemote(record, in: tx)
+            } else if record == nil {
+                _ = try tx.delete(Note.self, id: "a")
             }
         }
     }
@@ -212,6 +228,24 @@ struct OutboxTests {
         }
         try bench.converge()
         #expect(bench.server?.title == "mine")
+        #expect(bench.row == bench.server)
+    }
+
+    @Test("A note made again here after its delete stays when a pull brings another device's delete")
+    func aRecreateBehindADeleteOutlivesTheServersDelete() throws {
+        let bench = try OutboxBench(.serverWins)
+        bench.remoteEdit(title: "base")
+        try bench.pull()
+        try bench.localDelete()
+        // The delete is on its way (refused for now: nothing applied) when the note is made again.
+        try bench.push({ _ in .refusedForNow }, meanwhile: { try bench.localEdit(title: "made again") })
+        #expect(bench.writes.map(\.operation) == [.delete, .create])
+        bench.remoteDelete()
+        try bench.pull()
+        #expect(bench.writes.map(\.operation) == [.create])
+        #expect(bench.row?.title == "made again")
+        try bench.converge()
+        #expect(bench.server?.title == "made again")
         #expect(bench.row == bench.server)
     }
 

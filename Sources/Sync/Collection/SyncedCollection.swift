@@ -182,8 +182,11 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         // The children in the group hear of the delete first, by the relation's rule.
         try applyDeleteRules(of: id, in: transaction, deleting: &deleting)
         transaction.allowWrites(to: Entity.self)
-        // The record as last known, with its identity on the server: what the delete addresses.
-        let known = try (outbox.lastKnown(writes) ?? stored).map { try addressed($0, stored: stored, writes: writes) }
+        // The record as last known, with its identity on the server: what a new delete addresses
+        // (a delete that joins the last write needs none).
+        let joins = writes.last?.takesNewChanges ?? false
+        let known =
+            joins ? nil : try (outbox.lastKnown(writes) ?? stored).map { try addressed($0, stored: stored, writes: writes) }
         try outbox.delete(id, known: known, writes: writes, in: transaction)
         _ = try transaction.delete(Entity.self, id: id)
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A record as its top-level properties (its encoded keys), each a JSON value: what conflicts,
 /// merges and partial updates compare, field by field. A property that is absent and one that
-/// is `null` are the same.
+/// is `null` compare the same; a property taken from another record is written as that record
+/// has it (an explicit `null` stays, for a decoder that requires the key).
 struct RecordFields: Equatable, Sendable {
     var values: [String: JSONValue]
 
@@ -22,8 +23,7 @@ struct RecordFields: Equatable, Sendable {
 
     /// The value of `key`, `null` when absent.
     subscript(key: String) -> JSONValue {
-        get { values[key] ?? .null }
-        set { values[key] = newValue == .null ? nil : newValue }
+        values[key] ?? .null
     }
 
     /// The properties whose values differ from `base`'s (every property of either, without one).
@@ -32,10 +32,11 @@ struct RecordFields: Equatable, Sendable {
         return Set(values.keys).union(base.values.keys).filter { self[$0] != base[$0] }
     }
 
-    /// These properties with `keys` taken from `other`.
+    /// These properties with `keys` taken from `other`, as `other` has them (absent when it has
+    /// none).
     func taking(_ keys: some Sequence<String>, from other: RecordFields) -> RecordFields {
         var copy = self
-        for key in keys { copy[key] = other[key] }
+        for key in keys { copy.values[key] = other.values[key] }
         return copy
     }
 

@@ -105,7 +105,17 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///
     /// By default: `nil` for an empty body, the body decoded as `Entity` when it is one, `nil`
     /// for other JSON, and an error for a body that is not JSON.
-    public var written: Extraction<Entity?>
+    ///
+    /// A ``read`` whose body this gives `nil` for says the record is gone (a soft-deleted record
+    /// your reader maps to none, as a `404` does): a local change then meets a deletion. With the
+    /// default reader, a read whose JSON is not the record is not taken for a deletion: the write
+    /// stays queued and the run ends with ``SyncError/Code-swift.struct/badWriteResponse``.
+    public var written: Extraction<Entity?> {
+        didSet { readsByDefault = false }
+    }
+    /// Whether ``written`` is the default reader (a read whose JSON does not decode is then an
+    /// error, not a deletion).
+    var readsByDefault = false
     /// How an update finds out that the server's record changed since its base.
     public var conflictCheck: ConflictCheck<Entity>
     /// Lists every identity on the server, to delete local rows the server deleted without a
@@ -221,6 +231,7 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
         self.narrowing = narrowing
         self.serverID = serverID
         self.written = written ?? .custom { data, _ in try SyncJSON.record(Entity.self, from: data) }
+        self.readsByDefault = written == nil
         self.conflictCheck = conflictCheck
         self.identities = identities
         self.isCursorRejected = isCursorRejected

@@ -120,7 +120,10 @@ final class SyncRunner: Sendable {
             if pulling, failure?.code != .unauthorized {
                 var waiting: [String: Bool?] = [:]
                 for member in members {
-                    guard let start = starts[member.collectionName] else { continue }
+                    // In a group, an earlier member's pages may store this one's rows (the parents
+                    // a page needs): its start is read again just before its pull.
+                    let start = members.count == 1 ? starts[member.collectionName] : try await member.prepare()
+                    guard let start else { continue }
                     waiting[member.collectionName] = try await member.pull(&report, start: start)
                 }
                 for member in members.reversed() { try await member.applyHeldDeletes(&report) }

@@ -167,9 +167,17 @@ extension Outbox {
         case .drop(let row):
             try remove([write], in: tx)
             guard let row else {
-                // The record is gone: the changes queued behind go with it.
-                try remove(later, in: tx)
-                _ = try tx.delete(Entity.self, id: identity)
+                // The record is gone: the changes queued behind go with it, but for a create made
+                // here after a delete (the record made again), which stays with what follows it.
+                guard let again = later.firstIndex(where: { $0.operation == .create }) else {
+                    try remove(later, in: tx)
+                    _ = try tx.delete(Entity.self, id: identity)
+                    return
+                }
+                try remove(Array(later[..<again]), in: tx)
+                if let newest = try rebase(Array(later[again...]), onto: nil, earlier: .delete, in: tx) {
+                    try tx.upsert(newest)
+                }
                 return
             }
             if let newest = try rebase(later, onto: remoteData, earlier: .update, in: tx) {
@@ -184,7 +192,9 @@ extension Outbox {
                 try remove([write], in: tx)
                 return
             }
-            try take(&write, in: tx) { $0.requeued(base: remoteData, exists: exists, payload: payload, key: Self.newKey()) }
+            // The base keeps the local-only fields the payload has: an update never sends them.
+            let base = try withLocalFields(remoteData, from: payload ?? write.payload)
+            try take(&write, in: tx) { $0.requeued(base: base, exists: exists, payload: payload, key: Self.newKey()) }
             if let newest = try rebase(later, onto: write.payload ?? remoteData, earlier: write.operation, in: tx) {
                 try tx.upsert(newest)
             } else if later.isEmpty, let record {
@@ -205,12 +215,14 @@ extension Outbox {
         var newest: Data?
         for var next in later where next.state != .sending {
             let payload = try next.payload.map { try rebased($0, from: next.base, onto: current) }
-            next.rebased(onto: current, payload: payload, earlier: earlier)
+            next.rebased(onto: try withLocalFields(current, from: payload ?? next.base), payload: payload, earlier: earlier)
             try store(next, in: tx)
             newest = next.payload
             current = next.payload ?? current
         }
-        return try newest.map { try SyncJSON.decode(Entity.self, from: $0) }
+        // The row follows when the record decodes (a payload of another schema version waits
+        // for its upgrade, and never stops the settle).
+        return newest.flatMap { try? SyncJSON.decode(Entity.self, from: $0) }
     }
 
     /// `payload`'s own changes (against `base`) made again over `new`: the new record with the
@@ -223,6 +235,16 @@ extension Outbox {
         var mine = p.changed(from: b).subtracting(keepingFields)
         mine.subtract(versionKeys(mine, of: b, changedTo: p))
         return try n.taking(mine, from: p).taking(keepingFields, from: p).data
+    }
+
+    /// The server's record `remote` with the fields only this device keeps taken from `local`: the
+    /// base a write is made from once it moves onto the server's record, so that its changes
+    /// (``ChangedFields``) never hold the local-only fields.
+    func withLocalFields(_ remote: Data?, from local: Data?) throws -> Data? {
+        let keeping = keepingFields
+        guard !keeping.isEmpty, let remote, let local, let r = RecordFields(data: remote), let l = RecordFields(data: local)
+        else { return remote }
+        return try r.taking(keeping, from: l).data
     }
 
     /// Whether the server's record is the base (by version, else by content).

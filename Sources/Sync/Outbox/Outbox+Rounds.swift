@@ -84,26 +84,27 @@ extension Outbox {
             guard var write = writes.first(where: { $0.id == sent.id }) else { continue }
             let later = writes.filter { $0.sequence > write.sequence }
             switch outcome {
-            case .acknowledged(let answer):
+            case .acknowledged(var answer):
                 done.append(write.id)
                 if write.operation == .create { created.append(write.recordID) }
+                // The server's answer, unless a pull saw a newer server version while the write was
+                // on its way.
+                if let known = answer, write.remote != nil, let seen = try write.remote(as: Entity.self),
+                    let version = remote.version, let a = version(known), let b = version(seen), b > a
+                {
+                    answer = seen
+                }
                 if !later.isEmpty {
-                    // The writes behind are made again over the server's answer (or this write's
-                    // record), and the row is the newest of them.
+                    // The writes behind are made again over it (or this write's record), and the
+                    // row is the newest of them.
                     let base = try answer.map(Self.encode) ?? write.payload
                     if let newest = try rebase(later, onto: base, earlier: write.operation, in: tx) {
                         try tx.upsert(newest)
                     }
                     continue
                 }
-                guard write.operation != .delete, var newest = answer else { continue }
-                // The server's answer replaces the row, unless a pull saw a newer server version
-                // while the write was on its way.
-                if write.remote != nil, let seen = try write.remote(as: Entity.self), let version = remote.version,
-                    let a = version(newest), let b = version(seen), b > a
-                {
-                    newest = seen
-                }
+                // The server's record replaces the row.
+                guard write.operation != .delete, let newest = answer else { continue }
                 answers.append(newest)
             case .rejected(let reason):
                 write.rejected(reason)

@@ -66,10 +66,12 @@ struct Outbox<Entity: StoredEntity>: Sendable {
             // Joins the write not yet sent (or refused, or parked: this save is its fix). A parked
             // write's change is made again over the server's version it met: the server's changes
             // to the properties this save leaves alone stay.
-            if last.state == .conflicted, last.remote != nil {
-                let merged = try rebased(payload, from: last.base, onto: last.remote)
+            if last.state == .conflicted, last.remote != nil,
+                let merged = try? rebased(payload, from: last.base, onto: last.remote),
+                let row = try? SyncJSON.decode(Entity.self, from: merged)
+            {
                 try take(&last, in: tx) { $0.coalesced(payload: merged, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
-                return try SyncJSON.decode(Entity.self, from: merged)
+                return row
             }
             try take(&last, in: tx) { $0.coalesced(payload: payload, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
         } else {

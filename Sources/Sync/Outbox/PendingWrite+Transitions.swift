@@ -72,6 +72,7 @@ extension PendingWrite {
             base = remote
             remote = nil
             if base == nil, operation == .update { operation = .create }
+            if base != nil, operation == .create { operation = .update }
         }
         self.payload = payload
         self.schemaVersion = schemaVersion

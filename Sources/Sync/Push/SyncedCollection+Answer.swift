@@ -53,10 +53,11 @@ extension SyncedCollection {
         let record = try? target(of: write, base: write.base(as: Entity.self))
         switch write.operation {
         case .create where remote.isAlreadyExisting(error):
-            // A create the server applied before (a retry after a lost answer): confirm it.
+            // A create the server applied before (a retry after a lost answer), or the same record
+            // made elsewhere: the server's record holds this one's fields, or is merged with them.
             guard let read = remote.read, let record else { return .acknowledged(nil) }
             switch await current(read(record), record: write.recordID) {
-            case .found(let found): return .acknowledged(found)
+            case .found(let found): return settled(write, meeting: found, local: try? write.local(as: Entity.self))
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
@@ -70,20 +71,33 @@ extension SyncedCollection {
             guard let read = remote.read, let record else { return .conflict(nil) }
             switch await current(read(record), record: write.recordID) {
             case .found(let found):
-                // Merged field by field, as a read before the write would have.
-                let local = try? write.local(as: Entity.self)
-                switch outbox.verdict(base: try? write.base(as: Entity.self), local: local, remote: found) {
-                case .holds: return .acknowledged(found)
-                case .merged:
-                    guard let data = try? Outbox.encode(found) else { return .conflict(nil) }
-                    return .outdated(data)
-                case .conflict: return .conflict(try? Outbox.encode(found))
+                let base = try? write.base(as: Entity.self)
+                if outbox.sameVersion(base, found) {
+                    // Refused though the record is at the write's base: the tag sent is not one the
+                    // server matches.
+                    return .rejected(
+                        "The server answered 412 Precondition Failed to the \(write.operation.rawValue) of "
+                            + "\(remote.name)/\(write.recordID), though its record is still the version the write "
+                            + "started from: the If-Match tag (ConflictCheck.ifMatch) is not the server's entity tag.")
                 }
+                return settled(write, meeting: found, local: try? write.local(as: Entity.self))
             case .missing: return .conflict(nil)
             case .failed(let outcome): return outcome
             }
         }
         return classify(error, record: write.recordID, attempts: write.attempts)
+    }
+
+    /// What a write that met the server's record `found` (a `412`, an "already exists") becomes,
+    /// merged field by field as a read before the write would: done when the record holds its
+    /// changes, made again over it when they touch other fields, a conflict otherwise.
+    func settled(_ write: PendingWrite, meeting found: Entity, local: Entity?) -> Outcome {
+        guard let data = try? Outbox.encode(found) else { return .conflict(nil) }
+        switch outbox.verdict(base: try? write.base(as: Entity.self), local: local, remote: found) {
+        case .holds: return .acknowledged(found)
+        case .merged: return .outdated(data)
+        case .conflict: return .conflict(data)
+        }
     }
 
     /// An update or a delete answered `404`: the record is gone, or the write was addressed
@@ -138,18 +152,30 @@ extension SyncedCollection {
         return .rejected(reason)
     }
 
-    /// Reads the server's record: `.missing` when the server answers `404`, or a body that holds
-    /// no record (``RemoteCollection/written`` reads none: a soft delete, a tombstone).
+    /// Reads the server's record: `.missing` when the server answers `404` or `410`, or a body
+    /// that a reader of your own (``RemoteCollection/written``) maps to no record (a soft delete,
+    /// a tombstone). With the default reader, JSON that is not the record is an error: the write
+    /// stays queued, and nothing is taken for deleted.
     func current(_ endpoint: any Endpoint, record: String) async -> Current {
         let exchange: Exchange
         do {
             exchange = try await self.exchange(endpoint)
         } catch {
-            if error.statusCode == 404 { return .missing }
+            if error.statusCode == 404 || error.statusCode == 410 { return .missing }
             return .failed(classify(error, record: record, attempts: 1))
         }
-        // An answer that holds no record (a soft-deleted record the reader maps to none, a
-        // tombstone) says the record is gone, as a 404 does.
-        return answer(exchange, record: record, attempts: 1)
+        let found = answer(exchange, record: record, attempts: 1)
+        if case .missing = found, remote.readsByDefault, !exchange.data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            let wait = client.configuration.retryPolicy.backoff(beforeRetry: 1)
+            return .failed(
+                .retry(
+                    SyncError(
+                        .badWriteResponse, collection: remote.name, record: record,
+                        "The server's record \(remote.name)/\(record), read before its write was settled, does not "
+                            + "decode as \(Entity.self); the write stays queued. Check the record on the server, or give "
+                            + "the collection a reader of its own (RemoteCollection.written)."),
+                    wait))
+        }
+        return found
     }
 }

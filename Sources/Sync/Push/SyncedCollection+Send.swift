@@ -207,15 +207,16 @@ extension SyncedCollection {
                             // The server's record moved on: merged field by field. A write it already
                             // holds is done (its answer was lost); changes to other fields are sent over
                             // it now; a change to the same field is a conflict for the policy.
+                            // The server's record moved on: merged field by field. A write it already
+                            // holds is done (its answer was lost); one that changed other fields is made
+                            // again over it, under a new key, and sent in a later round; a change to the
+                            // same field is a conflict for the policy.
                             if !outbox.sameVersion(base, record) {
+                                let data = try Outbox.encode(record)
                                 switch outbox.verdict(base: base, local: local, remote: record) {
                                 case .holds: return .settled(.acknowledged(record))
-                                case .merged(let merged?):
-                                    guard let update = remote.update else {
-                                        return .settled(.rejected(Self.noRequest("update", remote.name)))
-                                    }
-                                    return .send(update(merged, record), headers)
-                                case .merged(nil), .conflict: return .settled(.conflict(try Outbox.encode(record)))
+                                case .merged: return .settled(.outdated(data))
+                                case .conflict: return .settled(.conflict(data))
                                 }
                             }
                         case .missing: return .settled(.conflict(nil))
