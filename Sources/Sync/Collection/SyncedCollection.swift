@@ -119,7 +119,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     ///
     /// Save the record as it should be stored, without writing its row first in the same block:
     /// the row as the save finds it is what the write's changes are made from (its
-    /// ``PendingWrite/origin``).
+    /// ``PendingWrite/base``).
     ///
     /// - Parameters:
     ///   - entity: the record to write (with its client-chosen identity, for a create).

@@ -71,15 +71,17 @@ public struct PendingWrite: StoredEntity, Equatable {
     public internal(set) var identity: Data
     /// The record as written locally (JSON), for a create or update.
     public internal(set) var payload: Data?
-    /// The server's version the write started from (JSON), when known.
+    /// The server's version the write started from (JSON), when known: the write's changes are
+    /// the properties its ``payload`` changed from it. When the write moves onto a newer server
+    /// version (a merge, an earlier write's answer), its changes are made again over that version,
+    /// which becomes its base.
     public internal(set) var base: Data?
     /// The server's version that conflicts with the write (JSON), for a conflicted one; `nil`
     /// there means the server deleted the record.
     public internal(set) var remote: Data?
-    /// The record as this device had it when the write was made (JSON): what the write's own
-    /// changes are made from. Unlike ``base`` it is never replaced by the server's answer to an
-    /// earlier write, so a write whose answer was lost is recognised in the server's record by
-    /// the properties it changed. `nil` for a create, and for writes queued before it was kept.
+    /// The record as this device had it when the write was made (JSON), never replaced: the
+    /// write's first ``base``, kept for the app (what the user changed the record from). `nil`
+    /// for a create, and for writes queued before it was kept.
     public internal(set) var origin: Data?
 
     /// The collection column.
