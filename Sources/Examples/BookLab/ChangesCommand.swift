@@ -30,7 +30,7 @@ struct ChangesCommand {
     /// Drops change `number` (as listed), putting the book back as the server last had it.
     func drop(_ number: Int) async throws {
         let changes = try await self.changes()
-        guard (1...max(1, changes.count)).contains(number), number <= changes.count else {
+        guard number >= 1, number <= changes.count else {
             throw UsageError(
                 "there is no change \(number)",
                 fix: changes.isEmpty ? "every change is synced" : "give a number from 1 to \(changes.count) ('booklab changes' lists them)")

@@ -180,7 +180,7 @@ actor SyncEngine {
 
     func stop() {
         started = false
-        // The run closure holds its mirror or group: a stopped one can be released.
+        // The run closure holds its group or collection (SyncRunner.start): a stopped one can be released.
         run = nil
         wake?.cancel()
         wake = nil

@@ -168,7 +168,7 @@ extension SyncedCollection: GroupMember {
         let deletes = Set(candidates.filter { $0.operation == .delete }.map(\.recordID))
         if !membership.children.isEmpty, !deletes.isEmpty {
             for link in membership.children {
-                let writes = try OutboxTable.unsent(of: link.child, tx)
+                let writes = try OutboxTable.notAcknowledged(of: link.child, tx)
                 for write in writes where !(link.child == link.parent && deletes.contains(write.recordID)) {
                     for data in [write.payload, write.base] {
                         if let parent = ReferenceJSON.reference(link.column, in: data), deletes.contains(parent) {

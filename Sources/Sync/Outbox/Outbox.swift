@@ -184,14 +184,14 @@ enum OutboxTable {
     // MARK: Reading across a group
 
     /// The states of a write not yet acknowledged: what a related record's write waits behind.
-    private static var notAcknowledged: [PendingWrite.State] { [.pending, .sending, .rejected, .conflicted] }
+    private static var notAcknowledgedStates: [PendingWrite.State] { [.pending, .sending, .rejected, .conflicted] }
 
     /// Whether `collection`'s outbox holds a create not yet acknowledged.
     static func holdsUnsentCreate(in collection: String, _ tx: ObjectTransaction) throws -> Bool {
         try tx.exists(
             Query<PendingWrite>(
                 where: PendingWrite.collection == collection && PendingWrite.operation == .create
-                    && PendingWrite.state.isIn(notAcknowledged)))
+                    && PendingWrite.state.isIn(notAcknowledgedStates)))
     }
 
     /// The creates of these records in `collection` not yet acknowledged.
@@ -199,12 +199,12 @@ enum OutboxTable {
         try tx.fetch(
             Query<PendingWrite>(
                 where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(records)
-                    && PendingWrite.operation == .create && PendingWrite.state.isIn(notAcknowledged)))
+                    && PendingWrite.operation == .create && PendingWrite.state.isIn(notAcknowledgedStates)))
     }
 
     /// The writes of `collection` not yet acknowledged.
-    static func unsent(of collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
-        try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledged)))
+    static func notAcknowledged(of collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
+        try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledgedStates)))
     }
 
     /// The status's counts of the outbox.

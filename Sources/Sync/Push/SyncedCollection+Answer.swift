@@ -57,7 +57,8 @@ extension SyncedCollection {
             // made elsewhere: the server's record holds this one's fields, or is merged with them.
             guard let read = remote.read, let record else { return .acknowledged(nil) }
             switch await current(read(record), record: write.recordID) {
-            case .found(let found): return settled(write, meeting: found, local: try? write.local(as: Entity.self))
+            case .found(let found):
+                return settled(meeting: found, base: try? write.base(as: Entity.self), local: try? write.local(as: Entity.self))
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
@@ -80,7 +81,7 @@ extension SyncedCollection {
                             + "\(remote.name)/\(write.recordID), though its record is still the version the write "
                             + "started from: the If-Match tag (ConflictCheck.ifMatch) is not the server's entity tag.")
                 }
-                return settled(write, meeting: found, local: try? write.local(as: Entity.self))
+                return settled(meeting: found, base: base, local: try? write.local(as: Entity.self))
             case .missing: return .conflict(nil)
             case .failed(let outcome): return outcome
             }
@@ -88,12 +89,13 @@ extension SyncedCollection {
         return classify(error, record: write.recordID, attempts: write.attempts)
     }
 
-    /// What a write that met the server's record `found` (a `412`, an "already exists") becomes,
-    /// merged field by field as a read before the write would: done when the record holds its
-    /// changes, made again over it when they touch other fields, a conflict otherwise.
-    func settled(_ write: PendingWrite, meeting found: Entity, local: Entity?) -> Outcome {
+    /// What a write (its `base` and `local` record) that met the server's record `found` becomes
+    /// (a read before the write, a `412`, an "already exists"), merged field by field: done when
+    /// the record holds its changes, made again over it under a new key when they touch other
+    /// fields, a conflict otherwise.
+    func settled(meeting found: Entity, base: Entity?, local: Entity?) -> Outcome {
         guard let data = try? Outbox.encode(found) else { return .conflict(nil) }
-        switch outbox.verdict(base: try? write.base(as: Entity.self), local: local, remote: found) {
+        switch outbox.verdict(base: base, local: local, remote: found) {
         case .holds: return .acknowledged(found)
         case .merged: return .outdated(data)
         case .conflict: return .conflict(data)

@@ -205,19 +205,11 @@ extension SyncedCollection {
                         switch await current(read(local), record: write.recordID) {
                         case .found(let record):
                             // The server's record moved on: merged field by field. A write it already
-                            // holds is done (its answer was lost); changes to other fields are sent over
-                            // it now; a change to the same field is a conflict for the policy.
-                            // The server's record moved on: merged field by field. A write it already
                             // holds is done (its answer was lost); one that changed other fields is made
                             // again over it, under a new key, and sent in a later round; a change to the
                             // same field is a conflict for the policy.
                             if !outbox.sameVersion(base, record) {
-                                let data = try Outbox.encode(record)
-                                switch outbox.verdict(base: base, local: local, remote: record) {
-                                case .holds: return .settled(.acknowledged(record))
-                                case .merged: return .settled(.outdated(data))
-                                case .conflict: return .settled(.conflict(data))
-                                }
+                                return .settled(settled(meeting: record, base: base, local: local))
                             }
                         case .missing: return .settled(.conflict(nil))
                         case .failed(let outcome): return .settled(outcome)
