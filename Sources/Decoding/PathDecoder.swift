@@ -58,6 +58,9 @@ public struct PathDecoder: Sendable {
     /// `[1,]` and `{"a":1,}`); in strict mode they throw ``DecodingFailure/Code/invalidJSON``.
     /// Strict mode checks the whole input once more before decoding, which costs time.
     public var isStrict = false
+    /// Values a type's `init(from:)` reads from its decoder's `userInfo`, as `JSONDecoder`'s
+    /// `userInfo`: the names a generic type reads its fields by, for one.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// Which way to decode; tests set `.foundationOnly` to compare the two ways.
     var route = DecodingRoute.automatic
 
@@ -206,6 +209,7 @@ public struct PathDecoder: Sendable {
         case .throw: break
         default: decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
         }
+        if !userInfo.isEmpty { decoder.userInfo = userInfo }
         if let path, let key = ValueAtPathOptions.pathKey { decoder.userInfo[key] = path }
         return decoder
     }

@@ -56,7 +56,7 @@ struct BadInputTests {
         // the write is settled silently, the run reports nothing.
         let fixture = try SyncFixture()
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
-        collection.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
+        collection.writes.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         fixture.backend.failWrites(.answerAfterApply(Self.lies[0].answer))
         try fixture.save(Note(id: "a", title: "one"), through: mirror)
@@ -152,8 +152,10 @@ private final class Catalogue: Sendable {
     var collection: RemoteCollection<Tag> {
         let base = server.baseURL
         return RemoteCollection<Tag>(
-            name: "tags", cursor: .keyset(overlap: .none), version: { RecordVersion($0.updated) },
-            changes: { cursor in
+            "tags",
+            changes: .keyset(
+            overlap: .none, version: { RecordVersion($0.updated) },
+            request: { cursor in
                 var items: [URLQueryItem] = []
                 if case .keyset(let version, let id) = cursor {
                     items = [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
@@ -167,7 +169,7 @@ private final class Catalogue: Sendable {
                 }
                 let page = try JSONDecoder().decode(Page.self, from: data)
                 return ChangePage(records: page.items, hasMore: page.hasMore)
-            })
+            }))
     }
 }
 

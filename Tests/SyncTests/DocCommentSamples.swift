@@ -47,19 +47,41 @@ enum DocNotes {
             NotesRequest(path: "/notes/\(id)", method: .patch, body: body)
         }
         static func delete(_ id: String) -> NotesRequest { NotesRequest(path: "/notes/\(id)", method: .delete) }
+        static let notes = URL(string: "https://notes.example.com/api/notes")!
     }
 
     static func describe() -> RemoteCollection<Note> {
         let notes = RemoteCollection<Note>(
-            name: "notes",
-            cursor: .keyset(overlap: .time(.seconds(5))),
-            version: { RecordVersion($0.updated) },
-            changes: { cursor in NotesAPI.list(after: cursor) },
-            page: Extraction.decode(NotesAPI.Page.self).map(\.changes),
+            "notes",
+            changes: .keyset(
+                version: { RecordVersion($0.updated) },
+                request: { cursor in NotesAPI.list(after: cursor) },
+                page: Extraction.decode(NotesAPI.Page.self).map(\.changes)),
+            writes: .rest(at: NotesAPI.notes))
+        return notes
+    }
+
+    static func requestByRequest() -> RecordWrites<Note> {
+        RecordWrites<Note>(
             create: { note in NotesAPI.create(note) },
             update: { note, base in NotesAPI.patch(note.id, body: .json(ChangedFields(note, since: base))) },
             delete: { note in NotesAPI.delete(note.id) })
-        return notes
+    }
+
+    nonisolated struct RESTNote: StoredEntity {
+        var id: String
+        var title: String
+        var updated: String?
+    }
+
+    static func rest(server: URL) -> [RemoteCollection<RESTNote>] {
+        let notes = RemoteCollection<RESTNote>.rest("notes", at: server.appendingPathComponent("notes"), version: \.updated)
+        let renamed = RemoteCollection<RESTNote>.rest(
+            "notes", at: server.appendingPathComponent("notes"), version: \.updated,
+            listing:
+        RESTListing(after: "since", items: "data.notes", deleted: "removed")
+        )
+        return [notes, renamed]
     }
 
     static func mirror(_ notes: RemoteCollection<Note>, at url: URL, client: FetchClient) async throws {
@@ -147,13 +169,17 @@ enum DocPocketBase {
     }
 
     static func batched() -> RemoteCollection<Note> {
-        RemoteCollection<Note>(
-            name: "notes", cursor: .snapshot, changes: { _ in PocketBaseRequest(path: "/api/collections/notes/records") },
-            page: Extraction.decode([Note].self).map { ChangePage(records: $0, hasMore: false) },
-            create: { note in PocketBaseRequest(path: "/api/collections/notes/records", method: .post, body: .json(note)) },
-            batch: .jsonRequests(maximumCount: 50) { body in
-                PocketBaseRequest(path: "/api/batch", method: .post, body: body)
-            })
+        var notes = RemoteCollection<Note>(
+            "notes",
+            changes: .snapshot(
+                request: { _ in PocketBaseRequest(path: "/api/collections/notes/records") },
+                page: Extraction.decode([Note].self).map { ChangePage(records: $0, hasMore: false) }),
+            writes: RecordWrites(
+                create: { note in PocketBaseRequest(path: "/api/collections/notes/records", method: .post, body: .json(note)) }))
+        notes.batch = .jsonRequests(maximumCount: 50) { body in
+            PocketBaseRequest(path: "/api/batch", method: .post, body: body)
+        }
+        return notes
     }
 }
 
@@ -181,15 +207,10 @@ enum DocLibrary {
 
     static func books() -> [RemoteCollection<Book>] {
         let page = Extraction.decode([Book].self).map { ChangePage(records: $0, hasMore: false) }
-        let named = RemoteCollection<Book>(
-            name: "books", cursor: .snapshot, changes: { _ in Request(path: "/books") }, page: page,
-            serverID: \Book.recordID   // PocketBase's id of the book; the key path names its type
-        )
-        let summarised = RemoteCollection<Book>(
-            name: "books", cursor: .snapshot, changes: { _ in Request(path: "/books") }, page: page,
-            keeping: [.keep(Book.summary)]   // the server's books have no summary
-        )
-        return [named, summarised]
+        var books = RemoteCollection<Book>("books", changes: .snapshot(request: { _ in Request(path: "/books") }, page: page))
+        books.serverID = \Book.recordID   // PocketBase's id of the book; the key path names its type
+        books.keeping = [.keep(Book.summary)]   // the server's books have no summary
+        return [books]
     }
 
     static func adopt(_ booksWrittenBeforeSync: [Book], into books: SyncedCollection<Book>, store: ObjectStore) throws {
@@ -245,16 +266,18 @@ enum DocPhotos {
     }
 
     static func recent() -> RemoteCollection<Photo> {
-        RemoteCollection<Photo>(
-            name: "photos", cursor: .snapshot, changes: { _ in Request() },
-            page: Extraction.decode(Listing.self).map { listing in
-                let (photos, owners) = (listing.photos, listing.owners)
-                return ChangePage(records: photos, hasMore: false) { tx in
-                    for owner in owners { try tx.upsert(owner) }
-                }
-            },
-            retaining: Photo.marked == true   // a marked photo outlives the recent-photos snapshot
-        )
+        var photos = RemoteCollection<Photo>(
+            "photos",
+            changes: .snapshot(
+                request: { _ in Request() },
+                page: Extraction.decode(Listing.self).map { listing in
+                    let (photos, owners) = (listing.photos, listing.owners)
+                    return ChangePage(records: photos, hasMore: false) { tx in
+                        for owner in owners { try tx.upsert(owner) }
+                    }
+                }))
+        photos.retaining = Photo.marked == true   // a marked photo outlives the recent-photos snapshot
+        return photos
     }
 }
 

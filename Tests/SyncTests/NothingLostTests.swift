@@ -91,7 +91,7 @@ struct NothingLostTests {
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
         // An update request addressed where the server has nothing (a wrong id or path).
         let base = fixture.backend.baseURL
-        collection.update = { note, _ in
+        collection.writes.update = { note, _ in
             TestRequest(baseURL: base, path: "/notes/wrong-\(note.id)", method: .patch, body: .json(["title": note.title]))
         }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
@@ -139,10 +139,10 @@ struct NothingLostTests {
         // The read answers a list that no longer holds the record, as a soft-deleted record that
         // the reader maps to none: no record, and no error.
         let base = fixture.backend.baseURL
-        collection.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        collection.writes.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
         // A reader of its own: a body that is not a note is no note (the listing's answer here).
-        collection.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
-        collection.update = { note, _ in
+        collection.writes.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
+        collection.writes.update = { note, _ in
             TestRequest(baseURL: base, path: "/notes/\(note.id)", method: .patch, body: .json(["title": note.title]))
         }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
@@ -165,7 +165,7 @@ struct NothingLostTests {
         fixture.backend.put("a", title: "server")
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
         let base = fixture.backend.baseURL
-        collection.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        collection.writes.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try await mirror.sync()
         fixture.backend.put("a", title: "server again")
@@ -196,8 +196,7 @@ struct NothingLostTests {
         var collection = NotesAPI.collection(
             at: fixture.backend.baseURL, pageSize: 50, conflictCheck: shape == .keysetNoCheck ? .none : .readBeforeWrite)
         if shape == .snapshotNoVersion {
-            collection.cursor = .snapshot
-            collection.version = nil
+            collection.changes = .snapshot(request: collection.changes.request, page: collection.changes.page)
         }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try fixture.save(Note(id: "a", title: "created"), through: mirror)
@@ -324,9 +323,11 @@ final class CardDevice: Sendable {
     /// The cards collection: records listed from `/notes`, the volume in the body.
     static func collection(at base: URL) -> RemoteCollection<Card> {
         @Sendable func address(_ card: Card) -> String { card.noteID ?? "p-\(card.id)" }
-        return RemoteCollection<Card>(
-            name: "cards", cursor: .keyset(overlap: .none), version: { RecordVersion($0.updated) },
-            changes: { cursor in
+        var cards = RemoteCollection<Card>(
+            "cards",
+            changes: .keyset(
+            overlap: .none, version: { RecordVersion($0.updated) },
+            request: { cursor in
                 var items = [URLQueryItem(name: "limit", value: "50")]
                 if case .keyset(let version, let id) = cursor {
                     items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
@@ -339,7 +340,8 @@ final class CardDevice: Sendable {
                 return ChangePage(
                     records: page.items.filter { $0.deleted != true }.map(\.card),
                     deleted: page.items.filter { $0.deleted == true }.map(\.body), hasMore: page.hasMore, cursor: cursor)
-            },
+            }),
+            writes: RecordWrites(
             create: { card in
                 TestRequest(
                     baseURL: base, path: "/notes", method: .post,
@@ -352,9 +354,10 @@ final class CardDevice: Sendable {
             },
             delete: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))", method: .delete) },
             read: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))") },
-            serverID: \Card.noteID,
             written: .custom { data, _ in data.isEmpty ? nil : try JSONDecoder().decode(Listed.self, from: data).card },
-            conflictCheck: .readBeforeWrite)
+            conflictCheck: .readBeforeWrite))
+        cards.serverID = \Card.noteID
+        return cards
     }
 }
 
@@ -474,14 +477,14 @@ struct RefusedDescriptionTests {
     func refused() throws {
         let fixture = try SyncFixture()
         var noVersion = NotesAPI.collection(at: fixture.backend.baseURL)
-        noVersion.version = nil
+        noVersion.changes.version = nil
         let keyset = #expect(throws: SyncError.self) {
             _ = try SyncedCollection(noVersion, store: fixture.store, client: NotesAPI.client())
         }
         #expect(keyset?.code == .misuse)
         #expect(keyset?.message.contains("RemoteCollection.version") == true)
         var noRead = NotesAPI.collection(at: fixture.backend.baseURL, conflictCheck: .readBeforeWrite)
-        noRead.read = nil
+        noRead.writes.read = nil
         let check = #expect(throws: SyncError.self) {
             _ = try SyncedCollection(noRead, store: fixture.store, client: NotesAPI.client())
         }
@@ -493,7 +496,7 @@ struct RefusedDescriptionTests {
         let fixture = try SyncFixture()
         fixture.backend.put("a", title: "one")
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
-        collection.page = collection.page.map { page in
+        collection.changes.page = collection.changes.page.map { page in
             var page = page
             page.cursor = .token("opaque")
             return page

@@ -94,17 +94,15 @@ enum RelatedCollections {
 
 enum OfflineFirst {
     nonisolated struct Note: StoredEntity {
-        var id: String       // chosen by the client: a create can be retried safely
+        var id: String        // chosen on the device: a create can be retried safely
         var title: String
-        var updated: String  // the server's timestamp
+        var updated: String?  // the server's timestamp; nil until the server has the note
     }
 
     nonisolated struct NotesEndpoint: Endpoint {
-        var baseURL = URL(string: "https://notes.example.com/api")!
+        var baseURL = URL(string: "https://notes.example.com")!
         var path = "/notes"
-        var method: HTTPMethod = .get
         var queryItems: [URLQueryItem] = []
-        var body: RequestBody?
     }
 
     nonisolated struct NotesPage: Decodable {
@@ -158,52 +156,53 @@ enum OfflineFirst {
     }
 
     static func recentPhotos() -> RemoteCollection<Photo> {
-        let recent = RemoteCollection<Photo>(
-            name: "recent-photos",
-            cursor: .snapshot,
-            changes: { cursor in
-                guard case .page(let number) = cursor else { return PhotosEndpoint(page: 1) }
-                return PhotosEndpoint(page: number)
-            },
-            page: Extraction.decode(PhotosPage.self).map { page in
-                let owners = page.photos.map { Owner(id: $0.owner, name: $0.ownerName) }
-                return ChangePage(
-                    records: page.photos.map { Photo(id: $0.id, title: $0.title, ownerID: $0.owner) },
-                    hasMore: page.page < min(page.pages, 2)  // the two newest pages are "recent"
-                ) { tx in
-                    for owner in owners { try tx.upsert(owner) }  // before the photos, in the page's transaction
-                }
-            },
-            keeping: [.keep(Photo.marked)],
-            retaining: Photo.marked == true)
+        var recent = RemoteCollection<Photo>(
+            "recent-photos",
+            changes: .snapshot(
+                request: { cursor in
+                    guard case .page(let number) = cursor else { return PhotosEndpoint(page: 1) }
+                    return PhotosEndpoint(page: number)
+                },
+                page: Extraction.decode(PhotosPage.self).map { page in
+                    let owners = page.photos.map { Owner(id: $0.owner, name: $0.ownerName) }
+                    return ChangePage(
+                        records: page.photos.map { Photo(id: $0.id, title: $0.title, ownerID: $0.owner) },
+                        hasMore: page.page < min(page.pages, 2)  // the two newest pages are "recent"
+                    ) { tx in
+                        for owner in owners { try tx.upsert(owner) }  // before the photos, in the page's transaction
+                    }
+                }))
+        recent.keeping = [.keep(Photo.marked)]
+        recent.retaining = Photo.marked == true
         return recent
     }
 
-    static func collection() -> RemoteCollection<Note> {
-        let notes = RemoteCollection<Note>(
-            name: "notes",
-            cursor: .keyset(overlap: .time(.seconds(5))),
-            version: { RecordVersion($0.updated) },
-            changes: { cursor in
-                var list = NotesEndpoint(queryItems: [URLQueryItem(name: "limit", value: "500")])
-                if case .keyset(let updated, let id) = cursor {
-                    list.queryItems += [URLQueryItem(name: "after", value: "\(updated)"), URLQueryItem(name: "afterID", value: id)]
-                }
-                return list
-            },
-            page: Extraction.decode(NotesPage.self).map { page in
-                ChangePage(
-                    records: page.items.filter { $0.deleted != true }.map { Note(id: $0.id, title: $0.title ?? "", updated: $0.updated) },
-                    deleted: page.items.filter { $0.deleted == true }.map(\.id),
-                    hasMore: page.hasMore,
-                    cursor: page.items.last.map { .keyset(version: RecordVersion($0.updated), id: $0.id) })
-            },
-            create: { note in NotesEndpoint(method: .post, body: .json(["id": note.id, "title": note.title])) },
-            update: { note, base in NotesEndpoint(path: "/notes/\(note.id)", method: .patch, body: .json(ChangedFields(note, since: base))) },
-            delete: { note in NotesEndpoint(path: "/notes/\(note.id)", method: .delete) },
-            read: { note in NotesEndpoint(path: "/notes/\(note.id)") },
-            conflictCheck: .readBeforeWrite)
+    static func restCollection() -> RemoteCollection<Note> {
+        let notes = RemoteCollection<Note>.rest("notes", at: URL(string: "https://notes.example.com/notes")!, version: \.updated)
         return notes
+    }
+
+    static func collection() -> RemoteCollection<Note> {
+        let described = RemoteCollection<Note>(
+            "notes",
+            changes: .keyset(
+                version: { $0.updated.map(RecordVersion.init) },
+                request: { cursor in
+                    var list = NotesEndpoint(queryItems: [URLQueryItem(name: "limit", value: "500")])
+                    if case .keyset(let updated, let id) = cursor {
+                        list.queryItems += [URLQueryItem(name: "after", value: "\(updated)"), URLQueryItem(name: "afterID", value: id)]
+                    }
+                    return list
+                },
+                page: Extraction.decode(NotesPage.self).map { page in
+                    ChangePage(
+                        records: page.items.filter { $0.deleted != true }.map { Note(id: $0.id, title: $0.title ?? "", updated: $0.updated) },
+                        deleted: page.items.filter { $0.deleted == true }.map(\.id),
+                        hasMore: page.hasMore,
+                        cursor: page.items.last.map { .keyset(version: RecordVersion($0.updated), id: $0.id) })
+                }),
+            writes: .rest(at: URL(string: "https://notes.example.com/notes")!))
+        return described
     }
 
     static let notes = collection()
@@ -257,7 +256,7 @@ enum OfflineFirst {
             let remote = try write.remote(as: Note.self)
             let local = try write.local(as: Note.self)
             let title = [local?.title, remote?.title].compactMap { $0 }.joined(separator: " / ")
-            try await mirror.resolve(write, with: .use(Note(id: write.recordID, title: title, updated: remote?.updated ?? "")))
+            try await mirror.resolve(write, with: .use(Note(id: write.recordID, title: title, updated: remote?.updated)))
         }
     }
 
@@ -267,15 +266,23 @@ enum OfflineFirst {
         var title: String
     }
 
+    nonisolated struct BooksEndpoint: Endpoint {
+        var baseURL = URL(string: "https://books.example.com/api")!
+        var path: String
+        var method: HTTPMethod = .get
+        var body: RequestBody?
+    }
+
     static func bookCollection() -> RemoteCollection<Book> {
-        let books = RemoteCollection<Book>(
-            name: "books",
-            cursor: .snapshot,
-            changes: { _ in NotesEndpoint(path: "/books") },
-            page: Extraction.decode([Book].self).map { books in ChangePage(records: books, hasMore: false) },
-            update: { book, _ in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .patch, body: .json(["title": book.title])) },
-            delete: { book in NotesEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .delete) },
-            serverID: \Book.recordID)
+        var books = RemoteCollection<Book>(
+            "books",
+            changes: .snapshot(
+                request: { _ in BooksEndpoint(path: "/books") },
+                page: Extraction.decode([Book].self).map { books in ChangePage(records: books, hasMore: false) }),
+            writes: RecordWrites(
+                update: { book, _ in BooksEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .patch, body: .json(["title": book.title])) },
+                delete: { book in BooksEndpoint(path: "/books/\(book.recordID ?? book.id)", method: .delete) }))
+        books.serverID = \Book.recordID
         return books
     }
 
@@ -311,7 +318,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 21)
+        #expect(blocks.count == 23)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")

@@ -202,7 +202,7 @@ struct PushTests {
         let fixture = try SyncFixture()
         let base = fixture.backend.baseURL
         var collection = NotesAPI.collection(at: base)
-        collection.create = { _ in CounterBump(baseURL: base) }
+        collection.writes.create = { _ in CounterBump(baseURL: base) }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }
         #expect(try fixture.outbox().isEmpty)
@@ -220,7 +220,7 @@ struct PushTests {
         let fixture = try SyncFixture()
         let base = fixture.backend.baseURL
         var collection = NotesAPI.collection(at: base)
-        collection.create = { _ in CounterBump(baseURL: base, json: body) }
+        collection.writes.create = { _ in CounterBump(baseURL: base, json: body) }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         if refused {
             let error = #expect(throws: SyncError.self) { try fixture.save(Note(id: "a", title: "x"), through: mirror) }

@@ -132,9 +132,9 @@ final class SnapshotTests {
             let pins = decoded.pins.map { Pin(id: $0.id, title: $0.title, ownerID: $0.owner.id) }
             return ChangePage(records: pins, hasMore: decoded.more, storingRelated: store)
         }
-        let collection = RemoteCollection<Pin>(
-            name: "pins", cursor: .snapshot, changes: changes, page: .custom(page), keeping: [.keep(Pin.marked)],
-            retaining: retaining)
+        var collection = RemoteCollection<Pin>("pins", changes: .snapshot(request: changes, page: .custom(page)))
+        collection.keeping = [.keep(Pin.marked)]
+        collection.retaining = retaining
         // No retries of the client's own: a failed page ends the run.
         let client = FetchClient { $0.retryPolicy = .none }
         return try SyncedCollection(collection, store: store, client: client)

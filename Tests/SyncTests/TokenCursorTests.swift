@@ -196,7 +196,8 @@ private struct Fixture {
             }
         }
         let collection = RemoteCollection<Doc>(
-            name: "docs", cursor: .token, changes: changes, page: .custom(page),
+            "docs", changes: .token(request: changes, page: .custom(page)),
+            writes: RecordWrites(
             create: { doc in
                 FeedRequest(
                     url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
@@ -207,7 +208,7 @@ private struct Fixture {
                     url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
                     body: .json(["title": doc.title]))
             },
-            delete: { doc in FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete) })
+            delete: { doc in FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete) }))
         mirror = try SyncedCollection(collection, store: store, client: NotesAPI.client())
     }
 

@@ -71,7 +71,7 @@ extension PathDecoder {
         case .success(let parsedNodes): nodes = parsedNodes
         case .failure(let deferral): return .failure(.deferred(deferral))
         }
-        var userInfo: [CodingUserInfoKey: Any] = [:]
+        var userInfo: [CodingUserInfoKey: Any] = settings.userInfo
         if let path, let key = ValueAtPathOptions.pathKey { userInfo[key] = path }
         let session = FastDecodingSession(
             bytes: bytes, nodes: nodes, userInfo: userInfo, datesAreDeferred: settings.datesAreDeferred,
@@ -113,8 +113,11 @@ private struct FastSettings {
     let datesAreDeferred: Bool
     /// Whether floating-point values may be read from strings.
     let floatsMayBeStrings: Bool
+    /// The decoder's `userInfo`.
+    let userInfo: [CodingUserInfoKey: Any]
 
     init(_ decoder: PathDecoder) {
+        userInfo = decoder.userInfo
         if case .deferredToDate = decoder.dateDecodingStrategy {
             datesAreDeferred = true
         } else {

@@ -34,75 +34,78 @@ enum BookSync {
     /// The collection's description, at `server` (the PocketBase root, such as `http://127.0.0.1:8090`).
     static func collection(server: URL, name: String = "books") -> RemoteCollection<LibraryBook> {
         let records = "/api/collections/\(name)/records"
-        return RemoteCollection<LibraryBook>(
-            name: "books",
-            cursor: .keyset(overlap: .time(.seconds(5))),
-            version: { book in book.serverUpdated.map(RecordVersion.init) },
-            changes: { cursor in
-                var query = [
-                    URLQueryItem(name: "sort", value: "updated,id"), URLQueryItem(name: "skipTotal", value: "1"),
-                    URLQueryItem(name: "perPage", value: String(pageSize)),
-                ]
-                if case .keyset(let version, let id) = cursor {
-                    // PocketBase compares its timestamps as text: the server's own string is sent back.
-                    let time = quoted(version.description)
-                    query.append(
-                        URLQueryItem(name: "filter", value: "(updated > \(time) || (updated = \(time) && id > \(quoted(id))))"))
-                }
-                return PocketBaseRequest(server: server, path: records, query: query)
-            },
-            page: Extraction.decode(RecordPage.self).map { page in
-                var books: [LibraryBook] = []
-                var removed: [String] = []
-                for record in page.items {
-                    if record.deleted == true { removed.append(record.volumeId) } else { books.append(record.book) }
-                }
-                let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
-                return ChangePage(records: books, deleted: removed, hasMore: page.items.count == pageSize, cursor: cursor)
-            },
-            create: { book in
-                var fields = Fields(book)
-                fields.id = address(of: book)
-                return PocketBaseRequest(server: server, path: records, method: .post, body: .json(fields))
-            },
-            // Only the fields changed since the base: a rating sent from here never carries back a
-            // title another device or an admin changed meanwhile, and the reverse.
-            update: { book, base in
-                PocketBaseRequest(
-                    server: server, path: "\(records)/\(address(of: book))", method: .patch,
-                    body: .json(ChangedFields(Fields(book), since: base.map(Fields.init))))
-            },
-            delete: { book in
-                PocketBaseRequest(
-                    server: server, path: "\(records)/\(address(of: book))", method: .patch,
-                    body: .json(["deleted": true]))
-            },
-            read: { book in PocketBaseRequest(server: server, path: "\(records)/\(address(of: book))") },
-            serverID: \LibraryBook.recordID,
-            // A removed record is no book: the row stays gone. An answer that is not a record
-            // throws: the write stays queued.
-            written: Extraction.decode(Record.self).map { record in record.deleted == true ? nil : record.book },
-            conflictCheck: .readBeforeWrite,
-            identities: IdentityListing(
-                every: .zero,
-                request: { after in
-                    var filter = "deleted = false"
-                    if let after { filter += " && volumeId > \(quoted(after))" }
-                    return PocketBaseRequest(
-                        server: server, path: records,
-                        query: [
-                            URLQueryItem(name: "fields", value: "volumeId"), URLQueryItem(name: "sort", value: "volumeId"),
-                            URLQueryItem(name: "skipTotal", value: "1"), URLQueryItem(name: "perPage", value: "1000"),
-                            URLQueryItem(name: "filter", value: filter),
-                        ])
+        var books = RemoteCollection<LibraryBook>(
+            "books",
+            changes: .keyset(
+                version: { book in book.serverUpdated.map(RecordVersion.init) },
+                request: { cursor in
+                    var query = [
+                        URLQueryItem(name: "sort", value: "updated,id"), URLQueryItem(name: "skipTotal", value: "1"),
+                        URLQueryItem(name: "perPage", value: String(pageSize)),
+                    ]
+                    if case .keyset(let version, let id) = cursor {
+                        // PocketBase compares its timestamps as text: the server's own string is sent back.
+                        let time = quoted(version.description)
+                        query.append(
+                            URLQueryItem(name: "filter", value: "(updated > \(time) || (updated = \(time) && id > \(quoted(id))))"))
+                    }
+                    return PocketBaseRequest(server: server, path: records, query: query)
                 },
-                page: Extraction.decode(IdentityPage.self).map { page in (page.items.map(\.volumeId), page.items.count == 1000) }),
-            // The server's books hold no publisher, summary or cover: this device keeps its own.
-            keeping: [
-                .keep(LibraryBook.publisherField), .keep(LibraryBook.publishedDateField),
-                .keep(LibraryBook.summaryField), .keep(LibraryBook.thumbnailURLField),
-            ],
-            batch: batch(server: server))
+                page: Extraction.decode(RecordPage.self).map { page in
+                    var books: [LibraryBook] = []
+                    var removed: [String] = []
+                    for record in page.items {
+                        if record.deleted == true { removed.append(record.volumeId) } else { books.append(record.book) }
+                    }
+                    let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
+                    return ChangePage(records: books, deleted: removed, hasMore: page.items.count == pageSize, cursor: cursor)
+                }),
+            writes: RecordWrites(
+                create: { book in
+                    var fields = Fields(book)
+                    fields.id = address(of: book)
+                    return PocketBaseRequest(server: server, path: records, method: .post, body: .json(fields))
+                },
+                // Only the fields changed since the base: a rating sent from here never carries back a
+                // title another device or an admin changed meanwhile, and the reverse.
+                update: { book, base in
+                    PocketBaseRequest(
+                        server: server, path: "\(records)/\(address(of: book))", method: .patch,
+                        body: .json(ChangedFields(Fields(book), since: base.map(Fields.init))))
+                },
+                delete: { book in
+                    PocketBaseRequest(
+                        server: server, path: "\(records)/\(address(of: book))", method: .patch,
+                        body: .json(["deleted": true]))
+                },
+                read: { book in PocketBaseRequest(server: server, path: "\(records)/\(address(of: book))") },
+                // A removed record is no book: the row stays gone. An answer that is not a record
+                // throws: the write stays queued.
+                written: Extraction.decode(Record.self).map { record in record.deleted == true ? nil : record.book },
+                conflictCheck: .readBeforeWrite))
+        // PocketBase chooses a record's id; the app's own key is the volume id.
+        books.serverID = \LibraryBook.recordID
+        books.identities = IdentityListing(
+            every: .zero,
+            request: { after in
+                var filter = "deleted = false"
+                if let after { filter += " && volumeId > \(quoted(after))" }
+                return PocketBaseRequest(
+                    server: server, path: records,
+                    query: [
+                        URLQueryItem(name: "fields", value: "volumeId"), URLQueryItem(name: "sort", value: "volumeId"),
+                        URLQueryItem(name: "skipTotal", value: "1"), URLQueryItem(name: "perPage", value: "1000"),
+                        URLQueryItem(name: "filter", value: filter),
+                    ])
+            },
+            page: Extraction.decode(IdentityPage.self).map { page in (page.items.map(\.volumeId), page.items.count == 1000) })
+        // The server's books hold no publisher, summary or cover: this device keeps its own.
+        books.keeping = [
+            .keep(LibraryBook.publisherField), .keep(LibraryBook.publishedDateField),
+            .keep(LibraryBook.summaryField), .keep(LibraryBook.thumbnailURLField),
+        ]
+        books.batch = batch(server: server)
+        return books
     }
 
     /// PocketBase's batch API (`POST /api/batch`): up to 50 writes in one transaction, each

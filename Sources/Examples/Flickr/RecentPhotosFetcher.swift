@@ -57,15 +57,16 @@ final class RecentPhotosFetcher: Sendable {
         self.keyHint = source.keyHint
         self.progress = progress
         let tally = self.tally
-        let collection = RemoteCollection<Photo>(
-            name: "recent-photos", cursor: .snapshot,
-            changes: { cursor in
-                guard case .page(let number) = cursor else { return source.recentPhotos(page: 1) }
-                return source.recentPhotos(page: number)
-            },
-            page: .custom { data, _ in try Self.page(data, tally: tally) },
-            keeping: [.keep(Photo.firstFetchedField), .keep(Photo.marked)],
-            retaining: Photo.marked == true)
+        var collection = RemoteCollection<Photo>(
+            "recent-photos",
+            changes: .snapshot(
+                request: { cursor in
+                    guard case .page(let number) = cursor else { return source.recentPhotos(page: 1) }
+                    return source.recentPhotos(page: number)
+                },
+                page: .custom { data, _ in try Self.page(data, tally: tally) }))
+        collection.keeping = [.keep(Photo.firstFetchedField), .keep(Photo.marked)]
+        collection.retaining = Photo.marked == true
         mirror = try SyncedCollection(collection, store: store, client: client)
     }
 

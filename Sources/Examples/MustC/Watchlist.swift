@@ -20,17 +20,7 @@ enum Watchlist {
     /// The collection's description, for the account `account` of the TMDB at `baseURL`.
     static func collection(baseURL: URL, account: Int64) -> RemoteCollection<WatchlistEntry> {
         let request: @Sendable (TMDBEndpoint.Route) -> TMDBEndpoint = { TMDBEndpoint(baseURL: baseURL, route: $0) }
-        return RemoteCollection<WatchlistEntry>(
-            name: name, cursor: .snapshot,
-            changes: { cursor in
-                guard case .page(let number) = cursor else { return request(.watchlist(account: account, page: 1)) }
-                return request(.watchlist(account: account, page: number))
-            },
-            page: Extraction.decode(Page.self).map { page in
-                ChangePage(
-                    records: page.results.map(\.entry), hasMore: page.page < page.totalPages,
-                    remaining: max(0, page.totalResults - page.page * Page.size))
-            },
+        var writes = RecordWrites<WatchlistEntry>(
             create: { entry in request(.setWatchlist(account: account, movie: entry.id, on: true)) },
             // A movie put back on before its removal was sent: the removal and the new create join
             // into an update, which puts it on again (TMDB's answer is the same either way).
@@ -42,8 +32,21 @@ enum Watchlist {
                     throw ExampleFailure("TMDB did not take the watchlist change: \(status.message ?? "no reason given")")
                 }
                 return nil
-            },
-            idempotencyKeyHeader: nil)
+            })
+        writes.idempotencyKeyHeader = nil
+        return RemoteCollection<WatchlistEntry>(
+            name,
+            changes: .snapshot(
+                request: { cursor in
+                    guard case .page(let number) = cursor else { return request(.watchlist(account: account, page: 1)) }
+                    return request(.watchlist(account: account, page: number))
+                },
+                page: Extraction.decode(Page.self).map { page in
+                    ChangePage(
+                        records: page.results.map(\.entry), hasMore: page.page < page.totalPages,
+                        remaining: max(0, page.totalResults - page.page * Page.size))
+                }),
+            writes: writes)
     }
 
     /// The mirror in `store`: with a connection and the account, the one `mustc sync` runs; without

@@ -66,7 +66,7 @@ extension SyncedCollection {
     /// - Throws: ``SyncError`` when the store fails.
     public func resetCursor() async throws(SyncError) {
         await (group?.runner ?? runner).idle()
-        let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
+        let kind: SyncWalk.Kind = remote.changes.cursor == .snapshot ? .snapshot : .resync
         // A collection pulled by scopes resets each scope's cursor.
         let targets = try await scopeTargets() ?? [whole]
         for target in targets {

@@ -68,13 +68,13 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         _ remote: RemoteCollection<Entity>, store: ObjectStore, client: FetchClient,
         conflicts: ConflictPolicy<Entity> = .serverWins, concurrency: Int = 4
     ) throws(SyncError) {
-        if case .keyset = remote.cursor, remote.version == nil {
+        if case .keyset = remote.changes.cursor, remote.changes.version == nil {
             throw SyncError(
                 .misuse, collection: remote.name,
                 "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated timestamp or "
                     + "sequence): it is what the cursor advances by.")
         }
-        if case .readBeforeWrite = remote.conflictCheck.kind, remote.read == nil, remote.update != nil {
+        if case .readBeforeWrite = remote.writes.conflictCheck.kind, remote.writes.read == nil, remote.writes.update != nil {
             throw SyncError(
                 .misuse, collection: remote.name,
                 "The conflict check of \(remote.name) reads each record before updating it, but the collection has no "
@@ -89,7 +89,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.runner = SyncRunner(collections: [remote.name], store: store)
         // A collection the app changes: a change made around it would never reach the server. (A
         // collection without update and delete requests keeps its rows' later changes local.)
-        if remote.update != nil || remote.delete != nil {
+        if remote.writes.update != nil || remote.writes.delete != nil {
             let name = remote.name
             store.guardWrites(to: Entity.self) {
                 SyncError(
@@ -174,7 +174,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// the records (`collection/id`) being deleted, so rows that refer to each other end.
     func delete(_ id: Entity.ID, in transaction: ObjectTransaction, deleting: inout Set<String>) throws {
         let recordID = id.databaseValue.identityText
-        guard remote.delete != nil else { throw readOnly("delete", recordID, "delete") }
+        guard remote.writes.delete != nil else { throw readOnly("delete", recordID, "delete") }
         guard deleting.insert("\(remote.name)/\(recordID)").inserted else { return }
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
@@ -254,10 +254,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         _ entity: Entity, creating: Bool, stored: Entity?, _ recordID: String
     ) throws(SyncError) -> any Endpoint {
         if creating {
-            guard let create = remote.create else { throw readOnly("create", recordID, "create") }
+            guard let create = remote.writes.create else { throw readOnly("create", recordID, "create") }
             return create(entity)
         }
-        guard let update = remote.update else { throw readOnly("change", recordID, "update") }
+        guard let update = remote.writes.update else { throw readOnly("change", recordID, "update") }
         return update(entity, stored)
     }
 

@@ -34,9 +34,9 @@ extension RemoteCollection where Entity.ID == String {
     ///   `Authorization` token). An auth refused stops the run and keeps every write.
     ///
     /// Every property of the result can still be changed (`keeping`, `retaining`, `batch`, the
-    /// conflict check); a record whose id is not the local key (PocketBase's id beside the app's
-    /// own) is described with ``init(name:cursor:version:changes:page:create:update:delete:read:lookup:serverID:written:conflictCheck:identities:narrowing:isCursorRejected:isAlreadyExisting:idempotencyKeyHeader:keeping:retaining:batch:schemaVersion:)``
-    /// and ``serverID`` instead, as booklab does.
+    /// writes' conflict check); a record whose id is not the local key (PocketBase's id beside the
+    /// app's own) is described with ``init(_:changes:writes:)`` and ``serverID`` instead, as
+    /// booklab does.
     ///
     /// - Parameters:
     ///   - collection: the PocketBase collection's name, which also names the synced collection.
@@ -51,48 +51,45 @@ extension RemoteCollection where Entity.ID == String {
     ) -> RemoteCollection {
         let records = PocketBaseRecords(server: server, collection: collection)
         let size = min(max(pageSize, 1), 1000)
-        return RemoteCollection(
-            name: collection,
-            cursor: .keyset(overlap: .time(.seconds(5))),
-            version: { record in record[keyPath: version].map(RecordVersion.init) },
-            changes: { cursor in
-                var filter: String?
-                if case .keyset(let updated, let id) = cursor {
-                    // PocketBase compares its timestamps as text: its own string goes back.
-                    let time = PocketBaseRecords.quoted(updated.description)
-                    filter = "(updated > \(time) || (updated = \(time) && id > \(PocketBaseRecords.quoted(id))))"
-                }
-                // The first page of a listing from the start asks for the total, the estimate of a
-                // first sync's progress (PocketBase counts the rows for it).
-                return records.list(sort: "updated,id", perPage: size, filter: filter, counting: cursor == nil)
-            },
-            page: Extraction.decode(PocketBaseRecords.Page<Entity>.self).map { page in
-                ChangePage(
-                    records: page.items, hasMore: page.items.count == size,
-                    remaining: page.totalItems.flatMap { $0 >= 0 ? $0 : nil })
-            },
-            create: { record in records.request(method: .post, body: .json(record)) },
-            // Only the fields changed since the base: another device's change to another field stays.
-            update: { record, base in records.request(record.id, method: .patch, body: .json(ChangedFields(record, since: base))) },
-            delete: { record in records.request(record.id, method: .delete) },
-            read: { record in records.request(record.id) },
-            lookup: { ids in
-                records.list(
-                    sort: "id", perPage: min(max(ids.count, 1), 1000),
-                    filter: "(" + ids.map { "id = \(PocketBaseRecords.quoted($0))" }.joined(separator: " || ") + ")")
-            },
-            conflictCheck: .readBeforeWrite,
-            identities: IdentityListing(
-                every: reconciling,
-                request: { after in
-                    records.list(
-                        sort: "id", perPage: 1000, filter: after.map { "id > \(PocketBaseRecords.quoted($0))" },
-                        fields: "id")
+        var remote = RemoteCollection(
+            collection,
+            changes: .keyset(
+                version: { record in record[keyPath: version].map(RecordVersion.init) },
+                request: { cursor in
+                    var filter: String?
+                    if case .keyset(let updated, let id) = cursor {
+                        // PocketBase compares its timestamps as text: its own string goes back.
+                        let time = PocketBaseRecords.quoted(updated.description)
+                        filter = "(updated > \(time) || (updated = \(time) && id > \(PocketBaseRecords.quoted(id))))"
+                    }
+                    // The first page of a listing from the start asks for the total, the estimate of a
+                    // first sync's progress (PocketBase counts the rows for it).
+                    return records.list(sort: "updated,id", perPage: size, filter: filter, counting: cursor == nil)
                 },
-                page: Extraction.decode(PocketBaseRecords.Page<PocketBaseRecords.ID>.self).map { page in
-                    (page.items.map(\.id), page.items.count == 1000)
+                page: Extraction.decode(PocketBaseRecords.Page<Entity>.self).map { page in
+                    ChangePage(
+                        records: page.items, hasMore: page.items.count == size,
+                        remaining: page.totalItems.flatMap { $0 >= 0 ? $0 : nil })
                 }),
-            narrowing: PocketBaseRecords.narrowed)
+            // POST, PATCH of the fields changed since the base (another device's change to another
+            // field stays), DELETE and GET at the record's URL; a read before each update.
+            writes: .rest(at: records.url))
+        remote.changes.lookup = { ids in
+            records.list(
+                sort: "id", perPage: min(max(ids.count, 1), 1000),
+                filter: "(" + ids.map { "id = \(PocketBaseRecords.quoted($0))" }.joined(separator: " || ") + ")")
+        }
+        remote.identities = IdentityListing(
+            every: reconciling,
+            request: { after in
+                records.list(
+                    sort: "id", perPage: 1000, filter: after.map { "id > \(PocketBaseRecords.quoted($0))" }, fields: "id")
+            },
+            page: Extraction.decode(PocketBaseRecords.Page<PocketBaseRecords.ID>.self).map { page in
+                (page.items.map(\.id), page.items.count == 1000)
+            })
+        remote.narrowing = PocketBaseRecords.narrowed
+        return remote
     }
 }
 
@@ -101,29 +98,29 @@ struct PocketBaseRecords: Sendable {
     var server: URL
     var collection: String
 
+    /// The collection's records URL (`/api/collections/{name}/records`).
+    var url: URL {
+        var root = server.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        return URL(string: root + "/api/collections/" + collection + "/records") ?? server
+    }
+
     /// A list request of the collection's records.
-    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil, counting: Bool = false) -> Request {
+    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil, counting: Bool = false) -> RESTRequest {
         var query = [
             URLQueryItem(name: "sort", value: sort), URLQueryItem(name: "perPage", value: String(perPage)),
             URLQueryItem(name: "skipTotal", value: counting ? "0" : "1"),
         ]
         if let filter { query.append(URLQueryItem(name: "filter", value: filter)) }
         if let fields { query.append(URLQueryItem(name: "fields", value: fields)) }
-        return Request(baseURL: server, path: "/api/collections/\(collection)/records", queryItems: query)
-    }
-
-    /// A request of the collection (`id` `nil`) or of one record.
-    func request(_ id: String? = nil, method: HTTPMethod = .get, body: RequestBody? = nil) -> Request {
-        var path = "/api/collections/\(collection)/records"
-        if let id { path += "/\(id)" }
-        return Request(baseURL: server, path: path, method: method, body: body)
+        return RESTRequest(url: url, queryItems: query)
     }
 
     /// A listing narrowed to a scope: its `filter` parameter joined to the listing's own filter
     /// with `&&` (PocketBase's filter syntax: `owner = 'u1'`), its other parameters added as query
     /// items.
     @Sendable static func narrowed(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
-        guard var list = request as? Request else { return SyncRequest(request, adding: scope.queryItems) }
+        guard var list = request as? RESTRequest else { return SyncRequest(request, adding: scope.queryItems) }
         for (name, value) in scope.parameters.sorted(by: { $0.key < $1.key }) {
             if name == "filter", let index = list.queryItems.firstIndex(where: { $0.name == "filter" }) {
                 list.queryItems[index].value = "(\(list.queryItems[index].value ?? "")) && (\(value))"
@@ -149,15 +146,5 @@ struct PocketBaseRecords: Sendable {
     /// A listed id.
     struct ID: Decodable, Sendable {
         var id: String
-    }
-
-    /// A request to the server; never stored in or served from the HTTP cache.
-    struct Request: Endpoint {
-        var baseURL: URL
-        var path: String
-        var method: HTTPMethod = .get
-        var queryItems: [URLQueryItem] = []
-        var body: RequestBody?
-        var cachePolicy: CachePolicy { .bypass }
     }
 }

@@ -100,12 +100,12 @@ extension SyncedCollection: GroupMember {
         switch reference.deleteRule {
         case .cascade:
             // A collection without a delete request keeps its rows' deletes local (the store's rule).
-            guard remote.delete != nil else { return }
+            guard remote.writes.delete != nil else { return }
             for row in try reference.rows(referringTo: id, limit: nil, in: tx) {
                 try delete(row.id, in: tx, deleting: &deleting)
             }
         case .nullify:
-            guard remote.update != nil else { return }
+            guard remote.writes.update != nil else { return }
             for row in try reference.rows(referringTo: id, limit: nil, in: tx)
             where !deleting.contains("\(remote.name)/\(row.id.databaseValue.identityText)") {
                 let cleared = try SyncJSON.decode(Entity.self, from: try ReferenceJSON.clearing(column, in: Outbox.encode(row)))

@@ -10,7 +10,7 @@ extension SyncedCollection {
     func prepare() async throws(SyncError) -> RunStart {
         let collection = remote.name
         let outbox = outbox
-        let keyset = if case .keyset = remote.cursor { true } else { false }
+        let keyset = if case .keyset = remote.changes.cursor { true } else { false }
         @Sendable func start(_ tx: ObjectTransaction) throws -> RunStart? {
             guard let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection) else { return nil }
             let waiting = try outbox.hasUnsent(in: tx)

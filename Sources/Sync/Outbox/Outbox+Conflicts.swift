@@ -76,7 +76,7 @@ extension Outbox {
     /// `reference` changes the reference's version (``RemoteCollection/version``). The server
     /// stamps them; no side's change to them is a change.
     func versionKeys(_ keys: Set<String>, of reference: RecordFields, changedTo changed: RecordFields) -> Set<String> {
-        guard let version = remote.version, !keys.isEmpty,
+        guard let version = remote.changes.version, !keys.isEmpty,
             let original = try? reference.decoded(as: Entity.self), let before = version(original)
         else { return [] }
         return keys.filter { key in
@@ -253,7 +253,7 @@ extension Outbox {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
         case (let base?, let record?):
-            if let version = remote.version, let a = version(base), let b = version(record) { return a == b }
+            if let version = remote.changes.version, let a = version(base), let b = version(record) { return a == b }
             return (try? Self.encode(base)) == (try? Self.encode(record))
         }
     }

@@ -90,7 +90,7 @@ extension Outbox {
                 // The server's answer, unless a pull saw a newer server version while the write was
                 // on its way.
                 if let known = answer, write.remote != nil, let seen = try write.remote(as: Entity.self),
-                    let version = remote.version, let a = version(known), let b = version(seen), b > a
+                    let version = remote.changes.version, let a = version(known), let b = version(seen), b > a
                 {
                     answer = seen
                 }

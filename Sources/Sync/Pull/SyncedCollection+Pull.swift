@@ -40,7 +40,7 @@ extension SyncedCollection {
     ) async throws(SyncError) -> Bool? {
         // The push before the pull changes only the checkpoint's `lastPush`.
         var checkpoint = checkpoint
-        if checkpoint.walk == nil, remote.cursor == .snapshot {
+        if checkpoint.walk == nil, remote.changes.cursor == .snapshot {
             checkpoint = try await beginWalk(.snapshot, of: target)
         }
         let waiting = try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty)
@@ -68,7 +68,7 @@ extension SyncedCollection {
     /// earlier walk left unfinished is forgotten).
     func beginWalk(_ kind: SyncWalk.Kind, of target: PullTarget) async throws(SyncError) -> SyncCheckpoint {
         let key = target.key
-        let first: SyncCursor? = remote.cursor == .snapshot && kind != .reconcile ? .page(1) : nil
+        let first: SyncCursor? = remote.changes.cursor == .snapshot && kind != .reconcile ? .page(1) : nil
         return try await persist { tx in
             var checkpoint = try Self.checkpoint(key, in: tx)
             try Self.begin(kind, first: first, on: &checkpoint, in: tx)
@@ -103,7 +103,7 @@ extension SyncedCollection {
         while true {
             let exchange: Exchange
             do {
-                exchange = try await self.exchange(listing(remote.changes(position), target))
+                exchange = try await self.exchange(listing(remote.changes.request(position), target))
             } catch {
                 if let scope = target.scope, position == nil || position == .page(1), Self.refuses(error) {
                     throw SyncError(
@@ -111,7 +111,7 @@ extension SyncedCollection {
                         "The server refused the scope \(scope) of \(remote.name) (\(error.description)); nothing of it "
                             + "was applied. Change or drop the scope with scope(to:).", fetchError: error)
                 }
-                guard remote.isCursorRejected(error) else { throw requestError(error, page: position) }
+                guard remote.changes.isCursorRejected(error) else { throw requestError(error, page: position) }
                 let status = error.statusCode.map { "HTTP \($0)" } ?? error.code.description
                 guard position != nil, position != .page(1) else {
                     throw SyncError(
@@ -135,7 +135,7 @@ extension SyncedCollection {
             }
             let page: ChangePage<Entity>
             do {
-                page = try remote.page.extract(from: exchange.data, response: exchange.response)
+                page = try remote.changes.page.extract(from: exchange.data, response: exchange.response)
             } catch {
                 let property = SyncJSON.failedProperty(error)
                 throw SyncError(
@@ -196,17 +196,17 @@ extension SyncedCollection {
     /// The position after `page`.
     func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
     {
-        if let cursor = page.cursor, remote.cursor != .snapshot {
-            switch (remote.cursor, cursor) {
+        if let cursor = page.cursor, remote.changes.cursor != .snapshot {
+            switch (remote.changes.cursor, cursor) {
             case (.keyset, .keyset), (.token, .token): return cursor
             default:
                 throw SyncError(
                     .undecodablePage, collection: remote.name, page: position.map(Self.describe),
                     "A page of \(remote.name) gives the cursor \(Self.describe(cursor)), which is not of the "
-                        + "collection's kind (\(remote.cursor)); see ChangePage.cursor.")
+                        + "collection's kind (\(remote.changes.cursor)); see ChangePage.cursor.")
             }
         }
-        switch remote.cursor {
+        switch remote.changes.cursor {
         case .snapshot:
             if case .page(let number) = position { return .page(number + 1) }
             return .page(2)
@@ -219,7 +219,7 @@ extension SyncedCollection {
             return position
         case .keyset:
             guard let last = page.records.last else { return position }
-            guard let version = remote.version?(last) else {
+            guard let version = remote.changes.version?(last) else {
                 throw SyncError(
                     .undecodablePage, collection: remote.name, record: last.id.databaseValue.identityText,
                     "The record \(remote.name)/\(last.id.databaseValue.identityText) has no version for the keyset cursor."
@@ -231,7 +231,7 @@ extension SyncedCollection {
 
     /// The cursor a keyset run starts from: the overlap before the last applied record.
     func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
-        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.cursor else { return cursor }
+        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.changes.cursor else { return cursor }
         switch (overlap, version) {
         case (.none, _):
             return cursor
@@ -264,9 +264,9 @@ extension SyncedCollection {
         let scoped = target.scope != nil
         // A parent in a group holds the server's deletes of records its children refer to.
         let holding = isParentInGroup
-        let version = remote.version
+        let version = remote.changes.version
         let outbox = outbox
-        let keyset = if case .keyset = remote.cursor { true } else { false }
+        let keyset = if case .keyset = remote.changes.cursor { true } else { false }
         @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
             var checkpoint = try Self.checkpoint(key, in: tx)
             if let walk, var current = checkpoint.walk {

@@ -40,8 +40,8 @@ extension SyncedCollection {
         await (group?.runner ?? runner).idle()
         _ = try await prepare()
         let name = remote.name
-        let kind: SyncWalk.Kind = remote.cursor == .snapshot ? .snapshot : .resync
-        let first: SyncCursor? = remote.cursor == .snapshot ? .page(1) : nil
+        let kind: SyncWalk.Kind = remote.changes.cursor == .snapshot ? .snapshot : .resync
+        let first: SyncCursor? = remote.changes.cursor == .snapshot ? .page(1) : nil
         try await persist { tx in
             var main = try Self.checkpoint(name, in: tx)
             let existing = try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
@@ -186,7 +186,7 @@ extension SyncedCollection {
     /// while rows refer to it, and goes after the children's pull that lets it go. The parents
     /// the looked-up records refer to in turn are looked up too, and stored before them.
     func lookUp(_ identities: [String]) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)? {
-        guard let lookup = remote.lookup else { return nil }
+        guard let lookup = remote.changes.lookup else { return nil }
         let lacking = try await read { tx in try self.lacking(identities, in: tx) }
         guard !lacking.isEmpty else { return nil }
         let wanted = Set(lacking)
@@ -202,7 +202,7 @@ extension SyncedCollection {
                 throw requestError(error, page: "lookup of \(chunk.joined(separator: ", "))")
             }
             do {
-                let page = try remote.page.extract(from: exchange.data, response: exchange.response)
+                let page = try remote.changes.page.extract(from: exchange.data, response: exchange.response)
                 records += page.records.filter { wanted.contains($0.id.databaseValue.identityText) }
             } catch {
                 throw SyncError(

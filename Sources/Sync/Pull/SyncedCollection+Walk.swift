@@ -15,7 +15,7 @@ extension SyncedCollection {
     /// reconciliation that saw records this device holds no row of begins a resync.
     func finishWalk(_ walk: SyncWalk, of target: PullTarget, cursor: SyncCursor?) async throws(SyncError) -> WalkEnd {
         let key = target.key
-        let kind = remote.cursor
+        let kind = remote.changes.cursor
         return try await persist { tx in
             var missing: [String] = []
             // A walk that another began meanwhile replaced (a change of scopes, a reset) prunes

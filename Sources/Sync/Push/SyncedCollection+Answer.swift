@@ -22,7 +22,7 @@ extension SyncedCollection {
         let wait = client.configuration.retryPolicy.backoff(beforeRetry: max(1, attempts))
         let entity: Entity?
         do {
-            entity = try remote.written.extract(from: exchange.data, response: exchange.response)
+            entity = try remote.writes.written.extract(from: exchange.data, response: exchange.response)
         } catch {
             let property = SyncJSON.failedProperty(error)
             return .failed(
@@ -52,10 +52,10 @@ extension SyncedCollection {
         let status = error.statusCode
         let record = try? target(of: write, base: write.base(as: Entity.self))
         switch write.operation {
-        case .create where remote.isAlreadyExisting(error):
+        case .create where remote.writes.isAlreadyExisting(error):
             // A create the server applied before (a retry after a lost answer), or the same record
             // made elsewhere: the server's record holds this one's fields, or is merged with them.
-            guard let read = remote.read, let record else { return .acknowledged(nil) }
+            guard let read = remote.writes.read, let record else { return .acknowledged(nil) }
             switch await current(read(record), record: write.recordID) {
             case .found(let found):
                 return settled(meeting: found, base: try? write.base(as: Entity.self), local: try? write.local(as: Entity.self))
@@ -69,7 +69,7 @@ extension SyncedCollection {
             break
         }
         if status == 412 {
-            guard let read = remote.read, let record else { return .conflict(nil) }
+            guard let read = remote.writes.read, let record else { return .conflict(nil) }
             switch await current(read(record), record: write.recordID) {
             case .found(let found):
                 let base = try? write.base(as: Entity.self)
@@ -109,7 +109,7 @@ extension SyncedCollection {
     /// run ends with ``SyncError/Code-swift.struct/misaddressedWrite`` naming the record.
     func notFound(_ write: PendingWrite, _ record: Entity?, _ error: FetchError) async -> Outcome {
         let gone: Outcome = write.operation == .delete ? .acknowledged(nil) : .conflict(nil)
-        guard let read = remote.read, let record else { return gone }
+        guard let read = remote.writes.read, let record else { return gone }
         switch await current(read(record), record: write.recordID) {
         case .missing: return gone
         case .failed(let outcome): return outcome
@@ -167,7 +167,7 @@ extension SyncedCollection {
             return .failed(classify(error, record: record, attempts: 1))
         }
         let found = answer(exchange, record: record, attempts: 1)
-        if case .missing = found, remote.readsByDefault, !exchange.data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+        if case .missing = found, remote.writes.readsByDefault, !exchange.data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
             let wait = client.configuration.retryPolicy.backoff(beforeRetry: 1)
             return .failed(
                 .retry(

@@ -179,7 +179,7 @@ extension SyncedCollection {
     /// Builds a write's request, after the read its conflict check needs.
     func prepare(_ write: PendingWrite) async -> Prepared {
         var headers: [String: String] = [:]
-        if let header = remote.idempotencyKeyHeader { headers[header] = write.id }
+        if let header = remote.writes.idempotencyKeyHeader { headers[header] = write.id }
         let endpoint: any Endpoint
         do {
             switch write.operation {
@@ -187,7 +187,7 @@ extension SyncedCollection {
                 guard let local = try write.local(as: Entity.self) else {
                     return .settled(.rejected("The create has no record."))
                 }
-                guard let create = remote.create else {
+                guard let create = remote.writes.create else {
                     return .settled(.rejected(Self.noRequest("create", remote.name)))
                 }
                 endpoint = create(local)
@@ -196,12 +196,12 @@ extension SyncedCollection {
                 guard let local = try target(of: write, base: base) else {
                     return .settled(.rejected("The update has no record."))
                 }
-                switch remote.conflictCheck.kind {
+                switch remote.writes.conflictCheck.kind {
                 case .none: break
                 case .ifMatch(let tag):
                     if let base, let tag = tag(base) { headers["If-Match"] = tag }
                 case .readBeforeWrite:
-                    if let read = remote.read, base != nil {
+                    if let read = remote.writes.read, base != nil {
                         switch await current(read(local), record: write.recordID) {
                         case .found(let record):
                             // The server's record moved on: merged field by field. A write it already
@@ -216,12 +216,12 @@ extension SyncedCollection {
                         }
                     }
                 }
-                guard let update = remote.update else {
+                guard let update = remote.writes.update else {
                     return .settled(.rejected(Self.noRequest("update", remote.name)))
                 }
                 endpoint = update(local, base)
             case .delete:
-                guard let delete = remote.delete else {
+                guard let delete = remote.writes.delete else {
                     return .settled(.rejected(Self.noRequest("delete", remote.name)))
                 }
                 guard let record = try target(of: write, base: write.base(as: Entity.self)) else {

@@ -85,11 +85,12 @@ public enum NotesAPI {
         at base: URL, overlap: KeysetOverlap = .time(.seconds(5)), pageSize: Int = 50,
         conflictCheck: ConflictCheck<Note> = .readBeforeWrite, reconcileEvery: Duration? = nil, batchSize: Int? = nil
     ) -> RemoteCollection<Note> {
-        RemoteCollection<Note>(
-            name: "notes",
-            cursor: .keyset(overlap: overlap),
+        var notes = RemoteCollection<Note>(
+            "notes",
+            changes: .keyset(
+            overlap: overlap,
             version: { note in RecordVersion(note.updated) },
-            changes: { cursor in
+            request: { cursor in
                 var items = [URLQueryItem(name: "limit", value: String(pageSize))]
                 if case .keyset(let version, let id) = cursor {
                     items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
@@ -109,7 +110,8 @@ public enum NotesAPI {
                 }
                 let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
                 return ChangePage(records: records, deleted: deleted, hasMore: page.hasMore, cursor: cursor)
-            },
+            }),
+            writes: RecordWrites(
             create: { note in
                 NotesRequest(
                     baseURL: base, path: "/notes", method: .post,
@@ -123,8 +125,8 @@ public enum NotesAPI {
             },
             delete: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)", method: .delete) },
             read: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)") },
-            conflictCheck: conflictCheck,
-            identities: reconcileEvery.map { interval in
+            conflictCheck: conflictCheck))
+        notes.identities = reconcileEvery.map { interval in
                 IdentityListing(
                     every: interval,
                     request: { after in
@@ -139,12 +141,13 @@ public enum NotesAPI {
                         let page = try JSONDecoder().decode(IdentityPage.self, from: data)
                         return (page.ids, page.hasMore)
                     })
-            },
-            batch: batchSize.map { size in
-                .jsonRequests(maximumCount: size) { body in
-                    NotesRequest(baseURL: base, path: "/batch", method: .post, body: body)
-                }
-            })
+            }
+        notes.batch = batchSize.map { size in
+            .jsonRequests(maximumCount: size) { body in
+                NotesRequest(baseURL: base, path: "/batch", method: .post, body: body)
+            }
+        }
+        return notes
     }
 
     /// A client for the harness: quick backoff, no retries of its own (the outbox retries).

@@ -37,7 +37,7 @@ func syncOnce(store path: String, base: URL, overlap: Int64, concurrency: Int) a
     defer { store.close() }
     var notes = NotesAPI.collection(
         at: base, overlap: .time(.milliseconds(overlap)), pageSize: 5, conflictCheck: .none)
-    if withoutKeys { notes.idempotencyKeyHeader = nil }
+    if withoutKeys { notes.writes.idempotencyKeyHeader = nil }
     do {
         let mirror = try SyncedCollection(notes, store: store, client: NotesAPI.client(), concurrency: concurrency)
         let report = try await mirror.sync()

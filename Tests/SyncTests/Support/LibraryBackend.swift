@@ -418,11 +418,12 @@ final class LibraryFixture: Sendable {
         reconciling: Bool = false
     ) -> RemoteCollection<E> where E.ID == String {
         let base = backend.baseURL
-        return RemoteCollection<E>(
-            name: name,
-            cursor: .keyset(overlap: .none),
+        var remote = RemoteCollection<E>(
+            name,
+            changes: .keyset(
+            overlap: .none,
             version: { RecordVersion(version($0)) },
-            changes: { cursor in
+            request: { cursor in
                 var items = [URLQueryItem(name: "limit", value: String(pageSize))]
                 if case .keyset(let version, let id) = cursor {
                     items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
@@ -436,19 +437,19 @@ final class LibraryFixture: Sendable {
                     hasMore: page.hasMore,
                     cursor: page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) },
                     remaining: page.remaining)
-            },
+            }),
+            writes: RecordWrites(
             create: { record in LibraryRequest(baseURL: base, path: "/\(name)", method: .post, body: .json(record)) },
             update: { record, _ in
                 LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .patch, body: .json(record))
             },
             delete: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .delete) },
-            read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") },
-            lookup: { ids in
-                LibraryRequest(
-                    baseURL: base, path: "/lookup/\(name)", queryItems: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
-            },
-            conflictCheck: .none,
-            identities: reconciling
+            read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") }))
+        remote.changes.lookup = { ids in
+            LibraryRequest(
+                baseURL: base, path: "/lookup/\(name)", queryItems: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
+        }
+        remote.identities = reconciling
                 ? IdentityListing(
                     every: .zero,
                     request: { after in
@@ -456,7 +457,8 @@ final class LibraryFixture: Sendable {
                             baseURL: base, path: "/ids/\(name)", queryItems: [URLQueryItem(name: "after", value: after ?? "")])
                     },
                     page: Extraction.decode(LibraryIDs.self).map { ($0.ids, $0.hasMore) })
-                : nil)
+                : nil
+        return remote
     }
 
     func authors() throws -> SyncedCollection<Author> {
