@@ -75,7 +75,8 @@ enum DocNotes {
     }
 
     static func rest(server: URL) -> [RemoteCollection<RESTNote>] {
-        let notes = RemoteCollection<RESTNote>.rest("notes", at: server.appendingPathComponent("notes"), version: \.updated)
+        typealias Note = RESTNote
+        let notes = RemoteCollection<Note>.rest("notes", at: server.appendingPathComponent("notes"), version: \.updated)
         let renamed = RemoteCollection<RESTNote>.rest(
             "notes", at: server.appendingPathComponent("notes"), version: \.updated,
             listing:

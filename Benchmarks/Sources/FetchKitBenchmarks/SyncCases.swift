@@ -121,8 +121,10 @@ final class SyncBenchServer: Sendable {
     static func collection(base: URL, pageSize: Int, list path: String = "/records") -> RemoteCollection<SyncedNote> {
         let size = pageSize
         return RemoteCollection<SyncedNote>(
-            name: "records", cursor: .keyset(overlap: .none), version: { RecordVersion($0.updated) },
-            changes: { cursor in
+            "records",
+            changes: .keyset(
+            overlap: .none, version: { RecordVersion($0.updated) },
+            request: { cursor in
                 var endpoint = SyncBenchEndpoint(
                     baseURL: base, path: path, queryItems: [URLQueryItem(name: "limit", value: String(size))])
                 if case .keyset(let version, let id) = cursor {
@@ -133,14 +135,15 @@ final class SyncBenchServer: Sendable {
                 return endpoint
             },
             // The extraction the hand side fetches with: `.decode` (PathDecoder).
-            page: Extraction.decode(SyncedPage.self).map { page in ChangePage(records: page.items, hasMore: page.hasMore) },
+            page: Extraction.decode(SyncedPage.self).map { page in ChangePage(records: page.items, hasMore: page.hasMore) }),
+            writes: RecordWrites(
             create: { note in
                 SyncBenchEndpoint(
                     baseURL: base, path: "/records", method: .post,
                     body: .json(["id": note.id, "title": note.title, "body": note.body]))
             },
             update: { note, _ in SyncBenchEndpoint(baseURL: base, path: "/records/\(note.id)", method: .patch) },
-            delete: { record in SyncBenchEndpoint(baseURL: base, path: "/records/\(record.id)", method: .delete) })
+            delete: { record in SyncBenchEndpoint(baseURL: base, path: "/records/\(record.id)", method: .delete) }))
     }
 }
 

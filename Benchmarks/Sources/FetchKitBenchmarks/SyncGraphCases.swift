@@ -44,10 +44,12 @@ func graphCollection<E: StoredEntity>(_ name: String, _ type: E.Type, base: URL,
     -> RemoteCollection<E>
 {
     RemoteCollection<E>(
-        name: name, cursor: .token,
-        changes: { _ in SyncBenchEndpoint(baseURL: base, path: "/\(name)") },
-        page: Extraction.decode(GraphPage.self).map { _ in ChangePage(records: [], hasMore: false, cursor: .token("0")) },
-        create: { record in SyncBenchEndpoint(baseURL: base, path: "/\(name)", method: .post, body: .json(body(record))) })
+        name,
+        changes: .token(
+            request: { _ in SyncBenchEndpoint(baseURL: base, path: "/\(name)") },
+            page: Extraction.decode(GraphPage.self).map { _ in ChangePage(records: [], hasMore: false, cursor: .token("0")) }),
+        writes: RecordWrites(
+            create: { record in SyncBenchEndpoint(baseURL: base, path: "/\(name)", method: .post, body: .json(body(record))) }))
 }
 
 struct GraphPage: Decodable, Sendable {

@@ -62,8 +62,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     ///     by default. Writes of one record are always sent one after another.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/misuse`` for a description that
     ///   cannot work, naming what is missing: a keyset cursor without
-    ///   ``RemoteCollection/version``, or ``ConflictCheck/readBeforeWrite`` without
-    ///   ``RemoteCollection/read``.
+    ///   ``ChangeFeed/version``, or ``ConflictCheck/readBeforeWrite`` without
+    ///   ``RecordWrites/read``.
     public init(
         _ remote: RemoteCollection<Entity>, store: ObjectStore, client: FetchClient,
         conflicts: ConflictPolicy<Entity> = .serverWins, concurrency: Int = 4

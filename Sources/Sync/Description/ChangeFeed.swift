@@ -18,7 +18,7 @@ public import Persistence
 /// - ``snapshot(version:request:page:)``: no change feed; the whole collection, walked page by
 ///   page on every run.
 ///
-/// ``rest(at:version:pageSize:)`` is a keyset feed of a plain REST list, described by its URL.
+/// ``rest(at:version:pageSize:listing:)`` is a keyset feed of a plain REST list, described by its URL.
 public struct ChangeFeed<Entity: StoredEntity>: Sendable {
     /// How the feed pages its changes.
     public let cursor: CursorKind

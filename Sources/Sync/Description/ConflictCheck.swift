@@ -23,7 +23,7 @@ public struct ConflictCheck<Entity: StoredEntity>: Sendable {
     }
 
     /// The client checks, for backends without `If-Match` (PocketBase): it reads the record
-    /// (``RemoteCollection/read``) and compares its version with the base's before sending the
+    /// (``RecordWrites/read``) and compares its version with the base's before sending the
     /// update. A change landing between that read and the update is not seen: the race window
     /// is one round trip.
     public static var readBeforeWrite: ConflictCheck { ConflictCheck(kind: .readBeforeWrite) }

@@ -4,7 +4,7 @@ public enum CursorKind: Sendable, Hashable {
     /// identity: `updated > T || (updated = T && id > I)` (PocketBase, most REST APIs). Each run
     /// starts `overlap` before the last applied record and re-reads what it finds there
     /// idempotently, because commits can land out of timestamp order. Needs
-    /// ``RemoteCollection/version``.
+    /// ``ChangeFeed/version``.
     case keyset(overlap: KeysetOverlap)
     /// An opaque token or link the server hands back: Microsoft Graph's `@odata.nextLink` and
     /// `@odata.deltaLink`, Google's `pageToken` and `nextSyncToken`, CouchDB's `since` sequence.

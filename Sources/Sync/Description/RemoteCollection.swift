@@ -11,7 +11,7 @@ public import Persistence
 ///
 /// A ``SyncedCollection`` keeps the collection in an `ObjectStore` from this description; nothing in it
 /// is specific to one backend. Presets describe the common shapes in one call:
-/// ``pocketBase(_:at:version:pageSize:reconciling:)`` and ``rest(_:at:version:pageSize:)``. Any other
+/// ``pocketBase(_:at:version:pageSize:reconciling:)`` and ``rest(_:at:version:pageSize:listing:)``. Any other
 /// API is described by its two parts, a keyset-paged list with tombstones for one:
 ///
 /// ```swift

@@ -12,7 +12,7 @@ public import Foundation
 /// and `If-Match` headers, a read before an update), then sends up to ``maximumCount`` of them
 /// in one request built by ``request`` and reads one answer per write with ``answers``. Each
 /// answer is judged as the write's own response would be: `2xx` acknowledges it (its body read
-/// by ``RemoteCollection/written``), an error status is handled as the same status alone (a
+/// by ``RecordWrites/written``), an error status is handled as the same status alone (a
 /// create that already exists confirmed by a read, a delete that meets `404` done once a read finds the record gone, a refusal
 /// parked as rejected).
 ///
@@ -74,7 +74,7 @@ public struct WriteBatch: Sendable {
     /// (the batch request carries the client's).
     ///
     /// ```swift
-    /// batch: .jsonRequests(maximumCount: 50) { body in
+    /// notes.batch = .jsonRequests(maximumCount: 50) { body in
     ///     PocketBaseRequest(path: "/api/batch", method: .post, body: body)
     /// }
     /// ```

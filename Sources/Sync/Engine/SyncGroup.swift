@@ -24,7 +24,7 @@ public import Persistence
 ///   hears of every row the rule changed (`deny` refuses the delete while children refer to it).
 /// - **Pulls:** parents are pulled before children. A page whose record refers to a parent the
 ///   store does not hold (created on the server after the parents were pulled) pulls the parent's
-///   collection again, looks up the parents still missing (``RemoteCollection/lookup``: a parent
+///   collection again, looks up the parents still missing (``ChangeFeed/lookup``: a parent
 ///   outside its collection's scopes), and applies the page then, whole, with them in its
 ///   transaction; a parent the server never sends fails the
 ///   run with ``SyncError/Code-swift.struct/missingParent`` naming both records, and nothing of the

@@ -73,7 +73,7 @@ extension Outbox {
     }
 
     /// The keys of `keys` that make up the record's version: putting `changed`'s value into
-    /// `reference` changes the reference's version (``RemoteCollection/version``). The server
+    /// `reference` changes the reference's version (``ChangeFeed/version``). The server
     /// stamps them; no side's change to them is a change.
     func versionKeys(_ keys: Set<String>, of reference: RecordFields, changedTo changed: RecordFields) -> Set<String> {
         guard let version = remote.changes.version, !keys.isEmpty,

@@ -179,7 +179,7 @@ extension SyncedCollection {
     }
 
     /// Reads the records of `identities` this store does not hold with
-    /// ``RemoteCollection/lookup``, and returns what stores them (in the transaction of the page
+    /// ``ChangeFeed/lookup``, and returns what stores them (in the transaction of the page
     /// that needs them), or `nil` when the collection has no lookup or holds them all.
     ///
     /// A record looked up in a collection pulled by scopes is held as a group's parent: it stays

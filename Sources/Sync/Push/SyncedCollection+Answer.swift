@@ -155,7 +155,7 @@ extension SyncedCollection {
     }
 
     /// Reads the server's record: `.missing` when the server answers `404` or `410`, or a body
-    /// that a reader of your own (``RemoteCollection/written``) maps to no record (a soft delete,
+    /// that a reader of your own (``RecordWrites/written``) maps to no record (a soft delete,
     /// a tombstone). With the default reader, JSON that is not the record is an error: the write
     /// stays queued, and nothing is taken for deleted.
     func current(_ endpoint: any Endpoint, record: String) async -> Current {
