@@ -1,9 +1,9 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Locking
 import Persistence
 import Sync
-import Locking
 import SyncHarness
 import TestSupport
 import Testing
@@ -20,7 +20,10 @@ struct BadInputTests {
     static let lies: [(name: String, answer: StubResponse)] = [
         ("a page of HTML", .text("<html><body>502 Bad Gateway</body></html>")),
         ("a record cut short", .json(#"{"id":"a","title":"one","bo"#)),
-        ("another record", .json(#"{"id":"zz","title":"someone else's","body":"","updated":"2026-11-25 10:00:00.000Z"}"#)),
+        (
+            "another record",
+            .json(#"{"id":"zz","title":"someone else's","body":"","updated":"2026-11-25 10:00:00.000Z"}"#)
+        ),
     ]
 
     @Test(
@@ -68,7 +71,8 @@ struct BadInputTests {
     @Test("A page that does not decode names the page and the property; the status says so")
     func undecodablePageNamesTheProperty() async throws {
         let fixture = try SyncFixture()
-        fixture.backend.server.route("GET", "/notes", respond: .json(#"{"items":[{"id":"a","updated":"x"},{"id":2}],"hasMore":false}"#))
+        fixture.backend.server.route(
+            "GET", "/notes", respond: .json(#"{"items":[{"id":"a","updated":"x"},{"id":2}],"hasMore":false}"#))
         let mirror = try fixture.mirror()
         let error = await #expect(throws: SyncError.self) { try await mirror.sync() }
         #expect(error?.code == .undecodablePage)
@@ -80,7 +84,9 @@ struct BadInputTests {
         #expect(try fixture.local().isEmpty)
     }
 
-    @Test("A record the schema cannot store fails its page naming the record and the property; nothing of the page is applied")
+    @Test(
+        "A record the schema cannot store fails its page naming the record and the property; nothing of the page is applied"
+    )
     func recordTheStoreRefuses() async throws {
         let catalogue = try Catalogue()
         let folder = try TemporaryDirectory(prefix: "BadInputTests")
@@ -106,7 +112,9 @@ struct BadInputTests {
         #expect(error?.persistenceError?.code == .uniqueKeyViolation)
         #expect(await mirror.status.error?.record == "t4")
         // The first page is applied with its cursor; nothing of the second.
-        let stored = try store.context.readAndWait { tx in try tx.fetch(Query<Tag>(sortedBy: [Tag.slugField.ascending()])) }
+        let stored = try store.context.readAndWait { tx in
+            try tx.fetch(Query<Tag>(sortedBy: [Tag.slugField.ascending()]))
+        }
         #expect(stored.map(\.id) == ["t2", "t1"])
 
         // The server mends its data: the next sync resumes at the second page.
@@ -154,22 +162,25 @@ private final class Catalogue: Sendable {
         return RemoteCollection<Tag>(
             "tags",
             changes: .keyset(
-            overlap: .none, version: { RecordVersion($0.updated) },
-            request: { cursor in
-                var items: [URLQueryItem] = []
-                if case .keyset(let version, let id) = cursor {
-                    items = [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
-                }
-                return TagsRequest(baseURL: base, queryItems: items)
-            },
-            page: .custom { data, _ in
-                struct Page: Decodable {
-                    var items: [Tag]
-                    var hasMore: Bool
-                }
-                let page = try JSONDecoder().decode(Page.self, from: data)
-                return ChangePage(records: page.items, hasMore: page.hasMore)
-            }))
+                overlap: .none, version: { RecordVersion($0.updated) },
+                request: { cursor in
+                    var items: [URLQueryItem] = []
+                    if case .keyset(let version, let id) = cursor {
+                        items = [
+                            URLQueryItem(name: "after", value: version.description),
+                            URLQueryItem(name: "afterID", value: id),
+                        ]
+                    }
+                    return TagsRequest(baseURL: base, queryItems: items)
+                },
+                page: .custom { data, _ in
+                    struct Page: Decodable {
+                        var items: [Tag]
+                        var hasMore: Bool
+                    }
+                    let page = try JSONDecoder().decode(Page.self, from: data)
+                    return ChangePage(records: page.items, hasMore: page.hasMore)
+                }))
     }
 }
 

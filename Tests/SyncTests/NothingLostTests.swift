@@ -92,7 +92,8 @@ struct NothingLostTests {
         // An update request addressed where the server has nothing (a wrong id or path).
         let base = fixture.backend.baseURL
         collection.writes.update = { note, _ in
-            TestRequest(baseURL: base, path: "/notes/wrong-\(note.id)", method: .patch, body: .json(["title": note.title]))
+            TestRequest(
+                baseURL: base, path: "/notes/wrong-\(note.id)", method: .patch, body: .json(["title": note.title]))
         }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try await mirror.sync()
@@ -139,7 +140,9 @@ struct NothingLostTests {
         // The read answers a list that no longer holds the record, as a soft-deleted record that
         // the reader maps to none: no record, and no error.
         let base = fixture.backend.baseURL
-        collection.writes.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        collection.writes.read = { _ in
+            TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")])
+        }
         // A reader of its own: a body that is not a note is no note (the listing's answer here).
         collection.writes.written = .custom { data, _ in try? JSONDecoder().decode(Note.self, from: data) }
         collection.writes.update = { note, _ in
@@ -165,7 +168,9 @@ struct NothingLostTests {
         fixture.backend.put("a", title: "server")
         var collection = NotesAPI.collection(at: fixture.backend.baseURL)
         let base = fixture.backend.baseURL
-        collection.writes.read = { _ in TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")]) }
+        collection.writes.read = { _ in
+            TestRequest(baseURL: base, path: "/notes", queryItems: [URLQueryItem(name: "limit", value: "0")])
+        }
         let mirror = try SyncedCollection(collection, store: fixture.store, client: NotesAPI.client())
         try await mirror.sync()
         fixture.backend.put("a", title: "server again")
@@ -189,12 +194,14 @@ struct NothingLostTests {
         case snapshotNoVersion
     }
 
-    @Test("An edit after two lost answers ends on the server and the device, with no conflict", arguments: Shape.allCases)
+    @Test(
+        "An edit after two lost answers ends on the server and the device, with no conflict", arguments: Shape.allCases)
     func editAfterLostAnswers(shape: Shape) async throws {
         let fixture = try SyncFixture()
         fixture.backend.honourKeys(false)
         var collection = NotesAPI.collection(
-            at: fixture.backend.baseURL, pageSize: 50, conflictCheck: shape == .keysetNoCheck ? .none : .readBeforeWrite)
+            at: fixture.backend.baseURL, pageSize: 50, conflictCheck: shape == .keysetNoCheck ? .none : .readBeforeWrite
+        )
         if shape == .snapshotNoVersion {
             collection.changes = .snapshot(request: collection.changes.request, page: collection.changes.page)
         }
@@ -282,7 +289,8 @@ final class CardDevice: Sendable {
     init(_ fixture: SyncFixture, file: String = "cards.sqlite") throws {
         folder = try TemporaryDirectory(prefix: "NothingLostTests")
         store = try ObjectStore(at: folder.file(file), entities: [Card.self] + SyncSchema.entities)
-        mirror = try SyncedCollection(Self.collection(at: fixture.backend.baseURL), store: store, client: NotesAPI.client())
+        mirror = try SyncedCollection(
+            Self.collection(at: fixture.backend.baseURL), store: store, client: NotesAPI.client())
     }
 
     deinit {
@@ -326,36 +334,42 @@ final class CardDevice: Sendable {
         var cards = RemoteCollection<Card>(
             "cards",
             changes: .keyset(
-            overlap: .none, version: { RecordVersion($0.updated) },
-            request: { cursor in
-                var items = [URLQueryItem(name: "limit", value: "50")]
-                if case .keyset(let version, let id) = cursor {
-                    items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
-                }
-                return TestRequest(baseURL: base, path: "/notes", queryItems: items)
-            },
-            page: .custom { data, _ in
-                let page = try JSONDecoder().decode(Page.self, from: data)
-                let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
-                return ChangePage(
-                    records: page.items.filter { $0.deleted != true }.map(\.card),
-                    deleted: page.items.filter { $0.deleted == true }.map(\.body), hasMore: page.hasMore, cursor: cursor)
-            }),
+                overlap: .none, version: { RecordVersion($0.updated) },
+                request: { cursor in
+                    var items = [URLQueryItem(name: "limit", value: "50")]
+                    if case .keyset(let version, let id) = cursor {
+                        items += [
+                            URLQueryItem(name: "after", value: version.description),
+                            URLQueryItem(name: "afterID", value: id),
+                        ]
+                    }
+                    return TestRequest(baseURL: base, path: "/notes", queryItems: items)
+                },
+                page: .custom { data, _ in
+                    let page = try JSONDecoder().decode(Page.self, from: data)
+                    let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
+                    return ChangePage(
+                        records: page.items.filter { $0.deleted != true }.map(\.card),
+                        deleted: page.items.filter { $0.deleted == true }.map(\.body), hasMore: page.hasMore,
+                        cursor: cursor)
+                }),
             writes: RecordWrites(
-            create: { card in
-                TestRequest(
-                    baseURL: base, path: "/notes", method: .post,
-                    body: .json(["id": address(card), "title": card.title, "body": card.id]))
-            },
-            update: { card, _ in
-                TestRequest(
-                    baseURL: base, path: "/notes/\(address(card))", method: .patch,
-                    body: .json(["title": card.title, "body": card.id]))
-            },
-            delete: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))", method: .delete) },
-            read: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))") },
-            written: .custom { data, _ in data.isEmpty ? nil : try JSONDecoder().decode(Listed.self, from: data).card },
-            conflictCheck: .readBeforeWrite))
+                create: { card in
+                    TestRequest(
+                        baseURL: base, path: "/notes", method: .post,
+                        body: .json(["id": address(card), "title": card.title, "body": card.id]))
+                },
+                update: { card, _ in
+                    TestRequest(
+                        baseURL: base, path: "/notes/\(address(card))", method: .patch,
+                        body: .json(["title": card.title, "body": card.id]))
+                },
+                delete: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))", method: .delete) },
+                read: { card in TestRequest(baseURL: base, path: "/notes/\(address(card))") },
+                written: .custom { data, _ in
+                    data.isEmpty ? nil : try JSONDecoder().decode(Listed.self, from: data).card
+                },
+                conflictCheck: .readBeforeWrite))
         cards.serverID = \Card.noteID
         return cards
     }
@@ -465,7 +479,9 @@ struct SaveAsTests {
         #expect(fixture.backend.notes["a"]?.title == "kept title")
         #expect(fixture.backend.applications["create:kept title"] == 1)
         let error = #expect(throws: SyncError.self) {
-            try fixture.store.context.persistAndWait { tx in try mirror.save(Note(id: "a", title: "x"), as: .delete, in: tx) }
+            try fixture.store.context.persistAndWait { tx in
+                try mirror.save(Note(id: "a", title: "x"), as: .delete, in: tx)
+            }
         }
         #expect(error?.code == .misuse)
     }

@@ -116,7 +116,8 @@ struct RESTPresetTests {
                         + #"{"id":"b","title":"B","stamp":"2026-11-27 09:00:01.000Z"}]},"more":true}"#)
             }
             // The second page is asked from the first page's last item, under the API's own names.
-            guard query["since"] == "2026-11-27 09:00:01.000Z", query["sinceID"] == "b", query["count"] == "2", page == 2
+            guard query["since"] == "2026-11-27 09:00:01.000Z", query["sinceID"] == "b", query["count"] == "2",
+                page == 2
             else { return .json(#"{"message":"unexpected \#(request.target)"}"#, status: 400) }
             return .json(
                 #"{"data":{"notes":[{"id":"a","gone":true,"stamp":"2026-11-27 09:00:02.000Z"}]},"more":false}"#)
@@ -128,7 +129,8 @@ struct RESTPresetTests {
         let notes = RemoteCollection<Stamped>.rest(
             "notes", at: URL(string: "https://api.example.invalid/v2/notes")!, version: \.stamp, pageSize: 2,
             listing: RESTListing(
-                after: "since", afterID: "sinceID", limit: "count", items: "data.notes", hasMore: "more", deleted: "gone",
+                after: "since", afterID: "sinceID", limit: "count", items: "data.notes", hasMore: "more",
+                deleted: "gone",
                 version: "stamp"))
         // The client's base URL replaces the preset's origin and keeps its path.
         let client = FetchClient { $0.baseURL = server.baseURL }
@@ -147,7 +149,8 @@ struct RESTPresetTests {
         defer { server.stop() }
         server.route("GET", "/notes") { request in
             if request.queryItems.contains(where: { $0.name == "after" }) { return .json("[]") }
-            return .json(#"[{"id":"a","title":"A","body":"","updated":"1"},{"id":"b","title":"B","body":"","updated":"2"}]"#)
+            return .json(
+                #"[{"id":"a","title":"A","body":"","updated":"1"},{"id":"b","title":"B","body":"","updated":"2"}]"#)
         }
         let folder = try TemporaryDirectory(prefix: "RESTPreset-bare")
         defer { folder.remove() }
@@ -171,7 +174,8 @@ struct RESTPresetTests {
         server.route("GET", "/notes") { request in
             if request.queryItems.contains(where: { $0.name == "after" }) { return .json(#"{"items":[]}"#) }
             return .json(
-                #"{"items":[{"id":"a/b","title":"slash","body":"","updated":"1"},{"id":"..","title":"dots","body":"","updated":"2"}]}"#)
+                #"{"items":[{"id":"a/b","title":"slash","body":"","updated":"1"},{"id":"..","title":"dots","body":"","updated":"2"}]}"#
+            )
         }
         server.route("DELETE", "/notes/*") { _ in .status(204) }
         let folder = try TemporaryDirectory(prefix: "RESTPreset-hostile")
@@ -179,7 +183,8 @@ struct RESTPresetTests {
         let store = try ObjectStore(at: folder.file("notes.sqlite"), entities: [RESTNote.self] + SyncSchema.entities)
         defer { store.close() }
         let mirror = try SyncedCollection(
-            RemoteCollection<RESTNote>.rest("notes", at: server.baseURL.appendingPathComponent("notes"), version: \.updated),
+            RemoteCollection<RESTNote>.rest(
+                "notes", at: server.baseURL.appendingPathComponent("notes"), version: \.updated),
             store: store, client: NotesAPI.client())
         try await mirror.sync()
         try store.context.persistAndWait { tx in

@@ -22,7 +22,9 @@ struct TokenCursorTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("A first sync walks the feed page by page; a later one brings changes and deletions from the token", arguments: Style.allCases)
+    @Test(
+        "A first sync walks the feed page by page; a later one brings changes and deletions from the token",
+        arguments: Style.allCases)
     func incremental(style: Style) async throws {
         let feed = try ChangeFeed()
         for index in 0..<5 { feed.put("d\(index)", title: "doc \(index)") }
@@ -34,7 +36,9 @@ struct TokenCursorTests {
         feed.put("d1", title: "changed")
         feed.remove("d3")
         feed.put("d9", title: "new")
-        try fixture.store.context.persistAndWait { tx in try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx) }
+        try fixture.store.context.persistAndWait { tx in
+            try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx)
+        }
         let before = feed.listRequests
         let second = try await fixture.mirror.sync()
         // Three changes from the token (two pages), and this device's own write read back.
@@ -49,7 +53,9 @@ struct TokenCursorTests {
         #expect(try fixture.local() == feed.documents)
     }
 
-    @Test("An expired token starts one full resync: deletions it missed are pruned, unsent writes kept", arguments: Style.allCases)
+    @Test(
+        "An expired token starts one full resync: deletions it missed are pruned, unsent writes kept",
+        arguments: Style.allCases)
     func expiredToken(style: Style) async throws {
         let feed = try ChangeFeed()
         for index in 0..<4 { feed.put("d\(index)", title: "doc \(index)") }
@@ -60,7 +66,9 @@ struct TokenCursorTests {
         // The server compacts its log: the device's token no longer means anything.
         feed.compact()
         feed.failWrites(1)
-        try fixture.store.context.persistAndWait { tx in try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx) }
+        try fixture.store.context.persistAndWait { tx in
+            try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx)
+        }
         let error = await #expect(throws: SyncError.self) { try await fixture.mirror.sync() }
         #expect(error?.code == .requestFailed)
         #expect(error?.record == "mine")
@@ -77,7 +85,9 @@ struct TokenCursorTests {
 }
 
 extension TokenCursorTests {
-    @Test("A resync whose own token expires ends the run; the next run resyncs from the start, writes kept", arguments: Style.allCases)
+    @Test(
+        "A resync whose own token expires ends the run; the next run resyncs from the start, writes kept",
+        arguments: Style.allCases)
     func resyncTokenExpires(style: Style) async throws {
         let feed = try ChangeFeed()
         for index in 0..<6 { feed.put("d\(index)", title: "doc \(index)") }
@@ -89,7 +99,9 @@ extension TokenCursorTests {
         // its next token is refused too (list 3).
         feed.compact(atListFromNow: 3)
         feed.failWrites(1)
-        try fixture.store.context.persistAndWait { tx in try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx) }
+        try fixture.store.context.persistAndWait { tx in
+            try fixture.mirror.save(Doc(id: "mine", title: "local"), in: tx)
+        }
         let error = await #expect(throws: SyncError.self) { try await fixture.mirror.sync() }
         #expect(error?.code == .cursorRejected)
         feed.put("d9", title: "new")
@@ -198,17 +210,19 @@ private struct Fixture {
         let collection = RemoteCollection<Doc>(
             "docs", changes: .token(request: changes, page: .custom(page)),
             writes: RecordWrites(
-            create: { doc in
-                FeedRequest(
-                    url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
-                    body: .json(["title": doc.title]))
-            },
-            update: { doc, _ in
-                FeedRequest(
-                    url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
-                    body: .json(["title": doc.title]))
-            },
-            delete: { doc in FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete) }))
+                create: { doc in
+                    FeedRequest(
+                        url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
+                        body: .json(["title": doc.title]))
+                },
+                update: { doc, _ in
+                    FeedRequest(
+                        url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .put,
+                        body: .json(["title": doc.title]))
+                },
+                delete: { doc in
+                    FeedRequest(url: base.appendingPathComponent("docs/\(doc.id)"), queryItems: [], method: .delete)
+                }))
         mirror = try SyncedCollection(collection, store: store, client: NotesAPI.client())
     }
 
@@ -342,7 +356,8 @@ private final class ChangeFeed: Sendable {
     var listRequests: Int { state.withLock { $0.lists } }
     /// The documents the server has, by identity.
     var documents: [String: String] {
-        state.withLock { state in state.entries.values.filter { !$0.deleted }.reduce(into: [:]) { $0[$1.id] = $1.title } }
+        state.withLock { state in state.entries.values.filter { !$0.deleted }.reduce(into: [:]) { $0[$1.id] = $1.title }
+        }
     }
 
     private static func countList(_ state: inout State) {

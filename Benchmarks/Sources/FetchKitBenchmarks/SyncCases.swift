@@ -55,7 +55,8 @@ final class SyncBenchServer: Sendable {
             SyncedNote(
                 id: String(format: "rec%07d", index), title: "Record \(index)",
                 body: "A body of a few words for record \(index).",
-                updated: String(format: "2026-11-25 10:%02d:%02d.%03dZ", (index / 60_000) % 60, (index / 1000) % 60, index % 1000))
+                updated: String(
+                    format: "2026-11-25 10:%02d:%02d.%03dZ", (index / 60_000) % 60, (index / 1000) % 60, index % 1000))
         }
         keys = records.map { $0.updated + " " + $0.id }
         var bodies: [Int: Data] = [:]
@@ -69,7 +70,9 @@ final class SyncBenchServer: Sendable {
         server.route("POST", "/records") { request in
             // The created record, as a server answers: its id read from the body (the same small
             // work for both sides).
-            .json(#"{"id":"\#(Self.createdID(request.body))","title":"t","body":"b","updated":"2026-11-25 11:00:00.000Z"}"#)
+            .json(
+                #"{"id":"\#(Self.createdID(request.body))","title":"t","body":"b","updated":"2026-11-25 11:00:00.000Z"}"#
+            )
         }
         try server.start()
     }
@@ -123,27 +126,30 @@ final class SyncBenchServer: Sendable {
         return RemoteCollection<SyncedNote>(
             "records",
             changes: .keyset(
-            overlap: .none, version: { RecordVersion($0.updated) },
-            request: { cursor in
-                var endpoint = SyncBenchEndpoint(
-                    baseURL: base, path: path, queryItems: [URLQueryItem(name: "limit", value: String(size))])
-                if case .keyset(let version, let id) = cursor {
-                    endpoint.queryItems += [
-                        URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id),
-                    ]
-                }
-                return endpoint
-            },
-            // The extraction the hand side fetches with: `.decode` (PathDecoder).
-            page: Extraction.decode(SyncedPage.self).map { page in ChangePage(records: page.items, hasMore: page.hasMore) }),
+                overlap: .none, version: { RecordVersion($0.updated) },
+                request: { cursor in
+                    var endpoint = SyncBenchEndpoint(
+                        baseURL: base, path: path, queryItems: [URLQueryItem(name: "limit", value: String(size))])
+                    if case .keyset(let version, let id) = cursor {
+                        endpoint.queryItems += [
+                            URLQueryItem(name: "after", value: version.description),
+                            URLQueryItem(name: "afterID", value: id),
+                        ]
+                    }
+                    return endpoint
+                },
+                // The extraction the hand side fetches with: `.decode` (PathDecoder).
+                page: Extraction.decode(SyncedPage.self).map { page in
+                    ChangePage(records: page.items, hasMore: page.hasMore)
+                }),
             writes: RecordWrites(
-            create: { note in
-                SyncBenchEndpoint(
-                    baseURL: base, path: "/records", method: .post,
-                    body: .json(["id": note.id, "title": note.title, "body": note.body]))
-            },
-            update: { note, _ in SyncBenchEndpoint(baseURL: base, path: "/records/\(note.id)", method: .patch) },
-            delete: { record in SyncBenchEndpoint(baseURL: base, path: "/records/\(record.id)", method: .delete) }))
+                create: { note in
+                    SyncBenchEndpoint(
+                        baseURL: base, path: "/records", method: .post,
+                        body: .json(["id": note.id, "title": note.title, "body": note.body]))
+                },
+                update: { note, _ in SyncBenchEndpoint(baseURL: base, path: "/records/\(note.id)", method: .patch) },
+                delete: { record in SyncBenchEndpoint(baseURL: base, path: "/records/\(record.id)", method: .delete) }))
     }
 }
 
@@ -210,10 +216,12 @@ func syncCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             let server = try pull()
             let store = try freshStore("outbox")
             defer { store.close() }
-            let mirror = try SyncedCollection(server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
+            let mirror = try SyncedCollection(
+                server.collection(list: "/empty"), store: store, client: client, concurrency: 4)
             try store.context.persistAndWait { tx in
                 for index in 0..<drainCount {
-                    try mirror.save(SyncedNote(id: "w\(index)", title: "Write \(index)", body: "b", updated: ""), in: tx)
+                    try mirror.save(
+                        SyncedNote(id: "w\(index)", title: "Write \(index)", body: "b", updated: ""), in: tx)
                 }
             }
             let elapsed = try blocking { try await time { _ = try await mirror.sync() } }
@@ -547,7 +555,8 @@ let syncMemoryCases: [MemoryCase] = [
     MemoryCase(name: "Sync: initial pull of 100,000 records into a mirror (the server in another process)") { _ in
         let server = try SyncServerProcess(count: 100_000)
         defer { server.stop() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-memory-\(UUID().uuidString).sqlite")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sync-memory-\(UUID().uuidString).sqlite")
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
         }

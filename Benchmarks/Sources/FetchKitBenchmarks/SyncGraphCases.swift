@@ -40,16 +40,22 @@ func makeGraphServer() throws -> StubServer {
 }
 
 /// A collection of the graph server.
-func graphCollection<E: StoredEntity>(_ name: String, _ type: E.Type, base: URL, body: @escaping @Sendable (E) -> [String: String])
+func graphCollection<E: StoredEntity>(
+    _ name: String, _ type: E.Type, base: URL, body: @escaping @Sendable (E) -> [String: String]
+)
     -> RemoteCollection<E>
 {
     RemoteCollection<E>(
         name,
         changes: .token(
             request: { _ in SyncBenchEndpoint(baseURL: base, path: "/\(name)") },
-            page: Extraction.decode(GraphPage.self).map { _ in ChangePage(records: [], hasMore: false, cursor: .token("0")) }),
+            page: Extraction.decode(GraphPage.self).map { _ in
+                ChangePage(records: [], hasMore: false, cursor: .token("0"))
+            }),
         writes: RecordWrites(
-            create: { record in SyncBenchEndpoint(baseURL: base, path: "/\(name)", method: .post, body: .json(body(record))) }))
+            create: { record in
+                SyncBenchEndpoint(baseURL: base, path: "/\(name)", method: .post, body: .json(body(record)))
+            }))
 }
 
 struct GraphPage: Decodable, Sendable {
@@ -62,7 +68,8 @@ func syncGraphCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     var round = 0
     return [
         BenchmarkCase(
-            name: "Sync: 10,000 authors and 100,000 books pushed from an offline device, against the same requests by hand",
+            name:
+                "Sync: 10,000 authors and 100,000 books pushed from an offline device, against the same requests by hand",
             ours: Side(name: "SyncGroup.sync()") {
                 let base = try server().baseURL
                 round += 1
@@ -98,7 +105,9 @@ func syncGraphCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
                 let base = try server().baseURL
                 return try blocking {
                     try await time {
-                        func post(_ path: String, _ count: Int, _ body: @escaping @Sendable (Int) -> [String: String])
+                        func post(
+                            _ path: String, _ count: Int, _ body: @escaping @Sendable (Int) -> [String: String]
+                        )
                             async throws
                         {
                             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -108,7 +117,8 @@ func syncGraphCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
                                             _ = try await client.fetch(
                                                 SyncBenchEndpoint(
                                                     baseURL: base, path: path, method: .post, body: .json(body(index)),
-                                                    headers: ["Idempotency-Key": UUID().uuidString], cachePolicy: .bypass),
+                                                    headers: ["Idempotency-Key": UUID().uuidString],
+                                                    cachePolicy: .bypass),
                                                 extracting: .data)
                                         }
                                     }
@@ -174,9 +184,11 @@ final class ObservedNotes: @unchecked Sendable {
         }
         mirror =
             mode == .synced
-            ? try SyncedCollection(SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient())
+            ? try SyncedCollection(
+                SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient())
             : nil
-        token = store.observe(.query(Query<SyncedNote>()), queue: DispatchQueue(label: "bench.notes")) { [delivered] _ in
+        token = store.observe(.query(Query<SyncedNote>()), queue: DispatchQueue(label: "bench.notes")) {
+            [delivered] _ in
             delivered.signal()
         }
         delivered.wait()
@@ -194,7 +206,8 @@ final class ObservedNotes: @unchecked Sendable {
             case (.synced, let mirror?):
                 try store.context.persistAndWait { tx in try mirror.save(note, as: .update, in: tx) }
             case (.handOutbox, _):
-                let entry = HandOutboxEntry(id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
+                let entry = HandOutboxEntry(
+                    id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
                 try store.context.persistAndWait { tx in
                     try tx.upsert(note)
                     try tx.insert(entry)
@@ -221,7 +234,8 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     }
     return [
         BenchmarkCase(
-            name: "Sync: 200 local writes each reaching an observer of their 1,000-row collection, against the same without sync",
+            name:
+                "Sync: 200 local writes each reaching an observer of their 1,000-row collection, against the same without sync",
             ours: Side(name: "SyncedCollection.save, persist to delivery") { try synced().writes() },
             reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
             target: 1.3, iterations: 7),
@@ -229,7 +243,8 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
         // second row; this case says how far the synced save is from that floor, and the floor's
         // own cost is the next case's.
         BenchmarkCase(
-            name: "Sync: 200 observed local writes through SyncedCollection.save, against a write with a hand-written outbox entry",
+            name:
+                "Sync: 200 observed local writes through SyncedCollection.save, against a write with a hand-written outbox entry",
             ours: Side(name: "SyncedCollection.save, persist to delivery") { try synced().writes() },
             reference: Side(name: "upsert + an outbox entry by hand, persist to delivery") { try hand().writes() },
             target: 1.1, iterations: 7),

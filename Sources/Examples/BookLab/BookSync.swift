@@ -47,7 +47,9 @@ enum BookSync {
                         // PocketBase compares its timestamps as text: the server's own string is sent back.
                         let time = quoted(version.description)
                         query.append(
-                            URLQueryItem(name: "filter", value: "(updated > \(time) || (updated = \(time) && id > \(quoted(id))))"))
+                            URLQueryItem(
+                                name: "filter",
+                                value: "(updated > \(time) || (updated = \(time) && id > \(quoted(id))))"))
                     }
                     return PocketBaseRequest(server: server, path: records, query: query)
                 },
@@ -58,7 +60,8 @@ enum BookSync {
                         if record.deleted == true { removed.append(record.volumeId) } else { books.append(record.book) }
                     }
                     let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
-                    return ChangePage(records: books, deleted: removed, hasMore: page.items.count == pageSize, cursor: cursor)
+                    return ChangePage(
+                        records: books, deleted: removed, hasMore: page.items.count == pageSize, cursor: cursor)
                 }),
             writes: RecordWrites(
                 create: { book in
@@ -98,7 +101,9 @@ enum BookSync {
                         URLQueryItem(name: "filter", value: filter),
                     ])
             },
-            page: Extraction.decode(IdentityPage.self).map { page in (page.items.map(\.volumeId), page.items.count == 1000) })
+            page: Extraction.decode(IdentityPage.self).map { page in
+                (page.items.map(\.volumeId), page.items.count == 1000)
+            })
         // The server's books hold no publisher, summary or cover: this device keeps its own.
         books.keeping = [
             .keep(LibraryBook.publisherField), .keep(LibraryBook.publishedDateField),
@@ -232,7 +237,8 @@ enum BookSync {
             let rating = Int((rating ?? 0).rounded())
             return LibraryBook(
                 id: volumeId, title: title ?? "", authors: authors?.names.joined(separator: ", "),
-                isbn: (isbn13?.isEmpty ?? true) ? nil : isbn13, addedAt: Self.date(addedAt) ?? Date(timeIntervalSince1970: 0),
+                isbn: (isbn13?.isEmpty ?? true) ? nil : isbn13,
+                addedAt: Self.date(addedAt) ?? Date(timeIntervalSince1970: 0),
                 rating: (1...5).contains(rating) ? rating : nil, serverUpdated: updated, recordID: id)
         }
 

@@ -29,7 +29,8 @@ enum Watchlist {
             // TMDB answers a change with its status body: the row stays as written.
             written: Extraction.decode(Status.self).map { status in
                 guard status.success != false else {
-                    throw ExampleFailure("TMDB did not take the watchlist change: \(status.message ?? "no reason given")")
+                    throw ExampleFailure(
+                        "TMDB did not take the watchlist change: \(status.message ?? "no reason given")")
                 }
                 return nil
             })

@@ -100,7 +100,8 @@ public struct ChangeFeed<Entity: StoredEntity>: Sendable {
     ///   - page: reads a page of changes and the next token.
     /// - Returns: the feed.
     public static func token(
-        version: (@Sendable (Entity) -> RecordVersion?)? = nil, request: @escaping @Sendable (SyncCursor?) -> any Endpoint,
+        version: (@Sendable (Entity) -> RecordVersion?)? = nil,
+        request: @escaping @Sendable (SyncCursor?) -> any Endpoint,
         page: Extraction<ChangePage<Entity>>
     ) -> ChangeFeed {
         ChangeFeed(cursor: .token, version: version, request: request, page: page)
@@ -116,7 +117,8 @@ public struct ChangeFeed<Entity: StoredEntity>: Sendable {
     ///   - page: reads a page and whether another follows.
     /// - Returns: the feed.
     public static func snapshot(
-        version: (@Sendable (Entity) -> RecordVersion?)? = nil, request: @escaping @Sendable (SyncCursor?) -> any Endpoint,
+        version: (@Sendable (Entity) -> RecordVersion?)? = nil,
+        request: @escaping @Sendable (SyncCursor?) -> any Endpoint,
         page: Extraction<ChangePage<Entity>>
     ) -> ChangeFeed {
         ChangeFeed(cursor: .snapshot, version: version, request: request, page: page)

@@ -83,7 +83,8 @@ extension RemoteCollection where Entity.ID == String {
             every: reconciling,
             request: { after in
                 records.list(
-                    sort: "id", perPage: 1000, filter: after.map { "id > \(PocketBaseRecords.quoted($0))" }, fields: "id")
+                    sort: "id", perPage: 1000, filter: after.map { "id > \(PocketBaseRecords.quoted($0))" },
+                    fields: "id")
             },
             page: Extraction.decode(PocketBaseRecords.Page<PocketBaseRecords.ID>.self).map { page in
                 (page.items.map(\.id), page.items.count == 1000)
@@ -106,7 +107,8 @@ struct PocketBaseRecords: Sendable {
     }
 
     /// A list request of the collection's records.
-    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil, counting: Bool = false) -> RESTRequest {
+    func list(sort: String, perPage: Int, filter: String?, fields: String? = nil, counting: Bool = false) -> RESTRequest
+    {
         var query = [
             URLQueryItem(name: "sort", value: sort), URLQueryItem(name: "perPage", value: String(perPage)),
             URLQueryItem(name: "skipTotal", value: counting ? "0" : "1"),

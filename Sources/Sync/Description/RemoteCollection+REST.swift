@@ -1,6 +1,6 @@
+import Decoding
 import FetchKit
 public import Foundation
-import Decoding
 import Persistence
 
 #if canImport(FoundationNetworking)
@@ -60,7 +60,9 @@ extension ChangeFeed {
         listing: RESTListing = RESTListing()
     ) -> ChangeFeed {
         let size = max(pageSize, 1)
-        let versionOf: @Sendable (Entity) -> RecordVersion? = { record in record[keyPath: version].map(RecordVersion.init) }
+        let versionOf: @Sendable (Entity) -> RecordVersion? = { record in
+            record[keyPath: version].map(RecordVersion.init)
+        }
         var decoder = PathDecoder()
         if let key = RESTPage<Entity>.reading {
             decoder.userInfo[key] = RESTPage<Entity>.Reading(listing: listing, pageSize: size, version: versionOf)

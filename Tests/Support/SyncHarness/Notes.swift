@@ -88,60 +88,64 @@ public enum NotesAPI {
         var notes = RemoteCollection<Note>(
             "notes",
             changes: .keyset(
-            overlap: overlap,
-            version: { note in RecordVersion(note.updated) },
-            request: { cursor in
-                var items = [URLQueryItem(name: "limit", value: String(pageSize))]
-                if case .keyset(let version, let id) = cursor {
-                    items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
-                }
-                return NotesRequest(baseURL: base, path: "/notes", queryItems: items)
-            },
-            page: Extraction.decode(NotesPage.self).map { page in
-                var records: [Note] = []
-                var deleted: [String] = []
-                for item in page.items {
-                    if item.deleted == true {
-                        deleted.append(item.id)
-                    } else {
-                        records.append(
-                            Note(id: item.id, title: item.title ?? "", body: item.body ?? "", updated: item.updated))
+                overlap: overlap,
+                version: { note in RecordVersion(note.updated) },
+                request: { cursor in
+                    var items = [URLQueryItem(name: "limit", value: String(pageSize))]
+                    if case .keyset(let version, let id) = cursor {
+                        items += [
+                            URLQueryItem(name: "after", value: version.description),
+                            URLQueryItem(name: "afterID", value: id),
+                        ]
                     }
-                }
-                let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
-                return ChangePage(records: records, deleted: deleted, hasMore: page.hasMore, cursor: cursor)
-            }),
+                    return NotesRequest(baseURL: base, path: "/notes", queryItems: items)
+                },
+                page: Extraction.decode(NotesPage.self).map { page in
+                    var records: [Note] = []
+                    var deleted: [String] = []
+                    for item in page.items {
+                        if item.deleted == true {
+                            deleted.append(item.id)
+                        } else {
+                            records.append(
+                                Note(id: item.id, title: item.title ?? "", body: item.body ?? "", updated: item.updated)
+                            )
+                        }
+                    }
+                    let cursor = page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) }
+                    return ChangePage(records: records, deleted: deleted, hasMore: page.hasMore, cursor: cursor)
+                }),
             writes: RecordWrites(
-            create: { note in
-                NotesRequest(
-                    baseURL: base, path: "/notes", method: .post,
-                    body: .json(["id": note.id, "title": note.title, "body": note.body]))
-            },
-            // A partial update: the fields changed since the base.
-            update: { note, known in
-                NotesRequest(
-                    baseURL: base, path: "/notes/\(note.id)", method: .patch,
-                    body: .json(ChangedFields(NoteFields(note), since: known.map(NoteFields.init))))
-            },
-            delete: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)", method: .delete) },
-            read: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)") },
-            conflictCheck: conflictCheck))
+                create: { note in
+                    NotesRequest(
+                        baseURL: base, path: "/notes", method: .post,
+                        body: .json(["id": note.id, "title": note.title, "body": note.body]))
+                },
+                // A partial update: the fields changed since the base.
+                update: { note, known in
+                    NotesRequest(
+                        baseURL: base, path: "/notes/\(note.id)", method: .patch,
+                        body: .json(ChangedFields(NoteFields(note), since: known.map(NoteFields.init))))
+                },
+                delete: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)", method: .delete) },
+                read: { note in NotesRequest(baseURL: base, path: "/notes/\(note.id)") },
+                conflictCheck: conflictCheck))
         notes.identities = reconcileEvery.map { interval in
-                IdentityListing(
-                    every: interval,
-                    request: { after in
-                        NotesRequest(
-                            baseURL: base, path: "/ids",
-                            queryItems: [
-                                URLQueryItem(name: "after", value: after ?? ""),
-                                URLQueryItem(name: "limit", value: String(pageSize)),
-                            ])
-                    },
-                    page: .custom { data, _ in
-                        let page = try JSONDecoder().decode(IdentityPage.self, from: data)
-                        return (page.ids, page.hasMore)
-                    })
-            }
+            IdentityListing(
+                every: interval,
+                request: { after in
+                    NotesRequest(
+                        baseURL: base, path: "/ids",
+                        queryItems: [
+                            URLQueryItem(name: "after", value: after ?? ""),
+                            URLQueryItem(name: "limit", value: String(pageSize)),
+                        ])
+                },
+                page: .custom { data, _ in
+                    let page = try JSONDecoder().decode(IdentityPage.self, from: data)
+                    return (page.ids, page.hasMore)
+                })
+        }
         notes.batch = batchSize.map { size in
             .jsonRequests(maximumCount: size) { body in
                 NotesRequest(baseURL: base, path: "/batch", method: .post, body: body)

@@ -135,7 +135,8 @@ final class LibraryBackend: Sendable {
     func put(_ collection: String, _ id: String, _ fields: [String: String]) {
         state.withLock { state in
             state.clock += 1
-            state.collections[collection]?[id] = Record(fields: fields.merging(["id": id]) { a, _ in a }, updated: Self.stamp(state.clock))
+            state.collections[collection]?[id] = Record(
+                fields: fields.merging(["id": id]) { a, _ in a }, updated: Self.stamp(state.clock))
         }
     }
 
@@ -225,7 +226,8 @@ final class LibraryBackend: Sendable {
                 return record.updated > after || (record.updated == after && id > afterID)
             }.sorted { ($0.value.updated, $0.key) < ($1.value.updated, $1.key) }
             let items = sorted.prefix(limit).map { Self.json($0.value) }.joined(separator: ",")
-            return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit),"remaining":\#(sorted.count)}"#)
+            return StubResponse.json(
+                #"{"items":[\#(items)],"hasMore":\#(sorted.count > limit),"remaining":\#(sorted.count)}"#)
         }
     }
 
@@ -234,7 +236,12 @@ final class LibraryBackend: Sendable {
         let after = query["after"] ?? ""
         guard let scope = Self.scope(query) else { return Self.unknownField }
         return state.withLock { state in
-            let ids = state.guest ? [] : (state.collections[collection] ?? [:]).filter { !$0.value.deleted && $0.key > after && scope($0.value) }
+            let ids =
+                state.guest
+                ? []
+                : (state.collections[collection] ?? [:]).filter {
+                    !$0.value.deleted && $0.key > after && scope($0.value)
+                }
                 .map(\.key).sorted()
             return .json(#"{"ids":[\#(ids.map { "\"\($0)\"" }.joined(separator: ","))],"hasMore":false}"#)
         }
@@ -242,7 +249,9 @@ final class LibraryBackend: Sendable {
 
     /// The fields a list may be narrowed by (a scope's parameters), and `since` (updated at or
     /// after).
-    static let filterable: Set<String> = ["name", "label", "title", "authorID", "shelfID", "bookID", "text", "replyTo", "since"]
+    static let filterable: Set<String> = [
+        "name", "label", "title", "authorID", "shelfID", "bookID", "text", "replyTo", "since",
+    ]
 
     private static let unknownField = StubResponse.json(#"{"message":"unknown filter field"}"#, status: 400)
 
@@ -317,7 +326,9 @@ final class LibraryBackend: Sendable {
                 if !creating, !live(collection, id) { return .json(#"{"message":"not found"}"#, status: 404) }
                 for relation in Self.relations[collection] ?? [] {
                     guard let target = fields[relation.field] else {
-                        if relation.required { return .json(#"{"message":"\#(relation.field) is required"}"#, status: 400) }
+                        if relation.required {
+                            return .json(#"{"message":"\#(relation.field) is required"}"#, status: 400)
+                        }
                         continue
                     }
                     if !live(relation.collection, target) {
@@ -396,7 +407,8 @@ final class LibraryFixture: Sendable {
         folder = try TemporaryDirectory(prefix: "SyncGroupTests")
         store = try ObjectStore(
             at: folder.file("library.sqlite"),
-            entities: [Author.self, Shelf.self, Book.self, Comment.self, Review.self, Chapter.self] + SyncSchema.entities)
+            entities: [Author.self, Shelf.self, Book.self, Comment.self, Review.self, Chapter.self]
+                + SyncSchema.entities)
         client = FetchClient(
             configuration: {
                 var configuration = FetchClient.Configuration()
@@ -421,43 +433,50 @@ final class LibraryFixture: Sendable {
         var remote = RemoteCollection<E>(
             name,
             changes: .keyset(
-            overlap: .none,
-            version: { RecordVersion(version($0)) },
-            request: { cursor in
-                var items = [URLQueryItem(name: "limit", value: String(pageSize))]
-                if case .keyset(let version, let id) = cursor {
-                    items += [URLQueryItem(name: "after", value: version.description), URLQueryItem(name: "afterID", value: id)]
-                }
-                return LibraryRequest(baseURL: base, path: "/\(name)", queryItems: items)
-            },
-            page: Extraction.decode(LibraryPage<E>.self).map { page in
-                ChangePage(
-                    records: page.items.compactMap(\.record),
-                    deleted: page.items.filter { $0.record == nil }.map(\.id),
-                    hasMore: page.hasMore,
-                    cursor: page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) },
-                    remaining: page.remaining)
-            }),
+                overlap: .none,
+                version: { RecordVersion(version($0)) },
+                request: { cursor in
+                    var items = [URLQueryItem(name: "limit", value: String(pageSize))]
+                    if case .keyset(let version, let id) = cursor {
+                        items += [
+                            URLQueryItem(name: "after", value: version.description),
+                            URLQueryItem(name: "afterID", value: id),
+                        ]
+                    }
+                    return LibraryRequest(baseURL: base, path: "/\(name)", queryItems: items)
+                },
+                page: Extraction.decode(LibraryPage<E>.self).map { page in
+                    ChangePage(
+                        records: page.items.compactMap(\.record),
+                        deleted: page.items.filter { $0.record == nil }.map(\.id),
+                        hasMore: page.hasMore,
+                        cursor: page.items.last.map { SyncCursor.keyset(version: .text($0.updated), id: $0.id) },
+                        remaining: page.remaining)
+                }),
             writes: RecordWrites(
-            create: { record in LibraryRequest(baseURL: base, path: "/\(name)", method: .post, body: .json(record)) },
-            update: { record, _ in
-                LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .patch, body: .json(record))
-            },
-            delete: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .delete) },
-            read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") }))
+                create: { record in LibraryRequest(baseURL: base, path: "/\(name)", method: .post, body: .json(record))
+                },
+                update: { record, _ in
+                    LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .patch, body: .json(record))
+                },
+                delete: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)", method: .delete) },
+                read: { record in LibraryRequest(baseURL: base, path: "/\(name)/\(record.id)") }))
         remote.changes.lookup = { ids in
             LibraryRequest(
-                baseURL: base, path: "/lookup/\(name)", queryItems: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
+                baseURL: base, path: "/lookup/\(name)",
+                queryItems: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
         }
-        remote.identities = reconciling
-                ? IdentityListing(
-                    every: .zero,
-                    request: { after in
-                        LibraryRequest(
-                            baseURL: base, path: "/ids/\(name)", queryItems: [URLQueryItem(name: "after", value: after ?? "")])
-                    },
-                    page: Extraction.decode(LibraryIDs.self).map { ($0.ids, $0.hasMore) })
-                : nil
+        remote.identities =
+            reconciling
+            ? IdentityListing(
+                every: .zero,
+                request: { after in
+                    LibraryRequest(
+                        baseURL: base, path: "/ids/\(name)",
+                        queryItems: [URLQueryItem(name: "after", value: after ?? "")])
+                },
+                page: Extraction.decode(LibraryIDs.self).map { ($0.ids, $0.hasMore) })
+            : nil
         return remote
     }
 
