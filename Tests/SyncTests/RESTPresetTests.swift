@@ -166,6 +166,47 @@ struct RESTPresetTests {
         #expect(server.requests(to: "/notes").count == 2)
     }
 
+    @Test("A token feed: each page's token asks for the next, the last one is where the next run starts")
+    func tokenFeed() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        server.route("GET", "/notes/changes") { request in
+            let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
+            switch query["since"] {
+            case nil:
+                return .json(
+                    #"{"items":[{"id":"a","title":"A","body":""},{"id":"b","title":"B","body":""}],"next":"t1","hasMore":true}"#
+                )
+            case "t1":
+                return .json(#"{"items":[{"id":"a","deleted":true}],"next":"t2","hasMore":false}"#)
+            case "t2":
+                return .json(#"{"items":[{"id":"c","title":"C","body":""}],"next":"t3","hasMore":false}"#)
+            default:
+                return .json(#"{"message":"unexpected \#(request.target)"}"#, status: 400)
+            }
+        }
+        let folder = try TemporaryDirectory(prefix: "RESTPreset-token")
+        defer { folder.remove() }
+        let store = try ObjectStore(at: folder.file("notes.sqlite"), entities: [RESTNote.self] + SyncSchema.entities)
+        defer { store.close() }
+        let notes = RemoteCollection<RESTNote>(
+            "notes", changes: .tokens(at: server.baseURL.appendingPathComponent("notes/changes"), pageSize: 2),
+            writes: .rest(at: server.baseURL.appendingPathComponent("notes")))
+        let mirror = try SyncedCollection(notes, store: store, client: NotesAPI.client())
+        func stored() throws -> [String] {
+            try store.context.readAndWait { tx in try tx.fetch(Query<RESTNote>()) }.map(\.id).sorted()
+        }
+        try await mirror.sync()
+        #expect(try stored() == ["b"])
+        try await mirror.sync()
+        #expect(try stored() == ["b", "c"])
+        let tokens = server.requests(to: "/notes/changes").map { request in
+            request.queryItems.first { $0.name == "since" }?.value ?? "-"
+        }
+        #expect(tokens == ["-", "t1", "t2"])
+    }
+
     @Test("An identity with a slash or only dots is one path segment, never a path the server resolves")
     func hostileIdentities() async throws {
         let server = StubServer()

@@ -18,7 +18,8 @@ public import Persistence
 /// - ``snapshot(version:request:page:)``: no change feed; the whole collection, walked page by
 ///   page on every run.
 ///
-/// ``rest(at:version:pageSize:listing:)`` is a keyset feed of a plain REST list, described by its URL.
+/// Two presets describe a REST endpoint by its URL: ``rest(at:version:pageSize:listing:)``, a
+/// keyset-paged list, and ``tokens(at:version:pageSize:listing:)``, a feed paged by tokens.
 public struct ChangeFeed<Entity: StoredEntity>: Sendable {
     /// How the feed pages its changes.
     public let cursor: CursorKind

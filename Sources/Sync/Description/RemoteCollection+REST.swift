@@ -63,10 +63,6 @@ extension ChangeFeed {
         let versionOf: @Sendable (Entity) -> RecordVersion? = { record in
             record[keyPath: version].map(RecordVersion.init)
         }
-        var decoder = PathDecoder()
-        if let key = RESTPage<Entity>.reading {
-            decoder.userInfo[key] = RESTPage<Entity>.Reading(listing: listing, pageSize: size, version: versionOf)
-        }
         return .keyset(
             version: versionOf,
             request: { cursor in
@@ -79,7 +75,44 @@ extension ChangeFeed {
                 }
                 return RESTRequest(url: url, queryItems: query)
             },
-            page: Extraction.decode(RESTPage<Entity>.self, decoder: decoder).map(\.changes))
+            page: RESTPage<Entity>.extraction(listing: listing, pageSize: size, version: versionOf, tokens: false))
+    }
+
+    /// The changes of a REST feed paged by a token: the list answers with the items after a
+    /// token and the token to go on from.
+    ///
+    /// A run asks `GET url?limit=500` from the start, then `GET url?since=<token>&limit=500` with
+    /// the token the last page gave: `{"items": [...], "next": "<token>", "hasMore": true}`. An
+    /// item whose `deleted` is `true` is a tombstone (its `id` is read); any other item is the
+    /// record, decoded as `Entity`. The last page's token is where the next run starts; a last
+    /// page without one leaves the run's token as it was. ``RESTListing`` renames the parameters
+    /// and fields (`token`, `next`, `items`, `hasMore`, `deleted`, `id`, `limit`).
+    ///
+    /// - Parameters:
+    ///   - url: the feed's URL.
+    ///   - version: the entity's server version, or `nil` (the default) when the API has none:
+    ///     conflicts are then found by comparing records.
+    ///   - pageSize: the records read per request.
+    ///   - listing: the feed's parameter and field names.
+    /// - Returns: the feed.
+    public static func tokens(
+        at url: URL, version: (any KeyPath<Entity, String?> & Sendable)? = nil, pageSize: Int = 500,
+        listing: RESTListing = RESTListing()
+    ) -> ChangeFeed {
+        let size = max(pageSize, 1)
+        var versionOf: (@Sendable (Entity) -> RecordVersion?)?
+        if let version {
+            versionOf = { record in record[keyPath: version].map(RecordVersion.init) }
+        }
+        return .token(
+            version: versionOf,
+            request: { cursor in
+                var query = [URLQueryItem(name: listing.limit, value: String(size))]
+                if case .token(let token) = cursor { query.append(URLQueryItem(name: listing.token, value: token)) }
+                return RESTRequest(url: url, queryItems: query)
+            },
+            page: RESTPage<Entity>.extraction(
+                listing: listing, pageSize: size, version: versionOf ?? { _ in nil }, tokens: true))
     }
 }
 
@@ -108,8 +141,9 @@ extension RecordWrites {
     }
 }
 
-/// The parameter and field names of a plain REST list (``ChangeFeed/rest(at:version:pageSize:listing:)``),
-/// when the API does not use the defaults:
+/// The parameter and field names of a plain REST list (``ChangeFeed/rest(at:version:pageSize:listing:)``)
+/// or a REST feed paged by tokens (``ChangeFeed/tokens(at:version:pageSize:listing:)``), when the
+/// API does not use the defaults:
 ///
 /// ```swift
 /// RESTListing(after: "since", items: "data.notes", deleted: "removed")
@@ -132,6 +166,10 @@ public struct RESTListing: Sendable, Hashable {
     public var id: String
     /// The field of an item's timestamp, read from a tombstone (`updated`).
     public var version: String
+    /// The query parameter of a token feed's token (`since`).
+    public var token: String
+    /// The field of a token feed's next token (`next`).
+    public var next: String
 
     /// Names of a listing; each defaults to the name in parentheses on its property.
     ///
@@ -144,10 +182,15 @@ public struct RESTListing: Sendable, Hashable {
     ///   - deleted: the field that marks a tombstone.
     ///   - id: the field of a tombstone's identity.
     ///   - version: the field of a tombstone's timestamp.
+    ///   - token: the query parameter of a token feed's token.
+    ///   - next: the field of a token feed's next token.
     public init(
         after: String = "after", afterID: String = "afterID", limit: String = "limit", items: String = "items",
-        hasMore: String = "hasMore", deleted: String = "deleted", id: String = "id", version: String = "updated"
+        hasMore: String = "hasMore", deleted: String = "deleted", id: String = "id", version: String = "updated",
+        token: String = "since", next: String = "next"
     ) {
+        self.token = token
+        self.next = next
         self.after = after
         self.afterID = afterID
         self.limit = limit
@@ -220,6 +263,19 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
         var listing: RESTListing
         var pageSize: Int
         var version: @Sendable (Entity) -> RecordVersion?
+        /// Whether the page gives a token (`listing.next`) rather than a keyset position.
+        var tokens: Bool
+    }
+
+    /// The extraction that reads a page with these names.
+    static func extraction(
+        listing: RESTListing, pageSize: Int, version: @escaping @Sendable (Entity) -> RecordVersion?, tokens: Bool
+    ) -> Extraction<ChangePage<Entity>> {
+        var decoder = PathDecoder()
+        if let key = reading {
+            decoder.userInfo[key] = Reading(listing: listing, pageSize: pageSize, version: version, tokens: tokens)
+        }
+        return Extraction.decode(RESTPage<Entity>.self, decoder: decoder).map(\.changes)
     }
 
     /// The `userInfo` key of the ``Reading`` (one key for every entity type; never `nil`, the
@@ -242,9 +298,11 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
         let listing = reading.listing
         var items: any UnkeyedDecodingContainer
         var hasMore: Bool?
+        var next: String?
         if let page = try? decoder.container(keyedBy: NameKey.self) {
             items = try page.nestedUnkeyedContainer(forKey: NameKey(listing.items))
             hasMore = try page.decodeIfPresent(Bool.self, forKey: NameKey(listing.hasMore))
+            if reading.tokens { next = try page.decodeIfPresent(String.self, forKey: NameKey(listing.next)) }
         } else {
             items = try decoder.unkeyedContainer()
         }
@@ -265,7 +323,8 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
             }
         }
         changes = ChangePage(
-            records: records, deleted: deleted, hasMore: hasMore ?? (count >= reading.pageSize), cursor: last)
+            records: records, deleted: deleted, hasMore: hasMore ?? (count >= reading.pageSize),
+            cursor: reading.tokens ? next.map(SyncCursor.token) : last)
     }
 }
 
