@@ -498,13 +498,13 @@ struct RefusedDescriptionTests {
             _ = try SyncedCollection(noVersion, store: fixture.store, client: NotesAPI.client())
         }
         #expect(keyset?.code == .misuse)
-        #expect(keyset?.message.contains("RemoteCollection.version") == true)
+        #expect(keyset?.message.contains("ChangeFeed.version") == true)
         var noRead = NotesAPI.collection(at: fixture.backend.baseURL, conflictCheck: .readBeforeWrite)
         noRead.writes.read = nil
         let check = #expect(throws: SyncError.self) {
             _ = try SyncedCollection(noRead, store: fixture.store, client: NotesAPI.client())
         }
-        #expect(check?.message.contains("RemoteCollection.read") == true)
+        #expect(check?.message.contains("RecordWrites.read") == true)
     }
 
     @Test("A page whose cursor is not of the collection's kind fails with the page named")

@@ -207,7 +207,8 @@ struct RESTPresetTests {
         #expect(tokens == ["-", "t1", "t2"])
     }
 
-    @Test("An identity with a slash or only dots is one path segment, never a path the server resolves")
+    @Test(
+        "An identity that is not one path segment is refused with a typed error; the others reach the client's server")
     func hostileIdentities() async throws {
         let server = StubServer()
         try server.start()
@@ -215,25 +216,38 @@ struct RESTPresetTests {
         server.route("GET", "/notes") { request in
             if request.queryItems.contains(where: { $0.name == "after" }) { return .json(#"{"items":[]}"#) }
             return .json(
-                #"{"items":[{"id":"a/b","title":"slash","body":"","updated":"1"},{"id":"..","title":"dots","body":"","updated":"2"}]}"#
-            )
+                #"{"items":[{"id":"a/b","title":"slash","body":"","updated":"1"},"#
+                    + #"{"id":"..","title":"dots","body":"","updated":"2"},"#
+                    + #"{"id":"c","title":"plain","body":"","updated":"3"}]}"#)
         }
         server.route("DELETE", "/notes/*") { _ in .status(204) }
         let folder = try TemporaryDirectory(prefix: "RESTPreset-hostile")
         defer { folder.remove() }
         let store = try ObjectStore(at: folder.file("notes.sqlite"), entities: [RESTNote.self] + SyncSchema.entities)
         defer { store.close() }
+        // The client's base URL replaces the preset's origin, for every request.
         let mirror = try SyncedCollection(
             RemoteCollection<RESTNote>.rest(
-                "notes", at: server.baseURL.appendingPathComponent("notes"), version: \.updated),
-            store: store, client: NotesAPI.client())
+                "notes", at: URL(string: "https://api.example.invalid/notes")!, version: \.updated),
+            store: store, client: FetchClient { $0.baseURL = server.baseURL })
         try await mirror.sync()
-        try store.context.persistAndWait { tx in
-            for note in try tx.fetch(Query<RESTNote>()) { try mirror.delete(note.id, in: tx) }
+        for id in ["a/b", ".."] {
+            let refused = #expect(throws: SyncError.self) {
+                try store.context.persistAndWait { tx in try mirror.delete(id, in: tx) }
+            }
+            #expect(refused?.code == .misuse)
+            #expect(refused?.message.contains("is not one segment of a URL path") == true)
         }
+        let empty = #expect(throws: SyncError.self) {
+            try store.context.persistAndWait { tx in try mirror.save(RESTNote(id: "", title: "no identity"), in: tx) }
+        }
+        #expect(empty?.code == .misuse)
+        try store.context.persistAndWait { tx in try mirror.delete("c", in: tx) }
         try await mirror.sync()
-        let deletes = server.receivedRequests.filter { $0.method == "DELETE" }.map(\.rawPath).sorted()
-        #expect(deletes == ["/notes/%2E%2E", "/notes/a%2Fb"])
+        let deletes = server.receivedRequests.filter { $0.method == "DELETE" }.map(\.rawPath)
+        #expect(deletes == ["/notes/c"])
+        let left = try store.context.readAndWait { tx in try tx.fetch(Query<RESTNote>()) }.map(\.id).sorted()
+        #expect(left == ["..", "a/b"])
     }
 }
 

@@ -232,7 +232,7 @@ final class SnapshotTests {
                 }
             }
             #expect(error?.code == .misuse)
-            #expect(error?.message.contains("RemoteCollection.\(write) is nil") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("RecordWrites.\(write) is nil") == true, "\(String(describing: error))")
         }
         #expect(try stored()["p1"]?.title == "pin p1")
         #expect(try stored()["new"] == nil)

@@ -71,7 +71,9 @@ extension PathDecoder {
         case .success(let parsedNodes): nodes = parsedNodes
         case .failure(let deferral): return .failure(.deferred(deferral))
         }
-        var userInfo: [CodingUserInfoKey: Any] = settings.userInfo
+        // Converted only when set: the common decoding builds no dictionary.
+        var userInfo: [CodingUserInfoKey: Any] = [:]
+        if !settings.userInfo.isEmpty { userInfo = settings.userInfo }
         if let path, let key = ValueAtPathOptions.pathKey { userInfo[key] = path }
         let session = FastDecodingSession(
             bytes: bytes, nodes: nodes, userInfo: userInfo, datesAreDeferred: settings.datesAreDeferred,
@@ -114,7 +116,7 @@ private struct FastSettings {
     /// Whether floating-point values may be read from strings.
     let floatsMayBeStrings: Bool
     /// The decoder's `userInfo`.
-    let userInfo: [CodingUserInfoKey: Any]
+    let userInfo: [CodingUserInfoKey: any Sendable]
 
     init(_ decoder: PathDecoder) {
         userInfo = decoder.userInfo

@@ -71,14 +71,14 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         if case .keyset = remote.changes.cursor, remote.changes.version == nil {
             throw SyncError(
                 .misuse, collection: remote.name,
-                "The keyset cursor of \(remote.name) needs RemoteCollection.version (the records' updated timestamp or "
+                "The keyset cursor of \(remote.name) needs ChangeFeed.version (the records' updated timestamp or "
                     + "sequence): it is what the cursor advances by.")
         }
         if case .readBeforeWrite = remote.writes.conflictCheck.kind, remote.writes.read == nil, remote.writes.update != nil {
             throw SyncError(
                 .misuse, collection: remote.name,
                 "The conflict check of \(remote.name) reads each record before updating it, but the collection has no "
-                    + "read request (RemoteCollection.read); give one, or choose another ConflictCheck.")
+                    + "read request (RecordWrites.read); give one, or choose another ConflictCheck.")
         }
         self.remote = remote
         self.store = store
@@ -144,6 +144,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                 .misuse, collection: remote.name, record: recordID,
                 "A save of \(remote.name)/\(recordID) cannot be a delete; call delete(_:in:).")
         }
+        try refuseUnaddressable(entity, recordID)
         let stored = try transaction.fetch(Entity.self, id: entity.id)
         let writes = try self.writes(of: recordID, in: transaction)
         // The record keeps its identity on the server, whatever the app's copy carries.
@@ -179,6 +180,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         let stored = try transaction.fetch(Entity.self, id: id)
         let writes = try self.writes(of: recordID, in: transaction)
         guard stored != nil || !writes.isEmpty else { return }
+        if let stored { try refuseUnaddressable(stored, recordID) }
         // The children in the group hear of the delete first, by the relation's rule.
         try applyDeleteRules(of: id, in: transaction, deleting: &deleting)
         transaction.allowWrites(to: Entity.self)
@@ -265,10 +267,20 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     private func readOnly(_ verb: String, _ recordID: String, _ property: String) -> SyncError {
         SyncError(
             .misuse, collection: remote.name, record: recordID,
-            "\(remote.name) has no request to \(verb) a record (RemoteCollection.\(property) is nil), so the server "
+            "\(remote.name) has no request to \(verb) a record (RecordWrites.\(property) is nil), so the server "
                 + "would never hear of a change to \(remote.name)/\(recordID); give the collection its \(property) "
                 + "request. (Fields only this device keeps are saved like the others: the update request sends what "
                 + "the server holds, and RemoteCollection.keeping keeps the rest across pulls.)")
+    }
+
+    /// Refuses a record the writes cannot address (``RecordWrites/rest(at:)`` and an identity that
+    /// is not one path segment).
+    private func refuseUnaddressable(_ entity: Entity, _ recordID: String) throws(SyncError) {
+        guard let reason = remote.writes.refusal?(entity) else { return }
+        throw SyncError(
+            .misuse, collection: remote.name, record: recordID,
+            "\(remote.name)/\(recordID) cannot be written: \(reason), so its URL would address another resource. "
+                + "Give the record another identity, or describe the collection's writes request by request.")
     }
 
     private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {

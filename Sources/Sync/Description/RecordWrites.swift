@@ -62,6 +62,9 @@ public struct RecordWrites<Entity: StoredEntity>: Sendable {
     /// server applied before). By default a `409`, or a `400` whose body says
     /// `validation_not_unique` (PocketBase; ``alreadyExistingByDefault(_:)``).
     public var isAlreadyExisting: @Sendable (FetchError) -> Bool = Self.alreadyExistingByDefault
+    /// Why a record cannot be written through these requests (its identity cannot address it), or
+    /// `nil` when it can; a save or delete of such a record throws ``SyncError/Code-swift.struct/misuse``.
+    var refusal: (@Sendable (Entity) -> String?)?
     /// The header that carries each write's idempotency key (the IETF `Idempotency-Key`
     /// draft), or `nil` to send none. `Idempotency-Key` by default.
     public var idempotencyKeyHeader: String? = "Idempotency-Key"

@@ -49,7 +49,7 @@ extension RemoteCollection where Entity.ID == String {
         _ collection: String, at server: URL, version: any KeyPath<Entity, String?> & Sendable, pageSize: Int = 500,
         reconciling: Duration = .zero
     ) -> RemoteCollection {
-        let records = PocketBaseRecords(server: server, collection: collection)
+        let records = PocketBaseRecords(server: server, name: collection)
         let size = min(max(pageSize, 1), 1000)
         var remote = RemoteCollection(
             collection,
@@ -73,7 +73,7 @@ extension RemoteCollection where Entity.ID == String {
                 }),
             // POST, PATCH of the fields changed since the base (another device's change to another
             // field stays), DELETE and GET at the record's URL; a read before each update.
-            writes: .rest(at: records.url))
+            writes: .rest(records.collection))
         remote.changes.lookup = { ids in
             records.list(
                 sort: "id", perPage: min(max(ids.count, 1), 1000),
@@ -97,13 +97,11 @@ extension RemoteCollection where Entity.ID == String {
 /// The records API of one PocketBase collection.
 struct PocketBaseRecords: Sendable {
     var server: URL
-    var collection: String
+    var name: String
 
-    /// The collection's records URL (`/api/collections/{name}/records`).
-    var url: URL {
-        var root = server.absoluteString
-        while root.hasSuffix("/") { root.removeLast() }
-        return URL(string: root + "/api/collections/" + collection + "/records") ?? server
+    /// A request of the collection's records (`/api/collections/{name}/records` below the server).
+    var collection: RESTRequest {
+        RESTRequest(baseURL: server, path: "/api/collections/\(name)/records")
     }
 
     /// A list request of the collection's records.
@@ -115,7 +113,9 @@ struct PocketBaseRecords: Sendable {
         ]
         if let filter { query.append(URLQueryItem(name: "filter", value: filter)) }
         if let fields { query.append(URLQueryItem(name: "fields", value: fields)) }
-        return RESTRequest(url: url, queryItems: query)
+        var list = collection
+        list.queryItems = query
+        return list
     }
 
     /// A listing narrowed to a scope: its `filter` parameter joined to the listing's own filter

@@ -41,7 +41,7 @@ extension RemoteCollection {
 extension ChangeFeed {
     /// The changes of a plain REST list, paged by the server's timestamp and the identity.
     ///
-    /// A run asks `GET url?limit=500` from the start, then `GET url?after=<updated>&afterID=<id>&limit=500`
+    /// A run asks `GET url?limit=500` from the start, then `GET url?limit=500&after=<updated>&afterID=<id>`
     /// from the last item read; the server answers the items after that position, sorted by
     /// `updated` then `id`: `{"items": [...], "hasMore": true}` (or the array alone, when
     /// another page follows while a page is full). An item whose `deleted` is `true` is a
@@ -120,8 +120,9 @@ extension RecordWrites {
     /// The writes of a REST resource: a create is `POST url` with the record's JSON, an update
     /// `PATCH url/{id}` with the fields changed since its base (``ChangedFields``), a delete
     /// `DELETE url/{id}`, and a read `GET url/{id}`; an update reads the record first to find a
-    /// conflict (``ConflictCheck/readBeforeWrite``). The identity is one path segment, its `/`
-    /// and other reserved characters percent-encoded.
+    /// conflict (``ConflictCheck/readBeforeWrite``). The identity is one path segment: a save or
+    /// delete of a record whose identity is empty, holds a `/` or is only dots throws
+    /// ``SyncError/Code-swift.struct/misuse``, since its URL would address another resource.
     ///
     /// A record is addressed by its `id`. When the server names records by another identity
     /// (``RemoteCollection/serverID``), describe the writes request by request, addressing each
@@ -130,82 +131,32 @@ extension RecordWrites {
     /// - Parameter url: the collection's URL (`https://api.example.com/notes`).
     /// - Returns: the writes.
     public static func rest(at url: URL) -> RecordWrites {
-        RecordWrites(
-            create: { record in RESTRequest(url: url, method: .post, body: .json(record)) },
-            update: { record, base in
-                RESTRequest(url: url, id: record.id, method: .patch, body: .json(ChangedFields(record, since: base)))
-            },
-            delete: { record in RESTRequest(url: url, id: record.id, method: .delete) },
-            read: { record in RESTRequest(url: url, id: record.id) },
-            conflictCheck: .readBeforeWrite)
+        rest(RESTRequest(url: url))
     }
-}
 
-/// The parameter and field names of a plain REST list (``ChangeFeed/rest(at:version:pageSize:listing:)``)
-/// or a REST feed paged by tokens (``ChangeFeed/tokens(at:version:pageSize:listing:)``), when the
-/// API does not use the defaults:
-///
-/// ```swift
-/// RESTListing(after: "since", items: "data.notes", deleted: "removed")
-/// ```
-public struct RESTListing: Sendable, Hashable {
-    /// The query parameter of the last item's timestamp (`after`).
-    public var after: String
-    /// The query parameter of the last item's identity (`afterID`).
-    public var afterID: String
-    /// The query parameter of the page size (`limit`).
-    public var limit: String
-    /// The field, or path, of the page's items (`items`); an answer that is an array is the items.
-    public var items: String
-    /// The field, or path, that says whether another page follows (`hasMore`); without it a full
-    /// page means another may follow.
-    public var hasMore: String
-    /// The field that marks an item as a tombstone when `true` (`deleted`).
-    public var deleted: String
-    /// The field of an item's identity, read from a tombstone (`id`).
-    public var id: String
-    /// The field of an item's timestamp, read from a tombstone (`updated`).
-    public var version: String
-    /// The query parameter of a token feed's token (`since`).
-    public var token: String
-    /// The field of a token feed's next token (`next`).
-    public var next: String
-
-    /// Names of a listing; each defaults to the name in parentheses on its property.
-    ///
-    /// - Parameters:
-    ///   - after: the query parameter of the last item's timestamp.
-    ///   - afterID: the query parameter of the last item's identity.
-    ///   - limit: the query parameter of the page size.
-    ///   - items: the field of the page's items.
-    ///   - hasMore: the field that says whether another page follows.
-    ///   - deleted: the field that marks a tombstone.
-    ///   - id: the field of a tombstone's identity.
-    ///   - version: the field of a tombstone's timestamp.
-    ///   - token: the query parameter of a token feed's token.
-    ///   - next: the field of a token feed's next token.
-    public init(
-        after: String = "after", afterID: String = "afterID", limit: String = "limit", items: String = "items",
-        hasMore: String = "hasMore", deleted: String = "deleted", id: String = "id", version: String = "updated",
-        token: String = "since", next: String = "next"
-    ) {
-        self.token = token
-        self.next = next
-        self.after = after
-        self.afterID = afterID
-        self.limit = limit
-        self.items = items
-        self.hasMore = hasMore
-        self.deleted = deleted
-        self.id = id
-        self.version = version
+    /// The writes of the REST resource `collection` (a request of the collection; each record is
+    /// one segment below its path).
+    static func rest(_ collection: RESTRequest) -> RecordWrites {
+        var writes = RecordWrites(
+            create: { record in
+                var create = collection
+                (create.method, create.body) = (.post, .json(record))
+                return create
+            },
+            update: { record, base in
+                collection.record(
+                    record.id.databaseValue.identityText, method: .patch,
+                    body: .json(ChangedFields(record, since: base)))
+            },
+            delete: { record in collection.record(record.id.databaseValue.identityText, method: .delete) },
+            read: { record in collection.record(record.id.databaseValue.identityText) },
+            conflictCheck: .readBeforeWrite)
+        writes.refusal = { record in RESTRequest.refusal(of: record.id.databaseValue.identityText) }
+        return writes
     }
 }
 
 /// A request of a REST preset; never stored in or served from the HTTP cache.
-///
-/// The URL's origin is the endpoint's base URL and its path the endpoint's path, so a client's
-/// own base URL (a staging server, a stub) replaces the origin and keeps the path.
 struct RESTRequest: Endpoint {
     var baseURL: URL
     var path: String
@@ -214,45 +165,47 @@ struct RESTRequest: Endpoint {
     var body: RequestBody?
     var cachePolicy: CachePolicy { .bypass }
 
-    init(url: URL, method: HTTPMethod = .get, queryItems: [URLQueryItem] = [], body: RequestBody? = nil) {
-        let given: [URLQueryItem]
-        (baseURL, path, given) = Self.split(url)
+    /// A request below `baseURL`, which a client's own base URL (a staging server, a stub) replaces.
+    init(
+        baseURL: URL, path: String, method: HTTPMethod = .get, queryItems: [URLQueryItem] = [],
+        body: RequestBody? = nil
+    ) {
+        self.baseURL = baseURL
+        self.path = path
         self.method = method
-        self.queryItems = given + queryItems
+        self.queryItems = queryItems
         self.body = body
     }
 
-    /// A request of the record `id` at `url/{id}`, the identity one path segment.
-    init<ID: QueryableValue>(url: URL, id: ID, method: HTTPMethod = .get, body: RequestBody? = nil) {
-        self.init(url: url, method: method, body: body)
-        let text = id.databaseValue.identityText
-        while path.hasSuffix("/") { path.removeLast() }
-        if text.contains("/") || text.allSatisfy({ $0 == "." }) {
-            // An identity a path would split or resolve (`a/b`, `..`) is percent-encoded into the
-            // URL itself, as one segment.
-            var segment = CharacterSet.urlPathAllowed
-            segment.remove(charactersIn: "/;.")
-            let encoded = text.addingPercentEncoding(withAllowedCharacters: segment) ?? ""
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-            components?.percentEncodedQuery = nil
-            components?.fragment = nil
-            var root = components?.url?.absoluteString ?? url.absoluteString
-            while root.hasSuffix("/") { root.removeLast() }
-            (baseURL, path) = (URL(string: root + "/" + encoded) ?? url, "")
-        } else {
-            path += "/" + text
+    /// A request of `url`: its origin is the base URL a client's own replaces, its path and query
+    /// are kept.
+    init(url: URL, method: HTTPMethod = .get, queryItems: [URLQueryItem] = [], body: RequestBody? = nil) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            self.init(baseURL: url, path: "", method: method, queryItems: queryItems, body: body)
+            return
         }
-    }
-
-    /// `url` as an origin (scheme, host and port), a path and the query items it carries.
-    private static func split(_ url: URL) -> (URL, String, [URLQueryItem]) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return (url, "", []) }
         let path = components.path
-        let query = components.queryItems ?? []
+        let given = components.queryItems ?? []
         components.percentEncodedPath = ""
         components.percentEncodedQuery = nil
         components.fragment = nil
-        return (components.url ?? url, path, query)
+        self.init(
+            baseURL: components.url ?? url, path: path, method: method, queryItems: given + queryItems, body: body)
+    }
+
+    /// The request of the record `id`, one segment below this request's path.
+    func record(_ id: String, method: HTTPMethod = .get, body: RequestBody? = nil) -> RESTRequest {
+        var root = path
+        while root.hasSuffix("/") { root.removeLast() }
+        return RESTRequest(
+            baseURL: baseURL, path: root + "/" + id, method: method, queryItems: queryItems, body: body)
+    }
+
+    /// Why `id` cannot be one path segment (a `/`, or empty, or only dots: a path the server would
+    /// split or resolve elsewhere), or `nil` when it can.
+    static func refusal(of id: String) -> String? {
+        guard id.isEmpty || id.contains("/") || id.allSatisfy({ $0 == "." }) else { return nil }
+        return "its identity \"\(id)\" is not one segment of a URL path (it is empty, holds a /, or is only dots)"
     }
 }
 
@@ -322,8 +275,10 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
                 last = version.map { .keyset(version: .text($0), id: id.databaseValue.identityText) }
             }
         }
+        // A full page may be followed by another; in a token feed only when it gives the token.
+        let full = count >= reading.pageSize && (!reading.tokens || next != nil)
         changes = ChangePage(
-            records: records, deleted: deleted, hasMore: hasMore ?? (count >= reading.pageSize),
+            records: records, deleted: deleted, hasMore: hasMore ?? full,
             cursor: reading.tokens ? next.map(SyncCursor.token) : last)
     }
 }
@@ -339,12 +294,17 @@ enum RESTItem<Entity: StoredEntity>: Decodable {
     case tombstone(Entity.ID, version: String?)
 
     init(from decoder: any Decoder) throws {
-        let listing = RESTPage<Entity>.reading(of: decoder)?.listing ?? RESTListing()
+        let reading = RESTPage<Entity>.reading(of: decoder)
+        let listing = reading?.listing ?? RESTListing()
         let fields = try decoder.container(keyedBy: NameKey.self)
         if (try? fields.decodeIfPresent(Bool.self, forKey: NameKey(listing.deleted))) == true {
-            self = .tombstone(
-                try fields.decode(Entity.ID.self, forKey: NameKey(listing.id)),
-                version: try fields.decodeIfPresent(String.self, forKey: NameKey(listing.version)))
+            let id = try fields.decode(Entity.ID.self, forKey: NameKey(listing.id))
+            // A keyset list goes on after its last item: a tombstone must say where it sorts. A
+            // token feed's token says where it goes on.
+            let version =
+                reading?.tokens == true
+                ? nil : try fields.decode(String.self, forKey: NameKey(listing.version))
+            self = .tombstone(id, version: version)
         } else {
             self = .record(try Entity(from: decoder))
         }

@@ -175,7 +175,7 @@ extension SyncedCollection {
                         .badWriteResponse, collection: remote.name, record: record,
                         "The server's record \(remote.name)/\(record), read before its write was settled, does not "
                             + "decode as \(Entity.self); the write stays queued. Check the record on the server, or give "
-                            + "the collection a reader of its own (RemoteCollection.written)."),
+                            + "the collection a reader of its own (RecordWrites.written)."),
                     wait))
         }
         return found

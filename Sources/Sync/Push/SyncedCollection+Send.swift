@@ -258,7 +258,7 @@ extension SyncedCollection {
 
     /// The reason of a write left in the outbox by a description that since lost its request.
     static func noRequest(_ property: String, _ collection: String) -> String {
-        "\(collection) has no \(property) request any more (RemoteCollection.\(property) is nil)."
+        "\(collection) has no \(property) request any more (RecordWrites.\(property) is nil)."
     }
 
     /// The reason of a delete left with no record to address (queued by an older version).
