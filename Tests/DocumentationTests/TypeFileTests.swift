@@ -30,19 +30,6 @@ import Testing
         #expect(Self.publicTypes(in: source) == ["Book", "Store", "Live"])
     }
 
-    /// Sync's files hold one concern each (a run's choosing, sending, judging, settling, pulling
-    /// and walking apart): none is over 450 lines.
-    @Test func noSyncFileIsOver450Lines() throws {
-        let folder = Repository.root.appendingPathComponent("Sources/Sync")
-        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
-        var long: [String] = []
-        for case let file as URL in enumerator where file.pathExtension == "swift" {
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.count > 450 { long.append("\(file.lastPathComponent): \(lines.count)") }
-        }
-        #expect(long.isEmpty, "\(long)")
-    }
-
     @Test func everyPublicTypeIsInAFileOfItsName() throws {
         var misplaced: [String] = []
         for module in Self.modules {
