@@ -2,12 +2,12 @@ package import Dispatch
 
 /// Runs callbacks in the isolation of the code that registered them: the pattern behind every
 /// callback API of FetchKit and Persistence (`isolation: isolated (any Actor)? = #isolation`
-/// beside a plain escaping closure). Each such API also has a form that takes `queue:` and
-/// `@Sendable` callbacks, which run on that queue for every caller (``init(queue:)``).
+/// beside a plain escaping closure): one form for every caller.
 ///
 /// The API that owns the callbacks calls each wrapped callback on ``queue``, one at a time, in
 /// the order the values come, and the wrapper runs the caller's closure where the caller was:
-/// - isolated to no actor: on ``queue`` itself (the API's serial queue, or the one it was given);
+/// - isolated to no actor: on ``queue`` itself (the API's serial queue, or the one the app set
+///   for it: a client's or a store's `callbackQueue`);
 /// - on the main actor: ``queue`` is the main queue, where the main actor runs, and the closure
 ///   runs in it synchronously (no hop, no reordering);
 /// - on another actor: the closures go, in order, to one task isolated to that actor, which runs
@@ -63,15 +63,6 @@ package struct CallerIsolation: Sendable {
                 for await job in jobs { job() }
             }
         }
-    }
-
-    /// Runs callbacks on `queue`, whatever the caller's isolation: for the forms of an API that
-    /// take a queue, whose callbacks are `@Sendable`.
-    ///
-    /// - Parameter queue: the queue the owning API calls the callbacks on.
-    package init(queue: DispatchQueue) {
-        self.queue = queue
-        target = .queue
     }
 
     /// Wraps `body` to be called on ``queue``.

@@ -130,35 +130,29 @@ import Testing
         #expect(await counter.values == Array(repeating: "42", count: 20))
     }
 
-    @Test func codeIsolatedToNoActorGetsItsCallbacksOnTheClientsQueueOrItsOwn() async throws {
+    @Test func codeIsolatedToNoActorGetsItsCallbacksOnTheClientsQueue() async throws {
         let server = StubServer()
         server.route("GET", "/value", respond: .text("42"))
         try server.start()
         defer { server.stop() }
         let clientQueue = DispatchQueue(label: "CallerIsolationTests.client")
-        let callerQueue = DispatchQueue(label: "CallerIsolationTests.caller")
         clientQueue.setSpecific(key: Self.queueKey, value: "client")
-        callerQueue.setSpecific(key: Self.queueKey, value: "caller")
         let client = FetchClient { $0.callbackQueue = clientQueue }
         let onClientQueue = Arrival<Bool>()
         client.fetch(.url(server.url("/value")), extracting: .string) { _ in
             onClientQueue.fulfill(DispatchQueue.getSpecific(key: Self.queueKey) == "client")
         }
-        let onCallerQueue = Arrival<Bool>()
-        client.fetch(.url(server.url("/value")), extracting: .string, queue: callerQueue) { _ in
-            onCallerQueue.fulfill(DispatchQueue.getSpecific(key: Self.queueKey) == "caller")
-        }
         #expect(try await onClientQueue.value(within: Patience.hang, "the client queue's callback"))
-        #expect(try await onCallerQueue.value(within: Patience.hang, "the caller queue's callback"))
     }
 
     static let queueKey = DispatchSpecificKey<String>()
 
-    /// Main-actor code (as top-level code is) that names a queue gets every callback there, and
-    /// can block the main actor until it comes: the fetch's completion and progress, the
+    /// Code isolated to no actor (a command-line tool's worker, a synchronous function) gets every
+    /// callback on the queue the app set for it, the client's or the store's, or on the API's own
+    /// (a context's, a run's), and can block until it comes: the fetch's completion, the
     /// observation's first delivery, a persist's and a read's completion, the pages and the
-    /// fan-out's report. Each used to go to the main actor, which the wait blocked, for good.
-    @Test @MainActor func mainActorCodeThatNamesAQueueGetsItsCallbacksThereWhileItWaits() throws {
+    /// fan-out's report. One form serves it: the callbacks' own isolation.
+    @Test func codeIsolatedToNoActorGetsEveryCallbackOnTheAppsQueueWhileItWaits() throws {
         let server = StubServer()
         server.route("GET", "/value", respond: .text("42"))
         try server.start()
@@ -168,39 +162,37 @@ import Testing
         let arrived = DispatchSemaphore(value: 0)
         let places = Locked<[String]>([])
         @Sendable func arrive(_ what: String) {
-            places.withLock { $0.append("\(what): \(DispatchQueue.getSpecific(key: Self.queueKey) ?? "elsewhere")") }
+            places.withLock { $0.append("\(what): \(DispatchQueue.getSpecific(key: Self.queueKey) ?? "its own")") }
             arrived.signal()
         }
         func wait(for what: String) {
             #expect(arrived.wait(timeout: Patience.hangDeadline) == .success, "\(what) never came")
         }
-        FetchClient().fetch(.url(server.url("/value")), extracting: .string, queue: queue) { _ in
+        FetchClient { $0.callbackQueue = queue }.fetch(.url(server.url("/value")), extracting: .string) { _ in
             arrive("fetch")
         }
         wait(for: "the fetch's completion")
 
         let directory = try TemporaryDirectory(prefix: "CallerIsolationTests")
         defer { directory.remove() }
-        let store = try ObjectStore(at: directory.file("notes.sqlite"), entities: [Note.self])
-        let token = store.observe(.query(Query<Note>()), queue: queue) { _ in arrive("observe") }
+        let store = try ObjectStore(at: directory.file("notes.sqlite"), entities: [Note.self]) { $0.callbackQueue = queue }
+        let token = store.observe(.query(Query<Note>())) { _ in arrive("observe") }
         wait(for: "the observation's first delivery")
         token.cancel()
-        store.context.persist({ tx in try tx.insert(Note(id: 1, text: "first")) }, queue: queue) { _ in
-            arrive("persist")
-        }
+        store.context.persist({ tx in try tx.insert(Note(id: 1, text: "first")) }) { _ in arrive("persist") }
         wait(for: "the persist's completion")
-        store.context.read({ tx in try tx.count(Query<Note>()) }, queue: queue) { _ in arrive("read") }
+        store.context.read({ tx in try tx.count(Query<Note>()) }) { _ in arrive("read") }
         wait(for: "the read's completion")
 
         let pages = Paginator<Int>(style: .offset(pageSize: 2)) { request in
             Page(items: request.offset < 2 ? [request.offset, request.offset + 1] : [])
         }
-        pages.collect(queue: queue) { _ in
+        pages.collect { _ in
         } completion: { _ in
             arrive("collect")
         }
         wait(for: "the pages' completion")
-        FanOut(maximumConcurrency: 2).run([1, 2], changed: { _, _ in true }, queue: queue) {
+        FanOut(maximumConcurrency: 2).run([1, 2], changed: { _, _ in true }) {
             $0
         } completion: { _ in
             arrive("run")
@@ -208,7 +200,10 @@ import Testing
         wait(for: "the fan-out's report")
         #expect(
             places.withLock { $0 }
-                == ["fetch: named", "observe: named", "persist: named", "read: named", "collect: named", "run: named"])
+                == [
+                    "fetch: named", "observe: named", "persist: its own", "read: its own", "collect: its own",
+                    "run: its own",
+                ])
     }
 
     @Test func aHandleIsAwaitedForTheSameResultTheCompletionGets() async throws {

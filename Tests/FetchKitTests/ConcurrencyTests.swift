@@ -237,15 +237,15 @@ struct ConcurrencyTests {
         #expect(try await second.value == "ok")
     }
 
-    @Test func completionsRunOnTheQueueTheCallerNames() async throws {
+    @Test func completionsRunOnTheClientsCallbackQueueEvenForAFailureBeforeAnyIO() async throws {
         defer { server.stop() }
         let key = DispatchSpecificKey<String>()
         let queue = DispatchQueue(label: "caller")
         queue.setSpecific(key: key, value: "caller")
-        let client = FetchClient()
+        let client = FetchClient { $0.callbackQueue = queue }
         let onQueue = Locked(false)
         _ = await completion { done in
-            client.fetch(.url(server.url("/movie/1")), extracting: .data, queue: queue) { result in
+            client.fetch(.url(server.url("/movie/1")), extracting: .data) { result in
                 onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
                 done(result)
             }
@@ -254,7 +254,7 @@ struct ConcurrencyTests {
         // Also for a failure that is known before any I/O.
         let failedOnQueue = Locked(false)
         _ = await completion { done in
-            client.fetch(.url(nil), extracting: .data, queue: queue) { result in
+            client.fetch(.url(nil), extracting: .data) { result in
                 failedOnQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == "caller" }
                 done(result)
             }

@@ -183,6 +183,7 @@ struct DownloadExactlyOnceTests {
 
         let callbacks = DispatchQueue(label: "ExactlyOnceTests.downloads")
         let client = FetchClient {
+            $0.callbackQueue = callbacks
             $0.timeout = .milliseconds(400)
             $0.maximumConnectionsPerHost = 16
             $0.retryPolicy = RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1), retriesTimeouts: false)
@@ -202,7 +203,7 @@ struct DownloadExactlyOnceTests {
                 }
             let key = "item-\(index)"
             let task = client.fetch(
-                .url(url), extracting: .file(to: directory.file("\(index).json")), sharing: key, queue: callbacks
+                .url(url), extracting: .file(to: directory.file("\(index).json")), sharing: key
             ) { result in
                 calls.withLock { $0[index] += 1 }
                 if case .failure(let error) = result { outcomes.withLock { $0[index] = error } }

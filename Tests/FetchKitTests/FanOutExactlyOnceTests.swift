@@ -57,8 +57,8 @@ import Testing
             let progress = progressCounts[index]
             let completion = completions[index]
             handles.append(
-                FanOut(maximumConcurrency: 3).run(
-                    paths, changed: { path, _ in path == "/ok/7" }, queue: callbacks,
+                FanOut(maximumConcurrency: 3, callbackQueue: callbacks).run(
+                    paths, changed: { path, _ in path == "/ok/7" },
                     progress: { _ in progress.withLock { $0 += 1 } },
                     transform: { path in
                         try await client.fetch(StubEndpoint(baseURL: baseURL, path: path), extracting: .string)

@@ -124,8 +124,8 @@ import Testing
         let queue = DispatchQueue(label: "FanOutTests.callback")
         let progressCount = Arrival<Int>()
         let done = Arrival<(outcome: RefreshOutcome, progressSeen: Int)>()
-        FanOut(maximumConcurrency: 4).run(
-            Array(0..<30), changed: { _, value in value == 29 }, queue: queue,
+        FanOut(maximumConcurrency: 4, callbackQueue: queue).run(
+            Array(0..<30), changed: { _, value in value == 29 },
             progress: { progressCount.fulfill($0.completed) },
             transform: { (item: Int) in item },
             completion: { report in done.fulfill((report.outcome, progressCount.count)) }

@@ -68,11 +68,14 @@ import Testing
 
     @Test func callersOfDifferentKindsShareOneRequestEachInTheirOwnWay() async throws {
         let release = heldRoute("/shared", answering: "shared text")
-        let client = FetchClient { $0.timeout = Patience.beyondTheTest }
+        let callbacks = DispatchQueue(label: "SharedDownloadTests.callbacks")
+        let client = FetchClient {
+            $0.timeout = Patience.beyondTheTest
+            $0.callbackQueue = callbacks
+        }
         let url = server.url("/shared")
         let fromCallback = Arrival<String>()
-        let callbacks = DispatchQueue(label: "SharedDownloadTests.callbacks")
-        let task = client.fetch(.url(url), extracting: .string, sharing: "text", queue: callbacks) { result in
+        let task = client.fetch(.url(url), extracting: .string, sharing: "text") { result in
             dispatchPrecondition(condition: .onQueue(callbacks))
             fromCallback.fulfill((try? result.get()) ?? "failed")
         }

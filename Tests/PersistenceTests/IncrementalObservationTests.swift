@@ -109,10 +109,10 @@ final class Watched<E: HasRow>: Sendable {
         ]
         let tokens =
             watched.map { item in
-                store.observe(.query(item.query), queue: item.queue) { change in item.deliveries.append(change) }
+                store.observe(.query(item.query), on: item.queue) { change in item.deliveries.append(change) }
             }
             + notes.map { item in
-                store.observe(.query(item.query), queue: item.queue) { change in item.deliveries.append(change) }
+                store.observe(.query(item.query), on: item.queue) { change in item.deliveries.append(change) }
             }
         defer { tokens.forEach { $0.cancel() } }
         // The steps block their thread while they wait for the store and the observers: they run

@@ -42,7 +42,7 @@ final class BookListScreen: Sendable {
         queue.setSpecific(key: key, value: 1)
         let changes = Collector<QueryChange<Book>>()
         let wrongQueue = Collector<Bool>()
-        let token = store.observe(.query(Query<Book>(sortedBy: byTitle)), queue: queue) { change in
+        let token = store.observe(.query(Query<Book>(sortedBy: byTitle)), on: queue) { change in
             if DispatchQueue.getSpecific(key: key) != 1 { wrongQueue.append(true) }
             changes.append(change)
         }
@@ -79,7 +79,7 @@ final class BookListScreen: Sendable {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Book>>()
         let queue = DispatchQueue(label: "o")
-        let token = store.observe(.query(Query<Book>(where: Book.pages > 100)), queue: queue) { changes.append($0) }
+        let token = store.observe(.query(Query<Book>(where: Book.pages > 100)), on: queue) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         #expect(throws: Boom.self) {
             try store.context.persistAndWait { tx in
@@ -104,7 +104,7 @@ final class BookListScreen: Sendable {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), on: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         for index in 1...200 {
             try store.context.persistAndWait { tx in try tx.insert(Counter(id: Int64(index), value: index)) }
@@ -122,7 +122,7 @@ final class BookListScreen: Sendable {
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
         let queue = DispatchQueue(label: "o")
-        let token = store.observe(.query(Query<Counter>()), queue: queue) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), on: queue) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         token.cancel()
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
@@ -210,7 +210,7 @@ final class BookListScreen: Sendable {
     @Test func inMemoryStoreObservationWorks() throws {
         let store = try ObjectStore.inMemory(entities: [Counter.self])
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), on: DispatchQueue(label: "o")) { changes.append($0) }
         try store.context.persistAndWait { tx in try tx.insert(Counter(id: 1, value: 1)) }
         #expect(changes.wait { $0.last?.results.count == 1 })
         token.cancel()
@@ -220,7 +220,7 @@ final class BookListScreen: Sendable {
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let changes = Collector<QueryChange<Counter>>()
-        let token = store.observe(.query(Query<Counter>()), queue: DispatchQueue(label: "o")) { changes.append($0) }
+        let token = store.observe(.query(Query<Counter>()), on: DispatchQueue(label: "o")) { changes.append($0) }
         #expect(changes.wait { $0.count == 1 })
         try store.context.persistAndWait { tx in
             try tx.execute(#"INSERT INTO "Counter" ("id", "value") VALUES (?, ?)"#, [.integer(5), .integer(6)])

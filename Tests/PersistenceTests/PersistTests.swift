@@ -1,6 +1,6 @@
 import Foundation
 import Locking
-import Persistence
+@testable import Persistence
 import TestSupport
 import Testing
 
@@ -42,11 +42,9 @@ struct Boom: Error {}
         let fixture = try StoreFixture()
         let store = try fixture.open()
         let errors = Collector<Bool>()
-        let queue = DispatchQueue(label: "caller")
-        let key = DispatchSpecificKey<Int>()
-        queue.setSpecific(key: key, value: 9)
-        store.context.persist({ _ in throw Boom() }, queue: queue) { result in
-            let onQueue = DispatchQueue.getSpecific(key: key) == 9
+        // From code isolated to no actor, the completion runs on the context's own queue.
+        store.context.persist({ _ in throw Boom() }) { result in
+            let onQueue = store.context.isOnQueue
             if case .failure(let error) = result, error is Boom, onQueue {
                 errors.append(true)
             } else {

@@ -154,7 +154,7 @@ import Testing
                 Query<RelBook>(
                     where: RelBook.author.has(RelAuthor.name.hasPrefix("Ursula")), sortedBy: [RelBook.year.ascending()])
             ),
-            queue: DispatchQueue(label: "RelationQueryTests.observe"),
+            on: DispatchQueue(label: "RelationQueryTests.observe"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in changes.append(change) }
         defer { token.cancel() }
@@ -172,7 +172,7 @@ import Testing
         let sorted = Collector<QueryChange<RelBook>>()
         let second = store.observe(
             .query(Query<RelBook>(sortedBy: [RelBook.author.descending(RelAuthor.name), RelBook.year.ascending()])),
-            queue: DispatchQueue(label: "RelationQueryTests.sorted"),
+            on: DispatchQueue(label: "RelationQueryTests.sorted"),
             onError: { error in Issue.record("observation failed: \(error)") }
         ) { change in sorted.append(change) }
         defer { second.cancel() }

@@ -356,7 +356,7 @@ struct Reading: StoredEntity, Equatable {
         let item = Watched("group-2", Query(where: Item.group == 2, sortedBy: [Item.score.ascending()]))
         let errors = Collector<PersistenceError>()
         let token = store.observe(
-            .query(item.query), queue: item.queue,
+            .query(item.query), on: item.queue,
             onError: { if let error = $0 as? PersistenceError { errors.append(error) } }
         ) { change in
             item.deliveries.append(change)
@@ -396,7 +396,7 @@ struct Reading: StoredEntity, Equatable {
         let errors = Collector<PersistenceError>()
         let queue = DispatchQueue(label: "readings")
         let token = store.observe(
-            .query(query), queue: queue, onError: { if let error = $0 as? PersistenceError { errors.append(error) } }
+            .query(query), on: queue, onError: { if let error = $0 as? PersistenceError { errors.append(error) } }
         ) { change in
             deliveries.append(change)
         }

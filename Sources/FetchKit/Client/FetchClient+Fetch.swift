@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -76,8 +76,8 @@ extension FetchClient {
     /// `@MainActor` class they run on the main actor, so they can update its state; in an
     /// actor's method, on that actor; in code isolated to no actor, one at a time on the client's
     /// ``Configuration-swift.struct/callbackQueue`` (your own `DispatchQueue`, or a serial queue
-    /// of the client's). To have them on a queue of your choice whatever the caller's isolation,
-    /// use ``fetch(_:extracting:group:sharing:queue:completion:progress:)``.
+    /// of the client's). Code that must have them on one queue calls from code isolated to no
+    /// actor, with that queue as the client's `callbackQueue`.
     ///
     /// ```swift
     /// @MainActor final class BookViewController {
@@ -126,44 +126,6 @@ extension FetchClient {
             progress: progress)
     }
 
-    /// Fetches an endpoint and calls `completion` exactly once with the value or the error, on
-    /// `queue`, whatever the caller's isolation: the form for code that waits on that queue or
-    /// works there. The callbacks are `@Sendable`, as anything that runs outside the caller's
-    /// isolation must be; ``fetch(_:extracting:group:sharing:isolation:completion:progress:)``
-    /// runs them in the caller's isolation instead.
-    ///
-    /// ```swift
-    /// let done = DispatchSemaphore(value: 0)
-    /// client.fetch(.url(link), extracting: .string, queue: DispatchQueue(label: "fetches")) { result in
-    ///     print((try? result.get()) ?? "failed")
-    ///     done.signal()
-    /// }
-    /// done.wait()
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - endpoint: the request to send; `.url(link)` for a plain URL.
-    ///   - extraction: how to turn the response into a value.
-    ///   - group: a group to cancel this fetch with, if any.
-    ///   - key: shares one request among callers with the same key.
-    ///   - queue: where `completion` and `progress` run (a serial queue keeps them in order).
-    ///   - completion: runs exactly once with the value or the ``FetchError``; `nil` when only the
-    ///     returned task is awaited.
-    ///   - progress: called with the transfer's progress, as in
-    ///     ``fetch(_:extracting:group:sharing:isolation:completion:progress:)``.
-    /// - Returns: a handle that cancels the fetch and can be awaited.
-    @discardableResult
-    public func fetch<Value>(
-        _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup? = nil,
-        sharing key: String? = nil, queue: DispatchQueue,
-        completion: (@Sendable (Result<Value, FetchError>) -> Void)?,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) -> FetchTask<Value> {
-        fetch(
-            endpoint, extracting: extraction, group: group, sharing: key, caller: CallerIsolation(queue: queue),
-            completion: completion, progress: progress)
-    }
-
     /// The completion forms' one body: the callbacks run where `caller` says.
     private func fetch<Value>(
         _ endpoint: some Endpoint, extracting extraction: Extraction<Value>, group: CancellationGroup?,
@@ -206,31 +168,6 @@ extension FetchClient {
             endpoint, extracting: endpoint.extraction, group: group, sharing: key,
             caller: CallerIsolation(isolation: isolation, queue: callbackQueue), completion: completion,
             progress: progress)
-    }
-
-    /// Fetches an endpoint that says what its response turns into, and calls `completion` on
-    /// `queue`, whatever the caller's isolation (as
-    /// ``fetch(_:extracting:group:sharing:queue:completion:progress:)`` does).
-    ///
-    /// - Parameters:
-    ///   - endpoint: the request to send, with its response type.
-    ///   - group: a group to cancel this fetch with, if any.
-    ///   - key: shares one request among callers with the same key.
-    ///   - queue: where `completion` and `progress` run.
-    ///   - completion: runs exactly once with the value or the ``FetchError``; `nil` when only the
-    ///     returned task is awaited.
-    ///   - progress: called with the transfer's progress; `nil` (the default) to not follow it.
-    /// - Returns: a handle that cancels the fetch and can be awaited.
-    @discardableResult
-    public func fetch<Target: Endpoint>(
-        _ endpoint: Target, group: CancellationGroup? = nil, sharing key: String? = nil, queue: DispatchQueue,
-        completion: (@Sendable (Result<Target.Response, FetchError>) -> Void)?,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) -> FetchTask<Target.Response> {
-        fetch(
-            endpoint, extracting: endpoint.extraction, group: group, sharing: key,
-            caller: CallerIsolation(queue: queue),
-            completion: completion, progress: progress)
     }
 
     // MARK: Internals

@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -77,9 +77,6 @@ public final class ObjectContext: @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// To have `completion` on a queue of your choice, whatever the caller's isolation, use
-    /// ``persist(_:queue:completion:)``.
-    ///
     /// - Parameters:
     ///   - block: the work; it receives the transaction.
     ///   - isolation: where `completion` runs; the caller's isolation (leave it out).
@@ -95,26 +92,6 @@ public final class ObjectContext: @unchecked Sendable {
         completion: ((Result<T, any Error>) -> Void)?
     ) {
         let (hop, completion) = callback(completion, CallerIsolation(isolation: isolation, queue: self.queue))
-        self.queue.async {
-            self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
-        }
-    }
-
-    /// Runs `block` on the context's queue inside one write transaction, then calls `completion`
-    /// on `queue`, whatever the caller's isolation (``persist(_:isolation:completion:)`` runs it
-    /// in the caller's isolation instead). `completion` is `@Sendable`, as anything that runs
-    /// outside the caller's isolation must be.
-    ///
-    /// - Parameters:
-    ///   - block: the work; it receives the transaction.
-    ///   - queue: where `completion` runs.
-    ///   - completion: called once, after the commit or the rollback, as
-    ///     ``persist(_:isolation:completion:)``'s is.
-    public func persist<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue,
-        completion: @escaping @Sendable (Result<T, any Error>) -> Void
-    ) {
-        let (hop, completion) = callback(completion, CallerIsolation(queue: queue))
         self.queue.async {
             self.deliver(Result { try self.performWrite(block) }, on: hop, to: completion)
         }
@@ -172,8 +149,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs `block` on the context's queue inside a read transaction (a consistent snapshot),
     /// then calls `completion`.
     ///
-    /// `completion` runs in the caller's isolation, as ``persist(_:isolation:completion:)``'s does;
-    /// ``read(_:queue:completion:)`` runs it on a queue of your choice.
+    /// `completion` runs in the caller's isolation, as ``persist(_:isolation:completion:)``'s does.
     ///
     /// - Parameters:
     ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
@@ -186,23 +162,6 @@ public final class ObjectContext: @unchecked Sendable {
         completion: ((Result<T, any Error>) -> Void)?
     ) {
         let (hop, completion) = callback(completion, CallerIsolation(isolation: isolation, queue: self.queue))
-        self.queue.async {
-            self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
-        }
-    }
-
-    /// Runs `block` on the context's queue inside a read transaction, then calls `completion` on
-    /// `queue`, whatever the caller's isolation (as ``persist(_:queue:completion:)`` does).
-    ///
-    /// - Parameters:
-    ///   - block: the reads; writes throw ``PersistenceError/Code-swift.struct/misuse``.
-    ///   - queue: where `completion` runs.
-    ///   - completion: called once with the block's value or error.
-    public func read<T: Sendable>(
-        _ block: @escaping @Sendable (ObjectTransaction) throws -> T, queue: DispatchQueue,
-        completion: @escaping @Sendable (Result<T, any Error>) -> Void
-    ) {
-        let (hop, completion) = callback(completion, CallerIsolation(queue: queue))
         self.queue.async {
             self.deliver(Result { try self.performRead(block) }, on: hop, to: completion)
         }

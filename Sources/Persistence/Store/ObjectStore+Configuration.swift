@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ObjectStore {
     /// How a store opens its file: durability, lock waiting, and named migrations.
@@ -51,6 +51,12 @@ extension ObjectStore {
         /// saw, so it refreshes anyway: a refresh that finds nothing new delivers nothing). An
         /// in-memory store has no other writers and never checks.
         public var externalCommitPolling: Duration?
+        /// Where ``ObjectStore/observe(_:isolation:onError:handler:)`` runs its callbacks for a
+        /// caller isolated to no actor (a command-line tool, a worker); `nil` (the default) for a
+        /// serial queue of each observation's own. Callers on the main actor or another actor get
+        /// their callbacks there, whatever this says. A serial queue keeps the deliveries of
+        /// every observation in one order.
+        public var callbackQueue: DispatchQueue?
 
         /// The default configuration.
         public init() {}

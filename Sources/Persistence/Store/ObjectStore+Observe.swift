@@ -1,4 +1,4 @@
-public import Dispatch
+import Dispatch
 import Foundation
 import Locking
 
@@ -37,8 +37,9 @@ extension ObjectStore {
     /// the combined difference. No delivery is ever skipped at the end of a burst: the last
     /// delivery always reflects the last commit.
     ///
-    /// To have the deliveries on a queue of your choice, whatever the caller's isolation, use
-    /// ``observe(_:queue:onError:handler:)``.
+    /// From code isolated to no actor, the deliveries run on the store's
+    /// ``Configuration-swift.struct/callbackQueue`` when the app sets one, else on a serial queue
+    /// of the observation's own.
     ///
     /// - Parameters:
     ///   - observation: what to observe (``StoreObservation``).
@@ -53,40 +54,9 @@ extension ObjectStore {
         _ observation: StoreObservation<Element>, isolation: isolated (any Actor)? = #isolation,
         onError: ((any Error) -> Void)? = nil, handler: @escaping (Element) -> Void
     ) -> ObservationToken {
-        let caller = CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "Persistence.observe"))
+        let caller = CallerIsolation(
+            isolation: isolation, queue: core.configuration.callbackQueue ?? DispatchQueue(label: "Persistence.observe"))
         return observation.start(self, caller.queue, onError.map(caller.wrap), caller.wrap(handler))
-    }
-
-    /// Starts `observation` with a callback that runs on `queue`, whatever the caller's
-    /// isolation: the form for code that waits on that queue, or hands the elements to work of
-    /// its own there. The callbacks are `@Sendable`, as anything that runs outside the caller's
-    /// isolation must be; from a `@MainActor` class, ``observe(_:isolation:onError:handler:)``
-    /// runs them on the main actor instead.
-    ///
-    /// ```swift
-    /// let delivered = DispatchSemaphore(value: 0)
-    /// let token = store.observe(.query(Query<Book>()), queue: DispatchQueue(label: "books")) { change in
-    ///     print(change.results.count, "books")
-    ///     delivered.signal()
-    /// }
-    /// delivered.wait()  // the first delivery: the books now
-    /// token.cancel()
-    /// ```
-    ///
-    /// Deliveries are those of ``observe(_:isolation:onError:handler:)``: the first element, then
-    /// one after each commit that changes what the observation reads, one at a time and in order.
-    ///
-    /// - Parameters:
-    ///   - observation: what to observe (``StoreObservation``).
-    ///   - queue: where `handler` and `onError` run (a serial queue keeps them in order).
-    ///   - onError: called as ``observe(_:isolation:onError:handler:)``'s is.
-    ///   - handler: receives each element.
-    /// - Returns: a token; the observation lasts until it is cancelled or released.
-    public func observe<Element: Sendable>(
-        _ observation: StoreObservation<Element>, queue: DispatchQueue,
-        onError: (@Sendable (any Error) -> Void)? = nil, handler: @escaping @Sendable (Element) -> Void
-    ) -> ObservationToken {
-        observation.start(self, queue, onError, handler)
     }
 
     /// Starts `observation` as an asynchronous sequence: the first element is the state now; each

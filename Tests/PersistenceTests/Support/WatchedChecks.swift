@@ -7,7 +7,7 @@ import Testing
 extension Watched {
     /// Starts observing the query in `store`, each delivery appended to ``deliveries``.
     func observe(in store: ObjectStore) -> ObservationToken {
-        store.observe(.query(query), queue: queue) { change in self.deliveries.append(change) }
+        store.observe(.query(query), on: queue) { change in self.deliveries.append(change) }
     }
 
     /// Waits until the latest delivery holds what the query fetches now (in any order when the

@@ -33,15 +33,25 @@ public struct FanOut: Sendable {
     public var maximumConcurrency: Int
     /// How failed items combine into the outcome.
     public var failureRule: FailureRule
+    /// Where ``run(_:changed:isolation:progress:transform:completion:)`` runs its callbacks for a
+    /// caller isolated to no actor; `nil` (the default) for a serial queue of each run's own.
+    /// Callers on the main actor or another actor get their callbacks there, whatever this says.
+    public var callbackQueue: DispatchQueue?
 
     /// Creates a fan-out configuration.
     ///
     /// - Parameters:
     ///   - maximumConcurrency: the most transforms that run at once; values below 1 mean 1.
     ///   - failureRule: how failed items combine into the outcome.
-    public init(maximumConcurrency: Int = FanOut.defaultMaximumConcurrency, failureRule: FailureRule = .strict) {
+    ///   - callbackQueue: where the callback form's callbacks run for a caller isolated to no
+    ///     actor; `nil` for a serial queue of each run's own.
+    public init(
+        maximumConcurrency: Int = FanOut.defaultMaximumConcurrency, failureRule: FailureRule = .strict,
+        callbackQueue: DispatchQueue? = nil
+    ) {
         self.maximumConcurrency = max(1, maximumConcurrency)
         self.failureRule = failureRule
+        self.callbackQueue = callbackQueue
     }
 
     /// Runs `transform` over every element and returns the report when all have finished.
@@ -168,10 +178,9 @@ public struct FanOut: Sendable {
     ///
     /// Progress and the completion run in the caller's isolation, in order (every progress
     /// call before the completion): on the main actor from a `@MainActor` class, on an actor
-    /// from its method, and, from code isolated to no actor, on a serial queue of the run's own
-    /// (``run(_:changed:queue:progress:transform:completion:)`` runs them on a queue of your
-    /// choice). Cancel through the returned handle; the completion still runs, with a cancelled
-    /// report.
+    /// from its method, and, from code isolated to no actor, on ``callbackQueue`` (by default a
+    /// serial queue of the run's own).
+    /// Cancel through the returned handle; the completion still runs, with a cancelled report.
     ///
     /// ```swift
     /// @MainActor final class RefreshModel {
@@ -205,34 +214,8 @@ public struct FanOut: Sendable {
     ) -> RunHandle {
         run(
             elements, changed: changed,
-            caller: CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "FetchKit.FanOut")),
+            caller: CallerIsolation(isolation: isolation, queue: callbackQueue ?? DispatchQueue(label: "FetchKit.FanOut")),
             progress: progress, transform: transform, completion: completion)
-    }
-
-    /// Runs `transform` over `elements` as ``run(_:changed:isolation:progress:transform:completion:)``
-    /// does, with `progress` and `completion` on `queue`, whatever the caller's isolation. The
-    /// callbacks are `@Sendable`, as anything that runs outside the caller's isolation must be.
-    ///
-    /// - Parameters:
-    ///   - elements: the items to process.
-    ///   - changed: whether an item's value changed anything.
-    ///   - queue: where the callbacks run, in order when it is serial.
-    ///   - progress: called after each item finishes.
-    ///   - transform: the work for one item.
-    ///   - completion: receives the report, exactly once.
-    /// - Returns: a handle that cancels the fan-out.
-    @discardableResult
-    public func run<Element: Sendable, Value: Sendable>(
-        _ elements: some Collection<Element> & Sendable,
-        changed: @escaping @Sendable (Element, Value) -> Bool,
-        queue: DispatchQueue,
-        progress: (@Sendable (FanOutProgress) -> Void)? = nil,
-        transform: @escaping @Sendable (Element) async throws -> Value,
-        completion: @escaping @Sendable (FanOutReport<Value>) -> Void
-    ) -> RunHandle {
-        run(
-            elements, changed: changed, caller: CallerIsolation(queue: queue), progress: progress,
-            transform: transform, completion: completion)
     }
 
     /// The callback forms' one body: the callbacks run where `caller` says.

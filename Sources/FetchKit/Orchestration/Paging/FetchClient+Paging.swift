@@ -20,7 +20,8 @@ extension FetchClient {
     ///   - group: a group that cancels the page requests with others, if any (cancelling it
     ///     fails the page in flight, which ends the run).
     ///   - page: turns that value into a ``Page``; an error it throws fails the page.
-    /// - Returns: the paginator; nothing is fetched until it is iterated.
+    /// - Returns: the paginator (its callback form runs, for a caller isolated to no actor, on the
+    ///   client's callback queue); nothing is fetched until it is iterated.
     public func pages<Item: Sendable, Response: Sendable, Target: Endpoint>(
         style: PagingStyle, limits: PaginationLimits = .none,
         endpoint: @escaping @Sendable (PageRequest) -> Target,
@@ -28,7 +29,8 @@ extension FetchClient {
         group: CancellationGroup? = nil,
         page: @escaping @Sendable (Response) throws -> Page<Item>
     ) -> Paginator<Item> {
-        Paginator(style: style, limits: limits) { request in
+        // The callback form runs, for a caller isolated to no actor, on the client's callback queue.
+        Paginator(style: style, limits: limits, callbackQueue: callbackQueue) { request in
             try page(try await self.fetch(endpoint(request), extracting: extraction, group: group))
         }
     }

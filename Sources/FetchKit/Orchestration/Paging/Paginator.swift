@@ -33,6 +33,10 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     public let style: PagingStyle
     /// Where the run stops at the latest.
     public let limits: PaginationLimits
+    /// Where ``collect(isolation:onPage:completion:)`` runs its callbacks for a caller isolated
+    /// to no actor; `nil` for a serial queue of each run's own. Callers on the main actor or
+    /// another actor get their callbacks there, whatever this says.
+    public let callbackQueue: DispatchQueue?
     private let loadPage: @Sendable (PageRequest) async throws -> Page<Item>
 
     /// Creates a paginator.
@@ -40,13 +44,16 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - style: how the API addresses its pages.
     ///   - limits: where the run stops at the latest; by default only the pages decide.
+    ///   - callbackQueue: where the callback form's callbacks run for a caller isolated to no
+    ///     actor; `nil` (the default) for a serial queue of each run's own.
     ///   - loadPage: loads one page; called once per page, never concurrently.
     public init(
-        style: PagingStyle, limits: PaginationLimits = .none,
+        style: PagingStyle, limits: PaginationLimits = .none, callbackQueue: DispatchQueue? = nil,
         loadPage: @escaping @Sendable (PageRequest) async throws -> Page<Item>
     ) {
         self.style = style
         self.limits = limits
+        self.callbackQueue = callbackQueue
         self.loadPage = loadPage
     }
 
@@ -117,9 +124,9 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
     ///
     /// Both run in the caller's isolation, in order (every page before the completion): on the
     /// main actor from a `@MainActor` class, on an actor from its method, and, from code isolated
-    /// to no actor, on a serial queue of the run's own; ``collect(queue:onPage:completion:)`` runs
-    /// them on a queue of your choice. Cancel through the returned handle; the completion still
-    /// runs, once, with ``PaginationStop/cancelled``.
+    /// to no actor, on ``callbackQueue`` (by default a serial queue of the run's own). Cancel
+    /// through the returned handle; the
+    /// completion still runs, once, with ``PaginationStop/cancelled``.
     ///
     /// - Parameters:
     ///   - isolation: where the callbacks run; the caller's isolation (leave it out).
@@ -132,26 +139,9 @@ public struct Paginator<Item: Sendable>: AsyncSequence, Sendable {
         onPage: @escaping (Page<Item>) -> Void, completion: @escaping (PaginationSummary<Item>) -> Void
     ) -> RunHandle {
         collect(
-            CallerIsolation(isolation: isolation, queue: DispatchQueue(label: "FetchKit.Paginator")), onPage: onPage,
+            CallerIsolation(isolation: isolation, queue: callbackQueue ?? DispatchQueue(label: "FetchKit.Paginator")),
+            onPage: onPage,
             completion: completion)
-    }
-
-    /// Runs the whole pagination, calling `onPage` for each page and `completion` once at the
-    /// end, on `queue`, whatever the caller's isolation (``collect(isolation:onPage:completion:)``
-    /// runs them in the caller's isolation instead). The callbacks are `@Sendable`, as anything
-    /// that runs outside the caller's isolation must be.
-    ///
-    /// - Parameters:
-    ///   - queue: where the callbacks run, in order when it is serial.
-    ///   - onPage: receives each page as it arrives.
-    ///   - completion: receives the summary, exactly once.
-    /// - Returns: a handle that cancels the run.
-    @discardableResult
-    public func collect(
-        queue: DispatchQueue, onPage: @escaping @Sendable (Page<Item>) -> Void,
-        completion: @escaping @Sendable (PaginationSummary<Item>) -> Void
-    ) -> RunHandle {
-        collect(CallerIsolation(queue: queue), onPage: onPage, completion: completion)
     }
 
     /// The callback forms' one body: the callbacks run where `caller` says.
