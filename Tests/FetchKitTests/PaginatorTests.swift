@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import Locking
 import TestSupport
@@ -124,25 +125,27 @@ import Testing
         #expect(requests.withLock { $0 } == 1)
     }
 
+    /// Flickr sends its page counts as strings in some responses and as numbers in others:
+    /// Decoding's `@LosslessValue` reads both, for a numbered paging style.
     @Test func flickrPageCountsDecodeFromStringsAndNumbers() throws {
         struct Response: Decodable {
             struct Photos: Decodable {
-                let page: PageCount
-                let pages: PageCount
-                let total: PageCount
+                @LosslessValue var page: Int
+                @LosslessValue var pages: Int
+                @LosslessValue var total: Int
             }
             let photos: Photos
         }
-        let strings = try JSONDecoder().decode(
+        let strings = try PathDecoder().decode(
             Response.self, from: Fixtures.data("flickr/photos_search_no_geo_2014.json"))
-        #expect(strings.photos.pages.value == 160)
-        #expect(strings.photos.total.value == 799)
-        let numbers = try JSONDecoder().decode(
+        #expect(strings.photos.pages == 160)
+        #expect(strings.photos.total == 799)
+        let numbers = try PathDecoder().decode(
             Response.self, from: Fixtures.data("flickr/photos_search_cat_description_ownername_2019.json"))
-        #expect(numbers.photos.pages == PageCount(12))
-        #expect(numbers.photos.page.description == "1")
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode([PageCount].self, from: Data(#"["many"]"#.utf8))
+        #expect(numbers.photos.pages == 12)
+        #expect(numbers.photos.page == 1)
+        #expect(throws: DecodingFailure.self) {
+            try PathDecoder().decode([LosslessValue<Int>].self, from: Data(#"["many"]"#.utf8))
         }
     }
 
