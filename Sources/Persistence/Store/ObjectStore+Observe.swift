@@ -90,8 +90,12 @@ extension ObjectStore {
         _ query: Query<E>, queue: DispatchQueue, onError: (@Sendable (PersistenceError) -> Void)?,
         handler: @escaping @Sendable (QueryChange<E>) -> Void
     ) -> ObservationToken {
-        let observer = QueryObserver(
-            query: query, reader: observerContext, queue: queue, onError: onError, handler: handler)
+        register(QueryObserver(query: query, reader: observerContext, queue: queue, onError: onError, handler: handler))
+    }
+
+    /// Adds `observer` to the store's observers and schedules its first refresh (or tells it at
+    /// once that the store is closed); the token cancels it.
+    func register(_ observer: some GatedObserver) -> ObservationToken {
         core.center.add(observer)
         if core.closed.isSet {
             observer.storeDidClose(closedError())

@@ -40,15 +40,9 @@ extension ObjectStore {
         read: @escaping @Sendable (ObjectTransaction) throws -> Value,
         handler: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {
-        let observer = ValueObserver(
-            tables: tables, reader: observerContext, queue: queue, read: read, onError: onError, handler: handler)
-        core.center.add(observer)
-        if core.closed.isSet {
-            observer.storeDidClose(closedError())
-        } else {
-            observer.scheduleRefresh(after: nil)
-        }
-        return ObservationToken { observer.cancel() }
+        register(
+            ValueObserver(
+                tables: tables, reader: observerContext, queue: queue, read: read, onError: onError, handler: handler))
     }
 
     /// The error an observation reports when the store closes, naming the store.
