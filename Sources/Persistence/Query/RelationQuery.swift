@@ -108,21 +108,7 @@ private enum ManyFilter {
         _ path: @escaping @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath, tables: Set<String>,
         _ filter: Filter<Target>?, negated: Bool
     ) -> Filter<Source> {
-        Filter<Source>(
-            .related(
-                RelatedFilter(tables: tables.union(filter?.relatedTables ?? [])) {
-                    (outer: inout QuerySQL) throws(PersistenceError) in
-                    let target = try outer.schema(of: Target.self)
-                    var inner = outer.nested(target)
-                    let from = try path(outer.registry).from(outer, inner, target: target)
-                    inner.sql = (negated ? "NOT " : "") + "EXISTS (SELECT 1 \(from)"
-                    if let filter {
-                        inner.sql += " AND "
-                        try inner.render(filter.node)
-                    }
-                    inner.sql += ")"
-                    outer.absorb(inner)
-                }))
+        subquery(path, tables: tables, filter, opening: (negated ? "NOT " : "") + "EXISTS (SELECT 1", closing: ")")
     }
 
     static func count<Source, Target>(
@@ -130,23 +116,34 @@ private enum ManyFilter {
         _ filter: Filter<Target>?
     ) -> RelatedCount<Source> {
         RelatedCount { op, value in
-            Filter<Source>(
-                .related(
-                    RelatedFilter(tables: tables.union(filter?.relatedTables ?? [])) {
-                        (outer: inout QuerySQL) throws(PersistenceError) in
-                        let target = try outer.schema(of: Target.self)
-                        var inner = outer.nested(target)
-                        let from = try path(outer.registry).from(outer, inner, target: target)
-                        inner.sql = "(SELECT COUNT(*) \(from)"
-                        if let filter {
-                            inner.sql += " AND "
-                            try inner.render(filter.node)
-                        }
-                        inner.sql += ") \(op) ?"
-                        inner.arguments.append(.integer(Int64(value)))
-                        outer.absorb(inner)
-                    }))
+            subquery(
+                path, tables: tables, filter, opening: "(SELECT COUNT(*)", closing: ") \(op) ?",
+                argument: .integer(Int64(value)))
         }
+    }
+
+    /// A filter of `Source` rows by a subquery over their related `Target` rows: `opening`, the
+    /// relation's `FROM`, the target rows' `filter`, then `closing` (and its `argument`).
+    private static func subquery<Source, Target>(
+        _ path: @escaping @Sendable (SchemaRegistry?) throws(PersistenceError) -> ManyPath, tables: Set<String>,
+        _ filter: Filter<Target>?, opening: String, closing: String, argument: DatabaseValue? = nil
+    ) -> Filter<Source> {
+        Filter<Source>(
+            .related(
+                RelatedFilter(tables: tables.union(filter?.relatedTables ?? [])) {
+                    (outer: inout QuerySQL) throws(PersistenceError) in
+                    let target = try outer.schema(of: Target.self)
+                    var inner = outer.nested(target)
+                    let from = try path(outer.registry).from(outer, inner, target: target)
+                    inner.sql = "\(opening) \(from)"
+                    if let filter {
+                        inner.sql += " AND "
+                        try inner.render(filter.node)
+                    }
+                    inner.sql += closing
+                    if let argument { inner.arguments.append(argument) }
+                    outer.absorb(inner)
+                }))
     }
 }
 
