@@ -225,19 +225,15 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
         listing: RESTListing, pageSize: Int, version: @escaping @Sendable (Entity) -> RecordVersion?, tokens: Bool
     ) -> Extraction<ChangePage<Entity>> {
         var decoder = PathDecoder()
-        if let key = reading {
+        if let key = RESTReadingKey.key {
             decoder.userInfo[key] = Reading(listing: listing, pageSize: pageSize, version: version, tokens: tokens)
         }
         return Extraction.decode(RESTPage<Entity>.self, decoder: decoder).map(\.changes)
     }
 
-    /// The `userInfo` key of the ``Reading`` (one key for every entity type; never `nil`, the
-    /// initializer's failure is only in its signature).
-    static var reading: CodingUserInfoKey? { RESTReadingKey.key }
-
     /// The reading `decoder` carries.
     static func reading(of decoder: any Decoder) -> Reading? {
-        guard let key = reading else { return nil }
+        guard let key = RESTReadingKey.key else { return nil }
         return decoder.userInfo[key] as? Reading
     }
 
@@ -283,7 +279,8 @@ struct RESTPage<Entity: StoredEntity>: Decodable {
     }
 }
 
-/// The `userInfo` key a REST page's reading is stored under.
+/// The `userInfo` key a REST page's reading is stored under (one key for every entity type; never
+/// `nil`, the initializer's failure is only in its signature).
 enum RESTReadingKey {
     static let key = CodingUserInfoKey(rawValue: "FetchKit.Sync.RESTPage.reading")
 }
