@@ -196,7 +196,7 @@ final class ObservedSales: @unchecked Sendable {
 
     init(path: String) throws {
         store = try ObjectStore(at: URL(fileURLWithPath: path), entities: [BenchSale.self])
-        token = store.observe(.query(Self.query), queue: DispatchQueue(label: "bench.sales")) { [self] change in
+        token = store.observe(.query(Self.query)) { [self] change in
             if !change.isInitial { lock.withLock { last = change } }
             delivered.signal()
         }

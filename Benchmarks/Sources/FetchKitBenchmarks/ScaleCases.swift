@@ -55,8 +55,7 @@ final class ScaleStore: @unchecked Sendable {
     func observe() {
         let delivered = delivered
         token = store.observe(
-            .query(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)])),
-            queue: DispatchQueue(label: "bench.observe")
+            .query(Query<ScaleTitle>(sortedBy: [ScaleTitle.title.ascending(caseInsensitive: true)]))
         ) { _ in delivered.signal() }
         delivered.wait()
     }
@@ -200,8 +199,7 @@ final class CommitStream: @unchecked Sendable {
         try store.context.persistAndWait { tx in for n in 0..<Self.rows { try tx.insert(ScaleTitle.make(n)) } }
         let started = DispatchSemaphore(value: 0)
         token = store.observe(
-            .query(Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()])),
-            queue: DispatchQueue(label: "bench.stream")
+            .query(Query<ScaleTitle>(sortedBy: [Field<ScaleTitle, Double>("score").ascending()]))
         ) { [self] change in
             if change.isInitial { started.signal() }
             let first = change.results.first?.score

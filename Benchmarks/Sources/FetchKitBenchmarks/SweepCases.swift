@@ -232,7 +232,7 @@ func runSweep(sizes: [Int], rounds: Int) throws {
         // Observation: a one-row commit until the observer of the whole sorted table hears it.
         let delivered = DispatchSemaphore(value: 0)
         let token = store.observe(
-            .query(Query<SweepRow>(sortedBy: [SweepRow.score.ascending()])), queue: DispatchQueue(label: "sweep")
+            .query(Query<SweepRow>(sortedBy: [SweepRow.score.ascending()]))
         ) {
             _ in delivered.signal()
         }

@@ -187,7 +187,7 @@ final class ObservedNotes: @unchecked Sendable {
             ? try SyncedCollection(
                 SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient())
             : nil
-        token = store.observe(.query(Query<SyncedNote>()), queue: DispatchQueue(label: "bench.notes")) {
+        token = store.observe(.query(Query<SyncedNote>())) {
             [delivered] _ in
             delivered.signal()
         }
