@@ -153,7 +153,7 @@ public struct EventSource: AsyncSequence, Sendable {
             var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             if !lastEventID.isEmpty { headers["Last-Event-ID"] = lastEventID }
             let stream = try await source.client.fetch(
-                UncachedRequest(source.endpoint, extraHeaders: headers), extracting: .stream)
+                UncachedRequest(source.endpoint, headers: headers), extracting: .stream)
             if stream.response.statusCode == 204 {
                 stream.cancel()
                 return false

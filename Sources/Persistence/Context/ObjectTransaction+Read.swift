@@ -74,16 +74,7 @@ extension ObjectTransaction {
     /// - Returns: the count.
     /// - Throws: ``PersistenceError``.
     public func count<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> Int {
-        try checkOpen()
-        let filter = query.selection
-        let codec = try connection.codec(E.self)
-        var built = QuerySQL(schema: codec.schema)
-        built.sql = "SELECT COUNT(*) FROM \(codec.schema.table)"
-        try built.appendWhere(filter)
-        let statement = try connection.statement(for: built)
-        defer { statement.reset() }
-        guard try statement.step() else { return 0 }
-        return Int(statement.int64(0))
+        Int(try integer(query) { "SELECT COUNT(*) FROM \($0)" + $1 })
     }
 
     /// Whether a query selects any entity (stops at the first).
@@ -92,17 +83,23 @@ extension ObjectTransaction {
     /// - Returns: `true` when the query selects a row.
     /// - Throws: ``PersistenceError``.
     public func exists<E: StoredEntity>(_ query: Query<E>) throws(PersistenceError) -> Bool {
+        try integer(query) { "SELECT EXISTS(SELECT 1 FROM \($0)" + $1 + ")" } != 0
+    }
+
+    /// Runs a query that returns one integer (`0` when it returns no row), built by `sql` from
+    /// the entity's table and the query's `WHERE` clause (empty, or starting with a space).
+    private func integer<E: StoredEntity>(
+        _ query: Query<E>, _ sql: (_ table: String, _ whereClause: String) -> String
+    ) throws(PersistenceError) -> Int64 {
         try checkOpen()
-        let filter = query.selection
         let codec = try connection.codec(E.self)
         var built = QuerySQL(schema: codec.schema)
-        built.sql = "SELECT EXISTS(SELECT 1 FROM \(codec.schema.table)"
-        try built.appendWhere(filter)
-        built.sql += ")"
+        try built.appendWhere(query.selection)
+        built.sql = sql(codec.schema.table, built.sql)
         let statement = try connection.statement(for: built)
         defer { statement.reset() }
-        guard try statement.step() else { return false }
-        return statement.int64(0) != 0
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
     }
 
     /// Fetches the rows a query selects with their raw values, row ids and sort keys, for

@@ -122,7 +122,7 @@ struct PocketBaseRecords: Sendable {
     /// with `&&` (PocketBase's filter syntax: `owner = 'u1'`), its other parameters added as query
     /// items.
     @Sendable static func narrowed(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
-        guard var list = request as? RESTRequest else { return SyncRequest(request, adding: scope.queryItems) }
+        guard var list = request as? RESTRequest else { return UncachedRequest(request, adding: scope.queryItems) }
         for (name, value) in scope.parameters.sorted(by: { $0.key < $1.key }) {
             if name == "filter", let index = list.queryItems.firstIndex(where: { $0.name == "filter" }) {
                 list.queryItems[index].value = "(\(list.queryItems[index].value ?? "")) && (\(value))"

@@ -113,6 +113,6 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     ///   - scope: the scope.
     /// - Returns: the request, narrowed.
     @Sendable public static func narrowedByQuery(_ request: any Endpoint, to scope: SyncScope) -> any Endpoint {
-        SyncRequest(request, adding: scope.queryItems)
+        UncachedRequest(request, adding: scope.queryItems)
     }
 }

@@ -18,7 +18,7 @@ extension SyncedCollection {
     /// Sends a request and returns its body and head.
     func exchange(_ endpoint: any Endpoint, headers: [String: String] = [:]) async throws(FetchError) -> Exchange {
         try await client.fetch(
-            SyncRequest(endpoint, headers: headers),
+            UncachedRequest(endpoint, headers: headers),
             extracting: .custom { data, response in Exchange(data: data, response: response) })
     }
 
