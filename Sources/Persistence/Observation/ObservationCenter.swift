@@ -54,6 +54,10 @@ final class ObservationCenter: Sendable {
     private struct State {
         var observers: [ObjectIdentifier: any CommitObserver] = [:]
         var refreshes = (incremental: 0, full: 0)
+        /// Commits reported, by the entity table they may have changed.
+        var commits: [String: UInt64] = [:]
+        /// Commits reported that may have changed any table (raw SQL, another process's commit).
+        var commitsOfEverything: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -88,7 +92,26 @@ final class ObservationCenter: Sendable {
     }
 
     func didCommit(_ commit: CommitSummary) {
-        let interested = state.withLock { $0.observers.values.filter { $0.isInterested(in: commit) } }
+        let interested = state.withLock { state in
+            if commit.everything {
+                state.commitsOfEverything &+= 1
+            } else {
+                for table in commit.tables { state.commits[table, default: 0] &+= 1 }
+                for table in commit.rowids.keys where !commit.tables.contains(table) {
+                    state.commits[table, default: 0] &+= 1
+                }
+                for table in commit.unknown { state.commits[table, default: 0] &+= 1 }
+            }
+            return state.observers.isEmpty ? [] : state.observers.values.filter { $0.isInterested(in: commit) }
+        }
         for observer in interested { observer.scheduleRefresh(after: commit) }
+    }
+
+    /// A number that changes with every reported commit that may have changed one of `tables`
+    /// (a sum of counts, so it only grows).
+    func commitStamp(of tables: [String]) -> UInt64 {
+        state.withLock { state in
+            tables.reduce(state.commitsOfEverything) { $0 &+ (state.commits[$1] ?? 0) }
+        }
     }
 }

@@ -105,3 +105,13 @@ extension ObjectStore {
         return ObservationToken { observer.cancel() }
     }
 }
+
+extension ObjectStore {
+    /// A number that changes after each commit of this store's contexts that may have changed a
+    /// row of one of `entities` (and after a commit of another process, when the store polls for
+    /// them): equal stamps, read before and after, mean no such commit was reported between.
+    /// For Sync's memory of where its last run ended.
+    package func commitStamp(of entities: [any StoredEntity.Type]) -> UInt64 {
+        core.center.commitStamp(of: entities.map { $0.entityName })
+    }
+}

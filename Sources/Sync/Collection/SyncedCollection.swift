@@ -50,6 +50,10 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     let membership = Locked<Membership?>(nil)
     /// Whether ``start()`` started the collection's own triggers (outside a group).
     let startedAlone = Locked(false)
+    /// Where the last incremental run ended, when its last page's transaction left nothing to
+    /// send: the next run starts from it instead of a read, while no commit touched the sync
+    /// tables since (see ``SyncedCollection/prepare()``).
+    let lastEnd = Locked<RememberedStart?>(nil)
 
     /// Mirrors a collection into a store.
     ///

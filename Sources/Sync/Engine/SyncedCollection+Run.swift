@@ -7,7 +7,20 @@ import Persistence
 extension SyncedCollection {
     /// Makes sure the sync tables exist and the collection has its checkpoint, and reads what the
     /// run starts from.
+    ///
+    /// After a quiet run (an incremental pull whose last page left nothing to send), the next run
+    /// starts from where that page's transaction left the checkpoint, without a read, when no
+    /// commit of this store's contexts has touched the checkpoints or the outbox since. What
+    /// another process wrote meanwhile is not missed: the page's transaction reads the checkpoint
+    /// again (a cursor never moves back; a walk begun elsewhere is left to it) and says whether a
+    /// write waits, which the push after the pull sends.
     func prepare() async throws(SyncError) -> RunStart {
+        if let remembered = lastEnd.withLock({ last in
+            defer { last = nil }
+            return last
+        }), remembered.stamp == syncTablesStamp {
+            return remembered.start
+        }
         let collection = remote.name
         let outbox = outbox
         let keyset = if case .keyset = remote.changes.cursor { true } else { false }
@@ -30,6 +43,18 @@ extension SyncedCollection {
             return ready
         }
     }
+}
+
+/// Where a run ended, and the stamp of the sync tables' commits just after (see
+/// ``SyncedCollection/prepare()``).
+struct RememberedStart: Sendable {
+    var start: RunStart
+    var stamp: UInt64
+}
+
+extension SyncedCollection {
+    /// The stamp of the commits that may have changed a checkpoint or the outbox.
+    var syncTablesStamp: UInt64 { store.commitStamp(of: [SyncCheckpoint.self, PendingWrite.self]) }
 }
 
 // MARK: Runs, triggers and status

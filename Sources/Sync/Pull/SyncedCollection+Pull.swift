@@ -99,6 +99,7 @@ extension SyncedCollection {
         _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool
     ) async throws(SyncError) -> Bool? {
         var waiting: Bool?
+        var ended: RememberedStart?
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
@@ -174,6 +175,11 @@ extension SyncedCollection {
                         storingParents: parents)
                 }
             }
+            if !page.hasMore, target.scope == nil, !applied.outboxWaiting, let stored = applied.checkpoint {
+                // Stamped at once, so that a commit after the page's is not taken as seen by it.
+                ended = RememberedStart(
+                    start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false), stamp: syncTablesStamp)
+            }
             await pulledPage(records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
@@ -190,6 +196,7 @@ extension SyncedCollection {
             return nil
         }
         // An incremental run's last page recorded the pull's date in its own transaction.
+        if let ended { lastEnd.withLock { $0 = ended } }
         return waiting
     }
 
@@ -251,6 +258,8 @@ extension SyncedCollection {
         var conflicts = 0
         /// Whether the outbox held a write to send when the page's transaction ended.
         var outboxWaiting = false
+        /// The checkpoint as the page's transaction stored it, outside a walk.
+        var checkpoint: SyncCheckpoint?
     }
 
     /// Applies a page and moves the cursor in one transaction.
@@ -267,16 +276,17 @@ extension SyncedCollection {
         let version = remote.changes.version
         let outbox = outbox
         let keyset = if case .keyset = remote.changes.cursor { true } else { false }
-        @Sendable func moveCursor(_ tx: ObjectTransaction) throws {
+        /// Moves the cursor; returns the checkpoint as stored when no walk is in progress.
+        @Sendable func moveCursor(_ tx: ObjectTransaction) throws -> SyncCheckpoint? {
             var checkpoint = try Self.checkpoint(key, in: tx)
             if let walk, var current = checkpoint.walk {
                 // The page's own walk, unless a newer one began meanwhile (then the page leaves it).
-                guard current.generation == walk.generation else { return }
+                guard current.generation == walk.generation else { return nil }
                 current.position = next
                 checkpoint.walk = current
             } else if walk != nil || checkpoint.walk != nil {
                 // A walk began or ended while this page was read: the cursor is the walk's now.
-                return
+                return nil
             } else if keyset, let current = checkpoint.cursor, let next, !Self.precedes(current, next) {
                 // Re-read overlap: the cursor never moves back.
             } else {
@@ -286,6 +296,7 @@ extension SyncedCollection {
             // finishWalk).
             if checkpoint.walk == nil, !page.hasMore { checkpoint.lastPull = Date() }
             try tx.upsert(checkpoint)
+            return checkpoint.walk == nil ? checkpoint : nil
         }
         return try await persist(page: position) { tx in
             var result = Applied()
@@ -366,7 +377,7 @@ extension SyncedCollection {
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
-            try moveCursor(tx)
+            result.checkpoint = try moveCursor(tx)
             // Read last, after the rebases and whatever the page's related rows' block wrote.
             result.outboxWaiting = try outbox.hasUnsent(in: tx)
             return result
