@@ -266,6 +266,7 @@ public final class ObjectContext: @unchecked Sendable {
             do {
                 value = try block(tx)
                 try core.guards.check(tx)
+                core.center.countCommit(tables: tx.touched, everything: tx.touchedEverything)
                 try connection.cached("COMMIT").run()
                 tx.changedRows = connection.changeLog.rowids
                 tx.unknownChanges = connection.changeLog.overflowed

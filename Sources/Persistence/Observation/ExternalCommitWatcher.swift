@@ -41,6 +41,7 @@ final class ExternalCommitWatcher: Sendable {
         guard !core.closed.isSet else { return }
         defer { scheduleCheck() }
         guard versionChanged(), core.center.hasObservers else { return }
+        core.center.countCommit(tables: [], everything: true)
         core.center.didCommit(CommitSummary(tables: [], everything: true, rowids: [:], unknown: []))
     }
 

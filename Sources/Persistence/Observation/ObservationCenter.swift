@@ -91,23 +91,37 @@ final class ObservationCenter: Sendable {
         for observer in observers { observer.storeDidClose(error) }
     }
 
-    func didCommit(_ commit: CommitSummary) {
-        let interested = state.withLock { state in
-            if commit.everything {
+    /// Counts a commit about to happen, called just before its `COMMIT` while its transaction
+    /// holds the store's write lock: a transaction that reads ``commitStamp(of:)`` then sees every
+    /// commit counted so far, and every later one changes the stamp. (A commit that then fails was
+    /// counted for nothing: a stamp changes more often than needed, never less.)
+    func countCommit(tables: Set<String>, everything: Bool) {
+        state.withLock { state in
+            if everything {
                 state.commitsOfEverything &+= 1
             } else {
-                for table in commit.tables { state.commits[table, default: 0] &+= 1 }
+                for table in tables { state.commits[table, default: 0] &+= 1 }
+            }
+        }
+    }
+
+    func didCommit(_ commit: CommitSummary) {
+        let interested = state.withLock { state in
+            // Tables only SQLite named (written by a cascade or a trigger) are counted now.
+            if !commit.everything {
                 for table in commit.rowids.keys where !commit.tables.contains(table) {
                     state.commits[table, default: 0] &+= 1
                 }
-                for table in commit.unknown { state.commits[table, default: 0] &+= 1 }
+                for table in commit.unknown where !commit.tables.contains(table) {
+                    state.commits[table, default: 0] &+= 1
+                }
             }
             return state.observers.isEmpty ? [] : state.observers.values.filter { $0.isInterested(in: commit) }
         }
         for observer in interested { observer.scheduleRefresh(after: commit) }
     }
 
-    /// A number that changes with every reported commit that may have changed one of `tables`
+    /// A number that changes with every counted commit that may have changed one of `tables`
     /// (a sum of counts, so it only grows).
     func commitStamp(of tables: [String]) -> UInt64 {
         state.withLock { state in

@@ -107,11 +107,24 @@ extension ObjectStore {
 }
 
 extension ObjectStore {
-    /// A number that changes after each commit of this store's contexts that may have changed a
-    /// row of one of `entities` (and after a commit of another process, when the store polls for
-    /// them): equal stamps, read before and after, mean no such commit was reported between.
-    /// For Sync's memory of where its last run ended.
+    /// A number that changes with each commit of this store's contexts that may change a row of
+    /// one of `entities` (and with a commit of another process, when the store polls for them):
+    /// equal stamps, read at two moments, mean no such commit was counted between. A commit is
+    /// counted just before its `COMMIT`, under the store's write lock. For Sync's memory of where
+    /// its last run ended.
     package func commitStamp(of entities: [any StoredEntity.Type]) -> UInt64 {
         core.center.commitStamp(of: entities.map { $0.entityName })
+    }
+
+    /// Inside a write transaction, after its writes: the ``commitStamp(of:)`` the store will
+    /// show once `transaction` commits, if no other commit is counted after it. Every commit it
+    /// can see was counted before it began writing (the write lock orders them), so a stamp equal
+    /// to this one later means no commit since this transaction's.
+    package func commitStamp(of entities: [any StoredEntity.Type], after transaction: ObjectTransaction) -> UInt64 {
+        let names = entities.map { $0.entityName }
+        let own: UInt64 =
+            transaction.touchedEverything
+            ? 1 : UInt64(names.reduce(0) { $0 + (transaction.touched.contains($1) ? 1 : 0) })
+        return core.center.commitStamp(of: names) &+ own
     }
 }

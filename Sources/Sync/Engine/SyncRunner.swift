@@ -173,6 +173,9 @@ struct RunStart: Sendable {
     var checkpoint: SyncCheckpoint
     var outboxWaiting: Bool
     var storeEmpty: Bool
+    /// Taken from where the last run ended, not read: the first page's transaction checks the
+    /// checkpoint against it (another process may have moved it).
+    var remembered = false
 }
 
 extension SyncStatus {

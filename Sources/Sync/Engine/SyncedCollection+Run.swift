@@ -19,7 +19,9 @@ extension SyncedCollection {
             defer { last = nil }
             return last
         }), remembered.stamp == syncTablesStamp {
-            return remembered.start
+            var start = remembered.start
+            start.remembered = true
+            return start
         }
         let collection = remote.name
         let outbox = outbox
@@ -53,8 +55,11 @@ struct RememberedStart: Sendable {
 }
 
 extension SyncedCollection {
+    /// The tables whose commits make a remembered start stale: the checkpoints and the outbox.
+    static var syncTables: [any StoredEntity.Type] { [SyncCheckpoint.self, PendingWrite.self] }
+
     /// The stamp of the commits that may have changed a checkpoint or the outbox.
-    var syncTablesStamp: UInt64 { store.commitStamp(of: [SyncCheckpoint.self, PendingWrite.self]) }
+    var syncTablesStamp: UInt64 { store.commitStamp(of: Self.syncTables) }
 }
 
 // MARK: Runs, triggers and status

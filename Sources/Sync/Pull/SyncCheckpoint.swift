@@ -35,5 +35,12 @@ struct SyncCheckpoint: StoredEntity {
     var scoped: Bool?
 
     static let entityName = "SyncCheckpoint"
+
+    /// Whether a run may go on from `expected` with this stored checkpoint: the same cursor,
+    /// walk, generations and scopes (the dates may differ: another process's quiet run).
+    func continues(_ expected: SyncCheckpoint) -> Bool {
+        cursor == expected.cursor && walk == expected.walk && generations == expected.generations
+            && scoped == expected.scoped && retired == expected.retired
+    }
     static let collection = Field<SyncCheckpoint, String?>("collection")
 }

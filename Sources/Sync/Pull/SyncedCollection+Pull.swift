@@ -29,21 +29,26 @@ extension SyncedCollection {
         // stores only records of this run, in version order: each appears once, or again at a
         // newer version, so the look-up of stored versions is not needed. (The push before the
         // pull adds no row to an empty store: a local write's row was stored with it.)
-        return try await pull(whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty)
+        return try await pull(
+            whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty, remembered: start.remembered)
     }
 
-    /// Pulls `target` (the whole collection, or a scope) from its checkpoint as the run started.
-    /// Returns whether the outbox holds a write to send, when the pull's last transaction read it.
+    /// Pulls `target` (the whole collection, or a scope) from its checkpoint as the run started
+    /// (`remembered`: as the last run left it, not read). Returns whether the outbox holds a write
+    /// to send, when the pull's last transaction read it.
     @discardableResult
     func pull(
-        _ target: PullTarget, from checkpoint: SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool
+        _ target: PullTarget, from checkpoint: SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool,
+        remembered: Bool = false
     ) async throws(SyncError) -> Bool? {
         // The push before the pull changes only the checkpoint's `lastPush`.
         var checkpoint = checkpoint
         if checkpoint.walk == nil, remote.changes.cursor == .snapshot {
             checkpoint = try await beginWalk(.snapshot, of: target)
         }
-        let waiting = try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty)
+        let waiting = try await pages(&checkpoint, &report, target, startedEmpty: startedEmpty, remembered: remembered)
+        // Moved to scopes by another process meanwhile: the next run pulls the scopes.
+        if target.scope == nil, checkpoint.scoped == true { return nil }
         if let identities = remote.identities, checkpoint.walk == nil {
             let due =
                 checkpoint.lastReconcile.map { Date().timeIntervalSince($0) >= identities.interval.timeInterval }
@@ -94,12 +99,19 @@ extension SyncedCollection {
     /// Reads and applies pages until the server has no more. Returns whether the outbox holds a
     /// write to send as the last page's transaction left it (`nil` when a walk's end wrote after
     /// it), so the push after the pull needs no read of its own.
+    ///
+    /// When `checkpoint` was `remembered` from the last run (not read), the first page's
+    /// transaction compares it with the stored one first: when another process moved it (a
+    /// cursor, a walk, scopes), the page is not applied, and the pull starts again from the stored
+    /// checkpoint (or ends, for a collection now pulled by scopes: the next run pulls them).
     @discardableResult
     func pages(
-        _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool
+        _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool,
+        remembered: Bool = false
     ) async throws(SyncError) -> Bool? {
         var waiting: Bool?
         var ended: RememberedStart?
+        var expected = remembered ? checkpoint : nil
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
@@ -157,7 +169,8 @@ extension SyncedCollection {
             let at = position.map(Self.describe) ?? "first"
             let applied: Applied
             do {
-                applied = try await apply(page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty)
+                applied = try await apply(
+                    page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, expecting: expected)
             } catch where error.code == .missingParent {
                 // A parent created on the server after its collection was pulled: pulled now, and
                 // the page applied again, whole.
@@ -175,10 +188,20 @@ extension SyncedCollection {
                         storingParents: parents)
                 }
             }
-            if !page.hasMore, target.scope == nil, !applied.outboxWaiting, let stored = applied.checkpoint {
-                // Stamped at once, so that a commit after the page's is not taken as seen by it.
+            expected = nil
+            if let moved = applied.moved {
+                // Another process moved the checkpoint since the last run: nothing of the page was
+                // applied; the pull goes on from where the store says.
+                checkpoint = moved
+                guard moved.scoped != true else { return nil }
+                position = moved.walk.map(\.position) ?? shifted(moved.cursor)
+                continue
+            }
+            if !page.hasMore, target.scope == nil, !applied.outboxWaiting, let stored = applied.checkpoint,
+                let stamp = applied.stamp
+            {
                 ended = RememberedStart(
-                    start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false), stamp: syncTablesStamp)
+                    start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false), stamp: stamp)
             }
             await pulledPage(records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
             report.pagesApplied += 1
@@ -260,14 +283,19 @@ extension SyncedCollection {
         var outboxWaiting = false
         /// The checkpoint as the page's transaction stored it, outside a walk.
         var checkpoint: SyncCheckpoint?
+        /// The sync tables' commit stamp once the page's transaction commits.
+        var stamp: UInt64?
+        /// The stored checkpoint, when it was not the one expected (nothing was applied).
+        var moved: SyncCheckpoint?
     }
 
     /// Applies a page and moves the cursor in one transaction.
     func apply(
         _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, _ target: PullTarget,
         startedEmpty: Bool, afterPullingParent: Bool = false,
-        storingParents: (@Sendable (ObjectTransaction) throws -> Void)? = nil
+        storingParents: (@Sendable (ObjectTransaction) throws -> Void)? = nil, expecting: SyncCheckpoint? = nil
     ) async throws(SyncError) -> Applied {
+        let store = store
         let collection = remote.name
         let key = target.key
         let scoped = target.scope != nil
@@ -300,6 +328,13 @@ extension SyncedCollection {
         }
         return try await persist(page: position) { tx in
             var result = Applied()
+            if let expecting {
+                let stored = try Self.checkpoint(key, in: tx)
+                if !stored.continues(expecting) {
+                    result.moved = stored
+                    return result
+                }
+            }
             let ids = page.records.map(\.id) + page.deleted
             let texts = ids.map { $0.databaseValue.identityText }
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
@@ -380,6 +415,7 @@ extension SyncedCollection {
             result.checkpoint = try moveCursor(tx)
             // Read last, after the rebases and whatever the page's related rows' block wrote.
             result.outboxWaiting = try outbox.hasUnsent(in: tx)
+            result.stamp = store.commitStamp(of: Self.syncTables, after: tx)
             return result
         }
     }
