@@ -28,8 +28,8 @@ if [ -z "$from" ]; then
   trap 'rm -f "$output"' EXIT
   swift build -c release --package-path Benchmarks >&2
   commit="$(git rev-parse --short HEAD)"
-  if [ -n "$(git status --porcelain -- Sources Benchmarks/Sources Package.swift Benchmarks/Package.swift)" ]; then
-    echo "error: Sources or Benchmarks/Sources has uncommitted changes; the table must name the commit it measured" >&2
+  if [ -n "$(git status --porcelain -- ':(glob)Sources/**/*.swift' ':(glob)Benchmarks/Sources/**/*.swift' Package.swift Benchmarks/Package.swift)" ]; then
+    echo "error: Swift sources have uncommitted changes; the table must name the commit it measured" >&2
     exit 1
   fi
   started="$(date -u '+%Y-%m-%d %H:%M UTC')"
