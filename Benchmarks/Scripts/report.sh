@@ -8,7 +8,7 @@
 #   Benchmarks/Scripts/report.sh --save FILE     the same, and keep the run's output in FILE
 #   Benchmarks/Scripts/report.sh --from FILE     rewrite from a run saved with --save
 #
-# A run takes about half an hour on a 2-core machine. The real-document cases need
+# A run takes about 20 minutes on a 2-core machine. The real-document cases need
 # Benchmarks/Scripts/fetch-documents.sh first; without the documents the run skips them, and
 # the script refuses to write a table that lacks them.
 set -euo pipefail
