@@ -14,7 +14,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "FetchKit",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FetchKit", targets: ["FetchKit"]),
         .library(name: "Persistence", targets: ["Persistence"]),

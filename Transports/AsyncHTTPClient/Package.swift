@@ -10,7 +10,7 @@ import PackageDescription
 
 let package = Package(
     name: "FetchKitAsyncHTTPClient",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FetchKitAsyncHTTPClient", targets: ["FetchKitAsyncHTTPClient"])
     ],
