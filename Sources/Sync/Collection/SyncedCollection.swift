@@ -156,9 +156,17 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         // What a new write of the record would be: as the app says, else by the stored row.
         let creating =
             writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
-        try refuseNonIdempotent(try writeEndpoint(entity, creating: creating, stored: stored, recordID), recordID)
+        // The record's JSON, encoded once: the write's payload and, for the REST preset (whose
+        // bodies carry the record's own keys), what the operator check reads; any other request
+        // is built to read its body.
+        let payload = try Outbox<Entity>.encode(entity)
+        try refuseNonIdempotent(
+            remote.writes.sendsTheRecordsKeys
+                ? payload : try writeEndpoint(entity, creating: creating, stored: stored, recordID).body?.bytes,
+            recordID)
         transaction.allowWrites(to: Entity.self)
-        try transaction.upsert(try outbox.save(entity, creating: creating, stored: stored, writes: writes, in: transaction))
+        try transaction.upsert(
+            try outbox.save(entity, payload: payload, creating: creating, stored: stored, writes: writes, in: transaction))
     }
 
     /// Deletes the record locally and queues the delete for the server, in `transaction`.
@@ -287,10 +295,11 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                 + "Give the record another identity, or describe the collection's writes request by request.")
     }
 
-    private func refuseNonIdempotent(_ endpoint: any Endpoint, _ recordID: String) throws {
+    /// Refuses a write whose request body (`body`) has a key ending in an operator (`+`, `-`).
+    private func refuseNonIdempotent(_ body: Data?, _ recordID: String) throws {
         // A key ending in `+` or `-` is written `+"` or `-"`: a body without either has none, and is
         // not parsed.
-        guard let bytes = endpoint.body?.bytes, Self.mayHoldOperator(bytes),
+        guard let bytes = body, Self.mayHoldOperator(bytes),
             let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any]
         else { return }
         if let key = object.keys.sorted().first(where: { $0.hasSuffix("+") || $0.hasSuffix("-") }) {

@@ -19,11 +19,20 @@ public struct RecordWrites<Entity: StoredEntity>: Sendable {
     /// The request that creates `entity` on the server, with its client-chosen identity, or `nil`
     /// when the app cannot create records (``SyncedCollection/save(_:as:in:)`` then refuses a new
     /// record with ``SyncError/Code-swift.struct/misuse``).
-    public var create: (@Sendable (Entity) -> any Endpoint)?
+    public var create: (@Sendable (Entity) -> any Endpoint)? {
+        didSet { sendsTheRecordsKeys = false }
+    }
     /// The request that updates the server's record to `entity`; `base` is the server's version
     /// the local change started from (`nil` when unknown), to send only the changed fields
     /// (``ChangedFields``) or an `If-Match`. `nil` when the app cannot change records.
-    public var update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)?
+    public var update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? {
+        didSet { sendsTheRecordsKeys = false }
+    }
+    /// Whether ``create`` and ``update`` are ``rest(at:)``'s, whose bodies are the record's JSON
+    /// object or some of its properties: a body's keys are then the record's own, and a save
+    /// checks them in the record's encoding instead of building the request. Replacing either
+    /// request clears it.
+    var sendsTheRecordsKeys = false
     /// The request that deletes `record` on the server, or `nil` when the app cannot delete
     /// records. `record` is the record as this device last had it, with its identity on the
     /// server (``RemoteCollection/serverID``) when the collection has one.

@@ -152,6 +152,7 @@ extension RecordWrites {
             read: { record in collection.record(record.id.databaseValue.identityText) },
             conflictCheck: .readBeforeWrite)
         writes.refusal = { record in RESTRequest.refusal(of: record.id.databaseValue.identityText) }
+        writes.sendsTheRecordsKeys = true
         return writes
     }
 }

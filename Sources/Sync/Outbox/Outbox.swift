@@ -55,13 +55,12 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     // MARK: Local writes
 
-    /// Queues a save of `entity` (already addressed) in `tx`: joins the record's last write when
-    /// it takes new changes, else queues a create or an update behind the record's writes.
-    /// Returns the record the row becomes.
-    func save(_ entity: Entity, creating: Bool, stored: Entity?, writes: [PendingWrite], in tx: ObjectTransaction) throws
-        -> Entity
-    {
-        let payload = try Self.encode(entity)
+    /// Queues a save of `entity` (already addressed; `payload` is its ``encode(_:)``) in `tx`:
+    /// joins the record's last write when it takes new changes, else queues a create or an update
+    /// behind the record's writes. Returns the record the row becomes.
+    func save(
+        _ entity: Entity, payload: Data, creating: Bool, stored: Entity?, writes: [PendingWrite], in tx: ObjectTransaction
+    ) throws -> Entity {
         if var last = writes.last, last.takesNewChanges {
             // Joins the write not yet sent (or refused, or parked: this save is its fix). A parked
             // write's change is made again over the server's version it met: the server's changes
@@ -151,7 +150,24 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         return try encoder.encode(entity)
     }
 
-    static func newKey() -> String { UUID().uuidString.lowercased() }
+    /// A new idempotency key: a random (version 4) UUID in lowercase. Its bytes come from the
+    /// system's generator (`getrandom` on Linux): `UUID()` there opens, reads and closes
+    /// `/dev/urandom` each time, three system calls on every local write.
+    static func newKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }
 
 /// The outbox's table across collections: the queries the outboxes of one store share (a
