@@ -156,12 +156,15 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         // What a new write of the record would be: as the app says, else by the stored row.
         let creating =
             writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
-        // The record's JSON, encoded once: the write's payload and, for the REST preset (whose
-        // bodies carry the record's own keys), what the operator check reads; any other request
-        // is built to read its body.
+        // The record's JSON, encoded once: the write's payload and, when the request would send
+        // exactly its keys (the REST preset's create, or its update of a record with no stored
+        // row), what the operator check reads. Any other request is built to read its body (the
+        // preset's update of a stored row sends the fields that differ from it, a `null` for one
+        // the record no longer has).
         let payload = try Outbox<Entity>.encode(entity)
+        let sendsThePayloadsKeys = remote.writes.sendsTheRecordsKeys && (creating || stored == nil)
         try refuseNonIdempotent(
-            remote.writes.sendsTheRecordsKeys
+            sendsThePayloadsKeys
                 ? payload : try writeEndpoint(entity, creating: creating, stored: stored, recordID).body?.bytes,
             recordID)
         transaction.allowWrites(to: Entity.self)

@@ -28,10 +28,10 @@ public struct RecordWrites<Entity: StoredEntity>: Sendable {
     public var update: (@Sendable (_ entity: Entity, _ base: Entity?) -> any Endpoint)? {
         didSet { sendsTheRecordsKeys = false }
     }
-    /// Whether ``create`` and ``update`` are ``rest(at:)``'s, whose bodies are the record's JSON
-    /// object or some of its properties: a body's keys are then the record's own, and a save
-    /// checks them in the record's encoding instead of building the request. Replacing either
-    /// request clears it.
+    /// Whether ``create`` and ``update`` are ``rest(at:)``'s: a create's body is then the record's
+    /// JSON object, as is an update's of a record with no stored row (its changes from none),
+    /// and a save checks those keys in the record's encoding instead of building the request.
+    /// Replacing either request clears it.
     var sendsTheRecordsKeys = false
     /// The request that deletes `record` on the server, or `nil` when the app cannot delete
     /// records. `record` is the record as this device last had it, with its identity on the
