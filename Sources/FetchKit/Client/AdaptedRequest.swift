@@ -72,26 +72,6 @@ final class AdaptedRequest: Sendable {
     }
 
     var secrets: [String] {
-        (Self.secrets(in: request, redactor) + extraSecrets).sorted { $0.count > $1.count }
-    }
-
-    /// The values of secret query items and headers, raw and decoded, to scrub from texts a server may echo.
-    private static func secrets(in request: URLRequest, _ redactor: Redactor) -> [String] {
-        var values: [String] = []
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
-            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { continue }
-                let name = parts[0].removingPercentEncoding ?? parts[0]
-                guard redactor.isSecret(name) else { continue }
-                values.append(parts[1])
-                if let decoded = parts[1].removingPercentEncoding { values.append(decoded) }
-            }
-        }
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where redactor.isSecret(name) {
-            values.append(value)
-            if let token = value.split(separator: " ").last { values.append(String(token)) }
-        }
-        return values.sorted { $0.count > $1.count }
+        (redactor.secretValues(in: request) + extraSecrets).sorted { $0.count > $1.count }
     }
 }

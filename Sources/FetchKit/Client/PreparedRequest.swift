@@ -84,38 +84,12 @@ extension Redactor {
     /// The body as a quoted argument: text with secret form and JSON fields redacted, or
     /// a note of its size when it is binary or long.
     private func bodyArgument(_ body: Data, contentType: String?) -> String {
-        guard body.count <= 64 * 1024, var text = String(data: body, encoding: .utf8),
+        guard body.count <= 64 * 1024, let text = String(data: body, encoding: .utf8),
             !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
         else {
             return Self.quoted("@<\(body.count) bytes of binary data>")
         }
-        let type = (contentType ?? "").lowercased()
-        if type.hasPrefix("application/x-www-form-urlencoded") {
-            text = redactQuery(text)
-        } else if type.contains("json") {
-            text = redactJSONFields(text)
-        }
-        return Self.quoted(text)
-    }
-
-    /// Replaces the values of secret-named string fields in JSON text (`"password":"…"`).
-    private func redactJSONFields(_ text: String) -> String {
-        guard let regex = try? NSRegularExpression(pattern: #""([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)""#) else {
-            return text
-        }
-        var result = text
-        let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        for match in matches.reversed() {
-            guard let nameRange = Range(match.range(at: 1), in: text),
-                let valueRange = Range(match.range(at: 2), in: text),
-                isSecret(String(text[nameRange]))
-            else { continue }
-            let offset = text.distance(from: text.startIndex, to: valueRange.lowerBound)
-            let length = text.distance(from: valueRange.lowerBound, to: valueRange.upperBound)
-            let start = result.index(result.startIndex, offsetBy: offset)
-            result.replaceSubrange(start..<result.index(start, offsetBy: length), with: Self.placeholder)
-        }
-        return result
+        return Self.quoted(redact(body: text, contentType: contentType))
     }
 
     /// `text` in single quotes, each `'` written as `'\''`.

@@ -39,7 +39,9 @@ extension FetchClient.Configuration {
 
     /// The error for a transport failure other than a cancellation or a timeout, its detail
     /// scrubbed of `adapted`'s secrets.
+    /// A ``FetchError`` a transport reports (or a relayed stream's body, already classified) is kept.
     func transportError(_ error: any Error, _ adapted: AdaptedRequest) -> FetchError {
+        if let error = error as? FetchError { return error }
         let failure = TransportFailure.classify(error)
         let detail = failure.detail.map { redactor.scrub($0, secrets: adapted.secrets) }
         return FetchError(code: failure.code, detail: detail, urlErrorCode: failure.urlErrorCode)

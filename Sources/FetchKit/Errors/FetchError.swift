@@ -195,6 +195,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest:
             return "\(subject) could not be built\(detail.map { ": \($0)" } ?? ".")"
         case .transportFailed:
+            guard urlErrorCode != nil || detail == nil else {
+                // A transport's own error (a custom transport, a replay): its text says what to do.
+                return "\(subject) failed in its transport: \(detail ?? "")"
+            }
             let name = urlErrorCode.map(Self.name(of:)) ?? "unknown"
             let number = urlErrorCode.map { " \($0.rawValue)" } ?? ""
             return "\(subject) failed before a complete response arrived (URLError \(name)\(number))"

@@ -50,11 +50,11 @@ public struct Redactor: Sendable {
         Redactor(additionalNames: additionalNames.union([name.lowercased()]))
     }
 
-    /// Whether a query item or header named `name` holds a secret.
+    /// Whether a query item, header field or body field named `name` holds a secret.
     ///
-    /// - Parameter name: the query-item or header-field name.
+    /// - Parameter name: the query-item, header-field or field name.
     /// - Returns: `true` when its value must not be shown.
-    func isSecret(_ name: String) -> Bool {
+    public func isSecret(_ name: String) -> Bool {
         let name = name.lowercased()
         if Self.exactNames.contains(name) || additionalNames.contains(name) { return true }
         if name.hasSuffix("_key") || name.hasSuffix("-key") || name.hasSuffix("apikey") { return true }
@@ -75,7 +75,7 @@ public struct Redactor: Sendable {
         components.fragment = nil
         var text = components.string ?? "<a URL that cannot be described>"
         if let query {
-            text += "?" + redactQuery(query)
+            text += "?" + redact(query: query)
         }
         return text
     }
@@ -94,7 +94,7 @@ public struct Redactor: Sendable {
     ///
     /// - Parameter headers: the header fields.
     /// - Returns: the same fields, with secret values replaced by ``placeholder``.
-    func redact(headers: [String: String]) -> [String: String] {
+    public func redact(headers: [String: String]) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in headers {
             result[name] = isSecret(name) ? Self.placeholder : value
@@ -102,8 +102,12 @@ public struct Redactor: Sendable {
         return result
     }
 
-    /// A percent-encoded query with secret values redacted.
-    func redactQuery(_ query: String) -> String {
+    /// A percent-encoded query (or an `application/x-www-form-urlencoded` body) with the values
+    /// of secret names redacted.
+    ///
+    /// - Parameter query: the query, without its `?`.
+    /// - Returns: the same query, each secret value replaced by ``placeholder``.
+    public func redact(query: String) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(parts[0])
@@ -112,6 +116,41 @@ public struct Redactor: Sendable {
             return rawName + "=" + Self.placeholder
         }
         .joined(separator: "&")
+    }
+
+    /// A body's text with the values of secret fields redacted: the fields of an
+    /// `application/x-www-form-urlencoded` body, and the string fields of a JSON body whose names are
+    /// secret (`"password":"…"`, at any depth). Other bodies are returned as they are.
+    ///
+    /// - Parameters:
+    ///   - text: the body as text.
+    ///   - contentType: the body's `Content-Type`, which says how to read it.
+    /// - Returns: the body, each secret value replaced by ``placeholder``.
+    public func redact(body text: String, contentType: String?) -> String {
+        let type = (contentType ?? "").lowercased()
+        if type.hasPrefix("application/x-www-form-urlencoded") { return redact(query: text) }
+        if type.contains("json") { return redactJSONFields(text) }
+        return text
+    }
+
+    /// Replaces the values of secret-named string fields in JSON text (`"password":"…"`).
+    private func redactJSONFields(_ text: String) -> String {
+        guard let regex = try? NSRegularExpression(pattern: #""([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)""#) else {
+            return text
+        }
+        var result = text
+        let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        for match in matches.reversed() {
+            guard let nameRange = Range(match.range(at: 1), in: text),
+                let valueRange = Range(match.range(at: 2), in: text),
+                isSecret(String(text[nameRange]))
+            else { continue }
+            let offset = text.distance(from: text.startIndex, to: valueRange.lowerBound)
+            let length = text.distance(from: valueRange.lowerBound, to: valueRange.upperBound)
+            let start = result.index(result.startIndex, offsetBy: offset)
+            result.replaceSubrange(start..<result.index(start, offsetBy: length), with: Self.placeholder)
+        }
+        return result
     }
 
     /// `text` with the secret values of every URL query in it redacted, for texts that may
@@ -126,14 +165,45 @@ public struct Redactor: Sendable {
             result += rest[...mark]
             let query = rest[rest.index(after: mark)...]
             let end = query.firstIndex(where: { $0.isWhitespace || "<>\"'#".contains($0) }) ?? query.endIndex
-            result += redactQuery(String(query[..<end]))
+            result += redact(query: String(query[..<end]))
             rest = query[end...]
         }
         return result + rest
     }
 
-    /// Replaces every occurrence of each secret in `text` (used on texts that may echo a secret back).
-    func scrub(_ text: String, secrets: [String]) -> String {
+    /// The values of a request's secret query items and header fields, raw and percent-decoded, and the
+    /// last word of each secret header (the token of `Bearer <token>`), longest first: what to
+    /// ``scrub(_:secrets:)`` from texts a server may echo them in.
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: the secret values.
+    public func secretValues(in request: URLRequest) -> [String] {
+        var values: [String] = []
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].removingPercentEncoding ?? parts[0]
+                guard isSecret(name) else { continue }
+                values.append(parts[1])
+                if let decoded = parts[1].removingPercentEncoding { values.append(decoded) }
+            }
+        }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where isSecret(name) {
+            values.append(value)
+            if let token = value.split(separator: " ").last { values.append(String(token)) }
+        }
+        return values.sorted { $0.count > $1.count }
+    }
+
+    /// `text` with every occurrence of each secret of at least four characters replaced by
+    /// ``placeholder``: for texts that may echo a secret back, such as a response body.
+    ///
+    /// - Parameters:
+    ///   - text: the text.
+    ///   - secrets: the secret values, longest first (as ``secretValues(in:)`` returns them).
+    /// - Returns: the text, safe to show or store.
+    public func scrub(_ text: String, secrets: [String]) -> String {
         secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
     }
 }

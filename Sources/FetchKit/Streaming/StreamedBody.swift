@@ -53,9 +53,23 @@ public final class StreamedBody: Sendable {
         self.describe = describe
     }
 
+    /// Creates an empty body for a transport that wraps another: hand it to the inner
+    /// transport's ``HTTPTransport/stream(_:into:completion:)``, read it with ``next()``, and pass
+    /// each chunk on to the body the wrapper was given (with ``write(_:)``, so the inner transport
+    /// reads no faster than the reader). It has no idle timeout (the client times the outer body),
+    /// and an error the inner transport ends it with is classified as the client classifies a
+    /// transport's errors (a lost connection stays ``FetchError/Code-swift.struct/connectionLost``).
+    public convenience init() {
+        self.init(idleTimeout: nil) { error in
+            if let error = error as? FetchError { return error }
+            let failure = TransportFailure.classify(error)
+            return FetchError(code: failure.code, detail: failure.detail, urlErrorCode: failure.urlErrorCode)
+        }
+    }
+
     /// A body that holds `data` and has ended: a response that did not stream.
     convenience init(complete data: Data) {
-        self.init(idleTimeout: nil, describe: { FetchError(code: .transportFailed, detail: "\($0)") })
+        self.init()
         if !data.isEmpty { append(data) }
         finish()
     }
@@ -113,7 +127,12 @@ public final class StreamedBody: Sendable {
     public func finish(throwing error: (any Error)? = nil) {
         let end: Result<Void, FetchError>
         if let error {
-            end = .failure(error as? FetchError ?? describe(error))
+            // A FetchError that names no request (one relayed from an inner body) is described too.
+            if let failure = error as? FetchError, failure.request != nil {
+                end = .failure(failure)
+            } else {
+                end = .failure(describe(error))
+            }
         } else {
             end = .success(())
         }
@@ -154,9 +173,14 @@ public final class StreamedBody: Sendable {
 
     /// The next chunk, waiting for it; `nil` at the end of the body.
     ///
-    /// One reader at a time: a second one that waits while the first does fails with
-    /// ``FetchError/Code-swift.struct/invalidRequest``.
-    func next() async throws(FetchError) -> Data? {
+    /// ``ResponseStream`` reads a response's body with it; a transport that wraps another reads
+    /// the body it created with ``init()``. One reader at a time: a second one that waits while
+    /// the first does fails with ``FetchError/Code-swift.struct/invalidRequest``. Cancelling the
+    /// reading task stops the body.
+    ///
+    /// - Returns: the next chunk, or `nil` when the body has ended.
+    /// - Throws: the ``FetchError`` that ended the body.
+    public func next() async throws(FetchError) -> Data? {
         do {
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Data?, any Error>) in
