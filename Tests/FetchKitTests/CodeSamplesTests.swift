@@ -93,3 +93,22 @@ extension CodeSamples {
         client.cancelAll(sharing: "cover-42")  // the screen that wanted the cover is gone
     }
 }
+
+/// The samples of `TraceParent`'s and `TraceContextAdapter`'s doc comments, as printed.
+enum TraceContextSamples {
+    static func traceParent() {
+        let trace = TraceParent.random()
+        print(trace)  // 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+    }
+
+    enum Tracing {
+        @TaskLocal static var span: TraceParent?
+    }
+
+    static func adapter() async throws {
+        let client = FetchClient { $0.adapters.append(TraceContextAdapter { Tracing.span }) }
+        try await Tracing.$span.withValue(TraceParent.random()) {
+            _ = try await client.fetch(.url(URL(string: "https://api.example.com/v1/books")), extracting: .data)
+        }
+    }
+}

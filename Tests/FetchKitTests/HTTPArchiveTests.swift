@@ -246,6 +246,98 @@ import Testing
         #expect(runs.allSatisfy { $0 == ["1", "2", "3", "3"] })
     }
 
+    @Test func secretsInBodiesCookiesRedirectsAndPathsNeverReachTheArchive() async throws {
+        let cookie = "sess-8d1f0a7c9b"
+        let pin = "48151623"
+        let pathToken = "bot-5c2e9a71d4"
+        let server = StubServer()
+        server.route(
+            "POST", "/login",
+            handler: { _ in
+                StubResponse(
+                    status: 201,
+                    headers: [
+                        "Set-Cookie": "session=\(cookie); Path=/; HttpOnly", "Location": "/home?access_token=\(cookie)",
+                    ])
+            })
+        server.route("POST", "/pin", respond: .json(#"{"ok":true,"echo":"\#(pin)"}"#))
+        server.route("GET", "/\(pathToken)/me", respond: .json(#"{"seen":"\#(cookie)"}"#))
+        server.route("GET", "/avatar", respond: .data(Data([0xFF, 0xD8]) + Data(cookie.utf8) + Data([0x00, 0xFE])))
+        try server.start()
+        defer { server.stop() }
+
+        let recorder = RecordingTransport(wrapping: URLSessionTransport(), secrets: [pathToken])
+        let client = FetchClient { $0.transport = recorder }
+        var form = MultipartFormData()
+        form.append("ada", name: "username")
+        form.append(Self.password, name: "password")
+        _ = try? await client.fetch(
+            TestEndpoint(baseURL: server.baseURL, path: "/login", method: .post, body: .multipart(form)),
+            extracting: .data)
+        _ = try await client.fetch(
+            TestEndpoint(
+                baseURL: server.baseURL, path: "/pin", method: .post,
+                body: .text(#"{"secret_pin":\#(pin)}"#, contentType: "")),
+            extracting: .data)
+        _ = try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/\(pathToken)/me"), extracting: .data)
+        _ = try await client.fetch(TestEndpoint(baseURL: server.baseURL, path: "/avatar"), extracting: .data)
+
+        let archive = recorder.archive
+        #expect(archive.entries.count == 4)
+        let text = String(decoding: archive.data, as: UTF8.self)
+        for secret in [Self.password, cookie, pin, pathToken] {
+            #expect(!text.contains(secret), "the recording holds \(secret)")
+        }
+        let binary = try #require(archive.entries.last?.responseBody)
+        #expect(binary.range(of: Data(cookie.utf8)) == nil)
+        #expect(binary.prefix(2) == Data([0xFF, 0xD8]))
+    }
+
+    @Test func aBodyTheRecorderDidNotKeepFailsItsReplayAfterTheFileRoundTrip() async throws {
+        let server = StubServer()
+        server.route("GET", "/big", respond: .data(Data(repeating: 7, count: 2_000)))
+        server.route("GET", "/small", respond: .text("ok"))
+        try server.start()
+        defer { server.stop() }
+        let recorder = RecordingTransport(wrapping: URLSessionTransport(), maximumBodySize: 1_000)
+        let client = FetchClient { $0.transport = recorder }
+        _ = try await client.fetch(.url(server.url("/big")), extracting: .data)
+        _ = try await client.fetch(.url(server.url("/small")), extracting: .data)
+
+        let archive = try HTTPArchive(data: recorder.archive.data)
+        #expect(archive.entries.map(\.responseBody) == [nil, Data("ok".utf8)])
+        let replay = FetchClient { $0.transport = ReplayTransport(archive) }
+        let error = await #expect(throws: FetchError.self) {
+            try await replay.fetch(.url(server.url("/big")), extracting: .data)
+        }
+        #expect(error?.description.contains("has no response body") == true)
+        #expect(try await replay.fetch(.url(server.url("/small")), extracting: .string) == "ok")
+    }
+
+    @Test func aStreamCutOffByTheNetworkIsRecordedAsTheFailure() async throws {
+        let server = StubServer()
+        server.route(
+            "GET", "/feed",
+            respond: StubResponse.data(Data(repeating: 0x61, count: 4_000), contentType: "text/plain")
+                .droppingConnection(afterBodyBytes: 1_000))
+        try server.start()
+        defer { server.stop() }
+        let recorder = RecordingTransport(wrapping: URLSessionTransport())
+        let client = FetchClient {
+            $0.transport = recorder; $0.retryPolicy = .none
+        }
+        let stream = try await client.fetch(.url(server.url("/feed")), extracting: .stream)
+        await #expect(throws: FetchError.self) { for try await _ in stream.bytes {} }
+        var archive = recorder.archive
+        for _ in 0..<2_000 where archive.entries.isEmpty {
+            try await Task.sleep(for: .milliseconds(5))
+            archive = recorder.archive
+        }
+        let entry = try #require(archive.entries.first)
+        #expect(entry.failure == .networkConnectionLost)
+        #expect(entry.status == 0)
+    }
+
     @Test func readsABrowsersHARAndNamesTheFieldOfOneThatIsNot() throws {
         let exported = #"""
             {"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],

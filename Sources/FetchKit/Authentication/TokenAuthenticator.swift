@@ -128,8 +128,11 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
     }
 
     /// The current token, or a refreshed one when there is none yet, or when the current one is
-    /// a JWT that expires within ``expiryMargin`` (its `exp` claim).
-    func currentToken(_ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void) {
+    /// a JWT that expires within ``expiryMargin`` (its `exp` claim). A refresh this starts is
+    /// reported to `observers`.
+    func currentToken(
+        observers: [any FetchObserver], _ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void
+    ) {
         let (grant, refreshing) = state.withLock { state in
             (state.token.map { TokenGrant(token: $0, epoch: state.failures) }, state.refreshing)
         }
@@ -138,7 +141,7 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
         if let grant, refreshing || !Self.expires(grant.token, before: Date().addingTimeInterval(Self.expiryMargin)) {
             completion(.success(grant))
         } else {
-            renew(replacing: grant, completion)
+            renew(replacing: grant, observers: observers, completion)
         }
     }
 
@@ -162,9 +165,11 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
 
     /// A token newer than `rejected`: the current one if it was already replaced; the error of
     /// a refresh that failed after `rejected` was handed out (the rejection is the one that
-    /// refresh was for); else the result of the one refresh in flight (started now if none is).
+    /// refresh was for); else the result of the one refresh in flight (started now if none is, and
+    /// then reported to `observers` when it ends).
     func renew(
-        replacing rejected: TokenGrant?, _ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void
+        replacing rejected: TokenGrant?, observers: [any FetchObserver],
+        _ completion: @escaping @Sendable (Result<TokenGrant, FetchError>) -> Void
     ) {
         enum Step {
             case use(TokenGrant)
@@ -192,6 +197,7 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
         case .start:
             let refresh = self.refresh
             Task { [self] in
+                let started = ContinuousClock.now
                 let result: Result<String, FetchError>
                 let known = [rejected?.token, self.token].compactMap { $0 }
                 func failure(_ error: any Error) -> FetchError {
@@ -226,6 +232,9 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
                     state.waiting = []
                     return (waiting, delivered)
                 }
+                let elapsed = ContinuousClock.now - started
+                let failure: FetchError? = if case .failure(let error) = delivered { error } else { nil }
+                for observer in observers { observer.tokenRefreshDidFinish(after: elapsed, error: failure) }
                 for waiter in waiting { waiter(delivered) }
             }
         }

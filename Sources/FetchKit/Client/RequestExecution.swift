@@ -152,7 +152,9 @@ final class RequestExecution: CancellableExecution {
         case .scheduleRetry(let attempt, let delay):
             step.retryTimer?.start(after: delay, on: client.configuration.clock) { [self] in retryTimerFired(attempt) }
         case .renewToken(let attempt, let grant):
-            client.configuration.authenticator?.renew(replacing: grant) { [weak self] result in
+            client.configuration.authenticator?.renew(
+                replacing: grant, observers: client.configuration.observers
+            ) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success: perform(transition { $0.tokenRenewed(attempt) })
@@ -174,7 +176,7 @@ final class RequestExecution: CancellableExecution {
             attemptReady(attempt, token: nil)
             return
         }
-        authenticator.currentToken { [self] result in
+        authenticator.currentToken(observers: client.configuration.observers) { [self] result in
             switch result {
             case .success(let grant): attemptReady(attempt, token: grant)
             case .failure(let error): finish(.failure(error))

@@ -39,9 +39,12 @@ extension FetchClient.Configuration {
 
     /// The error for a transport failure other than a cancellation or a timeout, its detail
     /// scrubbed of `adapted`'s secrets.
-    /// A ``FetchError`` a transport reports (or a relayed stream's body, already classified) is kept.
+    /// A ``FetchError`` a transport reports (or a relayed stream's body, already classified) keeps
+    /// its code, its texts scrubbed.
     func transportError(_ error: any Error, _ adapted: AdaptedRequest) -> FetchError {
-        if let error = error as? FetchError { return error }
+        if let error = error as? FetchError {
+            return error.scrubbed(status: error.statusCode, secrets: adapted.secrets, redactor)
+        }
         let failure = TransportFailure.classify(error)
         let detail = failure.detail.map { redactor.scrub($0, secrets: adapted.secrets) }
         return FetchError(code: failure.code, detail: detail, urlErrorCode: failure.urlErrorCode)

@@ -31,6 +31,16 @@ public protocol FetchObserver: Sendable {
     ///   - request: the request, redacted.
     ///   - metrics: its outcome, attempts and timing.
     func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics)
+
+    /// The client's ``TokenAuthenticator`` finished a refresh that a request of this client
+    /// started: once per refresh, however many requests waited for it (a refresh another client
+    /// sharing the authenticator started is reported to that client's observers).
+    ///
+    /// - Parameters:
+    ///   - duration: how long the refresh took.
+    ///   - error: why it failed (``FetchError/Code-swift.struct/authenticationFailed``), or `nil`
+    ///     when it brought a new token.
+    func tokenRefreshDidFinish(after duration: Duration, error: FetchError?)
 }
 
 extension FetchObserver {
@@ -53,4 +63,11 @@ extension FetchObserver {
     ///   - request: the request.
     ///   - metrics: its outcome.
     public func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {}
+
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - duration: how long the refresh took.
+    ///   - error: why it failed, or `nil`.
+    public func tokenRefreshDidFinish(after duration: Duration, error: FetchError?) {}
 }

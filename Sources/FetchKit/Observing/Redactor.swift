@@ -118,46 +118,14 @@ public struct Redactor: Sendable {
         .joined(separator: "&")
     }
 
-    /// A body's text with the values of secret fields redacted: the fields of an
-    /// `application/x-www-form-urlencoded` body, and the string fields of a JSON body whose names are
-    /// secret (`"password":"…"`, at any depth). Other bodies are returned as they are.
-    ///
-    /// - Parameters:
-    ///   - text: the body as text.
-    ///   - contentType: the body's `Content-Type`, which says how to read it.
-    /// - Returns: the body, each secret value replaced by ``placeholder``.
-    public func redact(body text: String, contentType: String?) -> String {
-        let type = (contentType ?? "").lowercased()
-        if type.hasPrefix("application/x-www-form-urlencoded") { return redact(query: text) }
-        if type.contains("json") { return redactJSONFields(text) }
-        return text
-    }
-
-    /// Replaces the values of secret-named string fields in JSON text (`"password":"…"`).
-    private func redactJSONFields(_ text: String) -> String {
-        guard let regex = try? NSRegularExpression(pattern: #""([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)""#) else {
-            return text
-        }
-        var result = text
-        let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        for match in matches.reversed() {
-            guard let nameRange = Range(match.range(at: 1), in: text),
-                let valueRange = Range(match.range(at: 2), in: text),
-                isSecret(String(text[nameRange]))
-            else { continue }
-            let offset = text.distance(from: text.startIndex, to: valueRange.lowerBound)
-            let length = text.distance(from: valueRange.lowerBound, to: valueRange.upperBound)
-            let start = result.index(result.startIndex, offsetBy: offset)
-            result.replaceSubrange(start..<result.index(start, offsetBy: length), with: Self.placeholder)
-        }
-        return result
-    }
-
     /// `text` with the secret values of every URL query in it redacted, for texts that may
     /// hold URLs, such as `Link: <https://api.example.com/x?page=2&api_key=abc>; rel="next"`.
     ///
     /// A query runs from a `?` to the first space, quote, angle bracket or `#`.
-    func redactQueries(in text: String) -> String {
+    ///
+    /// - Parameter text: the text, such as a header's value.
+    /// - Returns: the text, each secret query value replaced by ``placeholder``.
+    public func redactQueries(in text: String) -> String {
         guard text.contains("?") else { return text }
         var result = ""
         var rest = Substring(text)

@@ -21,8 +21,8 @@ final class ArchiveReplayer: Sendable {
     private let entries: [HTTPArchive.Entry]
     private let keys: [Key]
     private let redactor: Redactor
-    /// How many requests each group of equal entries (by its first entry's index) has answered.
-    private let served = Locked([Int: Int]())
+    /// How many requests each set of equal entries has answered.
+    private let served = Locked([[Int]: Int]())
 
     init(_ archive: HTTPArchive, redactor: Redactor) {
         self.entries = archive.entries
@@ -55,16 +55,17 @@ final class ArchiveReplayer: Sendable {
             if !sameBody.isEmpty { candidates = sameBody }
         }
         let turn = served.withLock { served in
-            defer { served[candidates[0], default: 0] += 1 }
-            return served[candidates[0], default: 0]
+            defer { served[candidates, default: 0] += 1 }
+            return served[candidates, default: 0]
         }
         let entry = entries[candidates[min(turn, candidates.count - 1)]]
         guard entry.failure != nil || entry.responseBody != nil else {
             return .failure(
                 HTTPArchiveError(
                     .bodyNotRecorded,
-                    "The recording of \(entry.summary) has no response body: it was larger than the recorder's "
-                        + "maximumBodySize. Record it again with a larger limit, or replay a smaller response."))
+                    "The recording of \(summary(entry)) has no response body: the recorder kept none (it was "
+                        + "larger than its maximumBodySize) or the browser that exported it did not save it. Record "
+                        + "it again (with a larger limit), or put the body in the archive's entry."))
         }
         return .success(entry)
     }
@@ -93,13 +94,19 @@ final class ArchiveReplayer: Sendable {
                 .noMatch, "The recording has no exchanges, so nothing answers \(request). Record the session first.")
         }
         let entry = entries[nearest]
+        let summary = summary(entry)
         let answered = entry.failure.map { "failed with URLError \($0.rawValue)" } ?? "answered \(entry.status)"
         return HTTPArchiveError(
             .noMatch,
             "The recording has no exchange for \(request) (matched by method, path and query, secret values "
-                + "ignored). The nearest recorded one: \(entry.summary) (entry \(nearest + 1) of \(entries.count), "
+                + "ignored). The nearest recorded one: \(summary) (entry \(nearest + 1) of \(entries.count), "
                 + "\(answered)). Record the session again, or check what the code under test sends.",
-            nearest: entry.summary)
+            nearest: summary)
+    }
+
+    /// An entry's request as an error names it: its URL redacted (an archive a browser exported is not).
+    private func summary(_ entry: HTTPArchive.Entry) -> String {
+        "\(entry.method) \(URL(string: entry.url).map(redactor.describe) ?? entry.url)"
     }
 
     /// How unlike `asked` an entry is: the edit distance of `METHOD target`, plus a large step

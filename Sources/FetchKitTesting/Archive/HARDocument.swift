@@ -19,8 +19,8 @@ enum HARDocument {
     }
 
     struct Creator: Codable {
-        var name: String
-        var version: String
+        var name: String?
+        var version: String?
     }
 
     struct Entry: Codable {
@@ -28,14 +28,24 @@ enum HARDocument {
         var time: Double?
         var request: Request
         var response: Response
-        var cache: [String: String]?
+        var cache: Ignored?
         var timings: Timings?
     }
 
+    /// A field read past whatever it holds, and written as an empty object.
+    struct Ignored: Codable {
+        init() {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {
+            _ = encoder.container(keyedBy: NoKeys.self)
+        }
+        private enum NoKeys: CodingKey {}
+    }
+
     struct Timings: Codable {
-        var send: Double
-        var wait: Double
-        var receive: Double
+        var send: Double?
+        var wait: Double?
+        var receive: Double?
     }
 
     struct Field: Codable {
@@ -109,7 +119,7 @@ enum HARDocument {
                             : nil,
                         failureReason: entry.response.status == 0 ? entry.response._error : nil,
                         startedAt: entry.startedDateTime.flatMap(parseDate) ?? Date(timeIntervalSince1970: 0),
-                        duration: .milliseconds(max(0, entry.time ?? 0))))
+                        duration: .microseconds(Int64(min(max(0, entry.time ?? 0), 1e12) * 1000))))
             } catch {
                 throw HTTPArchiveError(
                     .unreadable,
@@ -122,7 +132,8 @@ enum HARDocument {
 
     /// A content's bytes; `nil` when it has no text though it had bytes (not kept).
     private static func body(of content: Content, empty: Data?) throws(HTTPArchiveError) -> Data? {
-        guard let text = content.text else { return (content.size ?? 0) > 0 ? nil : empty }
+        // No text: nothing to send, or a body that was not kept (a size other than 0).
+        guard let text = content.text else { return (content.size ?? 0) != 0 ? nil : empty }
         guard content.encoding?.lowercased() == "base64" else { return Data(text.utf8) }
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
             throw HTTPArchiveError(.unreadable, "a body marked base64 that is not base64.")
@@ -181,7 +192,8 @@ enum HARDocument {
             status: entry.status,
             statusText: entry.failure == nil ? HTTPURLResponse.localizedString(forStatusCode: entry.status) : "",
             httpVersion: "HTTP/1.1", cookies: [], headers: harFields(entry.responseHeaders),
-            content: content(entry.responseBody, mimeType: responseType) ?? Content(size: 0, mimeType: responseType),
+            content: content(entry.responseBody, mimeType: responseType)
+                ?? Content(size: -1, mimeType: responseType, comment: "not recorded"),
             redirectURL: header("location", in: entry.responseHeaders) ?? "", headersSize: -1,
             bodySize: entry.responseBody?.count ?? -1)
         if let failure = entry.failure {
@@ -196,7 +208,7 @@ enum HARDocument {
                 queryString: query.map { Field(name: $0.name, value: $0.value ?? "") },
                 postData: content(entry.requestBody, mimeType: requestType ?? "application/octet-stream"),
                 headersSize: -1, bodySize: entry.requestBody?.count ?? 0),
-            response: response, cache: [:], timings: Timings(send: 0, wait: milliseconds, receive: 0))
+            response: response, cache: Ignored(), timings: Timings(send: 0, wait: milliseconds, receive: 0))
     }
 
     private static func content(_ body: Data?, mimeType: String) -> Content? {

@@ -20,22 +20,25 @@ import Locking
 /// ```
 ///
 /// Every kind of exchange is recorded: plain requests, uploads from a file, downloads to a file
-/// and streamed responses (their body as it arrived, up to the end or the reader's stop). An
-/// exchange that a network failure ended is recorded with that failure (a `URLError`), so a
-/// replay fails the same way; a cancelled one is not recorded.
+/// and streamed responses (their body as it arrived, up to the end or the reader's stop; a stream
+/// a network failure cut off is recorded as that failure). An exchange that a network failure
+/// ended is recorded with that failure (a `URLError`), so a replay fails the same way; one
+/// cancelled before its answer is not recorded.
 ///
 /// **Secrets.** ``archive`` never holds a secret the redactor knows: the values of secret query
-/// items and header fields (`Authorization`, `Cookie`, `Set-Cookie`, `api_key`… see
-/// `Redactor`) become `REDACTED`, so do secret fields of JSON and form bodies
-/// (`"access_token":"…"`), and every secret value any recorded request sent is scrubbed from
-/// every URL, header and text body in the archive (a server that echoes a key back). The
-/// recorder holds the exchanges as they were in memory only; nothing is written until you
-/// write ``archive``. Use the client's redactor, with your API's own names added, for both the
-/// recording and its replay.
+/// items and header fields (`Authorization`, `Cookie`, `Set-Cookie`, `api_key`… see `Redactor`)
+/// become `REDACTED`, in URLs and in URLs inside header values; so do the secret fields of JSON,
+/// form and multipart bodies (`"access_token":"…"`); and every value of 8 characters or more
+/// found under a secret name, sent or received, is scrubbed from every URL, header and body in
+/// the archive (a server that echoes a token back). A secret no name marks (a token in a URL's
+/// path) is scrubbed when passed as `secrets:`. The recorder holds the exchanges as they were in
+/// memory only; nothing is written until you write ``archive``. Use the client's redactor, with
+/// your API's own names added, for both the recording and its replay.
 public final class RecordingTransport: HTTPTransport {
     private let transport: any HTTPTransport
     private let redactor: Redactor
     private let maximumBodySize: Int
+    private let knownSecrets: [String]
     /// The exchanges by the order their requests started (a cancelled one is removed).
     private let exchanges = Locked(Exchanges())
 
@@ -60,20 +63,27 @@ public final class RecordingTransport: HTTPTransport {
     ///   - maximumBodySize: the largest request or response body kept, in bytes (8 MiB by
     ///     default); a larger one is recorded with its size and no bytes, and replaying it fails
     ///     with ``HTTPArchiveError/Kind-swift.enum/bodyNotRecorded``.
+    ///   - secrets: values to scrub wherever they appear, which no name marks as secret (a token
+    ///     in a URL's path, such as `/bot<token>/sendMessage`).
     public init(
         wrapping transport: any HTTPTransport = URLSessionTransport(), redactor: Redactor = .standard,
-        maximumBodySize: Int = 8 << 20
+        maximumBodySize: Int = 8 << 20, secrets: [String] = []
     ) {
         self.transport = transport
         self.redactor = redactor
         self.maximumBodySize = maximumBodySize
+        self.knownSecrets = secrets.filter { !$0.isEmpty }
     }
 
     /// The exchanges recorded so far that have ended, in the order their requests started, with
     /// every secret redacted.
     public var archive: HTTPArchive {
         let exchanges = exchanges.withLock { $0.byStart.sorted { $0.key < $1.key }.map(\.value).filter(\.ended) }
-        let secrets = Set(exchanges.flatMap(\.secrets)).sorted { $0.count > $1.count }
+        // Values found under a secret name are scrubbed everywhere from 8 characters: a shorter
+        // one ("name", "1") would also erase ordinary text; the positions they were found in are
+        // redacted whatever their length.
+        let found = exchanges.flatMap { secretValues(in: $0) }.filter { $0.count >= 8 }
+        let secrets = Set(found + knownSecrets).sorted { $0.count > $1.count }
         return HTTPArchive(entries: exchanges.map { redacted($0.entry, secrets: secrets) })
     }
 
@@ -176,7 +186,16 @@ public final class RecordingTransport: HTTPTransport {
                         error = failure
                     }
                     body.finish(throwing: error)
-                    end(exchange, .success((head.response, arrived.count <= maximumBodySize ? arrived : nil)))
+                    // The reader's stop cancels the relay: what arrived by then is the recording.
+                    if let error, !body.isCancelled, (error as? FetchError)?.code != .cancelled {
+                        // Cut off mid-body: replayed as the lost connection it was (before the head).
+                        end(
+                            exchange,
+                            .failure(
+                                URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "\(error)"])))
+                    } else {
+                        end(exchange, .success((head.response, arrived.count <= maximumBodySize ? arrived : nil)))
+                    }
                 }
             }
         }
@@ -245,11 +264,31 @@ public final class RecordingTransport: HTTPTransport {
         return try? Data(contentsOf: file)
     }
 
+    /// The values an exchange sent or received under a secret name: query items, header fields
+    /// (a cookie's value), and the fields of its bodies.
+    private func secretValues(in exchange: Exchange) -> [String] {
+        var values = exchange.secrets
+        let entry = exchange.entry
+        for (name, value) in entry.responseHeaders where redactor.isSecret(name) {
+            values.append(value)
+            // A cookie's value: `name=value; Path=/…`.
+            if let cookie = value.split(separator: ";").first?.split(separator: "=", maxSplits: 1), cookie.count == 2 {
+                values.append(String(cookie[1]))
+            }
+        }
+        for (body, headers) in [(entry.requestBody, entry.requestHeaders), (entry.responseBody, entry.responseHeaders)]
+        {
+            guard let body, let text = String(data: body, encoding: .utf8) else { continue }
+            values += redactor.secretValues(inBody: text, contentType: HARDocument.header("content-type", in: headers))
+        }
+        return values
+    }
+
     /// `entry` with secret names' values redacted and every value in `secrets` scrubbed.
     private func redacted(_ entry: HTTPArchive.Entry, secrets: [String]) -> HTTPArchive.Entry {
         var entry = entry
-        func clean(_ text: String) -> String { redactor.scrub(text, secrets: secrets) }
-        entry.url = clean(URL(string: entry.url).map(redactor.describe) ?? entry.url)
+        func clean(_ text: String) -> String { redactor.scrub(redactor.redactQueries(in: text), secrets: secrets) }
+        entry.url = redactor.scrub(URL(string: entry.url).map(redactor.describe) ?? entry.url, secrets: secrets)
         entry.failureReason = entry.failureReason.map(clean)
         entry.requestHeaders = redactor.redact(headers: entry.requestHeaders).mapValues(clean)
         entry.responseHeaders = redactor.redact(headers: entry.responseHeaders).mapValues(clean)
@@ -263,7 +302,16 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     private func redactedBody(_ body: Data, contentType: String?, _ secrets: [String]) -> Data {
-        guard let text = String(data: body, encoding: .utf8) else { return body }
+        guard let text = String(data: body, encoding: .utf8) else {
+            // Binary: each secret's bytes are replaced where they occur.
+            var body = body
+            for secret in secrets where secret.utf8.count >= 4 {
+                while let range = body.range(of: Data(secret.utf8)) {
+                    body.replaceSubrange(range, with: Data(Redactor.placeholder.utf8))
+                }
+            }
+            return body
+        }
         let redacted = redactor.scrub(redactor.redact(body: text, contentType: contentType), secrets: secrets)
         return redacted == text ? body : Data(redacted.utf8)
     }

@@ -71,18 +71,23 @@ public struct ReplayTransport: HTTPTransport {
             return .success(
                 TransportResponse(
                     url: url, statusCode: entry.status, httpVersion: "HTTP/1.1",
-                    headerFields: Self.replayedHeaders(entry.responseHeaders, bodySize: body.count), data: body))
+                    headerFields: Self.replayedHeaders(
+                        entry, method: request.httpMethod ?? "GET", bodySize: body.count),
+                    data: body))
         }
     }
 
     /// The recorded header fields a replayed body still agrees with: without the framing and
-    /// content coding of the original (the recorded body is the decoded one), with its length.
-    static func replayedHeaders(_ headers: [String: String], bodySize: Int) -> [String: String] {
+    /// content coding of the original (the recorded body is the decoded one), with its length; an
+    /// answer that has no body by definition (to a `HEAD`, a `204`, a `304`) keeps its recorded length.
+    static func replayedHeaders(_ entry: HTTPArchive.Entry, method: String, bodySize: Int) -> [String: String] {
         let framing: Set<String> = [
             "content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive",
         ]
-        var result = headers.filter { !framing.contains($0.key.lowercased()) }
-        result["Content-Length"] = String(bodySize)
+        var result = entry.responseHeaders.filter { !framing.contains($0.key.lowercased()) }
+        let bodiless = method.uppercased() == "HEAD" || entry.status == 204 || entry.status == 304
+        result["Content-Length"] =
+            bodiless ? HARDocument.header("content-length", in: entry.responseHeaders) : String(bodySize)
         return result
     }
 }

@@ -9,8 +9,9 @@ extension StubServer {
     /// with the same method, path and query, as ``ReplayTransport`` answers it (the recorded host is
     /// not compared: every request arrives at this server). A recorded network failure closes the
     /// connection without an answer (a reset for a lost connection). A request the archive has no
-    /// exchange for gets a `404` whose text body names the nearest recorded request. Routes added
-    /// before this call are matched first; this replaces the routes added after none.
+    /// exchange for gets a `404` whose text body names the nearest recorded request. The replay is
+    /// a route for every path: a route added after this call is matched before it (to change one
+    /// exchange), one added before it is not matched any more.
     ///
     /// ```swift
     /// let server = StubServer()
@@ -25,9 +26,15 @@ extension StubServer {
     ///     redactor the recording used).
     public func replay(_ archive: HTTPArchive, redactor: Redactor = .standard) {
         let replayer = ArchiveReplayer(archive, redactor: redactor)
-        let base = baseURL
         route(nil, "*") { request in
-            let url = URL(string: request.target, relativeTo: base)?.absoluteURL ?? base
+            var components = URLComponents()
+            components.scheme = "http"
+            components.host = "127.0.0.1"
+            components.percentEncodedPath = request.rawPath
+            components.percentEncodedQuery = request.rawQuery
+            guard let url = components.url else {
+                return .text("The request's target \(request.target) is not a URL path and query.", status: 400)
+            }
             let answer = replayer.answer(
                 method: request.method, url: url, body: request.body.isEmpty ? nil : request.body,
                 contentType: request.header("Content-Type"))
@@ -39,7 +46,7 @@ extension StubServer {
                     return failure == .networkConnectionLost ? .resetWithoutAnswer : .closeWithoutAnswer
                 }
                 let body = entry.responseBody ?? Data()
-                var headers = ReplayTransport.replayedHeaders(entry.responseHeaders, bodySize: body.count)
+                var headers = ReplayTransport.replayedHeaders(entry, method: request.method, bodySize: body.count)
                 headers["Content-Length"] = nil
                 return StubResponse(status: entry.status, headers: headers, body: .data(body))
             }

@@ -12,6 +12,7 @@ final class RecordingObserver: FetchObserver {
     let started = Locked<[RequestSummary]>([])
     let retries = Locked<[Retry]>([])
     let finished = Locked<[(RequestSummary, FetchMetrics)]>([])
+    let refreshes = Locked<[FetchError?]>([])
 
     func requestWillStart(_ request: RequestSummary) {
         started.withLock { $0.append(request) }
@@ -23,5 +24,9 @@ final class RecordingObserver: FetchObserver {
 
     func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
         finished.withLock { $0.append((request, metrics)) }
+    }
+
+    func tokenRefreshDidFinish(after duration: Duration, error: FetchError?) {
+        refreshes.withLock { $0.append(error) }
     }
 }
