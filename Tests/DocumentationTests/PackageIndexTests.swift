@@ -34,7 +34,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["Package.swift", "Transports/AsyncHTTPClient/Package.swift"])
+    @Test(arguments: [
+        "Package.swift", "Transports/AsyncHTTPClient/Package.swift", "Transports/Observability/Package.swift",
+    ])
     func theManifestNamesEveryApplePlatform(_ path: String) throws {
         let manifest = try Repository.text(path)
         let line = try #require(
