@@ -106,7 +106,9 @@ enum TraceContextSamples {
     }
 
     static func adapter() async throws {
-        let client = FetchClient { $0.adapters.append(TraceContextAdapter { Tracing.span }) }
+        let client = FetchClient {
+            $0.adapters.append(TraceContextAdapter(hosts: ["api.example.com"]) { Tracing.span })
+        }
         try await Tracing.$span.withValue(TraceParent.random()) {
             _ = try await client.fetch(.url(URL(string: "https://api.example.com/v1/books")), extracting: .data)
         }

@@ -19,7 +19,8 @@ struct RedactionTests {
         arguments: [
             "api_key", "API_KEY", "key", "apikey", "x-api-key", "client_secret", "access_token", "Authorization",
             "password", "refresh-token", "auth", "signature", "private_key", "proxy-authorization", "cookie",
-            "set-cookie", "x-auth-token", "token", "secret", "sig",
+            "set-cookie", "x-auth-token", "token", "secret", "sig", "X-Amz-Signature", "X-Amz-Credential",
+            "X-Goog-Signature", "AWSAccessKeyId", "X-Amz-Security-Token",
         ])
     func secretNames(name: String) {
         #expect(Redactor.standard.isSecret(name))

@@ -10,14 +10,14 @@ import Testing
         @TaskLocal static var span: TraceParent?
     }
 
-    @Test func eachRequestCarriesAChildOfTheCallersSpan() async throws {
+    @Test func eachRequestCarriesTheCallersSpanToTheChosenHostsOnly() async throws {
         let server = StubServer()
         server.route("GET", "/books", respond: .json("[]"))
         try server.start()
         defer { server.stop() }
         let observer = RecordingObserver()
         let client = FetchClient {
-            $0.adapters.append(TraceContextAdapter(state: { "fetchkit=1" }) { Tracing.span })
+            $0.adapters.append(TraceContextAdapter(hosts: ["127.0.0.1"]) { Tracing.span })
             $0.observers = [observer]
         }
         let span = try #require(TraceParent(traceID: "4BF92F3577B34DA6A3CE929D0E0E4736", parentID: "00f067aa0ba902b7"))
@@ -29,13 +29,15 @@ import Testing
 
         let sent = server.requests(to: "/books").map { $0.header("traceparent") }
         #expect(sent.count == 3)
-        let children = sent.prefix(2).compactMap { $0.flatMap(TraceParent.init) }
-        #expect(children.count == 2)
-        #expect(children.allSatisfy { $0.traceID == "4bf92f3577b34da6a3ce929d0e0e4736" && $0.sampled })
-        #expect(Set(children.map(\.parentID)).count == 2)
-        #expect(!children.contains { $0.parentID == span.parentID })
+        #expect(sent[0] == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        #expect(sent[1] == sent[0])
         #expect(sent[2] == nil, "outside the span, no header")
-        #expect(server.requests(to: "/books").first?.header("tracestate") == "fetchkit=1")
+        #expect(span.description == sent[0])
+
+        // Another host does not learn the trace.
+        let elsewhere = FetchClient { $0.adapters.append(TraceContextAdapter(hosts: ["api.example.com"]) { span }) }
+        _ = try await elsewhere.fetch(.url(server.url("/books")), extracting: .data)
+        #expect(server.requests(to: "/books").last?.header("traceparent") == nil)
         let observed = observer.started.withLock {
             $0.first?.headers.first { $0.key.lowercased() == "traceparent" }?.value
         }
@@ -56,6 +58,8 @@ import Testing
             "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
             "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01",
             "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0g",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0A",
+            "FF-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
             "",
         ] {
             #expect(TraceParent(invalid) == nil, "\(invalid)")

@@ -4,7 +4,7 @@
 // dependencies.
 //
 // Use it from your package:
-//   .package(url: "<FetchKit's repository>", from: "<version>")  // with path: "Transports/Observability"
+//   .package(path: "../FetchKit/Transports/Observability")  // from a checkout of FetchKit
 // and in code: FetchClient { $0.observers = [LoggingObserver(logger), MetricsObserver()] }
 
 import PackageDescription
@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

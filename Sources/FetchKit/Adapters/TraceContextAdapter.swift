@@ -5,56 +5,62 @@
     public import Foundation
 #endif
 
-/// Sends a W3C `traceparent` header (and `tracestate`, when there is one) with every request,
-/// so a trace can follow the request into the servers it reaches: FetchKit's hook for
-/// distributed tracing, with no dependency.
+/// Sends a W3C `traceparent` header with every request to the hosts you choose, so a trace can
+/// follow the request into the servers it reaches: FetchKit's hook for distributed tracing, with
+/// no dependency.
 ///
 /// `current` is called as the request is built, in the task that called `fetch` (so it can read
-/// a task-local the app's tracer sets); it returns the context of the span the request belongs
-/// to, or `nil` to send no header. Each request gets a child of that context: the same trace id
-/// and a new span id of its own (``TraceParent/child()``), which ``RequestSummary/headers`` shows
-/// to observers. A request that already has a `traceparent` keeps it.
+/// a task-local the app's tracer sets); it returns the context of the span the request is sent
+/// from (the span your tracer records for the call, whose id becomes the server span's parent),
+/// or `nil` to send no header. ``RequestSummary/headers`` shows it to observers. A request that
+/// already has a `traceparent` keeps it. `tracestate` is not sent: add it with a
+/// ``HeaderAdapter`` when your tracer keeps vendor state.
 ///
 /// ```swift
 /// enum Tracing {
 ///     @TaskLocal static var span: TraceParent?
 /// }
-/// let client = FetchClient { $0.adapters.append(TraceContextAdapter { Tracing.span }) }
+/// let client = FetchClient {
+///     $0.adapters.append(TraceContextAdapter(hosts: ["api.example.com"]) { Tracing.span })
+/// }
 /// try await Tracing.$span.withValue(TraceParent.random()) {
 ///     _ = try await client.fetch(.url(URL(string: "https://api.example.com/v1/books")), extracting: .data)
 /// }
 /// ```
+///
+/// The header tells the server which trace and span a request belongs to; the privacy section
+/// of the recommendation asks that it not go to parties that should not learn it, hence `hosts`.
 public struct TraceContextAdapter: RequestAdapter, CustomStringConvertible {
     private let current: @Sendable () -> TraceParent?
-    private let state: @Sendable () -> String?
+    private let hosts: Set<String>?
 
     /// Creates the adapter.
     ///
     /// - Parameters:
-    ///   - state: the `tracestate` to send beside each `traceparent` (vendors' own entries, as
-    ///     `vendor=value,other=value`), or `nil` for none.
-    ///   - current: the context of the span each request belongs to, or `nil` to send none.
-    public init(
-        state: @escaping @Sendable () -> String? = { nil }, current: @escaping @Sendable () -> TraceParent?
-    ) {
+    ///   - hosts: the hosts that receive the header (compared case-insensitively), or `nil` for
+    ///     every host.
+    ///   - current: the context of the span each request is sent from, or `nil` to send none.
+    public init(hosts: Set<String>? = nil, current: @escaping @Sendable () -> TraceParent?) {
         self.current = current
-        self.state = state
+        self.hosts = hosts.map { Set($0.map { $0.lowercased() }) }
     }
 
-    /// Sets `traceparent` to a child of the current context (and `tracestate`), unless the
-    /// request has a `traceparent` already or there is no current context.
+    /// Sets `traceparent` to the current context, unless the request has one already, its host is
+    /// not one of `hosts`, or there is no current context.
     ///
     /// - Parameter request: the request.
-    /// - Returns: the request with the headers.
+    /// - Returns: the request with the header.
     /// - Throws: never; the signature follows ``RequestAdapter``.
     public func adapt(_ request: URLRequest) throws(FetchError) -> URLRequest {
-        guard request.value(forHTTPHeaderField: "traceparent") == nil, let parent = current() else { return request }
+        if let hosts, !hosts.contains(request.url?.host?.lowercased() ?? "") { return request }
+        guard request.value(forHTTPHeaderField: "traceparent") == nil, let context = current() else { return request }
         var request = request
-        request.setValue(parent.child().description, forHTTPHeaderField: "traceparent")
-        if let state = state(), !state.isEmpty { request.setValue(state, forHTTPHeaderField: "tracestate") }
+        request.setValue(context.description, forHTTPHeaderField: "traceparent")
         return request
     }
 
-    /// `TraceContextAdapter`.
-    public var description: String { "TraceContextAdapter" }
+    /// `TraceContextAdapter`, with its hosts.
+    public var description: String {
+        hosts.map { "TraceContextAdapter(hosts: \($0.sorted().joined(separator: ", ")))" } ?? "TraceContextAdapter"
+    }
 }

@@ -47,10 +47,10 @@ public struct TraceParent: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `nil` when the value is not a valid `traceparent`.
     public init?(_ header: String) {
         let fields = header.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
-        guard fields.count >= 4, let version = fields.first, version.count == 2, Self.isHex(version),
-            version != "ff", version != "00" || fields.count == 4,
-            fields[3].count == 2, Self.isHex(fields[3]), let flags = UInt8(fields[3], radix: 16),
-            fields[1] == fields[1].lowercased(), fields[2] == fields[2].lowercased()
+        guard fields.count >= 4, let version = fields.first, Self.isLowercaseHex(version, digits: 2),
+            version != "ff", version != "00" || fields.count == 4, Self.isLowercaseHex(fields[3], digits: 2),
+            let flags = UInt8(fields[3], radix: 16), Self.isID(String(fields[1]), digits: 32),
+            Self.isID(String(fields[2]), digits: 16)
         else { return nil }
         self.init(traceID: String(fields[1]), parentID: String(fields[2]), sampled: flags & 1 == 1)
     }
@@ -83,14 +83,14 @@ public struct TraceParent: Sendable, Hashable, CustomStringConvertible {
         self.sampled = sampled
     }
 
-    private static func isHex(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
+    /// Whether `text` is `digits` lowercase hexadecimal digits (the header's `HEXDIGLC`).
+    private static func isLowercaseHex(_ text: some StringProtocol, digits: Int) -> Bool {
+        text.utf8.count == digits && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Whether `text` is `digits` lowercase hexadecimal digits, not all zero.
     private static func isID(_ text: String, digits: Int) -> Bool {
-        text.utf8.count == digits && isHex(text) && text.utf8.contains { $0 != 0x30 }
-            && text == text.lowercased()
+        isLowercaseHex(text, digits: digits) && text.utf8.contains { $0 != 0x30 }
     }
 
     /// `bytes` random bytes as lowercase hexadecimal digits, never all zero.

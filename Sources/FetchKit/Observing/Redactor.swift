@@ -13,8 +13,9 @@ public import Foundation
 /// A name is secret when, compared case-insensitively, it is one of `authorization`,
 /// `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, `x-auth-token`, `api_key`,
 /// `apikey`, `api-key`, `key`, `access_token`, `refresh_token`, `id_token`, `token`,
-/// `client_secret`, `password`, `secret`, `sig`, `signature` or `auth`; or ends in `_key`,
-/// `-key` or `apikey`; or contains `token`, `secret`, `password` or `passwd`. Add your
+/// `client_secret`, `password`, `secret`, `sig`, `signature`, `auth` or `awsaccesskeyid`; or ends
+/// in `_key`, `-key` or `apikey`; or contains `token`, `secret`, `password`, `passwd`,
+/// `signature` or `credential` (a presigned link's `X-Amz-Signature`, `X-Goog-Credential`). Add your
 /// API's own names with ``init(additionalNames:)`` and set the result as the client's
 /// ``FetchClient/Configuration-swift.struct/redactor``. The password of a URL's user
 /// information is redacted too.
@@ -42,7 +43,7 @@ public struct Redactor: Sendable {
     private static let exactNames: Set<String> = [
         "key", "api_key", "apikey", "api-key", "x-api-key", "token", "access_token", "refresh_token", "id_token",
         "x-auth-token", "authorization", "proxy-authorization", "password", "secret", "client_secret", "signature",
-        "sig", "cookie", "set-cookie", "auth",
+        "sig", "cookie", "set-cookie", "auth", "awsaccesskeyid",
     ]
 
     /// This redactor with `name` treated as secret too.
@@ -58,7 +59,7 @@ public struct Redactor: Sendable {
         let name = name.lowercased()
         if Self.exactNames.contains(name) || additionalNames.contains(name) { return true }
         if name.hasSuffix("_key") || name.hasSuffix("-key") || name.hasSuffix("apikey") { return true }
-        return ["token", "secret", "password", "passwd"].contains { name.contains($0) }
+        return ["token", "secret", "password", "passwd", "signature", "credential"].contains { name.contains($0) }
     }
 
     /// The URL as text, with secret query values and any user-info password redacted.

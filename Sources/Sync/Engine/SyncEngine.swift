@@ -98,6 +98,7 @@ actor SyncEngine {
         progressParts = [:]
         update {
             $0.isSyncing = false
+            $0.runsFinished += 1
             $0.progress = nil
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
         }
@@ -159,6 +160,7 @@ actor SyncEngine {
         progressParts = [:]
         update {
             $0.isSyncing = false
+            $0.runsFinished += 1
             $0.progress = nil
             $0.error = failure?.collection == $0.collection ? failure : nil
         }

@@ -6,6 +6,10 @@ public struct SyncStatus: Sendable, Hashable {
     public var collection: String
     /// Whether a sync run is in progress.
     public var isSyncing = false
+    /// How many sync runs (its own, or its group's) have ended since the mirror was made: a
+    /// follower that sees this grow by more than one knows that runs ended between two updates it
+    /// read (a status stream keeps only the newest updates when its reader falls behind).
+    public var runsFinished = 0
     /// When a pull last finished.
     public var lastPull: Date?
     /// When a push last emptied the outbox.

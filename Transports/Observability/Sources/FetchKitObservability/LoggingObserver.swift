@@ -21,9 +21,13 @@ public import Logging
 /// `http.request.method`, `url.full`, `http.response.status_code`, `fetch.request.id`,
 /// `fetch.attempt`, `fetch.attempts`, `fetch.duration_ms`, `fetch.cache`,
 /// `fetch.bytes_received`, `error.type` and `error.message`; and `trace_id` and `span_id` when the
-/// request carries a `traceparent` (see `TraceContextAdapter`). Nothing secret is logged: the URL
-/// is the client's redacted one, the error's text is redacted by FetchKit, and no header but the
-/// trace context is written.
+/// request carries a `traceparent` (see `TraceContextAdapter`).
+///
+/// What is logged of a request is what the client's `Redactor` lets through: the URL with secret
+/// query values redacted (a secret in a URL's path is not recognised: keep tokens out of paths, or
+/// out of the logs), the error's text redacted by FetchKit, and no header but the trace context.
+/// The body of an error response is never logged: for a refused status, `error.message` is left
+/// out (`error.type` and `http.response.status_code` say what happened).
 public struct LoggingObserver: FetchObserver {
     private let logger: Logger
 
@@ -50,8 +54,7 @@ public struct LoggingObserver: FetchObserver {
     public func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
         var metadata = metadata(of: request)
         metadata["fetch.retry_delay_ms"] = "\(Self.milliseconds(delay))"
-        metadata["error.type"] = "\(error.code)"
-        metadata["error.message"] = "\(error.description)"
+        Self.describe(error, into: &metadata)
         logger.info("request will be retried", metadata: metadata)
     }
 
@@ -68,8 +71,7 @@ public struct LoggingObserver: FetchObserver {
         metadata["fetch.bytes_received"] = "\(metrics.bytesReceived)"
         if let status = metrics.statusCode { metadata["http.response.status_code"] = "\(status)" }
         if let error = metrics.error {
-            metadata["error.type"] = "\(error.code)"
-            metadata["error.message"] = "\(error.description)"
+            Self.describe(error, into: &metadata)
             logger.debug("request failed", metadata: metadata)
         } else {
             logger.debug("request finished", metadata: metadata)
@@ -84,8 +86,7 @@ public struct LoggingObserver: FetchObserver {
     public func tokenRefreshDidFinish(after duration: Duration, error: FetchError?) {
         var metadata: Logger.Metadata = ["fetch.duration_ms": "\(Self.milliseconds(duration))"]
         if let error {
-            metadata["error.type"] = "\(error.code)"
-            metadata["error.message"] = "\(error.description)"
+            Self.describe(error, into: &metadata)
             logger.debug("token refresh failed", metadata: metadata)
         } else {
             logger.debug("token refreshed", metadata: metadata)
@@ -104,6 +105,12 @@ public struct LoggingObserver: FetchObserver {
             metadata["span_id"] = "\(trace.parentID)"
         }
         return metadata
+    }
+
+    /// The error's type, and its text unless it quotes the server (a body excerpt, an API's message).
+    private static func describe(_ error: FetchError, into metadata: inout Logger.Metadata) {
+        metadata["error.type"] = "\(error.code)"
+        if error.bodyExcerpt == nil, error.reportedFailure == nil { metadata["error.message"] = "\(error.description)" }
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

@@ -16,7 +16,7 @@ public import Sync
 /// | metric | kind | dimensions |
 /// |---|---|---|
 /// | `fetchkit_requests_total` | counter | `method`, `host`, `status` (or `none`), `outcome` (`success` or the `FetchError` code) |
-/// | `fetchkit_request_duration_seconds` | timer | `method`, `host`, `outcome` |
+/// | `fetchkit_request_duration_seconds` | timer | `method`, `host`, `outcome`, `cache` (`none`, `hit`, …) |
 /// | `fetchkit_retries_total` | counter | `method`, `host`, `reason` (the failed attempt's error code) |
 /// | `fetchkit_cache_uses_total` | counter | `host`, `use` (`hit`, `notModified`, `staleWhileRevalidating`, `staleAfterError`) |
 /// | `fetchkit_token_refreshes_total` | counter | `outcome` (`success` or `failure`) |
@@ -25,20 +25,30 @@ public import Sync
 /// | `fetchkit_sync_run_duration_seconds` | timer | `collection` |
 /// | `fetchkit_sync_pending_writes`, `…_rejected_writes`, `…_conflicted_writes` | gauge | `collection` |
 ///
-/// Every dimension has a bounded set of values (a host, never a URL or a path), so a dashboard
-/// can group by any of them. The prefix `fetchkit` can be changed.
+/// No dimension holds a URL, a path or an id: `host` is the request's host (and port), bounded
+/// when the app talks to a known set of hosts; give `hostName` to fold hosts that vary (tenant
+/// subdomains, storage buckets) into one name. Timers prefer seconds. The prefix `fetchkit` can be
+/// changed. Each metric's handle is made once and kept, as swift-metrics asks.
 public struct MetricsObserver: FetchObserver {
     private let prefix: String
-    private let factory: any MetricsFactory
+    private let handles: Handles
+    private let hostName: @Sendable (String) -> String
 
     /// Creates an observer.
     ///
     /// - Parameters:
     ///   - prefix: the start of every metric's label; `fetchkit` by default.
-    ///   - factory: the metrics backend; the one `MetricsSystem.bootstrap` installed by default.
-    public init(prefix: String = "fetchkit", factory: any MetricsFactory = MetricsSystem.factory) {
+    ///   - factory: the metrics backend, or `nil` (the default) for the one `MetricsSystem.bootstrap`
+    ///     installed, read when a metric is first used (so an observer made before the bootstrap
+    ///     reports to the backend the app installs).
+    ///   - hostName: the `host` dimension's value for a request's host; the host itself by default.
+    public init(
+        prefix: String = "fetchkit", factory: (any MetricsFactory)? = nil,
+        hostName: @escaping @Sendable (String) -> String = { $0 }
+    ) {
         self.prefix = prefix
-        self.factory = factory
+        self.handles = Handles(factory: factory)
+        self.hostName = hostName
     }
 
     /// Counts a retry in `fetchkit_retries_total`.
@@ -50,7 +60,7 @@ public struct MetricsObserver: FetchObserver {
     public func requestWillRetry(_ request: RequestSummary, after delay: Duration, because error: FetchError) {
         counter(
             "retries_total",
-            [("method", request.method.rawValue), ("host", Self.host(of: request)), ("reason", "\(error.code)")]
+            [("method", request.method.rawValue), ("host", host(of: request)), ("reason", "\(error.code)")]
         )
         .increment()
     }
@@ -62,15 +72,16 @@ public struct MetricsObserver: FetchObserver {
     ///   - metrics: its outcome.
     public func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
         let method = request.method.rawValue
-        let host = Self.host(of: request)
+        let host = host(of: request)
         let outcome = metrics.error.map { "\($0.code)" } ?? "success"
         let status = metrics.statusCode.map(String.init) ?? "none"
         counter("requests_total", [("method", method), ("host", host), ("status", status), ("outcome", outcome)])
             .increment()
-        timer("request_duration_seconds", [("method", method), ("host", host), ("outcome", outcome)])
+        let cache = CacheName.of(metrics.cacheUse)
+        timer("request_duration_seconds", [("method", method), ("host", host), ("outcome", outcome), ("cache", cache)])
             .record(duration: metrics.duration)
         if metrics.cacheUse != .none {
-            counter("cache_uses_total", [("host", host), ("use", CacheName.of(metrics.cacheUse))]).increment()
+            counter("cache_uses_total", [("host", host), ("use", cache)]).increment()
         }
     }
 
@@ -88,46 +99,126 @@ public struct MetricsObserver: FetchObserver {
     /// Counts and times a synced collection's (or group's) runs, and keeps its outbox gauges, from
     /// its status updates, until they end or the calling task is cancelled.
     ///
-    /// A run is one change of ``SyncStatus/isSyncing`` from `true` to `false`; its outcome is
-    /// `success`, or the code of ``SyncStatus/error``. Follow a stream of its own:
-    /// `await metrics.follow(mirror.statusUpdates)` in a task.
+    /// Runs are counted by ``SyncStatus/runsFinished`` (from the mirror's first run, so a run that
+    /// ended before the follower's first update still counts), with the outcome `success` or the
+    /// code of ``SyncStatus/error`` for the last run an update shows ended. A run the follower did
+    /// not see end, because the stream kept only newer updates, is counted with the outcome
+    /// `unobserved`. A run's duration is timed from the update that showed it start to the one
+    /// that showed it end, when the follower saw both. A collection in a ``SyncGroup`` shows the
+    /// group's runs as its own: follow the group or its collections, not both.
     ///
     /// - Parameter updates: the collection's or group's `statusUpdates`.
     public func follow(_ updates: AsyncStream<SyncStatus>) async {
+        var counted = 0
         var started: ContinuousClock.Instant?
         for await status in updates {
             let collection = [("collection", status.collection)]
             gauge("sync_pending_writes", collection).record(status.pendingCount)
             gauge("sync_rejected_writes", collection).record(status.rejectedCount)
             gauge("sync_conflicted_writes", collection).record(status.conflictedCount)
-            if status.isSyncing {
-                if started == nil { started = .now }
-            } else if let start = started {
+            let ended = status.runsFinished - counted
+            if ended > 0 {
+                counted = status.runsFinished
+                // The update shows the last run's end only when no later run has begun.
+                let shown = status.isSyncing ? 0 : 1
+                if ended > shown {
+                    counter("sync_runs_total", collection + [("outcome", "unobserved")]).increment(
+                        by: Int64(ended - shown))
+                }
+                if shown == 1 {
+                    let outcome = status.error.map { "\($0.code)" } ?? "success"
+                    counter("sync_runs_total", collection + [("outcome", outcome)]).increment()
+                    if let start = started {
+                        timer("sync_run_duration_seconds", collection).record(duration: ContinuousClock.now - start)
+                    }
+                }
                 started = nil
-                let outcome = status.error.map { "\($0.code)" } ?? "success"
-                counter("sync_runs_total", collection + [("outcome", outcome)]).increment()
-                timer("sync_run_duration_seconds", collection).record(duration: ContinuousClock.now - start)
             }
+            if status.isSyncing, started == nil { started = .now }
         }
     }
 
     // MARK: Metrics
 
     private func counter(_ name: String, _ dimensions: [(String, String)]) -> Counter {
-        Counter(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
+        handles.counter("\(prefix)_\(name)", dimensions)
     }
 
     private func timer(_ name: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
-        CoreMetrics.Timer(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
+        handles.timer("\(prefix)_\(name)", dimensions)
     }
 
     private func gauge(_ name: String, _ dimensions: [(String, String)]) -> Gauge {
-        Gauge(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
+        handles.gauge("\(prefix)_\(name)", dimensions)
     }
 
-    /// The request's host (and port), a bounded dimension; `unknown` when the URL has none.
-    static func host(of request: RequestSummary) -> String {
+    /// The request's `host` dimension: its host (and port) through `hostName`; `unknown` when the URL has none.
+    private func host(of request: RequestSummary) -> String {
         guard let components = URLComponents(string: request.url), let host = components.host else { return "unknown" }
-        return components.port.map { "\(host):\($0)" } ?? host
+        return hostName(components.port.map { "\(host):\($0)" } ?? host)
+    }
+}
+
+/// The metric handles an observer made, by label and dimensions: each is made once.
+// @unchecked Sendable: `lock` guards `counters`, `timers`, `gauges` and `resolved`; the handles
+// themselves are thread-safe swift-metrics objects.
+private final class Handles: @unchecked Sendable {
+    private struct Key: Hashable {
+        var label: String
+        var dimensions: [String]
+        init(_ label: String, _ dimensions: [(String, String)]) {
+            self.label = label
+            self.dimensions = dimensions.flatMap { [$0.0, $0.1] }
+        }
+    }
+
+    private let lock = NSLock()
+    private let factory: (any MetricsFactory)?
+    private var resolved: (any MetricsFactory)?
+    private var counters: [Key: Counter] = [:]
+    private var timers: [Key: CoreMetrics.Timer] = [:]
+    private var gauges: [Key: Gauge] = [:]
+
+    init(factory: (any MetricsFactory)?) {
+        self.factory = factory
+    }
+
+    /// The backend, read once on first use (under `lock`).
+    private var backend: any MetricsFactory {
+        if let resolved { return resolved }
+        let backend = factory ?? MetricsSystem.factory
+        resolved = backend
+        return backend
+    }
+
+    func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        lock.withLock {
+            let key = Key(label, dimensions)
+            if let counter = counters[key] { return counter }
+            let counter = Counter(label: label, dimensions: dimensions, factory: backend)
+            counters[key] = counter
+            return counter
+        }
+    }
+
+    func timer(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
+        lock.withLock {
+            let key = Key(label, dimensions)
+            if let timer = timers[key] { return timer }
+            let timer = CoreMetrics.Timer(
+                label: label, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: backend)
+            timers[key] = timer
+            return timer
+        }
+    }
+
+    func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+        lock.withLock {
+            let key = Key(label, dimensions)
+            if let gauge = gauges[key] { return gauge }
+            let gauge = Gauge(label: label, dimensions: dimensions, factory: backend)
+            gauges[key] = gauge
+            return gauge
+        }
     }
 }

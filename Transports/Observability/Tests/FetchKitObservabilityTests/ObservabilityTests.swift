@@ -9,6 +9,8 @@ import Persistence
 import Sync
 import Testing
 
+@testable import CoreMetrics
+
 /// `LoggingObserver` and `MetricsObserver` with swift-log's and swift-metrics' own test backends,
 /// over real requests to the loopback stub server.
 @Suite struct ObservabilityTests {
@@ -67,6 +69,7 @@ import Testing
         #expect(failed.level == .debug)
         #expect(failed.metadata["http.response.status_code"] == "404")
         #expect(failed.metadata["error.type"] == "unacceptableStatus")
+        #expect(failed.metadata["error.message"] == nil, "a refused status's body is not logged")
         #expect(!entries.contains { $0.level > .info }, "a library logs at info or below")
         let cached = entries.filter {
             "\($0.message)" == "request finished" && $0.metadata["fetch.cache"] == "notModified"
@@ -159,5 +162,38 @@ import Testing
         #expect(
             try metrics.expectTimer("fetchkit_sync_run_duration_seconds", [("collection", "notes")]).values.count == 2)
         #expect(try metrics.expectGauge("fetchkit_sync_pending_writes", [("collection", "notes")]).lastValue == 0)
+    }
+
+    @Test func runsThatEndedBetweenTwoUpdatesAreCountedAsUnobserved() async {
+        let metrics = TestMetrics()
+        var syncing = SyncStatus(collection: "notes")
+        syncing.isSyncing = true
+        var ended = SyncStatus(collection: "notes")
+        ended.runsFinished = 3
+        ended.pendingCount = 2
+        let updates = AsyncStream<SyncStatus> { continuation in
+            continuation.yield(syncing)
+            continuation.yield(ended)
+            continuation.finish()
+        }
+        await MetricsObserver(factory: metrics).follow(updates)
+        #expect(metrics.counterTotal(label: "fetchkit_sync_runs_total") == 3)
+        #expect(
+            (try? metrics.expectCounter(
+                "fetchkit_sync_runs_total", [("collection", "notes"), ("outcome", "unobserved")]))?
+                .totalValue == 2)
+        #expect(
+            (try? metrics.expectCounter("fetchkit_sync_runs_total", [("collection", "notes"), ("outcome", "success")]))?
+                .totalValue == 1)
+        #expect((try? metrics.expectGauge("fetchkit_sync_pending_writes", [("collection", "notes")]))?.lastValue == 2)
+    }
+
+    @Test func anObserverMadeBeforeTheBootstrapUsesTheFactoryOfItsFirstMetric() {
+        // The factory is read when a metric is first used, not when the observer is made.
+        let metrics = TestMetrics()
+        let observer = MetricsObserver(factory: nil)
+        MetricsSystem.bootstrapInternal(metrics)
+        observer.tokenRefreshDidFinish(after: .milliseconds(3), error: nil)
+        #expect(metrics.counterTotal(label: "fetchkit_token_refreshes_total") == 1)
     }
 }
