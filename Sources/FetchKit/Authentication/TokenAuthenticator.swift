@@ -233,6 +233,8 @@ public final class TokenAuthenticator: Sendable, CustomStringConvertible, Custom
                     return (waiting, delivered)
                 }
                 let elapsed = ContinuousClock.now - started
+                // Observers hear of the refresh before the requests that waited for it go on (so a
+                // request's own report never comes before its refresh's); they are to be quick.
                 let failure: FetchError? = if case .failure(let error) = delivered { error } else { nil }
                 for observer in observers { observer.tokenRefreshDidFinish(after: elapsed, error: failure) }
                 for waiter in waiting { waiter(delivered) }

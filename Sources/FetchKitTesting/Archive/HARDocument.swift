@@ -1,3 +1,4 @@
+import FetchKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -124,7 +125,8 @@ enum HARDocument {
                 throw HTTPArchiveError(
                     .unreadable,
                     "\(source) is not a HAR file: entry \(index + 1) (\(entry.request.method) "
-                        + "\(entry.request.url)) has \(error.description)")
+                        + "\(URL(string: entry.request.url).map(Redactor.standard.describe) ?? "<a URL that cannot be read>")) "
+                        + "has \(error.description)")
             }
         }
         return entries

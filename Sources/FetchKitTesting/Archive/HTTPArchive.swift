@@ -78,9 +78,6 @@ public struct HTTPArchive: Sendable, Equatable {
             self.startedAt = startedAt
             self.duration = duration
         }
-
-        /// The request, as `GET https://api.example.com/v1/books?q=cats`.
-        var summary: String { "\(method) \(url)" }
     }
 
     /// The exchanges, in the order their requests started.

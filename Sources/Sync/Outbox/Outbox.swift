@@ -59,7 +59,8 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     /// joins the record's last write when it takes new changes, else queues a create or an update
     /// behind the record's writes. Returns the record the row becomes.
     func save(
-        _ entity: Entity, payload: Data, creating: Bool, stored: Entity?, writes: [PendingWrite], in tx: ObjectTransaction
+        _ entity: Entity, payload: Data, creating: Bool, stored: Entity?, writes: [PendingWrite],
+        in tx: ObjectTransaction
     ) throws -> Entity {
         if var last = writes.last, last.takesNewChanges {
             // Joins the write not yet sent (or refused, or parked: this save is its fix). A parked
@@ -69,10 +70,14 @@ struct Outbox<Entity: StoredEntity>: Sendable {
                 let merged = try? rebased(payload, from: last.base, onto: last.remote),
                 let row = try? SyncJSON.decode(Entity.self, from: merged)
             {
-                try take(&last, in: tx) { $0.coalesced(payload: merged, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
+                try take(&last, in: tx) {
+                    $0.coalesced(payload: merged, schemaVersion: remote.schemaVersion, key: Self.newKey())
+                }
                 return row
             }
-            try take(&last, in: tx) { $0.coalesced(payload: payload, schemaVersion: remote.schemaVersion, key: Self.newKey()) }
+            try take(&last, in: tx) {
+                $0.coalesced(payload: payload, schemaVersion: remote.schemaVersion, key: Self.newKey())
+            }
         } else {
             // The record as this device had it: what the write's changes are made from.
             let origin = creating ? nil : try writes.last.flatMap { $0.payload ?? $0.base } ?? stored.map(Self.encode)
@@ -116,7 +121,10 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     // MARK: Storing transitions
 
     /// Takes a transition that may re-key the write, and stores it.
-    func take(_ write: inout PendingWrite, in tx: ObjectTransaction, _ transition: (inout PendingWrite) -> PendingWrite.Transition) throws {
+    func take(
+        _ write: inout PendingWrite, in tx: ObjectTransaction,
+        _ transition: (inout PendingWrite) -> PendingWrite.Transition
+    ) throws {
         let change = transition(&write)
         switch change {
         case .updated: try tx.update(write)
@@ -155,18 +163,15 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     /// `/dev/urandom` each time, three system calls on every local write.
     static func newKey() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        let (high, low) = (generator.next() as UInt64, generator.next() as UInt64)
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            bytes.storeBytes(of: high, as: UInt64.self)
+            bytes.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // the RFC 4122 variant
         }
-        return String(decoding: text, as: UTF8.self)
+        return UUID(uuid: uuid).uuidString.lowercased()
     }
 }
 
@@ -182,11 +187,13 @@ enum OutboxTable {
     /// The writes of `collection` still to send: pending, or sending when a run stopped before
     /// their answers were settled. What a push drains, and the status's pending count.
     static func unsent(in collection: String) -> Query<PendingWrite> {
-        Query(where: PendingWrite.collection == collection && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))
+        Query(
+            where: PendingWrite.collection == collection
+                && PendingWrite.state.isIn([PendingWrite.State.pending, .sending]))
     }
 
     /// The writes of these records, in order, by record; every record's when `records` is `nil`.
-    /// 
+    ///
     static func writes(
         of records: [String]?, in collection: String, _ tx: ObjectTransaction
     ) throws(PersistenceError) -> [String: [PendingWrite]] {
@@ -211,7 +218,9 @@ enum OutboxTable {
     }
 
     /// The creates of these records in `collection` not yet acknowledged.
-    static func unsentCreates(of records: [String], in collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
+    static func unsentCreates(
+        of records: [String], in collection: String, _ tx: ObjectTransaction
+    ) throws -> [PendingWrite] {
         try tx.fetch(
             Query<PendingWrite>(
                 where: PendingWrite.collection == collection && PendingWrite.recordID.isIn(records)
@@ -220,7 +229,9 @@ enum OutboxTable {
 
     /// The writes of `collection` not yet acknowledged.
     static func notAcknowledged(of collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
-        try tx.fetch(Query<PendingWrite>(where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledgedStates)))
+        try tx.fetch(
+            Query<PendingWrite>(
+                where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledgedStates)))
     }
 
     /// The status's counts of the outbox.
@@ -237,14 +248,15 @@ enum OutboxTable {
 
     /// What a started collection watches: how many writes of these collections wait to be sent.
     static func waitingCount(of collections: [String], in tx: ObjectTransaction) throws -> Int {
-        try tx.count(Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
+        try tx.count(
+            Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
     }
 
     /// The highest sequence of a collection's outbox (its one argument), by the (collection,
     /// sequence) index. Every local write reads it, so it is one cached statement rather than an
     /// aggregate query built at each write.
-    static var lastSequenceSQL: String {
+    /// Built once: the text is the statement cache's key.
+    static let lastSequenceSQL =
         "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?"
-    }
 
 }
