@@ -192,33 +192,30 @@ private final class Handles: @unchecked Sendable {
     }
 
     func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        lock.withLock {
-            let key = Key(label, dimensions)
-            if let counter = counters[key] { return counter }
-            let counter = Counter(label: label, dimensions: dimensions, factory: backend)
-            counters[key] = counter
-            return counter
-        }
+        handle(\.counters, label, dimensions) { Counter(label: label, dimensions: dimensions, factory: $0) }
     }
 
     func timer(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
-        lock.withLock {
-            let key = Key(label, dimensions)
-            if let timer = timers[key] { return timer }
-            let timer = CoreMetrics.Timer(
-                label: label, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: backend)
-            timers[key] = timer
-            return timer
+        handle(\.timers, label, dimensions) {
+            CoreMetrics.Timer(label: label, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: $0)
         }
     }
 
     func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+        handle(\.gauges, label, dimensions) { Gauge(label: label, dimensions: dimensions, factory: $0) }
+    }
+
+    /// The handle kept in `table` for `label` and `dimensions`, made with `make` the first time.
+    private func handle<Handle>(
+        _ table: ReferenceWritableKeyPath<Handles, [Key: Handle]>, _ label: String, _ dimensions: [(String, String)],
+        make: (any MetricsFactory) -> Handle
+    ) -> Handle {
         lock.withLock {
             let key = Key(label, dimensions)
-            if let gauge = gauges[key] { return gauge }
-            let gauge = Gauge(label: label, dimensions: dimensions, factory: backend)
-            gauges[key] = gauge
-            return gauge
+            if let handle = self[keyPath: table][key] { return handle }
+            let handle = make(backend)
+            self[keyPath: table][key] = handle
+            return handle
         }
     }
 }
