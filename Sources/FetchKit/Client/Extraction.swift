@@ -29,6 +29,9 @@ public struct Extraction<Value: Sendable>: Sendable {
     let destination: URL?
     /// Whether the body is handed over as it arrives (``stream``) instead of after it ended.
     let streams: Bool
+    /// Whether the strategy also runs on a final response whose status is not acceptable
+    /// (``acceptingEveryStatus()``).
+    var acceptsEveryStatus = false
 
     /// Creates a strategy from a closure that throws only ``FetchError``.
     ///
@@ -92,7 +95,8 @@ extension Extraction {
     /// - Returns: the strategy.
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Value) throws -> Result) -> Extraction<Result> {
         let extract = extractResponse
-        return Extraction<Result>(destination: destination, streams: streams) { (response) throws(FetchError) -> Result in
+        var mapped = Extraction<Result>(destination: destination, streams: streams) {
+            (response) throws(FetchError) -> Result in
             let value = try extract(response)
             do {
                 return try transform(value)
@@ -100,6 +104,34 @@ extension Extraction {
                 throw decodingFailed(error)
             }
         }
+        mapped.acceptsEveryStatus = acceptsEveryStatus
+        return mapped
+    }
+
+    /// A strategy that extracts as this one does from the request's final response whatever its
+    /// status, instead of failing with ``FetchError/Code-swift.struct/unacceptableStatus``: for
+    /// code that reads an error's whole body itself, or hands the response on (a transport for a
+    /// generated client, a proxy).
+    ///
+    /// ```swift
+    /// let (status, text) = try await client.fetch(
+    ///     Notes.delete(id), extracting: Extraction.custom { data, response in
+    ///         (response.statusCode, String(decoding: data, as: UTF8.self))
+    ///     }.acceptingEveryStatus())
+    /// ```
+    ///
+    /// The client's pipeline still runs first: a rejected token is renewed and the request sent
+    /// again once, a status the ``FetchClient/Configuration-swift.struct/retryPolicy`` retries is
+    /// retried, and a `304` revalidates the cache. Only the answer it ends with (a `404`, or the
+    /// last `503` once the retries are spent) reaches the strategy. Transport failures, timeouts
+    /// and cancellation still throw ``FetchError``, and the client's `apiFailureDetector` still
+    /// judges acceptable statuses.
+    ///
+    /// - Returns: the strategy.
+    public func acceptingEveryStatus() -> Extraction {
+        var accepting = self
+        accepting.acceptsEveryStatus = true
+        return accepting
     }
 
     /// Runs the strategy over a body already read: an answer split out of a batch, a page read
@@ -181,7 +213,8 @@ extension Extraction where Value == URL {
                 } catch {
                     throw FetchError(
                         code: .fileUnavailable,
-                        detail: "the downloaded file could not be written at \(file.path) (\(error.localizedDescription)). "
+                        detail:
+                            "the downloaded file could not be written at \(file.path) (\(error.localizedDescription)). "
                             + "Check that its folder exists and is writable")
                 }
             }
@@ -241,7 +274,8 @@ extension Extraction where Value == ResponseStream {
     /// once its head has arrived. ``EventSource`` reads an event stream and reconnects.
     public static var stream: Extraction<ResponseStream> {
         Extraction(streams: true) { (response) throws(FetchError) -> ResponseStream in
-            ResponseStream(response: response.response, body: response.streamedBody ?? StreamedBody(complete: response.data))
+            ResponseStream(
+                response: response.response, body: response.streamedBody ?? StreamedBody(complete: response.data))
         }
     }
 }

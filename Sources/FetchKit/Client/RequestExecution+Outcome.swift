@@ -64,7 +64,9 @@ extension RequestExecution {
             }
         case .success(var response):
             let status = response.statusCode
-            if let body = response.streamedBody, !client.configuration.acceptableStatusCodes.contains(status) {
+            if let body = response.streamedBody, !client.configuration.acceptableStatusCodes.contains(status),
+                !handoff.acceptsEveryStatus
+            {
                 // A refused stream's body is read (its start) for the error, as any other's.
                 Task { [self, response] in
                     var refused = response
@@ -86,6 +88,7 @@ extension RequestExecution {
                     staging.remove(exchange)
                 }
             } else if (500..<600).contains(status), serveStaleAfterError(prepared, transportFailed: false) {
+                response.streamedBody?.stop(FetchError(code: .cancelled))
                 return
             } else if let authenticator = client.configuration.authenticator,
                 authenticator.rejectionStatuses.contains(status)
@@ -94,6 +97,7 @@ extension RequestExecution {
                 let clientStopped = client.retriesStopped.withLock { $0 }
                 let step = transition { $0.tokenRejected(attempt, status: status, clientStopped: clientStopped) }
                 if case .renewToken = step.actions.next {
+                    response.streamedBody?.stop(FetchError(code: .cancelled))
                     perform(step)
                     return
                 }
@@ -103,9 +107,11 @@ extension RequestExecution {
                 updateCache(after: response, prepared)
                 finish(.success(value))
             case .failure(let error):
-                response.streamedBody?.stop(FetchError(code: .cancelled))
                 let retryAfter = RetryAfter.delay(from: response.value(forHTTPHeaderField: "Retry-After"))
-                handleFailure(attempt, error.waiting(retryAfter), retryAfter: retryAfter)
+                // An extraction that takes every status gets the answer the pipeline ends with.
+                let final = handoff.acceptsEveryStatus && error.code == .unacceptableStatus ? response : nil
+                if final == nil { response.streamedBody?.stop(FetchError(code: .cancelled)) }
+                handleFailure(attempt, error.waiting(retryAfter), retryAfter: retryAfter, answer: final, prepared)
             }
         }
     }
@@ -127,14 +133,31 @@ extension RequestExecution {
             downloaded: { self.state.withLock { $0.downloaded } })
     }
 
-    /// Retries after `error` when the retry policy allows, or ends the request with it.
-    func handleFailure(_ attempt: Int, _ error: FetchError, retryAfter: Duration?) {
+    /// Retries after `error` when the retry policy allows, or ends the request with it. `answer`,
+    /// the response of an unacceptable status that an extraction taking every status waits for,
+    /// ends the request as its value instead when no retry follows (its stream closed when one does).
+    func handleFailure(
+        _ attempt: Int, _ error: FetchError, retryAfter: Duration?, answer: TransportResponse? = nil,
+        _ prepared: AdaptedRequest? = nil
+    ) {
         let policy = client.configuration.retryPolicy
         let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
         let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
-        let step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
+        var step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
         if case .scheduleRetry(_, let delay) = step.actions.next {
+            answer?.streamedBody?.stop(FetchError(code: .cancelled))
             reporting.willRetry(step.prepared, attempt: attempt, after: delay, because: error)
+        } else if case .finish(.failure) = step.actions.next, let answer, let prepared {
+            do {
+                step.actions.next = .finish(.success(try handoff.extract(answer)))
+                updateCache(after: answer, prepared)
+            } catch {
+                answer.streamedBody?.stop(FetchError(code: .cancelled))
+                step.actions.next = .finish(
+                    .failure(
+                        error.scrubbed(
+                            status: answer.statusCode, secrets: prepared.secrets, client.configuration.redactor)))
+            }
         }
         perform(step)
     }

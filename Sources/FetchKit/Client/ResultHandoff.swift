@@ -6,6 +6,8 @@ import Locking
 protocol ResultHandoff: Sendable {
     /// Extracts the value from `response` and returns the call that delivers it.
     func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void
+    /// Whether the extraction also takes a final response of an unacceptable status.
+    var acceptsEveryStatus: Bool { get }
     /// Delivers `error` to the caller.
     func fail(_ error: FetchError)
     /// Delivers a value another caller's request produced (a shared request); `false` when it
@@ -31,6 +33,8 @@ final class TaskHandoff<Value: Sendable>: ResultHandoff {
         self.extraction = extraction
         self.completion = completion
     }
+
+    var acceptsEveryStatus: Bool { extraction.acceptsEveryStatus }
 
     func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
         let value = try extraction.extractResponse(response)
@@ -88,6 +92,8 @@ final class ContinuationHandoff<Value: Sendable>: ResultHandoff {
         self.extraction = extraction
         self.continuation = continuation
     }
+
+    var acceptsEveryStatus: Bool { extraction.acceptsEveryStatus }
 
     func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
         let value = try extraction.extractResponse(response)

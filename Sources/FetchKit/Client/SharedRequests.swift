@@ -205,6 +205,8 @@ final class SharedHandoff<Value: Sendable>: ResultHandoff {
         self.finish = finish
     }
 
+    var acceptsEveryStatus: Bool { extraction.acceptsEveryStatus }
+
     func extract(_ response: TransportResponse) throws(FetchError) -> @Sendable () -> Void {
         let value = try extraction.extractResponse(response)
         let finish = finish
