@@ -8,7 +8,8 @@
 #   Benchmarks/Scripts/report.sh --save FILE     the same, and keep the run's output in FILE
 #   Benchmarks/Scripts/report.sh --from FILE     rewrite from a run saved with --save
 #
-# A run takes about 20 minutes on a 2-core machine. The real-document cases need
+# A run takes about 20 minutes on a 2-core machine (the OpenAPI companion's first release build
+# adds about 18). The real-document cases need
 # Benchmarks/Scripts/fetch-documents.sh first; without the documents the run skips them, and
 # the script refuses to write a table that lacks them.
 set -euo pipefail
@@ -27,8 +28,12 @@ if [ -z "$from" ]; then
   output="$(mktemp)"
   trap 'rm -f "$output"' EXIT
   swift build -c release --package-path Benchmarks >&2
+  # The generated-OpenAPI-client rows come from the OpenAPI companion's own benchmark.
+  swift build -c release --package-path Transports/OpenAPI --scratch-path .build-dependents \
+    --product OpenAPITransportBenchmark >&2
   commit="$(git rev-parse --short HEAD)"
-  if [ -n "$(git status --porcelain -- ':(glob)Sources/**/*.swift' ':(glob)Benchmarks/Sources/**/*.swift' Package.swift Benchmarks/Package.swift)" ]; then
+  if [ -n "$(git status --porcelain -- ':(glob)Sources/**/*.swift' ':(glob)Benchmarks/Sources/**/*.swift' \
+    ':(glob)Transports/*/Sources/**/*.swift' Package.swift Benchmarks/Package.swift)" ]; then
     echo "error: Swift sources have uncommitted changes; the table must name the commit it measured" >&2
     exit 1
   fi
@@ -36,6 +41,8 @@ if [ -z "$from" ]; then
   {
     echo "Run: $started, commit $commit, release build"
     Benchmarks/.build/release/FetchKitBenchmarks
+    echo "OpenAPI rows:"
+    .build-dependents/release/OpenAPITransportBenchmark
   } >"$output"
   if [ -n "$save" ]; then cp "$output" "$save"; fi
   from="$output"
@@ -52,12 +59,24 @@ machine = next((l[len("Machine: "):] for l in lines if l.startswith("Machine: ")
 if machine is None:
     sys.exit(f"error: {run_path} has no 'Machine: ' line: the run did not finish")
 body = [l for l in lines[1:] if not l.startswith("Machine: ")]
+# The OpenAPI companion's rows join the main table, after its last row.
+openapi = []
+if "OpenAPI rows:" in body:
+    split = body.index("OpenAPI rows:")
+    openapi = [l for l in body[split + 1:] if l.startswith("| OpenAPI:")]
+    body = body[:split]
+if openapi:
+    start = next(i for i, l in enumerate(body) if l.startswith("| case | FetchKit |"))
+    end = start
+    while end < len(body) and body[end].startswith("|"):
+        end += 1
+    body = body[:end] + openapi + body[end:]
 while body and not body[0].strip():
     body.pop(0)
 while body and not body[-1].strip():
     body.pop()
 table = "\n".join(body)
-for needed in ("| case | FetchKit |", "| memory case |", "twitter.json"):
+for needed in ("| case | FetchKit |", "| memory case |", "twitter.json", "| OpenAPI:"):
     if needed not in table:
         sys.exit(f"error: the run's output has no '{needed}' rows: run every case (and fetch-documents.sh)")
 rows = [l for l in body if l.startswith("| ") and not l.startswith("| case ") and not l.startswith("| memory case")]

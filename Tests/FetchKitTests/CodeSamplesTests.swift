@@ -114,3 +114,38 @@ enum TraceContextSamples {
         }
     }
 }
+
+/// The samples of `Extraction.acceptingEveryStatus()` and `Extraction.response`, compiled.
+enum WholeResponseSamples {
+    enum Notes: Endpoint {
+        case delete(String)
+        var baseURL: URL { URL(string: "https://notes.example.com/v1") ?? URL(fileURLWithPath: "/") }
+        var path: String {
+            if case .delete(let id) = self { "/notes/\(id)" } else { "" }
+        }
+        var method: HTTPMethod { .delete }
+    }
+
+    enum GitHub: Endpoint {
+        case issues(String)
+        var baseURL: URL { URL(string: "https://api.github.com") ?? URL(fileURLWithPath: "/") }
+        var path: String {
+            if case .issues(let repository) = self { "/repos/\(repository)/issues" } else { "" }
+        }
+    }
+
+    static func everyStatus(client: FetchClient, id: String) async throws {
+        let (status, text) = try await client.fetch(
+            Notes.delete(id),
+            extracting: Extraction.custom { data, response in
+                (response.statusCode, String(decoding: data, as: UTF8.self))
+            }.acceptingEveryStatus())
+        print(status, text)
+    }
+
+    static func response(client: FetchClient, repository: String) async throws {
+        let page = try await client.fetch(GitHub.issues(repository), extracting: .response)
+        let next = page.value(forHTTPHeaderField: "Link")
+        print(next ?? "")
+    }
+}

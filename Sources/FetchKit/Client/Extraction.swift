@@ -255,6 +255,29 @@ extension Extraction where Value == String {
     }
 }
 
+extension Extraction where Value == TransportResponse {
+    /// A strategy that returns the response whole: its ``TransportResponse/statusCode``,
+    /// ``TransportResponse/headerFields`` and body (``TransportResponse/data``), for code that
+    /// reads the head as well as the body (a `Link` or `ETag` header, a status) or hands the
+    /// response on.
+    ///
+    /// ```swift
+    /// let page = try await client.fetch(GitHub.issues(repository), extracting: .response)
+    /// let next = page.value(forHTTPHeaderField: "Link")
+    /// ```
+    ///
+    /// Unlike ``custom(_:)``, it builds no `HTTPURLResponse` unless the transport gave one (the
+    /// AsyncHTTPClient transport gives the head's parts; Foundation takes tens of microseconds
+    /// to build one from them).
+    public static var response: Extraction<TransportResponse> {
+        Extraction { (response) throws(FetchError) -> TransportResponse in
+            var whole = response
+            whole.streamedBody = nil
+            return whole
+        }
+    }
+}
+
 extension Extraction where Value == ResponseStream {
     /// A strategy that hands over the body as it arrives: the fetch returns a ``ResponseStream``
     /// once the response's head is accepted, and the body is read from it as chunks,

@@ -64,6 +64,19 @@ public struct TransportResponse: Sendable {
         self.data = data
     }
 
+    /// The response's header fields (a repeated field joined with `, `), read without building
+    /// ``response`` when the transport gave its parts.
+    public var headerFields: [String: String] {
+        switch head {
+        case .parts(let parts):
+            return parts.headerFields
+        case .built(let response):
+            var fields: [String: String] = [:]
+            for case (let name as String, let value as String) in response.allHeaderFields { fields[name] = value }
+            return fields
+        }
+    }
+
     /// The value of the header field `name` (compared without regard to case), read without
     /// building ``response``.
     ///

@@ -87,14 +87,18 @@ public struct FetchClientTransport: ClientTransport {
             url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: spooled?.body)
         if streams(request, operationID: operationID) {
             let stream = try await client.fetch(endpoint, extracting: Extraction.stream.acceptingEveryStatus())
-            let response = Self.response(of: stream.response)
+            var fields: [String: String] = [:]
+            for case (let name as String, let value as String) in stream.response.allHeaderFields {
+                fields[name] = value
+            }
+            let response = Self.response(status: stream.response.statusCode, fields: fields)
             let length = stream.response.expectedContentLength
             let body = HTTPBody(stream, length: length >= 0 ? .known(length) : .unknown, iterationBehavior: .single)
             return (response, request.method == .head ? nil : body)
         }
         let answer = try await client.fetch(endpoint, extracting: Self.wholeAnswer)
         let body = answer.data.isEmpty && request.method == .head ? nil : HTTPBody(answer.data)
-        return (Self.response(of: answer.response), body)
+        return (Self.response(status: answer.statusCode, fields: answer.headerFields), body)
     }
 
     /// Whether `request`'s response is handed over as it arrives.
@@ -107,23 +111,22 @@ public struct FetchClientTransport: ClientTransport {
 
     // MARK: Requests and responses, translated
 
-    /// A whole response and its body.
-    struct Answer: Sendable {
-        var response: HTTPURLResponse
-        var data: Data
-    }
-
     /// Reads a response whole, whatever its status.
-    static let wholeAnswer = Extraction<Answer>.custom { data, response in
-        Answer(response: response, data: data)
-    }.acceptingEveryStatus()
+    static let wholeAnswer = Extraction.response.acceptingEveryStatus()
 
     /// The URL of `request` below `baseURL`: the base's path, then the request's path and query
     /// as the generated client encoded them; `nil` when they make none (the fetch then fails with
     /// `FetchError` `invalidURL`).
     static func url(of request: HTTPRequest, baseURL: URL) -> URL? {
+        let path = request.path ?? ""
+        var base = baseURL.absoluteString
+        if baseURL.query == nil, baseURL.fragment == nil, !base.isEmpty {
+            // One parse instead of three: the base's text, then the path as the client encoded it.
+            while base.hasSuffix("/") { base.removeLast() }
+            return URL(string: base + path)
+        }
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-            let target = URLComponents(string: request.path ?? "")
+            let target = URLComponents(string: path)
         else { return nil }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
@@ -155,14 +158,13 @@ public struct FetchClientTransport: ClientTransport {
     }
 
     /// The response's status and header fields as swift-http-types values.
-    static func response(of response: HTTPURLResponse) -> HTTPResponse {
-        var fields = HTTPFields()
-        for (key, value) in response.allHeaderFields {
-            guard let key = key as? String, let value = value as? String, let name = HTTPField.Name(key) else {
-                continue
-            }
-            fields.append(HTTPField(name: name, value: value))
+    static func response(status: Int, fields: [String: String]) -> HTTPResponse {
+        var headerFields = HTTPFields()
+        headerFields.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            guard let name = HTTPField.Name(key) else { continue }
+            headerFields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
+        return HTTPResponse(status: .init(code: status), headerFields: headerFields)
     }
 }
