@@ -77,6 +77,51 @@ struct EveryStatusTests {
         #expect(text == "slow down, please")
     }
 
+    @Test func aHandedOverErrorIsNotStoredInTheCache() async throws {
+        defer { server.stop() }
+        server.route(
+            "GET", "/gone",
+            respond: StubResponse(
+                status: 404, headers: ["Cache-Control": "max-age=600", "Content-Type": "text/plain"],
+                body: .data(Data("gone".utf8))))
+        let client = FetchClient {
+            $0.retryPolicy = .none
+            $0.cache = HTTPCache()
+        }
+        for _ in 0..<2 {
+            #expect(try await client.fetch(.url(server.url("/gone")), extracting: Self.statusAndBody) == (404, "gone"))
+        }
+        #expect(server.requests(to: "/gone").count == 2)
+    }
+
+    @Test func aDownloadCannotTakeEveryStatusAndSharingKeepsTheStrategiesApart() async throws {
+        defer { server.stop() }
+        server.route("GET", "/missing", respond: .text("no such file", status: 404))
+        let client = FetchClient { $0.retryPolicy = .none }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("every-status-\(UUID()).txt")
+        let refused = await #expect(throws: FetchError.self) {
+            try await client.fetch(
+                .url(server.url("/missing")), extracting: Extraction.file(to: destination).acceptingEveryStatus())
+        }
+        #expect(refused?.code == .invalidRequest)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(server.requests(to: "/missing").isEmpty)
+
+        // The same key, one strategy taking every status and one not: each gets its own answer.
+        async let handedOver = client.fetch(
+            .url(server.url("/missing")), extracting: Self.statusAndBody, sharing: "missing")
+        async let failed: FetchError? = {
+            do {
+                _ = try await client.fetch(.url(server.url("/missing")), extracting: .string, sharing: "missing")
+                return nil
+            } catch {
+                return error as? FetchError
+            }
+        }()
+        #expect(try await handedOver == (404, "no such file"))
+        #expect(await failed?.statusCode == 404)
+    }
+
     @Test func aPlainURLCarriesAMethodABodyAndItsEncodingAsItIs() async throws {
         defer { server.stop() }
         // The stub routes by the decoded path; the target it recorded shows what was sent.

@@ -19,8 +19,8 @@ public import Foundation
 /// ```
 ///
 /// A strategy runs only on responses that passed validation (an acceptable status and
-/// no API-reported failure). When it fails, the fetch fails with
-/// ``FetchError/Code-swift.struct/decodingFailed``.
+/// no API-reported failure), unless it is made with ``acceptingEveryStatus()``. When it fails,
+/// the fetch fails with ``FetchError/Code-swift.struct/decodingFailed``.
 public struct Extraction<Value: Sendable>: Sendable {
     /// Turns a response into a value; it reads `response.response` only when it needs the
     /// `HTTPURLResponse` (which a transport may build only then).
@@ -123,9 +123,12 @@ extension Extraction {
     /// The client's pipeline still runs first: a rejected token is renewed and the request sent
     /// again once, a status the ``FetchClient/Configuration-swift.struct/retryPolicy`` retries is
     /// retried, and a `304` revalidates the cache. Only the answer it ends with (a `404`, or the
-    /// last `503` once the retries are spent) reaches the strategy. Transport failures, timeouts
-    /// and cancellation still throw ``FetchError``, and the client's `apiFailureDetector` still
-    /// judges acceptable statuses.
+    /// last `503` once the retries are spent, or the cache's `504` for `only-if-cached`) reaches
+    /// the strategy; such an answer is not stored in the cache. Transport failures, timeouts and
+    /// cancellation still throw ``FetchError``, and the client's `apiFailureDetector` still judges
+    /// acceptable statuses. A download (``file(to:)``) cannot take every status (the fetch fails
+    /// with ``FetchError/Code-swift.struct/invalidRequest``), and a fetch with this strategy shares
+    /// a request (`sharing:`) only with callers whose strategy takes every status too.
     ///
     /// - Returns: the strategy.
     public func acceptingEveryStatus() -> Extraction {

@@ -141,6 +141,7 @@ extension FetchClient.Configuration {
     /// - Returns: the error.
     public func partError(status: Int, body: Data) -> FetchError {
         FetchError(
-            code: .unacceptableStatus, statusCode: status, bodyExcerpt: redactor.scrub(Self.excerpt(of: body), secrets: []))
+            code: .unacceptableStatus, statusCode: status,
+            bodyExcerpt: redactor.scrub(Self.excerpt(of: body), secrets: []))
     }
 }

@@ -179,6 +179,20 @@ extension FetchClient {
         progress: (@Sendable (TransferProgress) -> Void)?, progressChannel: ProgressChannel? = nil,
         build: @Sendable () throws(FetchError) -> BuiltRequest
     ) -> any CancellableExecution {
+        if extraction.destination != nil, extraction.acceptsEveryStatus {
+            // An error's body is not the file the caller asked for: the destination is left as it was.
+            return execute(
+                method: method, timeout: timeout, handoff: handoff, group: group, delivery: delivery,
+                build: { () throws(FetchError) -> BuiltRequest in
+                    throw FetchError(
+                        code: .invalidRequest,
+                        detail:
+                            "a download (extracting: .file(to:)) cannot accept every status; read the body in memory instead"
+                    )
+                })
+        }
+        // Callers that take every status share only with each other: one that does not must still fail on a 404.
+        let key = extraction.acceptsEveryStatus ? key.map { $0 + "\u{1F}every status" } : key
         guard let key else {
             return execute(
                 method: method, timeout: timeout, handoff: handoff, downloadTo: extraction.destination,
@@ -222,7 +236,8 @@ extension FetchClient {
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
                     let handoff = ContinuationHandoff(extraction, continuation: continuation)
-                    if key == nil {
+                    // `start` shares by the key and refuses a download that takes every status.
+                    if key == nil, extraction.destination == nil || !extraction.acceptsEveryStatus {
                         handle.set(
                             execute(
                                 method: method, timeout: timeout, handoff: handoff,

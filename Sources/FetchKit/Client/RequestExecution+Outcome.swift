@@ -133,6 +133,21 @@ extension RequestExecution {
             downloaded: { self.state.withLock { $0.downloaded } })
     }
 
+    /// Validates and extracts an answer nothing follows (one the cache gives): a strategy that
+    /// takes every status gets it whatever its status.
+    func evaluateFinal(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
+        let outcome = evaluate(response, prepared)
+        guard case .failure(let error) = outcome, error.code == .unacceptableStatus, handoff.acceptsEveryStatus else {
+            return outcome
+        }
+        do {
+            return .success(try handoff.extract(response))
+        } catch {
+            return .failure(
+                error.scrubbed(status: response.statusCode, secrets: prepared.secrets, client.configuration.redactor))
+        }
+    }
+
     /// Retries after `error` when the retry policy allows, or ends the request with it. `answer`,
     /// the response of an unacceptable status that an extraction taking every status waits for,
     /// ends the request as its value instead when no retry follows (its stream closed when one does).
@@ -144,19 +159,23 @@ extension RequestExecution {
         let delay = policy.delay(after: error, method: method, retriesSoFar: attempt - 1, retryAfter: retryAfter)
         let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
         var step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
-        if case .scheduleRetry(_, let delay) = step.actions.next {
-            answer?.streamedBody?.stop(FetchError(code: .cancelled))
-            reporting.willRetry(step.prepared, attempt: attempt, after: delay, because: error)
-        } else if case .finish(.failure) = step.actions.next, let answer, let prepared {
+        if case .finish(.failure) = step.actions.next, let answer, let prepared {
             do {
+                // Not stored: the cache keeps only answers a plain fetch accepts (storing a final 5xx
+                // would also evict the entry a later `stale-if-error` needs).
                 step.actions.next = .finish(.success(try handoff.extract(answer)))
-                updateCache(after: answer, prepared)
             } catch {
                 answer.streamedBody?.stop(FetchError(code: .cancelled))
                 step.actions.next = .finish(
                     .failure(
                         error.scrubbed(
                             status: answer.statusCode, secrets: prepared.secrets, client.configuration.redactor)))
+            }
+        } else {
+            // A retry follows, or the request ended meanwhile: the answer's stream is not wanted.
+            answer?.streamedBody?.stop(FetchError(code: .cancelled))
+            if case .scheduleRetry(_, let delay) = step.actions.next {
+                reporting.willRetry(step.prepared, attempt: attempt, after: delay, because: error)
             }
         }
         perform(step)

@@ -70,7 +70,7 @@ extension RequestExecution {
             return
         }
         state.withLock { $0.lastStatus = 504 }
-        finish(evaluate(response, ready))
+        finish(evaluateFinal(response, ready))
     }
 
     /// Answers with a stored response; nothing is sent.
@@ -83,7 +83,7 @@ extension RequestExecution {
             finish(.failure(FetchError(code: .badResponse, detail: "the cached response could not be rebuilt")))
             return
         }
-        finish(evaluate(staging.inMemory(TransportResponse(response: response, data: entry.body)), prepared))
+        finish(evaluateFinal(staging.inMemory(TransportResponse(response: response, data: entry.body)), prepared))
     }
 
     /// Serves the stale response a failed revalidation leaves, when its `stale-if-error` or the

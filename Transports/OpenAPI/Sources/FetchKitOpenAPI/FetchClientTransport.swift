@@ -9,7 +9,8 @@ public import OpenAPIRuntime
 
 /// A `ClientTransport` that sends a generated OpenAPI client's operations through a
 /// `FetchClient`: its HTTP cache, token authenticator, retries, redaction, observers, per-host
-/// limit and cancellation, with bodies streamed both ways on Linux and on Apple platforms.
+/// limit and cancellation, with event streams handed over as they arrive on Linux and on Apple
+/// platforms.
 ///
 /// ```swift
 /// let fetch = FetchClient { configuration in
@@ -39,11 +40,13 @@ public import OpenAPIRuntime
 ///   `streamedOperations` or the request accepts `text/event-stream`, JSON Lines or JSON Text
 ///   Sequences: then its body is handed over as it arrives, chunk by chunk, with back-pressure,
 ///   and the connection closes when the `HTTPBody` is dropped.
-/// - A request body of known length up to ``bufferedRequestBodyLimit`` is sent from memory; a
-///   longer one, or one of unknown length that grows past it, is copied to a temporary file as it
-///   is read and streamed from there, so memory stays flat and a retry or a token renewal can send
-///   it again (an `HTTPBody` that iterates once could not be read twice). The file is removed when
-///   the call ends.
+/// - A request body is read before the request goes out: up to ``bufferedRequestBodyLimit`` into
+///   memory; a longer one, or one of unknown length that grows past it, is copied to a temporary
+///   file (readable by this user only) as it is read, and streamed from there, so memory stays flat
+///   and a retry or a token renewal can send it again (an `HTTPBody` that iterates once could not
+///   be read twice). The file is removed when the call ends. So a request body is not sent while
+///   it is still being produced: an upload whose end depends on the server's answer (a duplex
+///   exchange) needs another transport.
 public struct FetchClientTransport: ClientTransport {
     /// The client whose pipeline sends every operation.
     public let client: FetchClient
@@ -75,7 +78,8 @@ public struct FetchClientTransport: ClientTransport {
     ///   - operationID: the operation's ID from the OpenAPI document.
     /// - Returns: the response the pipeline ended with, whatever its status, and its body.
     /// - Throws: `FetchError` for a transport failure, a timeout, cancellation or an invalid URL;
-    ///   ``RequestBodySpoolingError`` for a long body that cannot be copied to a temporary file.
+    ///   ``RequestBodySpoolingError`` for a long body that cannot be copied to a temporary file;
+    ///   `CancellationError` for a call cancelled while its request body is read.
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {

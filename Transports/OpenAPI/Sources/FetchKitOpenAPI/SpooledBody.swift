@@ -14,7 +14,7 @@ struct SpooledBody {
     /// Reads `body` (nothing for `nil`), keeping it in memory or spooling it to a file.
     ///
     /// - Throws: ``RequestBodySpoolingError`` when the file cannot be written; the body's own
-    ///   error when reading it fails.
+    ///   error when reading it fails; `CancellationError` when the call is cancelled meanwhile.
     init?(_ body: HTTPBody?, contentType: String?, client: FetchClient) async throws {
         guard let body else { return nil }
         let type = contentType ?? "application/octet-stream"
@@ -29,6 +29,7 @@ struct SpooledBody {
         while buffered.count <= limit, let chunk = try await iterator.next() {
             buffered.append(contentsOf: chunk)
         }
+        try Task.checkCancellation()
         guard buffered.count > limit else {
             self.body = RequestBody(data: buffered, contentType: type)
             self.file = nil
@@ -36,10 +37,16 @@ struct SpooledBody {
         }
         let folder = client.configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory
         let file = folder.appendingPathComponent("FetchKit-openapi-\(UUID().uuidString).body")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: file)
+        // Readable by this user only: a request body may hold what others on the machine must not see.
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         else {
             throw RequestBodySpoolingError(folder: folder, reason: "a file cannot be created there")
+        }
+        guard let handle = try? FileHandle(forWritingTo: file) else {
+            try? FileManager.default.removeItem(at: file)
+            throw RequestBodySpoolingError(folder: folder, reason: "the file created there cannot be opened")
         }
         func write(_ bytes: some DataProtocol) throws(RequestBodySpoolingError) {
             do {
@@ -55,6 +62,8 @@ struct SpooledBody {
             while let chunk = try await iterator.next() {
                 try write(chunk)
             }
+            // A body cut short by the call's cancellation is not sent as if it were whole.
+            try Task.checkCancellation()
         } catch {
             try? FileManager.default.removeItem(at: file)
             throw error

@@ -165,6 +165,26 @@ import Testing
         }
     }
 
+    @Test func aLongBodyThatCannotBeSpooledIsATypedError() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("absent-\(UUID().uuidString)")
+        try await Harness.run(configure: { $0.temporaryDirectory = folder }) { harness in
+            let bytes = [UInt8](repeating: 7, count: FetchClientTransport.bufferedRequestBodyLimit + 1)
+            let stream = AsyncStream<ArraySlice<UInt8>> { continuation in
+                continuation.yield(bytes[...])
+                continuation.finish()
+            }
+            let error = await #expect(throws: ClientError.self) {
+                try await harness.api.uploadAttachment(
+                    path: .init(id: "n1"), body: .binary(HTTPBody(stream, length: .unknown)))
+            }
+            let spooling = error?.underlyingError as? RequestBodySpoolingError
+            #expect(spooling?.folder == folder)
+            #expect(spooling?.description.contains("temporaryDirectory") == true)
+            #expect(harness.state.count(of: "uploadAttachment \(bytes.count)") == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test func aCancelledCallEndsWithCancellation() async throws {
         try await Harness.run { harness in
             harness.state.script("getNote", NotesState.Fault(status: nil))
@@ -221,6 +241,24 @@ import Testing
         }
     }
 
+    @Test func theClientsObserversSeeEveryCallRedacted() async throws {
+        let observer = FinishedCalls()
+        try await Harness.run(configure: {
+            $0.adapters = [APIKeyAdapter(.query(name: "api_key"), value: "notes-key-0123456789")]
+            $0.observers = [observer]
+            $0.cache = HTTPCache()
+        }) { harness in
+            _ = try await harness.api.listNotes().ok
+            _ = try await harness.api.listNotes().ok
+            _ = try await harness.api.getNote(path: .init(id: "n9")).notFound
+        }
+        let finished = observer.finished
+        // The second list was revalidated: a 304 on the wire, served from the cache.
+        #expect(finished.map(\.status) == [200, 304, 404])
+        #expect(finished.map(\.cacheUse) == [.none, .notModified, .none])
+        #expect(finished.allSatisfy { $0.url.contains("api_key=") && !$0.url.contains("notes-key-0123456789") })
+    }
+
     @Test func aServerThatIsGoneIsAFetchErrorInAClientError() async throws {
         let server = try await NotesServer.start()
         let url = server.serverURL
@@ -231,5 +269,24 @@ import Testing
         let underlying = error?.underlyingError as? FetchError
         #expect(underlying?.code == .transportFailed || underlying?.code == .connectionLost)
         #expect(error?.operationID == "listNotes")
+    }
+}
+
+/// Records what the client's observers are told of each finished call.
+final class FinishedCalls: FetchObserver, @unchecked Sendable {
+    // @unchecked Sendable: `calls` is read and written under `lock` only.
+    private let lock = NSLock()
+    private var calls: [(url: String, status: Int?, cacheUse: FetchMetrics.CacheUse)] = []
+
+    var finished: [(url: String, status: Int?, cacheUse: FetchMetrics.CacheUse)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return calls
+    }
+
+    func requestDidFinish(_ request: RequestSummary, metrics: FetchMetrics) {
+        lock.lock()
+        defer { lock.unlock() }
+        calls.append((request.url, metrics.statusCode, metrics.cacheUse))
     }
 }
