@@ -140,6 +140,12 @@ extension RequestExecution {
         guard case .failure(let error) = outcome, error.code == .unacceptableStatus, handoff.acceptsEveryStatus else {
             return outcome
         }
+        return handOver(response, prepared)
+    }
+
+    /// Extracts the value from an answer of an unacceptable status, for a strategy that takes
+    /// every status; the extraction's error scrubbed as any other.
+    private func handOver(_ response: TransportResponse, _ prepared: AdaptedRequest) -> Outcome {
         do {
             return .success(try handoff.extract(response))
         } catch {
@@ -160,17 +166,11 @@ extension RequestExecution {
         let clientStopped = delay != nil && client.retriesStopped.withLock { $0 }
         var step = transition { $0.attemptFailed(attempt, error, retryAfter: delay, clientStopped: clientStopped) }
         if case .finish(.failure) = step.actions.next, let answer, let prepared {
-            do {
-                // Not stored: the cache keeps only answers a plain fetch accepts (storing a final 5xx
-                // would also evict the entry a later `stale-if-error` needs).
-                step.actions.next = .finish(.success(try handoff.extract(answer)))
-            } catch {
-                answer.streamedBody?.stop(FetchError(code: .cancelled))
-                step.actions.next = .finish(
-                    .failure(
-                        error.scrubbed(
-                            status: answer.statusCode, secrets: prepared.secrets, client.configuration.redactor)))
-            }
+            // Not stored: the cache keeps only answers a plain fetch accepts (storing a final 5xx
+            // would also evict the entry a later `stale-if-error` needs).
+            let outcome = handOver(answer, prepared)
+            if case .failure = outcome { answer.streamedBody?.stop(FetchError(code: .cancelled)) }
+            step.actions.next = .finish(outcome)
         } else {
             // A retry follows, or the request ended meanwhile: the answer's stream is not wanted.
             answer?.streamedBody?.stop(FetchError(code: .cancelled))

@@ -91,11 +91,8 @@ public struct FetchClientTransport: ClientTransport {
             url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: spooled?.body)
         if streams(request, operationID: operationID) {
             let stream = try await client.fetch(endpoint, extracting: Extraction.stream.acceptingEveryStatus())
-            var fields: [String: String] = [:]
-            for case (let name as String, let value as String) in stream.response.allHeaderFields {
-                fields[name] = value
-            }
-            let response = Self.response(status: stream.response.statusCode, fields: fields)
+            let head = TransportResponse(response: stream.response, data: Data())
+            let response = Self.response(status: head.statusCode, fields: head.headerFields)
             let length = stream.response.expectedContentLength
             let body = HTTPBody(stream, length: length >= 0 ? .known(length) : .unknown, iterationBehavior: .single)
             return (response, request.method == .head ? nil : body)
@@ -144,13 +141,11 @@ public struct FetchClientTransport: ClientTransport {
     static func headers(of request: HTTPRequest) -> [String: String] {
         var headers: [String: String] = [:]
         for field in request.headerFields where field.name != .contentLength && field.name != .transferEncoding {
-            let name = field.name.canonicalName
+            let name = Self.displayName(field.name.canonicalName)
             let separator = field.name == .cookie ? "; " : ", "
             headers[name] = headers[name].map { $0 + separator + field.value } ?? field.value
         }
-        return headers.reduce(into: [:]) { canonical, entry in
-            canonical[Self.displayName(entry.key)] = entry.value
-        }
+        return headers
     }
 
     /// `content-type` as `Content-Type`: the spelling FetchKit's own headers use, so a body's
