@@ -13,14 +13,15 @@ import Testing
 // against a real PocketBase: `RemoteCollection.pocketBase` with no other description.
 
 nonisolated struct Note: StoredEntity {
-    var id: String        // chosen on the device: 15 characters of [a-z0-9]
+    var id: String  // chosen on the device: 15 characters of [a-z0-9]
     var title: String
     var updated: String?  // PocketBase's timestamp; nil until the server has the note
 }
 
 func addNote(_ title: String, id: String, store file: URL, server: URL) async throws {
     let store = try ObjectStore(at: file, entities: [Note.self] + SyncSchema.entities)
-    let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \Note.updated), store: store, client: FetchClient())
+    let notes = try SyncedCollection(
+        .pocketBase("notes", at: server, version: \Note.updated), store: store, client: FetchClient())
     try await store.context.persist { tx in
         try notes.save(Note(id: id, title: title), in: tx)  // stored now, sent when it can be
     }
@@ -35,7 +36,8 @@ extension PocketBaseInteropTests {
 
         init(file: URL, server: URL) throws {
             store = try ObjectStore(at: file, entities: [Note.self] + SyncSchema.entities)
-            notes = try SyncedCollection(.pocketBase("notes", at: server, version: \Note.updated), store: store, client: FetchClient())
+            notes = try SyncedCollection(
+                .pocketBase("notes", at: server, version: \Note.updated), store: store, client: FetchClient())
         }
 
         func save(_ note: Note) async throws {
@@ -76,7 +78,8 @@ extension PocketBaseInteropTests {
 
         let device = try NotesDevice(file: folder.file("a.sqlite"), server: server.url)
         defer { device.store.close() }
-        _ = try await server.send("POST", "api/collections/notes/records", ["id": "elsewhere000001", "title": "Call Ada"])
+        _ = try await server.send(
+            "POST", "api/collections/notes/records", ["id": "elsewhere000001", "title": "Call Ada"])
         try await device.notes.sync()
         #expect(try await device.titles() == ["milk00000000001": "Buy milk", "elsewhere000001": "Call Ada"])
 
@@ -89,7 +92,8 @@ extension PocketBaseInteropTests {
 
         // Renamed here and elsewhere: the read before the update finds the other rename; the
         // server's wins (the default policy), on the device as on the server.
-        let row = try #require(try await device.store.context.read { tx in try tx.fetch(Note.self, id: "milk00000000001") })
+        let row = try #require(
+            try await device.store.context.read { tx in try tx.fetch(Note.self, id: "milk00000000001") })
         _ = try await server.send("PATCH", "api/collections/notes/records/milk00000000001", ["title": "Buy oat milk"])
         try await device.save(Note(id: row.id, title: "Buy two milks", updated: row.updated))
         try await device.notes.sync()
@@ -125,5 +129,64 @@ extension PocketBaseInteropTests {
         let row = try await device.store.context.read { tx in try tx.fetch(Note.self, id: "lost00000000001") }
         #expect(row?.updated != nil)
         #expect(await device.notes.status.pendingCount == 0)
+    }
+
+    /// A collection following PocketBase's realtime API: a note another client creates, renames
+    /// and deletes reaches the device's observer with no `sync()` call, through a server restart
+    /// (the connection is made again, subscribed again, and the change made while it was down is
+    /// pulled); a note this device writes goes out by itself.
+    @Test func aFollowingCollectionSeesAnotherClientsChangesWithoutASync() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "NotesLive")
+        defer { folder.remove() }
+        let device = try NotesDevice(file: folder.file("a.sqlite"), server: server.url)
+        defer { device.store.close() }
+        let observed = Collector<[String: String]>()
+        let token = device.store.observe(
+            .value(tracking: Note.self) { tx in
+                Dictionary(uniqueKeysWithValues: try tx.fetch(Query<Note>()).map { ($0.id, $0.title) })
+            }
+        ) { titles in observed.append(titles) }
+        defer { token.cancel() }
+        await device.notes.start(following: .pocketBase(at: server.url, collections: ["notes"]))
+        // Subscribed once PocketBase names the connection: the pull that follows is the sign.
+        try await waitUntil("the first pull") { observed.values.count >= 1 }
+        try await Self.eventually("the status says it follows") { await device.notes.status.lastPull != nil }
+
+        _ = try await server.send("POST", "api/collections/notes/records", ["id": "live00000000001", "title": "Hello"])
+        try await waitUntil("the create reached the observer") { observed.values.last == ["live00000000001": "Hello"] }
+        _ = try await server.send("PATCH", "api/collections/notes/records/live00000000001", ["title": "Hello again"])
+        try await waitUntil("the rename reached the observer") {
+            observed.values.last == ["live00000000001": "Hello again"]
+        }
+
+        // The server goes away and comes back: following reconnects, and a change made before the
+        // device reconnected (no event reaches it) is found by the pull that follows the subscription.
+        server.kill()
+        try await server.start()
+        _ = try await server.send(
+            "POST", "api/collections/notes/records", ["id": "gap000000000001", "title": "Meanwhile"])
+        try await waitUntil("the change made while disconnected") {
+            observed.values.last?["gap000000000001"] == "Meanwhile"
+        }
+        try await device.save(Note(id: "here00000000001", title: "Written here"))
+        try await Self.eventually("the write went out") {
+            try await Self.serverNotes(server)["here00000000001"] == "Written here"
+        }
+        let status = await device.notes.status
+        #expect(status.isFollowing)
+        #expect(status.followingError == nil)
+        await device.notes.stop()
+    }
+
+    /// Waits until an async condition holds (the other waits read a value a callback collects).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now.advanced(by: Patience.hang)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

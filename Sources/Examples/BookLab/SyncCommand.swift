@@ -82,8 +82,7 @@ struct SyncCommand {
             throw refusal
         }
         guard follow else { return }
-        Terminal.say("Following \(serverName) for changes (Ctrl-C stops)…")
-        try await followHints(mirror, client: client, conflicts: conflicts)
+        try await self.follow(mirror, conflicts: conflicts)
     }
 
     /// Checks the token with the server before anything is sent: PocketBase takes a token it
@@ -150,6 +149,15 @@ struct SyncCommand {
         } catch {
             throw failure(error)
         }
+        return try await summarize(report, of: mirror, conflicts: conflicts, quietWhenUnchanged: quietWhenUnchanged)
+    }
+
+    /// Prints what a sync did; returns the failure to report when the server refused a change
+    /// for good (the other changes went through).
+    private func summarize(
+        _ report: SyncReport, of mirror: SyncedCollection<LibraryBook>, conflicts: BookSync.Conflicts,
+        quietWhenUnchanged: Bool
+    ) async throws -> ExampleFailure? {
         for line in conflicts.lines { Terminal.say(line) }
         let rejected = try await library.store.context.read { tx in
             try tx.fetch(mirror.pendingWrites.filter(PendingWrite.state == .rejected))
@@ -174,30 +182,29 @@ struct SyncCommand {
         return nil
     }
 
-    /// Syncs at each realtime hint of PocketBase (`/api/realtime`): after each (re)connection,
-    /// once subscribed, and on each change event. The events are hints only: each sync pulls.
-    private func followHints(
-        _ mirror: SyncedCollection<LibraryBook>, client: FetchClient, conflicts: BookSync.Conflicts
-    ) async throws {
-        // PocketBase closes a stream quiet for five minutes; the wait for the next event outlasts that.
-        let realtime = PocketBaseRequest(server: server, path: "/api/realtime", timeout: .seconds(330))
-        for try await event in EventSource(realtime, client: client) {
-            if event.event == "PB_CONNECT" {
-                let clientID = (try? JSONDecoder().decode(Connect.self, from: Data(event.data.utf8)))?.clientId ?? ""
-                do {
-                    _ = try await client.fetch(
-                        PocketBaseRequest(
-                            server: server, path: "/api/realtime", method: .post,
-                            body: .json(Subscription(clientId: clientID, subscriptions: ["books/*"]))),
-                        extracting: .data)
-                } catch {
-                    throw failure(error)
-                }
+    /// Follows the server's changes through the library (PocketBase's realtime API): each change
+    /// made elsewhere pulls, and so does each reconnection. A run that changed something is
+    /// summed up; a run that failed is reported, and following goes on.
+    private func follow(_ mirror: SyncedCollection<LibraryBook>, conflicts: BookSync.Conflicts) async throws {
+        var updates = mirror.statusUpdates.makeAsyncIterator()
+        var finished = await updates.next()?.runsFinished ?? 0
+        await mirror.start(following: .pocketBase(at: server, collections: ["books"]))
+        Terminal.say("Following \(serverName) for changes (Ctrl-C stops)…")
+        while let status = await updates.next() {
+            if let error = status.followingError {
+                await mirror.stop()
+                throw failure(error)
             }
-            // A (re)connection may have missed changes; an event says one happened. A refused
-            // change is reported, and following goes on.
-            if let refusal = try await syncOnce(mirror, conflicts: conflicts, quietWhenUnchanged: true) {
-                Terminal.complain("booklab: \(refusal.description)")
+            guard status.runsFinished > finished, !status.isSyncing else { continue }
+            finished = status.runsFinished
+            if let report = status.lastReport {
+                if let refusal = try await summarize(report, of: mirror, conflicts: conflicts, quietWhenUnchanged: true)
+                {
+                    Terminal.complain("booklab: \(refusal.description)")
+                }
+            } else if let error = status.error {
+                let reported = failure(error)
+                Terminal.complain("booklab: \((reported as? ExampleFailure)?.description ?? "\(reported)")")
             }
         }
     }
@@ -224,13 +231,4 @@ struct SyncCommand {
     }
 
     private func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-
-    private struct Connect: Decodable {
-        var clientId: String
-    }
-
-    private struct Subscription: Encodable {
-        var clientId: String
-        var subscriptions: [String]
-    }
 }

@@ -24,12 +24,16 @@ import Foundation
 ///   doubles the wait, up to ``Reconnection-swift.struct/maximumDelay``; an event resets it.
 /// - A `204 No Content` answer ends the sequence normally: the server says there is nothing more.
 /// - An answer that is not `text/event-stream`, or a status the client does not accept other than
-///   408, 429 and 5xx, ends it with the ``FetchError`` (a stream that cannot be right is not tried
+///   408, 425, 429 and 5xx, ends it with the ``FetchError`` (a stream that cannot be right is not tried
 ///   again); so does a connection that failed ``Reconnection-swift.struct/maximumAttempts`` times
 ///   in a row.
 ///
 /// Cancelling the task that reads ends the sequence at once with
 /// ``FetchError/Code-swift.struct/cancelled`` and closes the connection, during a wait too.
+///
+/// To act when a connection opens (the WHATWG `open` event: events sent while no connection
+/// was open are lost unless the server replays them from `Last-Event-ID`, so a reader that must
+/// not miss a change reads what it missed then), pass `opened`.
 public struct EventSource: AsyncSequence, Sendable {
     /// One event.
     public typealias Element = ServerSentEvent
@@ -63,6 +67,7 @@ public struct EventSource: AsyncSequence, Sendable {
     private let client: FetchClient
     private let lastEventID: String?
     private let reconnection: Reconnection
+    private let opened: (@Sendable () async -> Void)?
 
     /// Creates an event source; nothing is sent until the sequence is iterated.
     ///
@@ -72,14 +77,18 @@ public struct EventSource: AsyncSequence, Sendable {
     ///   - lastEventID: the ID of the last event an earlier session received, sent as
     ///     `Last-Event-ID` on the first connection; `nil` for none.
     ///   - reconnection: when to connect again.
+    ///   - opened: called each time a connection opens (the server answered with an event
+    ///     stream), before its first event is read; `nil` (the default) for nothing. The next
+    ///     event is read once it returns.
     public init(
         _ endpoint: some Endpoint, client: FetchClient, lastEventID: String? = nil,
-        reconnection: Reconnection = Reconnection()
+        reconnection: Reconnection = Reconnection(), opened: (@Sendable () async -> Void)? = nil
     ) {
         self.endpoint = endpoint
         self.client = client
         self.lastEventID = lastEventID
         self.reconnection = reconnection
+        self.opened = opened
     }
 
     /// Connects and reads events, reconnecting as needed.
@@ -170,6 +179,7 @@ public struct EventSource: AsyncSequence, Sendable {
             }
             self.stream = stream
             self.events = stream.events.makeAsyncIterator()
+            await source.opened?()
             return true
         }
 
@@ -202,7 +212,9 @@ public struct EventSource: AsyncSequence, Sendable {
         /// Waits the reconnection time, doubled for each failed attempt in a row after the first.
         private func wait() async throws(FetchError) {
             var delay = reconnectionTime ?? source.reconnection.delay
-            for _ in 0..<Swift.min(Swift.max(failures - 1, 0), 30) where delay < source.reconnection.maximumDelay { delay *= 2 }
+            for _ in 0..<Swift.min(Swift.max(failures - 1, 0), 30) where delay < source.reconnection.maximumDelay {
+                delay *= 2
+            }
             delay = Swift.min(delay, source.reconnection.maximumDelay)
             guard delay > .zero else { return }
             do {
@@ -221,17 +233,9 @@ public struct EventSource: AsyncSequence, Sendable {
         }
 
         /// Whether a failure is worth another connection: the network, a timeout, or a status
-        /// that says "later" (408, 429, 5xx).
+        /// that says "later" (``FetchError/isTransient``).
         private static func reconnects(after error: FetchError) -> Bool {
-            switch error.code {
-            case .transportFailed, .connectionLost, .timedOut:
-                return true
-            case .unacceptableStatus:
-                let status = error.statusCode ?? 0
-                return status == 408 || status == 429 || (500..<600).contains(status)
-            default:
-                return false
-            }
+            error.isTransient
         }
     }
 }

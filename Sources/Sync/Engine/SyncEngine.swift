@@ -7,14 +7,22 @@ import Persistence
 actor SyncEngine {
     private var status: SyncStatus
     private var current: Task<SyncReport, any Error>?
+    /// Whether `current` pulls (a started mirror's own runs only push).
+    private var currentPulls = false
     /// Callers waiting on `current`, and how many of them were cancelled: the run is cancelled
     /// when every caller waiting on it was (a started mirror's own runs never are).
     private var waiting = 0
     private var abandoned = 0
     private var rerun = false
+    /// A change notification arrived during a run: a pulling run follows it.
+    private var pullWanted = false
     private var followers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
     private var started = false
     private var run: (@Sendable () async throws(SyncError) -> SyncReport)?
+    /// The pulling run a change notification starts, while the mirror follows notifications.
+    private var pullRun: (@Sendable () async throws(SyncError) -> SyncReport)?
+    /// The task that follows the server's change notifications.
+    private var follower: Task<Void, Never>?
     private var wake: Task<Void, Never>?
     private var outboxToken: ObservationToken?
     /// Reads the status's counts and dates from the store.
@@ -44,17 +52,25 @@ actor SyncEngine {
     // MARK: Runs
 
     /// Runs `body`, or joins the run in progress; then reads the status's counts when anyone keeps
-    /// them (a follower, a started mirror).
+    /// them (a follower, a started mirror). A run that pulls (`pulls`) joins only a run that
+    /// pulls too: during a started mirror's push, it runs after it.
     func sync(
-        _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport
+        pulls: Bool = true, _ body: @escaping @Sendable () async throws(SyncError) -> SyncReport
     ) async throws(SyncError) -> SyncReport {
         let task: Task<SyncReport, any Error>
-        if let current, !current.isCancelled {
+        if let current, !current.isCancelled, currentPulls || !pulls {
             task = current
         } else {
-            // No run, or one every caller abandoned: a new caller gets a run of its own.
-            task = Task { try await body() }
+            // No run, one every caller abandoned, or a push that this pull follows: a new caller
+            // gets a run of its own, which takes the place of the push (whose callers see its end).
+            let before = current
+            task = Task {
+                if let before { _ = await before.result }
+                return try await body()
+            }
             current = task
+            currentPulls = pulls
+            if pulls { pullWanted = false }
             (waiting, abandoned) = (0, 0)
             progressParts = [:]
             update {
@@ -101,8 +117,16 @@ actor SyncEngine {
             $0.runsFinished += 1
             $0.progress = nil
             if case .failure(let error as SyncError) = result { $0.error = error } else { $0.error = nil }
+            $0.lastReport = try? result.get()
         }
-        guard started, rerun else { return false }
+        guard started else { return false }
+        if pullWanted, let pullRun {
+            pullWanted = false
+            rerun = false
+            Task { _ = try? await self.sync(pullRun) }
+            return true
+        }
+        guard rerun else { return false }
         rerun = false
         trigger()
         return true
@@ -115,7 +139,18 @@ actor SyncEngine {
             rerun = true
             return
         }
-        Task { _ = try? await self.sync(run) }
+        Task { _ = try? await self.sync(pulls: false, run) }
+    }
+
+    /// The server said something changed (or a connection to its notifications opened): a pull
+    /// now, or one after the run in progress, however many notifications arrive meanwhile.
+    func changeAnnounced() {
+        guard started, let pullRun else { return }
+        if current != nil {
+            pullWanted = true
+            return
+        }
+        Task { _ = try? await self.sync(pullRun) }
     }
 
     private func scheduleWake() {
@@ -146,7 +181,9 @@ actor SyncEngine {
         part.recordsApplied += records
         part.pagesApplied += 1
         part.bytesReceived += bytes
-        if let expected = part.expectedRecords, expected < part.recordsApplied { part.expectedRecords = part.recordsApplied }
+        if let expected = part.expectedRecords, expected < part.recordsApplied {
+            part.expectedRecords = part.recordsApplied
+        }
         progressParts[collection] = part
         var total = parts == 1 ? part : SyncProgress.sum(progressParts.values)
         // A collection not pulled yet adds records unknown: no estimate until each has said.
@@ -154,15 +191,17 @@ actor SyncEngine {
         update { $0.progress = total }
     }
 
-    /// A run of the collection's group ended with `failure` (or none): the collection shows the
-    /// failure when it is its own, and reads its counts again when anyone keeps them.
-    func groupRunEnded(_ failure: SyncError?) async {
+    /// A run of the collection's group ended with `failure` (or none, and its `report`): the
+    /// collection shows the failure when it is its own, and reads its counts again when anyone
+    /// keeps them.
+    func groupRunEnded(_ failure: SyncError?, report: SyncReport) async {
         progressParts = [:]
         update {
             $0.isSyncing = false
             $0.runsFinished += 1
             $0.progress = nil
             $0.error = failure?.collection == $0.collection ? failure : nil
+            $0.lastReport = failure == nil ? report : nil
         }
         readTakesRetry = true
         if started || !followers.isEmpty { await refreshCounts() }
@@ -170,20 +209,51 @@ actor SyncEngine {
 
     // MARK: Starting
 
+    /// Starts the triggers: `run` (a push) after each commit `observe` reports and when a
+    /// backoff ends; with `follow`, a task that calls ``changeAnnounced()`` at each notification,
+    /// answered by `pullRun`. A started engine's later starts change nothing.
     func start(
-        run: @escaping @Sendable () async throws(SyncError) -> SyncReport, observe: (SyncEngine) -> ObservationToken
+        run: @escaping @Sendable () async throws(SyncError) -> SyncReport, observe: (SyncEngine) -> ObservationToken,
+        pullRun: @escaping @Sendable () async throws(SyncError) -> SyncReport,
+        follow: (@Sendable (SyncEngine) async -> Void)?
     ) {
         guard !started else { return }
         started = true
         self.run = run
         outboxToken = observe(self)
+        if let follow {
+            self.pullRun = pullRun
+            update {
+                $0.isFollowing = true
+                $0.followingError = nil
+            }
+            follower = Task { await follow(self) }
+        }
         trigger()
+    }
+
+    /// Following the notifications ended for good with `error` (`nil`: the server said it has
+    /// nothing more); the pushes go on.
+    func followingEnded(_ error: SyncError?) {
+        guard started, follower != nil else { return }
+        pullRun = nil
+        pullWanted = false
+        follower = nil
+        update {
+            $0.isFollowing = false
+            $0.followingError = error
+        }
     }
 
     func stop() {
         started = false
-        // The run closure holds its group or collection (SyncRunner.start): a stopped one can be released.
+        // The run closures hold their group or collection (SyncRunner.start): a stopped one can be released.
         run = nil
+        pullRun = nil
+        pullWanted = false
+        follower?.cancel()
+        follower = nil
+        update { $0.isFollowing = false }
         wake?.cancel()
         wake = nil
         outboxToken?.cancel()

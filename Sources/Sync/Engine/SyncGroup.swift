@@ -1,3 +1,4 @@
+import FetchKit
 import Foundation
 public import Persistence
 
@@ -91,14 +92,23 @@ public final class SyncGroup: Sendable {
         try await runner.sync()
     }
 
-    /// Starts the group's triggers, as ``SyncedCollection/start()`` does for one collection: sends
-    /// the outboxes now, after each commit that queues a write in any of them, and when a failed
-    /// send's backoff ends.
-    public func start() async {
-        await runner.start(keeping: self)
+    /// Starts the group's triggers, as ``SyncedCollection/start(following:)`` does for one
+    /// collection: sends the outboxes now, after each commit that queues a write in any of them,
+    /// and when a failed send's backoff ends; with `notifications`, runs the group's sync whenever
+    /// the server says something changed in any of its collections.
+    ///
+    /// ```swift
+    /// await library.start(following: .pocketBase(at: server, collections: library.collections))
+    /// ```
+    ///
+    /// - Parameter notifications: the server's change notifications to follow, sent through the
+    ///   client of the group's first collection (parents first); `nil` (the default) for none.
+    public func start(following notifications: ChangeNotifications? = nil) async {
+        await runner.start(keeping: self, following: notifications, client: members[0].memberClient)
     }
 
-    /// Stops the triggers ``start()`` started; a run in progress finishes.
+    /// Stops the triggers ``start(following:)`` started, and closes the connection to the
+    /// notifications it followed; a run in progress finishes.
     public func stop() async {
         await runner.stop()
     }
@@ -164,7 +174,8 @@ public final class SyncGroup: Sendable {
                     .misuse, collection: link.parent,
                     "\(link.child).\(link.column) refers to \(link.parent), whose records get their identity from the "
                         + "server (RemoteCollection.serverID): a child created here would name an identity the server "
-                        + "replaces. Give \(link.parent) client-chosen identities (as RemoteCollection.pocketBase does).")
+                        + "replaces. Give \(link.parent) client-chosen identities (as RemoteCollection.pocketBase does)."
+                )
             }
         }
         // Parents first (Kahn's order; a collection's references to itself do not order it).
@@ -174,12 +185,16 @@ public final class SyncGroup: Sendable {
             let placed = Set(ordered.map(\.collectionName))
             guard
                 let next = remaining.firstIndex(where: { member in
-                    links.allSatisfy { $0.child != member.collectionName || $0.parent == $0.child || placed.contains($0.parent) }
+                    links.allSatisfy {
+                        $0.child != member.collectionName || $0.parent == $0.child || placed.contains($0.parent)
+                    }
                 })
             else {
                 let cycle = remaining.map(\.collectionName).sorted()
-                let edges = links.filter { cycle.contains($0.child) && cycle.contains($0.parent) && $0.child != $0.parent }
-                    .map { "\($0.child).\($0.column) → \($0.parent)" }.sorted()
+                let edges = links.filter {
+                    cycle.contains($0.child) && cycle.contains($0.parent) && $0.child != $0.parent
+                }
+                .map { "\($0.child).\($0.column) → \($0.parent)" }.sorted()
                 throw SyncError(
                     .misuse, collection: cycle.joined(separator: "+"),
                     "The relations between \(cycle.joined(separator: ", ")) form a cycle (\(edges.joined(separator: "; "))): "

@@ -1,3 +1,4 @@
+import FetchKit
 import Foundation
 import Locking
 import Persistence
@@ -41,11 +42,21 @@ final class SyncRunner: Sendable {
     }
 
     /// Sends the outboxes now, after each commit that queues a write in any of them, and when a
-    /// failed send's backoff ends. `owner` (the group or the collection alone) is kept alive
-    /// until ``stop()``: the runs it starts in the background use its members.
-    func start(keeping owner: some AnyObject & Sendable) async {
+    /// failed send's backoff ends; with `notifications`, pulls at each of them, sent by `client`.
+    /// `owner` (the group or the collection alone) is kept alive until ``stop()``: the runs it
+    /// starts in the background use its members.
+    func start(
+        keeping owner: some AnyObject & Sendable, following notifications: ChangeNotifications?, client: FetchClient
+    )
+        async
+    {
         let names = collections
         let store = store
+        var follow: (@Sendable (SyncEngine) async -> Void)?
+        if let notifications {
+            let name = names.joined(separator: "+")
+            follow = { engine in await Self.follow(notifications, client: client, collection: name, engine: engine) }
+        }
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in
                 // The closure holds the owner, and the owner its members, until the run ends.
@@ -53,11 +64,18 @@ final class SyncRunner: Sendable {
                 return try await self.runOnce(pulling: false)
             },
             observe: { engine in
-                store.observe(.value(tracking: PendingWrite.self) { tx in try OutboxTable.waitingCount(of: names, in: tx) }) {
+                store.observe(
+                    .value(tracking: PendingWrite.self) { tx in try OutboxTable.waitingCount(of: names, in: tx) }
+                ) {
                     waiting in
                     Task { await engine.outboxChanged(waiting: waiting) }
                 }
-            })
+            },
+            pullRun: { () throws(SyncError) -> SyncReport in
+                defer { withExtendedLifetime(owner) {} }
+                return try await self.runOnce(pulling: true)
+            },
+            follow: follow)
     }
 
     func stop() async {
@@ -136,7 +154,7 @@ final class SyncRunner: Sendable {
         } catch {
             failure = error
         }
-        for member in shown { await member.engine.groupRunEnded(failure) }
+        for member in shown { await member.engine.groupRunEnded(failure, report: report) }
         if let failure { throw failure }
         return report
     }
@@ -153,13 +171,15 @@ final class SyncRunner: Sendable {
         for member in members {
             let name = member.collectionName
             let failed = try await member.push(
-                &report, honouringBackoff: honouringBackoff, held: &held[name, default: []], waiting: waiting[name] ?? nil)
+                &report, honouringBackoff: honouringBackoff, held: &held[name, default: []],
+                waiting: waiting[name] ?? nil)
             if failed?.code == .unauthorized { return failed }
             failure = failure ?? failed
         }
         for member in members where member.isParentInGroup {
             let failed = try await member.push(
-                &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []], waiting: nil)
+                &report, honouringBackoff: honouringBackoff, held: &held[member.collectionName, default: []],
+                waiting: nil)
             if failed?.code == .unauthorized { return failed }
             failure = failure ?? failed
         }

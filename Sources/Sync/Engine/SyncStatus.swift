@@ -24,8 +24,21 @@ public struct SyncStatus: Sendable, Hashable {
     /// before its pull); a group's adds up its collections' (its estimate once each collection's
     /// pull has begun).
     public var progress: SyncProgress?
+    /// What the last run that ended did (its own, or its group's, in all the group's
+    /// collections), or `nil` before the first run and after a run that failed: a started or
+    /// following mirror's runs are reported here.
+    public var lastReport: SyncReport?
     /// The last run's failure, cleared by the next run that succeeds.
     public var error: SyncError?
+    /// Whether the mirror follows the server's change notifications: from
+    /// ``SyncedCollection/start(following:)`` until ``SyncedCollection/stop()``, or until
+    /// following ends for good (``followingError``). Between two connections (a break, a wait
+    /// before the next attempt) it stays `true`.
+    public var isFollowing = false
+    /// Why following the server's change notifications ended for good (an address the server
+    /// refuses, an answer that is not an event stream), or `nil`. The pushes and
+    /// ``SyncedCollection/sync()`` go on; the next start follows again.
+    public var followingError: SyncError?
     /// When the next retry of a write that failed on the way is due (a started mirror retries
     /// then by itself; ``SyncedCollection/sync()`` sends at once).
     public var nextRetry: Date?

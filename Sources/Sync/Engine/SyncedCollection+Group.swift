@@ -25,6 +25,8 @@ protocol GroupMember: AnyObject, Sendable {
     var collectionName: String { get }
     var entityName: String { get }
     var memberStore: ObjectStore { get }
+    /// The client the collection sends its requests with.
+    var memberClient: FetchClient { get }
     var engine: SyncEngine { get }
     /// The entity's to-one references: column, target entity, delete rule.
     var references: [(column: String, target: String, rule: DeleteRule)] { get }
@@ -39,7 +41,9 @@ protocol GroupMember: AnyObject, Sendable {
     /// Reads what a run of the collection starts from.
     func prepare() async throws(SyncError) -> RunStart
     /// Sends the outbox (`waiting`: whether it holds a write to send, when a read already said).
-    func push(_ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting: Bool?)
+    func push(
+        _ report: inout SyncReport, honouringBackoff: Bool, held: inout Set<String>, waiting: Bool?
+    )
         async throws(SyncError) -> SyncError?
     /// Pulls from the start a run read; returns whether the outbox holds a write to send, when the
     /// pull's last transaction read it.
@@ -62,6 +66,7 @@ extension SyncedCollection: GroupMember {
     var collectionName: String { remote.name }
     var entityName: String { Entity.entityName }
     var memberStore: ObjectStore { store }
+    var memberClient: FetchClient { client }
     var references: [(column: String, target: String, rule: DeleteRule)] {
         Entity.syncReferences.map { ($0.column, $0.targetName, $0.deleteRule) }
     }
@@ -79,7 +84,8 @@ extension SyncedCollection: GroupMember {
         }
         guard joined else {
             throw SyncError(
-                .misuse, collection: remote.name, "\(remote.name) is already in a SyncGroup; a collection belongs to one group.")
+                .misuse, collection: remote.name,
+                "\(remote.name) is already in a SyncGroup; a collection belongs to one group.")
         }
     }
 
@@ -108,7 +114,8 @@ extension SyncedCollection: GroupMember {
             guard remote.writes.update != nil else { return }
             for row in try reference.rows(referringTo: id, limit: nil, in: tx)
             where !deleting.contains("\(remote.name)/\(row.id.databaseValue.identityText)") {
-                let cleared = try SyncJSON.decode(Entity.self, from: try ReferenceJSON.clearing(column, in: Outbox.encode(row)))
+                let cleared = try SyncJSON.decode(
+                    Entity.self, from: try ReferenceJSON.clearing(column, in: Outbox.encode(row)))
                 try save(cleared, in: tx)
             }
         case .deny, .none:
@@ -145,7 +152,8 @@ extension SyncedCollection: GroupMember {
         // The parents' collections whose outbox holds an unsent create (the usual answer, once
         // the parents went first: none, and no payload is read).
         let creating = try Set(
-            Set(membership.parents.map(\.parent)).filter { parent in try OutboxTable.holdsUnsentCreate(in: parent, tx) })
+            Set(membership.parents.map(\.parent)).filter { parent in try OutboxTable.holdsUnsentCreate(in: parent, tx) }
+        )
         let parents = membership.parents.filter { creating.contains($0.parent) }
         if !parents.isEmpty {
             // Each write's references, read from what it sends (an update's, or a create's payload).

@@ -91,17 +91,32 @@ extension SyncedCollection {
     }
 
     /// Starts the mirror's own triggers: sends the outbox now (writes an earlier launch left),
-    /// after each commit that queues a write, and when a failed send's backoff ends. Call it at
-    /// launch; pulls run on ``sync()`` (from a `PeriodicFetcher`, a realtime hint, or the UI). A
+    /// after each commit that queues a write, and when a failed send's backoff ends; with
+    /// `notifications`, pulls whenever the server says something changed. Call it at launch.
+    /// Without notifications, pulls run on ``sync()`` (from a `PeriodicFetcher`, or the UI). A
     /// collection in a ``SyncGroup`` starts its group's triggers.
-    public func start() async {
-        if let group { return await group.start() }
+    ///
+    /// ```swift
+    /// await notes.start(following: .pocketBase(at: server, collections: ["notes"]))
+    /// ```
+    ///
+    /// Following the notifications (``ChangeNotifications``) pulls once connected, at each
+    /// notification (one pull after a run in progress, however many arrive during it), and again
+    /// after each reconnection; ``SyncStatus/isFollowing`` and ``SyncStatus/followingError`` say
+    /// whether it follows. A started mirror's later starts change nothing: stop it first to
+    /// follow other notifications.
+    ///
+    /// - Parameter notifications: the server's change notifications to follow, sent through the
+    ///   collection's client; `nil` (the default) for none.
+    public func start(following notifications: ChangeNotifications? = nil) async {
+        if let group { return await group.start(following: notifications) }
         startedAlone.withLock { $0 = true }
-        await runner.start(keeping: self)
+        await runner.start(keeping: self, following: notifications, client: client)
     }
 
-    /// Stops the triggers ``start()`` started (its group's, for a collection in a ``SyncGroup``);
-    /// a run in progress finishes.
+    /// Stops the triggers ``start(following:)`` started (its group's, for a collection in a
+    /// ``SyncGroup``), and closes the connection to the notifications it followed; a run in
+    /// progress finishes.
     public func stop() async {
         if let group { return await group.stop() }
         startedAlone.withLock { $0 = false }

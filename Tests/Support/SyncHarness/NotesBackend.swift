@@ -16,6 +16,9 @@ public final class NotesBackend: Sendable {
         /// Calls `then` (which may kill the client) as the request arrives, and closes the
         /// connection without applying or answering it: a write, or a page of a list.
         case dropBeforeApply(then: (@Sendable () -> Void)?)
+        /// Calls `hold` as the request arrives (it may block until the test lets the request go
+        /// on), then handles it: a page read when the test chooses.
+        case hold(@Sendable () -> Void)
         /// Answers with this status, without applying (`Retry-After` when given).
         case status(Int, retryAfter: String?)
         /// Applies the write and answers after this delay (reorders concurrent answers).
@@ -107,7 +110,8 @@ public final class NotesBackend: Sendable {
     public func put(_ id: String, title: String, body: String = "") {
         state.withLock { state in
             state.clock += 1
-            state.records[id] = Record(id: id, title: title, body: body, updated: Self.stamp(state.clock), deleted: false)
+            state.records[id] = Record(
+                id: id, title: title, body: body, updated: Self.stamp(state.clock), deleted: false)
             state.applications["remote:" + title, default: 0] += 1
         }
     }
@@ -150,6 +154,7 @@ public final class NotesBackend: Sendable {
             then?()
             return .closeWithoutAnswer
         }
+        if case .hold(let hold) = fault { hold() }
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let limit = Int(query["limit"] ?? "") ?? 50
         let after = query["after"]
@@ -207,6 +212,9 @@ public final class NotesBackend: Sendable {
             return .closeWithoutAnswer
         case .delay(let delay):
             return apply(request, key: key).delayed(by: delay)
+        case .hold(let hold):
+            hold()
+            return apply(request, key: key)
         case .duplicate:
             _ = apply(request, key: key)
             return apply(request, key: key)
@@ -246,6 +254,9 @@ public final class NotesBackend: Sendable {
             _ = applyBatch(request)
             return response
         case .delay(let delay): return applyBatch(request).delayed(by: delay)
+        case .hold(let hold):
+            hold()
+            return applyBatch(request)
         case .duplicate:
             _ = applyBatch(request)
             return applyBatch(request)
@@ -254,7 +265,8 @@ public final class NotesBackend: Sendable {
     }
 
     private func applyBatch(_ request: RecordedRequest) -> StubResponse {
-        let items = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["requests"] as? [[String: Any]]
+        let items =
+            (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["requests"] as? [[String: Any]]
         guard let items else { return .json(#"{"message":"A batch needs requests."}"#, status: 400) }
         return state.withLock { state in
             var trial = state
@@ -271,14 +283,19 @@ public final class NotesBackend: Sendable {
                 } else {
                     if let key { trial.keyUses[key, default: 0] += 1 }
                     response = Self.perform(
-                        method: item["method"] as? String ?? "", path: item["url"] as? String ?? "", body: body, in: &trial)
+                        method: item["method"] as? String ?? "", path: item["url"] as? String ?? "", body: body,
+                        in: &trial)
                     if let key, response.status < 500 { trial.replays[key] = response }
                 }
                 guard response.status < 400 else {
-                    return .json(#"{"message":"Batch transaction failed.","failed":\#(index),"status":\#(response.status)}"#, status: 400)
+                    return .json(
+                        #"{"message":"Batch transaction failed.","failed":\#(index),"status":\#(response.status)}"#,
+                        status: 400)
                 }
                 var answer = "null"
-                if case .data(let data) = response.body, !data.isEmpty { answer = String(decoding: data, as: UTF8.self) }
+                if case .data(let data) = response.body, !data.isEmpty {
+                    answer = String(decoding: data, as: UTF8.self)
+                }
                 answers.append(#"{"status":\#(response.status),"body":\#(answer)}"#)
             }
             let writes = state.writes
@@ -301,7 +318,8 @@ public final class NotesBackend: Sendable {
 
     private static func perform(_ request: RecordedRequest, in state: inout State) -> StubResponse {
         perform(
-            method: request.method, path: request.path, body: request.body, ifMatch: request.header("If-Match"), in: &state)
+            method: request.method, path: request.path, body: request.body, ifMatch: request.header("If-Match"),
+            in: &state)
     }
 
     /// Applies one write. An `If-Match` that is not the record's `updated` (its entity tag) is
