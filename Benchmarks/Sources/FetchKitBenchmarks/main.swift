@@ -35,6 +35,23 @@ if let count = option("--sync-server").flatMap({ Int($0) }) {
     }
 }
 
+if let pocketBase = option("--live-sync") {
+    // Live changes against a real PocketBase (the binary's path): its own rows of the table.
+    let finished = DispatchSemaphore(value: 0)
+    // Detached: the top level runs on the main actor, which the wait below holds.
+    Task.detached {
+        do {
+            try await runLiveSync(pocketBase: pocketBase)
+        } catch {
+            FileHandle.standardError.write(Data("the live-sync case failed: \(error)\n".utf8))
+            exit(1)
+        }
+        finished.signal()
+    }
+    finished.wait()
+    exit(0)
+}
+
 if arguments.contains("--sweep") {
     do {
         let sizes =

@@ -19,6 +19,9 @@ public final class NotesBackend: Sendable {
         /// Calls `hold` as the request arrives (it may block until the test lets the request go
         /// on), then handles it: a page read when the test chooses.
         case hold(@Sendable () -> Void)
+        /// Handles the request, then calls `hold` (it may block until the test lets the answer
+        /// go) before answering: a page read now and received when the test chooses.
+        case holdAnswer(@Sendable () -> Void)
         /// Answers with this status, without applying (`Retry-After` when given).
         case status(Int, retryAfter: String?)
         /// Applies the write and answers after this delay (reorders concurrent answers).
@@ -159,7 +162,7 @@ public final class NotesBackend: Sendable {
         let limit = Int(query["limit"] ?? "") ?? 50
         let after = query["after"]
         let afterID = query["afterID"] ?? ""
-        return state.withLock { state in
+        let page = state.withLock { state in
             if let after, let oldest = state.oldestCursor, after < oldest {
                 return StubResponse.json(#"{"message":"The sync cursor expired; list from the start."}"#, status: 410)
             }
@@ -172,6 +175,8 @@ public final class NotesBackend: Sendable {
             let items = page.map { Self.json($0) }.joined(separator: ",")
             return StubResponse.json(#"{"items":[\#(items)],"hasMore":\#(sorted.count > limit)}"#)
         }
+        if case .holdAnswer(let hold) = fault { hold() }
+        return page
     }
 
     private func identities(_ request: RecordedRequest) -> StubResponse {
@@ -215,6 +220,10 @@ public final class NotesBackend: Sendable {
         case .hold(let hold):
             hold()
             return apply(request, key: key)
+        case .holdAnswer(let hold):
+            let answer = apply(request, key: key)
+            hold()
+            return answer
         case .duplicate:
             _ = apply(request, key: key)
             return apply(request, key: key)
@@ -257,6 +266,10 @@ public final class NotesBackend: Sendable {
         case .hold(let hold):
             hold()
             return applyBatch(request)
+        case .holdAnswer(let hold):
+            let answer = applyBatch(request)
+            hold()
+            return answer
         case .duplicate:
             _ = applyBatch(request)
             return applyBatch(request)
