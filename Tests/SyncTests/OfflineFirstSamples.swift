@@ -228,6 +228,16 @@ enum OfflineFirst {
         return refresh
     }
 
+    static func followChanges(_ notes: SyncedCollection<Note>, server: URL) async {
+        // Subscribes on each connection, then pulls; pulls at each change made elsewhere.
+        await notes.start(following: .pocketBase(at: server, collections: ["notes"]))
+    }
+
+    static func followEvents(_ notes: SyncedCollection<Note>) async {
+        let events = NotesEndpoint(path: "/events")  // a text/event-stream of the server's changes
+        await notes.start(following: .serverSentEvents(events) { event in event.event == "notes" })
+    }
+
     static func notesWithTheirState(_ mirror: SyncedCollection<Note>, store: ObjectStore) async throws -> [String] {
         let notes = try await store.context.read { tx in
             try tx.fetch(mirror.records(Query<Note>()))
@@ -318,7 +328,7 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 23)
+        #expect(blocks.count == 25)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
@@ -350,6 +360,21 @@ struct OfflineFirstSampleTests {
 
         let fetcher = await OfflineFirst.keepFresh(mirror)
         fetcher.stop()
+        await mirror.stop()
+
+        // Live changes: a note made elsewhere and announced on the event stream arrives.
+        backend.server.route(
+            "GET", "/events",
+            respond: .stream(headers: ["Content-Type": "text/event-stream"]) { writer in
+                backend.put("n2", title: "Made elsewhere")
+                _ = writer.write("event: notes\ndata: n2\n\n")
+                _ = writer.pause(.seconds(30))
+            })
+        await OfflineFirst.followEvents(mirror)
+        try await waitUntil("the note made elsewhere arrived") {
+            (try? store.context.readAndWait { tx in try tx.fetch(OfflineFirst.Note.self, id: "n2") }) != nil
+        }
+        #expect(await mirror.status.isFollowing)
         await mirror.stop()
         try await OfflineFirst.resolveConflicts(mirror, store: store)
         #expect(OfflineFirst.migration().name == "notes get a summary")

@@ -21,9 +21,10 @@ public import Persistence
 /// nothing). Each entry has its idempotency key before the first send.
 ///
 /// **Runs.** ``sync()`` sends the outbox, pulls, and sends what the pull's rebase left; two calls
-/// at once share one run. ``start()`` sends the outbox at once (writes left by an earlier
+/// at once share one run. ``start(following:)`` sends the outbox at once (writes left by an earlier
 /// launch), again after each local write, and retries failed sends on the client's backoff;
-/// run `sync()` periodically with a `PeriodicFetcher`, and on a realtime hint.
+/// given the server's ``ChangeNotifications``, it pulls at each. Otherwise run `sync()`
+/// periodically with a `PeriodicFetcher`.
 ///
 /// **Kills.** A kill at any point loses nothing and doubles nothing: a page and its cursor commit
 /// together, a write found mid-send at launch is sent again with its key, and the server
@@ -48,7 +49,7 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     let outbox: Outbox<Entity>
     /// The collection's group, once it joins one (``SyncGroup``).
     let membership = Locked<Membership?>(nil)
-    /// Whether ``start()`` started the collection's own triggers (outside a group).
+    /// Whether ``start(following:)`` started the collection's own triggers (outside a group).
     let startedAlone = Locked(false)
     /// Where the last incremental run ended, when its last page's transaction left nothing to
     /// send: the next run starts from it instead of a read, while no commit touched the sync

@@ -43,7 +43,7 @@ public struct ChangeNotifications: Sendable {
 
     /// Notifications as server-sent events (`text/event-stream`) at `endpoint`.
     ///
-    /// The stream is read as an ``EventSource`` (with `Last-Event-ID` after the first event that
+    /// The stream is read as FetchKit's `EventSource` (with `Last-Event-ID` after the first event that
     /// set an ID); every event is a change unless `announcesChange` says otherwise.
     ///
     /// ```swift

@@ -158,7 +158,7 @@ public final class SyncGroup: Sendable {
             if member.isStartedAlone {
                 throw SyncError(
                     .misuse, collection: member.collectionName,
-                    "\(member.collectionName) was started on its own (start()); its sends would race the group's. "
+                    "\(member.collectionName) was started on its own (start(following:)); its sends would race the group's. "
                         + "Make the group before starting, and start the group (or stop the collection first).")
             }
             if member.isInGroup {

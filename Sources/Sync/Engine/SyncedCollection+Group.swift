@@ -33,7 +33,7 @@ protocol GroupMember: AnyObject, Sendable {
     /// Whether the server gives the records their identities (``RemoteCollection/serverID``).
     var assignsServerIdentities: Bool { get }
     var isInGroup: Bool { get }
-    /// Whether the collection's own triggers run (``SyncedCollection/start()`` outside a group).
+    /// Whether the collection's own triggers run (``SyncedCollection/start(following:)`` outside a group).
     var isStartedAlone: Bool { get }
     /// Whether a collection of the group refers to this one's records.
     var isParentInGroup: Bool { get }
