@@ -253,6 +253,8 @@ extension EventSource.Reconnection {
 private struct NotesEvents: Endpoint {
     var baseURL: URL
     var path = "/events"
+    /// A quiet stream is not taken for broken (and reconnected) during a test however slow it runs.
+    var timeout: Duration? { .seconds(600) }
 }
 
 /// An event stream served at `path`: each connection writes what ``send(_:)`` queues, in order,

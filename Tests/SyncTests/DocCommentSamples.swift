@@ -48,6 +48,11 @@ enum DocNotes {
         }
         static func delete(_ id: String) -> NotesRequest { NotesRequest(path: "/notes/\(id)", method: .delete) }
         static let notes = URL(string: "https://notes.example.com/api/notes")!
+        static let events = NotesRequest(path: "/events")
+    }
+
+    static func followEvents(_ notes: SyncedCollection<Note>) async {
+        await notes.start(following: .serverSentEvents(NotesAPI.events) { event in event.event == "notes" })
     }
 
     static func describe() -> RemoteCollection<Note> {
@@ -158,6 +163,15 @@ enum DocPocketBase {
     static func notes(at server: URL, store: ObjectStore, client: FetchClient) throws -> SyncedCollection<Note> {
         let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \Note.updated), store: store, client: client)
         return notes
+    }
+
+    static func follow(at server: URL, store: ObjectStore, client: FetchClient) async throws {
+        let notes = try SyncedCollection(.pocketBase("notes", at: server, version: \Note.updated), store: store, client: client)
+        await notes.start(following: .pocketBase(at: server, collections: ["notes"]))
+    }
+
+    static func followLibrary(_ library: SyncGroup, at server: URL) async {
+        await library.start(following: .pocketBase(at: server, collections: library.collections))
     }
 
     static func library(at server: URL, store: ObjectStore, client: FetchClient) async throws {

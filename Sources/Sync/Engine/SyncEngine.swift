@@ -234,7 +234,7 @@ actor SyncEngine {
 
     /// Following the notifications ended for good with `error` (`nil`: the server said it has
     /// nothing more); the pushes go on.
-    func followingEnded(_ error: SyncError?) {
+    func notificationsEnded(_ error: SyncError?) {
         guard started, follower != nil else { return }
         pullRun = nil
         pullWanted = false

@@ -33,18 +33,18 @@ extension SyncRunner {
                 }
             } catch {
                 // The event source ended for good (it reconnects after a broken connection itself).
-                if error.code != .cancelled { await engine.followingEnded(ended(collection, by: error)) }
+                if error.code != .cancelled { await engine.notificationsEnded(ended(collection, by: error)) }
                 return
             }
             guard let failure = stepFailure else {
                 // The server answered 204 No Content: it has no notifications to send.
-                if !Task.isCancelled { await engine.followingEnded(nil) }
+                if !Task.isCancelled { await engine.notificationsEnded(nil) }
                 return
             }
             if failure.fetchError?.code == .cancelled { return }
             failures += 1
             guard failure.isTransient, failures < notifications.reconnection.maximumAttempts ?? Int.max else {
-                await engine.followingEnded(failure)
+                await engine.notificationsEnded(failure)
                 return
             }
             guard await wait(after: failures, notifications.reconnection, clock: client.configuration.clock) else {
