@@ -53,7 +53,8 @@ import Testing
             "an id holding NUL is ignored", "id: 1\ndata: a\n\nid: 2\u{0}3\ndata: b\n\n",
             [.init(id: "1", data: "a"), .init(id: "1", data: "b")]),
         Rule(
-            "retry counts only when it is all digits", "retry: 1500\ndata: a\n\nretry: 15x\ndata: b\n\nretry: -1\ndata: c\n\n",
+            "retry counts only when it is all digits",
+            "retry: 1500\ndata: a\n\nretry: 15x\ndata: b\n\nretry: -1\ndata: c\n\n",
             [.init(data: "a", retry: .milliseconds(1500)), .init(data: "b"), .init(data: "c")]),
         Rule("unknown fields and bare names are ignored", "foo: bar\ndata: a\nbaz\nDATA: no\n\n", [.init(data: "a")]),
         Rule("an event cut off by the end of the stream is dropped", "data: a\n\ndata: b\n", [.init(data: "a")]),
@@ -258,7 +259,9 @@ import Testing
                 return times.count
             }
             if count <= 3 { return .text("busy", status: 503) }
-            if count == 4 { return .stream(headers: ["Content-Type": "text/event-stream"]) { $0.write("data: up\n\n") } }
+            if count == 4 {
+                return .stream(headers: ["Content-Type": "text/event-stream"]) { $0.write("data: up\n\n") }
+            }
             return .status(204)
         }
         let client = FetchClient {
@@ -283,6 +286,31 @@ import Testing
         #expect(try await reader.value == ["up"])
         // 1 s, then 2 s, then 3 s (4 s capped); after a stream that delivered, 1 s again.
         #expect(arrivals.withLock { $0 } == [.zero, .seconds(1), .seconds(3), .seconds(6), .seconds(7)])
+    }
+
+    /// `opened:` runs once per connection, after the head and before the connection's first event.
+    @Test func anEventSourceSaysWhenEachConnectionOpens() async throws {
+        let server = StubServer()
+        try server.start()
+        defer { server.stop() }
+        let connections = Locked(0)
+        server.route("GET", "/feed") { _ in
+            let count = connections.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count > 2 { return .status(204) }
+            return .stream(headers: ["Content-Type": "text/event-stream"]) { $0.write("retry: 0\ndata: \(count)\n\n") }
+        }
+        let opened = Locked(0)
+        var seen: [String] = []
+        for try await event in EventSource(
+            .url(server.url("/feed")), client: FetchClient(), opened: { opened.withLock { $0 += 1 } })
+        {
+            seen.append("\(event.data) after \(opened.withLock { $0 }) opened")
+        }
+        #expect(seen == ["1 after 1 opened", "2 after 2 opened"])
+        #expect(opened.withLock { $0 } == 2)
     }
 
     @Test func anEventSourceStopsOnAStreamThatIsNotAnEventStream() async throws {

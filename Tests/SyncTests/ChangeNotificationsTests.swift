@@ -10,7 +10,7 @@ import Testing
 
 @Suite("Following the server's change notifications")
 struct ChangeNotificationsTests {
-    @Test("A started collection pulls once connected and at each notification, never applying the event's data")
+    @Test("A started collection pulls once connected and at each notification")
     func pullsAtConnectionAndNotifications() async throws {
         let fixture = try SyncFixture()
         let events = EventChannel(fixture.backend.server, path: "/events")
@@ -44,17 +44,18 @@ struct ChangeNotificationsTests {
         await mirror.start(
             following: .serverSentEvents(NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick) { event in
                 seen.append(event.data)
-                return true
+                return event.data != "end"
             })
         #expect(await eventually { fixture.backend.listRequests == 1 })
         #expect(await eventually { await mirror.status.isSyncing == false })
 
-        // The first notification's pull is held at the server until the client has read all 20.
+        // The first notification's pull is held at the server until the client has handled all
+        // 20 (events are read one after the other: the client reads "end" once the 20th is handled).
         let release = DispatchSemaphore(value: 0)
         fixture.backend.failLists(.hold { release.wait() })
         fixture.backend.put("b", title: "changed")
-        events.send((1...20).map { "data: \($0)\n\n" }.joined())
-        try await waitUntil("the client read the 20 notifications") { seen.values.count == 20 }
+        events.send((1...20).map { "data: \($0)\n\n" }.joined() + "data: end\n\n")
+        try await waitUntil("the client handled the 20 notifications") { seen.values.last == "end" }
         release.signal()
         #expect(await eventually { (try? fixture.local()["b"]?.title) == "changed" })
         #expect(await eventually { await mirror.status.isSyncing == false })
@@ -106,13 +107,18 @@ struct ChangeNotificationsTests {
                 seen.append(event.id ?? "")
                 return true
             })
+        fixture.backend.put("before", title: "announced")
         events.send("id: 7\ndata: hello\n\n")
         try await waitUntil("the client read the event") { seen.values.contains("7") }
+        #expect(await eventually { (try? fixture.local()["before"]) != nil })
+        #expect(await eventually { await mirror.status.isSyncing == false })
         let connections = events.opened
+        let lists = fixture.backend.listRequests
         // The connection breaks; a change is made while none is open, and no event announces it.
         try await events.breakConnections { fixture.backend.put("gap", title: "made while disconnected") }
         #expect(await eventually { events.opened > connections })
         #expect(await eventually { (try? fixture.local()["gap"]?.title) == "made while disconnected" })
+        #expect(fixture.backend.listRequests > lists)
         #expect(events.requests[connections].header("Last-Event-ID") == "7")
         #expect(await mirror.status.isFollowing)
         await mirror.stop()
@@ -222,6 +228,90 @@ struct ChangeNotificationsTests {
         #expect(fixture.backend.listRequests > lists)
         #expect(report.recordsApplied >= 1)
         #expect(try fixture.local()["b"]?.title == "on the server")
+        await mirror.stop()
+    }
+
+    @Test("A pull a notification starts waits out a write's backoff instead of sending it again")
+    func notificationsHonourBackoff() async throws {
+        let fixture = try SyncFixture()
+        let events = EventChannel(fixture.backend.server, path: "/events")
+        let mirror = try fixture.mirror()
+        await mirror.start(
+            following: .serverSentEvents(NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick))
+        #expect(await eventually { fixture.backend.listRequests == 1 })
+        fixture.backend.failWrites(.status(429, retryAfter: "120"))
+        try fixture.save(Note(id: "a", title: "waits"), through: mirror)
+        try await waitUntil("the write was refused for now") { fixture.backend.writeRequests == 1 }
+        #expect(await eventually { await mirror.status.nextRetry != nil })
+        for index in 1...3 {
+            let lists = fixture.backend.listRequests
+            events.send("data: \(index)\n\n")
+            try await waitUntil("notification \(index)'s pull") { fixture.backend.listRequests > lists }
+            #expect(await eventually { await mirror.status.isSyncing == false })
+        }
+        #expect(fixture.backend.writeRequests == 1)
+        // A sync() the app asks for sends it now.
+        try await mirror.sync()
+        #expect(fixture.backend.notes["a"]?.title == "waits")
+        await mirror.stop()
+    }
+
+    @Test("A subscription that fails for now, or that the app's cancelAll() cancels, is made again on a new connection")
+    func failedOrCancelledSubscriptionsReconnect() async throws {
+        let fixture = try SyncFixture()
+        let events = EventChannel(fixture.backend.server, path: "/api/realtime") { connection in
+            "event:PB_CONNECT\ndata:{\"clientId\":\"client\(connection)\"}\n\n"
+        }
+        let subscriptions = Collector<String>()
+        // The first subscription meets a 503, the second a 404 (the connection it names is gone),
+        // the third is held until the app cancels it, the fourth goes through.
+        let held = DispatchSemaphore(value: 0)
+        let answers = Locked([
+            StubResponse.status(503), .json(#"{"message":"Missing or invalid client id."}"#, status: 404),
+        ])
+        fixture.backend.server.route("POST", "/api/realtime") { request in
+            let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
+            subscriptions.append(body?["clientId"] as? String ?? "")
+            if subscriptions.values.count == 3 { held.wait() }
+            return answers.withLock { $0.isEmpty ? .status(204) : $0.removeFirst() }
+        }
+        let client = NotesAPI.client()
+        let mirror = try SyncedCollection(
+            NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
+        await mirror.start(
+            following: .pocketBase(at: fixture.backend.baseURL, collections: ["notes"], reconnection: .quick))
+        try await waitUntil("the third subscription") { subscriptions.values.count == 3 }
+        #expect(fixture.backend.listRequests == 0)
+        client.cancelAll()
+        try await waitUntil("the fourth subscription") { subscriptions.values.count == 4 }
+        held.signal()
+        #expect(subscriptions.values == ["client1", "client2", "client3", "client4"])
+        #expect(await eventually { fixture.backend.listRequests == 1 })
+        fixture.backend.put("a", title: "after the cancel")
+        events.send("event:notes/*\ndata:{}\n\n")
+        #expect(await eventually { (try? fixture.local()["a"]?.title) == "after the cancel" })
+        let status = await mirror.status
+        #expect(status.isFollowing)
+        #expect(status.followingError == nil)
+        await mirror.stop()
+    }
+
+    @Test("A start after following ended follows again")
+    func startAgainAfterTheEnd() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.server.route("GET", "/events", respondInTurn: [.status(404)])
+        let mirror = try fixture.mirror()
+        let notifications = ChangeNotifications.serverSentEvents(
+            NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick)
+        await mirror.start(following: notifications)
+        #expect(await eventually { await mirror.status.followingError != nil })
+        // The cause is fixed; the app starts the collection again.
+        let events = EventChannel(fixture.backend.server, path: "/events")
+        await mirror.start(following: notifications)
+        #expect(await eventually { events.opened == 1 })
+        let status = await mirror.status
+        #expect(status.isFollowing)
+        #expect(status.followingError == nil)
         await mirror.stop()
     }
 

@@ -61,6 +61,43 @@ public struct EventSource: AsyncSequence, Sendable {
             self.maximumDelay = maximumDelay
             self.maximumAttempts = maximumAttempts
         }
+
+        /// Waits before the next connection, on `clock`: `retry` (the server's reconnection
+        /// time) or ``delay``, doubled for each attempt after the first of `failures` that
+        /// failed in a row, up to ``maximumDelay``. After a failure the wait is never shorter
+        /// than 10 milliseconds, so a zero delay cannot spin on a server that is down.
+        ///
+        /// ```swift
+        /// try await reconnection.pause(afterFailures: failures, on: client.configuration.clock)
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - failures: how many attempts failed in a row (0 after a connection that ended
+        ///     normally).
+        ///   - retry: the server's reconnection time, when it set one.
+        ///   - clock: the clock to wait on (the client's, so a test clock drives it).
+        /// - Throws: ``FetchError`` with ``FetchError/Code-swift.struct/cancelled`` when the
+        ///   waiting task is cancelled.
+        public func pause(
+            afterFailures failures: Int, retry: Duration? = nil, on clock: any Clock<Duration>
+        )
+            async throws(FetchError)
+        {
+            var wait = retry ?? delay
+            for _ in 0..<Swift.min(Swift.max(failures - 1, 0), 30) where wait < maximumDelay { wait *= 2 }
+            wait = Swift.min(wait, maximumDelay)
+            if failures > 0 { wait = Swift.max(wait, .milliseconds(10)) }
+            guard wait > .zero else { return }
+            do {
+                try await Self.sleep(clock, for: wait)
+            } catch {
+                throw FetchError(code: .cancelled)
+            }
+        }
+
+        private static func sleep<C: Clock<Duration>>(_ clock: C, for wait: Duration) async throws {
+            try await clock.sleep(until: clock.now.advanced(by: wait), tolerance: nil)
+        }
     }
 
     private let endpoint: any Endpoint
@@ -148,7 +185,7 @@ public struct EventSource: AsyncSequence, Sendable {
                     remember()
                     close()
                     if error.code == .cancelled { throw error }
-                    guard Self.reconnects(after: error) else {
+                    guard error.isTransient else {
                         ended = true
                         throw error
                     }
@@ -185,7 +222,7 @@ public struct EventSource: AsyncSequence, Sendable {
 
         /// Counts a failed connection: rethrows an error that ends the sequence.
         private mutating func recordFailure(_ error: FetchError) throws(FetchError) {
-            if error.code == .cancelled || !Self.reconnects(after: error) {
+            if error.code == .cancelled || !error.isTransient {
                 ended = true
                 throw error
             }
@@ -211,31 +248,12 @@ public struct EventSource: AsyncSequence, Sendable {
 
         /// Waits the reconnection time, doubled for each failed attempt in a row after the first.
         private func wait() async throws(FetchError) {
-            var delay = reconnectionTime ?? source.reconnection.delay
-            for _ in 0..<Swift.min(Swift.max(failures - 1, 0), 30) where delay < source.reconnection.maximumDelay {
-                delay *= 2
-            }
-            delay = Swift.min(delay, source.reconnection.maximumDelay)
-            guard delay > .zero else { return }
-            do {
-                try await Self.sleep(source.client.configuration.clock, for: delay)
-            } catch {
-                throw FetchError(code: .cancelled)
-            }
-        }
-
-        private static func sleep<C: Clock<Duration>>(_ clock: C, for delay: Duration) async throws {
-            try await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)
+            try await source.reconnection.pause(
+                afterFailures: failures, retry: reconnectionTime, on: source.client.configuration.clock)
         }
 
         private static func checkCancellation() throws(FetchError) {
             if Task.isCancelled { throw FetchError(code: .cancelled) }
-        }
-
-        /// Whether a failure is worth another connection: the network, a timeout, or a status
-        /// that says "later" (``FetchError/isTransient``).
-        private static func reconnects(after error: FetchError) -> Bool {
-            error.isTransient
         }
     }
 }

@@ -27,7 +27,9 @@ public import Foundation
 /// ``SyncedCollection/stop()``, which closes the connection, or for good when the server answers
 /// in a way another attempt cannot change (a refused or unknown address, an answer that is not
 /// an event stream); ``SyncStatus/followingError`` then says why, and the collection's pushes
-/// and ``SyncedCollection/sync()`` go on.
+/// and ``SyncedCollection/sync()`` go on. Starting the collection again follows again. A pull a
+/// notification starts sends only the writes whose backoff has ended (a write the server asked
+/// to wait with `Retry-After` waits, however busy the collection).
 public struct ChangeNotifications: Sendable {
     /// When and how often the connection is made again after it ends (the default waits one
     /// second, doubled for each attempt that fails in a row, up to a minute).
@@ -125,6 +127,13 @@ struct PocketBaseRealtime: Sendable {
         subscribe.body = .json(Subscription(clientId: connect.clientId, subscriptions: topics))
         do {
             _ = try await client.fetch(subscribe, extracting: .data)
+        } catch  where [400, 404].contains(error.statusCode ?? 0) {
+            // "Missing or invalid client id": the connection PB_CONNECT named is gone (the server
+            // restarted between the two); a new connection names a new client.
+            throw SyncError(
+                .requestFailed, collection: collection,
+                "PocketBase no longer knows the realtime connection it just named (HTTP \(error.statusCode ?? 0) to the "
+                    + "subscription); connecting again.")
         } catch {
             throw SyncError(
                 .requestFailed, collection: collection,

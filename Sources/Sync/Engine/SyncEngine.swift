@@ -16,6 +16,9 @@ actor SyncEngine {
     private var rerun = false
     /// A change notification arrived during a run: a pulling run follows it.
     private var pullWanted = false
+    /// Whether `current` was started for a notification, or took one over: a notification's
+    /// pull cancelled by its callers is wanted again.
+    private var currentCoversNotification = false
     private var followers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
     private var started = false
     private var run: (@Sendable () async throws(SyncError) -> SyncReport)?
@@ -23,6 +26,8 @@ actor SyncEngine {
     private var pullRun: (@Sendable () async throws(SyncError) -> SyncReport)?
     /// The task that follows the server's change notifications.
     private var follower: Task<Void, Never>?
+    /// Which following the follower is, so that one stopped before it ended cannot end the next.
+    private var followerGeneration = 0
     private var wake: Task<Void, Never>?
     private var outboxToken: ObservationToken?
     /// Reads the status's counts and dates from the store.
@@ -70,6 +75,7 @@ actor SyncEngine {
             }
             current = task
             currentPulls = pulls
+            currentCoversNotification = pulls && pullWanted
             if pulls { pullWanted = false }
             (waiting, abandoned) = (0, 0)
             progressParts = [:]
@@ -86,6 +92,8 @@ actor SyncEngine {
         }
         if current == task {
             current = nil
+            // A notification's pull that its callers cancelled is still wanted.
+            if task.isCancelled, currentCoversNotification { pullWanted = true }
             let reran = finish(result)
             readTakesRetry = true
             // The counts are read again for whoever keeps them: the followers, and a started mirror's
@@ -120,10 +128,9 @@ actor SyncEngine {
             $0.lastReport = try? result.get()
         }
         guard started else { return false }
-        if pullWanted, let pullRun {
-            pullWanted = false
+        if pullWanted, pullRun != nil {
             rerun = false
-            Task { _ = try? await self.sync(pullRun) }
+            startRun(pulling: true)
             return true
         }
         guard rerun else { return false }
@@ -134,23 +141,35 @@ actor SyncEngine {
 
     /// Starts a run now, or after the one in progress.
     private func trigger() {
-        guard started, let run else { return }
+        guard started, run != nil else { return }
         if current != nil {
             rerun = true
             return
         }
-        Task { _ = try? await self.sync(pulls: false, run) }
+        startRun(pulling: false)
     }
 
     /// The server said something changed (or a connection to its notifications opened): a pull
     /// now, or one after the run in progress, however many notifications arrive meanwhile.
     func changeAnnounced() {
-        guard started, let pullRun else { return }
-        if current != nil {
-            pullWanted = true
-            return
+        guard started, pullRun != nil else { return }
+        pullWanted = true
+        if current == nil { startRun(pulling: true) }
+    }
+
+    /// Starts one of a started engine's own runs (a pull for a notification, or a push) in a
+    /// task of its own, if the engine is still started when the task begins.
+    private func startRun(pulling: Bool) {
+        Task {
+            guard let body = self.ownRun(pulling: pulling) else { return }
+            _ = try? await self.sync(pulls: pulling, body)
         }
-        Task { _ = try? await self.sync(pullRun) }
+    }
+
+    /// The started engine's run of that kind, or `nil` once stopped (or no longer following).
+    private func ownRun(pulling: Bool) -> (@Sendable () async throws(SyncError) -> SyncReport)? {
+        guard started else { return nil }
+        return pulling ? pullRun : run
     }
 
     private func scheduleWake() {
@@ -211,31 +230,36 @@ actor SyncEngine {
 
     /// Starts the triggers: `run` (a push) after each commit `observe` reports and when a
     /// backoff ends; with `follow`, a task that calls ``changeAnnounced()`` at each notification,
-    /// answered by `pullRun`. A started engine's later starts change nothing.
+    /// answered by `pullRun`. A started engine's later starts only start following, when it
+    /// does not follow (it never did, or following ended).
     func start(
         run: @escaping @Sendable () async throws(SyncError) -> SyncReport, observe: (SyncEngine) -> ObservationToken,
         pullRun: @escaping @Sendable () async throws(SyncError) -> SyncReport,
-        follow: (@Sendable (SyncEngine) async -> Void)?
+        follow: (@Sendable (SyncEngine, Int) async -> Void)?
     ) {
-        guard !started else { return }
-        started = true
-        self.run = run
-        outboxToken = observe(self)
-        if let follow {
+        if !started {
+            started = true
+            self.run = run
+            outboxToken = observe(self)
+            trigger()
+        }
+        if let follow, follower == nil {
             self.pullRun = pullRun
+            followerGeneration += 1
+            let generation = followerGeneration
             update {
                 $0.isFollowing = true
                 $0.followingError = nil
             }
-            follower = Task { await follow(self) }
+            follower = Task { await follow(self, generation) }
         }
-        trigger()
     }
 
     /// Following the notifications ended for good with `error` (`nil`: the server said it has
-    /// nothing more); the pushes go on.
-    func notificationsEnded(_ error: SyncError?) {
-        guard started, follower != nil else { return }
+    /// nothing more); the pushes go on. `generation` names the following that ended: one that
+    /// was stopped since changes nothing.
+    func notificationsEnded(_ error: SyncError?, generation: Int) {
+        guard started, follower != nil, generation == followerGeneration else { return }
         pullRun = nil
         pullWanted = false
         follower = nil

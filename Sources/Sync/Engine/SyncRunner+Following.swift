@@ -11,7 +11,8 @@ extension SyncRunner {
     /// and opens a new one after the reconnection's wait; one that cannot succeed (refused
     /// credentials, an unknown address) ends following, as a connection refused for good does.
     static func follow(
-        _ notifications: ChangeNotifications, client: FetchClient, collection: String, engine: SyncEngine
+        _ notifications: ChangeNotifications, client: FetchClient, collection: String, engine: SyncEngine,
+        generation: Int
     ) async {
         var failures = 0
         while !Task.isCancelled {
@@ -32,22 +33,34 @@ extension SyncRunner {
                     }
                 }
             } catch {
-                // The event source ended for good (it reconnects after a broken connection itself).
-                if error.code != .cancelled { await engine.notificationsEnded(ended(collection, by: error)) }
-                return
+                if Task.isCancelled { return }
+                if error.code == .cancelled {
+                    // Cancelled from elsewhere (the client's cancelAll()), not stopped: connect again.
+                    stepFailure = SyncError(
+                        .requestFailed, collection: collection,
+                        "The connection to the change notifications was cancelled.")
+                } else {
+                    // The event source ended for good (it reconnects after a broken connection itself).
+                    await engine.notificationsEnded(ended(collection, by: error), generation: generation)
+                    return
+                }
             }
+            if Task.isCancelled { return }
             guard let failure = stepFailure else {
                 // The server answered 204 No Content: it has no notifications to send.
-                if !Task.isCancelled { await engine.notificationsEnded(nil) }
+                await engine.notificationsEnded(nil, generation: generation)
                 return
             }
-            if failure.fetchError?.code == .cancelled { return }
             failures += 1
-            guard failure.isTransient, failures < notifications.reconnection.maximumAttempts ?? Int.max else {
-                await engine.notificationsEnded(failure)
+            guard failure.isTransient || failure.fetchError?.code == .cancelled,
+                failures < notifications.reconnection.maximumAttempts ?? Int.max
+            else {
+                await engine.notificationsEnded(failure, generation: generation)
                 return
             }
-            guard await wait(after: failures, notifications.reconnection, clock: client.configuration.clock) else {
+            do {
+                try await notifications.reconnection.pause(afterFailures: failures, on: client.configuration.clock)
+            } catch {
                 return
             }
         }
@@ -60,27 +73,5 @@ extension SyncRunner {
             "Following the server's change notifications stopped: \(error.localizedDescription). "
                 + "Pushes and sync() go on; start the collection again once the cause is fixed.",
             fetchError: error)
-    }
-
-    /// Waits before the next connection after `failures` failed in a row: the reconnection's
-    /// delay, doubled for each failure after the first, up to its maximum; `false` when
-    /// cancelled.
-    private static func wait(
-        after failures: Int, _ reconnection: EventSource.Reconnection, clock: any Clock<Duration>
-    )
-        async -> Bool
-    {
-        var delay = reconnection.delay
-        for _ in 0..<min(max(failures - 1, 0), 30) where delay < reconnection.maximumDelay { delay *= 2 }
-        return await sleep(clock, for: min(delay, reconnection.maximumDelay))
-    }
-
-    private static func sleep<C: Clock<Duration>>(_ clock: C, for delay: Duration) async -> Bool {
-        do {
-            try await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)
-            return true
-        } catch {
-            return false
-        }
     }
 }

@@ -52,10 +52,13 @@ final class SyncRunner: Sendable {
     {
         let names = collections
         let store = store
-        var follow: (@Sendable (SyncEngine) async -> Void)?
+        var follow: (@Sendable (SyncEngine, Int) async -> Void)?
         if let notifications {
             let name = names.joined(separator: "+")
-            follow = { engine in await Self.follow(notifications, client: client, collection: name, engine: engine) }
+            follow = { engine, generation in
+                await Self.follow(
+                    notifications, client: client, collection: name, engine: engine, generation: generation)
+            }
         }
         await engine.start(
             run: { () throws(SyncError) -> SyncReport in
@@ -73,7 +76,8 @@ final class SyncRunner: Sendable {
             },
             pullRun: { () throws(SyncError) -> SyncReport in
                 defer { withExtendedLifetime(owner) {} }
-                return try await self.runOnce(pulling: true)
+                // A pull the server's traffic starts sends only the writes whose backoff ended.
+                return try await self.runOnce(pulling: true, honouringBackoff: true)
             },
             follow: follow)
     }
@@ -119,8 +123,12 @@ final class SyncRunner: Sendable {
 
     /// One run: every member's start read, push (parents first, then once more for the parents'
     /// deletes that waited on their children), pull (parents first), the held deletes (children
-    /// first), push what the pulls' rebases left. A started runner's own runs only push.
-    func runOnce(pulling: Bool) async throws(SyncError) -> SyncReport {
+    /// first), push what the pulls' rebases left. A started runner's own runs only push, unless a
+    /// change notification asked for a pull; `honouringBackoff` (by default: for a push alone)
+    /// sends only the writes whose backoff ended.
+    func runOnce(pulling: Bool, honouringBackoff: Bool? = nil) async throws(SyncError) -> SyncReport {
+        // A run the app asked for sends every write now; a started mirror's own runs wait out backoffs.
+        let honouring = honouringBackoff ?? !pulling
         let members = current
         // The members of a group show its runs as their own.
         let shown = members.filter { $0.engine !== engine }
@@ -132,7 +140,7 @@ final class SyncRunner: Sendable {
             var starts: [String: RunStart] = [:]
             for member in members { starts[member.collectionName] = try await member.prepare() }
             failure = try await pushAll(
-                members, &report, honouringBackoff: !pulling, held: &held,
+                members, &report, honouringBackoff: honouring, held: &held,
                 waiting: starts.mapValues { Optional($0.outboxWaiting) })
             // Credentials refused (a refresh that failed): the run stops, every write kept.
             if pulling, failure?.code != .unauthorized {
@@ -148,7 +156,8 @@ final class SyncRunner: Sendable {
                 // What a pull's last page read of its outbox holds for a collection alone; in a group a
                 // later member's pull or a held delete may queue a write in an earlier one's outbox.
                 let again = try await pushAll(
-                    members, &report, honouringBackoff: false, held: &held, waiting: members.count == 1 ? waiting : [:])
+                    members, &report, honouringBackoff: honouringBackoff ?? false, held: &held,
+                    waiting: members.count == 1 ? waiting : [:])
                 failure = failure ?? again
             }
         } catch {

@@ -6,7 +6,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var collection: String
     /// Whether a sync run is in progress.
     public var isSyncing = false
-    /// How many sync runs (its own, or its group's) have ended since the mirror was made: a
+    /// How many sync runs (its own, or its group's) have ended since the mirror was made (a
+    /// started mirror's push that a `sync()` call ran after counts with that call's run): a
     /// follower that sees this grow by more than one knows that runs ended between two updates it
     /// read (a status stream keeps only the newest updates when its reader falls behind).
     public var runsFinished = 0
@@ -37,7 +38,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var isFollowing = false
     /// Why following the server's change notifications ended for good (an address the server
     /// refuses, an answer that is not an event stream), or `nil`. The pushes and
-    /// ``SyncedCollection/sync()`` go on; the next start follows again.
+    /// ``SyncedCollection/sync()`` go on; the next ``SyncedCollection/start(following:)``
+    /// follows again.
     public var followingError: SyncError?
     /// When the next retry of a write that failed on the way is due (a started mirror retries
     /// then by itself; ``SyncedCollection/sync()`` sends at once).

@@ -103,8 +103,9 @@ extension SyncedCollection {
     /// Following the notifications (``ChangeNotifications``) pulls once connected, at each
     /// notification (one pull after a run in progress, however many arrive during it), and again
     /// after each reconnection; ``SyncStatus/isFollowing`` and ``SyncStatus/followingError`` say
-    /// whether it follows. A started mirror's later starts change nothing: stop it first to
-    /// follow other notifications.
+    /// whether it follows (for a collection in a group, the group's status says it). A later
+    /// start of a started collection follows `notifications` when it does not follow now (it never
+    /// did, or following ended); to follow other notifications, stop it first.
     ///
     /// - Parameter notifications: the server's change notifications to follow, sent through the
     ///   collection's client; `nil` (the default) for none.
