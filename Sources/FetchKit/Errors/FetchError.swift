@@ -139,7 +139,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     private let storage: Storage
 
-    init(
+    /// An error with these parts (the package's other modules make them too: Sync's signed-out
+    /// account gate).
+    package init(
         code: Code, request: String? = nil, detail: String? = nil, urlErrorCode: URLError.Code? = nil,
         statusCode: Int? = nil, bodyExcerpt: String? = nil, decodingFailure: DecodingFailure? = nil,
         reportedFailure: APIFailure? = nil, timeout: Duration? = nil, retryAfter: Duration? = nil

@@ -8,8 +8,12 @@ public import Persistence
 public enum SyncSchema {
     /// The outbox (``PendingWrite``), each collection's cursor and bookkeeping, the records a walk
     /// over a whole collection has seen, the server's deletes a ``SyncGroup`` holds for its
-    /// children's pull, and which scope listed each row (``SyncScope``).
+    /// children's pull, which scope listed each row (``SyncScope``), and the account the store
+    /// belongs to (``SyncAccounts``).
     public static var entities: [any StoredEntity.Type] {
-        [PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self, SyncHeldDelete.self, SyncScopeMember.self]
+        [
+            PendingWrite.self, SyncCheckpoint.self, SyncSeenRecord.self, SyncHeldDelete.self, SyncScopeMember.self,
+            SyncAccountStamp.self,
+        ]
     }
 }

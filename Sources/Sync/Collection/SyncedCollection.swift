@@ -79,7 +79,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
                 "The keyset cursor of \(remote.name) needs ChangeFeed.version (the records' updated timestamp or "
                     + "sequence): it is what the cursor advances by.")
         }
-        if case .readBeforeWrite = remote.writes.conflictCheck.kind, remote.writes.read == nil, remote.writes.update != nil {
+        if case .readBeforeWrite = remote.writes.conflictCheck.kind, remote.writes.read == nil,
+            remote.writes.update != nil
+        {
             throw SyncError(
                 .misuse, collection: remote.name,
                 "The conflict check of \(remote.name) reads each record before updating it, but the collection has no "
@@ -92,6 +94,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.concurrency = max(1, concurrency)
         self.outbox = Outbox(remote: remote, policy: conflicts)
         self.runner = SyncRunner(collections: [remote.name], store: store)
+        // An account's store syncs with the account's client only (``SyncAccount``).
+        if let account = SyncAccount.owning(store) { try account.adopt(self, client: client) }
         // A collection the app changes: a change made around it would never reach the server. (A
         // collection without update and delete requests keeps its rows' later changes local.)
         if remote.writes.update != nil || remote.writes.delete != nil {
@@ -156,7 +160,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         let entity = try addressed(entity, stored: stored, writes: writes)
         // What a new write of the record would be: as the app says, else by the stored row.
         let creating =
-            writes.isEmpty ? (operation.map { $0 == .create } ?? (stored == nil)) : (stored == nil && writes.last?.operation != .create)
+            writes.isEmpty
+            ? (operation.map { $0 == .create } ?? (stored == nil))
+            : (stored == nil && writes.last?.operation != .create)
         // The record's JSON, encoded once: the write's payload and, when the request would send
         // exactly its keys (the REST preset's create, or its update of a record with no stored
         // row), what the operator check reads. Any other request is built to read its body (the
@@ -170,7 +176,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
             recordID)
         transaction.allowWrites(to: Entity.self)
         try transaction.upsert(
-            try outbox.save(entity, payload: payload, creating: creating, stored: stored, writes: writes, in: transaction))
+            try outbox.save(
+                entity, payload: payload, creating: creating, stored: stored, writes: writes, in: transaction))
     }
 
     /// Deletes the record locally and queues the delete for the server, in `transaction`.
@@ -204,7 +211,8 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         // (a delete that joins the last write needs none).
         let joins = writes.last?.takesNewChanges ?? false
         let known =
-            joins ? nil : try (outbox.lastKnown(writes) ?? stored).map { try addressed($0, stored: stored, writes: writes) }
+            joins
+            ? nil : try (outbox.lastKnown(writes) ?? stored).map { try addressed($0, stored: stored, writes: writes) }
         try outbox.delete(id, known: known, writes: writes, in: transaction)
         _ = try transaction.delete(Entity.self, id: id)
     }
@@ -243,7 +251,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         try withServerID(record) { key in
             if let known = stored?[keyPath: key] { return known }
             for write in writes.reversed() {
-                if let known = try write.base(as: Entity.self)?[keyPath: key] ?? write.local(as: Entity.self)?[keyPath: key] {
+                if let known = try write.base(as: Entity.self)?[keyPath: key]
+                    ?? write.local(as: Entity.self)?[keyPath: key]
+                {
                     return known
                 }
             }
@@ -321,7 +331,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         if let first = bytes.first, first == 0xFE || first == 0xFF || bytes.prefix(4).contains(0) { return true }
         var previous: UInt8 = 0
         for byte in bytes {
-            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "+") || previous == UInt8(ascii: "-") { return true }
+            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "+") || previous == UInt8(ascii: "-") {
+                return true
+            }
             if byte == UInt8(ascii: "u"), previous == UInt8(ascii: "\\") { return true }
             previous = byte
         }

@@ -234,6 +234,25 @@ enum OutboxTable {
                 where: PendingWrite.collection == collection && PendingWrite.state.isIn(notAcknowledgedStates)))
     }
 
+    // MARK: Across the store (an account's sign-out)
+
+    /// The collections the outbox holds writes of.
+    static func collections(in tx: ObjectTransaction) throws -> Set<String> {
+        Set(
+            try tx.rows("SELECT DISTINCT \"\(PendingWrite.collection.name)\" FROM \"\(PendingWrite.entityName)\"")
+                .compactMap { $0[0].textValue })
+    }
+
+    /// The records `collection`'s outbox holds writes of, in any state.
+    static func recordIDs(in collection: String, _ tx: ObjectTransaction) throws -> Set<String> {
+        Set(try tx.fetch(all(of: collection)).map(\.recordID))
+    }
+
+    /// How many writes of every collection the server has not acknowledged.
+    static func notAcknowledgedCount(in tx: ObjectTransaction) throws -> Int {
+        try tx.count(Query<PendingWrite>(where: PendingWrite.state.isIn(notAcknowledgedStates)))
+    }
+
     /// The status's counts of the outbox.
     static func count(_ collection: String, into status: inout SyncStatus, in tx: ObjectTransaction) throws {
         let outbox = PendingWrite.collection == collection

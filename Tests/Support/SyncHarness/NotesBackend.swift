@@ -63,11 +63,17 @@ public final class NotesBackend: Sendable {
         var slowTitles: [String: Duration] = [:]
         var batchesEnabled = true
         var batches = 0
+        /// The users by token, once sign-in is required (``requireSignIn(tokens:)``).
+        var tokens: [String: String]?
+        /// Who created each record, while sign-in is required.
+        var owners: [String: String] = [:]
+        /// The requests that came while sign-in was required.
+        var calls: [Call] = []
     }
 
     /// The server.
     public let server = StubServer()
-    private let state = Locked(State())
+    let state = Locked(State())
 
     /// A backend; call ``start()``.
     ///
@@ -79,13 +85,13 @@ public final class NotesBackend: Sendable {
 
     /// Starts serving on a free loopback port.
     public func start() throws {
-        server.route("GET", "/notes") { [self] request in list(request) }
-        server.route("GET", "/ids") { [self] request in identities(request) }
-        server.route("GET", "/notes/*") { [self] request in read(request) }
-        server.route("POST", "/notes") { [self] request in write(request) }
-        server.route("PATCH", "/notes/*") { [self] request in write(request) }
-        server.route("DELETE", "/notes/*") { [self] request in write(request) }
-        server.route("POST", "/batch") { [self] request in batch(request) }
+        server.route("GET", "/notes") { [self] request in signedIn(request) { list(request, as: $0) } }
+        server.route("GET", "/ids") { [self] request in signedIn(request) { identities(request, as: $0) } }
+        server.route("GET", "/notes/*") { [self] request in signedIn(request) { read(request, as: $0) } }
+        server.route("POST", "/notes") { [self] request in signedIn(request) { write(request, as: $0) } }
+        server.route("PATCH", "/notes/*") { [self] request in signedIn(request) { write(request, as: $0) } }
+        server.route("DELETE", "/notes/*") { [self] request in signedIn(request) { write(request, as: $0) } }
+        server.route("POST", "/batch") { [self] request in signedIn(request) { batch(request, as: $0) } }
         try server.start()
     }
 
@@ -145,7 +151,7 @@ public final class NotesBackend: Sendable {
 
     // MARK: Requests
 
-    private func list(_ request: RecordedRequest) -> StubResponse {
+    private func list(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let fault: Fault? = state.withLock { state in
             state.lists += 1
             return state.listFaults.isEmpty ? nil : state.listFaults.removeFirst()
@@ -168,6 +174,7 @@ public final class NotesBackend: Sendable {
             }
             if after == nil { state.oldestCursor = nil }
             let sorted = state.records.values.filter { record in
+                guard user == nil || state.owners[record.id] == user else { return false }
                 guard let after else { return true }
                 return record.updated > after || (record.updated == after && record.id > afterID)
             }.sorted { ($0.updated, $0.id) < ($1.updated, $1.id) }
@@ -179,26 +186,30 @@ public final class NotesBackend: Sendable {
         return page
     }
 
-    private func identities(_ request: RecordedRequest) -> StubResponse {
+    private func identities(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let query = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let limit = Int(query["limit"] ?? "") ?? 50
         let after = query["after"] ?? ""
         return state.withLock { state in
-            let ids = state.records.values.filter { !$0.deleted && $0.id > after }.map(\.id).sorted()
+            let ids = state.records.values.filter {
+                !$0.deleted && $0.id > after && (user == nil || state.owners[$0.id] == user)
+            }.map(\.id).sorted()
             let page = ids.prefix(limit).map { "\"\($0)\"" }.joined(separator: ",")
             return StubResponse.json(#"{"ids":[\#(page)],"hasMore":\#(ids.count > limit)}"#)
         }
     }
 
-    private func read(_ request: RecordedRequest) -> StubResponse {
+    private func read(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let id = String(request.path.dropFirst("/notes/".count))
         return state.withLock { state in
-            guard let record = state.records[id], !record.deleted else { return Self.notFound }
+            guard let record = state.records[id], !record.deleted, user == nil || state.owners[id] == user else {
+                return Self.notFound
+            }
             return StubResponse.json(Self.json(record))
         }
     }
 
-    private func write(_ request: RecordedRequest) -> StubResponse {
+    private func write(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let key = request.headers["idempotency-key"]
         let fault: Fault? = state.withLock { state in
             state.writes += 1
@@ -209,33 +220,33 @@ public final class NotesBackend: Sendable {
         case .status(let status, let retryAfter):
             return Self.status(status, retryAfter: retryAfter)
         case .dropAfterApply(let then):
-            _ = apply(request, key: key)
+            _ = apply(request, key: key, as: user)
             then?()
             return .closeWithoutAnswer
         case .dropBeforeApply(let then):
             then?()
             return .closeWithoutAnswer
         case .delay(let delay):
-            return apply(request, key: key).delayed(by: delay)
+            return apply(request, key: key, as: user).delayed(by: delay)
         case .hold(let hold):
             hold()
-            return apply(request, key: key)
+            return apply(request, key: key, as: user)
         case .holdAnswer(let hold):
-            let answer = apply(request, key: key)
+            let answer = apply(request, key: key, as: user)
             hold()
             return answer
         case .duplicate:
-            _ = apply(request, key: key)
-            return apply(request, key: key)
+            _ = apply(request, key: key, as: user)
+            return apply(request, key: key, as: user)
         case .answerAfterApply(let response):
-            _ = apply(request, key: key)
+            _ = apply(request, key: key, as: user)
             return response
         case nil:
             let fields = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String]
             if let title = fields?["title"], let delay = state.withLock({ $0.slowTitles[title] }) {
                 Thread.sleep(forTimeInterval: delay.timeInterval)
             }
-            return apply(request, key: key)
+            return apply(request, key: key, as: user)
         }
     }
 
@@ -243,7 +254,7 @@ public final class NotesBackend: Sendable {
     /// in one transaction (each once per idempotency key), answered with `[{"status","body"}]`
     /// in order; a write that fails rolls the whole batch back with `400`, naming it. The write
     /// faults apply to the batch as one request.
-    private func batch(_ request: RecordedRequest) -> StubResponse {
+    private func batch(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let fault: Fault?? = state.withLock { state in
             state.batches += 1
             guard state.batchesEnabled else { return .none }
@@ -253,31 +264,31 @@ public final class NotesBackend: Sendable {
         switch fault {
         case .status(let status, let retryAfter): return Self.status(status, retryAfter: retryAfter)
         case .dropAfterApply(let then):
-            _ = applyBatch(request)
+            _ = applyBatch(request, as: user)
             then?()
             return .closeWithoutAnswer
         case .dropBeforeApply(let then):
             then?()
             return .closeWithoutAnswer
         case .answerAfterApply(let response):
-            _ = applyBatch(request)
+            _ = applyBatch(request, as: user)
             return response
-        case .delay(let delay): return applyBatch(request).delayed(by: delay)
+        case .delay(let delay): return applyBatch(request, as: user).delayed(by: delay)
         case .hold(let hold):
             hold()
-            return applyBatch(request)
+            return applyBatch(request, as: user)
         case .holdAnswer(let hold):
-            let answer = applyBatch(request)
+            let answer = applyBatch(request, as: user)
             hold()
             return answer
         case .duplicate:
-            _ = applyBatch(request)
-            return applyBatch(request)
-        case nil: return applyBatch(request)
+            _ = applyBatch(request, as: user)
+            return applyBatch(request, as: user)
+        case nil: return applyBatch(request, as: user)
         }
     }
 
-    private func applyBatch(_ request: RecordedRequest) -> StubResponse {
+    private func applyBatch(_ request: RecordedRequest, as user: String?) -> StubResponse {
         let items =
             (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["requests"] as? [[String: Any]]
         guard let items else { return .json(#"{"message":"A batch needs requests."}"#, status: 400) }
@@ -297,7 +308,7 @@ public final class NotesBackend: Sendable {
                     if let key { trial.keyUses[key, default: 0] += 1 }
                     response = Self.perform(
                         method: item["method"] as? String ?? "", path: item["url"] as? String ?? "", body: body,
-                        in: &trial)
+                        user: user, in: &trial)
                     if let key, response.status < 500 { trial.replays[key] = response }
                 }
                 guard response.status < 400 else {
@@ -319,28 +330,33 @@ public final class NotesBackend: Sendable {
     }
 
     /// Applies a write once per idempotency key: a key seen before replays its first answer.
-    private func apply(_ request: RecordedRequest, key: String?) -> StubResponse {
+    private func apply(_ request: RecordedRequest, key: String?, as user: String?) -> StubResponse {
         state.withLock { state in
             if let key, state.honoursKeys, let replay = state.replays[key] { return replay }
             if let key { state.keyUses[key, default: 0] += 1 }
-            let response = Self.perform(request, in: &state)
+            let response = Self.perform(request, user: user, in: &state)
             if let key, response.status < 500 { state.replays[key] = response }
             return response
         }
     }
 
-    private static func perform(_ request: RecordedRequest, in state: inout State) -> StubResponse {
+    private static func perform(_ request: RecordedRequest, user: String?, in state: inout State) -> StubResponse {
         perform(
             method: request.method, path: request.path, body: request.body, ifMatch: request.header("If-Match"),
-            in: &state)
+            user: user, in: &state)
     }
 
     /// Applies one write. An `If-Match` that is not the record's `updated` (its entity tag) is
     /// answered `412 Precondition Failed`, as a server with conditional writes does.
     private static func perform(
-        method: String, path: String, body: Data, ifMatch: String? = nil, in state: inout State
+        method: String, path: String, body: Data, ifMatch: String? = nil, user: String?, in state: inout State
     ) -> StubResponse {
         let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
+        // Another user's record is not there for this one (as PocketBase's rules answer).
+        if method != "POST", let user, let owner = state.owners[String(path.dropFirst("/notes/".count))], owner != user
+        {
+            return notFound
+        }
         if let ifMatch, method != "POST", let record = state.records[String(path.dropFirst("/notes/".count))],
             !record.deleted, record.updated != ifMatch
         {
@@ -359,6 +375,7 @@ public final class NotesBackend: Sendable {
                 id: id, title: fields["title"] ?? "", body: fields["body"] ?? "", updated: stamp(state.clock),
                 deleted: false)
             state.records[id] = record
+            if let user { state.owners[id] = user }
             state.applications["create:" + record.title, default: 0] += 1
             return .json(json(record))
         case "PATCH":

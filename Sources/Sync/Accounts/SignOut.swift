@@ -1,0 +1,31 @@
+/// What a sign-out keeps of the account's data on this device (``SyncAccounts/signOut(_:)``).
+///
+/// Nothing is lost unless the app asks: ``keepEverything`` and ``keepUnsentWrites`` keep every
+/// write the server has not acknowledged, and send it when the account signs in again; only
+/// ``clear`` discards them, and its report counts what it discarded.
+public enum SignOut: Sendable, Hashable {
+    /// Keeps the account's store as it is: its rows, its cursors and its unsent writes. When the
+    /// account signs in again, it syncs on from where it stopped and sends its writes.
+    case keepEverything
+    /// Keeps the unsent writes (the outbox, with the rows they write and the rows those refer
+    /// to), and removes the rest of the synced rows and every cursor. When the account signs in
+    /// again, its writes go out and its first pull reads every record again. The store's
+    /// entities that no synced collection keeps are the app's, and stay.
+    case keepUnsentWrites
+    /// Removes the account's store and cache from the device, unsent writes included.
+    case clear
+}
+
+/// What a sign-out did (``SyncAccounts/signOut(_:)``).
+public struct SignOutReport: Sendable, Hashable {
+    /// The account that signed out.
+    public var account: String
+    /// What the sign-out kept.
+    public var choice: SignOut
+    /// The writes the server had not acknowledged (pending, being sent, rejected or in conflict):
+    /// kept for the account's return, or, after ``SignOut/clear``, discarded.
+    public var unsentWrites: Int
+    /// The synced rows removed from the store (``SignOut/keepUnsentWrites``; every row of the
+    /// store is gone after ``SignOut/clear``, and this counts none).
+    public var removedRows: Int
+}
