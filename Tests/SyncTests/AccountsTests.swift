@@ -12,7 +12,9 @@ struct LocalPin: StoredEntity {
     var id: String
     var noteID: String
     static let note = ToOne<LocalPin, Note>(Field("noteID"), onDelete: .cascade)
-    static let relations: [any Relation<LocalPin>] = [note]
+    /// Other notes the pin mentions: links that go with a note.
+    static let mentions = ManyToMany<LocalPin, Note>("mentions")
+    static let relations: [any Relation<LocalPin>] = [note, mentions]
 }
 
 /// Two users of one device against a backend where each user sees and writes only their notes.
@@ -172,7 +174,10 @@ final class AccountsFixture: Sendable {
         // An edit and a new note wait; a local pin refers to a synced note nobody edits.
         try fixture.save(
             [Note(id: "n1", title: "Edited 1"), Note(id: "n5", title: "New 5")], through: notes, in: alice)
-        try alice.store.context.persistAndWait { tx in try tx.insert(LocalPin(id: "p1", noteID: "n2")) }
+        try alice.store.context.persistAndWait { tx in
+            try tx.insert(LocalPin(id: "p1", noteID: "n2"))
+            try tx.setLinks(LocalPin.mentions, of: "p1", to: ["n3"])
+        }
 
         let out = try await fixture.accounts.signOut(.keepUnsentWrites)
         #expect(

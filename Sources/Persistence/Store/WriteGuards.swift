@@ -18,7 +18,9 @@ final class WriteGuards: Sendable {
 
     /// Throws the refusal of the first guarded entity `transaction` wrote without leave.
     func check(_ transaction: ObjectTransaction) throws {
-        guard !transaction.isMigration, !transaction.allowsEveryGuardedWrite, !transaction.written.isEmpty else { return }
+        guard !transaction.isMigration, !transaction.allowsEveryGuardedWrite, !transaction.written.isEmpty else {
+            return
+        }
         let refusals = refusals.withLock { $0 }
         guard !refusals.isEmpty else { return }
         for entity in transaction.written.sorted() where !transaction.allowed.contains(entity) {
@@ -28,6 +30,13 @@ final class WriteGuards: Sendable {
 }
 
 extension ObjectStore {
+    /// The link tables of the store's shorthand many-to-many relations: their rows are the
+    /// relations of the rows they link, not rows of their own (Sync's sign-out removes them with
+    /// the rows).
+    package var linkTables: Set<String> {
+        Set(core.schemas.values.flatMap { $0.links.map(\.table) })
+    }
+
     /// Lets only the owner of `entity` write its rows (see `WriteGuards`): a `persist` block that
     /// writes it without ``ObjectTransaction/allowWrites(to:)`` fails at commit with `refusal()`.
     package func guardWrites(to entity: any StoredEntity.Type, _ refusal: @escaping @Sendable () -> any Error) {

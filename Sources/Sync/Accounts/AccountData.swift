@@ -57,13 +57,12 @@ enum AccountData {
     }
 
     /// Removes the synced rows of `collections` (collection name and entity table) that no
-    /// write in the outbox writes and that no row left refers to, and every cursor: the next
-    /// pull of each collection reads it whole. Returns the rows removed.
+    /// write in the outbox writes and that no row left refers to (a link of a many-to-many
+    /// relation, in `linkTables`, goes with its row), and every cursor: the next pull of each
+    /// collection reads it whole. Returns the rows removed.
     static func forgetSyncedRows(
-        of collections: [(name: String, table: String)], in tx: ObjectTransaction
-    ) throws
-        -> Int
-    {
+        of collections: [(name: String, table: String)], linkTables: Set<String>, in tx: ObjectTransaction
+    ) throws -> Int {
         tx.allowEveryGuardedWrite()
         try tx.execute("CREATE TEMP TABLE IF NOT EXISTS fetchkit_kept(tbl TEXT NOT NULL, value)")
         try tx.execute("DELETE FROM temp.fetchkit_kept")
@@ -83,7 +82,7 @@ enum AccountData {
         let tables = try tx.rows(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         for row in tables {
-            guard let table = row[0].textValue else { continue }
+            guard let table = row[0].textValue, !linkTables.contains(table) else { continue }
             for key in try tx.rows(#"SELECT "table", "from", "to" FROM pragma_foreign_key_list(?)"#, [.text(table)]) {
                 guard let parent = key[0].textValue, let column = key[1].textValue else { continue }
                 referrers[parent, default: []].append((table, column, key[2].textValue))

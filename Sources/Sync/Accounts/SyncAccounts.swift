@@ -294,7 +294,8 @@ public final class SyncAccounts: Sendable {
                                 + "store before signing out keeping its unsent writes, so their rows can be told apart."
                         )
                     }
-                    removed = try AccountData.forgetSyncedRows(of: described, in: tx)
+                    removed = try AccountData.forgetSyncedRows(
+                        of: described, linkTables: account.store.linkTables, in: tx)
                 }
                 return SignOutReport(
                     account: account.id, choice: choice, unsentWrites: try OutboxTable.notAcknowledgedCount(in: tx),
