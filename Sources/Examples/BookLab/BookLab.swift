@@ -10,8 +10,8 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>]",
-        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop"],
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
+        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop", "--keep"],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -38,6 +38,13 @@ struct BookLab {
                                            refused (with the server's reason) or in conflict
               booklab changes --drop <n>   drop change <n> of that list; the book goes back to how the
                                            server last had it
+              booklab login --server <url> --token <token>
+                                           sign in as the PocketBase user the token belongs to: from then
+                                           on every command works on that user's own library, and sync
+                                           sends its changes with that user's token only
+              booklab logout [--keep all|changes|nothing]
+                                           sign out; keep the user's library for their return (all, the
+                                           default), only the changes not yet sent, or nothing
 
             options:
               --live            talk to the real Google Books API (no key needed); by default booklab
@@ -45,7 +52,8 @@ struct BookLab {
                                 (and, so that "Unreal Engine" fills ten pages, generated samples
                                 that say so)
               --store <path>    the library file (default: $XDG_DATA_HOME/booklab/booklab.sqlite,
-                                or ~/.local/share/booklab/booklab.sqlite)
+                                or ~/.local/share/booklab/booklab.sqlite); the signed-in users'
+                                libraries are kept beside it, in booklab-accounts
               --help            this text
 
             environment:
@@ -74,7 +82,7 @@ struct BookLab {
         switch command {
         case "search":
             let words = try arguments.searchWords(named: "search words", example: "\"Harry Potter\"")
-            let library = try Library(at: try program.storeURL(option: storeOption))
+            let library = try Library.open(at: try program.storeURL(option: storeOption))
             let source = try BookSource(live: live)
             defer { source.stop() }
             try await BookSearch(words: words, source: source, library: library).run()
@@ -82,7 +90,7 @@ struct BookLab {
             let isbnText = try arguments.option("--isbn")
             let number = isbnText == nil ? try arguments.integer(named: "result number") : nil
             try arguments.finish()
-            let library = try Library(at: try program.storeURL(option: storeOption))
+            let library = try Library.open(at: try program.storeURL(option: storeOption))
             let result: SearchResult
             if let isbnText {
                 result = try await lookUp(isbn: isbnText, library: library, live: live)
@@ -104,7 +112,7 @@ struct BookLab {
             }
             let find = findsWords ? try arguments.rest(named: "words to find") : nil
             try arguments.finish()
-            let library = try Library(at: try program.storeURL(option: storeOption))
+            let library = try Library.open(at: try program.storeURL(option: storeOption))
             if let author {
                 let books = try await library.books(by: author)
                 print(books.isEmpty ? "No book by \(author) in your library." : "Books by \(author):")
@@ -127,7 +135,7 @@ struct BookLab {
             } else {
                 throw UsageError("the rating must be 1 to 5 stars, not '\(starsText)'", fix: "write 1 to 5, or none")
             }
-            let library = try Library(at: try program.storeURL(option: storeOption))
+            let library = try Library.open(at: try program.storeURL(option: storeOption))
             let book = try await library.book(reference)
             Interrupts.keep("your library is unchanged")
             try await library.rate(book, stars: stars)
@@ -135,7 +143,7 @@ struct BookLab {
             print(stars.map { "Rated \($0) of 5: \(book.line)" } ?? "Rating cleared: \(book.line)")
         case "watch":
             try arguments.finish()
-            let library = try Library(at: try program.storeURL(option: storeOption), seesOtherProcesses: true)
+            let library = try Library.open(at: try program.storeURL(option: storeOption), seesOtherProcesses: true)
             try await LibraryMonitor(library: library).run()
         case "sync":
             let server = try SyncCommand.server(
@@ -143,13 +151,26 @@ struct BookLab {
             let token = try arguments.option("--token") ?? ProcessInfo.processInfo.environment["BOOKLAB_SYNC_TOKEN"]
             let follow = arguments.flag("--follow")
             try arguments.finish()
-            let library = try Library(at: try program.storeURL(option: storeOption))
-            try await SyncCommand(library: library, server: server, token: token.flatMap { $0.isEmpty ? nil : $0 })
-                .run(follow: follow)
+            let given = token.flatMap { $0.isEmpty ? nil : $0 }
+            let library = try Library.open(at: try program.storeURL(option: storeOption), token: given)
+            try await SyncCommand(library: library, server: server, token: given).run(follow: follow)
+        case "login":
+            let server = try SyncCommand.server(
+                option: try arguments.option("--server"), environment: ProcessInfo.processInfo.environment)
+            let token = try arguments.option("--token") ?? ProcessInfo.processInfo.environment["BOOKLAB_SYNC_TOKEN"]
+            try arguments.finish()
+            guard let token, !token.isEmpty else {
+                throw UsageError("login needs the user's token", fix: "write --token <token>, or set BOOKLAB_SYNC_TOKEN")
+            }
+            try await LoginCommand(storeURL: try program.storeURL(option: storeOption)).login(server: server, token: token)
+        case "logout":
+            let keep = try arguments.option("--keep") ?? "all"
+            try arguments.finish()
+            try await LoginCommand(storeURL: try program.storeURL(option: storeOption)).logout(keep: keep)
         case "changes":
             let drop = try arguments.option("--drop")
             try arguments.finish()
-            let changes = ChangesCommand(library: try Library(at: try program.storeURL(option: storeOption)))
+            let changes = ChangesCommand(library: try Library.open(at: try program.storeURL(option: storeOption)))
             if let drop {
                 guard let number = Int(drop) else {
                     throw UsageError("'\(drop)' is not a change number", fix: "write --drop <n>, as 'booklab changes' numbers them")
@@ -161,7 +182,7 @@ struct BookLab {
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
-            let library = try Library(at: try program.storeURL(option: storeOption))
+            let library = try Library.open(at: try program.storeURL(option: storeOption))
             let book = try await library.book(reference)
             if command == "show" {
                 book.detailLines.forEach { print($0) }
@@ -181,7 +202,7 @@ struct BookLab {
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch, sync or changes")
+            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch, sync, changes, login or logout")
         }
     }
 

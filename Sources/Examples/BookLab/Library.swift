@@ -15,7 +15,36 @@ struct Library: Sendable {
     /// that makes it, for the next `booklab sync` (the server's address is given only then).
     let outbox: SyncedCollection<LibraryBook>
 
-    /// Opens (or creates) the store.
+    /// The account whose library this is (`booklab login`), or `nil` for the library of no
+    /// account (the one `--store` names).
+    let account: SyncAccount?
+
+    /// The library of the account signed in with `booklab login`, else the one at `url`.
+    ///
+    /// - Parameters:
+    ///   - url: the library of no account (`--store`); the accounts' libraries are kept beside it.
+    ///   - accounts: the accounts' libraries, when the caller has them open.
+    ///   - user: the user to sign in (`booklab login`), else the one signed in.
+    ///   - token: the signed-in user's token, for a command that syncs.
+    ///   - seesOtherProcesses: whether observations also see commits of other booklab processes.
+    /// - Returns: the library.
+    /// - Throws: ``ExampleFailure`` naming the file and why it cannot be opened.
+    static func open(
+        at url: URL, in accounts: SyncAccounts? = nil, signingIn user: String? = nil, token: String? = nil,
+        seesOtherProcesses: Bool = false
+    ) throws -> Library {
+        let accounts = try accounts ?? LoginCommand.accounts(beside: url, seesOtherProcesses: seesOtherProcesses)
+        guard let id = user ?? accounts.signedIn else { return try Library(at: url, seesOtherProcesses: seesOtherProcesses) }
+        let account: SyncAccount
+        do {
+            account = try accounts.signIn(id, authenticator: LoginCommand.authenticator(token: token))
+        } catch {
+            throw ExampleFailure.store("cannot open the library of \(id)", error)
+        }
+        return try Library(store: account.store, account: account, file: url)
+    }
+
+    /// Opens (or creates) the library of no account.
     ///
     /// - Throws: ``ExampleFailure`` naming the file and why it cannot be opened (a missing
     ///   directory, a file that is not a database, a store from a newer version).
@@ -24,39 +53,53 @@ struct Library: Sendable {
     ///   - seesOtherProcesses: whether observations also see commits of other booklab processes
     ///     (checked four times a second), as `booklab watch` needs.
     init(at url: URL, seesOtherProcesses: Bool = false) throws(ExampleFailure) {
+        let store: ObjectStore
         do {
-            let entities: [any StoredEntity.Type] =
-                [LibraryBook.self, SearchResult.self, LibraryAuthor.self, SyncAccount.self] + SyncSchema.entities
-            func open(_ migrations: [Migration]) throws -> ObjectStore {
-                try ObjectStore(at: url, entities: entities) { configuration in
-                    if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
-                    configuration.migrations = migrations
-                }
-            }
-            do {
-                store = try open([])
-            } catch let error as PersistenceError
-                where (error.code == .incompatibleSchema && error.property == "isbn") || error.code == .newerSchema
-            {
-                // Only a library written while the ISBN was unique runs (and records) the migration,
-                // so any program can open a library made since with the plain entities. A library that
-                // ran it records it, and opens with it (a truly newer one fails again, as it should).
-                store = try open([Self.isbnNotUnique])
-            }
-            // A library written before authors were entities: link its books to their authors once.
-            try store.context.persistAndWait { tx in
-                let unlinked = try tx.fetch(
-                    Query<LibraryBook>(where: LibraryBook.writtenBy.count == 0 && LibraryBook.authorsField.isNotNil))
-                for book in unlinked { try Self.linkAuthors(of: book, in: tx) }
-            }
+            store = try Self.openStore(at: url, seesOtherProcesses: seesOtherProcesses)
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
+        try self.init(store: store, account: nil, file: url)
+    }
+
+    private init(store: ObjectStore, account: SyncAccount?, file url: URL) throws(ExampleFailure) {
+        self.store = store
+        self.account = account
         do {
-            outbox = try Self.mirror(of: store, server: nil, client: FetchClient())
+            outbox = try Self.mirror(of: store, server: nil, client: account?.client ?? FetchClient())
         } catch {
             throw ExampleFailure.store("cannot open the library at \(url.path)", error)
         }
+    }
+
+    /// Opens (or creates) a library's store file, bringing it up to date.
+    static func openStore(at url: URL, seesOtherProcesses: Bool) throws -> ObjectStore {
+        let entities: [any StoredEntity.Type] =
+            [LibraryBook.self, SearchResult.self, LibraryAuthor.self, SyncSignIn.self] + SyncSchema.entities
+        func open(_ migrations: [Migration]) throws -> ObjectStore {
+            try ObjectStore(at: url, entities: entities) { configuration in
+                if seesOtherProcesses { configuration.externalCommitPolling = .milliseconds(250) }
+                configuration.migrations = migrations
+            }
+        }
+        let store: ObjectStore
+        do {
+            store = try open([])
+        } catch let error as PersistenceError
+            where (error.code == .incompatibleSchema && error.property == "isbn") || error.code == .newerSchema
+        {
+            // Only a library written while the ISBN was unique runs (and records) the migration,
+            // so any program can open a library made since with the plain entities. A library that
+            // ran it records it, and opens with it (a truly newer one fails again, as it should).
+            store = try open([Self.isbnNotUnique])
+        }
+        // A library written before authors were entities: link its books to their authors once.
+        try store.context.persistAndWait { tx in
+            let unlinked = try tx.fetch(
+                Query<LibraryBook>(where: LibraryBook.writtenBy.count == 0 && LibraryBook.authorsField.isNotNil))
+            for book in unlinked { try Self.linkAuthors(of: book, in: tx) }
+        }
+        return store
     }
 
     /// Libraries written while the ISBN was a unique key: the key goes (an index takes its place),

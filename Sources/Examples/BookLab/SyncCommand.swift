@@ -39,19 +39,32 @@ struct SyncCommand {
     }
 
     /// A client for the server: the token, when given, through the client's authenticator.
-    func client() -> FetchClient {
+    static func baseClient(token: String? = nil) -> FetchClient {
         FetchClient { configuration in
             configuration.timeout = .seconds(15)
             // The outbox retries at the next sync; a couple of quick retries ride out a blip.
             configuration.retryPolicy = RetryPolicy(
                 maximumRetries: 2, baseDelay: .milliseconds(200), maximumDelay: .seconds(2))
-            if let token {
-                configuration.authenticator = TokenAuthenticator(token: token, placement: .bearer) {
-                    throw ExampleFailure(
-                        "the sync server refused the token", fix: "sign in again and pass the new token with --token")
-                }
-            }
+            if let token { configuration.authenticator = LoginCommand.authenticator(token: token) }
         }
+    }
+
+    /// The client the sync sends with: the signed-in user's (their token, their cache), or one
+    /// with the token given.
+    func client() throws -> FetchClient {
+        guard let account = library.account else { return Self.baseClient(token: token) }
+        guard let token else {
+            throw ExampleFailure(
+                "\(account.id) is signed in, so the sync needs their token",
+                fix: "pass it with --token or BOOKLAB_SYNC_TOKEN, or sign out with 'booklab logout'")
+        }
+        // The account's changes go out with the account's token only.
+        guard let user = PocketBaseToken(token)?.userID, user == account.id else {
+            throw ExampleFailure(
+                "the token is not \(account.id)'s, who is signed in",
+                fix: "pass \(account.id)'s token, or 'booklab logout' and 'booklab login' with this one")
+        }
+        return account.client
     }
 
     /// One sync: the library's unacknowledged changes go up, the server's come down.
@@ -62,7 +75,7 @@ struct SyncCommand {
     /// changed).
     func run(follow: Bool) async throws {
         let conflicts = BookSync.Conflicts()
-        let client = client()
+        let client = try client()
         if token != nil {
             try await checkToken(client)
             // Remembered before the sync: a run that then fails, or reports a refused change, has
@@ -115,7 +128,7 @@ struct SyncCommand {
     /// Stops a guest's sync of a library that last synced signed in with this server.
     private func refuseGuestOfSignedInLibrary() async throws {
         let name = serverName
-        let account = try await library.store.context.read { tx in try tx.fetch(SyncAccount.self, id: name) }
+        let account = try await library.store.context.read { tx in try tx.fetch(SyncSignIn.self, id: name) }
         guard account?.signedIn == true else { return }
         throw ExampleFailure(
             "the library synced with \(name) as a signed-in user; as a guest it would see none of its books",
@@ -124,7 +137,7 @@ struct SyncCommand {
 
     /// Remembers that this library syncs with this server signed in.
     private func rememberAccount() async throws {
-        let account = SyncAccount(id: serverName, signedIn: true)
+        let account = SyncSignIn(id: serverName, signedIn: true)
         try await library.store.context.persist { tx in try tx.upsert(account) }
     }
 
