@@ -57,7 +57,9 @@ extension PocketBaseInteropTests {
                 .pocketBase("journal", at: url, version: \JournalEntry.updated), store: account.store,
                 client: account.client)
         }
-        func save(_ entries: [JournalEntry], to journal: SyncedCollection<JournalEntry>, in account: SyncAccount)
+        func save(
+            _ entries: [JournalEntry], to journal: SyncedCollection<JournalEntry>, in account: SyncAccount
+        )
             async throws
         {
             try await account.store.context.persist { tx in for entry in entries { try journal.save(entry, in: tx) } }
@@ -72,13 +74,16 @@ extension PocketBaseInteropTests {
             return Dictionary(
                 uniqueKeysWithValues: records.compactMap { record in
                     guard let id = record["id"] as? String, let owner = record["owner"] as? String else { return nil }
-                    return (id, "\(owner == alice.id ? "alice" : owner == bob.id ? "bob" : owner): \(record["title"] ?? "")")
+                    return (
+                        id, "\(owner == alice.id ? "alice" : owner == bob.id ? "bob" : owner): \(record["title"] ?? "")"
+                    )
                 })
         }
 
         // Alice syncs one entry, then writes offline (her server unreachable): an edit, two entries.
         var signedIn = try accounts.signIn(alice.id, authenticator: TokenAuthenticator { try await alice.signIn() })
-        try await save([JournalEntry(id: "alicemonday0001", title: "Monday", owner: alice.id)],
+        try await save(
+            [JournalEntry(id: "alicemonday0001", title: "Monday", owner: alice.id)],
             to: try journal(of: signedIn, at: server.url), in: signedIn)
         try await journal(of: signedIn, at: server.url).sync()
         let offline = try journal(of: signedIn, at: try #require(URL(string: "http://127.0.0.1:1")))
@@ -96,12 +101,15 @@ extension PocketBaseInteropTests {
         let bobStart = log.all.count
         signedIn = try accounts.signIn(bob.id, authenticator: TokenAuthenticator { try await bob.signIn() })
         let bobsJournal = try journal(of: signedIn, at: server.url)
-        try await save([JournalEntry(id: "bobmonday000001", title: "Bob's Monday", owner: bob.id)], to: bobsJournal, in: signedIn)
+        try await save(
+            [JournalEntry(id: "bobmonday000001", title: "Bob's Monday", owner: bob.id)], to: bobsJournal, in: signedIn)
         try await bobsJournal.sync()
         #expect(try await titles(in: signedIn) == ["bobmonday000001": "Bob's Monday"])
         let bobsRequests = log.all.dropFirst(bobStart)
         #expect(!bobsRequests.isEmpty)
-        #expect(bobsRequests.allSatisfy { ($0.status ?? 0) < 300 }, "\(bobsRequests.map { "\($0.method) \($0.url) \($0.status ?? 0)" })")
+        #expect(
+            bobsRequests.allSatisfy { ($0.status ?? 0) < 300 },
+            "\(bobsRequests.map { "\($0.method) \($0.url) \($0.status ?? 0)" })")
         #expect(!bobsRequests.contains { $0.url.contains("alice") })
         #expect(try await onServer() == ["alicemonday0001": "alice: Monday", "bobmonday000001": "bob: Bob's Monday"])
         try await accounts.signOut(.keepEverything)

@@ -11,7 +11,9 @@ struct BookLab {
         name: "booklab",
         usage:
             "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
-        options: ["--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop", "--keep"],
+        options: [
+            "--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop", "--keep",
+        ],
         help: """
             booklab: search Google Books and keep a personal library.
 
@@ -160,9 +162,11 @@ struct BookLab {
             let token = try arguments.option("--token") ?? ProcessInfo.processInfo.environment["BOOKLAB_SYNC_TOKEN"]
             try arguments.finish()
             guard let token, !token.isEmpty else {
-                throw UsageError("login needs the user's token", fix: "write --token <token>, or set BOOKLAB_SYNC_TOKEN")
+                throw UsageError(
+                    "login needs the user's token", fix: "write --token <token>, or set BOOKLAB_SYNC_TOKEN")
             }
-            try await LoginCommand(storeURL: try program.storeURL(option: storeOption)).login(server: server, token: token)
+            try await LoginCommand(storeURL: try program.storeURL(option: storeOption)).login(
+                server: server, token: token)
         case "logout":
             let keep = try arguments.option("--keep") ?? "all"
             try arguments.finish()
@@ -173,7 +177,8 @@ struct BookLab {
             let changes = ChangesCommand(library: try Library.open(at: try program.storeURL(option: storeOption)))
             if let drop {
                 guard let number = Int(drop) else {
-                    throw UsageError("'\(drop)' is not a change number", fix: "write --drop <n>, as 'booklab changes' numbers them")
+                    throw UsageError(
+                        "'\(drop)' is not a change number", fix: "write --drop <n>, as 'booklab changes' numbers them")
                 }
                 try await changes.drop(number)
             } else {
@@ -202,7 +207,9 @@ struct BookLab {
                 printCount(await watcher.list(where: { !$0.contains { $0.id == id } }))
             }
         default:
-            throw UsageError("unknown command '\(command)'", fix: "use search, add, list, show, rate, remove, watch, sync, changes, login or logout")
+            throw UsageError(
+                "unknown command '\(command)'",
+                fix: "use search, add, list, show, rate, remove, watch, sync, changes, login or logout")
         }
     }
 

@@ -33,12 +33,16 @@ struct ChangesCommand {
         guard number >= 1, number <= changes.count else {
             throw UsageError(
                 "there is no change \(number)",
-                fix: changes.isEmpty ? "every change is synced" : "give a number from 1 to \(changes.count) ('booklab changes' lists them)")
+                fix: changes.isEmpty
+                    ? "every change is synced"
+                    : "give a number from 1 to \(changes.count) ('booklab changes' lists them)")
         }
         let write = changes[number - 1]
         try await library.outbox.discard(write)
         print("Dropped: \(Self.describe(write))")
-        print("The book is back as the sync server last had it" + (write.operation == .create ? " (not in your library)." : "."))
+        print(
+            "The book is back as the sync server last had it"
+                + (write.operation == .create ? " (not in your library)." : "."))
     }
 
     /// The library's unacknowledged changes, in the order they are sent.
@@ -51,7 +55,9 @@ struct ChangesCommand {
     static func describe(_ write: PendingWrite) -> String {
         let state: String
         switch write.state {
-        case .pending: state = write.lastError == nil ? "waiting to be sent" : "waiting to be sent again (\(write.lastError ?? ""))"
+        case .pending:
+            state =
+                write.lastError == nil ? "waiting to be sent" : "waiting to be sent again (\(write.lastError ?? ""))"
         case .sending: state = "sent; its answer was not received, so it is sent again"
         case .rejected: state = "refused by the server: \(write.reason ?? "no reason given")"
         case .conflicted: state = "in conflict with a change made elsewhere"

@@ -34,7 +34,9 @@ struct Library: Sendable {
         seesOtherProcesses: Bool = false
     ) throws -> Library {
         let accounts = try accounts ?? LoginCommand.accounts(beside: url, seesOtherProcesses: seesOtherProcesses)
-        guard let id = user ?? accounts.signedIn else { return try Library(at: url, seesOtherProcesses: seesOtherProcesses) }
+        guard let id = user ?? accounts.signedIn else {
+            return try Library(at: url, seesOtherProcesses: seesOtherProcesses)
+        }
         let account: SyncAccount
         do {
             account = try accounts.signIn(id, authenticator: LoginCommand.authenticator(token: token))

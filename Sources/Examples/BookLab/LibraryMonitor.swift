@@ -18,7 +18,8 @@ import Persistence
     func run() async throws {
         Interrupts.keep("stopped watching; your library is unchanged")
         let books = LiveValue(.query(Query<LibraryBook>(sortedBy: LibraryBook.byTitle)), in: library.store)
-        let summary = LiveValue(.value(tracking: LibraryBook.self) { tx in try Library.Summary.read(tx) }, in: library.store)
+        let summary = LiveValue(
+            .value(tracking: LibraryBook.self) { tx in try Library.Summary.read(tx) }, in: library.store)
         let (failures, failed) = AsyncStream.makeStream(of: (any Error).self)
         // Each delivery is printed in its own callback, with the list it replaces: the callbacks run
         // on the main actor, one at a time, in delivery order.

@@ -53,7 +53,7 @@ struct LoginCommand {
                 "the token is not a PocketBase sign-in token",
                 fix: "pass the token that auth-with-password answered, with --token or BOOKLAB_SYNC_TOKEN")
         }
-        let user = try await userID(server: server, token: token, collection: claims.collectionID)
+        let (user, email) = try await signedInUser(server: server, token: token, collection: claims.collectionID)
         if let signedIn = accounts.signedIn, signedIn != user {
             throw ExampleFailure(
                 "\(signedIn) is signed in on this computer", fix: "sign out first with 'booklab logout'")
@@ -63,7 +63,7 @@ struct LoginCommand {
         let summary = try await library.summary()
         let waiting = await library.outbox.status.pendingCount
         print(
-            (wasSignedIn ? "Already signed in as \(user)" : "Signed in as \(user)")
+            (wasSignedIn ? "Already signed in as " : "Signed in as ") + (email.map { "\($0) (user \(user))" } ?? user)
                 + ": booklab now keeps this user's library (\(summary.text)"
                 + (waiting > 0 ? ", \(waiting) \(waiting == 1 ? "change" : "changes") not yet sent" : "") + ").")
         print("'booklab sync' needs this user's token; 'booklab logout' signs out.")
@@ -73,7 +73,8 @@ struct LoginCommand {
     /// Signs the signed-in user out, keeping `keep` of their library on this computer.
     func logout(keep: String) async throws {
         guard let choice = Self.choices[keep] else {
-            throw UsageError("'\(keep)' is not what logout keeps", fix: "write --keep all, --keep changes or --keep nothing")
+            throw UsageError(
+                "'\(keep)' is not what logout keeps", fix: "write --keep all, --keep changes or --keep nothing")
         }
         let accounts = try Self.accounts(beside: storeURL)
         guard let user = accounts.signedIn else {
@@ -109,18 +110,22 @@ struct LoginCommand {
         print("booklab now keeps the library of no account.")
     }
 
-    /// The id of the user the token belongs to, from the server (`auth-refresh`): a token the
-    /// server does not take signs no one in.
-    private func userID(server: URL, token: String, collection: String) async throws -> String {
+    /// The id (and email, when the server shows it) of the user the token belongs to, from the
+    /// server (`auth-refresh`): a token the server does not take signs no one in.
+    private func signedInUser(server: URL, token: String, collection: String) async throws -> (String, String?) {
         struct Refreshed: Decodable {
-            struct Record: Decodable { var id: String }
+            struct Record: Decodable {
+                var id: String
+                var email: String?
+            }
             var record: Record
         }
         let client = SyncCommand.baseClient(token: token)
         let request = PocketBaseRequest(
             server: server, path: "/api/collections/\(collection)/auth-refresh", method: .post)
         do {
-            return try await client.fetch(request, extracting: .decode(Refreshed.self)).record.id
+            let record = try await client.fetch(request, extracting: .decode(Refreshed.self)).record
+            return (record.id, record.email.flatMap { $0.isEmpty ? nil : $0 })
         } catch let error where [401, 403, 404].contains(error.statusCode ?? 0) {
             throw ExampleFailure(
                 "the sync server refused the token", fix: "sign in again and pass the new token with --token")
