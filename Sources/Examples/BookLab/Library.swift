@@ -33,6 +33,12 @@ struct Library: Sendable {
         at url: URL, in accounts: SyncAccounts? = nil, signingIn user: String? = nil, token: String? = nil,
         seesOtherProcesses: Bool = false
     ) throws -> Library {
+        // No user ever signed in beside this library: nothing to open (and no folder made).
+        if accounts == nil, user == nil,
+            !FileManager.default.fileExists(atPath: LoginCommand.accountsFolder(beside: url).path)
+        {
+            return try Library(at: url, seesOtherProcesses: seesOtherProcesses)
+        }
         let accounts = try accounts ?? LoginCommand.accounts(beside: url, seesOtherProcesses: seesOtherProcesses)
         guard let id = user ?? accounts.signedIn else {
             return try Library(at: url, seesOtherProcesses: seesOtherProcesses)

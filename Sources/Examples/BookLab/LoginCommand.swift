@@ -23,10 +23,15 @@ struct LoginCommand {
     /// What `logout --keep` names.
     static let choices: [String: SignOut] = ["all": .keepEverything, "changes": .keepUnsentWrites, "nothing": .clear]
 
-    /// The accounts' libraries, in a folder beside `url` (`booklab-accounts` beside `booklab.sqlite`).
-    static func accounts(beside url: URL, seesOtherProcesses: Bool = false) throws -> SyncAccounts {
-        let folder = url.deletingLastPathComponent().appending(
+    /// The folder of the accounts' libraries beside `url` (`booklab-accounts` beside `booklab.sqlite`).
+    static func accountsFolder(beside url: URL) -> URL {
+        url.deletingLastPathComponent().appending(
             path: url.deletingPathExtension().lastPathComponent + "-accounts", directoryHint: .isDirectory)
+    }
+
+    /// The accounts' libraries, in their folder beside `url` (made if missing).
+    static func accounts(beside url: URL, seesOtherProcesses: Bool = false) throws -> SyncAccounts {
+        let folder = accountsFolder(beside: url)
         do {
             return try SyncAccounts(folder: folder, client: SyncCommand.baseClient()) { url in
                 try Library.openStore(at: url, seesOtherProcesses: seesOtherProcesses)
