@@ -16,8 +16,23 @@ import Testing
 nonisolated struct JournalEntry: StoredEntity {
     var id: String
     var title: String
-    var owner: String  // the writer's user id: PocketBase refuses any other
+    var owner: String  // the writer's user id: the server's rules refuse any other
     var updated: String?
+}
+
+func openJournal(
+    of user: String, token: String, renew: @escaping @Sendable () async throws -> String,
+    accounts: SyncAccounts, server: URL
+) throws -> SyncedCollection<JournalEntry> {
+    let account = try accounts.signIn(user, authenticator: TokenAuthenticator(token: token, refresh: renew))
+    return try SyncedCollection(
+        .pocketBase("journal", at: server, version: \JournalEntry.updated), store: account.store,
+        client: account.client)
+}
+
+func signOut(_ accounts: SyncAccounts) async throws -> String {
+    let out = try await accounts.signOut(.keepEverything)  // kept for the user's return
+    return "\(out.account) has \(out.unsentWrites ?? 0) writes to send when they sign in again"
 }
 
 /// Every request the accounts' clients finished: method, URL and status.
@@ -99,8 +114,10 @@ extension PocketBaseInteropTests {
 
         // Bob signs in on the same device and syncs: his entries only; none of Alice's writes goes.
         let bobStart = log.all.count
-        signedIn = try accounts.signIn(bob.id, authenticator: TokenAuthenticator { try await bob.signIn() })
-        let bobsJournal = try journal(of: signedIn, at: server.url)
+        let bobsJournal = try openJournal(
+            of: bob.id, token: try await bob.signIn(), renew: { try await bob.signIn() }, accounts: accounts,
+            server: server.url)
+        signedIn = try #require(accounts.current)
         try await save(
             [JournalEntry(id: "bobmonday000001", title: "Bob's Monday", owner: bob.id)], to: bobsJournal, in: signedIn)
         try await bobsJournal.sync()
@@ -112,12 +129,15 @@ extension PocketBaseInteropTests {
             "\(bobsRequests.map { "\($0.method) \($0.url) \($0.status ?? 0)" })")
         #expect(!bobsRequests.contains { $0.url.contains("alice") })
         #expect(try await onServer() == ["alicemonday0001": "alice: Monday", "bobmonday000001": "bob: Bob's Monday"])
-        try await accounts.signOut(.keepEverything)
+        #expect(try await signOut(accounts) == "\(bob.id) has 0 writes to send when they sign in again")
 
         // Alice returns: her queued writes go out with her token, and she sees only her entries.
         let aliceStart = log.all.count
-        signedIn = try accounts.signIn(alice.id, authenticator: TokenAuthenticator { try await alice.signIn() })
-        try await journal(of: signedIn, at: server.url).sync()
+        try await openJournal(
+            of: alice.id, token: try await alice.signIn(), renew: { try await alice.signIn() }, accounts: accounts,
+            server: server.url
+        ).sync()
+        signedIn = try #require(accounts.current)
         #expect(
             try await onServer() == [
                 "alicemonday0001": "alice: Monday, rainy", "alicetuesday001": "alice: Tuesday",

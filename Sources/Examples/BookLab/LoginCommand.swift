@@ -95,22 +95,25 @@ struct LoginCommand {
         } catch {
             throw ExampleFailure.store("cannot sign \(user) out", error)
         }
-        let changes = "\(report.unsentWrites) \(report.unsentWrites == 1 ? "change" : "changes")"
+        // The library was open: the count is known.
+        let unsent = report.unsentWrites ?? 0
+        let changes = "\(unsent) \(unsent == 1 ? "change" : "changes")"
         switch choice {
         case .keepEverything:
             print(
                 "Signed out of \(user). The library stays on this computer (\(summary.text)"
-                    + (report.unsentWrites > 0 ? ", \(changes) not yet sent" : "")
+                    + (unsent > 0 ? ", \(changes) not yet sent" : "")
                     + "): 'booklab login' with this user's token brings it back.")
         case .keepUnsentWrites:
             print(
-                "Signed out of \(user). Kept only the \(changes) not yet sent and the books they change; removed "
+                "Signed out of \(user). Kept the \(changes) not yet sent, with the books they change and the books "
+                    + "whose summary or cover only this computer has; removed "
                     + "\(report.removedRows) synced \(report.removedRows == 1 ? "book" : "books"). After 'booklab login', "
                     + "the next sync sends the changes and brings the rest back.")
         case .clear:
             print(
                 "Signed out of \(user) and removed the library from this computer"
-                    + (report.unsentWrites > 0 ? ", with \(changes) never sent." : "."))
+                    + (unsent > 0 ? ", with \(changes) never sent." : "."))
         }
         print("booklab now keeps the library of no account.")
     }

@@ -56,25 +56,31 @@ enum AccountData {
         return names
     }
 
-    /// Removes the synced rows of `collections` (collection name and entity table) that no
-    /// write in the outbox writes and that no row left refers to (a link of a many-to-many
-    /// relation, in `linkTables`, goes with its row), and every cursor: the next pull of each
-    /// collection reads it whole. Returns the rows removed.
-    static func forgetSyncedRows(
-        of collections: [(name: String, table: String)], linkTables: Set<String>, in tx: ObjectTransaction
-    ) throws -> Int {
+    /// A synced collection's rows as a sign-out keeping the unsent writes sees them.
+    struct Kept {
+        /// The collection's name.
+        var collection: String
+        /// Its entity's table.
+        var table: String
+        /// The identities of the rows that stay whatever refers to them: the rows the outbox
+        /// writes, the rows ``RemoteCollection/retaining`` keeps, and the rows holding a value of
+        /// a field only this device has (``RemoteCollection/keeping``).
+        var identities: [DatabaseValue]
+    }
+
+    /// Removes the synced rows that no write in the outbox writes, that the collection does not
+    /// otherwise keep, and that no row left refers to (a link of a many-to-many relation the
+    /// row's entity declares, in `linkTables`, goes with its row; a link another entity declares
+    /// keeps it, as any reference does). Every cursor starts over: the next pull of each
+    /// collection, or of each of its scopes, reads it whole. Returns the rows removed.
+    static func forgetSyncedRows(_ collections: [Kept], linkTables: Set<String>, in tx: ObjectTransaction) throws -> Int
+    {
         tx.allowEveryGuardedWrite()
         try tx.execute("CREATE TEMP TABLE IF NOT EXISTS fetchkit_kept(tbl TEXT NOT NULL, value)")
         try tx.execute("DELETE FROM temp.fetchkit_kept")
         for collection in collections {
-            for record in try OutboxTable.recordIDs(in: collection.name, tx) {
-                // The outbox keeps an identity as text; the row's key may be an integer.
-                try tx.execute(
-                    "INSERT INTO temp.fetchkit_kept VALUES (?, ?)", [.text(collection.table), .text(record)])
-                if let integer = Int64(record) {
-                    try tx.execute(
-                        "INSERT INTO temp.fetchkit_kept VALUES (?, ?)", [.text(collection.table), .integer(integer)])
-                }
+            for identity in collection.identities {
+                try tx.execute("INSERT INTO temp.fetchkit_kept VALUES (?, ?)", [.text(collection.table), identity])
             }
         }
         // Who refers to each table: (referring table, its column, the referred column).
@@ -82,9 +88,11 @@ enum AccountData {
         let tables = try tx.rows(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         for row in tables {
-            guard let table = row[0].textValue, !linkTables.contains(table) else { continue }
+            guard let table = row[0].textValue else { continue }
             for key in try tx.rows(#"SELECT "table", "from", "to" FROM pragma_foreign_key_list(?)"#, [.text(table)]) {
                 guard let parent = key[0].textValue, let column = key[1].textValue else { continue }
+                // A link's `source` is the row that declares the relation: the link is part of it.
+                if linkTables.contains(table), column == "source" { continue }
                 referrers[parent, default: []].append((table, column, key[2].textValue))
             }
         }
@@ -107,20 +115,54 @@ enum AccountData {
                         " AND NOT EXISTS (SELECT 1 FROM \(quoted(referrer.table)) AS r WHERE r.\(quoted(referrer.column)) = "
                         + "\(table).\(quoted(referrer.key ?? key)))"
                 }
-                pass += try tx.execute(sql, [.text(collection.table)])
+                let gone = try tx.rows(sql + " RETURNING \(quoted(key))", [.text(collection.table)])
+                // The scopes that listed a removed row forget it.
+                try inChunks(gone.map { $0[0].identityText }) { chunk in
+                    _ = try tx.delete(
+                        Query<SyncScopeMember>(
+                            where: SyncScopeMember.collection == collection.collection
+                                && SyncScopeMember.recordID.isIn(chunk)))
+                }
+                pass += gone.count
             }
             removed += pass
             if pass == 0 { break }
         }
         try tx.execute("DROP TABLE temp.fetchkit_kept")
-        try tx.delete(Query<SyncCheckpoint>())
-        try tx.delete(Query<SyncSeenRecord>())
-        try tx.delete(Query<SyncHeldDelete>())
-        try tx.delete(Query<SyncScopeMember>())
+        try startOver(in: tx)
         return removed
     }
 
-    private static func quoted(_ identifier: String) -> String {
+    /// Every cursor starts over; a collection pulled by scopes keeps its scopes (a scope it left
+    /// goes).
+    private static func startOver(in tx: ObjectTransaction) throws {
+        for var checkpoint in try tx.fetch(Query<SyncCheckpoint>()) {
+            let keepsScopes = checkpoint.scope == nil ? checkpoint.scoped == true : checkpoint.retired != true
+            guard keepsScopes else {
+                _ = try tx.delete(SyncCheckpoint.self, id: checkpoint.id)
+                continue
+            }
+            checkpoint.cursor = nil
+            checkpoint.walk = nil
+            checkpoint.lastPull = nil
+            checkpoint.lastReconcile = nil
+            checkpoint.unkept = nil
+            checkpoint.retired = nil
+            try tx.upsert(checkpoint)
+        }
+        try tx.delete(Query<SyncSeenRecord>())
+        try tx.delete(Query<SyncHeldDelete>())
+    }
+
+    private static func inChunks(_ values: [String], _ body: ([String]) throws -> Void) throws {
+        var start = 0
+        while start < values.count {
+            try body(Array(values[start..<min(start + 500, values.count)]))
+            start += 500
+        }
+    }
+
+    static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -7,10 +7,13 @@ public enum SignOut: Sendable, Hashable {
     /// Keeps the account's store as it is: its rows, its cursors and its unsent writes. When the
     /// account signs in again, it syncs on from where it stopped and sends its writes.
     case keepEverything
-    /// Keeps the unsent writes (the outbox, with the rows they write and the rows those refer
-    /// to), and removes the rest of the synced rows and every cursor. When the account signs in
-    /// again, its writes go out and its first pull reads every record again. The store's
-    /// entities that no synced collection keeps are the app's, and stay.
+    /// Keeps the unsent writes (the outbox, with the rows they write), the rows
+    /// ``RemoteCollection/retaining`` keeps, and every row a kept row refers to or that the app's
+    /// own rows refer to (through declared relations); removes the rest of the synced rows, and
+    /// starts every cursor over. When the account signs in again, its writes go out and its
+    /// first pull reads every record again (a collection pulled by scopes keeps its scopes). The
+    /// store's entities that no synced collection keeps are the app's, and stay; so does every row
+    /// that holds a value of a field only this device has (``RemoteCollection/keeping``).
     case keepUnsentWrites
     /// Removes the account's store and cache from the device, unsent writes included.
     case clear
@@ -23,8 +26,10 @@ public struct SignOutReport: Sendable, Hashable {
     /// What the sign-out kept.
     public var choice: SignOut
     /// The writes the server had not acknowledged (pending, being sent, rejected or in conflict):
-    /// kept for the account's return, or, after ``SignOut/clear``, discarded.
-    public var unsentWrites: Int
+    /// kept for the account's return, or, after ``SignOut/clear``, discarded; `nil` when a clear
+    /// of an account an earlier launch signed in could not open its store to count them (it
+    /// removes the store all the same).
+    public var unsentWrites: Int?
     /// The synced rows removed from the store (``SignOut/keepUnsentWrites``; every row of the
     /// store is gone after ``SignOut/clear``, and this counts none).
     public var removedRows: Int

@@ -30,8 +30,9 @@ public final class SyncAccount: Sendable, CustomStringConvertible {
     /// The account's folder (its store and cache).
     let folder: URL
     let gate: AccountGate
-    /// The synced collections made on the store, held without owning them.
-    private let members = Locked<[Member]>([])
+    /// The synced collections made on the store, held without owning them, and whether a
+    /// sign-out took them (none is taken after).
+    private let members = Locked<(list: [Member], closed: Bool)>(([], false))
 
     private struct Member: Sendable {
         weak var collection: (any AccountMember)?
@@ -78,7 +79,7 @@ public final class SyncAccount: Sendable, CustomStringConvertible {
     }
 
     /// Takes a collection made on the account's store: refused when it sends with another client
-    /// (its writes would go with other credentials), or once the account signed out.
+    /// (its writes would go with other credentials), or once the account's sign-out began.
     func adopt(_ collection: some AccountMember, client: FetchClient) throws(SyncError) {
         guard client === self.client else {
             throw SyncError(
@@ -86,43 +87,71 @@ public final class SyncAccount: Sendable, CustomStringConvertible {
                 "The store of \(collection.collectionName) is the store of the account \(id): sync it with that account's "
                     + "client (SyncAccount.client), so its writes go only with the account's credentials.")
         }
-        guard isSignedIn else {
+        let adopted = members.withLock { members in
+            guard !members.closed else { return false }
+            members.list.removeAll { $0.collection == nil }
+            members.list.append(Member(collection: collection))
+            return true
+        }
+        guard adopted else {
             throw SyncError(
                 .misuse, collection: collection.collectionName,
                 "The account \(id) signed out: make its collections after it signs in again.")
-        }
-        members.withLock { members in
-            members.removeAll { $0.collection == nil }
-            members.append(Member(collection: collection))
         }
     }
 
     /// The synced collections made on the store that are still alive.
     var collections: [any AccountMember] {
-        members.withLock { $0.compactMap(\.collection) }
+        members.withLock { $0.list.compactMap(\.collection) }
+    }
+
+    /// The collections, for a sign-out: none is adopted after (`closing`), or again (after a
+    /// sign-out that failed, `false`).
+    func collections(closing: Bool) -> [any AccountMember] {
+        members.withLock { members in
+            members.closed = closing
+            return members.list.compactMap(\.collection)
+        }
     }
 }
 
 /// A synced collection as its account sees it.
 protocol AccountMember: AnyObject, Sendable {
     var collectionName: String { get }
-    /// The entity's table.
-    var entityName: String { get }
-    /// Stops its triggers (its group's) and waits for the run in progress to end.
-    func stopForSignOut() async
+    /// Stops its triggers (its group's).
+    func stop() async
+    /// Waits for its run in progress (its group's) to end.
+    func idleForSignOut() async
+    /// What a sign-out keeping the unsent writes keeps of its rows.
+    func keptAtSignOut(in tx: ObjectTransaction) throws -> AccountData.Kept
 }
 
 extension SyncedCollection: AccountMember {
-    func stopForSignOut() async {
-        await stop()
+    func idleForSignOut() async {
         if let group { await group.runner.idle() }
         await runner.idle()
+    }
+
+    func keptAtSignOut(in tx: ObjectTransaction) throws -> AccountData.Kept {
+        var kept = try outbox.identitiesWithWrites(in: tx).map(\.databaseValue)
+        if let filter = remote.retaining {
+            kept += try tx.fetch(Query<Entity>(where: filter)).map(\.id.databaseValue)
+        }
+        // A row holding a value of a field only this device has (RemoteCollection.keeping) keeps it.
+        if !remote.keeping.isEmpty {
+            let held = remote.keeping.map { "\(AccountData.quoted($0.property)) IS NOT NULL" }.joined(separator: " OR ")
+            kept += try tx.rows(
+                "SELECT \(AccountData.quoted(Entity.idField.name)) FROM \(AccountData.quoted(Entity.entityName)) WHERE \(held)"
+            ).map { $0[0] }
+        }
+        return AccountData.Kept(collection: remote.name, table: Entity.entityName, identities: kept)
     }
 }
 
 /// The first adapter of an account's client: once the account signs out, every request its
-/// client would still send fails with ``FetchError/Code-swift.struct/cancelled``, before a byte
-/// leaves.
+/// client would still send fails with ``FetchError/Code-swift.struct/authenticationFailed``
+/// before a byte leaves (Sync keeps the write queued and ends following, as for credentials that
+/// cannot be renewed).
 final class AccountGate: RequestAdapter {
     private let open = Locked(true)
     private let account: String
@@ -140,7 +169,7 @@ final class AccountGate: RequestAdapter {
     func adapt(_ request: URLRequest) throws(FetchError) -> URLRequest {
         guard isOpen else {
             throw FetchError(
-                code: .cancelled,
+                code: .authenticationFailed,
                 detail: "the account \(account) signed out, so its client sends nothing more; sign in again to sync it")
         }
         return request

@@ -127,14 +127,14 @@ public final class SyncAccounts: Sendable {
         let refusal: String? = state.withLock { state in
             switch state {
             case .idle:
-                if let other = signedIn, other != id {
+                if let other = signedIn, !other.utf8.elementsEqual(id.utf8) {
                     return "The account \(other) signed in on this device and never signed out: sign it out first "
                         + "(signOut(_:)), choosing what to keep of its data, then sign \(id) in."
                 }
                 state = .signingIn
                 return nil
             case .open(let account):
-                return account.id == id
+                return account.id.utf8.elementsEqual(id.utf8)
                     ? "The account \(id) is signed in already: use SyncAccounts.current."
                     : "The account \(account.id) is signed in: sign it out first (signOut(_:)), choosing what to keep of "
                         + "its data, then sign \(id) in."
@@ -188,20 +188,30 @@ public final class SyncAccounts: Sendable {
             }
         }
         guard let account = try taken.get() else { return try signOutEarlierLaunch(choice) }
-        account.gate.close()
-        account.client.cancelAll()
-        let report: SignOutReport
+        // What the choice needs is checked before anything stops: a refused sign-out changes nothing.
         do throws(SyncError) {
-            for collection in account.collections { await collection.stopForSignOut() }
-            report = try await Self.apply(choice, to: account)
+            if choice == .keepUnsentWrites { try await Self.checkDescribed(account) }
         } catch {
-            // Nothing was removed: the account stays signed in (its collections stay stopped).
-            account.gate.reopen()
             state.withLock { $0 = .open(account) }
             throw error
         }
-        account.unregister()
+        let collections = account.collections(closing: true)
+        account.gate.close()
+        account.client.cancelAll()
+        for collection in collections { await collection.stop() }
+        for collection in collections { await collection.idleForSignOut() }
+        let report: SignOutReport
+        do throws(SyncError) {
+            report = try await Self.apply(choice, to: account, collections)
+        } catch {
+            // Nothing was removed: the account stays signed in, its collections stopped.
+            account.gate.reopen()
+            _ = account.collections(closing: false)
+            state.withLock { $0 = .open(account) }
+            throw error
+        }
         account.store.close()
+        account.unregister()
         defer { state.withLock { $0 = .idle } }
         // A removal that fails leaves the account signed in as by an earlier launch: a later
         // sign-out clears it.
@@ -246,7 +256,7 @@ public final class SyncAccounts: Sendable {
                 try tx.insert(SyncAccountStamp(id: id))
                 return nil
             }
-            if let owner, owner != id {
+            if let owner, !owner.utf8.elementsEqual(id.utf8) {
                 store.close()
                 throw SyncError(
                     .misuse, collection: "",
@@ -278,24 +288,39 @@ public final class SyncAccounts: Sendable {
         }
     }
 
+    /// Refuses a sign-out keeping the unsent writes while the store holds a collection that no
+    /// live collection of the account describes: its rows could not be told apart.
+    private static func checkDescribed(_ account: SyncAccount) async throws(SyncError) {
+        let described = Set(account.collections.map(\.collectionName))
+        let missing: Set<String>
+        do {
+            missing = try await account.store.context.read { tx in
+                try AccountData.collectionNames(in: tx).subtracting(described)
+            }
+        } catch {
+            throw SyncError(
+                .storeFailed, collection: "", "The store of \(account.id) could not be read to sign it out: \(error)",
+                persistenceError: error as? PersistenceError)
+        }
+        guard missing.isEmpty else {
+            throw SyncError(
+                .misuse, collection: missing.sorted()[0],
+                "The store of \(account.id) holds the collections \(missing.sorted().joined(separator: ", ")), which no "
+                    + "synced collection of the account describes now: make them on the account's store before signing "
+                    + "out keeping its unsent writes, so their rows can be told apart. Nothing was changed.")
+        }
+    }
+
     /// Applies `choice` to a signed-out account's open store.
-    private static func apply(_ choice: SignOut, to account: SyncAccount) async throws(SyncError) -> SignOutReport {
-        let described = account.collections.map { (name: $0.collectionName, table: $0.entityName) }
+    private static func apply(
+        _ choice: SignOut, to account: SyncAccount, _ collections: [any AccountMember]
+    ) async throws(SyncError) -> SignOutReport {
         do {
             return try await account.store.context.persist { tx in
                 var removed = 0
                 if choice == .keepUnsentWrites {
-                    let missing = try AccountData.collectionNames(in: tx).subtracting(described.map(\.name))
-                    guard missing.isEmpty else {
-                        throw SyncError(
-                            .misuse, collection: missing.sorted()[0],
-                            "The store of \(account.id) holds the collections \(missing.sorted().joined(separator: ", ")), "
-                                + "which no synced collection of the account describes now: make them on the account's "
-                                + "store before signing out keeping its unsent writes, so their rows can be told apart."
-                        )
-                    }
-                    removed = try AccountData.forgetSyncedRows(
-                        of: described, linkTables: account.store.linkTables, in: tx)
+                    let kept = try collections.map { try $0.keptAtSignOut(in: tx) }
+                    removed = try AccountData.forgetSyncedRows(kept, linkTables: account.store.linkTables, in: tx)
                 }
                 return SignOutReport(
                     account: account.id, choice: choice, unsentWrites: try OutboxTable.notAcknowledgedCount(in: tx),
@@ -327,20 +352,14 @@ public final class SyncAccounts: Sendable {
         case .clear:
             let folder = accountFolder(id)
             let storeURL = folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
-            if FileManager.default.fileExists(atPath: storeURL.path) {
-                do {
-                    let store = try openStore(storeURL)
+            // Counted when the store opens; removed whether or not it does (a store that cannot open
+            // is no reason to keep what the app asked to clear).
+            report.unsentWrites =
+                FileManager.default.fileExists(atPath: storeURL.path)
+                ? (try? openStore(storeURL)).flatMap { store in
                     defer { store.close() }
-                    report.unsentWrites = try store.context.readAndWait { tx in
-                        try OutboxTable.notAcknowledgedCount(in: tx)
-                    }
-                } catch {
-                    throw SyncError(
-                        .storeFailed, collection: "",
-                        "The store of \(id) could not be read to count its unsent writes before clearing: \(error)",
-                        persistenceError: error as? PersistenceError)
-                }
-            }
+                    return try? store.context.readAndWait { tx in try OutboxTable.notAcknowledgedCount(in: tx) }
+                } : 0
             let removal = try remove(folder, of: id)
             forgetSignIn()
             removal()

@@ -44,6 +44,11 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         return Set(try tx.fetch(Query<PendingWrite>(where: filter)).map(\.recordID))
     }
 
+    /// The identities of the records the outbox holds writes of, in any state.
+    func identitiesWithWrites(in tx: ObjectTransaction) throws -> [Entity.ID] {
+        try tx.fetch(OutboxTable.all(of: name)).map { try SyncJSON.decode(Entity.ID.self, from: $0.identity) }
+    }
+
     /// The first unsent write queued under another schema version than the collection's.
     func firstOutdated(in tx: ObjectTransaction) throws -> PendingWrite? {
         try tx.first(
@@ -241,11 +246,6 @@ enum OutboxTable {
         Set(
             try tx.rows("SELECT DISTINCT \"\(PendingWrite.collection.name)\" FROM \"\(PendingWrite.entityName)\"")
                 .compactMap { $0[0].textValue })
-    }
-
-    /// The records `collection`'s outbox holds writes of, in any state.
-    static func recordIDs(in collection: String, _ tx: ObjectTransaction) throws -> Set<String> {
-        Set(try tx.fetch(all(of: collection)).map(\.recordID))
     }
 
     /// How many writes of every collection the server has not acknowledged.
