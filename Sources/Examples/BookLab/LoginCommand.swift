@@ -106,8 +106,8 @@ struct LoginCommand {
                     + "): 'booklab login' with this user's token brings it back.")
         case .keepUnsentWrites:
             print(
-                "Signed out of \(user). Kept the \(changes) not yet sent, with the books they change and the books "
-                    + "whose summary or cover only this computer has; removed "
+                "Signed out of \(user). Kept the \(changes) not yet sent, with the books \(unsent == 1 ? "it changes" : "they change") "
+                    + "and the books whose summary or cover only this computer has; removed "
                     + "\(report.removedRows) synced \(report.removedRows == 1 ? "book" : "books"). After 'booklab login', "
                     + "the next sync sends the changes and brings the rest back.")
         case .clear:
