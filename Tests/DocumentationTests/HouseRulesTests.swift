@@ -75,7 +75,9 @@ import Testing
         let root = Repository.root.appendingPathComponent("Sources/Sync")
         let files = try Self.swiftFiles(under: "Sources/Sync")
         #expect(files.count > 40, "found \(files.count) files")
-        let concerns: Set = ["Collection", "Conflicts", "Description", "Engine", "Outbox", "Pull", "Push", "Support"]
+        let concerns: Set = [
+            "Accounts", "Collection", "Conflicts", "Description", "Engine", "Outbox", "Pull", "Push", "Support",
+        ]
         for file in files {
             let path = file.path.replacingOccurrences(of: root.path + "/", with: "")
             let folder = path.split(separator: "/").first.map(String.init) ?? ""
@@ -98,7 +100,9 @@ import Testing
             ("run loop", "func runOnce("), ("start", "engine.start("), ("status relay", "engine.follow"),
         ] {
             let count = sources.reduce(0) { $0 + $1.components(separatedBy: marker).count - 1 }
-            #expect(count == 1, "Sync writes its \(what) \(count) times (`\(marker)`); a collection alone is a group of one")
+            #expect(
+                count == 1, "Sync writes its \(what) \(count) times (`\(marker)`); a collection alone is a group of one"
+            )
         }
     }
 

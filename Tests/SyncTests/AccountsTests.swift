@@ -309,6 +309,44 @@ final class AccountsFixture: Sendable {
         try await fixture.accounts.signOut(.keepEverything)
     }
 
+    @Test func aSavedAccountIsRemovedWithoutSigningInAndAnAccountsClientSyncsItsStoreOnly() async throws {
+        let fixture = try AccountsFixture()
+        let alice = try fixture.signIn("alice")
+        // Alice's client sends Alice's writes only: not another store's.
+        let other = try ObjectStore.inMemory(entities: [Note.self] + SyncSchema.entities)
+        defer { other.close() }
+        let refused = #expect(throws: SyncError.self) {
+            try SyncedCollection(NotesAPI.collection(at: fixture.backend.baseURL), store: other, client: alice.client)
+        }
+        #expect(refused?.code == .misuse)
+        let notes = try fixture.notes(of: alice)
+        try fixture.save([Note(id: "a1", title: "Draft")], through: notes, in: alice)
+        try await fixture.accounts.signOut(.keepEverything)
+
+        _ = try fixture.signIn("bob")
+        #expect(throws: SyncError.self) { try fixture.accounts.removeSavedAccount("bob") }
+        #expect(try fixture.accounts.removeSavedAccount("alice") == 1)
+        #expect(fixture.accounts.savedAccounts == ["bob"])
+        try await fixture.accounts.signOut(.clear)
+        #expect(fixture.accounts.savedAccounts.isEmpty)
+    }
+
+    @Test func clearingAnEarlierLaunchsAccountWhoseStoreCannotOpenRemovesItAnyway() async throws {
+        let fixture = try AccountsFixture()
+        let alice = try fixture.signIn("alice")
+        let file = try #require(alice.store.url)
+        alice.store.close()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        try Data("not a database any more".utf8).write(to: file)
+
+        let nextLaunch = try AccountsFixture.accounts(in: fixture.folder.url)
+        #expect(throws: SyncError.self) { try fixture.signIn("alice", in: nextLaunch) }
+        let out = try await nextLaunch.signOut(.clear)
+        #expect(out.account == "alice" && out.unsentWrites == nil)
+        #expect(nextLaunch.signedIn == nil)
+        #expect(nextLaunch.savedAccounts.isEmpty)
+    }
+
     @Test func everyIdentityHasAFolderOfItsOwn() async throws {
         let fixture = try AccountsFixture()
         let identities = ["Alice", "alice", "../alice", "a/b", "a%41", "ünïcode 🙂", String(repeating: "x", count: 80)]

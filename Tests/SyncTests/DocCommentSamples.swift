@@ -250,6 +250,20 @@ enum DocLibrary {
         return ratings
     }()
 
+    static func accounts(
+        appSupport: URL, client: FetchClient, remote: RemoteCollection<Book>, userID: String, token: String,
+        renew: @escaping @Sendable () async throws -> String
+    ) async throws {
+        let accounts = try SyncAccounts(folder: appSupport, client: client) { url in
+            try ObjectStore(at: url, entities: [Book.self] + SyncSchema.entities)
+        }
+        let alice = try accounts.signIn(userID, authenticator: TokenAuthenticator(token: token) { try await renew() })
+        let books = try SyncedCollection(remote, store: alice.store, client: alice.client)
+        // …
+        try await accounts.signOut(.keepEverything)   // Alice's unsent writes wait for her return
+        _ = books
+    }
+
     static func mine(_ shelves: SyncedCollection<Shelf>, userID: String) async throws {
         try await shelves.scope(to: [SyncScope("mine", parameters: ["owner": userID])])
         try await shelves.sync()  // lists my shelves from the start, then prunes the others

@@ -25,7 +25,9 @@ public final class SyncAccount: Sendable, CustomStringConvertible {
     public let store: ObjectStore
     /// The app's client with the account's authenticator, its own HTTP cache (an answer cached
     /// for one account is never served to another) and a gate that refuses every request once
-    /// the account signed out.
+    /// the account signed out. Its transport is the app's client's: keep that one without
+    /// cookies or stored credentials (FetchKit's default session has none), so nothing of one
+    /// account's travels with another's requests.
     public let client: FetchClient
     /// The account's folder (its store and cache).
     let folder: URL
@@ -64,6 +66,11 @@ public final class SyncAccount: Sendable, CustomStringConvertible {
     /// The account `store` belongs to, while it is signed in.
     static func owning(_ store: ObjectStore) -> SyncAccount? {
         byStore.withLock { $0[ObjectIdentifier(store)]?.account }
+    }
+
+    /// The signed-in account whose client `client` is.
+    static func using(_ client: FetchClient) -> SyncAccount? {
+        byStore.withLock { accounts in accounts.values.lazy.compactMap(\.account).first { $0.client === client } }
     }
 
     /// Makes the account the owner of its store.

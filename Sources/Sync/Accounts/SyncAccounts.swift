@@ -221,6 +221,37 @@ public final class SyncAccounts: Sendable {
         return report
     }
 
+    /// Removes what this device keeps of an account that is not signed in (its store and cache):
+    /// "remove this account from this device", for an account that signed out keeping some.
+    ///
+    /// - Parameter id: the account, one of ``savedAccounts``.
+    /// - Returns: the writes the server had not acknowledged that went with it; `nil` when its
+    ///   store could not be opened to count them (it is removed all the same).
+    /// - Throws: ``SyncError``: ``SyncError/Code-swift.struct/misuse`` for the signed-in account
+    ///   (sign it out with ``SignOut/clear``) or during a sign-in or sign-out;
+    ///   ``SyncError/Code-swift.struct/storeFailed`` when its folder cannot be removed.
+    @discardableResult
+    public func removeSavedAccount(_ id: String) throws(SyncError) -> Int? {
+        let busy: Bool = state.withLock { state in
+            switch state {
+            case .idle, .open: return false
+            case .signingIn, .signingOut: return true
+            }
+        }
+        let signedIn = current?.id ?? self.signedIn
+        guard !busy, signedIn.map({ !$0.utf8.elementsEqual(id.utf8) }) ?? true else {
+            throw SyncError(
+                .misuse, collection: "",
+                busy
+                    ? "A sign-in or sign-out is in progress: wait for it, then remove \(id)."
+                    : "\(id) is signed in: sign it out with SignOut.clear to remove its data.")
+        }
+        let folder = accountFolder(id)
+        let unsent = unsentWrites(in: folder.appending(path: "store.sqlite", directoryHint: .notDirectory))
+        try remove(folder, of: id)()
+        return unsent
+    }
+
     // MARK: Internals
 
     private var accountsFolder: URL { folder.appending(path: "accounts", directoryHint: .isDirectory) }
@@ -352,14 +383,7 @@ public final class SyncAccounts: Sendable {
         case .clear:
             let folder = accountFolder(id)
             let storeURL = folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
-            // Counted when the store opens; removed whether or not it does (a store that cannot open
-            // is no reason to keep what the app asked to clear).
-            report.unsentWrites =
-                FileManager.default.fileExists(atPath: storeURL.path)
-                ? (try? openStore(storeURL)).flatMap { store in
-                    defer { store.close() }
-                    return try? store.context.readAndWait { tx in try OutboxTable.notAcknowledgedCount(in: tx) }
-                } : 0
+            report.unsentWrites = unsentWrites(in: storeURL)
             let removal = try remove(folder, of: id)
             forgetSignIn()
             removal()
@@ -367,6 +391,17 @@ public final class SyncAccounts: Sendable {
         }
         forgetSignIn()
         return report
+    }
+
+    /// The writes of the store at `url` the server has not acknowledged: counted when the store
+    /// opens, `nil` when it does not (a store that cannot open is no reason to keep what the app
+    /// asked to remove).
+    private func unsentWrites(in url: URL) -> Int? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
+        return (try? openStore(url)).flatMap { store in
+            defer { store.close() }
+            return try? store.context.readAndWait { tx in try OutboxTable.notAcknowledgedCount(in: tx) }
+        }
     }
 
     /// Moves an account's folder out of the accounts at once (a kill after it leaves no half

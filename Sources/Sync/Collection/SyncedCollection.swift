@@ -94,8 +94,16 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
         self.concurrency = max(1, concurrency)
         self.outbox = Outbox(remote: remote, policy: conflicts)
         self.runner = SyncRunner(collections: [remote.name], store: store)
-        // An account's store syncs with the account's client only (``SyncAccount``).
-        if let account = SyncAccount.owning(store) { try account.adopt(self, client: client) }
+        // An account's store syncs with the account's client only, and its client syncs its store
+        // only (``SyncAccount``).
+        if let account = SyncAccount.owning(store) {
+            try account.adopt(self, client: client)
+        } else if let account = SyncAccount.using(client) {
+            throw SyncError(
+                .misuse, collection: remote.name,
+                "The client of the account \(account.id) sends that account's writes only: make \(remote.name) on "
+                    + "its store (SyncAccount.store), or give it a client of its own.")
+        }
         // A collection the app changes: a change made around it would never reach the server. (A
         // collection without update and delete requests keeps its rows' later changes local.)
         if remote.writes.update != nil || remote.writes.delete != nil {
