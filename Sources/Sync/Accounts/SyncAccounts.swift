@@ -28,8 +28,10 @@ public import Persistence
 /// - **Sign-out.** The app chooses what stays (``SignOut``): everything, the unsent writes only,
 ///   or nothing. Nothing is lost unless the app chooses ``SignOut/clear``.
 /// - **Files.** `folder` holds a folder per account (its store, `store.sqlite`, and its HTTP cache)
-///   and the name of the signed-in account; no token is ever written. One process at a time
-///   uses a folder (a command-line tool's commands one after another, as booklab's).
+///   and the name of the signed-in account; no token is ever written. Processes that share a
+///   folder (a command-line tool's, as booklab's) see the signed-in account at their next
+///   sign-in; a sign-out stops only its own process's collections (another process that has the
+///   store open keeps it until it ends).
 public final class SyncAccounts: Sendable {
     /// The folder that holds the accounts' stores.
     public let folder: URL
