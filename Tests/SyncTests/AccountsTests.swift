@@ -347,6 +347,28 @@ final class AccountsFixture: Sendable {
         #expect(nextLaunch.savedAccounts.isEmpty)
     }
 
+    @Test func aSignOutStopsTheAccountsFollowingGroupAndClosesItsConnection() async throws {
+        let fixture = try AccountsFixture()
+        let events = EventChannel(fixture.backend.server, path: "/events")
+        let alice = try fixture.signIn("alice")
+        let notes = try fixture.notes(of: alice)
+        let group = try SyncGroup(notes)
+        await group.start(
+            following: .serverSentEvents(NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick))
+        try await waitUntil("the group follows") { events.opened == 1 }
+        try fixture.save([Note(id: "a1", title: "Followed")], through: notes, in: alice)
+        try await waitUntil("the started group sent the write") { fixture.serverTitles(of: "alice") == ["a1": "Followed"] }
+
+        try await fixture.accounts.signOut(.keepEverything)
+        try await waitUntil("the connection closed") { events.closed == events.opened }
+        #expect(await group.status.isFollowing == false)
+        // Nothing reconnects for the signed-out account (a reconnection is 10 ms away).
+        let opened = events.opened
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(events.opened == opened)
+        #expect(fixture.backend.calls.filter(\.refused).isEmpty)
+    }
+
     @Test func everyIdentityHasAFolderOfItsOwn() async throws {
         let fixture = try AccountsFixture()
         let identities = ["Alice", "alice", "../alice", "a/b", "a%41", "ünïcode 🙂", String(repeating: "x", count: 80)]

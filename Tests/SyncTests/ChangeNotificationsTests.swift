@@ -340,7 +340,7 @@ extension EventSource.Reconnection {
 }
 
 /// The notes backend's event stream.
-private struct NotesEvents: Endpoint {
+struct NotesEvents: Endpoint {
     var baseURL: URL
     var path = "/events"
     /// A quiet stream is not taken for broken (and reconnected) during a test however slow it runs.
@@ -349,7 +349,7 @@ private struct NotesEvents: Endpoint {
 
 /// An event stream served at `path`: each connection writes what ``send(_:)`` queues, in order,
 /// until the client closes it or the test breaks it.
-private final class EventChannel: Sendable {
+final class EventChannel: Sendable {
     private struct State {
         var queued: [String] = []
         var generation = 0
