@@ -527,7 +527,8 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
 
 /// Issue 39's memory row: the peak of an initial pull of 100,000 records, the loopback server in
 /// a process of its own (``SyncServerProcess``), against the same pages listed and decoded with
-/// nothing stored.
+/// nothing stored; and issue 63's: the initial pull of 1,000,000 records, pages of 1,000
+/// (goal: a peak of at most 64 MiB).
 let syncMemoryCases: [MemoryCase] = [
     MemoryCase(name: "Sync: the 100,000 records' pages listed and decoded, nothing stored (reference)") { _ in
         let server = try SyncServerProcess(count: 100_000)
@@ -553,23 +554,42 @@ let syncMemoryCases: [MemoryCase] = [
         }
     },
     MemoryCase(name: "Sync: initial pull of 100,000 records into a mirror (the server in another process)") { _ in
-        let server = try SyncServerProcess(count: 100_000)
-        defer { server.stop() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sync-memory-\(UUID().uuidString).sqlite")
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
-        }
-        let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
-        defer { store.close() }
-        let mirror = try SyncedCollection(
-            SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())
-        let report = try blocking { try await mirror.sync() }
-        guard report.recordsApplied == 100_000 else {
-            throw RawSQLite.Failure(description: "mirrored \(report.recordsApplied) records")
-        }
+        try initialPullMemory(records: 100_000)
+    },
+    MemoryCase(
+        name:
+            "Sync: initial pull of 1,000,000 records, pages of 1,000, the store's default 64 MiB page cache (goal ≤ 64 MiB)"
+    ) { _ in
+        try initialPullMemory(records: 1_000_000)
+    },
+    MemoryCase(name: "Sync: initial pull of 1,000,000 records, pages of 1,000, an 8 MiB page cache (goal ≤ 64 MiB)") {
+        _ in
+        try initialPullMemory(records: 1_000_000, pageCache: 8 << 20)
     },
 ]
+
+/// An initial pull of `records` records, pages of 1,000, into a mirror in a store file of its own
+/// (with SQLite's page cache at `pageCache` bytes a connection, when given); the server in
+/// another process.
+func initialPullMemory(records: Int, pageCache: Int? = nil) throws {
+    let server = try SyncServerProcess(count: records)
+    defer { server.stop() }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "sync-memory-\(UUID().uuidString).sqlite")
+    defer {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
+    }
+    let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities) { configuration in
+        if let pageCache { configuration.pageCacheSize = pageCache }
+    }
+    defer { store.close() }
+    let mirror = try SyncedCollection(
+        SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())
+    let report = try blocking { try await mirror.sync() }
+    guard report.recordsApplied == records else {
+        throw RawSQLite.Failure(description: "mirrored \(report.recordsApplied) records")
+    }
+}
 
 /// Serves `count` records as ``GrowingSyncServer`` does, in this process: prints the server's
 /// URL on a line, then serves until standard input closes.
