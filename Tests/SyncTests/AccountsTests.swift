@@ -19,11 +19,13 @@ struct LocalPin: StoredEntity {
 
 /// Two users of one device against a backend where each user sees and writes only their notes.
 final class AccountsFixture: Sendable {
-    let backend = NotesBackend()
+    let backend: NotesBackend
     let folder: TemporaryDirectory
     let accounts: SyncAccounts
 
-    init() throws {
+    /// - Parameter hardDeletes: whether the server's deletes leave no tombstone.
+    init(hardDeletes: Bool = false) throws {
+        backend = NotesBackend(hardDeletes: hardDeletes)
         try backend.start()
         backend.requireSignIn(tokens: ["token-alice": "alice", "token-bob": "bob"])
         folder = try TemporaryDirectory(prefix: "AccountsTests")
@@ -165,7 +167,8 @@ final class AccountsFixture: Sendable {
     }
 
     @Test func signingOutKeepingUnsentWritesRemovesTheRestAndTheNextPullReadsEverythingAgain() async throws {
-        let fixture = try AccountsFixture()
+        // Deletes leave no tombstone: only the resync after the return finds a kept row gone.
+        let fixture = try AccountsFixture(hardDeletes: true)
         var alice = try fixture.signIn("alice")
         var notes = try fixture.notes(of: alice)
         try fixture.save(
@@ -193,11 +196,10 @@ final class AccountsFixture: Sendable {
         #expect(pins.map(\.id) == ["p1"])
         notes = try fixture.notes(of: alice)
         #expect(await notes.status.pendingCount == 2)
+        // Meanwhile the server deletes a note the pin's mention kept here.
+        fixture.backend.remove("n3")
         try await notes.sync()
-        #expect(
-            try fixture.titles(in: alice) == [
-                "n1": "Edited 1", "n2": "Synced 2", "n3": "Synced 3", "n4": "Synced 4", "n5": "New 5",
-            ])
+        #expect(try fixture.titles(in: alice) == ["n1": "Edited 1", "n2": "Synced 2", "n4": "Synced 4", "n5": "New 5"])
         #expect(fixture.serverTitles(of: "alice") == (try fixture.titles(in: alice)))
         #expect(fixture.backend.applications["create:New 5"] == 1)
         try await fixture.accounts.signOut(.keepEverything)
@@ -325,6 +327,8 @@ final class AccountsFixture: Sendable {
 
         _ = try fixture.signIn("bob")
         #expect(throws: SyncError.self) { try fixture.accounts.removeSavedAccount("bob") }
+        #expect(throws: SyncError.self) { try fixture.accounts.removeSavedAccount("") }
+        #expect(throws: SyncError.self) { try fixture.accounts.removeSavedAccount("carol") }
         #expect(try fixture.accounts.removeSavedAccount("alice") == 1)
         #expect(fixture.accounts.savedAccounts == ["bob"])
         try await fixture.accounts.signOut(.clear)
@@ -357,7 +361,9 @@ final class AccountsFixture: Sendable {
             following: .serverSentEvents(NotesEvents(baseURL: fixture.backend.baseURL), reconnection: .quick))
         try await waitUntil("the group follows") { events.opened == 1 }
         try fixture.save([Note(id: "a1", title: "Followed")], through: notes, in: alice)
-        try await waitUntil("the started group sent the write") { fixture.serverTitles(of: "alice") == ["a1": "Followed"] }
+        try await waitUntil("the started group sent the write") {
+            fixture.serverTitles(of: "alice") == ["a1": "Followed"]
+        }
 
         try await fixture.accounts.signOut(.keepEverything)
         try await waitUntil("the connection closed") { events.closed == events.opened }

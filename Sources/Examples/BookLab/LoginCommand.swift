@@ -52,13 +52,14 @@ struct LoginCommand {
 
     /// Signs in the user the token belongs to, as the server says.
     func login(server: URL, token: String) async throws {
-        let accounts = try Self.accounts(beside: storeURL)
         guard let claims = PocketBaseToken(token) else {
             throw ExampleFailure(
                 "the token is not a PocketBase sign-in token",
                 fix: "pass the token that auth-with-password answered, with --token or BOOKLAB_SYNC_TOKEN")
         }
+        // The server says whose token it is before anything is made on this computer.
         let (user, email) = try await signedInUser(server: server, token: token, collection: claims.collectionID)
+        let accounts = try Self.accounts(beside: storeURL)
         if let signedIn = accounts.signedIn, signedIn != user {
             throw ExampleFailure(
                 "\(signedIn) is signed in on this computer", fix: "sign out first with 'booklab logout'")
@@ -86,34 +87,42 @@ struct LoginCommand {
             print("No user is signed in: booklab keeps the library of no account.")
             return
         }
-        // The library opened, so that the sign-out knows which of its rows the server keeps.
-        let library = try Library.open(at: storeURL, in: accounts, signingIn: user, token: nil)
-        let summary = try await library.summary()
+        // The library opened, so that the sign-out knows which of its rows the server keeps (needed
+        // to keep only the changes; for the others, a library that cannot open signs out all the same).
+        let library: Library?
+        do {
+            library = try Library.open(at: storeURL, in: accounts, signingIn: user, token: nil)
+        } catch  where choice != .keepUnsentWrites {
+            library = nil
+        }
+        let summary = try await library?.summary()
         let report: SignOutReport
         do {
             report = try await accounts.signOut(choice)
         } catch {
             throw ExampleFailure.store("cannot sign \(user) out", error)
         }
-        // The library was open: the count is known.
-        let unsent = report.unsentWrites ?? 0
-        let changes = "\(unsent) \(unsent == 1 ? "change" : "changes")"
+        let unsent = report.unsentWrites.map { "\($0) \($0 == 1 ? "change" : "changes")" }
         switch choice {
         case .keepEverything:
+            let held = [summary?.text, (report.unsentWrites ?? 0) > 0 ? unsent.map { "\($0) not yet sent" } : nil]
+                .compactMap { $0 }
             print(
-                "Signed out of \(user). The library stays on this computer (\(summary.text)"
-                    + (unsent > 0 ? ", \(changes) not yet sent" : "")
-                    + "): 'booklab login' with this user's token brings it back.")
+                "Signed out of \(user). The library stays on this computer"
+                    + (held.isEmpty ? "" : " (\(held.joined(separator: ", ")))")
+                    + ": 'booklab login' with this user's token brings it back.")
         case .keepUnsentWrites:
+            let one = report.unsentWrites == 1
             print(
-                "Signed out of \(user). Kept the \(changes) not yet sent, with the books \(unsent == 1 ? "it changes" : "they change") "
-                    + "and the books whose summary or cover only this computer has; removed "
+                "Signed out of \(user). Kept the \(unsent ?? "changes") not yet sent, with the books "
+                    + (one ? "it changes" : "they change")
+                    + " and the books whose details (summary, cover, publisher) only this computer has; removed "
                     + "\(report.removedRows) synced \(report.removedRows == 1 ? "book" : "books"). After 'booklab login', "
                     + "the next sync sends the changes and brings the rest back.")
         case .clear:
             print(
                 "Signed out of \(user) and removed the library from this computer"
-                    + (unsent > 0 ? ", with \(changes) never sent." : "."))
+                    + ((report.unsentWrites ?? 0) > 0 ? ", with \(unsent ?? "") never sent." : "."))
         }
         print("booklab now keeps the library of no account.")
     }

@@ -71,13 +71,14 @@ enum AccountData {
     /// Removes the synced rows that no write in the outbox writes, that the collection does not
     /// otherwise keep, and that no row left refers to (a link of a many-to-many relation the
     /// row's entity declares, in `linkTables`, goes with its row; a link another entity declares
-    /// keeps it, as any reference does). Every cursor starts over: the next pull of each
-    /// collection, or of each of its scopes, reads it whole. Returns the rows removed.
+    /// keeps it, as any reference does). Returns the rows removed. The members then start their
+    /// pulls over (``AccountMember/restartPulls(in:)``), in the same transaction.
     static func forgetSyncedRows(_ collections: [Kept], linkTables: Set<String>, in tx: ObjectTransaction) throws -> Int
     {
         tx.allowEveryGuardedWrite()
         try tx.execute("CREATE TEMP TABLE IF NOT EXISTS fetchkit_kept(tbl TEXT NOT NULL, value)")
         try tx.execute("DELETE FROM temp.fetchkit_kept")
+        try tx.execute("CREATE TEMP TABLE IF NOT EXISTS fetchkit_gone(value)")
         for collection in collections {
             for identity in collection.identities {
                 try tx.execute("INSERT INTO temp.fetchkit_kept VALUES (?, ?)", [.text(collection.table), identity])
@@ -108,50 +109,38 @@ enum AccountData {
                     ).first?[0].textValue
                 else { continue }
                 let table = quoted(collection.table)
-                var sql =
-                    "DELETE FROM \(table) WHERE \(quoted(key)) NOT IN (SELECT value FROM temp.fetchkit_kept WHERE tbl = ?)"
+                var condition = "\(quoted(key)) NOT IN (SELECT value FROM temp.fetchkit_kept WHERE tbl = ?)"
                 for referrer in referrers[collection.table] ?? [] {
-                    sql +=
+                    condition +=
                         " AND NOT EXISTS (SELECT 1 FROM \(quoted(referrer.table)) AS r WHERE r.\(quoted(referrer.column)) = "
                         + "\(table).\(quoted(referrer.key ?? key)))"
                 }
-                let gone = try tx.rows(sql + " RETURNING \(quoted(key))", [.text(collection.table)])
+                // The rows this pass removes, noted first (no `RETURNING`: older SQLites lack it).
+                try tx.execute("DELETE FROM temp.fetchkit_gone")
+                try tx.execute(
+                    "INSERT INTO temp.fetchkit_gone SELECT \(quoted(key)) FROM \(table) WHERE \(condition)",
+                    [.text(collection.table)])
+                let gone = try tx.rows("SELECT count(*) FROM temp.fetchkit_gone").first?[0].integerValue ?? 0
+                guard gone > 0 else { continue }
+                try tx.execute("DELETE FROM \(table) WHERE \(quoted(key)) IN (SELECT value FROM temp.fetchkit_gone)")
                 // The scopes that listed a removed row forget it.
-                try inChunks(gone.map { $0[0].identityText }) { chunk in
-                    _ = try tx.delete(
-                        Query<SyncScopeMember>(
-                            where: SyncScopeMember.collection == collection.collection
-                                && SyncScopeMember.recordID.isIn(chunk)))
+                if try tx.exists(Query<SyncScopeMember>(where: SyncScopeMember.collection == collection.collection)) {
+                    let texts = try tx.rows("SELECT value FROM temp.fetchkit_gone").map { $0[0].identityText }
+                    try inChunks(texts) { chunk in
+                        _ = try tx.delete(
+                            Query<SyncScopeMember>(
+                                where: SyncScopeMember.collection == collection.collection
+                                    && SyncScopeMember.recordID.isIn(chunk)))
+                    }
                 }
-                pass += gone.count
+                pass += Int(gone)
             }
             removed += pass
             if pass == 0 { break }
         }
         try tx.execute("DROP TABLE temp.fetchkit_kept")
-        try startOver(in: tx)
+        try tx.execute("DROP TABLE temp.fetchkit_gone")
         return removed
-    }
-
-    /// Every cursor starts over; a collection pulled by scopes keeps its scopes (a scope it left
-    /// goes).
-    private static func startOver(in tx: ObjectTransaction) throws {
-        for var checkpoint in try tx.fetch(Query<SyncCheckpoint>()) {
-            let keepsScopes = checkpoint.scope == nil ? checkpoint.scoped == true : checkpoint.retired != true
-            guard keepsScopes else {
-                _ = try tx.delete(SyncCheckpoint.self, id: checkpoint.id)
-                continue
-            }
-            checkpoint.cursor = nil
-            checkpoint.walk = nil
-            checkpoint.lastPull = nil
-            checkpoint.lastReconcile = nil
-            checkpoint.unkept = nil
-            checkpoint.retired = nil
-            try tx.upsert(checkpoint)
-        }
-        try tx.delete(Query<SyncSeenRecord>())
-        try tx.delete(Query<SyncHeldDelete>())
     }
 
     private static func inChunks(_ values: [String], _ body: ([String]) throws -> Void) throws {

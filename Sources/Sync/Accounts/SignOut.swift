@@ -13,7 +13,10 @@ public enum SignOut: Sendable, Hashable {
     /// starts every cursor over. When the account signs in again, its writes go out and its
     /// first pull reads every record again (a collection pulled by scopes keeps its scopes). The
     /// store's entities that no synced collection keeps are the app's, and stay; so does every row
-    /// that holds a value of a field only this device has (``RemoteCollection/keeping``).
+    /// that holds a value of a field only this device has (``RemoteCollection/keeping``: an
+    /// optional field that is not `nil`; a non-optional one holds a value on every row, so every
+    /// row stays). The first pull after the return is a full resync, which also prunes the kept
+    /// rows the server no longer has.
     case keepUnsentWrites
     /// Removes the account's store and cache from the device, unsent writes included.
     case clear

@@ -131,6 +131,9 @@ protocol AccountMember: AnyObject, Sendable {
     func idleForSignOut() async
     /// What a sign-out keeping the unsent writes keeps of its rows.
     func keptAtSignOut(in tx: ObjectTransaction) throws -> AccountData.Kept
+    /// Starts its pulls over, in the sign-out's transaction: a full resync of the collection (of
+    /// each of its scopes), which also prunes the kept rows the server no longer has.
+    func restartPulls(in tx: ObjectTransaction) throws
 }
 
 extension SyncedCollection: AccountMember {
@@ -144,14 +147,38 @@ extension SyncedCollection: AccountMember {
         if let filter = remote.retaining {
             kept += try tx.fetch(Query<Entity>(where: filter)).map(\.id.databaseValue)
         }
-        // A row holding a value of a field only this device has (RemoteCollection.keeping) keeps it.
+        // A row holding a value of a field only this device has (RemoteCollection.keeping) keeps it:
+        // a non-optional field always holds one. Only the table's own columns are read.
         if !remote.keeping.isEmpty {
-            let held = remote.keeping.map { "\(AccountData.quoted($0.property)) IS NOT NULL" }.joined(separator: " OR ")
-            kept += try tx.rows(
-                "SELECT \(AccountData.quoted(Entity.idField.name)) FROM \(AccountData.quoted(Entity.entityName)) WHERE \(held)"
-            ).map { $0[0] }
+            let columns = Set(
+                try tx.rows("SELECT name FROM pragma_table_info(?)", [.text(Entity.entityName)]).compactMap {
+                    $0[0].textValue
+                })
+            let held = remote.keeping.map(\.property).filter(columns.contains).map {
+                "\(AccountData.quoted($0)) IS NOT NULL"
+            }
+            if !held.isEmpty {
+                kept += try tx.rows(
+                    "SELECT \(AccountData.quoted(Entity.idField.name)) FROM \(AccountData.quoted(Entity.entityName)) "
+                        + "WHERE \(held.joined(separator: " OR "))"
+                ).map { $0[0] }
+            }
         }
         return AccountData.Kept(collection: remote.name, table: Entity.entityName, identities: kept)
+    }
+
+    func restartPulls(in tx: ObjectTransaction) throws {
+        let name = remote.name
+        let kind: SyncWalk.Kind = remote.changes.cursor == .snapshot ? .snapshot : .resync
+        let first: SyncCursor? = remote.changes.cursor == .snapshot ? .page(1) : nil
+        let checkpoints = try tx.fetch(Query<SyncCheckpoint>()).filter { $0.id == name || $0.collection == name }
+        for var checkpoint in checkpoints {
+            // A collection pulled by scopes walks each scope; a scope it left is pruned as before.
+            if checkpoint.scope == nil ? checkpoint.scoped == true : checkpoint.retired == true { continue }
+            try Self.begin(kind, first: first, on: &checkpoint, in: tx)
+            checkpoint.cursor = nil
+            try tx.upsert(checkpoint)
+        }
     }
 }
 

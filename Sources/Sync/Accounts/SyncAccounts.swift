@@ -172,7 +172,10 @@ public final class SyncAccounts: Sendable {
     /// - Throws: ``SyncError``: ``SyncError/Code-swift.struct/misuse`` when no account is signed in,
     ///   or for ``SignOut/keepUnsentWrites`` while the store holds a collection no live
     ///   ``SyncedCollection`` of the account describes (nothing changes; the account stays signed
-    ///   in); ``SyncError/Code-swift.struct/storeFailed`` when the store cannot be changed.
+    ///   in); ``SyncError/Code-swift.struct/storeFailed`` when the store cannot be changed (nothing
+    ///   is removed and the account stays signed in, but its collections are stopped: start them
+    ///   again), or when a clear cannot remove the folder (the store is closed and the account
+    ///   stays signed in as by an earlier launch: a later sign-out clears it).
     @discardableResult
     public func signOut(_ choice: SignOut) async throws(SyncError) -> SignOutReport {
         let taken: Result<SyncAccount?, SyncError> = state.withLock { state in
@@ -230,8 +233,9 @@ public final class SyncAccounts: Sendable {
     /// - Parameter id: the account, one of ``savedAccounts``.
     /// - Returns: the writes the server had not acknowledged that went with it; `nil` when its
     ///   store could not be opened to count them (it is removed all the same).
-    /// - Throws: ``SyncError``: ``SyncError/Code-swift.struct/misuse`` for the signed-in account
-    ///   (sign it out with ``SignOut/clear``) or during a sign-in or sign-out;
+    /// - Throws: ``SyncError``: ``SyncError/Code-swift.struct/misuse`` for an account the device
+    ///   keeps no data of, for the signed-in account (sign it out with ``SignOut/clear``), or during
+    ///   a sign-in or sign-out;
     ///   ``SyncError/Code-swift.struct/storeFailed`` when its folder cannot be removed.
     @discardableResult
     public func removeSavedAccount(_ id: String) throws(SyncError) -> Int? {
@@ -240,6 +244,11 @@ public final class SyncAccounts: Sendable {
             case .idle, .open: return false
             case .signingIn, .signingOut: return true
             }
+        }
+        guard !id.isEmpty, id.utf8.count <= 80, savedAccounts.contains(where: { $0.utf8.elementsEqual(id.utf8) }) else {
+            throw SyncError(
+                .misuse, collection: "",
+                "No account \(id) has data on this device (SyncAccounts.savedAccounts lists those that do).")
         }
         let signedIn = current?.id ?? self.signedIn
         guard !busy, signedIn.map({ !$0.utf8.elementsEqual(id.utf8) }) ?? true else {
@@ -269,10 +278,13 @@ public final class SyncAccounts: Sendable {
         let folder = accountFolder(id)
         let storeURL = folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
         let store: ObjectStore
+        let made = !FileManager.default.fileExists(atPath: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             store = try openStore(storeURL)
         } catch {
+            // A folder this sign-in made holds nothing of the account's: it is not kept.
+            if made { try? FileManager.default.removeItem(at: folder) }
             throw SyncError(
                 .storeFailed, collection: "", "The store of the account \(id) could not be opened: \(error)",
                 persistenceError: error as? PersistenceError)
@@ -345,17 +357,21 @@ public final class SyncAccounts: Sendable {
         }
     }
 
-    /// Applies `choice` to a signed-out account's open store.
+    /// Applies `choice` to a signed-out account's open store: for ``SignOut/keepUnsentWrites``,
+    /// the rows removed and every pull started over in one transaction; the unsent writes counted
+    /// (by a read for the other choices, `nil` when it fails: they need no write to go on).
     private static func apply(
         _ choice: SignOut, to account: SyncAccount, _ collections: [any AccountMember]
     ) async throws(SyncError) -> SignOutReport {
+        guard choice == .keepUnsentWrites else {
+            let unsent = try? await account.store.context.read { tx in try OutboxTable.notAcknowledgedCount(in: tx) }
+            return SignOutReport(account: account.id, choice: choice, unsentWrites: unsent, removedRows: 0)
+        }
         do {
             return try await account.store.context.persist { tx in
-                var removed = 0
-                if choice == .keepUnsentWrites {
-                    let kept = try collections.map { try $0.keptAtSignOut(in: tx) }
-                    removed = try AccountData.forgetSyncedRows(kept, linkTables: account.store.linkTables, in: tx)
-                }
+                let kept = try collections.map { try $0.keptAtSignOut(in: tx) }
+                let removed = try AccountData.forgetSyncedRows(kept, linkTables: account.store.linkTables, in: tx)
+                for collection in collections { try collection.restartPulls(in: tx) }
                 return SignOutReport(
                     account: account.id, choice: choice, unsentWrites: try OutboxTable.notAcknowledgedCount(in: tx),
                     removedRows: removed)

@@ -68,7 +68,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/misuse`` for a description that
     ///   cannot work, naming what is missing: a keyset cursor without
     ///   ``ChangeFeed/version``, or ``ConflictCheck/readBeforeWrite`` without
-    ///   ``RecordWrites/read``.
+    ///   ``RecordWrites/read``; and for a signed-in account's store with a client that is not the
+    ///   account's, an account's client with a store that is not the account's, or an account that
+    ///   began signing out (``SyncAccounts``).
     public init(
         _ remote: RemoteCollection<Entity>, store: ObjectStore, client: FetchClient,
         conflicts: ConflictPolicy<Entity> = .serverWins, concurrency: Int = 4
