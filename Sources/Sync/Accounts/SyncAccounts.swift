@@ -108,7 +108,8 @@ public final class SyncAccounts: Sendable {
     /// Signs `id` in: opens its store (made at its first sign-in) and makes its client.
     ///
     /// Its unsent writes from an earlier session are in its store: start its collections (or run
-    /// their `sync()`) to send them, with its credentials.
+    /// their `sync()`) to send them, with its credentials. The store opens on the calling thread,
+    /// its migrations included: sign in off the main thread when a store may need a long one.
     ///
     /// - Parameters:
     ///   - id: the account's stable identity (the user's id on the server, not a name the user may
