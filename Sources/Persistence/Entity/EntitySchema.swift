@@ -222,8 +222,8 @@ struct EntitySchema: Sendable {
     }
 }
 
-/// Quotes an SQL identifier.
-func quote(_ identifier: String) -> String {
+/// Quotes an SQL identifier (Sync's raw statements quote theirs with it too).
+package func quote(_ identifier: String) -> String {
     // Most names hold no quote: they skip Foundation's replace, which bridges the string on Linux.
     guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
     return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -22,7 +22,7 @@ enum AccountData {
                 UInt8(ascii: "-"):
                 name.append(Character(Unicode.Scalar(byte)))
             default:
-                name += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                name += String(format: "%%%02X", byte)
             }
         }
         return name
@@ -62,6 +62,8 @@ enum AccountData {
         var collection: String
         /// Its entity's table.
         var table: String
+        /// The table's key column (the entity's identity).
+        var key: String
         /// The identities of the rows that stay whatever refers to them: the rows the outbox
         /// writes, the rows ``RemoteCollection/retaining`` keeps, and the rows holding a value of
         /// a field only this device has (``RemoteCollection/keeping``).
@@ -103,26 +105,22 @@ enum AccountData {
         while true {
             var pass = 0
             for collection in collections {
-                guard
-                    let key = try tx.rows(
-                        "SELECT name FROM pragma_table_info(?) WHERE pk = 1", [.text(collection.table)]
-                    ).first?[0].textValue
-                else { continue }
-                let table = quoted(collection.table)
-                var condition = "\(quoted(key)) NOT IN (SELECT value FROM temp.fetchkit_kept WHERE tbl = ?)"
+                let key = collection.key
+                let table = quote(collection.table)
+                var condition = "\(quote(key)) NOT IN (SELECT value FROM temp.fetchkit_kept WHERE tbl = ?)"
                 for referrer in referrers[collection.table] ?? [] {
                     condition +=
-                        " AND NOT EXISTS (SELECT 1 FROM \(quoted(referrer.table)) AS r WHERE r.\(quoted(referrer.column)) = "
-                        + "\(table).\(quoted(referrer.key ?? key)))"
+                        " AND NOT EXISTS (SELECT 1 FROM \(quote(referrer.table)) AS r WHERE r.\(quote(referrer.column)) = "
+                        + "\(table).\(quote(referrer.key ?? key)))"
                 }
                 // The rows this pass removes, noted first (no `RETURNING`: older SQLites lack it).
                 try tx.execute("DELETE FROM temp.fetchkit_gone")
                 try tx.execute(
-                    "INSERT INTO temp.fetchkit_gone SELECT \(quoted(key)) FROM \(table) WHERE \(condition)",
+                    "INSERT INTO temp.fetchkit_gone SELECT \(quote(key)) FROM \(table) WHERE \(condition)",
                     [.text(collection.table)])
                 let gone = try tx.rows("SELECT count(*) FROM temp.fetchkit_gone").first?[0].integerValue ?? 0
                 guard gone > 0 else { continue }
-                try tx.execute("DELETE FROM \(table) WHERE \(quoted(key)) IN (SELECT value FROM temp.fetchkit_gone)")
+                try tx.execute("DELETE FROM \(table) WHERE \(quote(key)) IN (SELECT value FROM temp.fetchkit_gone)")
                 // The scopes that listed a removed row forget it.
                 if try tx.exists(Query<SyncScopeMember>(where: SyncScopeMember.collection == collection.collection)) {
                     let texts = try tx.rows("SELECT value FROM temp.fetchkit_gone").map { $0[0].identityText }
@@ -141,23 +139,5 @@ enum AccountData {
         try tx.execute("DROP TABLE temp.fetchkit_kept")
         try tx.execute("DROP TABLE temp.fetchkit_gone")
         return removed
-    }
-
-    private static func inChunks(_ values: [String], _ body: ([String]) throws -> Void) throws {
-        var start = 0
-        while start < values.count {
-            try body(Array(values[start..<min(start + 500, values.count)]))
-            start += 500
-        }
-    }
-
-    static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

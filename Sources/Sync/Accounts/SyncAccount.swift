@@ -155,31 +155,19 @@ extension SyncedCollection: AccountMember {
                     $0[0].textValue
                 })
             let held = remote.keeping.map(\.property).filter(columns.contains).map {
-                "\(AccountData.quoted($0)) IS NOT NULL"
+                "\(quote($0)) IS NOT NULL"
             }
             if !held.isEmpty {
                 kept += try tx.rows(
-                    "SELECT \(AccountData.quoted(Entity.idField.name)) FROM \(AccountData.quoted(Entity.entityName)) "
+                    "SELECT \(quote(Entity.idField.name)) FROM \(quote(Entity.entityName)) "
                         + "WHERE \(held.joined(separator: " OR "))"
                 ).map { $0[0] }
             }
         }
-        return AccountData.Kept(collection: remote.name, table: Entity.entityName, identities: kept)
+        return AccountData.Kept(
+            collection: remote.name, table: Entity.entityName, key: Entity.idField.name, identities: kept)
     }
 
-    func restartPulls(in tx: ObjectTransaction) throws {
-        let name = remote.name
-        let kind: SyncWalk.Kind = remote.changes.cursor == .snapshot ? .snapshot : .resync
-        let first: SyncCursor? = remote.changes.cursor == .snapshot ? .page(1) : nil
-        let checkpoints = try tx.fetch(Query<SyncCheckpoint>()).filter { $0.id == name || $0.collection == name }
-        for var checkpoint in checkpoints {
-            // A collection pulled by scopes walks each scope; a scope it left is pruned as before.
-            if checkpoint.scope == nil ? checkpoint.scoped == true : checkpoint.retired == true { continue }
-            try Self.begin(kind, first: first, on: &checkpoint, in: tx)
-            checkpoint.cursor = nil
-            try tx.upsert(checkpoint)
-        }
-    }
 }
 
 /// The first adapter of an account's client: once the account signs out, every request its

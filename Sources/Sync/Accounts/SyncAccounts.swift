@@ -240,13 +240,10 @@ public final class SyncAccounts: Sendable {
     ///   ``SyncError/Code-swift.struct/storeFailed`` when its folder cannot be removed.
     @discardableResult
     public func removeSavedAccount(_ id: String) throws(SyncError) -> Int? {
-        let busy: Bool = state.withLock { state in
-            switch state {
-            case .idle, .open: return false
-            case .signingIn, .signingOut: return true
-            }
+        let busy = state.withLock { state in
+            if case .signingIn = state { true } else if case .signingOut = state { true } else { false }
         }
-        guard !id.isEmpty, id.utf8.count <= 80, savedAccounts.contains(where: { $0.utf8.elementsEqual(id.utf8) }) else {
+        guard savedAccounts.contains(where: { $0.utf8.elementsEqual(id.utf8) }) else {
             throw SyncError(
                 .misuse, collection: "",
                 "No account \(id) has data on this device (SyncAccounts.savedAccounts lists those that do).")
@@ -260,7 +257,7 @@ public final class SyncAccounts: Sendable {
                     : "\(id) is signed in: sign it out with SignOut.clear to remove its data.")
         }
         let folder = accountFolder(id)
-        let unsent = unsentWrites(in: folder.appending(path: "store.sqlite", directoryHint: .notDirectory))
+        let unsent = unsentWrites(in: Self.storeFile(in: folder))
         try remove(folder, of: id)()
         return unsent
     }
@@ -271,13 +268,18 @@ public final class SyncAccounts: Sendable {
     private var removingFolder: URL { folder.appending(path: "removing", directoryHint: .isDirectory) }
     private var markerFile: URL { folder.appending(path: "signed-in", directoryHint: .notDirectory) }
 
+    /// An account's store file, in its folder.
+    private static func storeFile(in folder: URL) -> URL {
+        folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
+    }
+
     private func accountFolder(_ id: String) -> URL {
         accountsFolder.appending(path: AccountData.folderName(of: id), directoryHint: .isDirectory)
     }
 
     private func open(_ id: String, authenticator: TokenAuthenticator) throws(SyncError) -> SyncAccount {
         let folder = accountFolder(id)
-        let storeURL = folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
+        let storeURL = Self.storeFile(in: folder)
         let store: ObjectStore
         let made = !FileManager.default.fileExists(atPath: folder.path)
         do {
@@ -402,7 +404,7 @@ public final class SyncAccounts: Sendable {
                     + "the sign-out can tell its synced rows from its unsent writes; or keep everything, or clear.")
         case .clear:
             let folder = accountFolder(id)
-            let storeURL = folder.appending(path: "store.sqlite", directoryHint: .notDirectory)
+            let storeURL = Self.storeFile(in: folder)
             report.unsentWrites = unsentWrites(in: storeURL)
             let removal = try remove(folder, of: id)
             forgetSignIn()

@@ -66,17 +66,20 @@ extension SyncedCollection {
     /// - Throws: ``SyncError`` when the store fails.
     public func resetCursor() async throws(SyncError) {
         await (group?.runner ?? runner).idle()
+        try await persist { tx in try self.restartPulls(in: tx) }
+    }
+
+    /// Starts the collection's pulls over in `tx`, as ``resetCursor()`` does (an account's sign-out
+    /// that keeps the unsent writes does it in its own transaction): a full resync of the
+    /// collection, or of each scope it is pulled by.
+    func restartPulls(in tx: ObjectTransaction) throws {
         let kind: SyncWalk.Kind = remote.changes.cursor == .snapshot ? .snapshot : .resync
-        // A collection pulled by scopes resets each scope's cursor.
-        let targets = try await scopeTargets() ?? [whole]
-        for target in targets {
-            let key = target.key
-            _ = try await beginWalk(kind, of: target)
-            try await persist { tx in
-                var checkpoint = try Self.checkpoint(key, in: tx)
-                checkpoint.cursor = nil
-                try tx.upsert(checkpoint)
-            }
+        let first: SyncCursor? = remote.changes.cursor == .snapshot ? .page(1) : nil
+        let targets = try Self.scopeCheckpoints(of: remote.name, in: tx) ?? [try Self.checkpoint(remote.name, in: tx)]
+        for var checkpoint in targets {
+            try Self.begin(kind, first: first, on: &checkpoint, in: tx)
+            checkpoint.cursor = nil
+            try tx.upsert(checkpoint)
         }
     }
 }

@@ -74,7 +74,8 @@ extension SyncedCollection {
                     if let walk = main.walk {
                         _ = try tx.delete(
                             Query<SyncSeenRecord>(
-                                where: SyncSeenRecord.collection == name && SyncSeenRecord.generation == walk.generation))
+                                where: SyncSeenRecord.collection == name && SyncSeenRecord.generation == walk.generation
+                            ))
                         main.walk = nil
                     }
                     main.scoped = true
@@ -100,11 +101,14 @@ extension SyncedCollection {
     /// collection is pulled whole.
     func scopeCheckpoints() async throws(SyncError) -> [SyncCheckpoint]? {
         let name = remote.name
-        let checkpoints = try await read { tx -> [SyncCheckpoint]? in
-            guard try tx.fetch(SyncCheckpoint.self, id: name)?.scoped == true else { return nil }
-            return try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
-        }
-        return checkpoints?.filter { $0.retired != true }.sorted { $0.id < $1.id }
+        return try await read { tx in try Self.scopeCheckpoints(of: name, in: tx) }
+    }
+
+    /// ``scopeCheckpoints()`` of collection `name`, read in `tx`.
+    static func scopeCheckpoints(of name: String, in tx: ObjectTransaction) throws -> [SyncCheckpoint]? {
+        guard try tx.fetch(SyncCheckpoint.self, id: name)?.scoped == true else { return nil }
+        return try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
+            .filter { $0.retired != true }.sorted { $0.id < $1.id }
     }
 
     /// Pulls each scope from its own cursor, then prunes what the scopes left behind listed.
@@ -126,8 +130,10 @@ extension SyncedCollection {
         let name = remote.name
         return try await persist { tx in
             var main = try Self.checkpoint(name, in: tx)
-            var candidates = try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == Self.leftoverKey(name)))
-                .compactMap { Self.identity($0.recordID) }
+            var candidates = try tx.fetch(
+                Query<SyncScopeMember>(where: SyncScopeMember.scope == Self.leftoverKey(name))
+            )
+            .compactMap { Self.identity($0.recordID) }
             for checkpoint in try tx.fetch(Query<SyncCheckpoint>(where: SyncCheckpoint.collection == name))
             where checkpoint.retired == true {
                 candidates += try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == checkpoint.id))
@@ -157,7 +163,9 @@ extension SyncedCollection {
     /// Looks up, in the parents' collections of the group, the parents the records of `page`
     /// refer to that the store does not hold; returns what stores them in the page's
     /// transaction, or `nil` when there is nothing to look up or no collection can.
-    func lookUpParents(of page: ChangePage<Entity>) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)? {
+    func lookUpParents(
+        of page: ChangePage<Entity>
+    ) async throws(SyncError) -> (@Sendable (ObjectTransaction) throws -> Void)? {
         guard let membership = membership.current, let group = membership.group else { return nil }
         let links = membership.parents.filter { $0.parent != $0.child }
         var wanted: [String: Set<String>] = [:]
@@ -227,8 +235,10 @@ extension SyncedCollection {
                 }
                 try self.outbox.storeRemote(record, in: tx)
                 if scoped {
-                    try tx.upsert(SyncHeldDelete(
-                            collection: name, recordID: text, identity: JSONEncoder().encode(record.id), onServer: true))
+                    try tx.upsert(
+                        SyncHeldDelete(
+                            collection: name, recordID: text, identity: JSONEncoder().encode(record.id), onServer: true)
+                    )
                 }
             }
         }

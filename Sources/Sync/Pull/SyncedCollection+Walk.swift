@@ -23,7 +23,8 @@ extension SyncedCollection {
             var checkpoint = try Self.checkpoint(key, in: tx)
             guard checkpoint.walk?.generation == walk.generation else {
                 _ = try tx.delete(
-                    Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
+                    Query<SyncSeenRecord>(
+                        where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
                 return WalkEnd(deleted: 0, missing: [])
             }
             let seen = Set(
@@ -43,9 +44,10 @@ extension SyncedCollection {
                 // The rows this scope listed that its walk did not see leave the scope.
                 let left = try tx.fetch(Query<SyncScopeMember>(where: SyncScopeMember.scope == key)).map(\.recordID)
                     .filter { !seen.contains($0) }
-                try Self.inChunks(left) { chunk in
+                try inChunks(left) { chunk in
                     _ = try tx.delete(
-                        Query<SyncScopeMember>(where: SyncScopeMember.scope == key && SyncScopeMember.recordID.isIn(chunk)))
+                        Query<SyncScopeMember>(
+                            where: SyncScopeMember.scope == key && SyncScopeMember.recordID.isIn(chunk)))
                 }
                 stale = left.compactMap(Self.identity)
             } else {
@@ -53,7 +55,8 @@ extension SyncedCollection {
             }
             let deleted = try self.prune(stale, scoped: target.scope != nil, in: tx)
             _ = try tx.delete(
-                Query<SyncSeenRecord>(where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
+                Query<SyncSeenRecord>(
+                    where: SyncSeenRecord.collection == key && SyncSeenRecord.generation == walk.generation))
             checkpoint.walk = nil
             switch walk.kind {
             case .reconcile: checkpoint.lastReconcile = Date()
@@ -94,14 +97,17 @@ extension SyncedCollection {
         }
         if scoped {
             let leftover = Self.leftoverKey(collection)
-            let staying = stale.map { $0.databaseValue.identityText }.filter { waiting.contains($0) || kept.contains($0) }
+            let staying = stale.map { $0.databaseValue.identityText }.filter {
+                waiting.contains($0) || kept.contains($0)
+            }
             for text in staying {
                 try tx.upsert(SyncScopeMember(collection: collection, scope: leftover, recordID: text))
             }
             var listed = Set<String>()
-            try Self.inChunks(rest.map { $0.databaseValue.identityText }) { chunk in
+            try inChunks(rest.map { $0.databaseValue.identityText }) { chunk in
                 _ = try tx.delete(
-                    Query<SyncScopeMember>(where: SyncScopeMember.scope == leftover && SyncScopeMember.recordID.isIn(chunk)))
+                    Query<SyncScopeMember>(
+                        where: SyncScopeMember.scope == leftover && SyncScopeMember.recordID.isIn(chunk)))
                 listed.formUnion(
                     try tx.fetch(
                         Query<SyncScopeMember>(
@@ -116,7 +122,8 @@ extension SyncedCollection {
                 if try isReferredToInGroup(id, in: tx) {
                     try tx.upsert(
                         SyncHeldDelete(
-                            collection: collection, recordID: id.databaseValue.identityText, identity: SyncJSON.encodeIdentity(id),
+                            collection: collection, recordID: id.databaseValue.identityText,
+                            identity: SyncJSON.encodeIdentity(id),
                             onServer: scoped))
                 } else {
                     pruned.append(id)
@@ -125,19 +132,10 @@ extension SyncedCollection {
             rest = pruned
         }
         var deleted = 0
-        try Self.inChunks(rest) { chunk in
+        try inChunks(rest) { chunk in
             deleted += try tx.delete(Query<Entity>(where: Entity.idField.isIn(chunk)))
         }
         return deleted
-    }
-
-    /// Calls `body` with `items` 500 at a time (an `IN` list SQLite takes whole).
-    static func inChunks<T>(_ items: [T], _ body: ([T]) throws -> Void) throws {
-        var start = 0
-        while start < items.count {
-            try body(Array(items[start..<min(start + 500, items.count)]))
-            start += 500
-        }
     }
 
     /// Lists every identity and deletes local rows the server no longer has.
