@@ -100,7 +100,7 @@ public final class SyncAccounts: Sendable {
     /// The accounts whose data this device keeps (signed in, or signed out keeping some), sorted.
     public var savedAccounts: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: accountsFolder.path)) ?? []
-        return names.compactMap(AccountData.id(ofFolder:)).sorted()
+        return names.compactMap(FolderNames.id(ofFolder:)).sorted()
     }
 
     // MARK: Signing in and out
@@ -274,7 +274,7 @@ public final class SyncAccounts: Sendable {
     }
 
     private func accountFolder(_ id: String) -> URL {
-        accountsFolder.appending(path: AccountData.folderName(of: id), directoryHint: .isDirectory)
+        accountsFolder.appending(path: FolderNames.name(of: id), directoryHint: .isDirectory)
     }
 
     private func open(_ id: String, authenticator: TokenAuthenticator) throws(SyncError) -> SyncAccount {

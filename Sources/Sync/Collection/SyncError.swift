@@ -56,6 +56,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let scopeRefused = Code("scopeRefused")
         /// The mirror was used in a way it does not support (a keyset cursor without a version).
         public static let misuse = Code("misuse")
+        /// A record's file cannot be attached, found or kept on this device: the file to attach
+        /// cannot be read, the store is in memory or its folder cannot be written, a file the
+        /// record names is not on this device and not on the server, or a name the server sent is
+        /// not one file name.
+        public static let fileUnavailable = Code("fileUnavailable")
 
         /// The code's name.
         public var description: String { name }

@@ -30,6 +30,9 @@ extension RemoteCollection where Entity.ID == String {
     ///   request, ids only) when `reconciling` has passed since the last listing, and deletes the
     ///   rows the server no longer has, unless a local write waits for them. Raise it for a large
     ///   collection.
+    /// - File fields named in `files` hold ``SyncedFile`` values (``FileFields/pocketBase(_:collection:at:)``):
+    ///   a write that adds a file is a multipart request, and a file is downloaded from
+    ///   `/api/files/{collection}/{id}/{name}`.
     /// - Authentication is the client's: its `TokenAuthenticator` or adapters (PocketBase's
     ///   `Authorization` token). An auth refused stops the run and keeps every write.
     ///
@@ -44,10 +47,11 @@ extension RemoteCollection where Entity.ID == String {
     ///   - version: the entity's `updated` field.
     ///   - pageSize: the records read per request (PocketBase allows up to 1,000).
     ///   - reconciling: how often a run lists every id to find records deleted elsewhere.
+    ///   - files: the collection's file fields (none by default).
     /// - Returns: the description.
     public static func pocketBase(
         _ collection: String, at server: URL, version: any KeyPath<Entity, String?> & Sendable, pageSize: Int = 500,
-        reconciling: Duration = .zero
+        reconciling: Duration = .zero, files: [String] = []
     ) -> RemoteCollection {
         let records = PocketBaseRecords(server: server, name: collection)
         let size = min(max(pageSize, 1), 1000)
@@ -90,6 +94,7 @@ extension RemoteCollection where Entity.ID == String {
                 (page.items.map(\.id), page.items.count == 1000)
             })
         remote.narrowing = PocketBaseRecords.narrowed
+        if !files.isEmpty { remote.files = .pocketBase(files, collection: collection, at: server) }
         return remote
     }
 }

@@ -11,7 +11,7 @@ public import Persistence
 ///
 /// A ``SyncedCollection`` keeps the collection in an `ObjectStore` from this description; nothing in it
 /// is specific to one backend. Presets describe the common shapes in one call:
-/// ``pocketBase(_:at:version:pageSize:reconciling:)`` and ``rest(_:at:version:pageSize:listing:)``. Any other
+/// ``pocketBase(_:at:version:pageSize:reconciling:files:)`` and ``rest(_:at:version:pageSize:listing:)``. Any other
 /// API is described by its two parts, a keyset-paged list with tombstones for one:
 ///
 /// ```swift
@@ -27,7 +27,7 @@ public import Persistence
 /// The rest are properties with defaults, set on the description: records whose server identity
 /// is not the local key (``serverID``), fields only the device keeps (``keeping``), rows a walk
 /// keeps (``retaining``), deletions found by listing identities (``identities``), scopes
-/// (``narrowing``), a batch API (``batch``) and the outbox payloads' shape (``schemaVersion``).
+/// (``narrowing``), file fields (``files``), a batch API (``batch``) and the outbox payloads' shape (``schemaVersion``).
 ///
 /// The endpoints are your own `Endpoint` values, sent through the mirror's `FetchClient`
 /// (its adapters, authenticator, cache and transport).
@@ -83,6 +83,14 @@ public struct RemoteCollection<Entity: StoredEntity>: Sendable {
     /// photos.retaining = Photo.marked == true   // a marked photo outlives the recent-photos snapshot
     /// ```
     public var retaining: Filter<Entity>?
+    /// The record's file fields: which properties name files (``SyncedFile``), how a write
+    /// carries the files it adds, and how a stored file is downloaded; ``FileFields/none`` (the
+    /// default) for a record without files.
+    ///
+    /// ```swift
+    /// books.files = .pocketBase(["cover"], collection: "books", at: server)
+    /// ```
+    public var files = FileFields.none
     /// The backend's batch API, to send a round's writes in one request, or `nil` (the default)
     /// to send each write on its own (``WriteBatch``).
     public var batch: WriteBatch?

@@ -21,16 +21,22 @@ extension SyncedCollection {
     /// to send, when the pull's last transaction read it (see ``pages(_:_:_:startedEmpty:)``).
     @discardableResult
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) -> Bool? {
+        let changed = report.recordsApplied + report.recordsDeleted
+        let waiting: Bool?
         if start.checkpoint.scoped == true {
             try await pullScopes(&report)
-            return nil
+            waiting = nil
+        } else {
+            // A keyset run that starts on a store without a row of the collection (a first launch)
+            // stores only records of this run, in version order: each appears once, or again at a
+            // newer version, so the look-up of stored versions is not needed. (The push before the
+            // pull adds no row to an empty store: a local write's row was stored with it.)
+            waiting = try await pull(
+                whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty, remembered: start.remembered)
         }
-        // A keyset run that starts on a store without a row of the collection (a first launch)
-        // stores only records of this run, in version order: each appears once, or again at a
-        // newer version, so the look-up of stored versions is not needed. (The push before the
-        // pull adds no row to an empty store: a local write's row was stored with it.)
-        return try await pull(
-            whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty, remembered: start.remembered)
+        // Kept copies of files the pulled changes replaced or removed go.
+        if report.recordsApplied + report.recordsDeleted > changed, !remote.files.names.isEmpty { await sweepFiles() }
+        return waiting
     }
 
     /// Pulls `target` (the whole collection, or a scope) from its checkpoint as the run started
@@ -90,7 +96,8 @@ extension SyncedCollection {
         if let unfinished = checkpoint.walk {
             _ = try tx.delete(
                 Query<SyncSeenRecord>(
-                    where: SyncSeenRecord.collection == checkpoint.id && SyncSeenRecord.generation == unfinished.generation))
+                    where: SyncSeenRecord.collection == checkpoint.id
+                        && SyncSeenRecord.generation == unfinished.generation))
         }
         checkpoint.generations += 1
         checkpoint.walk = SyncWalk(kind: kind, generation: checkpoint.generations, position: first)
@@ -171,20 +178,22 @@ extension SyncedCollection {
             do {
                 applied = try await apply(
                     page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, expecting: expected)
-            } catch where error.code == .missingParent {
+            } catch  where error.code == .missingParent {
                 // A parent created on the server after its collection was pulled: pulled now, and
                 // the page applied again, whole.
                 guard let parent = parentToPull(for: error) else { throw error }
                 try await parent.groupPull(&report)
                 do {
                     applied = try await apply(
-                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, afterPullingParent: true)
-                } catch where error.code == .missingParent {
+                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty,
+                        afterPullingParent: true)
+                } catch  where error.code == .missingParent {
                     // A parent its collection's pull does not bring (outside that collection's
                     // scopes): looked up, and stored in the page's transaction.
                     guard let parents = try await lookUpParents(of: page) else { throw error }
                     applied = try await apply(
-                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, afterPullingParent: true,
+                        page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty,
+                        afterPullingParent: true,
                         storingParents: parents)
                 }
             }
@@ -203,7 +212,8 @@ extension SyncedCollection {
                 ended = RememberedStart(
                     start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false), stamp: stamp)
             }
-            await pulledPage(records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
+            await pulledPage(
+                records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
             report.pagesApplied += 1
             report.recordsApplied += applied.applied
             report.recordsDeleted += applied.deleted
@@ -224,8 +234,7 @@ extension SyncedCollection {
     }
 
     /// The position after `page`.
-    func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor?
-    {
+    func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
         if let cursor = page.cursor, remote.changes.cursor != .snapshot {
             switch (remote.changes.cursor, cursor) {
             case (.keyset, .keyset), (.token, .token): return cursor
@@ -261,7 +270,9 @@ extension SyncedCollection {
 
     /// The cursor a keyset run starts from: the overlap before the last applied record.
     func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
-        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.changes.cursor else { return cursor }
+        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.changes.cursor else {
+            return cursor
+        }
         switch (overlap, version) {
         case (.none, _):
             return cursor
@@ -353,7 +364,8 @@ extension SyncedCollection {
                 // The scope lists these records; a record the server deleted leaves every scope.
                 for record in page.records {
                     try tx.upsert(
-                        SyncScopeMember(collection: collection, scope: key, recordID: record.id.databaseValue.identityText))
+                        SyncScopeMember(
+                            collection: collection, scope: key, recordID: record.id.databaseValue.identityText))
                 }
                 if !page.deleted.isEmpty {
                     let gone = page.deleted.map { $0.databaseValue.identityText }
@@ -364,7 +376,9 @@ extension SyncedCollection {
             }
             try storingParents?(tx)
             try page.storingRelated?(tx)
-            if holding, !texts.isEmpty, try tx.exists(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection)) {
+            if holding, !texts.isEmpty,
+                try tx.exists(Query<SyncHeldDelete>(where: SyncHeldDelete.collection == collection))
+            {
                 // A record sent again after its delete was held is not deleted.
                 _ = try tx.delete(
                     Query<SyncHeldDelete>(
@@ -407,7 +421,8 @@ extension SyncedCollection {
                 }
                 if holding, try self.isReferredToInGroup(id, in: tx) {
                     // Deleted after the children's pull, which may move them or delete them first.
-                    try tx.upsert(SyncHeldDelete(collection: collection, recordID: text, identity: SyncJSON.encodeIdentity(id)))
+                    try tx.upsert(
+                        SyncHeldDelete(collection: collection, recordID: text, identity: SyncJSON.encodeIdentity(id)))
                     continue
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }

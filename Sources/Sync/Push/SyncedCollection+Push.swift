@@ -200,6 +200,7 @@ extension SyncedCollection {
                 try tx.upsert(SyncScopeMember(collection: name, scope: Self.leftoverKey(name), recordID: record))
             }
         }
+        if !remote.files.names.isEmpty { await keepUploadedFiles(round, outcomes) }
     }
 
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted.

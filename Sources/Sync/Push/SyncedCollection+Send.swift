@@ -10,10 +10,12 @@ import Persistence
 /// Sending a round: each write prepared as its request (after the read a conflict check needs),
 /// sent alone or in batches, a few at a time.
 extension SyncedCollection {
-    /// A write ready to send: its request and the mirror's headers; or what became of it
-    /// already (a conflict its read found, a refusal).
+    /// A write ready to send: its request and the mirror's headers (alone, never in a batch, for
+    /// a write that carries files); or what became of it already (a conflict its read found, a
+    /// refusal).
     enum Prepared: Sendable {
         case send(any Endpoint, [String: String])
+        case sendAlone(any Endpoint, [String: String])
         case settled(Outcome)
     }
 
@@ -33,15 +35,19 @@ extension SyncedCollection {
                 .zero)
         }
         var ready: [(index: Int, endpoint: any Endpoint, headers: [String: String])] = []
+        var alone: [(index: Int, endpoint: any Endpoint, headers: [String: String])] = []
         for (index, item) in prepared.enumerated() {
             switch item {
             case .settled(let outcome): outcomes[index] = outcome
             case .send(let endpoint, let headers): ready.append((index, endpoint, headers))
+            case .sendAlone(let endpoint, let headers): alone.append((index, endpoint, headers))
             }
         }
-        let chunks = stride(from: 0, to: ready.count, by: batch.maximumCount).map {
-            Array(ready[$0..<min($0 + batch.maximumCount, ready.count)])
-        }
+        // Writes that carry files go alone (a batch would hold every file at once).
+        let chunks =
+            stride(from: 0, to: ready.count, by: batch.maximumCount).map {
+                Array(ready[$0..<min($0 + batch.maximumCount, ready.count)])
+            } + alone.map { [$0] }
         let sent = await lanes(chunks.count) { number in
             let chunk = chunks[number]
             if chunk.count == 1 {
@@ -172,7 +178,8 @@ extension SyncedCollection {
     func deliver(_ write: PendingWrite) async -> Outcome {
         switch await prepare(write) {
         case .settled(let outcome): return outcome
-        case .send(let endpoint, let headers): return await send(write, endpoint, headers: headers)
+        case .send(let endpoint, let headers), .sendAlone(let endpoint, let headers):
+            return await send(write, endpoint, headers: headers)
         }
     }
 
@@ -181,6 +188,10 @@ extension SyncedCollection {
         var headers: [String: String] = [:]
         if let header = remote.writes.idempotencyKeyHeader { headers[header] = write.id }
         let endpoint: any Endpoint
+        // The files the write adds; a write sent before that carries files is read first, so that
+        // an upload the server applied (its answer lost) is never made again.
+        var uploads: [FileUpload] = []
+        var readFirst = false
         do {
             switch write.operation {
             case .create:
@@ -190,19 +201,28 @@ extension SyncedCollection {
                 guard let create = remote.writes.create else {
                     return .settled(.rejected(Self.noRequest("create", remote.name)))
                 }
+                uploads = try self.uploads(of: local).get()
+                if !uploads.isEmpty, write.attempts > 1, let outcome = await applied(write, local, uploads) {
+                    return .settled(outcome)
+                }
                 endpoint = create(local)
             case .update:
                 let base = try write.base(as: Entity.self)
-                guard let local = try target(of: write, base: base) else {
+                guard var local = try target(of: write, base: base) else {
                     return .settled(.rejected("The update has no record."))
                 }
+                local = knowingUploads(local, base: base)
+                uploads = try self.uploads(of: local).get()
                 switch remote.writes.conflictCheck.kind {
                 case .none: break
                 case .ifMatch(let tag):
                     if let base, let tag = tag(base) { headers["If-Match"] = tag }
                 case .readBeforeWrite:
                     if let read = remote.writes.read, base != nil {
+                        readFirst = true
                         switch await current(read(local), record: write.recordID) {
+                        case .found(let record) where !uploads.isEmpty && holds(record, uploads):
+                            return .settled(.acknowledged(record))
                         case .found(let record):
                             // The server's record moved on: merged field by field. A write it already
                             // holds is done (its answer was lost); one that changed other fields is made
@@ -218,6 +238,10 @@ extension SyncedCollection {
                 }
                 guard let update = remote.writes.update else {
                     return .settled(.rejected(Self.noRequest("update", remote.name)))
+                }
+                if !uploads.isEmpty, !readFirst, write.attempts > 1, let outcome = await applied(write, local, uploads)
+                {
+                    return .settled(outcome)
                 }
                 endpoint = update(local, base)
             case .delete:
@@ -235,7 +259,20 @@ extension SyncedCollection {
             return .settled(
                 .rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)"))
         }
+        if !uploads.isEmpty { return .sendAlone(remote.files.upload(endpoint, uploads), headers) }
         return .send(endpoint, headers)
+    }
+
+    /// What became of a write that carries `uploads` and was sent before, by a read of its
+    /// record: acknowledged when the server's record holds every upload (the write was applied,
+    /// its answer lost), the read's failure, or `nil` to send it.
+    func applied(_ write: PendingWrite, _ local: Entity, _ uploads: [FileUpload]) async -> Outcome? {
+        guard let read = remote.writes.read else { return nil }
+        switch await current(read(local), record: write.recordID) {
+        case .found(let record): return holds(record, uploads) ? .acknowledged(record) : nil
+        case .missing: return nil
+        case .failed(let outcome): return outcome
+        }
     }
 
     /// Sends a prepared write and says what became of it.

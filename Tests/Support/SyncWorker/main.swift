@@ -3,6 +3,7 @@
 //
 //     SyncWorker <store file> <backend URL> [<overlap ms> [<concurrency>]]
 //     SyncWorker library <store file> <PocketBase URL>     (Library.swift)
+//     SyncWorker photos <store file> <backend URL> …       (Photos.swift)
 //
 // Environment: FETCHKIT_SYNC_NO_KEYS=1 describes the collection without idempotency keys (the
 // harness's proof that a resend without them can fail the oracle). Updates are sent without a
@@ -18,6 +19,9 @@ let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "library", let server = URL(string: arguments[3]) {
     let token = ProcessInfo.processInfo.environment["SYNC_WORKER_TOKEN"] ?? ""
     exit(await syncLibrary(store: arguments[2], server: server, token: token))
+}
+if arguments.count >= 2, arguments[1] == "photos" {
+    exit(await photos(Array(arguments.dropFirst(2))))
 }
 guard arguments.count >= 3, let base = URL(string: arguments[2]) else {
     FileHandle.standardError.write(Data("usage: SyncWorker <store file> <backend URL> [<overlap ms>]\n".utf8))

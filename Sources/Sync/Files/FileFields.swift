@@ -1,0 +1,143 @@
+public import FetchKit
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A collection's file fields: which of the record's properties name files (``SyncedFile``, or
+/// `[SyncedFile]` for a field of several files), how a write carries the files it adds, and how
+/// a stored file is downloaded.
+///
+/// The PocketBase preset describes them by their names:
+///
+/// ```swift
+/// var photos = RemoteCollection<Photo>.pocketBase("photos", at: server, version: \.updated, files: ["image"])
+/// ```
+///
+/// A description of its own sets ``RemoteCollection/files`` (booklab's covers):
+///
+/// ```swift
+/// books.files = .pocketBase(["cover"], collection: "books", at: server)
+/// ```
+///
+/// A write whose record holds a file attached on this device (``SyncedCollection/attach(_:)``)
+/// is sent alone, never in a batch, with ``upload`` turning its request into one that carries the
+/// file; the server's answer names the stored file. Files already on the server travel as their
+/// names, like any other field: a field set to ``SyncedFile/none`` removes the file, a field of
+/// several files keeps the names it lists.
+public struct FileFields: Sendable {
+    /// The file fields' names (the coding keys of the record's ``SyncedFile`` and `[SyncedFile]`
+    /// properties).
+    public var names: [String]
+    /// Turns a write's request (a create or an update, as ``RecordWrites`` built it) into the
+    /// request that carries `files`, the files the record holds that the server does not have yet.
+    public var upload: @Sendable (_ write: any Endpoint, _ files: [FileUpload]) -> any Endpoint
+    /// The request that downloads the file `name` of the record whose identity on the server is
+    /// `record` (``RemoteCollection/serverID`` when the collection has one, else the key).
+    public var download: @Sendable (_ record: String, _ name: String) -> any Endpoint
+
+    /// File fields described by their names, their uploads and their downloads.
+    ///
+    /// - Parameters:
+    ///   - names: the file fields' names.
+    ///   - upload: turns a write's request into one that carries its files.
+    ///   - download: the request of one stored file.
+    public init(
+        _ names: [String], upload: @escaping @Sendable (_ write: any Endpoint, _ files: [FileUpload]) -> any Endpoint,
+        download: @escaping @Sendable (_ record: String, _ name: String) -> any Endpoint
+    ) {
+        self.names = names
+        self.upload = upload
+        self.download = download
+    }
+
+    /// No file fields (the default).
+    public static var none: FileFields {
+        FileFields(
+            [], upload: { write, _ in write }, download: { _, name in FileRequest(url: URL(fileURLWithPath: name)) })
+    }
+
+    /// The file fields of a PocketBase collection: a write that adds files is a
+    /// `multipart/form-data` request whose `@jsonPayload` part holds the write's JSON (without the
+    /// names of the files it adds) and whose file parts, one per file, are named by their field;
+    /// a file is downloaded from `/api/files/{collection}/{record}/{name}`.
+    ///
+    /// PocketBase stores an uploaded file under its name with `_` and 10 random characters added
+    /// before the extension, and answers with that name; a collection recognises its own upload
+    /// in the answer, and in a record read after a lost answer, by that rule.
+    ///
+    /// - Parameters:
+    ///   - names: the collection's file fields.
+    ///   - collection: the PocketBase collection's name.
+    ///   - server: the server's root URL, such as `http://127.0.0.1:8090`.
+    /// - Returns: the description.
+    public static func pocketBase(_ names: [String], collection: String, at server: URL) -> FileFields {
+        FileFields(
+            names,
+            upload: { write, files in PocketBaseUpload(write: write, files: files) },
+            download: { record, name in
+                FileRequest(baseURL: server, path: "/api/files/\(collection)/\(record)/\(name)")
+            })
+    }
+}
+
+/// A write's request carrying its files as PocketBase reads them: the write's JSON in
+/// `@jsonPayload`, each file a part named by its field.
+struct PocketBaseUpload: Endpoint {
+    let write: any Endpoint
+    let body: RequestBody?
+
+    init(write: any Endpoint, files: [FileUpload]) {
+        self.write = write
+        var form = MultipartFormData()
+        let adding = Set(files.map(\.name))
+        if let bytes = write.body?.bytes,
+            var fields = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]
+        {
+            for field in Set(files.map(\.field)) {
+                switch fields[field] {
+                case let names as [Any]:
+                    // The files it keeps, by their stored names; the new ones come as parts.
+                    fields[field] = names.filter { !adding.contains($0 as? String ?? "") }
+                case let name as String where adding.contains(name):
+                    fields[field] = nil
+                default:
+                    break
+                }
+            }
+            if let payload = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
+                form.append(String(decoding: payload, as: UTF8.self), name: "@jsonPayload")
+            }
+        }
+        for file in files {
+            form.append(file: file.file, name: file.field, filename: file.name, contentType: file.contentType)
+        }
+        body = .multipart(form)
+    }
+
+    var baseURL: URL { write.baseURL }
+    var path: String { write.path }
+    var method: HTTPMethod { write.method }
+    var queryItems: [URLQueryItem] { write.queryItems }
+    var headers: [String: String] { write.headers }
+    var timeout: Duration? { write.timeout }
+    var cachePolicy: CachePolicy { .bypass }
+}
+
+/// The request of one stored file, through the client's HTTP cache.
+struct FileRequest: Endpoint {
+    var baseURL: URL
+    var path: String
+
+    /// A request below `baseURL`, which a client's own base URL replaces.
+    init(baseURL: URL, path: String) {
+        self.baseURL = baseURL
+        self.path = path
+    }
+
+    /// A request of `url`.
+    init(url: URL) {
+        self.init(baseURL: url, path: "")
+    }
+}

@@ -1,0 +1,262 @@
+import FetchKit
+public import Foundation
+import Persistence
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Files beside records: attaching a file to a record, getting a record's file, and the copies
+/// kept in the folder beside the store (``FileFolder``).
+extension SyncedCollection {
+    /// Attaches a copy of `file` to a record: the file is copied beside the store (flushed to disk
+    /// before it is named) and the result goes in the record's file field; the save that stores
+    /// the record queues the upload with the write.
+    ///
+    /// ```swift
+    /// photo.image = try photos.attach(pickedImage)
+    /// try await store.context.persist { tx in try photos.save(photo, in: tx) }
+    /// ```
+    ///
+    /// The copy, not `file`, is uploaded, with the write that carries it, exactly once across
+    /// kills and lost answers; once the server has it, the record's field holds the server's name
+    /// for it and the copy is kept as that record's file. A file replaced or removed in the
+    /// record (a new attachment, ``SyncedFile/none``) goes with the record's next write.
+    ///
+    /// - Parameter file: the file to attach (a file URL); it is read now and may change or go
+    ///   afterwards.
+    /// - Returns: the file, named for this device until the server names it.
+    /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/fileUnavailable`` when `file`
+    ///   cannot be read or the copy cannot be written (the store is in memory, or its folder is
+    ///   not writable), or ``SyncError/Code-swift.struct/misuse`` when the collection has no file
+    ///   fields (``RemoteCollection/files``).
+    public func attach(_ file: URL) throws(SyncError) -> SyncedFile {
+        let folder = try fileFolder()
+        do {
+            return SyncedFile(name: try folder.stage(file))
+        } catch {
+            throw SyncError(
+                .fileUnavailable, collection: remote.name,
+                "The file \(file.path) could not be attached to a record of \(remote.name): it was not copied into "
+                    + "\(folder.staged.path) (\(error.localizedDescription)). Check that the file is readable and the "
+                    + "store's folder writable.")
+        }
+    }
+
+    /// A local copy of a record's file: the copy attached on this device, or the server's file,
+    /// downloaded through the collection's client (its authenticator and HTTP cache) the first
+    /// time it is asked for and kept beside the store while the record holds it.
+    ///
+    /// ```swift
+    /// let image = try await photos.file(photo.image, of: photo)
+    /// ```
+    ///
+    /// The download is streamed to disk, and the copy replaces any older one in one step once
+    /// the whole file is there. Copies of files a record no longer holds (replaced, removed, or
+    /// the record deleted) are removed by the runs that bring those changes.
+    ///
+    /// - Parameters:
+    ///   - file: the record's file (a value of one of its file fields).
+    ///   - record: the record, as the store holds it.
+    /// - Returns: the file's local copy. Read it, or copy it elsewhere: do not move or change it.
+    /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/fileUnavailable`` for an empty
+    ///   field, a name that is not one file name, a file attached on another device that the
+    ///   server does not have yet, or a copy that cannot be written;
+    ///   ``SyncError/Code-swift.struct/requestFailed`` (or `unauthorized`) when the download fails.
+    public func file(_ file: SyncedFile, of record: Entity) async throws(SyncError) -> URL {
+        let folder = try fileFolder()
+        let key = record.id.databaseValue.identityText
+        let name = file.name
+        func unavailable(_ why: String) -> SyncError {
+            SyncError(
+                .fileUnavailable, collection: remote.name, record: key,
+                "The file \"\(name)\" of \(remote.name)/\(key) \(why).")
+        }
+        guard !file.isEmpty else { throw unavailable("is no file (the field is empty)") }
+        guard FileFolder.isFileName(name) else { throw unavailable("is not one file name; it is not fetched") }
+        if let staged = folder.stagedCopy(name) { return staged }
+        if FileFolder.isStagedName(name) {
+            throw unavailable(
+                "was attached on another device, or its copy here is gone, and the server does not have it yet")
+        }
+        let kept = folder.record(key, of: remote.name).appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: kept.path) { return kept }
+        let address = remote.serverID.flatMap { record[keyPath: $0] } ?? key
+        do {
+            try FileManager.default.createDirectory(
+                at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw unavailable(
+                "cannot be kept in \(kept.deletingLastPathComponent().path) (\(error.localizedDescription))")
+        }
+        do {
+            return try await client.fetch(remote.files.download(address, name), extracting: .file(to: kept))
+        } catch {
+            throw requestError(error, record: key).downloading(name)
+        }
+    }
+
+    /// The folder beside the store; throws when the collection has no file fields or the store
+    /// is in memory.
+    func fileFolder() throws(SyncError) -> FileFolder {
+        guard !remote.files.names.isEmpty else {
+            throw SyncError(
+                .misuse, collection: remote.name,
+                "\(remote.name) has no file fields: name them in its description (RemoteCollection.files, or the "
+                    + "PocketBase preset's files:).")
+        }
+        guard let url = store.url else {
+            throw SyncError(
+                .fileUnavailable, collection: remote.name,
+                "The store of \(remote.name) is in memory: files are kept in a folder beside a store's file.")
+        }
+        return FileFolder(store: url)
+    }
+
+    // MARK: Writes that carry files
+
+    /// The names a record's file fields hold, by field.
+    func fileNames(in record: Entity) -> [String: [String]] {
+        guard !remote.files.names.isEmpty, let data = try? Outbox<Entity>.encode(record),
+            let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return [:] }
+        var names: [String: [String]] = [:]
+        for field in remote.files.names {
+            switch fields[field] {
+            case let name as String where !name.isEmpty: names[field] = [name]
+            case let list as [Any]: names[field] = list.compactMap { $0 as? String }.filter { !$0.isEmpty }
+            default: break
+            }
+        }
+        return names
+    }
+
+    /// The files a record holds that the server does not have yet (its staged names), or the
+    /// reason the write cannot be sent (a staged copy gone).
+    func uploads(of record: Entity) -> Result<[FileUpload], SyncError> {
+        guard !remote.files.names.isEmpty else { return .success([]) }
+        var uploads: [FileUpload] = []
+        for (field, names) in fileNames(in: record).sorted(by: { $0.key < $1.key }) {
+            for name in names where FileFolder.isStagedName(name) {
+                guard let folder = try? fileFolder(), let copy = folder.stagedCopy(name) else {
+                    let key = record.id.databaseValue.identityText
+                    return .failure(
+                        SyncError(
+                            .fileUnavailable, collection: remote.name, record: key,
+                            "The file \"\(name)\" attached to \(remote.name)/\(key) is no longer on this device (its "
+                                + "copy beside the store is gone), so the write cannot carry it: attach the file "
+                                + "again and save the record."))
+                }
+                uploads.append(
+                    FileUpload(field: field, name: name, file: copy, contentType: FileFolder.contentType(of: name)))
+            }
+        }
+        return .success(uploads)
+    }
+
+    /// Whether the server's `record` holds every one of `uploads` (the write that carried them
+    /// was applied: its answer was lost).
+    func holds(_ record: Entity, _ uploads: [FileUpload]) -> Bool {
+        let stored = fileNames(in: record)
+        return uploads.allSatisfy { upload in
+            stored[upload.field, default: []].contains { FileFolder.holds($0, upload: upload.name) }
+        }
+    }
+
+    /// `record` with each staged name that `base` holds the upload of replaced by the server's
+    /// name: an upload a write before it already made is not made again.
+    func knowingUploads(_ record: Entity, base: Entity?) -> Entity {
+        guard let base, !remote.files.names.isEmpty else { return record }
+        let stored = fileNames(in: base)
+        guard !stored.isEmpty, let data = try? Outbox<Entity>.encode(record),
+            var fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return record }
+        var changed = false
+        func known(_ name: String, in field: String) -> String? {
+            guard FileFolder.isStagedName(name) else { return nil }
+            return stored[field]?.first { FileFolder.holds($0, upload: name) }
+        }
+        for field in remote.files.names {
+            switch fields[field] {
+            case let name as String:
+                if let server = known(name, in: field) { (fields[field], changed) = (server, true) }
+            case let list as [Any]:
+                fields[field] = list.map { item -> Any in
+                    guard let name = item as? String, let server = known(name, in: field) else { return item }
+                    changed = true
+                    return server
+                }
+            default: break
+            }
+        }
+        guard changed, let merged = try? JSONSerialization.data(withJSONObject: fields),
+            let decoded = try? JSONDecoder().decode(Entity.self, from: merged)
+        else { return record }
+        return decoded
+    }
+
+    // MARK: Kept copies
+
+    /// After a round is settled: each upload the server acknowledged is kept as its record's
+    /// file under the server's name, and its staged copy goes once no write of the record waits.
+    func keepUploadedFiles(_ round: [PendingWrite], _ outcomes: [Outcome]) async {
+        guard let folder = try? fileFolder() else { return }
+        var done: [(key: String, staged: [String], answer: Entity)] = []
+        for (write, outcome) in zip(round, outcomes) {
+            guard case .acknowledged(let answer?) = outcome, let local = try? write.local(as: Entity.self) else {
+                continue
+            }
+            let staged = fileNames(in: local).values.flatMap { $0 }.filter(FileFolder.isStagedName)
+            if !staged.isEmpty { done.append((write.recordID, staged, answer)) }
+        }
+        guard !done.isEmpty else { return }
+        let outbox = outbox
+        let keys = done.map(\.key)
+        let waiting = (try? await read { tx in try outbox.recordsWithWrites(among: keys, in: tx) }) ?? Set(keys)
+        for item in done {
+            let stored = fileNames(in: item.answer).values.flatMap { $0 }
+            for name in item.staged {
+                guard let server = stored.first(where: { FileFolder.holds($0, upload: name) }) else { continue }
+                folder.keep(staged: name, as: server, record: item.key, of: remote.name)
+                if !waiting.contains(item.key) {
+                    try? FileManager.default.removeItem(at: folder.staged.appendingPathComponent(name))
+                }
+            }
+        }
+    }
+
+    /// Removes kept copies of files the records no longer hold (replaced, removed, or the record
+    /// deleted), after a run changed rows.
+    func sweepFiles() async {
+        guard !remote.files.names.isEmpty, let folder = try? fileFolder() else { return }
+        let collection = folder.records(of: remote.name)
+        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: collection.path), !folders.isEmpty
+        else { return }
+        let keys = folders.compactMap { $0 == "%" ? "" : FolderNames.id(ofFolder: $0) }
+        guard let rows = try? await read({ tx in try self.rows(keyed: keys, in: tx) }) else { return }
+        for key in keys {
+            let names = rows[key].map { Set(fileNames(in: $0).values.flatMap { $0 }) } ?? []
+            folder.prune(record: key, of: remote.name, keeping: names)
+        }
+    }
+
+    /// The rows whose keys' text is among `keys`, by that text.
+    private func rows(keyed keys: [String], in tx: ObjectTransaction) throws -> [String: Entity] {
+        var rows: [String: Entity] = [:]
+        for key in keys {
+            if let id = Self.identity(key), let row = try tx.fetch(Entity.self, id: id) { rows[key] = row }
+        }
+        return rows
+    }
+}
+
+extension SyncError {
+    /// This error, said of the download of the file `name`.
+    func downloading(_ name: String) -> SyncError {
+        SyncError(
+            code, collection: collection, record: record,
+            message.replacingOccurrences(
+                of: "Could not send the write of", with: "Could not download the file \"\(name)\" of"),
+            fetchError: fetchError)
+    }
+}
