@@ -226,6 +226,29 @@ extension Extraction where Value == URL {
     }
 }
 
+/// A body streamed into a file, with the response's status and `Content-Range`: one piece of a
+/// download made in ranges.
+package struct DownloadedPart: Sendable {
+    /// The file the body went to.
+    package let file: URL
+    /// The response's status (`206` for a range, `200` for the whole body).
+    package let status: Int
+    /// The response's `Content-Range`, such as `bytes 0-99/1000`.
+    package let contentRange: String?
+}
+
+extension Extraction where Value == DownloadedPart {
+    /// ``Extraction/file(to:)``, with the response's status and `Content-Range`.
+    package static func part(to file: URL) -> Extraction<DownloadedPart> {
+        let download = Extraction<URL>.file(to: file)
+        return Extraction(destination: file) { (response) throws(FetchError) -> DownloadedPart in
+            DownloadedPart(
+                file: try download.extractResponse(response), status: response.statusCode,
+                contentRange: response.value(forHTTPHeaderField: "Content-Range"))
+        }
+    }
+}
+
 extension Extraction where Value == Data {
     /// A strategy that returns the body's bytes as they arrived (possibly empty).
     public static var data: Extraction<Data> {

@@ -125,6 +125,56 @@ struct PocketBaseUpload: Endpoint {
     var cachePolicy: CachePolicy { .bypass }
 }
 
+/// A request with a timeout of its own.
+struct TimedRequest: Endpoint {
+    let request: any Endpoint
+    let timeout: Duration?
+
+    init(_ request: any Endpoint, timeout: Duration) {
+        self.request = request
+        self.timeout = timeout
+    }
+
+    var baseURL: URL { request.baseURL }
+    var path: String { request.path }
+    var method: HTTPMethod { request.method }
+    var queryItems: [URLQueryItem] { request.queryItems }
+    var headers: [String: String] { request.headers }
+    var body: RequestBody? { request.body }
+    var cachePolicy: CachePolicy { request.cachePolicy }
+}
+
+/// A range of a file's request: `Range: bytes=from-(from+count-1)`.
+struct FileRange: Endpoint {
+    let request: any Endpoint
+    let headers: [String: String]
+
+    init(_ request: any Endpoint, from offset: Int, count: Int) {
+        self.request = request
+        headers = request.headers.merging(["Range": "bytes=\(offset)-\(offset + count - 1)"]) { _, range in range }
+    }
+
+    var baseURL: URL { request.baseURL }
+    var path: String { request.path }
+    var method: HTTPMethod { request.method }
+    var queryItems: [URLQueryItem] { request.queryItems }
+    var body: RequestBody? { request.body }
+    var timeout: Duration? { request.timeout }
+    var cachePolicy: CachePolicy { request.cachePolicy }
+
+    /// The first and last byte and the total of a `Content-Range` (`bytes 0-99/1000`).
+    static func parse(_ header: String?) -> (Int, Int, Int)? {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "/")
+        guard parts.count == 2, let total = Int(parts[1]) else { return nil }
+        let bounds = parts[0].split(separator: "-")
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last < total else {
+            return nil
+        }
+        return (first, last, total)
+    }
+}
+
 /// The request of one stored file, through the client's HTTP cache.
 struct FileRequest: Endpoint {
     var baseURL: URL

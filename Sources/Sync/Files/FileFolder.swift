@@ -1,3 +1,4 @@
+import FetchKit
 import Foundation
 import Persistence
 
@@ -176,6 +177,13 @@ struct FileFolder: Sendable {
 
     private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The error of a download whose server answered what was not asked.
+    static func lie(_ what: String) -> FetchError {
+        FetchError(
+            code: .badResponse,
+            detail: "the server sent \(what) in answer to a request for a range of a file; the download was dropped")
     }
 
     // MARK: Copies

@@ -90,9 +90,58 @@ extension SyncedCollection {
                 "cannot be kept in \(kept.deletingLastPathComponent().path) (\(error.localizedDescription))")
         }
         do {
-            return try await client.fetch(remote.files.download(address, name), extracting: .file(to: kept))
-        } catch {
+            try await download(remote.files.download(address, name), to: kept)
+            return kept
+        } catch let error as FetchError {
             throw requestError(error, record: key).downloading(name)
+        } catch {
+            throw unavailable("could not be kept in \(kept.path) (\(error.localizedDescription))")
+        }
+    }
+
+    /// Downloads `request` into `file` in ranges of 8 MiB (a server without ranges sends the
+    /// whole body at once), so that no more than a range is ever on its way in memory; `file`
+    /// appears whole, or not at all.
+    private func download(_ request: any Endpoint, to file: URL) async throws {
+        let folder = file.deletingLastPathComponent()
+        let partial = folder.appendingPathComponent(".\(file.lastPathComponent).partial")
+        let piece = folder.appendingPathComponent(".\(file.lastPathComponent).range")
+        defer {
+            try? FileManager.default.removeItem(at: partial)
+            try? FileManager.default.removeItem(at: piece)
+        }
+        let range = 8 << 20
+        var offset = 0
+        _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
+        let output = try FileHandle(forWritingTo: partial)
+        defer { try? output.close() }
+        while true {
+            let part = try await client.fetch(
+                FileRange(request, from: offset, count: range), extracting: .part(to: piece))
+            guard part.status == 206 else {
+                // The whole body: the server does not answer ranges.
+                guard offset == 0 else { throw FileFolder.lie("a whole body after ranges") }
+                try FileManager.default.moveItem(at: piece, to: file)
+                return
+            }
+            guard let (first, last, total) = FileRange.parse(part.contentRange), first == offset, last >= first
+            else { throw FileFolder.lie("the range \(part.contentRange ?? "none") for bytes from \(offset)") }
+            let input = try FileHandle(forReadingFrom: piece)
+            defer { try? input.close() }
+            var copied = 0
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+                copied += chunk.count
+            }
+            guard copied == last - first + 1 else {
+                throw FileFolder.lie("\(copied) bytes for the range \(first)-\(last)")
+            }
+            offset = last + 1
+            if offset >= total {
+                try output.synchronize()
+                try FileManager.default.moveItem(at: partial, to: file)
+                return
+            }
         }
     }
 
@@ -152,6 +201,16 @@ extension SyncedCollection {
             }
         }
         return .success(uploads)
+    }
+
+    /// The timeout of a request that carries `uploads`: its own (or the client's), or the time
+    /// the files take at 64 KiB a second when that is longer, so that a large file on a slow link
+    /// is not cut off while it still moves.
+    func transferTimeout(of request: any Endpoint, _ uploads: [FileUpload]) -> Duration {
+        let bytes = uploads.reduce(0) { total, upload in
+            total + ((try? FileManager.default.attributesOfItem(atPath: upload.file.path)[.size] as? Int) ?? 0)
+        }
+        return max(request.timeout ?? client.configuration.timeout, .seconds(bytes / (64 << 10)))
     }
 
     /// Whether the server's `record` holds every one of `uploads` (the write that carried them

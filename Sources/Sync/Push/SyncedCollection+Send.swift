@@ -259,7 +259,10 @@ extension SyncedCollection {
             return .settled(
                 .rejected("The pending write of \(remote.name)/\(write.recordID) does not decode: \(error)"))
         }
-        if !uploads.isEmpty { return .sendAlone(remote.files.upload(endpoint, uploads), headers) }
+        if !uploads.isEmpty {
+            let upload = remote.files.upload(endpoint, uploads)
+            return .sendAlone(TimedRequest(upload, timeout: transferTimeout(of: upload, uploads)), headers)
+        }
         return .send(endpoint, headers)
     }
 

@@ -42,10 +42,13 @@ public final class PhotosBackend: Sendable {
         /// Stored files by record, by name (a file longer than the recorded body: its size only).
         var files: [String: [String: Data]] = [:]
         var sizes: [String: Int] = [:]
+        /// Files served from disk, by stored name (a large file the test keeps).
+        var served: [String: URL] = [:]
         var clock: Int64 = 1_795_000_000_000
         var faults: [Fault] = []
         var uploads: [String: Int] = [:]
         var sent: [String: Int] = [:]
+        var ranges = 0
         var writes = 0
         var maximumFileSize = 5 << 20
         var refusedExtensions: Set<String> = ["exe"]
@@ -90,6 +93,8 @@ public final class PhotosBackend: Sendable {
     public var uploads: [String: Int] { state.withLock { $0.uploads } }
     /// How many times a file arrived in a write, applied or not, by the filename it was sent under.
     public var filesSent: [String: Int] { state.withLock { $0.sent } }
+    /// How many ranges of files were answered.
+    public var rangesServed: Int { state.withLock { $0.ranges } }
     /// How many write requests arrived.
     public var writeRequests: Int { state.withLock { $0.writes } }
 
@@ -107,6 +112,10 @@ public final class PhotosBackend: Sendable {
             Self.store(record, in: &state)
         }
     }
+
+    /// Serves the stored file `name` from `file` (a file too large for the recorded body, whose
+    /// bytes the test keeps).
+    public func serve(_ name: String, from file: URL) { state.withLock { $0.served[name] = file } }
 
     /// Deletes a record and its files, as another client would.
     public func remove(_ id: String) {
@@ -149,10 +158,30 @@ public final class PhotosBackend: Sendable {
     private func file(_ request: RecordedRequest) -> StubResponse {
         let parts = request.path.split(separator: "/").map(String.init)
         guard parts.count == 5 else { return Self.notFound }
-        return state.withLock { state in
-            guard let data = state.files[parts[3]]?[parts[4]] else { return Self.notFound }
-            return .data(data, contentType: "application/octet-stream")
+        let (stored, served) = state.withLock { state in (state.files[parts[3]]?[parts[4]], state.served[parts[4]]) }
+        guard let stored else { return Self.notFound }
+        // A file served from disk, or from memory; a `Range` of one span is answered `206`.
+        let size =
+            served.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int } ?? stored.count
+        guard let range = request.header("Range"), range.hasPrefix("bytes="),
+            let bounds = Optional(range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)),
+            bounds.count == 2, let first = Int(bounds[0]), first < size
+        else {
+            if let served { return .file(served, contentType: "application/octet-stream") }
+            return .data(stored, contentType: "application/octet-stream")
         }
+        let last = min(Int(bounds[1]) ?? size - 1, size - 1)
+        var bytes = Data()
+        if let served, let handle = try? FileHandle(forReadingFrom: served) {
+            defer { try? handle.close() }
+            try? handle.seek(toOffset: UInt64(first))
+            bytes = (try? handle.read(upToCount: last - first + 1)) ?? Data()
+        } else {
+            bytes = stored.subdata(in: first..<last + 1)
+        }
+        state.withLock { $0.ranges += 1 }
+        return StubResponse.data(bytes, status: 206, contentType: "application/octet-stream")
+            .header("Content-Range", "bytes \(first)-\(last)/\(size)")
     }
 
     private func write(_ request: RecordedRequest) -> StubResponse {

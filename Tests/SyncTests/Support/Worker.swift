@@ -59,6 +59,55 @@ enum Worker {
     }
 }
 
+/// The `SyncWorker` child process in its photos mode, one test's own (its kills reach only its
+/// worker).
+final class PhotosWorker: Sendable {
+    let store: URL
+    let backend: URL
+    private let running = Locked<ChildProcess?>(nil)
+
+    init(store: URL, backend: URL) {
+        self.store = store
+        self.backend = backend
+    }
+
+    /// Kills the running worker.
+    @Sendable func kill() {
+        running.withLock { $0 }?.send(SIGKILL)
+    }
+
+    /// Runs a photos command (`attach <id> <file>`, `sync`, `download <id>`) in a child process.
+    func run(_ command: String...) async throws -> Worker.Ending {
+        let process = try ChildProcess(
+            executable: BuiltProducts.executable(named: "SyncWorker"),
+            ["photos", store.path, backend.absoluteString] + command,
+            standardOutput: .pipe, standardError: .standardOutput)
+        running.withLock { $0 = process }
+        let data = await Blocking.run { process.standardOutput?.readDataToEndOfFile() ?? Data() }
+        let ending = await process.exit(timeout: Patience.hang)
+        running.withLock { $0 = nil }
+        guard let ending else {
+            await process.kill()
+            throw WorkerError(description: "SyncWorker photos did not finish in \(Patience.hang)")
+        }
+        return Worker.Ending(
+            killed: ending.signalled && ending.status == SIGKILL,
+            status: ending.status, output: String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension Worker.Ending {
+    /// The peak resident memory the worker printed, in kB.
+    var peak: Int? {
+        output.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.dropFirst(5)) }
+    }
+
+    /// The file a download printed.
+    var file: String? {
+        output.split(separator: "\n").last { $0.hasPrefix("file ") }.map { String($0.dropFirst(5)) }
+    }
+}
+
 struct WorkerError: Error, CustomStringConvertible {
     var description: String
 }

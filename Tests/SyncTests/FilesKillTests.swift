@@ -1,0 +1,115 @@
+import FetchKitTesting
+import Foundation
+import Persistence
+import Sync
+import SyncHarness
+import TestSupport
+import Testing
+
+/// Files through kills and at size, in a child process: the `SyncWorker`'s photos mode against
+/// the photos backend.
+@Suite struct FilesKillTests {
+    let backend: PhotosBackend
+    let folder: TemporaryDirectory
+    let worker: PhotosWorker
+
+    init() throws {
+        backend = PhotosBackend()
+        try backend.start()
+        folder = try TemporaryDirectory(prefix: "FilesKillTests")
+        worker = PhotosWorker(store: folder.file("photos.sqlite"), backend: backend.baseURL)
+    }
+
+    /// A file of `size` bytes in the test's folder.
+    func file(_ name: String, size: Int) throws -> URL {
+        let url = folder.file(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var generator = SeededGenerator(seed: UInt64(size))
+        var chunk = [UInt8]((0..<min(size, 1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        var left = size
+        var number: UInt8 = 0
+        while left > 0 {
+            // Each chunk differs from the others in its first byte.
+            chunk[0] = number
+            number &+= 1
+            let count = min(left, chunk.count)
+            try handle.write(contentsOf: chunk[0..<count])
+            left -= count
+        }
+        return url
+    }
+
+    /// The store's photo, read after the worker ended.
+    func photo(_ id: String) throws -> Photo? {
+        let store = try ObjectStore(at: worker.store, entities: [Photo.self] + SyncSchema.entities)
+        defer { store.close() }
+        return try store.context.readAndWait { tx in try tx.fetch(Photo.self, id: id) }
+    }
+
+    @Test(arguments: ["after the server applied it", "before the server read it"])
+    func aKillDuringTheUploadSendsTheFileOnce(moment: String) async throws {
+        defer {
+            backend.server.stop()
+            folder.remove()
+        }
+        let image = try file("dock.bin", size: 100_000)
+        backend.failWrites(
+            moment.hasPrefix("after") ? .dropAfterApply(then: worker.kill) : .dropBeforeApply(then: worker.kill))
+        #expect(try await worker.run("attach", "p00000000000010", image.path).killed)
+        let synced = try await worker.run("sync")
+        #expect(synced.status == 0, "\(synced)")
+        let stored = try #require(backend.records["p00000000000010"])
+        #expect(backend.uploads.values.reduce(0, +) == 1)
+        #expect(backend.files(of: "p00000000000010")[stored.image] == (try Data(contentsOf: image)))
+        #expect(try photo("p00000000000010")?.image.name == stored.image)
+    }
+
+    @Test func aKillPartwayThroughTheBodySendsTheFileOnceLater() async throws {
+        defer {
+            backend.server.stop()
+            folder.remove()
+        }
+        let image = try file("crane.bin", size: 1 << 20)
+        backend.server.stallRequestBodies(afterBytes: 64 * 1024)
+        async let attached = worker.run("attach", "p00000000000011", image.path)
+        try await waitUntil("the upload to stall") { backend.server.stalledRequestBodies == 1 }
+        worker.kill()
+        #expect(try await attached.killed)
+        backend.server.resumeRequestBodies()
+        let synced = try await worker.run("sync")
+        #expect(synced.status == 0, "\(synced)")
+        #expect(backend.uploads.values.reduce(0, +) == 1)
+        let stored = try #require(backend.records["p00000000000011"])
+        #expect(backend.files(of: "p00000000000011")[stored.image] == (try Data(contentsOf: image)))
+    }
+
+    @Test func a200MBFileGoesUpAndComesDownInFlatMemory() async throws {
+        defer {
+            backend.server.stop()
+            folder.remove()
+        }
+        backend.limitFiles(to: 300 << 20)
+        // The same run with a small file: what the process costs without a large one.
+        let small = try await worker.run("attach", "p00000000000012", try file("small.bin", size: 1000).path)
+        let large = try file("large.bin", size: 200 << 20)
+        let sent = try await worker.run("attach", "p00000000000013", large.path)
+        #expect(sent.status == 0, "\(sent)")
+        let stored = try #require(backend.records["p00000000000013"]).image
+        #expect(backend.size(of: stored) == 200 << 20)
+        // Another device downloads it.
+        backend.serve(stored, from: large)
+        let other = PhotosWorker(store: folder.file("other.sqlite"), backend: backend.baseURL)
+        let got = try await other.run("download", "p00000000000013")
+        #expect(got.status == 0, "\(got)")
+        let downloaded = try #require(got.file.map { URL(fileURLWithPath: $0) })
+        #expect(try RecordedRequest.fingerprint(ofFile: downloaded) == RecordedRequest.fingerprint(ofFile: large))
+        let baseline = try #require(small.peak)
+        let upload = try #require(sent.peak)
+        let download = try #require(got.peak)
+        print("peak kB: small \(baseline), 200 MB up \(upload), 200 MB down \(download)")
+        #expect(upload - baseline < 32 << 10, "the upload's peak grew by \(upload - baseline) kB")
+        #expect(download - baseline < 32 << 10, "the download's peak grew by \(download - baseline) kB")
+    }
+}
