@@ -153,3 +153,50 @@ extension PocketBaseInteropTests {
         }
     }
 }
+
+extension PocketBaseInteropTests {
+    /// booklab's covers: a cover given on one computer goes up with its book, is in PocketBase's
+    /// storage, and another computer saves it (downloaded once); a cover PocketBase refuses (not
+    /// an image) is a refused change that names the reason; a cleared cover leaves the server.
+    @Test func aBookCoverGivenOnOneComputerIsSavedOnAnother() async throws {
+        let server = try PocketBaseServer()
+        defer { server.kill(); server.folder.remove() }
+        try await server.start()
+        let folder = try TemporaryDirectory(prefix: "Covers")
+        defer { folder.remove() }
+        let desk = Device(store: folder.file("desk.sqlite"), server: server.url)
+        let laptop = Device(store: folder.file("laptop.sqlite"), server: server.url)
+        try await desk.add("Dune", 1...1)
+        let image = folder.file("dune cover.png")
+        let picture = Self.png(40_000, seed: 7)
+        try picture.write(to: image)
+        let set = try await desk.run("cover", "1", image.path)
+        #expect(set.status == 0 && set.output.contains("Cover set"), "\(set)")
+        #expect(try await desk.sync().status == 0)
+        let records = try await server.records()
+        let cover = try #require(records.first?["cover"] as? String)
+        #expect(cover.hasPrefix("dune_cover_") && cover.hasSuffix(".png"))
+        let id = try #require(records.first?["id"] as? String)
+        #expect(try Self.storedFiles(id, on: server) == [cover: picture])
+
+        #expect(try await laptop.sync().status == 0)
+        #expect(try await laptop.run("show", "1").output.contains("Cover:       \(cover)"))
+        let saved = folder.file("saved.png")
+        let got = try await laptop.run("cover", "1", "--save", saved.path, "--server", server.url.absoluteString)
+        #expect(got.status == 0, "\(got)")
+        #expect(try Data(contentsOf: saved) == picture)
+
+        // Not an image: refused, with PocketBase's reason; the book keeps its cover on the server.
+        try Data("plain text".utf8).write(to: folder.file("fake.png"))
+        #expect(try await laptop.run("cover", "1", folder.file("fake.png").path).status == 0)
+        let refused = try await laptop.sync()
+        #expect(refused.status != 0 && refused.errorOutput.contains("validation_invalid_mime_type"), "\(refused)")
+        #expect(try await server.records().first?["cover"] as? String == cover)
+
+        // Cleared: the server's file goes.
+        #expect(try await laptop.run("cover", "1", "--remove").status == 0)
+        #expect(try await laptop.sync().status == 0, "the change that clears the cover replaces the refused one")
+        #expect(try await server.records().first?["cover"] as? String == "")
+        #expect(try Self.storedFiles(id, on: server).isEmpty)
+    }
+}

@@ -10,9 +10,10 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | cover <n|isbn> <image> | cover <n|isbn> --remove | cover <n|isbn> --save <file> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
         options: [
             "--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop", "--keep",
+            "--remove", "--save",
         ],
         help: """
             booklab: search Google Books and keep a personal library.
@@ -28,6 +29,14 @@ struct BookLab {
               booklab show <n|isbn>        every stored detail of a book (<n> as numbered by 'list'), and
                                            the other books of its authors in the library
               booklab rate <n|isbn> <1-5>  give a book your rating, 1 to 5 stars ('none' clears it)
+              booklab cover <n|isbn> <image>
+                                           give a book your cover image (PNG, JPEG, GIF or WebP, at most
+                                           2 MB on the sync server); it goes up with the book at the next sync
+              booklab cover <n|isbn> --remove
+                                           clear a book's cover
+              booklab cover <n|isbn> --save <file> [--server <url>]
+                                           save a book's cover to a file: the copy kept here, or the one
+                                           another device gave it, downloaded from the server once
               booklab remove <n|isbn>      remove a book from the library
               booklab watch                print every change to the library as other booklab commands
                                            make it, with its size and average rating, until Ctrl-C
@@ -184,6 +193,25 @@ struct BookLab {
             } else {
                 try await changes.list()
             }
+        case "cover":
+            let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
+            let removes = arguments.flag("--remove")
+            let save = try arguments.option("--save")
+            let serverOption = try arguments.option("--server")
+            let token = try arguments.option("--token") ?? ProcessInfo.processInfo.environment["BOOKLAB_SYNC_TOKEN"]
+            let image = removes || save != nil ? nil : try arguments.positional(named: "image file")
+            try arguments.finish()
+            let given = token.flatMap { $0.isEmpty ? nil : $0 }
+            let library = try Library.open(at: try program.storeURL(option: storeOption), token: given)
+            let cover = CoverCommand(library: library)
+            let book = try await library.book(reference)
+            if let save {
+                let server = try SyncCommand.server(
+                    option: serverOption, environment: ProcessInfo.processInfo.environment)
+                try await cover.save(book, to: URL(fileURLWithPath: save), server: server, token: given)
+            } else {
+                try await cover.set(book, to: image.map { URL(fileURLWithPath: $0) })
+            }
         case "show", "remove":
             let reference = BookReference(try arguments.positional(named: "book number or ISBN"))
             try arguments.finish()
@@ -193,6 +221,7 @@ struct BookLab {
                 book.detailLines.forEach { print($0) }
                 print("Your rating: \(book.rating.map { "\($0) of 5" } ?? "none")")
                 print("Added:       \(book.addedAt.formatted(.iso8601))")
+                print("Cover:       \(book.cover.flatMap { $0.isEmpty ? nil : $0.name } ?? "none")")
                 for (author, others) in try await library.otherBooks(of: book) {
                     print(others.isEmpty ? "No other book by \(author)." : "Also by \(author):")
                     others.forEach { print("  \($0.line)") }

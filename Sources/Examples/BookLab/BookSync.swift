@@ -23,6 +23,8 @@ import Sync
 ///   `400 validation_not_unique` and is confirmed by a read).
 /// - Removal: a `PATCH` that sets `deleted`, so other devices pull it as a tombstone; a record
 ///   another client deleted outright is found by listing the ids (every sync).
+/// - Covers: the record's `cover` file field (``LibraryBook/cover``): a cover set here goes up
+///   with the book's next write, and another device downloads it when asked (`booklab cover`).
 /// - Conflicts: changes to different fields never conflict (an update sends only the fields it
 ///   changed, and the collection merges the rest). Two ratings of one book: the first to reach
 ///   the server wins. A removal wins over a rating on either side. The device whose rating lost,
@@ -110,6 +112,8 @@ enum BookSync {
             .keep(LibraryBook.summaryField), .keep(LibraryBook.thumbnailURLField),
         ]
         books.batch = batch(server: server)
+        // A book's cover is a file of the record (sent with the book's write, downloaded when asked).
+        books.files = .pocketBase(["cover"], collection: name, at: server)
         return books
     }
 
@@ -204,8 +208,10 @@ enum BookSync {
         var rating: Int
         var addedAt: String
         var deleted = false
+        var cover: String
 
         init(_ book: LibraryBook) {
+            cover = book.cover?.name ?? ""
             volumeId = book.id
             title = book.title
             authors = book.authorNames
@@ -230,6 +236,7 @@ enum BookSync {
         var rating: Double?
         var addedAt: String?
         var deleted: Bool?
+        var cover: SyncedFile?
         var updated: String
 
         /// The library's book.
@@ -239,7 +246,8 @@ enum BookSync {
                 id: volumeId, title: title ?? "", authors: authors?.names.joined(separator: ", "),
                 isbn: (isbn13?.isEmpty ?? true) ? nil : isbn13,
                 addedAt: Self.date(addedAt) ?? Date(timeIntervalSince1970: 0),
-                rating: (1...5).contains(rating) ? rating : nil, serverUpdated: updated, recordID: id)
+                rating: (1...5).contains(rating) ? rating : nil, serverUpdated: updated, recordID: id,
+                cover: cover?.isEmpty == false ? cover : nil)
         }
 
         /// PocketBase's `2026-11-24 10:00:00.000Z`.

@@ -327,6 +327,23 @@ struct Library: Sendable {
         }
     }
 
+    /// Sets or clears a book's cover, queued for the next sync in the same transaction: the image
+    /// is copied beside the library now, and goes up with the book.
+    ///
+    /// - Parameters:
+    ///   - book: the book.
+    ///   - image: the cover's image file, or nil to clear the cover.
+    func setCover(of book: LibraryBook, to image: URL?) async throws {
+        let id = book.id
+        let outbox = self.outbox
+        let cover: SyncedFile? = try image.map { try outbox.attach($0) }
+        _ = try await store.context.persist { tx in
+            guard var stored = try tx.fetch(LibraryBook.self, id: id) else { return }
+            stored.cover = cover
+            try outbox.save(stored, in: tx)
+        }
+    }
+
     /// The library's size, how many books are rated and their average rating, computed in SQL.
     struct Summary: Sendable, Equatable {
         /// How many books the library holds.

@@ -1,5 +1,6 @@
 public import Foundation
 public import Persistence
+public import Sync
 
 /// A book saved to the `booklab` example's library.
 ///
@@ -34,6 +35,9 @@ public struct LibraryBook: StoredEntity {
     /// The sync server's id of the book's record (PocketBase's own `id`), whoever created it;
     /// `nil` until the server has the book (`booklab sync`).
     public var recordID: String?
+    /// The cover you gave the book (`booklab cover`), a file of the sync server's `cover` field;
+    /// `nil` or empty for none.
+    public var cover: SyncedFile?
 
     /// The Google Books volume id (the identity).
     public var volumeID: String { id }
@@ -89,8 +93,9 @@ public struct LibraryBook: StoredEntity {
     public init(
         id: String, title: String, authors: String? = nil, publisher: String? = nil, publishedDate: String? = nil,
         summary: String? = nil, isbn: String? = nil, thumbnailURL: URL? = nil, addedAt: Date, rating: Int? = nil,
-        serverUpdated: String? = nil, recordID: String? = nil
+        serverUpdated: String? = nil, recordID: String? = nil, cover: SyncedFile? = nil
     ) {
+        self.cover = cover
         self.serverUpdated = serverUpdated
         self.recordID = recordID
         self.id = id
