@@ -310,6 +310,34 @@ enum DocPhotos {
     }
 }
 
+/// The samples of `SyncedFile`, `FileFields`, `RemoteCollection.files`, `attach(_:)` and `file(_:of:)`.
+enum FileSamples {
+    struct Photo: StoredEntity {
+        var id: String
+        var title: String
+        var image = SyncedFile.none      // a single file field; [SyncedFile] for a multiple one
+        var updated: String?
+    }
+
+    static func describe(server: URL) -> [RemoteCollection<Photo>] {
+        var photos = RemoteCollection<Photo>.pocketBase("photos", at: server, version: \.updated, files: ["image"])
+        photos.keeping = []
+        var books = RemoteCollection<Photo>.rest("books", at: server, version: \.updated)
+        books.files = .pocketBase(["cover"], collection: "books", at: server)
+        return [photos, books]
+    }
+
+    static func attach(
+        _ pickedImage: URL, to photo: Photo, photos: SyncedCollection<Photo>, store: ObjectStore
+    ) async throws -> URL {
+        var photo = photo
+        photo.image = try photos.attach(pickedImage)
+        try await store.context.persist { [photo] tx in try photos.save(photo, in: tx) }
+        let image = try await photos.file(photo.image, of: photo)
+        return image
+    }
+}
+
 @Suite("The Sync module's doc-comment samples")
 struct DocCommentSampleTests {
     @Test("Every Swift block of every doc comment of the Sync module is in the samples file, as printed")

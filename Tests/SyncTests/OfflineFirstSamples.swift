@@ -61,6 +61,33 @@ enum SeveralAccounts {
     }
 }
 
+/// "Files beside records", as printed (run by `OfflineFirstSampleTests` against the loopback photos
+/// backend, and the same flow against a real PocketBase by `PocketBaseInteropTests`).
+enum FilesBesideRecords {
+    nonisolated struct Photo: StoredEntity {
+        var id: String
+        var title: String
+        var image = SyncedFile.none  // a PocketBase file field; [SyncedFile] for a field of several files
+        var updated: String?
+    }
+
+    static func openPhotos(store: ObjectStore, server: URL) throws -> SyncedCollection<Photo> {
+        try SyncedCollection(
+            .pocketBase("photos", at: server, version: \Photo.updated, files: ["image"]), store: store,
+            client: FetchClient())
+    }
+
+    static func share(_ picked: URL, title: String, id: String, photos: SyncedCollection<Photo>) async throws {
+        let photo = Photo(id: id, title: title, image: try photos.attach(picked))  // copied beside the store now
+        try await photos.store.context.persist { tx in try photos.save(photo, in: tx) }
+        try await photos.sync()  // the record and its file go up in one request
+    }
+
+    static func imageBytes(of photo: Photo, photos: SyncedCollection<Photo>) async throws -> Data {
+        try Data(contentsOf: try await photos.file(photo.image, of: photo))  // downloaded once, then kept
+    }
+}
+
 /// "Syncing related collections", "Scopes" and "Progress", as printed (run against a real PocketBase by
 /// `PocketBaseInteropTests`).
 enum RelatedCollections {
@@ -354,11 +381,35 @@ struct OfflineFirstSampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```").first ?? ""
         }
-        #expect(blocks.count == 28)
+        #expect(blocks.count == 32)
         let compiled = normalized(samples)
         for block in blocks {
             #expect(compiled.contains(normalized(block)), "not compiled as printed:\n\(block)")
         }
+    }
+
+    @Test("The files samples share a photo from one store and read its image on another")
+    func filesSamplesRun() async throws {
+        let backend = PhotosBackend()
+        try backend.start()
+        defer { backend.server.stop() }
+        let folder = try TemporaryDirectory(prefix: "FilesSamples")
+        defer { folder.remove() }
+        let picked = folder.file("Lisbon.jpg")
+        try Data("jpeg bytes".utf8).write(to: picked)
+        let entities = [FilesBesideRecords.Photo.self] + SyncSchema.entities
+        let phone = try ObjectStore(at: folder.file("phone.sqlite"), entities: entities)
+        defer { phone.close() }
+        try await FilesBesideRecords.share(
+            picked, title: "Lisbon", id: "lisbon000000001",
+            photos: try FilesBesideRecords.openPhotos(store: phone, server: backend.baseURL))
+        let laptop = try ObjectStore(at: folder.file("laptop.sqlite"), entities: entities)
+        defer { laptop.close() }
+        let photos = try FilesBesideRecords.openPhotos(store: laptop, server: backend.baseURL)
+        try await photos.sync()
+        let photo = try #require(
+            try await laptop.context.read { tx in try tx.fetch(FilesBesideRecords.Photo.self, id: "lisbon000000001") })
+        #expect(try await FilesBesideRecords.imageBytes(of: photo, photos: photos) == Data("jpeg bytes".utf8))
     }
 
     @Test("The samples mirror the notes API, write offline, sync, and show rejections and conflicts")

@@ -10,7 +10,7 @@ struct BookLab {
     static let program = ExampleProgram(
         name: "booklab",
         usage:
-            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | cover <n|isbn> <image> | cover <n|isbn> --remove | cover <n|isbn> --save <file> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
+            "booklab [--live] [--store <path>] search <words> | add <n> | add --isbn <isbn> | list [--find <words> | --author <name>] | show <n|isbn> | rate <n|isbn> <1-5|none> | cover <n|isbn> <image>|--remove|--save <file> | remove <n|isbn> | watch | sync --server <url> [--follow] [--token <token>] | changes [--drop <n>] | login --server <url> --token <token> | logout [--keep all|changes|nothing]",
         options: [
             "--live", "--store", "--isbn", "--find", "--author", "--server", "--follow", "--token", "--drop", "--keep",
             "--remove", "--save",
@@ -238,7 +238,7 @@ struct BookLab {
         default:
             throw UsageError(
                 "unknown command '\(command)'",
-                fix: "use search, add, list, show, rate, remove, watch, sync, changes, login or logout")
+                fix: "use search, add, list, show, rate, cover, remove, watch, sync, changes, login or logout")
         }
     }
 

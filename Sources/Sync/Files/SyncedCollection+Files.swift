@@ -15,7 +15,7 @@ extension SyncedCollection {
     ///
     /// ```swift
     /// photo.image = try photos.attach(pickedImage)
-    /// try await store.context.persist { tx in try photos.save(photo, in: tx) }
+    /// try await store.context.persist { [photo] tx in try photos.save(photo, in: tx) }
     /// ```
     ///
     /// The copy, not `file`, is uploaded, with the write that carries it, exactly once across

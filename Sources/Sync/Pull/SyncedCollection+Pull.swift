@@ -22,19 +22,16 @@ extension SyncedCollection {
     @discardableResult
     func pull(_ report: inout SyncReport, start: RunStart) async throws(SyncError) -> Bool? {
         let changed = report.recordsApplied + report.recordsDeleted
-        let waiting: Bool?
+        var waiting: Bool?
         if start.checkpoint.scoped == true {
             try await pullScopes(&report)
-            waiting = nil
         } else {
-            // A keyset run that starts on a store without a row of the collection (a first launch)
-            // stores only records of this run, in version order: each appears once, or again at a
-            // newer version, so the look-up of stored versions is not needed. (The push before the
-            // pull adds no row to an empty store: a local write's row was stored with it.)
+            // A keyset run that starts on a store without a row of the collection (a first launch) stores
+            // only this run's records, in version order (the push before it adds no row to an empty store),
+            // so the look-up of stored versions is not needed.
             waiting = try await pull(
                 whole, from: start.checkpoint, &report, startedEmpty: start.storeEmpty, remembered: start.remembered)
         }
-        // Kept copies of files the pulled changes replaced or removed go.
         if report.recordsApplied + report.recordsDeleted > changed, !remote.files.names.isEmpty { await sweepFiles() }
         return waiting
     }
