@@ -85,6 +85,61 @@ import Testing
         #expect(backend.files(of: "p00000000000011")[stored.image] == (try Data(contentsOf: image)))
     }
 
+    /// Issue 63's scale: an offline device's 10,000 queued writes, 1,000 of them with a file,
+    /// drained by runs killed at 20 random moments, then one run to the end: every record is
+    /// created once, every file stored once with its bytes, and the device ends with an empty
+    /// outbox and each row holding the server's name of its file.
+    @Test func tenThousandQueuedWritesWithAThousandFilesDrainThroughKillsAtRandomMoments() async throws {
+        defer {
+            backend.server.stop()
+            folder.remove()
+        }
+        let (count, every) = (10_000, 10)
+        let queued = try await worker.run("queue", String(count), String(every))
+        #expect(queued.status == 0, "\(queued)")
+        var generator = SeededGenerator(seed: 63)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var kills = 0
+        for _ in 0..<20 {
+            let delay = Duration.milliseconds(Int.random(in: 20...600, using: &generator))
+            async let run = worker.run("sync")
+            try await Task.sleep(for: delay)
+            worker.kill()
+            if try await run.killed { kills += 1 }
+        }
+        var last = try await worker.run("sync")
+        for _ in 0..<3 where last.status != 0 { last = try await worker.run("sync") }
+        #expect(last.status == 0, "\(last)")
+        let elapsed = clock.now - started
+
+        let records = backend.records
+        #expect(records.count == count)
+        #expect(backend.creates.count == count && backend.creates.values.allSatisfy { $0 == 1 })
+        let uploads = backend.uploads
+        #expect(uploads.count == count / every && uploads.values.allSatisfy { $0 == 1 })
+        var wrongFiles = 0
+        for number in stride(from: 0, to: count, by: every) {
+            let id = PhotosQueue.id(number)
+            guard let record = records[id], backend.files(of: id)[record.image] == PhotosQueue.image(of: id) else {
+                wrongFiles += 1
+                continue
+            }
+        }
+        #expect(wrongFiles == 0)
+        let store = try ObjectStore(at: worker.store, entities: [Photo.self] + SyncSchema.entities)
+        defer { store.close() }
+        let (pending, rows) = try store.context.readAndWait { tx in
+            (try tx.count(Query<PendingWrite>()), try tx.fetch(Query<Photo>()))
+        }
+        #expect(pending == 0)
+        #expect(rows.count == count)
+        #expect(rows.allSatisfy { $0.image.name == records[$0.id]?.image && $0.updated == records[$0.id]?.updated })
+        print(
+            "drain: \(count) writes, \(count / every) files, \(kills) kills, \(backend.writeRequests) write requests, "
+                + "\(backend.filesSent.values.reduce(0, +)) files sent, \(elapsed) until drained")
+    }
+
     @Test func a200MBFileGoesUpAndComesDownInFlatMemory() async throws {
         defer {
             backend.server.stop()

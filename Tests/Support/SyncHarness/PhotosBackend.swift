@@ -49,6 +49,7 @@ public final class PhotosBackend: Sendable {
         var uploads: [String: Int] = [:]
         var sent: [String: Int] = [:]
         var ranges = 0
+        var creates: [String: Int] = [:]
         var writes = 0
         var maximumFileSize = 5 << 20
         var refusedExtensions: Set<String> = ["exe"]
@@ -93,6 +94,8 @@ public final class PhotosBackend: Sendable {
     public var uploads: [String: Int] { state.withLock { $0.uploads } }
     /// How many times a file arrived in a write, applied or not, by the filename it was sent under.
     public var filesSent: [String: Int] { state.withLock { $0.sent } }
+    /// How many times each record was created.
+    public var creates: [String: Int] { state.withLock { $0.creates } }
     /// How many ranges of files were answered.
     public var rangesServed: Int { state.withLock { $0.ranges } }
     /// How many write requests arrived.
@@ -234,6 +237,7 @@ public final class PhotosBackend: Sendable {
                         status: 400)
                 }
                 record = Record(id: id, title: "", image: "", pages: [], updated: "")
+                state.creates[id, default: 0] += 1
             case "PATCH":
                 guard let existing = state.records[id] else { return Self.notFound }
                 record = existing

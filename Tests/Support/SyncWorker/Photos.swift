@@ -10,6 +10,10 @@ import SyncHarness
 //     SyncWorker photos <store file> <backend URL> attach <id> <file>
 //     SyncWorker photos <store file> <backend URL> sync
 //     SyncWorker photos <store file> <backend URL> download <id>
+//     SyncWorker photos <store file> <backend URL> queue <count> <every>
+//
+// `queue` saves `count` photos offline (ids `q` and 14 digits), one in `every` with an image of
+// its own (``PhotosQueue/image(of:)``), 500 a transaction, and sends nothing.
 //
 // Each prints `peak <kB>`, the process's peak resident memory (VmHWM) at its end, and a download
 // prints `file <path>`.
@@ -35,6 +39,10 @@ func photos(_ arguments: [String]) async -> Int32 {
             try await photos.sync()
         case "sync":
             try await photos.sync()
+        case "queue" where arguments.count == 5:
+            try await PhotosQueue.queue(
+                Int(arguments[3]) ?? 0, every: Int(arguments[4]) ?? 1, photos: photos, store: store,
+                folder: URL(fileURLWithPath: arguments[0]).deletingLastPathComponent())
         case "download" where arguments.count == 4:
             try await photos.sync()
             guard let photo = try await store.context.read({ tx in try tx.fetch(Photo.self, id: arguments[3]) }) else {
