@@ -184,12 +184,17 @@ struct SyncCommand {
                     + (report.recordsDeleted > 0 ? ", \(report.recordsDeleted) removed elsewhere" : "") + ".")
         }
         if let first = rejected.first {
+            let reason = first.reason ?? "no reason given"
+            // A cover the server refuses (its size or type) is fixed by another cover, or none.
+            let cover = ["validation_file_size_limit", "validation_invalid_mime_type"].contains { reason.contains($0) }
             return ExampleFailure(
                 "the server refused \(rejected.count == 1 ? "a change" : "\(rejected.count) changes"): "
-                    + "\(ChangesCommand.summary(first)): \(first.reason ?? "no reason given")",
-                fix: (token == nil
-                    ? "if the books collection needs a signed-in user, pass --token; "
-                    : "") + "the change stays queued and is sent again at the next sync; 'booklab changes' lists "
+                    + "\(ChangesCommand.summary(first)): \(reason)",
+                fix: (cover
+                    ? "give the book another cover ('booklab cover <n> <image>', an image of at most 2 MB) or none "
+                        + "('booklab cover <n> --remove'); "
+                    : token == nil ? "if the books collection needs a signed-in user, pass --token; " : "")
+                    + "the change stays queued and is sent again at the next sync; 'booklab changes' lists "
                     + "it, 'booklab changes --drop <n>' drops it")
         }
         return nil
