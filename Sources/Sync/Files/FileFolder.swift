@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 #if canImport(Glibc)
@@ -67,7 +68,23 @@ struct FileFolder: Sendable {
             throw error
         }
         Self.flushFolder(staged)
+        removeAbandonedCopies()
         return name
+    }
+
+    /// The staged folders whose abandoned copies this process removed.
+    private static let swept = Locked<Set<String>>([])
+
+    /// Removes the half copies of attachments a process ended in the middle of (an hour old or
+    /// more: no copy takes that long), once a process for each folder.
+    private func removeAbandonedCopies() {
+        guard Self.swept.withLock({ $0.insert(staged.path).inserted }) else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".partial") {
+            let file = staged.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
+            if let modified, Date().timeIntervalSince(modified) > 3600 { try? FileManager.default.removeItem(at: file) }
+        }
     }
 
     /// Keeps the staged `name` as the record's file `stored` (a link, or a copy where links are
