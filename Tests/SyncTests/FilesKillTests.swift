@@ -62,6 +62,8 @@ import Testing
         #expect(synced.status == 0, "\(synced)")
         let stored = try #require(backend.records["p00000000000010"])
         #expect(backend.uploads.values.reduce(0, +) == 1)
+        // Applied before the kill: the next run reads the record and sends the file no more.
+        if moment.hasPrefix("after") { #expect(backend.filesSent.values.reduce(0, +) == 1) }
         #expect(backend.files(of: "p00000000000010")[stored.image] == (try Data(contentsOf: image)))
         #expect(try photo("p00000000000010")?.image.name == stored.image)
     }
@@ -160,6 +162,7 @@ import Testing
         #expect(got.status == 0, "\(got)")
         let downloaded = try #require(got.file.map { URL(fileURLWithPath: $0) })
         #expect(try RecordedRequest.fingerprint(ofFile: downloaded) == RecordedRequest.fingerprint(ofFile: large))
+        #expect(backend.rangesServed == 25)
         let baseline = try #require(small.peak)
         let upload = try #require(sent.peak)
         let download = try #require(got.peak)

@@ -221,12 +221,48 @@ final class PhotoDevice: Sendable {
     @Test func namesTheServerSendsThatAreNotOneFileAreNotFetched() async throws {
         defer { backend.server.stop() }
         let device = try PhotoDevice(backend)
-        for name in ["../../secrets", "a/b.png", "..", ""] {
-            let photo = Photo(id: "p00000000000007", title: "Odd", image: SyncedFile(name: name))
+        for (number, name) in ["../../secrets", "a/b.png", ".."].enumerated() {
+            let id = "p0000000000007\(number)"
+            backend.put(id, title: "Odd", image: ("odd.png", Data("odd".utf8)), storedAs: name)
+            try await device.photos.sync()
+            let photo = try #require(try await device.photo(id))
+            #expect(photo.image.name == name)
             let error = await #expect(throws: SyncError.self) { try await device.photos.file(photo.image, of: photo) }
             #expect(error?.code == .fileUnavailable)
         }
+        let empty = Photo(id: "p00000000000079", title: "None")
+        let error = await #expect(throws: SyncError.self) { try await device.photos.file(empty.image, of: empty) }
+        #expect(error?.code == .fileUnavailable)
         #expect(downloads == 0)
+        #expect(device.keptFiles().isEmpty)
+    }
+
+    @Test func anEmptyFileComesDownEmpty() async throws {
+        defer { backend.server.stop() }
+        backend.put("p00000000000008", title: "Blank", image: ("blank.txt", Data()))
+        let device = try PhotoDevice(backend)
+        try await device.photos.sync()
+        let photo = try #require(try await device.photo("p00000000000008"))
+        #expect(try Data(contentsOf: try await device.photos.file(photo.image, of: photo)).isEmpty)
+    }
+
+    @Test func anEditSavedWhileTheUploadsAnswerWasLostLeavesNoStagedCopy() async throws {
+        defer { backend.server.stop() }
+        let device = try PhotoDevice(backend)
+        var photo = Photo(id: "p00000000000009", title: "Pier")
+        photo.image = try device.photos.attach(try device.file("pier.txt", "pier bytes"))
+        try await device.save(photo)
+        backend.failWrites(.dropAfterApply(then: nil))
+        await #expect(throws: SyncError.self) { try await device.photos.sync() }
+        // Another change while the first write's outcome is unknown: queued behind it.
+        photo.title = "Pier at noon"
+        try await device.save(photo)
+        try await device.photos.sync()
+        let stored = try #require(backend.records["p00000000000009"])
+        #expect(stored.title == "Pier at noon")
+        #expect(backend.uploads == [photo.image.name: 1] && backend.filesSent == [photo.image.name: 1])
+        #expect(try await device.photo("p00000000000009")?.image.name == stored.image)
+        #expect(device.keptFiles() == ["records/photos/p00000000000009/\(stored.image)"])
     }
 
     @Test func aStoreInMemoryOrACollectionWithoutFileFieldsRefusesAnAttachment() throws {

@@ -36,6 +36,11 @@ public struct FileFields: Sendable {
     /// The request that downloads the file `name` of the record whose identity on the server is
     /// `record` (``RemoteCollection/serverID`` when the collection has one, else the key).
     public var download: @Sendable (_ record: String, _ name: String) -> any Endpoint
+    /// Whether the server's file `stored` is the upload of the file sent as `sent`: how a
+    /// collection recognises its own upload in an answer, and in a record read after a lost
+    /// answer. By default the names are equal (a server that keeps the name it was sent);
+    /// PocketBase's adds `_` and 10 random characters before the extension.
+    public var isUpload: @Sendable (_ stored: String, _ sent: String) -> Bool
 
     /// File fields described by their names, their uploads and their downloads.
     ///
@@ -43,13 +48,16 @@ public struct FileFields: Sendable {
     ///   - names: the file fields' names.
     ///   - upload: turns a write's request into one that carries its files.
     ///   - download: the request of one stored file.
+    ///   - isUpload: whether a stored name is the upload of a sent one; by default, equal names.
     public init(
         _ names: [String], upload: @escaping @Sendable (_ write: any Endpoint, _ files: [FileUpload]) -> any Endpoint,
-        download: @escaping @Sendable (_ record: String, _ name: String) -> any Endpoint
+        download: @escaping @Sendable (_ record: String, _ name: String) -> any Endpoint,
+        isUpload: @escaping @Sendable (_ stored: String, _ sent: String) -> Bool = { $0 == $1 }
     ) {
         self.names = names
         self.upload = upload
         self.download = download
+        self.isUpload = isUpload
     }
 
     /// No file fields (the default).
@@ -78,7 +86,8 @@ public struct FileFields: Sendable {
             upload: { write, files in PocketBaseUpload(write: write, files: files) },
             download: { record, name in
                 FileRequest(baseURL: server, path: "/api/files/\(collection)/\(record)/\(name)")
-            })
+            },
+            isUpload: FileFolder.holds)
     }
 }
 
@@ -92,28 +101,52 @@ struct PocketBaseUpload: Endpoint {
         self.write = write
         var form = MultipartFormData()
         let adding = Set(files.map(\.name))
-        if let bytes = write.body?.bytes,
-            var fields = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]
-        {
-            for field in Set(files.map(\.field)) {
-                switch fields[field] {
-                case let names as [Any]:
-                    // The files it keeps, by their stored names; the new ones come as parts.
-                    fields[field] = names.filter { !adding.contains($0 as? String ?? "") }
-                case let name as String where adding.contains(name):
-                    fields[field] = nil
-                default:
-                    break
-                }
+        var fields: [String: Any] = [:]
+        if let given = write.body {
+            guard let bytes = given.bytes,
+                let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]
+            else {
+                // Files cannot go beside a body PocketBase does not read as fields: the send fails, naming it.
+                body = .json(Unsendable())
+                return
             }
-            if let payload = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
-                form.append(String(decoding: payload, as: UTF8.self), name: "@jsonPayload")
+            fields = object
+        }
+        var named = Set<String>()
+        for field in Set(files.map(\.field)) {
+            switch fields[field] {
+            case let names as [Any]:
+                // The files it keeps, by their stored names; the new ones come as parts.
+                fields[field] = names.filter { !adding.contains($0 as? String ?? "") }
+                named.insert(field)
+            case let name as String:
+                if adding.contains(name) { fields[field] = nil } else { named.insert(field) }
+            default:
+                break
             }
+        }
+        if !fields.isEmpty, let payload = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
+            form.append(String(decoding: payload, as: UTF8.self), name: "@jsonPayload")
         }
         for file in files {
-            form.append(file: file.file, name: file.field, filename: file.name, contentType: file.contentType)
+            // A field the JSON names is set to its kept files and these; one it does not name gets
+            // these added (`field+`), never replacing the files it holds.
+            let part = named.contains(file.field) || fields[file.field] != nil ? file.field : file.field + "+"
+            form.append(file: file.file, name: part, filename: file.name, contentType: file.contentType)
         }
         body = .multipart(form)
+    }
+
+    /// A body that fails to encode, saying why.
+    struct Unsendable: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(
+                "",
+                .init(
+                    codingPath: [],
+                    debugDescription: "the write's body is not a JSON object, so PocketBase's "
+                        + "@jsonPayload cannot carry it beside the files it adds"))
+        }
     }
 
     var baseURL: URL { write.baseURL }
@@ -162,15 +195,17 @@ struct FileRange: Endpoint {
     var timeout: Duration? { request.timeout }
     var cachePolicy: CachePolicy { request.cachePolicy }
 
-    /// The first and last byte and the total of a `Content-Range` (`bytes 0-99/1000`).
-    static func parse(_ header: String?) -> (Int, Int, Int)? {
-        guard let header, header.hasPrefix("bytes ") else { return nil }
-        let parts = header.dropFirst(6).split(separator: "/")
-        guard parts.count == 2, let total = Int(parts[1]) else { return nil }
+    /// The first and last byte and the total (`nil` for `*`) of a `Content-Range` (`bytes 0-99/1000`).
+    static func parse(_ header: String?) -> (Int, Int, Int?)? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), header.lowercased().hasPrefix("bytes ")
+        else { return nil }
+        let parts = header.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: "/")
+        guard parts.count == 2 else { return nil }
+        let total = parts[1] == "*" ? nil : Int(parts[1])
+        guard parts[1] == "*" || total != nil else { return nil }
         let bounds = parts[0].split(separator: "-")
-        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last < total else {
-            return nil
-        }
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last < total ?? Int.max
+        else { return nil }
         return (first, last, total)
     }
 }

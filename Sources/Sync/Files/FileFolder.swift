@@ -82,9 +82,14 @@ struct FileFolder: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(".partial") {
             let file = staged.appendingPathComponent(name)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
-            if let modified, Date().timeIntervalSince(modified) > 3600 { try? FileManager.default.removeItem(at: file) }
+            if Self.isAbandoned(file) { try? FileManager.default.removeItem(at: file) }
         }
+    }
+
+    /// Whether a file was last written an hour ago or more (no copy or range takes that long).
+    static func isAbandoned(_ file: URL) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
+        return modified.map { Date().timeIntervalSince($0) > 3600 } ?? false
     }
 
     /// Keeps the staged `name` as the record's file `stored` (a link, or a copy where links are
@@ -99,20 +104,33 @@ struct FileFolder: Sendable {
             do {
                 try FileManager.default.linkItem(at: source, to: target)
             } catch {
-                try Self.copyFlushed(source, to: target)
+                // A copy under a hidden name, renamed whole: a copy cut short is never the file.
+                let copy = folder.appendingPathComponent(".\(stored).keeping")
+                defer { try? FileManager.default.removeItem(at: copy) }
+                try Self.copyFlushed(source, to: copy)
+                try FileManager.default.moveItem(at: copy, to: target)
             }
         } catch {
             // Kept only to spare a download: the file is downloaded when asked for.
         }
     }
 
-    /// Removes the files of a record's folder that are not in `names`, and the folder when
-    /// nothing is left.
+    /// The files kept for a record (its hidden files, downloads on their way, left out).
+    func kept(record key: String, of collection: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: record(key, of: collection).path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }
+    }
+
+    /// Removes the files of a record's folder that are not in `names` (a download on its way is
+    /// left to end, unless an ended process left it an hour ago), and the folder when nothing
+    /// is left.
     func prune(record key: String, of collection: String, keeping names: Set<String>) {
         let folder = record(key, of: collection)
         let present = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in present where !names.contains(name) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            let file = folder.appendingPathComponent(name)
+            if name.hasPrefix("."), !Self.isAbandoned(file) { continue }
+            try? FileManager.default.removeItem(at: file)
         }
         if (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
             try? FileManager.default.removeItem(at: folder)
@@ -174,7 +192,9 @@ struct FileFolder: Sendable {
         guard stored.hasPrefix(stem + "_") else { return false }
         var rest = stored.dropFirst(stem.count + 1)
         let random = rest.prefix(10)
-        guard random.count == 10, random.utf8.allSatisfy(isLowerAlphanumeric) else { return false }
+        // PocketBase 0.23 and later use `[a-z0-9]`; earlier versions, letters of both cases.
+        guard random.count == 10, random.utf8.allSatisfy({ isLowerAlphanumeric($0) || (65...90).contains($0) })
+        else { return false }
         rest = rest.dropFirst(10)
         return ext.isEmpty ? (rest.isEmpty || rest.hasPrefix(".")) : rest == ext
     }

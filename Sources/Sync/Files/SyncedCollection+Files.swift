@@ -60,8 +60,7 @@ extension SyncedCollection {
     ///   - record: the record, as the store holds it.
     /// - Returns: the file's local copy. Read it, or copy it elsewhere: do not move or change it.
     /// - Throws: ``SyncError`` with ``SyncError/Code-swift.struct/fileUnavailable`` for an empty
-    ///   field, a name that is not one file name, a file attached on another device that the
-    ///   server does not have yet, or a copy that cannot be written;
+    ///   field, a name that is not one file name, or a copy that cannot be written;
     ///   ``SyncError/Code-swift.struct/requestFailed`` (or `unauthorized`) when the download fails.
     public func file(_ file: SyncedFile, of record: Entity) async throws(SyncError) -> URL {
         let folder = try fileFolder()
@@ -75,12 +74,14 @@ extension SyncedCollection {
         guard !file.isEmpty else { throw unavailable("is no file (the field is empty)") }
         guard FileFolder.isFileName(name) else { throw unavailable("is not one file name; it is not fetched") }
         if let staged = folder.stagedCopy(name) { return staged }
-        if FileFolder.isStagedName(name) {
-            throw unavailable(
-                "was attached on another device, or its copy here is gone, and the server does not have it yet")
-        }
         let kept = folder.record(key, of: remote.name).appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: kept.path) { return kept }
+        // A record read before its upload was acknowledged: the copy is kept under the server's name.
+        if FileFolder.isStagedName(name),
+            let stored = folder.kept(record: key, of: remote.name).first(where: { remote.files.isUpload($0, name) })
+        {
+            return kept.deletingLastPathComponent().appendingPathComponent(stored)
+        }
         let address = remote.serverID.flatMap { record[keyPath: $0] } ?? key
         do {
             try FileManager.default.createDirectory(
@@ -93,7 +94,11 @@ extension SyncedCollection {
             try await download(remote.files.download(address, name), to: kept)
             return kept
         } catch let error as FetchError {
-            throw requestError(error, record: key).downloading(name)
+            let unauthorized = error.code == .authenticationFailed || error.statusCode == 401
+            throw SyncError(
+                unauthorized ? .unauthorized : .requestFailed, collection: remote.name, record: key,
+                "Could not download the file \"\(name)\" of \(remote.name)/\(key): \(error.description)",
+                fetchError: error)
         } catch {
             throw unavailable("could not be kept in \(kept.path) (\(error.localizedDescription))")
         }
@@ -101,14 +106,23 @@ extension SyncedCollection {
 
     /// Downloads `request` into `file` in ranges of 8 MiB (a server without ranges sends the
     /// whole body at once), so that no more than a range is ever on its way in memory; `file`
-    /// appears whole, or not at all.
+    /// appears whole, or not at all. Downloads of one file at once each write their own hidden
+    /// files; the first to finish puts the file in place.
     private func download(_ request: any Endpoint, to file: URL) async throws {
         let folder = file.deletingLastPathComponent()
-        let partial = folder.appendingPathComponent(".\(file.lastPathComponent).partial")
-        let piece = folder.appendingPathComponent(".\(file.lastPathComponent).range")
+        let own = ".\(file.lastPathComponent).\(Outbox<Entity>.newKey())"
+        let partial = folder.appendingPathComponent(own + ".partial")
+        let piece = folder.appendingPathComponent(own + ".range")
         defer {
             try? FileManager.default.removeItem(at: partial)
             try? FileManager.default.removeItem(at: piece)
+        }
+        func place(_ done: URL) throws {
+            do {
+                try FileManager.default.moveItem(at: done, to: file)
+            } catch  where FileManager.default.fileExists(atPath: file.path) {
+                // Another download of the file finished first.
+            }
         }
         let range = 8 << 20
         var offset = 0
@@ -116,12 +130,22 @@ extension SyncedCollection {
         let output = try FileHandle(forWritingTo: partial)
         defer { try? output.close() }
         while true {
-            let part = try await client.fetch(
-                FileRange(request, from: offset, count: range), extracting: .part(to: piece))
+            var answer: DownloadedPart?
+            do {
+                answer = try await client.fetch(
+                    FileRange(request, from: offset, count: range), extracting: .part(to: piece))
+            } catch {
+                // An empty file has no first byte to ask for.
+                guard offset == 0, error.statusCode == 416 else { throw error }
+            }
+            guard let part = answer else {
+                try place(partial)
+                return
+            }
             guard part.status == 206 else {
                 // The whole body: the server does not answer ranges.
                 guard offset == 0 else { throw FileFolder.lie("a whole body after ranges") }
-                try FileManager.default.moveItem(at: piece, to: file)
+                try place(piece)
                 return
             }
             guard let (first, last, total) = FileRange.parse(part.contentRange), first == offset, last >= first
@@ -137,9 +161,10 @@ extension SyncedCollection {
                 throw FileFolder.lie("\(copied) bytes for the range \(first)-\(last)")
             }
             offset = last + 1
-            if offset >= total {
+            // The end: the total reached, or (a total the server does not know) a short range.
+            if total.map({ offset >= $0 }) ?? (copied < range) {
                 try output.synchronize()
-                try FileManager.default.moveItem(at: partial, to: file)
+                try place(partial)
                 return
             }
         }
@@ -218,7 +243,7 @@ extension SyncedCollection {
     func holds(_ record: Entity, _ uploads: [FileUpload]) -> Bool {
         let stored = fileNames(in: record)
         return uploads.allSatisfy { upload in
-            stored[upload.field, default: []].contains { FileFolder.holds($0, upload: upload.name) }
+            stored[upload.field, default: []].contains { remote.files.isUpload($0, upload.name) }
         }
     }
 
@@ -233,7 +258,7 @@ extension SyncedCollection {
         var changed = false
         func known(_ name: String, in field: String) -> String? {
             guard FileFolder.isStagedName(name) else { return nil }
-            return stored[field]?.first { FileFolder.holds($0, upload: name) }
+            return stored[field]?.first { remote.files.isUpload($0, name) }
         }
         for field in remote.files.names {
             switch fields[field] {
@@ -249,7 +274,7 @@ extension SyncedCollection {
             }
         }
         guard changed, let merged = try? JSONSerialization.data(withJSONObject: fields),
-            let decoded = try? JSONDecoder().decode(Entity.self, from: merged)
+            let decoded = try? SyncJSON.decode(Entity.self, from: merged)
         else { return record }
         return decoded
     }
@@ -269,25 +294,65 @@ extension SyncedCollection {
             if !staged.isEmpty { done.append((write.recordID, staged, answer)) }
         }
         guard !done.isEmpty else { return }
+        // The staged names the records' writes left in the outbox still carry (a write queued
+        // behind the acknowledged one, made again over the server's answer, carries its name).
         let outbox = outbox
         let keys = done.map(\.key)
-        let waiting = (try? await read { tx in try outbox.recordsWithWrites(among: keys, in: tx) }) ?? Set(keys)
+        let carried =
+            (try? await read { tx in
+                try keys.flatMap { key in
+                    try outbox.writes(of: key, in: tx).compactMap { try $0.local(as: Entity.self) }
+                }
+            }).map { Set($0.flatMap { self.fileNames(in: $0).values.flatMap { $0 } }) }
         for item in done {
             let stored = fileNames(in: item.answer).values.flatMap { $0 }
             for name in item.staged {
-                guard let server = stored.first(where: { FileFolder.holds($0, upload: name) }) else { continue }
+                guard let server = stored.first(where: { remote.files.isUpload($0, name) }) else { continue }
                 folder.keep(staged: name, as: server, record: item.key, of: remote.name)
-                if !waiting.contains(item.key) {
+                if let carried, !carried.contains(name) {
                     try? FileManager.default.removeItem(at: folder.staged.appendingPathComponent(name))
                 }
             }
         }
     }
 
+    /// Removes the staged copies no queued write and no row names (a write discarded, a refused
+    /// file replaced or cleared, a conflict the server's record won), an hour after they were
+    /// attached: an attachment not saved yet is left that long.
+    func sweepStagedFiles(_ folder: FileFolder) async {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.staged.path)) ?? []
+        let old = names.filter {
+            FileFolder.isStagedName($0) && FileFolder.isAbandoned(folder.staged.appendingPathComponent($0))
+        }
+        guard !old.isEmpty else { return }
+        let name = remote.name
+        let fields = remote.files.names
+        let held = try? await read { tx -> Set<String> in
+            var held = Set<String>()
+            for write in try OutboxTable.notAcknowledged(of: name, tx) {
+                if let local = try write.local(as: Entity.self) {
+                    held.formUnion(self.fileNames(in: local).values.flatMap { $0 })
+                }
+            }
+            for file in old where !held.contains(file) {
+                for field in fields
+                where try tx.exists(Query<Entity>(where: Field<Entity, String>(field).contains(file))) {
+                    held.insert(file)
+                }
+            }
+            return held
+        }
+        guard let held else { return }
+        for file in old where !held.contains(file) {
+            try? FileManager.default.removeItem(at: folder.staged.appendingPathComponent(file))
+        }
+    }
+
     /// Removes kept copies of files the records no longer hold (replaced, removed, or the record
-    /// deleted), after a run changed rows.
+    /// deleted), and staged copies nothing names, after a run changed rows.
     func sweepFiles() async {
         guard !remote.files.names.isEmpty, let folder = try? fileFolder() else { return }
+        await sweepStagedFiles(folder)
         let collection = folder.records(of: remote.name)
         guard let folders = try? FileManager.default.contentsOfDirectory(atPath: collection.path), !folders.isEmpty
         else { return }
@@ -306,16 +371,5 @@ extension SyncedCollection {
             if let id = Self.identity(key), let row = try tx.fetch(Entity.self, id: id) { rows[key] = row }
         }
         return rows
-    }
-}
-
-extension SyncError {
-    /// This error, said of the download of the file `name`.
-    func downloading(_ name: String) -> SyncError {
-        SyncError(
-            code, collection: collection, record: record,
-            message.replacingOccurrences(
-                of: "Could not send the write of", with: "Could not download the file \"\(name)\" of"),
-            fetchError: fetchError)
     }
 }

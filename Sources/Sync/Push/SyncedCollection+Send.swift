@@ -202,7 +202,7 @@ extension SyncedCollection {
                     return .settled(.rejected(Self.noRequest("create", remote.name)))
                 }
                 uploads = try self.uploads(of: local).get()
-                if !uploads.isEmpty, write.attempts > 1, let outcome = await applied(write, local, uploads) {
+                if !uploads.isEmpty, write.attempts > 1, let outcome = await applied(write, local, nil, uploads) {
                     return .settled(outcome)
                 }
                 endpoint = create(local)
@@ -222,7 +222,10 @@ extension SyncedCollection {
                         readFirst = true
                         switch await current(read(local), record: write.recordID) {
                         case .found(let record) where !uploads.isEmpty && holds(record, uploads):
-                            return .settled(.acknowledged(record))
+                            // The upload is there (an answer lost): the rest of the write is judged
+                            // against the record, its files by the server's names.
+                            return .settled(
+                                settled(meeting: record, base: base, local: knowingUploads(local, base: record)))
                         case .found(let record):
                             // The server's record moved on: merged field by field. A write it already
                             // holds is done (its answer was lost); one that changed other fields is made
@@ -239,7 +242,8 @@ extension SyncedCollection {
                 guard let update = remote.writes.update else {
                     return .settled(.rejected(Self.noRequest("update", remote.name)))
                 }
-                if !uploads.isEmpty, !readFirst, write.attempts > 1, let outcome = await applied(write, local, uploads)
+                if !uploads.isEmpty, !readFirst, write.attempts > 1,
+                    let outcome = await applied(write, local, base, uploads)
                 {
                     return .settled(outcome)
                 }
@@ -267,12 +271,16 @@ extension SyncedCollection {
     }
 
     /// What became of a write that carries `uploads` and was sent before, by a read of its
-    /// record: acknowledged when the server's record holds every upload (the write was applied,
-    /// its answer lost), the read's failure, or `nil` to send it.
-    func applied(_ write: PendingWrite, _ local: Entity, _ uploads: [FileUpload]) async -> Outcome? {
+    /// record: when the server's record holds every upload (the write was applied, its answer
+    /// lost), a create is done and an update is judged against the record; the read's failure; or
+    /// `nil` to send it.
+    func applied(_ write: PendingWrite, _ local: Entity, _ base: Entity?, _ uploads: [FileUpload]) async -> Outcome? {
         guard let read = remote.writes.read else { return nil }
         switch await current(read(local), record: write.recordID) {
-        case .found(let record): return holds(record, uploads) ? .acknowledged(record) : nil
+        case .found(let record) where holds(record, uploads):
+            guard write.operation == .update else { return .acknowledged(record) }
+            return settled(meeting: record, base: base, local: knowingUploads(local, base: record))
+        case .found: return nil
         case .missing: return nil
         case .failed(let outcome): return outcome
         }

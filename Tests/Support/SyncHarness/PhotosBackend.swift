@@ -101,13 +101,17 @@ public final class PhotosBackend: Sendable {
     /// How many write requests arrived.
     public var writeRequests: Int { state.withLock { $0.writes } }
 
-    /// Writes a record as another client would, with an image file of these bytes (none for `nil`).
-    public func put(_ id: String, title: String, image: (name: String, bytes: Data)? = nil) {
+    /// Writes a record as another client would, with an image file of these bytes (none for
+    /// `nil`), stored under PocketBase's name for it, or under `storedAs` (a name a server that
+    /// lies might send).
+    public func put(
+        _ id: String, title: String, image: (name: String, bytes: Data)? = nil, storedAs: String? = nil
+    ) {
         state.withLock { state in
             var record = state.records[id] ?? Record(id: id, title: title, image: "", pages: [], updated: "")
             record.title = title
             if let image {
-                let stored = Self.storedName(image.name)
+                let stored = storedAs ?? Self.storedName(image.name)
                 state.files[id, default: [:]][stored] = image.bytes
                 state.sizes[stored] = image.bytes.count
                 record.image = stored
@@ -166,6 +170,10 @@ public final class PhotosBackend: Sendable {
         // A file served from disk, or from memory; a `Range` of one span is answered `206`.
         let size =
             served.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int } ?? stored.count
+        if size == 0, request.header("Range") != nil {
+            // As Go's http.ServeContent (PocketBase's) answers a range of an empty file.
+            return StubResponse.status(416, headers: ["Content-Range": "bytes */0"])
+        }
         guard let range = request.header("Range"), range.hasPrefix("bytes="),
             let bounds = Optional(range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)),
             bounds.count == 2, let first = Int(bounds[0]), first < size
@@ -256,8 +264,14 @@ public final class PhotosBackend: Sendable {
                 state.files[id, default: [:]][stored] = upload.data
                 state.sizes[stored] = upload.size
                 state.uploads[upload.filename, default: 0] += 1
-                if upload.field == "image" { image = (image ?? []) + [stored] }
-                if upload.field == "pages" { pages = (pages ?? []) + [stored] }
+                // `field+` adds to the files the record holds; `field` to the names the JSON kept.
+                switch upload.field {
+                case "image": image = (image ?? []) + [stored]
+                case "image+": image = (image ?? [record.image]) + [stored]
+                case "pages": pages = (pages ?? []) + [stored]
+                case "pages+": pages = (pages ?? record.pages) + [stored]
+                default: break
+                }
             }
             if let image {
                 record.image =
