@@ -237,6 +237,31 @@ final class PhotoDevice: Sendable {
         #expect(device.keptFiles().isEmpty)
     }
 
+    @Test func aServerThatKeepsTheNamesItIsSentIsDescribedByItsNamingRule() async throws {
+        defer { backend.server.stop() }
+        backend.keepNames()
+        let described: (inout RemoteCollection<Photo>) -> Void = { remote in
+            remote.files.isUpload = { stored, sent in stored == sent }
+        }
+        let phone = try PhotoDevice(backend, describing: described)
+        var photo = Photo(id: "p00000000000020", title: "Lighthouse")
+        photo.image = try phone.photos.attach(try phone.file("lighthouse.txt", "light"))
+        try await phone.save(photo)
+        try await phone.photos.sync()
+        #expect(backend.records[photo.id]?.image == photo.image.name)
+        // A later change of the record does not send the file again, nor miss its copy.
+        photo = try #require(try await phone.photo(photo.id))
+        photo.title = "Lighthouse at dusk"
+        try await phone.save(photo)
+        #expect(try await phone.photos.sync().writesRejected == 0)
+        #expect(backend.records[photo.id]?.title == "Lighthouse at dusk")
+        #expect(backend.filesSent == [photo.image.name: 1])
+        let laptop = try PhotoDevice(backend, describing: described)
+        try await laptop.photos.sync()
+        let seen = try #require(try await laptop.photo(photo.id))
+        #expect(try Data(contentsOf: try await laptop.photos.file(seen.image, of: seen)) == Data("light".utf8))
+    }
+
     @Test func anEmptyFileComesDownEmpty() async throws {
         defer { backend.server.stop() }
         backend.put("p00000000000008", title: "Blank", image: ("blank.txt", Data()))

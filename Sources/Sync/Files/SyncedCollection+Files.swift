@@ -205,13 +205,17 @@ extension SyncedCollection {
         return names
     }
 
-    /// The files a record holds that the server does not have yet (its staged names), or the
-    /// reason the write cannot be sent (a staged copy gone).
-    func uploads(of record: Entity) -> Result<[FileUpload], SyncError> {
+    /// The files a record holds that the server does not have yet: its staged names that `base`
+    /// (the server's record the write starts from) holds no upload of; or the reason the write
+    /// cannot be sent (a staged copy gone).
+    func uploads(of record: Entity, base: Entity?) -> Result<[FileUpload], SyncError> {
         guard !remote.files.names.isEmpty else { return .success([]) }
         var uploads: [FileUpload] = []
+        let stored = base.map(fileNames) ?? [:]
         for (field, names) in fileNames(in: record).sorted(by: { $0.key < $1.key }) {
             for name in names where FileFolder.isStagedName(name) {
+                // On the server already (a server that keeps the names it is sent).
+                if stored[field, default: []].contains(where: { remote.files.isUpload($0, name) }) { continue }
                 guard let folder = try? fileFolder(), let copy = folder.stagedCopy(name) else {
                     let key = record.id.databaseValue.identityText
                     return .failure(

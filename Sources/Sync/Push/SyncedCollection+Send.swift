@@ -201,7 +201,7 @@ extension SyncedCollection {
                 guard let create = remote.writes.create else {
                     return .settled(.rejected(Self.noRequest("create", remote.name)))
                 }
-                uploads = try self.uploads(of: local).get()
+                uploads = try self.uploads(of: local, base: nil).get()
                 if !uploads.isEmpty, write.attempts > 1, let outcome = await applied(write, local, nil, uploads) {
                     return .settled(outcome)
                 }
@@ -212,7 +212,7 @@ extension SyncedCollection {
                     return .settled(.rejected("The update has no record."))
                 }
                 local = knowingUploads(local, base: base)
-                uploads = try self.uploads(of: local).get()
+                uploads = try self.uploads(of: local, base: base).get()
                 switch remote.writes.conflictCheck.kind {
                 case .none: break
                 case .ifMatch(let tag):

@@ -53,6 +53,7 @@ public final class PhotosBackend: Sendable {
         var writes = 0
         var maximumFileSize = 5 << 20
         var refusedExtensions: Set<String> = ["exe"]
+        var keepsNames = false
     }
 
     /// The server.
@@ -81,6 +82,8 @@ public final class PhotosBackend: Sendable {
 
     /// Queues faults for the next writes, in order.
     public func failWrites(_ faults: Fault...) { state.withLock { $0.faults += faults } }
+    /// Stores each upload under the name it was sent, as a server other than PocketBase may.
+    public func keepNames() { state.withLock { $0.keepsNames = true } }
     /// The largest file a field takes (5 MiB by default, PocketBase's default).
     public func limitFiles(to bytes: Int) { state.withLock { $0.maximumFileSize = bytes } }
 
@@ -260,7 +263,7 @@ public final class PhotosBackend: Sendable {
             var image = form.fields["image"].map { ($0 as? String).map { [$0] } ?? [] }
             var pages = form.fields["pages"].map { ($0 as? [Any] ?? []).compactMap { $0 as? String } }
             for upload in form.files {
-                let stored = Self.storedName(upload.filename)
+                let stored = state.keepsNames ? upload.filename : Self.storedName(upload.filename)
                 state.files[id, default: [:]][stored] = upload.data
                 state.sizes[stored] = upload.size
                 state.uploads[upload.filename, default: 0] += 1
