@@ -8,7 +8,7 @@ import Testing
 
 /// Files through kills and at size, in a child process: the `SyncWorker`'s photos mode against
 /// the photos backend.
-@Suite struct FilesKillTests {
+@Suite(.serialized) struct FilesKillTests {
     let backend: PhotosBackend
     let folder: TemporaryDirectory
     let worker: PhotosWorker

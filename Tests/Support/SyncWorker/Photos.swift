@@ -30,7 +30,12 @@ func photos(_ arguments: [String]) async -> Int32 {
     }
     defer { store.close() }
     do {
-        let photos = try SyncedCollection(PhotosAPI.collection(at: base), store: store, client: NotesAPI.client())
+        // Multipart forms are written beside the store, not in the system's temporary folder: a
+        // killed worker cannot remove its form, and the test's folder goes with the test.
+        var configuration = NotesAPI.client().configuration
+        configuration.temporaryDirectory = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent()
+        let client = FetchClient(configuration: configuration)
+        let photos = try SyncedCollection(PhotosAPI.collection(at: base), store: store, client: client)
         switch arguments[2] {
         case "attach" where arguments.count == 5:
             let image = try photos.attach(URL(fileURLWithPath: arguments[4]))
