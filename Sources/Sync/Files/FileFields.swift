@@ -83,7 +83,9 @@ public struct FileFields: Sendable {
     public static func pocketBase(_ names: [String], collection: String, at server: URL) -> FileFields {
         FileFields(
             names,
-            upload: { write, files in PocketBaseUpload(write: write, files: files) },
+            upload: { write, files in
+                ReplacedRequest(write, body: PocketBaseUpload.form(of: write, adding: files), cachePolicy: .bypass)
+            },
             download: { record, name in
                 FileRequest(baseURL: server, path: "/api/files/\(collection)/\(record)/\(name)")
             },
@@ -91,14 +93,11 @@ public struct FileFields: Sendable {
     }
 }
 
-/// A write's request carrying its files as PocketBase reads them: the write's JSON in
+/// A write's body carrying its files as PocketBase reads them: the write's JSON in
 /// `@jsonPayload`, each file a part named by its field.
-struct PocketBaseUpload: Endpoint {
-    let write: any Endpoint
-    let body: RequestBody?
-
-    init(write: any Endpoint, files: [FileUpload]) {
-        self.write = write
+enum PocketBaseUpload {
+    /// The body of `write` with `files` added.
+    static func form(of write: any Endpoint, adding files: [FileUpload]) -> RequestBody {
         var form = MultipartFormData()
         let adding = Set(files.map(\.name))
         var fields: [String: Any] = [:]
@@ -107,8 +106,7 @@ struct PocketBaseUpload: Endpoint {
                 let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]
             else {
                 // Files cannot go beside a body PocketBase does not read as fields: the send fails, naming it.
-                body = .json(Unsendable())
-                return
+                return .json(Unsendable())
             }
             fields = object
         }
@@ -134,7 +132,7 @@ struct PocketBaseUpload: Endpoint {
             let part = named.contains(file.field) || fields[file.field] != nil ? file.field : file.field + "+"
             form.append(file: file.file, name: part, filename: file.name, contentType: file.contentType)
         }
-        body = .multipart(form)
+        return .multipart(form)
     }
 
     /// A body that fails to encode, saying why.
@@ -148,55 +146,41 @@ struct PocketBaseUpload: Endpoint {
                         + "@jsonPayload cannot carry it beside the files it adds"))
         }
     }
-
-    var baseURL: URL { write.baseURL }
-    var path: String { write.path }
-    var method: HTTPMethod { write.method }
-    var queryItems: [URLQueryItem] { write.queryItems }
-    var headers: [String: String] { write.headers }
-    var timeout: Duration? { write.timeout }
-    var cachePolicy: CachePolicy { .bypass }
 }
 
-/// A request with a timeout of its own.
-struct TimedRequest: Endpoint {
-    let request: any Endpoint
-    let timeout: Duration?
-
-    init(_ request: any Endpoint, timeout: Duration) {
-        self.request = request
-        self.timeout = timeout
-    }
-
-    var baseURL: URL { request.baseURL }
-    var path: String { request.path }
-    var method: HTTPMethod { request.method }
-    var queryItems: [URLQueryItem] { request.queryItems }
-    var headers: [String: String] { request.headers }
-    var body: RequestBody? { request.body }
-    var cachePolicy: CachePolicy { request.cachePolicy }
-}
-
-/// A range of a file's request: `Range: bytes=from-(from+count-1)`.
-struct FileRange: Endpoint {
+/// A request with some of its parts replaced: a write carrying its files, an upload with a
+/// timeout of its own, a range of a file.
+struct ReplacedRequest: Endpoint {
     let request: any Endpoint
     let headers: [String: String]
+    let body: RequestBody?
+    let timeout: Duration?
+    let cachePolicy: CachePolicy
 
-    init(_ request: any Endpoint, from offset: Int, count: Int) {
+    /// `request`, with the parts given replaced (`headers` merged into its own).
+    init(
+        _ request: any Endpoint, headers: [String: String] = [:], body: RequestBody? = nil, timeout: Duration? = nil,
+        cachePolicy: CachePolicy? = nil
+    ) {
         self.request = request
-        headers = request.headers.merging(["Range": "bytes=\(offset)-\(offset + count - 1)"]) { _, range in range }
+        self.headers = request.headers.merging(headers) { _, replaced in replaced }
+        self.body = body ?? request.body
+        self.timeout = timeout ?? request.timeout
+        self.cachePolicy = cachePolicy ?? request.cachePolicy
+    }
+
+    /// A range of `request`: `Range: bytes=from-(from+count-1)`.
+    static func range(of request: any Endpoint, from offset: Int, count: Int) -> ReplacedRequest {
+        ReplacedRequest(request, headers: ["Range": "bytes=\(offset)-\(offset + count - 1)"])
     }
 
     var baseURL: URL { request.baseURL }
     var path: String { request.path }
     var method: HTTPMethod { request.method }
     var queryItems: [URLQueryItem] { request.queryItems }
-    var body: RequestBody? { request.body }
-    var timeout: Duration? { request.timeout }
-    var cachePolicy: CachePolicy { request.cachePolicy }
 
     /// The first and last byte and the total (`nil` for `*`) of a `Content-Range` (`bytes 0-99/1000`).
-    static func parse(_ header: String?) -> (Int, Int, Int?)? {
+    static func contentRange(_ header: String?) -> (Int, Int, Int?)? {
         guard let header = header?.trimmingCharacters(in: .whitespaces), header.lowercased().hasPrefix("bytes ")
         else { return nil }
         let parts = header.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: "/")

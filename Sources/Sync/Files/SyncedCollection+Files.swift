@@ -133,7 +133,7 @@ extension SyncedCollection {
             var answer: DownloadedPart?
             do {
                 answer = try await client.fetch(
-                    FileRange(request, from: offset, count: range), extracting: .part(to: piece))
+                    ReplacedRequest.range(of: request, from: offset, count: range), extracting: .part(to: piece))
             } catch {
                 // An empty file has no first byte to ask for.
                 guard offset == 0, error.statusCode == 416 else { throw error }
@@ -148,7 +148,8 @@ extension SyncedCollection {
                 try place(piece)
                 return
             }
-            guard let (first, last, total) = FileRange.parse(part.contentRange), first == offset, last >= first
+            guard let (first, last, total) = ReplacedRequest.contentRange(part.contentRange), first == offset,
+                last >= first
             else { throw FileFolder.lie("the range \(part.contentRange ?? "none") for bytes from \(offset)") }
             let input = try FileHandle(forReadingFrom: piece)
             defer { try? input.close() }

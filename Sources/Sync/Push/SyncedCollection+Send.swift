@@ -265,7 +265,7 @@ extension SyncedCollection {
         }
         if !uploads.isEmpty {
             let upload = remote.files.upload(endpoint, uploads)
-            return .sendAlone(TimedRequest(upload, timeout: transferTimeout(of: upload, uploads)), headers)
+            return .sendAlone(ReplacedRequest(upload, timeout: transferTimeout(of: upload, uploads)), headers)
         }
         return .send(endpoint, headers)
     }

@@ -40,10 +40,20 @@ enum Worker {
     static func sync(
         _ fixture: SyncFixture, withoutKeys: Bool = false, overlap: Int = 5000, concurrency: Int = 1
     ) async throws -> Ending {
-        let process = try ChildProcess(
-            executable: BuiltProducts.executable(named: "SyncWorker"),
+        try await run(
             [fixture.storeURL.path, fixture.backend.baseURL.absoluteString, String(overlap), String(concurrency)],
             environment: ChildProcess.environment(changing: ["FETCHKIT_SYNC_NO_KEYS": withoutKeys ? "1" : nil]),
+            registering: running)
+    }
+
+    /// Runs `SyncWorker` with `arguments` to its end, the process kept in `running` while it runs
+    /// (for a kill).
+    static func run(
+        _ arguments: [String], environment: [String: String] = ChildProcess.environment(),
+        registering running: Locked<ChildProcess?>
+    ) async throws -> Ending {
+        let process = try ChildProcess(
+            executable: BuiltProducts.executable(named: "SyncWorker"), arguments, environment: environment,
             standardOutput: .pipe, standardError: .standardOutput)
         running.withLock { $0 = process }
         let data = await Blocking.run { process.standardOutput?.readDataToEndOfFile() ?? Data() }
@@ -51,7 +61,7 @@ enum Worker {
         running.withLock { $0 = nil }
         guard let ending else {
             await process.kill()
-            throw WorkerError(description: "SyncWorker did not finish in \(Patience.hang)")
+            throw WorkerError(description: "SyncWorker \(arguments.first ?? "") did not finish in \(Patience.hang)")
         }
         return Ending(
             killed: ending.signalled && ending.status == SIGKILL,
@@ -78,21 +88,7 @@ final class PhotosWorker: Sendable {
 
     /// Runs a photos command (`attach <id> <file>`, `sync`, `download <id>`) in a child process.
     func run(_ command: String...) async throws -> Worker.Ending {
-        let process = try ChildProcess(
-            executable: BuiltProducts.executable(named: "SyncWorker"),
-            ["photos", store.path, backend.absoluteString] + command,
-            standardOutput: .pipe, standardError: .standardOutput)
-        running.withLock { $0 = process }
-        let data = await Blocking.run { process.standardOutput?.readDataToEndOfFile() ?? Data() }
-        let ending = await process.exit(timeout: Patience.hang)
-        running.withLock { $0 = nil }
-        guard let ending else {
-            await process.kill()
-            throw WorkerError(description: "SyncWorker photos did not finish in \(Patience.hang)")
-        }
-        return Worker.Ending(
-            killed: ending.signalled && ending.status == SIGKILL,
-            status: ending.status, output: String(decoding: data, as: UTF8.self))
+        try await Worker.run(["photos", store.path, backend.absoluteString] + command, registering: running)
     }
 }
 
