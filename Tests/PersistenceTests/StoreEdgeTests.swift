@@ -226,4 +226,41 @@ struct RowIDNamed: StoredEntity {
         #expect(error?.code == .misuse)
         #expect(error?.property == "rowid")
     }
+    @Test func aTransactionThatLimitsThePageCacheReleasesPagesAndTheNextGetsTheStoresCacheBack() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Ranked.self])
+        defer { store.close() }
+        // About 20 MB of rows, so that a scan fills more than a few MiB of cache.
+        let label = String(repeating: "x", count: 4_000)
+        try store.context.persistAndWait { tx in
+            for id in 0..<5_000 { try tx.insert(Ranked(id: id, rank: id, label: label)) }
+        }
+        func cacheSize(_ tx: ObjectTransaction) throws -> Int64? {
+            try tx.rows("PRAGMA cache_size").first?[0].integerValue
+        }
+        let limited = try store.context.persistAndWait { tx in
+            try tx.limitPageCache(toBytes: 1 << 20)
+            _ = try tx.fetch(Query<Ranked>())
+            return (try cacheSize(tx), tx.pageCacheUsed)
+        }
+        #expect(limited.0 == -1_024)
+        #expect(limited.1 < 2 << 20)
+        let restored = try store.context.readAndWait { tx in
+            _ = try tx.fetch(Query<Ranked>())
+            return (try cacheSize(tx), tx.pageCacheUsed)
+        }
+        #expect(restored.0 == -65_536)
+        #expect(restored.1 > 16 << 20)
+    }
+
+    @Test func aPageCacheLimitNeverRaisesTheStoresCache() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Ranked.self]) { $0.pageCacheSize = 512 << 10 }
+        defer { store.close() }
+        let size = try store.context.persistAndWait { tx in
+            try tx.limitPageCache(toBytes: 8 << 20)
+            return try tx.rows("PRAGMA cache_size").first?[0].integerValue
+        }
+        #expect(size == -512)
+    }
 }

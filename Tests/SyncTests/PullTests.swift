@@ -151,4 +151,29 @@ struct PullTests {
         try await mirror.sync()
         #expect(try fixture.local()["a"]?.title == "from the future")
     }
+    @Test("A first pull holds the store's page cache to 8 MiB while it writes; later pulls use the store's own")
+    func firstPullPageCache() async throws {
+        let fixture = try SyncFixture()
+        // About 20 MB of records: more than the first pull's cache, less than the store's 64 MiB.
+        let body = String(repeating: "b", count: 4_000)
+        for index in 0..<5_000 { fixture.backend.put("n\(index)", title: "note \(index)", body: body) }
+        let mirror = try fixture.mirror(pageSize: 1_000)
+        func cache() throws -> (size: Int64?, used: Int) {
+            try fixture.store.context.readAndWait { tx in
+                (try tx.rows("PRAGMA cache_size").first?[0].integerValue, tx.pageCacheUsed)
+            }
+        }
+        let first = try await mirror.sync()
+        #expect(first.recordsApplied == 5_000)
+        let afterFirst = try cache()
+        #expect(afterFirst.size == -65_536)
+        #expect(afterFirst.used <= 9 << 20)
+
+        // A full resync of the same records (the pull finished once) keeps what it reads and writes.
+        fixture.backend.expireCursors()
+        let again = try await mirror.sync()
+        #expect(again.resynced)
+        #expect(try cache().used > 16 << 20)
+        #expect(try fixture.localContents() == fixture.serverContents())
+    }
 }

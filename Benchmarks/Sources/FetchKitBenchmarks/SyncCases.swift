@@ -557,21 +557,16 @@ let syncMemoryCases: [MemoryCase] = [
         try initialPullMemory(records: 100_000)
     },
     MemoryCase(
-        name:
-            "Sync: initial pull of 1,000,000 records, pages of 1,000, the store's default 64 MiB page cache (goal ≤ 64 MiB)"
-    ) { _ in
-        try initialPullMemory(records: 1_000_000)
-    },
-    MemoryCase(name: "Sync: initial pull of 1,000,000 records, pages of 1,000, an 8 MiB page cache (goal ≤ 64 MiB)") {
+        name: "Sync: initial pull of 1,000,000 records, pages of 1,000, the store's default page cache (goal ≤ 64 MiB)"
+    ) {
         _ in
-        try initialPullMemory(records: 1_000_000, pageCache: 8 << 20)
+        try initialPullMemory(records: 1_000_000)
     },
 ]
 
 /// An initial pull of `records` records, pages of 1,000, into a mirror in a store file of its own
-/// (with SQLite's page cache at `pageCache` bytes a connection, when given); the server in
-/// another process.
-func initialPullMemory(records: Int, pageCache: Int? = nil) throws {
+/// (the store's default configuration); the server in another process.
+func initialPullMemory(records: Int) throws {
     let server = try SyncServerProcess(count: records)
     defer { server.stop() }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -579,9 +574,7 @@ func initialPullMemory(records: Int, pageCache: Int? = nil) throws {
     defer {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
     }
-    let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities) { configuration in
-        if let pageCache { configuration.pageCacheSize = pageCache }
-    }
+    let store = try ObjectStore(at: path, entities: [SyncedNote.self] + SyncSchema.entities)
     defer { store.close() }
     let mirror = try SyncedCollection(
         SyncBenchServer.collection(base: server.baseURL, pageSize: 1000), store: store, client: FetchClient())

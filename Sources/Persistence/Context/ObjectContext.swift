@@ -261,6 +261,7 @@ public final class ObjectContext: @unchecked Sendable {
             defer {
                 active = nil
                 tx.isOpen = false
+                connection.restorePageCache()
             }
             let value: T
             do {
@@ -326,6 +327,7 @@ public final class ObjectContext: @unchecked Sendable {
                 active = nil
                 tx.isOpen = false
                 if !connection.isAutocommit { try? connection.cached("COMMIT").run() }
+                connection.restorePageCache()
             }
             return try block(tx)
         }

@@ -21,6 +21,11 @@ final class Connection {
     var codecs: [ObjectIdentifier: EntityCodec] = [:]
     /// The rows the current write transaction changed.
     let changeLog: ChangeLog
+    /// The page cache the store's configuration gives this connection, in KiB.
+    var pageCacheKiB = 0
+    /// Whether a transaction lowered the page cache (`ObjectTransaction.limitPageCache(toBytes:)`);
+    /// the context restores `pageCacheKiB` when the transaction ends.
+    var pageCacheLimited = false
 
     init(path: String, flags: Int32) throws(PersistenceError) {
         self.path = path

@@ -77,6 +77,7 @@ final class StoreCore: Sendable {
         let cacheKiB = max(64, configuration.pageCacheSize / 1024)
         try connection.execute(
             "PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous); PRAGMA cache_size = -\(cacheKiB)")
+        connection.pageCacheKiB = cacheKiB
         connection.schemas = schemas
         return connection
     }

@@ -36,6 +36,11 @@ struct SyncCheckpoint: StoredEntity {
 
     static let entityName = "SyncCheckpoint"
 
+    /// SQLite's page cache of the store's writing connection during the pages of a collection's
+    /// first pull (until ``lastPull``): such a pull writes pages it does not read again, and with
+    /// the store's cache (64 MiB by default) a first pull of a large collection would hold that much.
+    static let firstPullPageCache = 8 << 20
+
     /// Whether a run may go on from `expected` with this stored checkpoint: the same cursor,
     /// walk, generations and scopes (the dates may differ: another process's quiet run).
     func continues(_ expected: SyncCheckpoint) -> Bool {

@@ -313,8 +313,8 @@ extension SyncedCollection {
         let outbox = outbox
         let keyset = if case .keyset = remote.changes.cursor { true } else { false }
         /// Moves the cursor; returns the checkpoint as stored when no walk is in progress.
-        @Sendable func moveCursor(_ tx: ObjectTransaction) throws -> SyncCheckpoint? {
-            var checkpoint = try Self.checkpoint(key, in: tx)
+        @Sendable func moveCursor(from stored: SyncCheckpoint, _ tx: ObjectTransaction) throws -> SyncCheckpoint? {
+            var checkpoint = stored
             if let walk, var current = checkpoint.walk {
                 // The page's own walk, unless a newer one began meanwhile (then the page leaves it).
                 guard current.generation == walk.generation else { return nil }
@@ -336,13 +336,13 @@ extension SyncedCollection {
         }
         return try await persist(page: position) { tx in
             var result = Applied()
-            if let expecting {
-                let stored = try Self.checkpoint(key, in: tx)
-                if !stored.continues(expecting) {
-                    result.moved = stored
-                    return result
-                }
+            let stored = try Self.checkpoint(key, in: tx)
+            if let expecting, !stored.continues(expecting) {
+                result.moved = stored
+                return result
             }
+            // A first pull writes pages it does not read again: the connection's page cache stays small.
+            if stored.lastPull == nil { try tx.limitPageCache(toBytes: SyncCheckpoint.firstPullPageCache) }
             let ids = page.records.map(\.id) + page.deleted
             let texts = ids.map { $0.databaseValue.identityText }
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
@@ -424,7 +424,7 @@ extension SyncedCollection {
                 }
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
-            result.checkpoint = try moveCursor(tx)
+            result.checkpoint = try moveCursor(from: stored, tx)
             // Read last, after the rebases and whatever the page's related rows' block wrote.
             result.outboxWaiting = try outbox.hasUnsent(in: tx)
             result.stamp = store.commitStamp(of: Self.syncTables, after: tx)
