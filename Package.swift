@@ -153,7 +153,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExampleSupport", "FetchKit", "Persistence", "Sync", "FetchKitTesting", "TestSupport", "Locking"],
+            dependencies: [
+                "ExampleSupport", "FetchKit", "Persistence", "Sync", "SyncHarness", "FetchKitTesting", "TestSupport", "Locking",
+            ],
             swiftSettings: strictSettings
         ),
         // The documentation's code samples (README, DocC articles, Docs/ guides) that use

@@ -136,12 +136,13 @@ final class PocketBaseServer: Sendable {
     }
 
     /// Every record of a collection (the books by default), as JSON objects (as a superuser when
-    /// `token` is one).
-    func records(of collection: String = "books", token: String? = nil) async throws -> [[String: Any]] {
+    /// `token` is one); past 1,000 records, the 1,000 of `page`.
+    func records(of collection: String = "books", token: String? = nil, page: Int = 1) async throws -> [[String: Any]] {
         var components = URLComponents(
             url: url.appendingPathComponent("api/collections/\(collection)/records"), resolvingAgainstBaseURL: false)
         components?.queryItems = [
             URLQueryItem(name: "perPage", value: "1000"), URLQueryItem(name: "skipTotal", value: "1"),
+            URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "sort", value: "id"),
         ]
         guard let listURL = components?.url else { return [] }
         var request = URLRequest(url: listURL)

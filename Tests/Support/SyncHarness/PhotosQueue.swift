@@ -10,9 +10,11 @@ public enum PhotosQueue {
         "q" + String(repeating: "0", count: max(0, 14 - String(number).count)) + String(number)
     }
 
-    /// The image bytes of the photo `id` (about 2 KB).
+    /// The image bytes of the photo `id` (about 2 KB): a PNG's signature (PocketBase tells a
+    /// file's type by its first bytes), then text that names the photo.
     public static func image(of id: String) -> Data {
-        Data(String(repeating: "image of \(id);", count: 80).utf8)
+        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            + Data(String(repeating: "image of \(id);", count: 80).utf8)
     }
 
     /// Saves the photos, 500 a transaction; the images are attached first, from files written in
@@ -25,7 +27,7 @@ public enum PhotosQueue {
             for number in start..<min(start + 500, count) {
                 var photo = Photo(id: id(number), title: "photo \(number)")
                 if number % every == 0 {
-                    let file = folder.appendingPathComponent("picked-\(photo.id).txt")
+                    let file = folder.appendingPathComponent("picked-\(photo.id).png")
                     try image(of: photo.id).write(to: file)
                     photo.image = try photos.attach(file)
                     try FileManager.default.removeItem(at: file)
