@@ -55,6 +55,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// send: the next run starts from it instead of a read, while no commit touched the sync
     /// tables since (see ``SyncedCollection/prepare()``).
     let lastEnd = Locked<RememberedStart?>(nil)
+    /// When a pull last finished without a transaction of its own (a quiet page), for the status:
+    /// the stored date is at most a minute older.
+    let quietPull = Locked<Date?>(nil)
 
     /// Mirrors a collection into a store.
     ///

@@ -11,7 +11,7 @@ final class SyncRunner: Sendable {
     let store: ObjectStore
     let engine: SyncEngine
     /// The members, parents first: owned by the group, or the collection, that owns the runner.
-    private let members = Locked<[Member]>([])
+    private let members: Locked<[Member]>
 
     /// A member, held without owning it.
     private struct Member: Sendable {
@@ -22,8 +22,16 @@ final class SyncRunner: Sendable {
         self.collections = collections
         self.store = store
         let name = collections.joined(separator: "+")
+        let members = Locked<[Member]>([])
+        self.members = members
         engine = SyncEngine(collection: name, parts: collections.count) {
-            try? await store.context.read { tx in try SyncStatus.stored(of: collections, as: name, in: tx) }
+            var pulled: [String: Date] = [:]
+            for member in members.current {
+                if let date = member.collection.quietPull.current { pulled[member.collection.collectionName] = date }
+            }
+            return try? await store.context.read { [pulled] tx in
+                try SyncStatus.stored(of: collections, as: name, in: tx, quietPulls: pulled)
+            }
         }
     }
 
@@ -202,21 +210,24 @@ struct RunStart: Sendable {
     var checkpoint: SyncCheckpoint
     var outboxWaiting: Bool
     var storeEmpty: Bool
-    /// Taken from where the last run ended, not read: the first page's transaction checks the
-    /// checkpoint against it (another process may have moved it).
-    var remembered = false
+    /// Taken from where the last run ended (that end), not read: the first page's transaction
+    /// checks the checkpoint against it (another process may have moved it).
+    var remembered: RunEnd?
 }
 
 extension SyncStatus {
     /// The counts and dates of these collections as the store holds them, added up under `name`
-    /// (one collection's own, for a collection alone).
-    static func stored(of collections: [String], as name: String, in tx: ObjectTransaction) throws -> SyncStatus {
+    /// (one collection's own, for a collection alone); a pull that finished without a
+    /// transaction (`quietPulls`, by collection) is later than the stored date.
+    static func stored(
+        of collections: [String], as name: String, in tx: ObjectTransaction, quietPulls: [String: Date] = [:]
+    ) throws -> SyncStatus {
         let each = try collections.map { collection in
             var status = SyncStatus(collection: collection)
             // Counts in SQL: the outbox can hold thousands of writes, and this runs after every run.
             try OutboxTable.count(collection, into: &status, in: tx)
             let checkpoint = try tx.fetch(SyncCheckpoint.self, id: collection)
-            status.lastPull = checkpoint?.lastPull
+            status.lastPull = [checkpoint?.lastPull, quietPulls[collection]].compactMap { $0 }.max()
             status.lastPush = checkpoint?.lastPush
             return status
         }

@@ -11,7 +11,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// follower that sees this grow by more than one knows that runs ended between two updates it
     /// read (a status stream keeps only the newest updates when its reader falls behind).
     public var runsFinished = 0
-    /// When a pull last finished.
+    /// When a pull last finished. A pull that found nothing new stores its date at most once a
+    /// minute; the status shows it at once.
     public var lastPull: Date?
     /// When a push last emptied the outbox.
     public var lastPush: Date?

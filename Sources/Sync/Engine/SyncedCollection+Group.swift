@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Locking
 import Persistence
 
 /// A relation between two collections of a group: `child.column` refers to a record of `parent`.
@@ -37,6 +38,8 @@ protocol GroupMember: AnyObject, Sendable {
     var isStartedAlone: Bool { get }
     /// Whether a collection of the group refers to this one's records.
     var isParentInGroup: Bool { get }
+    /// When a pull of the collection last finished without a transaction (a quiet page).
+    var quietPull: Locked<Date?> { get }
     func join(_ membership: Membership) throws(SyncError)
     /// Reads what a run of the collection starts from.
     func prepare() async throws(SyncError) -> RunStart

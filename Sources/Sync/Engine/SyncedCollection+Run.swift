@@ -18,9 +18,9 @@ extension SyncedCollection {
         if let remembered = lastEnd.withLock({ last in
             defer { last = nil }
             return last
-        }), remembered.stamp == syncTablesStamp {
+        }), remembered.end.stamp == syncTablesStamp {
             var start = remembered.start
-            start.remembered = true
+            start.remembered = remembered.end
             return start
         }
         let collection = remote.name
@@ -47,11 +47,19 @@ extension SyncedCollection {
     }
 }
 
-/// Where a run ended, and the stamp of the sync tables' commits just after (see
-/// ``SyncedCollection/prepare()``).
+/// Where a run ended (see ``SyncedCollection/prepare()``).
 struct RememberedStart: Sendable {
     var start: RunStart
+    var end: RunEnd
+}
+
+/// What says nothing was committed since a run's last page: the stamp of the sync tables'
+/// commits just after it (this store's contexts), and `PRAGMA data_version` of the connection it
+/// committed through, read in its transaction (which changes with any other connection's commit,
+/// another process's included).
+struct RunEnd: Sendable {
     var stamp: UInt64
+    var dataVersion: Int64?
 }
 
 extension SyncedCollection {

@@ -42,7 +42,7 @@ extension SyncedCollection {
     @discardableResult
     func pull(
         _ target: PullTarget, from checkpoint: SyncCheckpoint, _ report: inout SyncReport, startedEmpty: Bool,
-        remembered: Bool = false
+        remembered: RunEnd? = nil
     ) async throws(SyncError) -> Bool? {
         // The push before the pull changes only the checkpoint's `lastPush`.
         var checkpoint = checkpoint
@@ -107,15 +107,18 @@ extension SyncedCollection {
     /// When `checkpoint` was `remembered` from the last run (not read), the first page's
     /// transaction compares it with the stored one first: when another process moved it (a
     /// cursor, a walk, scopes), the page is not applied, and the pull starts again from the stored
-    /// checkpoint (or ends, for a collection now pulled by scopes: the next run pulls them).
+    /// checkpoint (or ends, for a collection now pulled by scopes: the next run pulls them). A
+    /// first page that is the last and changes nothing needs no transaction while nothing was
+    /// committed since that run (``quietPage(_:next:walk:_:expecting:since:)``).
     @discardableResult
     func pages(
         _ checkpoint: inout SyncCheckpoint, _ report: inout SyncReport, _ target: PullTarget, startedEmpty: Bool,
-        remembered: Bool = false
+        remembered: RunEnd? = nil
     ) async throws(SyncError) -> Bool? {
         var waiting: Bool?
         var ended: RememberedStart?
-        var expected = remembered ? checkpoint : nil
+        var expected = remembered == nil ? nil : checkpoint
+        let quietCheck = remembered.flatMap(quietCheck(since:))
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
         while true {
             let exchange: Exchange
@@ -174,7 +177,8 @@ extension SyncedCollection {
             let applied: Applied
             do {
                 applied = try await apply(
-                    page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, expecting: expected)
+                    page, at: at, next: next, walk: walk, target, startedEmpty: startedEmpty, expecting: expected,
+                    since: expected == nil ? nil : quietCheck)
             } catch  where error.code == .missingParent {
                 // A parent created on the server after its collection was pulled: pulled now, and
                 // the page applied again, whole.
@@ -207,7 +211,8 @@ extension SyncedCollection {
                 let stamp = applied.stamp
             {
                 ended = RememberedStart(
-                    start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false), stamp: stamp)
+                    start: RunStart(checkpoint: stored, outboxWaiting: false, storeEmpty: false),
+                    end: RunEnd(stamp: stamp, dataVersion: applied.dataVersion))
             }
             await pulledPage(
                 records: page.records.count + page.deleted.count, bytes: exchange.data.count, remaining: page.remaining)
@@ -230,59 +235,6 @@ extension SyncedCollection {
         return waiting
     }
 
-    /// The position after `page`.
-    func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
-        if let cursor = page.cursor, remote.changes.cursor != .snapshot {
-            switch (remote.changes.cursor, cursor) {
-            case (.keyset, .keyset), (.token, .token): return cursor
-            default:
-                throw SyncError(
-                    .undecodablePage, collection: remote.name, page: position.map(Self.describe),
-                    "A page of \(remote.name) gives the cursor \(Self.describe(cursor)), which is not of the "
-                        + "collection's kind (\(remote.changes.cursor)); see ChangePage.cursor.")
-            }
-        }
-        switch remote.changes.cursor {
-        case .snapshot:
-            if case .page(let number) = position { return .page(number + 1) }
-            return .page(2)
-        case .token:
-            guard !page.hasMore else {
-                throw SyncError(
-                    .undecodablePage, collection: remote.name, page: position.map(Self.describe),
-                    "A page of \(remote.name) says more follow but its reader returned no token (ChangePage.cursor).")
-            }
-            return position
-        case .keyset:
-            guard let last = page.records.last else { return position }
-            guard let version = remote.changes.version?(last) else {
-                throw SyncError(
-                    .undecodablePage, collection: remote.name, record: last.id.databaseValue.identityText,
-                    "The record \(remote.name)/\(last.id.databaseValue.identityText) has no version for the keyset cursor."
-                )
-            }
-            return .keyset(version: version, id: last.id.databaseValue.identityText)
-        }
-    }
-
-    /// The cursor a keyset run starts from: the overlap before the last applied record.
-    func shifted(_ cursor: SyncCursor?) -> SyncCursor? {
-        guard case .keyset(let version, _) = cursor, case .keyset(let overlap) = remote.changes.cursor else {
-            return cursor
-        }
-        switch (overlap, version) {
-        case (.none, _):
-            return cursor
-        case (.units(let units), .number(let number)):
-            return .keyset(version: .number(number - units), id: "")
-        case (.time(let window), .text(let text)):
-            guard let earlier = Timestamp.shift(text, by: -window.timeInterval) else { return cursor }
-            return .keyset(version: .text(earlier), id: "")
-        default:
-            return cursor
-        }
-    }
-
     struct Applied: Sendable {
         var applied = 0
         var deleted = 0
@@ -295,14 +247,22 @@ extension SyncedCollection {
         var stamp: UInt64?
         /// The stored checkpoint, when it was not the one expected (nothing was applied).
         var moved: SyncCheckpoint?
+        /// On a last page: `PRAGMA data_version` of the connection, read in the page's transaction.
+        var dataVersion: Int64?
     }
 
     /// Applies a page and moves the cursor in one transaction.
     func apply(
         _ page: ChangePage<Entity>, at position: String, next: SyncCursor?, walk: SyncWalk?, _ target: PullTarget,
         startedEmpty: Bool, afterPullingParent: Bool = false,
-        storingParents: (@Sendable (ObjectTransaction) throws -> Void)? = nil, expecting: SyncCheckpoint? = nil
+        storingParents: (@Sendable (ObjectTransaction) throws -> Void)? = nil, expecting: SyncCheckpoint? = nil,
+        since check: QuietCheck? = nil
     ) async throws(SyncError) -> Applied {
+        if let expecting, let check, storingParents == nil,
+            let quiet = try await quietPage(page, next: next, walk: walk, target, expecting: expecting, since: check)
+        {
+            return quiet
+        }
         let store = store
         let collection = remote.name
         let key = target.key
@@ -428,6 +388,7 @@ extension SyncedCollection {
             // Read last, after the rebases and whatever the page's related rows' block wrote.
             result.outboxWaiting = try outbox.hasUnsent(in: tx)
             result.stamp = store.commitStamp(of: Self.syncTables, after: tx)
+            if !page.hasMore { result.dataVersion = try Self.dataVersion(in: tx) }
             return result
         }
     }
