@@ -53,7 +53,8 @@ struct FaultHarnessTests {
     /// A client that drops a write whose send failed on the way.
     static let dropFailed = Sabotage.store { (fixture: SyncFixture) throws in
         try fixture.store.context.persistAndWait { tx in
-            _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil))
+            _ = try tx.delete(
+                Query<PendingWrite>(where: PendingWrite.state == .pending && PendingWrite.nextAttempt.isNotNil))
         }
     }
 
@@ -95,10 +96,12 @@ struct FaultHarnessTests {
             },
             killed: true, sabotage: .withoutKeys),
         Scenario(
-            name: "kill mid-pull (killed as the second page is asked for)",
+            // The pull asks for a page as soon as it knows where it starts, before the page before
+            // it is applied: at the third page's request, the first has been applied.
+            name: "kill mid-pull (killed as the third page is asked for)",
             arrange: { fixture, _ in
-                for index in 20..<28 { fixture.backend.put("n\(index)", title: "s\(index)") }
-                fixture.backend.failLists(.delay(.zero), .dropBeforeApply(then: Worker.killRunning))
+                for index in 20..<34 { fixture.backend.put("n\(index)", title: "s\(index)") }
+                fixture.backend.failLists(.delay(.zero), .delay(.zero), .dropBeforeApply(then: Worker.killRunning))
             },
             killed: true, overlap: 0,
             sabotage: losePage),

@@ -15,7 +15,7 @@ extension ObjectTransaction {
         try checkOpen()
         let kib = Swift.max(64, bytes / 1024)
         guard kib < connection.pageCacheKiB else { return }
-        try connection.execute("PRAGMA cache_size = -\(kib)")
+        try connection.cached("PRAGMA cache_size = -\(kib)").run()
         connection.pageCacheLimited = true
     }
 }
@@ -26,7 +26,7 @@ extension Connection {
     func restorePageCache() {
         guard pageCacheLimited else { return }
         pageCacheLimited = false
-        try? execute("PRAGMA cache_size = -\(pageCacheKiB)")
+        try? cached("PRAGMA cache_size = -\(pageCacheKiB)").run()
     }
 }
 

@@ -2,7 +2,7 @@ import FetchKit
 import Foundation
 import Persistence
 
-/// Cursors: where a page leaves the pull, and where a keyset run starts.
+/// Cursors: where a page leaves the pull, where a keyset run starts, and the page requested ahead.
 extension SyncedCollection {
     /// The position after `page`.
     func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
@@ -54,6 +54,37 @@ extension SyncedCollection {
             return .keyset(version: .text(earlier), id: "")
         default:
             return cursor
+        }
+    }
+}
+
+/// A page requested while the page before it is applied: the pull asks for the next page as soon
+/// as it knows where that page starts, so the server's answer and the store's commit overlap.
+struct PageAhead: Sendable {
+    /// Where the page starts.
+    let position: SyncCursor?
+    let request: Task<Exchange, any Error>
+
+    init<Entity: StoredEntity & Sendable>(
+        _ collection: SyncedCollection<Entity>, _ position: SyncCursor?, _ endpoint: any Endpoint
+    ) {
+        self.position = position
+        request = Task { try await collection.exchange(endpoint) }
+    }
+
+    /// The page's answer; cancelling the caller cancels the request.
+    func answer() async throws(FetchError) -> Exchange {
+        let request = request
+        do {
+            return try await withTaskCancellationHandler {
+                try await request.value
+            } onCancel: {
+                request.cancel()
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw FetchError(code: .cancelled, detail: "the pull was cancelled")
         }
     }
 }

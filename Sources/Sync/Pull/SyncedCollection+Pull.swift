@@ -120,10 +120,20 @@ extension SyncedCollection {
         var expected = remembered == nil ? nil : checkpoint
         let quietCheck = remembered.flatMap(quietCheck(since:))
         var position: SyncCursor? = checkpoint.walk.map(\.position) ?? shifted(checkpoint.cursor)
+        // The next page, requested while this one is applied.
+        var ahead: PageAhead?
+        defer { ahead?.request.cancel() }
         while true {
             let exchange: Exchange
             do {
-                exchange = try await self.exchange(listing(remote.changes.request(position), target))
+                if let early = ahead, early.position == position {
+                    ahead = nil
+                    exchange = try await early.answer()
+                } else {
+                    ahead?.request.cancel()
+                    ahead = nil
+                    exchange = try await self.exchange(listing(remote.changes.request(position), target))
+                }
             } catch {
                 if let scope = target.scope, position == nil || position == .page(1), Self.refuses(error) {
                     throw SyncError(
@@ -172,6 +182,7 @@ extension SyncedCollection {
                     "A page of \(remote.name) says more follow but gives no new cursor; stopping instead of reading it again."
                 )
             }
+            if page.hasMore { ahead = PageAhead(self, next, listing(remote.changes.request(next), target)) }
             let walk = checkpoint.walk
             let at = position.map(Self.describe) ?? "first"
             let applied: Applied
