@@ -61,4 +61,29 @@ struct QuietSyncTests {
         #expect(fixture.backend.notes["shared"]?.title == "from the share sheet")
         #expect(try fixture.outbox().isEmpty)
     }
+
+    @Test("A status stream that outlives its collection goes on reading the store's counts")
+    func aStatusStreamOutlivesItsCollection() async throws {
+        let fixture = try SyncFixture()
+        fixture.backend.put("n0", title: "note 0")
+        var mirror: SyncedCollection<Note>? = try fixture.mirror()
+        try await mirror?.sync()
+        try await mirror?.sync()
+        var updates = try #require(mirror?.statusUpdates).makeAsyncIterator()
+        #expect(await updates.next()?.lastPull != nil)
+        weak let released = mirror
+        mirror = nil
+        #expect(released == nil)
+        // Another mirror of the store queues a write: the first one's status reads the counts again.
+        let other = try fixture.mirror()
+        try fixture.save(Note(id: "later", title: "after the first mirror went"), through: other)
+        var counted = false
+        while let status = await updates.next() {
+            if status.pendingCount == 1 {
+                counted = true
+                break
+            }
+        }
+        #expect(counted)
+    }
 }

@@ -11,7 +11,10 @@ final class SyncRunner: Sendable {
     let store: ObjectStore
     let engine: SyncEngine
     /// The members, parents first: owned by the group, or the collection, that owns the runner.
-    private let members: Locked<[Member]>
+    private let members = Locked<[Member]>([])
+    /// The members' dates of a pull made without a transaction, by collection: the boxes
+    /// themselves, so that the status, which may outlive the members, never reaches a member.
+    private let quietPulls: Locked<[String: Locked<Date?>]>
 
     /// A member, held without owning it.
     private struct Member: Sendable {
@@ -22,14 +25,11 @@ final class SyncRunner: Sendable {
         self.collections = collections
         self.store = store
         let name = collections.joined(separator: "+")
-        let members = Locked<[Member]>([])
-        self.members = members
+        let quietPulls = Locked<[String: Locked<Date?>]>([:])
+        self.quietPulls = quietPulls
         engine = SyncEngine(collection: name, parts: collections.count) {
-            var pulled: [String: Date] = [:]
-            for member in members.current {
-                if let date = member.collection.quietPull.current { pulled[member.collection.collectionName] = date }
-            }
-            return try? await store.context.read { [pulled] tx in
+            let pulled = quietPulls.current.compactMapValues(\.current)
+            return try? await store.context.read { tx in
                 try SyncStatus.stored(of: collections, as: name, in: tx, quietPulls: pulled)
             }
         }
@@ -38,6 +38,9 @@ final class SyncRunner: Sendable {
     /// Gives the runner its members, parents first (once the group or the collection is made).
     func attach(_ members: [any GroupMember]) {
         self.members.withLock { $0 = members.map(Member.init) }
+        quietPulls.withLock { boxes in
+            for member in members { boxes[member.collectionName] = member.quietPull }
+        }
     }
 
     private var current: [any GroupMember] { members.withLock { $0.map(\.collection) } }
@@ -211,7 +214,8 @@ struct RunStart: Sendable {
     var outboxWaiting: Bool
     var storeEmpty: Bool
     /// Taken from where the last run ended (that end), not read: the first page's transaction
-    /// checks the checkpoint against it (another process may have moved it).
+    /// checks the checkpoint against it (another process may have moved it), or, for a page that
+    /// changes nothing, the connection's `data_version` says nothing was committed since.
     var remembered: RunEnd?
 }
 

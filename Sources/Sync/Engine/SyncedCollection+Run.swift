@@ -13,7 +13,9 @@ extension SyncedCollection {
     /// commit of this store's contexts has touched the checkpoints or the outbox since. What
     /// another process wrote meanwhile is not missed: the page's transaction reads the checkpoint
     /// again (a cursor never moves back; a walk begun elsewhere is left to it) and says whether a
-    /// write waits, which the push after the pull sends.
+    /// write waits, which the push after the pull sends; a page that changes nothing skips that
+    /// transaction only when the connection's `data_version` says no other connection committed
+    /// (``quietPage(_:next:walk:_:expecting:since:)``).
     func prepare() async throws(SyncError) -> RunStart {
         if let remembered = lastEnd.withLock({ last in
             defer { last = nil }

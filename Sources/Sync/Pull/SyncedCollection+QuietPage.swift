@@ -28,7 +28,8 @@ extension SyncedCollection {
     /// it is, and brings only records stored at their version or a newer one with no write of
     /// theirs in the outbox, which one read says. The pull's date is kept in memory for the
     /// status (``SyncStatus/lastPull``); the stored one is at most ``quietPullRecording`` old,
-    /// after which the page is applied to store it.
+    /// after which (or when it is later than now: a clock set back) the page is applied to store
+    /// it.
     func quietPage(
         _ page: ChangePage<Entity>, next: SyncCursor?, walk: SyncWalk?, _ target: PullTarget,
         expecting checkpoint: SyncCheckpoint, since check: QuietCheck
@@ -36,7 +37,8 @@ extension SyncedCollection {
         let end = check.end
         guard page.deleted.isEmpty, !page.hasMore, page.storingRelated == nil, walk == nil, checkpoint.walk == nil,
             target.scope == nil, !isParentInGroup, let recorded = checkpoint.lastPull,
-            Date().timeIntervalSince(recorded) < Self.quietPullRecording, keepsCursor(checkpoint.cursor, next),
+            (0..<Self.quietPullRecording).contains(Date().timeIntervalSince(recorded)),
+            keepsCursor(checkpoint.cursor, next),
             end.stamp == syncTablesStamp
         else { return nil }
         guard let version = await check.version.value, version == end.dataVersion else { return nil }
