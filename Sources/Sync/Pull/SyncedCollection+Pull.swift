@@ -319,12 +319,10 @@ extension SyncedCollection {
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
             // find (no write waits in the collection's outbox; no row stored yet, as in a first pull).
             let pending = try outbox.writes(ofPage: texts, in: tx)
-            var storedVersions: [String: RecordVersion] = [:]
-            if let version, !startedEmpty, !page.records.isEmpty, try tx.exists(Query<Entity>()) {
-                for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(page.records.map(\.id)))) {
-                    storedVersions[row.id.databaseValue.identityText] = version(row)
-                }
-            }
+            let storedVersions =
+                if let version, !startedEmpty, !page.records.isEmpty, try tx.exists(Query<Entity>()) {
+                    try Self.storedVersions(of: page.records, version, in: tx)
+                } else { [String: RecordVersion]() }
             if let walk {
                 try Self.markSeen(texts, collection: key, generation: walk.generation, in: tx)
             }

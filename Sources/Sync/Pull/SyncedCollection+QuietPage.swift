@@ -49,10 +49,7 @@ extension SyncedCollection {
             let unchanged = try await read { tx in
                 let texts = records.map { $0.id.databaseValue.identityText }
                 guard try outbox.writes(ofPage: texts, in: tx).isEmpty else { return false }
-                var stored: [String: RecordVersion] = [:]
-                for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(records.map(\.id)))) {
-                    stored[row.id.databaseValue.identityText] = stamp(row)
-                }
+                let stored = try Self.storedVersions(of: records, stamp, in: tx)
                 return records.allSatisfy { record in
                     guard let incoming = stamp(record), let kept = stored[record.id.databaseValue.identityText] else {
                         return false
@@ -78,6 +75,17 @@ extension SyncedCollection {
         if current == next { return true }
         guard case .keyset = remote.changes.cursor, let current, let next else { return false }
         return !Self.precedes(current, next)
+    }
+
+    /// The versions the store holds of `records`, by identity (none for a record it lacks).
+    static func storedVersions(
+        of records: [Entity], _ version: (Entity) -> RecordVersion?, in tx: ObjectTransaction
+    ) throws -> [String: RecordVersion] {
+        var stored: [String: RecordVersion] = [:]
+        for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(records.map(\.id)))) {
+            stored[row.id.databaseValue.identityText] = version(row)
+        }
+        return stored
     }
 
     /// `PRAGMA data_version` of the transaction's connection.
