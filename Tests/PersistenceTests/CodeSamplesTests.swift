@@ -31,7 +31,8 @@ private enum Samples {
         var allBooks: [Book] = []
         var token: ObservationToken?
         func show(_ store: ObjectStore) {
-            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) { [weak self] change in
+            token = store.observe(.query(Query<Book>(sortedBy: [Book.title.ascending(caseInsensitive: true)]))) {
+                [weak self] change in
                 guard let self else { return }
                 self.allBooks = change.results
             }
@@ -122,6 +123,7 @@ private enum AggregateSamples {
         var score: Int
         var rating: Double?
         var shelf: Shelf
+        var updated: String?
 
         static let title = Field<Book, String>("title")
         static let author = Field<Book, String>("author")
@@ -129,6 +131,7 @@ private enum AggregateSamples {
         static let score = Field<Book, Int>("score")
         static let rating = Field<Book, Double?>("rating")
         static let shelf = Field<Book, Shelf>("shelf")
+        static let updated = Field<Book, String?>("updated")
         static let indexes = [EntityIndex(author, caseInsensitive: true)]
     }
 
@@ -163,6 +166,12 @@ private enum AggregateSamples {
         let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating), .assign(Book.score += 1)])
         if outcome == .inserted { print("new:", book.title) }
         return outcome
+    }
+
+    static func versionedUpsert(tx: ObjectTransaction, book: Book) throws {
+        // QueriesAndSorting, "Upserts that keep or combine"; ConflictRule's and upsert's doc comments.
+        if try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)]) == .kept { print("already as new") }
+        try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row back
     }
 
     static func docComments(tx: ObjectTransaction) throws {

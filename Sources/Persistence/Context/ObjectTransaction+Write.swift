@@ -70,14 +70,21 @@ extension ObjectTransaction {
     /// ```
     ///
     /// Rules are checked before anything is written; a `+=` that would take a stored integer past
-    /// its property's type, or a `Double` to NaN, refuses the upsert and writes nothing.
+    /// its property's type, or a `Double` to NaN, refuses the upsert and writes nothing. With
+    /// ``ConflictRule/onlyIfNewer(_:)`` a stored row is updated only when the entity's version is
+    /// newer than the stored one:
+    ///
+    /// ```swift
+    /// if try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)]) == .kept { print("already as new") }
+    /// ```
     ///
     /// - Parameters:
     ///   - entity: the value to store.
     ///   - key: one of the entity's declared ``StoredEntity/uniqueKeys`` to match on; `nil` (the
     ///     default) for the identity.
     ///   - rules: what to do with properties of a matched row (at most one rule per property).
-    /// - Returns: whether the entity was inserted or a stored row updated.
+    /// - Returns: whether the entity was inserted, a stored row updated, or (under
+    ///   ``ConflictRule/onlyIfNewer(_:)``) a stored row as new or newer kept as it was.
     /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared, or a rule
     ///   names the identity, the key or a property twice; ``PersistenceError/Code-swift.struct/unknownProperty``
     ///   when a rule names a property the entity does not store;
@@ -97,10 +104,12 @@ extension ObjectTransaction {
                     + "add it to `static var uniqueKeys`.", entity: E.entityName)
         }
         // Without rules, the statements every upsert of the entity shares; with rules, one built for them.
-        let plan = rules.isEmpty ? nil : try UpsertPlan(schema, matching: key?.columns, rules: rules)
+        var plan: UpsertPlan?
         let statement: Statement
-        if let plan {
-            statement = try connection.cached(plan.sql)
+        if !rules.isEmpty {
+            let planned = try codec.upsert(matching: key?.columns, rules: rules)
+            plan = planned.plan
+            statement = planned.statement
         } else if let key {
             statement = try connection.cached(schema.upsertSQL(matching: key.columns))
         } else {
@@ -121,6 +130,9 @@ extension ObjectTransaction {
         } else if let plan, plan.isGuarded, connection.changes == 0 {
             // The matched row failed a `+=` guard: nothing was written.
             throw plan.overflow
+        } else if let plan, plan.isVersioned, connection.changes == 0 {
+            // The matched row was as new or newer: nothing was written.
+            return .kept
         } else {
             outcome = .updated
         }

@@ -2,8 +2,8 @@ import Foundation
 
 /// The statement of an upsert with conflict rules: `INSERT … ON CONFLICT(<target>) DO UPDATE SET …`,
 /// the values its rules bind after the entity's own, and the guard that refuses a `+=` past a
-/// property's type.
-struct UpsertPlan {
+/// property's type or the version test of an ``ConflictRule/onlyIfNewer(_:)`` rule.
+final class UpsertPlan {
     /// The statement.
     let sql: String
     /// The rules' values, bound from parameter ``firstArgument`` on.
@@ -13,6 +13,9 @@ struct UpsertPlan {
     /// Whether the update has a `WHERE` that refuses an overflowing `+=` (then a matched row that
     /// was not written means the guard refused it).
     let isGuarded: Bool
+    /// Whether the update has a `WHERE` that compares versions (then a matched row that was not
+    /// written was as new or newer: ``UpsertOutcome/kept``).
+    let isVersioned: Bool
     /// The error for a refused `+=`.
     let overflow: PersistenceError
 
@@ -22,6 +25,7 @@ struct UpsertPlan {
         let target = key ?? [schema.idName]
         let fixed = Set(target + [schema.idName])
         var byColumn: [String: ConflictRule<E>.Action] = [:]
+        var versionColumn: ColumnSchema?
         for rule in rules {
             let column = try schema.column(named: rule.column, for: "an upsert's conflict rule")
             guard !fixed.contains(column.name) else {
@@ -36,6 +40,10 @@ struct UpsertPlan {
                     .misuse,
                     "An upsert of \(schema.entityName) has two conflict rules for '\(column.name)'; give it one.",
                     entity: schema.entityName, property: column.name)
+            }
+            if case .newer = rule.action {
+                try Self.checkVersion(column, replacing: versionColumn, schema)
+                versionColumn = column
             }
         }
         let written = schema.names + schema.foldNames.compactMap { $0 }
@@ -70,6 +78,8 @@ struct UpsertPlan {
             switch byColumn[name] {
             case .keep:
                 continue
+            case .newer:
+                sets.append("\(quoted) = excluded.\(quoted)")
             case .assign(.set(let value)):
                 let value = try ObjectTransaction.storedValue(value, column, schema, json)
                 sets.append("\(quoted) = \(parameter(value))")
@@ -90,6 +100,19 @@ struct UpsertPlan {
                 sets.append("\(quoted) = excluded.\(quoted)")
             }
         }
+        if let versionColumn, !guards.isEmpty {
+            throw PersistenceError(
+                .misuse,
+                "An upsert of \(schema.entityName) compares versions (onlyIfNewer on '\(versionColumn.name)') and "
+                    + "adds to a stored value: a row it leaves alone could not be told from a refused addition. "
+                    + "Use one of the two rules.", entity: schema.entityName, property: versionColumn.name)
+        }
+        if let versionColumn {
+            let name = quote(versionColumn.name)
+            guards.append(
+                "(excluded.\(name) IS NULL OR \(stored(versionColumn.name)) IS NULL OR excluded.\(name) > \(stored(versionColumn.name)))"
+            )
+        }
         let action =
             sets.isEmpty
             ? "DO NOTHING"
@@ -98,7 +121,8 @@ struct UpsertPlan {
         sql = "\(schema.insertSQL) ON CONFLICT(\(target.map(quote).joined(separator: ", "))) \(action)"
         self.arguments = arguments
         firstArgument = first
-        isGuarded = !guards.isEmpty
+        isVersioned = versionColumn != nil
+        isGuarded = !guards.isEmpty && !isVersioned
         let names = added.map(\.name).joined(separator: ", ")
         overflow =
             added.first.map { first in
@@ -108,6 +132,29 @@ struct UpsertPlan {
                         + (added.count == 1 ? "its type holds" : "their types hold")
                         + " (an integer beyond its type, or a Double made NaN); nothing was written.",
                     entity: schema.entityName, property: first.name)
-            } ?? PersistenceError(.unsupportedValue, "An upsert of \(schema.entityName) wrote nothing.", entity: schema.entityName)
+            }
+            ?? PersistenceError(
+                .unsupportedValue, "An upsert of \(schema.entityName) wrote nothing.", entity: schema.entityName)
+    }
+
+    /// Refuses a version rule on a column whose values do not order as versions, or a second one.
+    private static func checkVersion(
+        _ column: ColumnSchema, replacing earlier: ColumnSchema?, _ schema: EntitySchema
+    ) throws(PersistenceError) {
+        if let earlier {
+            throw PersistenceError(
+                .misuse,
+                "An upsert of \(schema.entityName) compares versions on '\(earlier.name)' and '\(column.name)'; "
+                    + "give it one onlyIfNewer rule.", entity: schema.entityName, property: column.name)
+        }
+        switch column.kind {
+        case .integer, .double, .float, .date, .string: return
+        default:
+            throw PersistenceError(
+                .misuse,
+                "An upsert of \(schema.entityName) compares versions on '\(column.name)', a \(column.swiftType), "
+                    + "which does not order as a version; use a number, Date or String property.",
+                entity: schema.entityName, property: column.name)
+        }
     }
 }

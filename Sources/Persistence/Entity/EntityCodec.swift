@@ -9,6 +9,10 @@ final class EntityCodec {
     private var deleteStatement: Statement?
     private var selectByIDStatement: Statement?
     private var selectByIDDecoder: RowDecoder?
+    /// The plan of the last upsert whose rules bind no value (keeps, version tests), with its
+    /// rules: a pull's page upserts many records with the same rules.
+    private var lastPlan:
+        (key: [String]?, rules: [(column: String, newer: Bool)], plan: UpsertPlan, statement: Statement)?
 
     init(schema: EntitySchema, connection: Connection) {
         self.schema = schema
@@ -36,6 +40,49 @@ final class EntityCodec {
     func upsert() throws(PersistenceError) -> Statement { try statement(&upsertStatement, schema.upsertByIDSQL) }
     func update() throws(PersistenceError) -> Statement { try statement(&updateStatement, schema.updateSQL) }
     func delete() throws(PersistenceError) -> Statement { try statement(&deleteStatement, schema.deleteByIDSQL) }
+
+    /// The plan and statement of an upsert with `rules`: the last one again when its rules bind
+    /// no value (keeps, version tests) and are the same, else built (and kept when they bind none).
+    func upsert<E: StoredEntity>(
+        matching key: [String]?, rules: [ConflictRule<E>]
+    ) throws(PersistenceError) -> (plan: UpsertPlan, statement: Statement) {
+        if let last = lastPlan, last.key == key, Self.same(last.rules, rules) {
+            last.statement.reset()
+            return (last.plan, last.statement)
+        }
+        let plan = try UpsertPlan(schema, matching: key, rules: rules)
+        let statement = try connection.cached(plan.sql)
+        var kept: [(column: String, newer: Bool)] = []
+        for rule in rules {
+            switch rule.action {
+            case .keep: kept.append((rule.column, false))
+            case .newer: kept.append((rule.column, true))
+            case .assign: return (plan, statement)
+            }
+        }
+        lastPlan = (key, kept, plan, statement)
+        return (plan, statement)
+    }
+
+    /// Whether `rules` are the kept ones (a loop, not generic sequence algorithms: this runs at
+    /// every upsert with rules, unspecialized).
+    private static func same<E: StoredEntity>(
+        _ kept: [(column: String, newer: Bool)], _ rules: [ConflictRule<E>]
+    ) -> Bool {
+        guard kept.count == rules.count else { return false }
+        var index = 0
+        while index < kept.count {
+            let rule = rules[index]
+            switch rule.action {
+            case .keep: if kept[index].newer { return false }
+            case .newer: if !kept[index].newer { return false }
+            case .assign: return false
+            }
+            if kept[index].column != rule.column { return false }
+            index += 1
+        }
+        return true
+    }
 
     func selectByID() throws(PersistenceError) -> (Statement, RowDecoder) {
         let statement = try statement(&selectByIDStatement, schema.selectByIDSQL)

@@ -1,8 +1,10 @@
 /// What an upsert does with a property of the row it finds already stored: keep the stored value,
-/// or combine it with an assignment, instead of taking the new value.
+/// or combine it with an assignment, instead of taking the new value; or whether it updates the
+/// row at all, by comparing a version.
 ///
 /// ```swift
 /// let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating), .assign(Book.score += 1)])
+/// try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row back
 /// ```
 ///
 /// Without a rule for it, a property takes the new entity's value. The identity and the matched
@@ -11,6 +13,7 @@ public struct ConflictRule<Entity: StoredEntity>: Sendable {
     enum Action: Sendable {
         case keep
         case assign(Assignment<Entity>.Change)
+        case newer
     }
 
     let column: String
@@ -34,5 +37,22 @@ public struct ConflictRule<Entity: StoredEntity>: Sendable {
     /// - Returns: the rule.
     public static func assign(_ assignment: Assignment<Entity>) -> ConflictRule {
         ConflictRule(column: assignment.column, action: .assign(assignment.change))
+    }
+
+    /// Updates the matched row only when the new value of `field` is greater than the stored one
+    /// (a server's `updated` timestamp, a revision number): a row is never moved back to an
+    /// older version, and a version already stored is not written again. When either value is
+    /// `nil` the row is updated. Otherwise the stored row is left whole and the upsert returns
+    /// ``UpsertOutcome/kept``. The comparison is SQLite's, in the statement itself, with no read
+    /// before it: numbers and dates by value, texts by their UTF-8 bytes (so timestamps in a
+    /// sortable format, such as ISO 8601, order by time).
+    ///
+    /// `field` takes the new value with the rest of the row. An upsert has at most one such rule,
+    /// and not with a `+=` assignment.
+    ///
+    /// - Parameter field: a property of a number, `Date` or `String` type holding the version.
+    /// - Returns: the rule.
+    public static func onlyIfNewer<V>(_ field: Field<Entity, V>) -> ConflictRule {
+        ConflictRule(column: field.name, action: .newer)
     }
 }

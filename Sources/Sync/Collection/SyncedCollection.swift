@@ -58,6 +58,9 @@ public final class SyncedCollection<Entity: StoredEntity>: Sendable {
     /// When a pull last finished without a transaction of its own (a quiet page), for the status:
     /// the stored date is at most a minute older.
     let quietPull = Locked<Date?>(nil)
+    /// The property the collection's version is the value of, once a page's record showed it: a
+    /// pull then compares versions in its upserts instead of reading the stored rows.
+    let versionColumn = Locked<VersionColumn>(.unprobed)
 
     /// Mirrors a collection into a store.
     ///

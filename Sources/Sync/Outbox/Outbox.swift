@@ -24,11 +24,12 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         try tx.fetch(OutboxTable.all(of: name).filter(PendingWrite.recordID == recordID))
     }
 
-    /// The writes of these records by record, read only when the outbox holds any write (a pull's
-    /// page: one index probe per record is skipped when nothing waits).
-    func writes(ofPage records: [String], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
+    /// The writes of the records `records` lists by record (by their identities' text), read
+    /// only when the outbox holds any write (a pull's page: one index probe per record, and the
+    /// list itself, are skipped when nothing waits).
+    func writes(ofPage records: () -> [Entity.ID], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
         guard try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == name)) else { return [:] }
-        return try OutboxTable.writes(of: records, in: name, tx)
+        return try OutboxTable.writes(of: records().map { $0.databaseValue.identityText }, in: name, tx)
     }
 
     /// Whether a write waits to be sent.
@@ -152,9 +153,17 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     }
 
     /// Stores a server record in place of the row, keeping the row's local-only fields
-    /// (``RemoteCollection/keeping``).
-    func storeRemote(_ record: Entity, in tx: ObjectTransaction) throws {
-        try tx.upsert(record, onConflict: remote.keeping)
+    /// (``RemoteCollection/keeping``); under `rules` from ``rules(newerBy:)``, only when the
+    /// stored row's version is older. Returns whether it stored the record.
+    @discardableResult
+    func storeRemote(_ record: Entity, rules: [ConflictRule<Entity>]? = nil, in tx: ObjectTransaction) throws -> Bool {
+        try tx.upsert(record, onConflict: rules ?? remote.keeping) != .kept
+    }
+
+    /// The rules of ``storeRemote(_:rules:in:)`` that keep the local-only fields and, given the
+    /// property holding the record's version, store a record only over an older version.
+    func rules(newerBy column: String?) -> [ConflictRule<Entity>] {
+        remote.keeping + (column.map { [.onlyIfNewer(Field<Entity, String>($0))] } ?? [])
     }
 
     static func encode(_ entity: Entity) throws -> Data {

@@ -4,6 +4,13 @@ import Persistence
 
 /// Cursors: where a page leaves the pull, where a keyset run starts, and the page requested ahead.
 extension SyncedCollection {
+    /// Whether keyset cursor `a` comes before `b`.
+    static func precedes(_ a: SyncCursor, _ b: SyncCursor) -> Bool {
+        guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
+        if va != vb { return va < vb }
+        return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
+    }
+
     /// The position after `page`.
     func nextPosition(after page: ChangePage<Entity>, at position: SyncCursor?) throws(SyncError) -> SyncCursor? {
         if let cursor = page.cursor, remote.changes.cursor != .snapshot {

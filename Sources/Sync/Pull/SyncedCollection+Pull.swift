@@ -283,6 +283,9 @@ extension SyncedCollection {
         let version = remote.changes.version
         let outbox = outbox
         let keyset = if case .keyset = remote.changes.cursor { true } else { false }
+        // A first pull stores only this run's records, in version order: it compares nothing.
+        let versionColumn = startedEmpty ? nil : versionColumn(probing: page.records)
+        let rules = outbox.rules(newerBy: versionColumn)
         /// Moves the cursor; returns the checkpoint as stored when no walk is in progress.
         @Sendable func moveCursor(from stored: SyncCheckpoint, _ tx: ObjectTransaction) throws -> SyncCheckpoint? {
             var checkpoint = stored
@@ -305,24 +308,38 @@ extension SyncedCollection {
             try tx.upsert(checkpoint)
             return checkpoint.walk == nil ? checkpoint : nil
         }
-        return try await persist(page: position) { tx in
+        @Sendable func applying(in tx: ObjectTransaction) throws -> Applied {
             var result = Applied()
-            let stored = try Self.checkpoint(key, in: tx)
+            // Other connections' commits (another process's included) change `data_version`; none
+            // can commit while this transaction writes, so one read serves its start and its end.
+            let dataVersion = expecting == nil && page.hasMore ? nil : try Self.dataVersion(in: tx)
+            // The checkpoint the last run left, while nothing was committed since that run's last
+            // page (no other connection's commit, no commit of this store's to the sync tables).
+            let unchanged =
+                if let expecting, let end = check?.end, end.dataVersion != nil, dataVersion == end.dataVersion,
+                    self.syncTablesStamp == end.stamp
+                { expecting } else { SyncCheckpoint?.none }
+            let stored = try unchanged ?? Self.checkpoint(key, in: tx)
             if let expecting, !stored.continues(expecting) {
                 result.moved = stored
                 return result
             }
             // A first pull writes pages it does not read again: the connection's page cache stays small.
             if stored.lastPull == nil { try tx.limitPageCache(toBytes: SyncCheckpoint.firstPullPageCache) }
-            let ids = page.records.map(\.id) + page.deleted
-            let texts = ids.map { $0.databaseValue.identityText }
+            // A closure, not `\.id`: a key path is projected at run time here, ten times slower.
+            let ids = { page.records.map { $0.id } + page.deleted }
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
-            // find (no write waits in the collection's outbox; no row stored yet, as in a first pull).
-            let pending = try outbox.writes(ofPage: texts, in: tx)
+            // find (no write waits in the collection's outbox; no row stored yet, as in a first pull;
+            // the versions compared in the upserts).
+            let pending = try outbox.writes(ofPage: ids, in: tx)
             let storedVersions =
-                if let version, !startedEmpty, !page.records.isEmpty, try tx.exists(Query<Entity>()) {
+                if let version, versionColumn == nil, !startedEmpty, !page.records.isEmpty,
+                    try tx.exists(Query<Entity>())
+                {
                     try Self.storedVersions(of: page.records, version, in: tx)
                 } else { [String: RecordVersion]() }
+            // The identities' texts, only where a table of the page's records is written or read.
+            let texts = walk != nil || holding ? ids().map { $0.databaseValue.identityText } : []
             if let walk {
                 try Self.markSeen(texts, collection: key, generation: walk.generation, in: tx)
             }
@@ -350,8 +367,9 @@ extension SyncedCollection {
                     Query<SyncHeldDelete>(
                         where: SyncHeldDelete.collection == collection && SyncHeldDelete.recordID.isIn(texts)))
             }
+            let looksUp = !pending.isEmpty || !storedVersions.isEmpty
             for record in page.records {
-                let text = record.id.databaseValue.identityText
+                let text = looksUp ? record.id.databaseValue.identityText : ""
                 if let writes = pending[text] {
                     if try outbox.pulled(record, over: writes, in: tx) { result.conflicts += 1 }
                     continue
@@ -360,7 +378,10 @@ extension SyncedCollection {
                 // overlap, the server's answer to this device's own write) is not applied again.
                 if let incoming = version?(record), let stored = storedVersions[text], incoming <= stored { continue }
                 do {
-                    try outbox.storeRemote(record, in: tx)
+                    // With the version's property known, the upsert compares it (no read before); a
+                    // record without a version replaces the row, as after a read.
+                    let versioned = versionColumn != nil && version?(record) != nil
+                    guard try outbox.storeRemote(record, rules: versioned ? rules : nil, in: tx) else { continue }
                 } catch let error as PersistenceError {
                     // The page rolls back whole; the error names the record the store refused (and
                     // the parent it refers to, in a group).
@@ -370,6 +391,7 @@ extension SyncedCollection {
                     {
                         throw missing
                     }
+                    let text = record.id.databaseValue.identityText
                     throw SyncError(
                         .storeFailed, collection: collection, record: text, page: position,
                         "The store refused the record \(collection)/\(text)"
@@ -397,16 +419,21 @@ extension SyncedCollection {
             // Read last, after the rebases and whatever the page's related rows' block wrote.
             result.outboxWaiting = try outbox.hasUnsent(in: tx)
             result.stamp = store.commitStamp(of: Self.syncTables, after: tx)
-            if !page.hasMore { result.dataVersion = try Self.dataVersion(in: tx) }
+            if !page.hasMore { result.dataVersion = dataVersion }
             return result
         }
-    }
-
-    /// Whether keyset cursor `a` comes before `b`.
-    static func precedes(_ a: SyncCursor, _ b: SyncCursor) -> Bool {
-        guard case .keyset(let va, let ia) = a, case .keyset(let vb, let ib) = b else { return true }
-        if va != vb { return va < vb }
-        return Array(ia.utf8).lexicographicallyPrecedes(ib.utf8)
+        do {
+            return try await persist(page: position) { tx in
+                try applying(in: tx)
+            }
+        } catch  where versionColumn != nil && error.persistenceError?.code == .misuse {
+            // The store does not compare that property as a version (its type, or a rule of
+            // `keeping` on it): the page is applied again, reading the stored versions.
+            self.versionColumn.withLock { $0 = .none }
+            return try await apply(
+                page, at: position, next: next, walk: walk, target, startedEmpty: startedEmpty,
+                afterPullingParent: afterPullingParent, storingParents: storingParents, expecting: expecting)
+        }
     }
 }
 

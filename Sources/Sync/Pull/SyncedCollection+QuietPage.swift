@@ -47,8 +47,7 @@ extension SyncedCollection {
             let records = page.records
             let outbox = outbox
             let unchanged = try await read { tx in
-                let texts = records.map { $0.id.databaseValue.identityText }
-                guard try outbox.writes(ofPage: texts, in: tx).isEmpty else { return false }
+                guard try outbox.writes(ofPage: { records.map { $0.id } }, in: tx).isEmpty else { return false }
                 let stored = try Self.storedVersions(of: records, stamp, in: tx)
                 return records.allSatisfy { record in
                     guard let incoming = stamp(record), let kept = stored[record.id.databaseValue.identityText] else {
@@ -82,7 +81,7 @@ extension SyncedCollection {
         of records: [Entity], _ version: (Entity) -> RecordVersion?, in tx: ObjectTransaction
     ) throws -> [String: RecordVersion] {
         var stored: [String: RecordVersion] = [:]
-        for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(records.map(\.id)))) {
+        for row in try tx.fetch(Query<Entity>(where: Entity.idField.isIn(records.map { $0.id }))) {
             stored[row.id.databaseValue.identityText] = version(row)
         }
         return stored
