@@ -498,7 +498,7 @@ func largeMirrorCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             _ = try blocking { try await prepared.mirror.sync() }
             return elapsed
         },
-        target: 1.2, idealTime: nil, iterations: 7)
+        target: 1.2, idealTime: nil, iterations: 31)
     let idle = BenchmarkCase(
         name: "Sync: a sync with nothing changed on a 1,000,000-record mirror, against one request for an empty page",
         ours: Side(name: "SyncedCollection.sync()") {

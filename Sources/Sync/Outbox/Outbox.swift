@@ -26,9 +26,9 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     /// The writes of the records `records` lists by record (by their identities' text), read
     /// only when the outbox holds any write (a pull's page: one index probe per record, and the
-    /// list itself, are skipped when nothing waits).
-    func writes(ofPage records: () -> [Entity.ID], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
-        guard try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == name)) else { return [:] }
+    /// list itself, are skipped when nothing waits); `nil` when the outbox holds none.
+    func writes(ofPage records: () -> [Entity.ID], in tx: ObjectTransaction) throws -> [String: [PendingWrite]]? {
+        guard try tx.exists(Query<PendingWrite>(where: PendingWrite.collection == name)) else { return nil }
         return try OutboxTable.writes(of: records().map { $0.databaseValue.identityText }, in: name, tx)
     }
 

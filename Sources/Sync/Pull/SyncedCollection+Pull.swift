@@ -331,7 +331,8 @@ extension SyncedCollection {
             // Each look-up is an index probe per record of the page: skipped when there is nothing to
             // find (no write waits in the collection's outbox; no row stored yet, as in a first pull;
             // the versions compared in the upserts).
-            let pending = try outbox.writes(ofPage: ids, in: tx)
+            let queued = try outbox.writes(ofPage: ids, in: tx)
+            let pending = queued ?? [:]
             let storedVersions =
                 if let version, versionColumn == nil, !startedEmpty, !page.records.isEmpty,
                     try tx.exists(Query<Entity>())
@@ -416,8 +417,10 @@ extension SyncedCollection {
                 if try tx.delete(Entity.self, id: id) { result.deleted += 1 }
             }
             result.checkpoint = try moveCursor(from: stored, tx)
-            // Read last, after the rebases and whatever the page's related rows' block wrote.
-            result.outboxWaiting = try outbox.hasUnsent(in: tx)
+            // Read last, after the rebases and whatever the page's related rows' block wrote (an
+            // outbox empty as the page began, with no such block, is empty still).
+            let blocks = storingParents != nil || page.storingRelated != nil
+            result.outboxWaiting = queued == nil && !blocks ? false : try outbox.hasUnsent(in: tx)
             result.stamp = store.commitStamp(of: Self.syncTables, after: tx)
             if !page.hasMore { result.dataVersion = dataVersion }
             return result

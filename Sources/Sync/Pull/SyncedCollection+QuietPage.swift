@@ -47,7 +47,9 @@ extension SyncedCollection {
             let records = page.records
             let outbox = outbox
             let unchanged = try await read { tx in
-                guard try outbox.writes(ofPage: { records.map { $0.id } }, in: tx).isEmpty else { return false }
+                guard try outbox.writes(ofPage: { records.map { $0.id } }, in: tx)?.isEmpty ?? true else {
+                    return false
+                }
                 let stored = try Self.storedVersions(of: records, stamp, in: tx)
                 return records.allSatisfy { record in
                     guard let incoming = stamp(record), let kept = stored[record.id.databaseValue.identityText] else {
