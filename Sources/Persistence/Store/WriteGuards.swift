@@ -47,7 +47,8 @@ extension ObjectStore {
 extension ObjectTransaction {
     /// Gives this transaction the owner's leave to write `entity` (see `WriteGuards`).
     package func allowWrites(to entity: any StoredEntity.Type) {
-        allowed.insert(entity.entityName)
+        // The schema's name: an entity's default `entityName` formats its type's name at each call.
+        allowed.insert(connection.schemas[ObjectIdentifier(entity)]?.entityName ?? entity.entityName)
     }
 
     /// Gives this transaction every owner's leave: a transaction the owner runs itself, such as
