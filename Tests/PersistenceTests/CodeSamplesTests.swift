@@ -171,7 +171,7 @@ private enum AggregateSamples {
     static func versionedUpsert(tx: ObjectTransaction, book: Book) throws {
         // QueriesAndSorting, "Upserts that keep or combine"; ConflictRule's and upsert's doc comments.
         if try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)]) == .kept { print("already as new") }
-        try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row back
+        try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row to an older version
     }
 
     static func docComments(tx: ObjectTransaction) throws {

@@ -62,6 +62,19 @@ struct VersionColumnTests {
         // not order as the text does.
         #expect(VersionColumn.probe(record, { RecordVersion(String($0.revision)) }, keeping: []) == VersionColumn.none)
         #expect(VersionColumn.probe(record, { $0.updated.map(RecordVersion.init) }, keeping: ["updated"]) == .none)
+        // One property or, when it is missing, another: the stored row's other property could be
+        // the newer version.
+        #expect(VersionColumn.probe(record, { RecordVersion($0.updated ?? $0.created) }, keeping: []) == .none)
+        // The larger of two, a transformed text, a clamped number: each fails a trial value.
+        #expect(VersionColumn.probe(record, { RecordVersion(max($0.updated ?? "", $0.created)) }, keeping: []) == .none)
+        #expect(
+            VersionColumn.probe(record, { $0.updated.map { RecordVersion($0.lowercased()) } }, keeping: []) == .none)
+        #expect(VersionColumn.probe(record, { RecordVersion(min($0.revision, 1_000_000)) }, keeping: []) == .none)
+        #expect(VersionColumn.probe(record, { RecordVersion(max($0.revision, 0)) }, keeping: []) == .none)
+        // An empty text read as no version still names the property (`""` orders first in SQL too).
+        #expect(
+            VersionColumn.probe(record, { $0.updated.flatMap { $0.isEmpty ? nil : RecordVersion($0) } }, keeping: [])
+                == .column("updated"))
         // No version on the record: not known yet.
         var unstamped = record
         unstamped.updated = nil

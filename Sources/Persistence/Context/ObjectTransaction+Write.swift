@@ -85,8 +85,9 @@ extension ObjectTransaction {
     ///   - rules: what to do with properties of a matched row (at most one rule per property).
     /// - Returns: whether the entity was inserted, a stored row updated, or (under
     ///   ``ConflictRule/onlyIfNewer(_:)``) a stored row as new or newer kept as it was.
-    /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared, or a rule
-    ///   names the identity, the key or a property twice; ``PersistenceError/Code-swift.struct/unknownProperty``
+    /// - Throws: ``PersistenceError/Code-swift.struct/misuse`` when `key` is not declared, a rule
+    ///   names the identity, the key or a property twice, or a version rule names a property that
+    ///   does not order, comes twice or beside a `+=`; ``PersistenceError/Code-swift.struct/unknownProperty``
     ///   when a rule names a property the entity does not store;
     ///   ``PersistenceError/Code-swift.struct/unsupportedValue`` for an assignment the property cannot hold;
     ///   ``PersistenceError/Code-swift.struct/uniqueKeyViolation`` when another unique key or the identity clashes.

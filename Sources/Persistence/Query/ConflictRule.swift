@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let outcome = try tx.upsert(book, onConflict: [.keep(Book.rating), .assign(Book.score += 1)])
-/// try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row back
+/// try tx.upsert(book, onConflict: [.onlyIfNewer(Book.updated)])  // never moves a row to an older version
 /// ```
 ///
 /// Without a rule for it, a property takes the new entity's value. The identity and the matched

@@ -429,9 +429,9 @@ extension SyncedCollection {
             return try await persist(page: position) { tx in
                 try applying(in: tx)
             }
-        } catch  where versionColumn != nil && error.persistenceError?.code == .misuse {
-            // The store does not compare that property as a version (its type, or a rule of
-            // `keeping` on it): the page is applied again, reading the stored versions.
+        } catch  where Self.refusesVersionTest(error, versionColumn) {
+            // The store does not compare that property as a version (its type, a rule of
+            // `keeping` beside it, not a column): the page is applied again, reading the versions.
             self.versionColumn.withLock { $0 = .none }
             return try await apply(
                 page, at: position, next: next, walk: walk, target, startedEmpty: startedEmpty,
