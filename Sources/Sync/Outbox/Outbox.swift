@@ -174,30 +174,28 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     /// A new idempotency key: a random (version 4) UUID in lowercase. Its bytes come from the
     /// system's generator (`getrandom` on Linux): `UUID()` there opens, reads and closes
-    /// `/dev/urandom` each time, three system calls on every local write. Written as hex here:
-    /// `uuidString.lowercased()` cost more than the rest of the key.
+    /// `/dev/urandom` each time, three system calls on every local write. Written as hex here, with
+    /// no allocation but the string's: `uuidString.lowercased()` cost more than the rest of the key.
     static func newKey() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        bytes.withUnsafeMutableBytes { buffer in
-            buffer.storeBytes(of: generator.next() as UInt64, as: UInt64.self)
-            buffer.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // the RFC 4122 variant
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 36) { text in
-            var at = 0
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[at] = UInt8(ascii: "-")
-                    at += 1
+        var uuid: (UInt64, UInt64) = (generator.next(), generator.next())
+        return withUnsafeMutableBytes(of: &uuid) { bytes in
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // the RFC 4122 variant
+            return String(unsafeUninitializedCapacity: 36) { text in
+                func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    text[at] = digit(bytes[index] >> 4)
+                    text[at + 1] = digit(bytes[index] & 0x0F)
+                    at += 2
                 }
-                text[at] = digits[Int(byte >> 4)]
-                text[at + 1] = digits[Int(byte & 0x0F)]
-                at += 2
+                return at
             }
-            return at
         }
     }
 }
