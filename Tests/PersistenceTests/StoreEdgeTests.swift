@@ -220,6 +220,21 @@ struct RowIDNamed: StoredEntity {
         #expect(fetched == [Formula(id: 1, expression: nil)])
     }
 
+    @Test func aRawQueryAfterASchemaChangeReadsTheColumnsTheTableHasNow() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([Formula.self])
+        try store.context.persistAndWait { tx in try tx.insert(Formula(id: 1, expression: .number(1))) }
+        let sql = "SELECT * FROM Formula"
+        let before = try store.context.persistAndWait { tx in try tx.fetch(Formula.self, sql: sql) }
+        #expect(before == [Formula(id: 1, expression: .number(1))])
+        // The statement the connection keeps for `sql` returns other columns once the table changes.
+        let after = try store.context.persistAndWait { tx in
+            try tx.execute("ALTER TABLE Formula RENAME COLUMN expression TO kept")
+            return try tx.fetch(Formula.self, sql: sql)
+        }
+        #expect(after == [Formula(id: 1, expression: nil)])
+    }
+
     @Test func aPropertyNamedLikeTheRowIDIsRefused() throws {
         let fixture = try StoreFixture()
         let error = openError { () throws(PersistenceError) in try fixture.open([RowIDNamed.self]) }

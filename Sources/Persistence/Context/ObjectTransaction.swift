@@ -154,14 +154,22 @@ public final class ObjectTransaction {
         }
         let before = connection.totalChanges
         try statement.bind(arguments)
-        // Map the entity's columns onto the query's result columns.
-        var names: [String] = []
-        for index in 0..<statement.columnCount { names.append(statement.columnName(index)) }
-        let reordered = try EntitySchema(reordering: codec.schema, to: names)
-        let decoder = RowDecoder.make(schema: reordered, statement: statement)
+        // The entity's columns mapped onto the query's result columns (kept by the statement).
+        var decoder = RowDecoder.make(schema: try statement.resultSchema(of: codec.schema), statement: statement)
         defer { decoder.recycle() }
         var result: [E] = []
-        while try statement.step() { result.append(try decoder.decodeRow(E.self)) }
+        var first = true
+        while try statement.step() {
+            // A schema change since the statement last ran: SQLite prepared it again at this step,
+            // and `SELECT *` may now return other columns.
+            if first, statement.wasPreparedAgain {
+                let schema = try statement.resultSchema(of: codec.schema)
+                decoder.recycle()
+                decoder = RowDecoder.make(schema: schema, statement: statement)
+            }
+            first = false
+            result.append(try decoder.decodeRow(E.self))
+        }
         if writes, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
         return result
     }

@@ -227,6 +227,15 @@ final class RowEncoder {
 
     func bindValue<T: Encodable>(_ value: T, at parameter: Int32) throws {
         guard let statement else { return }
+        // A `Date` or `Data` property of its own kind, told by its type's metadata: bound without
+        // boxing the value in `Any` and casting it back (the general path below).
+        switch kinds[Int(parameter) - 1] {
+        case .date where T.self == Date.self:
+            return try bindDouble(_identityCast(value, to: Date.self).timeIntervalSinceReferenceDate, at: parameter)
+        case .data where T.self == Data.self:
+            return statement.bindBlob(_identityCast(value, to: Data.self), at: parameter)
+        default: break
+        }
         let column = schema.columns[Int(parameter) - 1]
         let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
         if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {

@@ -18,6 +18,29 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// The last entity schema mapped onto this statement's result columns, the mapping, and how
+    /// many times SQLite had prepared the statement again (after schema changes) when it was made.
+    private var mapped: (of: EntitySchema.Shared, as: EntitySchema, prepared: Int32)?
+
+    /// How many times SQLite prepared this statement again after a schema change.
+    private var timesPreparedAgain: Int32 { sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
+
+    /// Whether SQLite prepared the statement again since ``resultSchema(of:)`` mapped its columns.
+    var wasPreparedAgain: Bool { mapped.map { $0.prepared != timesPreparedAgain } ?? false }
+
+    /// `schema` with its columns in the order of this statement's result columns (for
+    /// `fetch(_:sql:)`): `schema` itself when they are its columns in order. Kept for the next
+    /// run of the statement until SQLite prepares it again.
+    func resultSchema(of schema: EntitySchema) throws(PersistenceError) -> EntitySchema {
+        let prepared = timesPreparedAgain
+        if let mapped, mapped.of === schema.shared, mapped.prepared == prepared { return mapped.as }
+        var names: [String] = []
+        for index in 0..<columnCount { names.append(columnName(index)) }
+        let result = names == schema.names ? schema : try EntitySchema(reordering: schema, to: names)
+        mapped = (schema.shared, result, prepared)
+        return result
+    }
+
     var sql: String { String(cString: sqlite3_sql(handle)) }
     var columnCount: Int32 { sqlite3_column_count(handle) }
     var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }

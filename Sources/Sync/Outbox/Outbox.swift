@@ -21,7 +21,8 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     /// The writes of one record, in order.
     func writes(of recordID: String, in tx: ObjectTransaction) throws -> [PendingWrite] {
-        try tx.fetch(OutboxTable.all(of: name).filter(PendingWrite.recordID == recordID))
+        // Every local write reads it: one statement kept by the connection, not a query rendered.
+        try tx.fetch(PendingWrite.self, sql: OutboxTable.recordWritesSQL, [.text(name), .text(recordID)])
     }
 
     /// The writes of the records `records` lists by record (by their identities' text), read
@@ -295,6 +296,11 @@ enum OutboxTable {
     /// sequence) index. Every local write reads it, so it is one cached statement rather than an
     /// aggregate query built at each write.
     /// Built once: the text is the statement cache's key.
+    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record.
+    static let recordWritesSQL =
+        "SELECT * FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?1 AND "
+        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\""
+
     static let lastSequenceSQL =
         "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?"
 
