@@ -15,6 +15,54 @@ nonisolated(unsafe) private var sightings: [Result<String, any Error>] = []
 /// What a later row's `init(from:)` got when it asked the kept decoder for a container.
 nonisolated(unsafe) private var decoderSightings: [Result<Int, any Error>] = []
 
+/// The second container the first `TwoKeyed` row's `encode(to:)` kept, and what later rows got
+/// when they wrote through it.
+nonisolated(unsafe) private var keptNameWriter: KeyedEncodingContainer<TwoKeyed.NameKey>?
+nonisolated(unsafe) private var nameSightings: [Result<Void, any Error>] = []
+/// The first container the first `TwoKeyed` row's `init(from:)` kept, and what later rows read
+/// through it.
+nonisolated(unsafe) private var keptIDReader: KeyedDecodingContainer<TwoKeyed.CodingKeys>?
+nonisolated(unsafe) private var idSightings: [Result<Int, any Error>] = []
+
+/// An entity whose coding goes through containers of two key types: the first row's
+/// `encode(to:)` keeps the second, its `init(from:)` the first, and later rows use them.
+struct TwoKeyed: StoredEntity, Equatable {
+    var id: Int
+    var name: String
+
+    enum CodingKeys: String, CodingKey { case id, name }
+    enum NameKey: String, CodingKey { case name }
+
+    init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    init(from decoder: any Decoder) throws {
+        let ids = try decoder.container(keyedBy: CodingKeys.self)
+        id = try ids.decode(Int.self, forKey: .id)
+        let names = try decoder.container(keyedBy: NameKey.self)
+        name = try names.decode(String.self, forKey: .name)
+        if id == 1 {
+            keptIDReader = ids
+        } else if let keptIDReader {
+            idSightings.append(Result { try keptIDReader.decode(Int.self, forKey: .id) })
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var ids = encoder.container(keyedBy: CodingKeys.self)
+        try ids.encode(id, forKey: .id)
+        var names = encoder.container(keyedBy: NameKey.self)
+        try names.encode(name, forKey: .name)
+        if id == 1 {
+            keptNameWriter = names
+        } else if var keptNameWriter {
+            nameSightings.append(Result { try keptNameWriter.encode("overwritten", forKey: .name) })
+        }
+    }
+}
+
 /// An entity whose coding keeps its decoder and containers, as a custom `init(from:)` may.
 struct Keeper: StoredEntity, Equatable {
     var id: Int
@@ -68,6 +116,10 @@ struct Keeper: StoredEntity, Equatable {
         keptDecoder = nil
         keptReader = nil
         keptWriter = nil
+        keptNameWriter = nil
+        nameSightings = []
+        keptIDReader = nil
+        idSightings = []
         sightings = []
         decoderSightings = []
     }
@@ -249,6 +301,51 @@ struct Keeper: StoredEntity, Equatable {
         expectMisuse(Result { try writer.encode("late", forKey: .name) }.error, naming: "name")
         expectMisuse(Result { try writer.encodeNil(forKey: .id) }.error, naming: "id")
     }
+}
+
+extension KeptCoderTests {
+    @Test func aSecondKindOfContainerKeptFromOneWriteNeverWritesIntoALaterRow() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([TwoKeyed.self])
+        try store.context.persistAndWait { tx in
+            for id in 1...5 { try tx.insert(TwoKeyed(id: id, name: "row \(id)")) }
+        }
+        #expect(nameSightings.count == 4)
+        for sighting in nameSightings {
+            let error = sighting.error as? PersistenceError
+            print("SIGHTING", String(describing: sighting.error))
+            #expect(error?.code == .misuse)
+            #expect(error?.entity == "TwoKeyed")
+        }
+        let all = try store.context.readAndWait { tx in
+            try tx.fetch(Query<TwoKeyed>(sortedBy: [TwoKeyed.id.ascending()]))
+        }
+        #expect(all.map(\.name) == (1...5).map { "row \($0)" })
+    }
+
+    @Test func aFirstKindOfContainerKeptFromOneRowNeverReadsTheNextRows() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open([TwoKeyed.self])
+        try store.context.persistAndWait { tx in
+            for id in 1...5 { try tx.insert(TwoKeyed(id: id, name: "row \(id)")) }
+        }
+        keptIDReader = nil
+        idSightings = []
+        let all = try store.context.readAndWait { tx in
+            try tx.fetch(Query<TwoKeyed>(sortedBy: [TwoKeyed.id.ascending()]))
+        }
+        #expect(all.map(\.id) == Array(1...5))
+        #expect(idSightings.count == 4)
+        for sighting in idSightings {
+            let error = sighting.error as? PersistenceError
+            #expect(error?.code == .misuse, "read \(String(describing: try? sighting.get()))")
+            #expect(error?.entity == "TwoKeyed")
+        }
+    }
+}
+
+extension TwoKeyed {
+    static let id = Field<TwoKeyed, Int>("id")
 }
 
 extension Keeper {

@@ -3,11 +3,11 @@ final class EntityCodec {
     let schema: EntitySchema
     let encoder: RowEncoder
     private unowned let connection: Connection
-    private var insertStatement: Statement?
-    private var upsertStatement: Statement?
-    private var updateStatement: Statement?
-    private var deleteStatement: Statement?
-    private var selectByIDStatement: Statement?
+    @exclusivity(unchecked) private var insertStatement: Statement?
+    @exclusivity(unchecked) private var upsertStatement: Statement?
+    @exclusivity(unchecked) private var updateStatement: Statement?
+    @exclusivity(unchecked) private var deleteStatement: Statement?
+    @exclusivity(unchecked) private var selectByIDStatement: Statement?
     private var selectByIDDecoder: RowDecoder?
     /// The plan of the last upsert whose rules bind no value (keeps, version tests), with its
     /// rules: a pull's page upserts many records with the same rules.
@@ -98,7 +98,11 @@ extension Connection {
     /// The codec for `E`, or a clear error when `E` is not one of the store's entities.
     func codec<E: StoredEntity>(_ type: E.Type) throws(PersistenceError) -> EntityCodec {
         let key = ObjectIdentifier(E.self)
-        if let codec = codecs[key] { return codec }
+        if let lastCodec, lastCodec.key == key { return lastCodec.codec }
+        if let codec = codecs[key] {
+            lastCodec = (key, codec)
+            return codec
+        }
         guard let schema = schemas[key] else {
             throw PersistenceError(
                 .misuse,
@@ -108,6 +112,7 @@ extension Connection {
         }
         let codec = EntityCodec(schema: schema, connection: self)
         codecs[key] = codec
+        lastCodec = (key, codec)
         return codec
     }
 }

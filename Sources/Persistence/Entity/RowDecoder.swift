@@ -67,13 +67,17 @@ final class RowDecoder {
     /// Whether the cached container is laid out as one reference (its box), so that the box's
     /// reference count can be read; when not, the container is not reused across rows.
     private var cachedContainerIsOneReference = false
+    /// Whether this row let a container go that it had handed out (an entity that asks for
+    /// containers of two key types), which the end of the row cannot tell kept or not: the
+    /// generation then moves on.
+    private var droppedHandedOut = false
 
     /// Whether the cached container's box has a reference besides the cache's own: an entity
     /// kept the container, or a copy of it.
     @inline(__always)
     private var isCachedContainerShared: Bool {
         guard cachedContainerIsOneReference, let cachedContainer else { return false }
-        return cachedContainer.withMemoryRebound(to: AnyObject.self, capacity: 1) {
+        return cachedContainer.withMemoryRebound(to: ContainerBox.self, capacity: 1) {
             !isKnownUniquelyReferenced(&$0.pointee)
         }
     }
@@ -150,6 +154,7 @@ final class RowDecoder {
         }
         let container = KeyedDecodingContainer(
             RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self), generation: generation))
+        if cachedContainer != nil, cachedGeneration == generation { droppedHandedOut = true }
         dropCachedContainer()
         let storage = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
@@ -205,7 +210,12 @@ final class RowDecoder {
         row &+= 1
         // An entity that kept the row's container (a copy shares its box) makes the next row
         // get a container of its own: the kept one is then of an earlier generation and fails.
-        defer { if isCachedContainerShared { generation &+= 2 } }
+        defer {
+            if droppedHandedOut || isCachedContainerShared {
+                droppedHandedOut = false
+                generation &+= 2
+            }
+        }
         do {
             return try E(
                 from: RowDecodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation, row: row))

@@ -14,18 +14,20 @@ import Locking
 /// are resolved once, and the next column is predicted from property order (a key is
 /// compared with the expected name; a dictionary is the fallback).
 ///
-/// Each row is encoded through a ``RowEncodingScope`` stamped with the row's generation, and
-/// the containers it hands out carry the same stamp. Once the row's `encode(to:)` returns, the
-/// generation moves on, so an encoder or container an entity kept fails with
-/// ``PersistenceError/Code-swift.struct/misuse`` instead of binding its values into a later
-/// row's statement. Scopes and containers refer to their encoder unretained (a retained
-/// reference would cost a retain and a release per column), which is sound because encoders
-/// are never freed: ``make(schema:)`` takes one from a pool and ``recycle()`` gives it back,
-/// and its generation only ever grows.
+/// Each row is encoded through a ``RowEncodingScope`` stamped with the row's generation; once the
+/// row's `encode(to:)` returns, the generation moves on, so a kept encoder fails with
+/// ``PersistenceError/Code-swift.struct/misuse``. The keyed container it hands out carries a
+/// container stamp, current only while a row is encoded: one container serves row after row
+/// while nothing but the encoder holds it (one made per row costs an allocation and two metadata
+/// look-ups, about a tenth of an insert), and when an entity kept it, the stamp moves on, so the
+/// kept one fails instead of binding its values into a later row's statement. Scopes and
+/// containers refer to their encoder unretained (a retained reference would cost a retain and a
+/// release per column), which is sound because encoders are never freed: ``make(schema:)`` takes
+/// one from a pool and ``recycle()`` gives it back, and its generation and stamps only ever grow.
 ///
 /// The pool serves every store of the process, so a kept scope or container may be used on one
 /// thread while its encoder serves another store's codec on another. Before it fails it reads
-/// only the generation (a word read and written whole, as an atomic; its stamp is never current
+/// only the generation or the container stamp (words read and written whole, as atomics; its stamp is never current
 /// again) and, to name its entity, the history behind its lock: nothing the other codec changes.
 final class RowEncoder {
     private(set) var schema: EntitySchema
@@ -45,6 +47,24 @@ final class RowEncoder {
     /// x86-64 and ARM64): a kept scope or container reads it from whatever thread it is used on.
     /// Never freed, as the encoder.
     private let word: UnsafeMutablePointer<UInt>
+    /// The stamp a keyed container must carry to write: ``nextStamp`` (odd) while a row's
+    /// `encode(to:)` runs, the even number after it between rows. Read and written whole, as
+    /// ``generation``, from whatever thread a kept container is used on. Never freed.
+    private(set) var containerStamp: UInt {
+        @inline(__always) get { fk_atomic_word_load(stampWord) }
+        @inline(__always) set { fk_atomic_word_store(stampWord, newValue) }
+    }
+    private let stampWord: UnsafeMutablePointer<UInt>
+    /// The stamp of the keyed containers made for the coming rows. It moves on only when a
+    /// container was kept past its row, so a container nothing kept serves the next row too.
+    private var nextStamp: UInt = 1
+    /// The keyed container handed out last (its box, as the standard library's container is one
+    /// reference to it) and its key type: handed out again while nothing but this encoder holds it.
+    private var lastBox: ContainerBox?
+    private var lastKey: ObjectIdentifier?
+    /// Whether this row handed out a container that is not ``lastBox`` (a second key type), which
+    /// the end of the row cannot tell kept or not: the stamp then moves on.
+    private var untracked = false
     /// Which columns this row bound (bit per column), when the entity has at most 64.
     @exclusivity(unchecked) var boundMask: UInt64 = 0
     private(set) var fullMask: UInt64?
@@ -75,6 +95,8 @@ final class RowEncoder {
     private init(schema: EntitySchema) {
         word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
         word.initialize(to: 0)
+        stampWord = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        stampWord.initialize(to: 0)
         self.schema = schema
         history = Locked(SchemaHistory(entity: schema.entityName))
         names = schema.names
@@ -107,6 +129,7 @@ final class RowEncoder {
         let count = encoder.count
         encoder.fullMask = count <= 64 ? (count == 64 ? UInt64.max : (UInt64(1) << UInt64(count)) - 1) : nil
         encoder.keyBits.reset(columns: count)
+        encoder.forgetContainer()
         return encoder
     }
 
@@ -114,6 +137,7 @@ final class RowEncoder {
     func recycle() {
         statement = nil
         handle = nil
+        forgetContainer()
         RowEncoder.pool.withLock { $0.append(Unmanaged.passRetained(self)) }
     }
 
@@ -127,8 +151,13 @@ final class RowEncoder {
         // Bindings outlive a reset: a column the entity skipped would keep the previous row's value.
         if fullMask == nil { statement.clearBindings() }
         generation &+= 1
+        keepContainerIfUnheld()
+        containerStamp = nextStamp
         do {
-            defer { generation &+= 1 }
+            defer {
+                generation &+= 1
+                containerStamp = nextStamp &+ 1
+            }
             try entity.encode(to: RowEncodingScope(unmanaged: Unmanaged.passUnretained(self), generation: generation))
         } catch {
             self.statement = nil
@@ -144,6 +173,54 @@ final class RowEncoder {
                 if foldParameters[index] != 0 { statement.bindNull(at: foldParameters[index]) }
             }
         }
+    }
+
+    /// The keyed container for the row being encoded: the last one again when its key type is
+    /// the same (an entity's rows all ask for the same one), else a new one, kept for the next.
+    @inline(__always)
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type, row: UInt) -> KeyedEncodingContainer<Key> {
+        if let lastBox, lastKey == ObjectIdentifier(Key.self) {
+            return unsafeBitCast(lastBox, to: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(
+            RowKeyedEncoder<Key>(unmanaged: Unmanaged.passUnretained(self), stamp: nextStamp, row: row))
+        // The standard library's container is one reference to its box: kept as that reference.
+        if lastBox == nil, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
+            lastBox = unsafeBitCast(container, to: ContainerBox.self)
+            lastKey = ObjectIdentifier(Key.self)
+        } else {
+            untracked = true
+        }
+        return container
+    }
+
+    /// Before a row (between rows every container fails: the stamp is even): the last container
+    /// serves this row too when nothing else holds it; when an entity kept it, it is let go and
+    /// this row's containers carry a new stamp, so the kept one fails from now on. (Asked before
+    /// the next row, not as a row ends: an unoptimized build may still hold the row's container
+    /// for a moment after `encode(to:)` returns.)
+    @inline(__always)
+    private func keepContainerIfUnheld() {
+        if untracked {
+            untracked = false
+            return forgetContainer()
+        }
+        guard var box = lastBox else { return }
+        lastBox = nil
+        if isKnownUniquelyReferenced(&box) {
+            lastBox = box
+        } else {
+            lastKey = nil
+            nextStamp &+= 2
+        }
+    }
+
+    /// Lets the last container go (the encoder serves another codec next): its stamp is never
+    /// current again.
+    private func forgetContainer() {
+        lastBox = nil
+        lastKey = nil
+        nextStamp &+= 2
     }
 
     /// Checks that the value written for the column at `parameter` is of the column's kind.
@@ -279,4 +356,15 @@ final class RowEncoder {
                 "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
         return SingleValueCapture()
     }
+}
+
+/// The static type ``RowEncoder`` and ``RowDecoder`` see the box of a standard library keyed
+/// container as: never
+/// instantiated, never used but to be retained, released and asked whether it is uniquely
+/// referenced (which the object's own header answers, whatever the static type; a native Swift
+/// object is destroyed by its own type when released for the last time). A concrete class, not
+/// `AnyObject`: an unoptimized build copies an existential to ask, and the answer is then never
+/// "unique".
+final class ContainerBox {
+    private init() {}
 }

@@ -18,7 +18,11 @@ struct RowEncodingScope: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RowKeyedEncoder<Key>(unmanaged: unmanaged, generation: generation))
+        guard encoder.generation == generation else {
+            // A scope kept past its row: a container whose every write fails (no stamp is 0).
+            return KeyedEncodingContainer(RowKeyedEncoder<Key>(unmanaged: unmanaged, stamp: 0, row: generation))
+        }
+        return encoder.keyedContainer(Key.self, row: generation)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -32,30 +36,33 @@ struct RowEncodingScope: Encoder {
     }
 }
 
-/// The keyed container of one row. It refers to its encoder unretained (encoders are never
-/// freed, see ``RowEncoder``) and binds only while its row's generation is current; used
-/// later, every write throws and nothing reaches another row's statement.
+/// The keyed container of an entity's rows. It refers to its encoder unretained (encoders are
+/// never freed, see ``RowEncoder``) and binds only while its stamp is the encoder's container
+/// stamp: during a row's `encode(to:)`, and only until it is kept past a row; used later, every
+/// write throws and nothing reaches another row's statement.
 struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let unmanaged: Unmanaged<RowEncoder>
-    let generation: UInt
+    let stamp: UInt
+    /// The row it was made for: what names its entity in the error of a late write.
+    let row: UInt
     var encoder: RowEncoder { unmanaged._withUnsafeGuaranteedRef { $0 } }
     var codingPath: [any CodingKey] { [] }
 
     /// `key`'s 1-based parameter, after checking that this container's row is still being encoded.
     @inline(__always)
     private func parameter(_ key: Key) throws -> Int32 {
-        guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
+        guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
         return try encoder.parameter(key)
     }
 
     /// Whether this container's row is still being encoded (a late nested or super request
     /// must not record a failure against another row).
-    private var isCurrent: Bool { encoder.generation == generation }
+    private var isCurrent: Bool { encoder.containerStamp == stamp }
 
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
+            guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
             let index = try encoder.parameter(key)
             try encoder.expect(.integer, at: index, wrote: "an integer")
             if let range = encoder.integerRanges[Int(index) - 1], !range.contains(value) {
@@ -83,7 +90,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
+            guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
             let index = try encoder.parameter(key)
             try encoder.expect(.bool, at: index, wrote: "a Bool")
             sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
@@ -101,7 +108,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
+            guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
             let index = try encoder.parameter(key)
             try encoder.expect(.double, at: index, wrote: "a Double")
             try encoder.bindDouble(value, at: index)
@@ -114,7 +121,7 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
-            guard encoder.generation == generation else { throw encoder.outlived(key, generation) }
+            guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
             let index = try encoder.parameter(key)
             try encoder.expect(.string, at: index, wrote: "a String")
             encoder.bindString(value, at: index)

@@ -17,8 +17,12 @@ final class Connection {
     static let cacheLimit = 256
     /// Entity schemas by type, copied from the store so lookups need no lock.
     var schemas: [ObjectIdentifier: EntitySchema] = [:]
-    /// Per-entity statements and coders, created on first use.
-    var codecs: [ObjectIdentifier: EntityCodec] = [:]
+    /// Per-entity statements and coders, created on first use. (`@exclusivity(unchecked)` here and
+    /// on the codec's statement slots: the connection is confined to one queue, and these are read
+    /// once or more per row written.)
+    @exclusivity(unchecked) var codecs: [ObjectIdentifier: EntityCodec] = [:]
+    /// The codec used last: a transaction writing many rows of one entity skips the dictionary.
+    @exclusivity(unchecked) var lastCodec: (key: ObjectIdentifier, codec: EntityCodec)?
     /// The rows the current write transaction changed.
     let changeLog: ChangeLog
     /// The page cache the store's configuration gives this connection, in KiB.
@@ -44,12 +48,14 @@ final class Connection {
 
     deinit {
         changeLog.stop()
+        lastCodec = nil
         codecs.removeAll()
         cache.removeAll()
         sqlite3_close_v2(handle)
     }
 
     func closeStatements() {
+        lastCodec = nil
         codecs.removeAll()
         cache.removeAll()
     }
