@@ -167,7 +167,10 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         remote.keeping + (column.map { [.onlyIfNewer(Field<Entity, String>($0))] } ?? [])
     }
 
+    /// The record's JSON with sorted keys: written directly when it is flat (``FlatJSON``), else by
+    /// `JSONEncoder`; the same bytes either way.
     static func encode(_ entity: Entity) throws -> Data {
+        if let flat = FlatJSON.encode(entity) { return flat }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(entity)

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import Sync
+
+/// `FlatJSON` writes a record as `JSONEncoder` with sorted keys does, byte for byte, or declines.
+@Suite struct FlatJSONTests {
+    enum Shelf: String, Codable { case reading, done = "d/o\"ne" }
+    enum Rank: Int, Codable { case low = -1, high = 7 }
+    struct Wrapped: Codable, Equatable {
+        var raw: Int
+        init(raw: Int) { self.raw = raw }
+        init(from decoder: any Decoder) throws { raw = try decoder.singleValueContainer().decode(Int.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(raw)
+        }
+    }
+
+    /// Every kind of value the flat path writes, with keys whose byte order differs from other
+    /// orders (`B` before `a`, `a10` before `a2`, `Ä` last).
+    struct Record: Codable {
+        var id: String
+        var B: Int
+        var a10: Double
+        var a2: Float
+        var flag: Bool
+        var note: String?
+        var count: Int64?
+        var small: Int8
+        var big: UInt64
+        var shelf: Shelf
+        var rank: Rank?
+        var when: Date
+        var wrapped: Wrapped
+        var Ä: UInt16
+    }
+
+    private static let texts = [
+        "", "plain", "a/b", "quote \" and \\ backslash", "tab\tnew\nline\rret", "\u{8}\u{c}\u{1}\u{1f}\u{7f}",
+        "é café 日本 🙂", "\u{2028}\u{2029}", "</script>",
+    ]
+    private static let numbers: [Double] = [
+        0, -0.0, 1, 0.1, 1.5, -2.25, 1e20, 1e-7, 1e15, 1e16, 123456789.125, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+    ]
+
+    private func sortedJSON<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    @Test func aFlatRecordIsWrittenAsJSONEncoderWritesIt() throws {
+        var generator = SeededGenerator(seed: 62)
+        for round in 0..<400 {
+            let record = Record(
+                id: Self.texts.randomElement(using: &generator)! + "\(round)",
+                B: Int.random(in: Int.min...Int.max, using: &generator),
+                a10: Self.numbers.randomElement(using: &generator)! * (Bool.random(using: &generator) ? 1 : -1),
+                a2: Float(Self.numbers.randomElement(using: &generator)!.truncatingRemainder(dividingBy: 1e30)),
+                flag: Bool.random(using: &generator),
+                note: Bool.random(using: &generator) ? Self.texts.randomElement(using: &generator)! : nil,
+                count: Bool.random(using: &generator) ? Int64.random(in: .min ... .max, using: &generator) : nil,
+                small: Int8.random(in: .min ... .max, using: &generator),
+                big: UInt64.random(in: .min ... .max, using: &generator),
+                shelf: Bool.random(using: &generator) ? .reading : .done,
+                rank: [Rank.low, .high, nil].randomElement(using: &generator)!,
+                when: Date(
+                    timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
+                        / 7),
+                wrapped: Wrapped(raw: Int.random(in: -100...100, using: &generator)),
+                Ä: UInt16.random(in: 0...UInt16.max, using: &generator))
+            let flat = try #require(FlatJSON.encode(record), "round \(round) was not written flat")
+            let expected = try sortedJSON(record)
+            #expect(
+                flat == expected,
+                "\(String(decoding: flat, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
+        }
+    }
+
+    struct WithData: Codable { var id = "x"; var blob = Data([1, 2, 3]) }
+    struct WithURL: Codable {
+        var id = "x"; var link = URL(string: "b", relativeTo: URL(string: "https://example.com/a/"))!
+    }
+    struct WithDecimal: Codable { var id = "x"; var price = Decimal(string: "1.10")! }
+    struct WithArray: Codable { var id = "x"; var tags = ["a", "b"] }
+    struct WithNested: Codable { var id = "x"; var inner = Wrapped(raw: 1); var more = ["k": 1] }
+    struct WithInfinity: Codable { var id = "x"; var value = Double.infinity }
+    struct WithOptionalData: Codable { var id = "x"; var blob: Data? = Data([9]) }
+    struct Twice: Encodable {
+        enum Key: String, CodingKey { case id }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("first", forKey: .id)
+            try container.encode("second", forKey: .id)
+        }
+    }
+
+    @Test func aRecordOfAnotherShapeIsLeftToJSONEncoder() throws {
+        #expect(FlatJSON.encode(WithData()) == nil)
+        #expect(FlatJSON.encode(WithURL()) == nil)
+        #expect(FlatJSON.encode(WithDecimal()) == nil)
+        #expect(FlatJSON.encode(WithArray()) == nil)
+        #expect(FlatJSON.encode(WithNested()) == nil)
+        #expect(FlatJSON.encode(WithInfinity()) == nil)
+        #expect(FlatJSON.encode(WithOptionalData()) == nil)
+        #expect(FlatJSON.encode(Twice()) == nil)
+        // A dictionary of strings writes as `JSONEncoder` writes it.
+        #expect(FlatJSON.encode(["b": "2", "a": "1"]) == (try sortedJSON(["b": "2", "a": "1"])))
+        #expect(FlatJSON.encode("a string") == nil)
+    }
+}
+
+/// A repeatable generator (SplitMix64), so a failing round can be found again.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
