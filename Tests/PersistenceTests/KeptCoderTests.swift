@@ -313,7 +313,6 @@ extension KeptCoderTests {
         #expect(nameSightings.count == 4)
         for sighting in nameSightings {
             let error = sighting.error as? PersistenceError
-            print("SIGHTING", String(describing: sighting.error))
             #expect(error?.code == .misuse)
             #expect(error?.entity == "TwoKeyed")
         }

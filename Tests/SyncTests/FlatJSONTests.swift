@@ -41,7 +41,8 @@ import Testing
         "é café 日本 🙂", "\u{2028}\u{2029}", "</script>",
     ]
     private static let numbers: [Double] = [
-        0, -0.0, 1, 0.1, 1.5, -2.25, 1e20, 1e-7, 1e15, 1e16, 123456789.125, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        0, -0.0, 1, 0.1, 1.5, -2.25, 1e20, 1e-7, 1e15, 1e16, 123456789.125, .leastNonzeroMagnitude,
+        .greatestFiniteMagnitude,
     ]
 
     private func sortedJSON<T: Encodable>(_ value: T) throws -> Data {
@@ -94,6 +95,25 @@ import Testing
             try container.encode("first", forKey: .id)
             try container.encode("second", forKey: .id)
         }
+    }
+
+    /// A record that catches the error of a value it cannot write flat, and goes on.
+    struct Swallows: Encodable {
+        enum Key: String, CodingKey { case id, link, blob }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("x", forKey: .id)
+            try? container.encode(URL(string: "https://example.com/a")!, forKey: .link)
+            do {
+                try container.encode(Data([1]), forKey: .blob)
+            } catch {
+                try container.encodeNil(forKey: .blob)
+            }
+        }
+    }
+
+    @Test func aRecordThatCatchesARefusalIsStillLeftToJSONEncoder() throws {
+        #expect(FlatJSON.encode(Swallows()) == nil)
     }
 
     @Test func aRecordOfAnotherShapeIsLeftToJSONEncoder() throws {

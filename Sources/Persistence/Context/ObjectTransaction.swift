@@ -154,22 +154,39 @@ public final class ObjectTransaction {
         }
         let before = connection.totalChanges
         try statement.bind(arguments)
+        // Reset on every exit, as `fetchEntities` does: a statement left stepping would keep this
+        // connection's read snapshot.
+        defer { statement.reset() }
         // The entity's columns mapped onto the query's result columns (kept by the statement).
-        var decoder = RowDecoder.make(schema: try statement.resultSchema(of: codec.schema), statement: statement)
-        defer { decoder.recycle() }
+        // Before the first step the statement may still be the one prepared before a schema
+        // change (SQLite prepares it again at the step): a mapping that fails then is made again
+        // after it, except for a statement that writes, which is refused before it writes.
+        var premapped: EntitySchema?
+        do {
+            premapped = try statement.resultSchema(of: codec.schema)
+        } catch where writes {
+            throw error
+        } catch {
+            premapped = nil
+        }
+        var decoder = premapped.map { RowDecoder.make(schema: $0, statement: statement) }
+        defer { decoder?.recycle() }
         var result: [E] = []
         var first = true
         while try statement.step() {
             // A schema change since the statement last ran: SQLite prepared it again at this step,
             // and `SELECT *` may now return other columns.
-            if first, statement.wasPreparedAgain {
+            if first, premapped == nil || statement.wasPreparedAgain {
                 let schema = try statement.resultSchema(of: codec.schema)
-                decoder.recycle()
+                decoder?.recycle()
                 decoder = RowDecoder.make(schema: schema, statement: statement)
             }
             first = false
+            guard let decoder else { break }
             result.append(try decoder.decodeRow(E.self))
         }
+        // No row: a mapping that failed before the step says why now.
+        if first, premapped == nil { _ = try statement.resultSchema(of: codec.schema) }
         if writes, refreshesFolds, connection.totalChanges != before { try connection.refreshFolds() }
         return result
     }

@@ -55,8 +55,9 @@ final class RowEncoder {
         @inline(__always) set { fk_atomic_word_store(stampWord, newValue) }
     }
     private let stampWord: UnsafeMutablePointer<UInt>
-    /// The stamp of the keyed containers made for the coming rows. It moves on only when a
-    /// container was kept past its row, so a container nothing kept serves the next row too.
+    /// The stamp of the keyed containers made for the coming rows. It moves on when a container
+    /// was kept past its row, when a row asked for containers of two key types, and when the
+    /// encoder changes hands, so a container nothing kept serves the next row too.
     private var nextStamp: UInt = 1
     /// The keyed container handed out last (its box, as the standard library's container is one
     /// reference to it) and its key type: handed out again while nothing but this encoder holds it.

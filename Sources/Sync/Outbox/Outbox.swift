@@ -295,15 +295,16 @@ enum OutboxTable {
             Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
     }
 
+    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record, ordered
+    /// as ``all(of:)`` orders them. Built once: the text is the statement cache's key.
+    static let recordWritesSQL =
+        "SELECT * FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?1 AND "
+        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\", rowid"
+
     /// The highest sequence of a collection's outbox (its one argument), by the (collection,
     /// sequence) index. Every local write reads it, so it is one cached statement rather than an
     /// aggregate query built at each write.
     /// Built once: the text is the statement cache's key.
-    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record.
-    static let recordWritesSQL =
-        "SELECT * FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?1 AND "
-        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\""
-
     static let lastSequenceSQL =
         "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?"
 

@@ -10,8 +10,11 @@ import Foundation
 /// that is not finite, a key written twice) returns `nil`, and the caller uses `JSONEncoder`,
 /// which writes those its own way.
 enum FlatJSON {
-    /// The record's JSON, or `nil` when it is not of the shape above.
+    /// The record's JSON, or `nil` when it is not of the shape above (or when this platform's
+    /// `JSONEncoder` orders keys otherwise than by their UTF-8 bytes, as Foundation before macOS 14
+    /// and iOS 17 does: `FlatJSON` then declines every record).
     static func encode<T: Encodable>(_ value: T) -> Data? {
+        guard sortsKeysByBytes else { return nil }
         let writer = FlatJSONWriter()
         do {
             try value.encode(to: FlatRecordEncoder(writer: writer))
@@ -20,6 +23,23 @@ enum FlatJSON {
         }
         return writer.output()
     }
+}
+
+extension FlatJSON {
+    /// Whether `JSONEncoder` with `.sortedKeys` orders keys by their UTF-8 bytes here (`B` before
+    /// `a`, `a10` before `a2`), as the one `FlatJSON` writes; asked once.
+    static let sortsKeysByBytes: Bool = {
+        struct Probe: Encodable {
+            var a2 = 0
+            var a = 0
+            var a10 = 0
+            var B = 0
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = try? encoder.encode(Probe())
+        return bytes == Data(#"{"B":0,"a":0,"a10":0,"a2":0}"#.utf8)
+    }()
 }
 
 /// Thrown to leave a record `FlatJSON` does not write (the caller then uses `JSONEncoder`).
@@ -35,15 +55,15 @@ final class FlatJSONWriter {
     /// `{"key":value,…}` in the keys' byte order, or `nil` when the record is not flat.
     fileprivate func output() -> Data? {
         guard keyed, !refused else { return nil }
+        // A key written twice (or two spellings Swift holds equal): `JSONEncoder` keeps the last;
+        // left to it.
+        var keys = Set<String>(minimumCapacity: fields.count)
+        for field in fields where !keys.insert(field.key).inserted { return nil }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(fields.reduce(2) { $0 + $1.key.utf8.count + $1.value.count + 4 })
         for (offset, field) in fields.enumerated() {
-            // A key written twice: `JSONEncoder` keeps the last; left to it.
-            if offset > 0 {
-                if fields[offset - 1].key == field.key { return nil }
-                bytes.append(UInt8(ascii: ","))
-            }
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
             Self.appendString(field.key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             bytes += field.value
@@ -121,6 +141,13 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         writer.fields.append((key.stringValue, value))
     }
 
+    /// Marks the record as not flat and throws: a record that catches the error and goes on still
+    /// leaves its JSON to `JSONEncoder`, never writes it without the field.
+    private func refuse() -> NotFlat {
+        writer.refused = true
+        return NotFlat()
+    }
+
     mutating func encodeNil(forKey key: Key) throws { put(key, Array("null".utf8)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(key, Array((value ? "true" : "false").utf8)) }
     mutating func encode(_ value: String, forKey key: Key) throws {
@@ -130,11 +157,17 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         put(key, bytes)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        put(key, try FlatJSONWriter.number(value.description, finite: value.isFinite))
+        guard value.isFinite else { throw refuse() }
+        put(key, try FlatJSONWriter.number(value.description, finite: true))
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        put(key, try FlatJSONWriter.number(value.description, finite: value.isFinite))
+        guard value.isFinite else { throw refuse() }
+        put(key, try FlatJSONWriter.number(value.description, finite: true))
     }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { throw refuse() }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw refuse() }
     mutating func encode(_ value: Int, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
@@ -149,10 +182,14 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// Another value: written when it encodes itself as one plain value (a raw-value enum, a
     /// `Date`, a wrapper), as `JSONEncoder` then writes it; anything else leaves the record to it.
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if writesItsOwnWay(T.self) { throw NotFlat() }
+        if writesItsOwnWay(T.self) { throw refuse() }
         let capture = ValueCapture()
-        try value.encode(to: capture)
-        guard let json = capture.box.json else { throw NotFlat() }
+        do {
+            try value.encode(to: capture)
+        } catch {
+            throw refuse()
+        }
+        guard let json = capture.box.json, !capture.box.refused else { throw refuse() }
         put(key, json)
     }
 
@@ -182,28 +219,33 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
     final class Box {
         var json: [UInt8]?
         var used = false
+        /// Whether the value did anything but write one plain value (even if it caught the error).
+        var refused = false
     }
     let box = Box()
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        box.used = true
-        box.json = nil
+        box.refused = true
         return KeyedEncodingContainer(FlatKeyedContainer<Key>(writer: FlatJSONWriter()))
     }
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        box.used = true
-        box.json = nil
+        box.refused = true
         return RefusingUnkeyedContainer()
     }
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     private func take(_ json: [UInt8]) throws {
         // A second value (or one after a container) is not one plain value.
-        guard !box.used else { throw NotFlat() }
+        guard !box.used else { throw refuse() }
         box.used = true
         box.json = json
+    }
+
+    private func refuse() -> NotFlat {
+        box.refused = true
+        return NotFlat()
     }
 
     mutating func encodeNil() throws { try take(Array("null".utf8)) }
@@ -214,11 +256,17 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
         try take(bytes)
     }
     mutating func encode(_ value: Double) throws {
-        try take(try FlatJSONWriter.number(value.description, finite: value.isFinite))
+        guard value.isFinite else { throw refuse() }
+        try take(try FlatJSONWriter.number(value.description, finite: true))
     }
     mutating func encode(_ value: Float) throws {
-        try take(try FlatJSONWriter.number(value.description, finite: value.isFinite))
+        guard value.isFinite else { throw refuse() }
+        try take(try FlatJSONWriter.number(value.description, finite: true))
     }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { throw refuse() }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { throw refuse() }
     mutating func encode(_ value: Int) throws { try take(Array(String(value).utf8)) }
     mutating func encode(_ value: Int8) throws { try take(Array(String(value).utf8)) }
     mutating func encode(_ value: Int16) throws { try take(Array(String(value).utf8)) }
@@ -230,11 +278,15 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try take(Array(String(value).utf8)) }
     mutating func encode(_ value: UInt64) throws { try take(Array(String(value).utf8)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if writesItsOwnWay(T.self) { throw NotFlat() }
-        guard !box.used else { throw NotFlat() }
+        if writesItsOwnWay(T.self) { throw refuse() }
+        guard !box.used else { throw refuse() }
         let inner = ValueCapture()
-        try value.encode(to: inner)
-        guard let json = inner.box.json else { throw NotFlat() }
+        do {
+            try value.encode(to: inner)
+        } catch {
+            throw refuse()
+        }
+        guard let json = inner.box.json, !inner.box.refused else { throw refuse() }
         try take(json)
     }
 }
