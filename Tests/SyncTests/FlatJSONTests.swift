@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Sync
@@ -128,18 +129,5 @@ import Testing
         // A dictionary of strings writes as `JSONEncoder` writes it.
         #expect(FlatJSON.encode(["b": "2", "a": "1"]) == (try sortedJSON(["b": "2", "a": "1"])))
         #expect(FlatJSON.encode("a string") == nil)
-    }
-}
-
-/// A repeatable generator (SplitMix64), so a failing round can be found again.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -100,8 +100,7 @@ final class FlatJSONWriter {
 
     /// A finite number's text as `JSONEncoder` writes it: its description without a trailing
     /// `.0` (`1`, `0.1`, `1e+20`).
-    static func number(_ description: String, finite: Bool) throws -> [UInt8] {
-        guard finite else { throw NotFlat() }
+    static func number(_ description: String) -> [UInt8] {
         var text = Substring(description)
         if text.hasSuffix(".0") { text = text.dropLast(2) }
         return Array(text.utf8)
@@ -158,11 +157,11 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw refuse() }
-        put(key, try FlatJSONWriter.number(value.description, finite: true))
+        put(key, FlatJSONWriter.number(value.description))
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         guard value.isFinite else { throw refuse() }
-        put(key, try FlatJSONWriter.number(value.description, finite: true))
+        put(key, FlatJSONWriter.number(value.description))
     }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws { throw refuse() }
@@ -257,11 +256,11 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
     }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw refuse() }
-        try take(try FlatJSONWriter.number(value.description, finite: true))
+        try take(FlatJSONWriter.number(value.description))
     }
     mutating func encode(_ value: Float) throws {
         guard value.isFinite else { throw refuse() }
-        try take(try FlatJSONWriter.number(value.description, finite: true))
+        try take(FlatJSONWriter.number(value.description))
     }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128) throws { throw refuse() }
