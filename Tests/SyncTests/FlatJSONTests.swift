@@ -113,6 +113,65 @@ import Testing
         }
     }
 
+    /// Keys written by hand: two spellings of `é` that Swift holds equal, with a key whose bytes
+    /// sort between them.
+    struct TwoSpellings: Encodable {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("composed", forKey: Key(stringValue: "\u{E9}"))
+            try container.encode("between", forKey: Key(stringValue: "f"))
+            try container.encode("decomposed", forKey: Key(stringValue: "e\u{301}"))
+        }
+    }
+
+    /// A value that writes two plain values, and one that writes none.
+    struct TwoValues: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(1)
+            try container.encode(2)
+        }
+    }
+    struct NoValue: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+    struct Holding<Value: Encodable>: Encodable {
+        var id = "x"
+        var value: Value
+    }
+    /// A wrapper of a wrapper of a raw-value enum.
+    struct Outer: Encodable {
+        var inner: Inner
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(inner)
+        }
+    }
+    struct Inner: Encodable {
+        var shelf: Shelf
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(shelf)
+        }
+    }
+
+    @Test func keysSwiftHoldsEqualAreLeftToJSONEncoderWhereverTheySort() {
+        #expect(FlatJSON.encode(TwoSpellings()) == nil)
+    }
+
+    @Test func aValueIsWrittenFlatOnlyWhenItWritesExactlyOnePlainValue() throws {
+        #expect(FlatJSON.encode(Holding(value: TwoValues())) == nil)
+        #expect(FlatJSON.encode(Holding(value: NoValue())) == nil)
+        let nested = Holding(value: Outer(inner: Inner(shelf: .done)))
+        #expect(FlatJSON.encode(nested) == (try sortedJSON(nested)))
+    }
+
     @Test func aRecordThatCatchesARefusalIsStillLeftToJSONEncoder() throws {
         #expect(FlatJSON.encode(Swallows()) == nil)
     }

@@ -50,8 +50,9 @@ extension PendingWrite {
     }
 
     /// Back to pending and never sent, with a new key when it was sent before: what every
-    /// transition that changes a write's content ends with.
-    private mutating func restart(key: String) -> Transition {
+    /// transition that changes a write's content ends with. `key` is asked only then (a new key
+    /// reads the system's random generator; most joined writes were never sent).
+    private mutating func restart(key: () -> String) -> Transition {
         let old = id
         let sent = attempts > 0
         state = .pending
@@ -60,13 +61,13 @@ extension PendingWrite {
         lastError = nil
         nextAttempt = nil
         guard sent else { return .updated }
-        id = key
+        id = key()
         return .rekeyed(from: old)
     }
 
     /// A save joined this write (``takesNewChanges``): its payload is the new record; a delete
     /// becomes an update; a parked conflict takes the server's version as its base.
-    mutating func coalesced(payload: Data, schemaVersion: Int, key: String) -> Transition {
+    mutating func coalesced(payload: Data, schemaVersion: Int, key: @autoclosure () -> String) -> Transition {
         if operation == .delete { operation = .update }
         if state == .conflicted {
             base = remote
@@ -82,7 +83,7 @@ extension PendingWrite {
     /// A delete joined this write (``takesNewChanges``). A create the server never applied is
     /// dropped with its record; anything else becomes the delete, addressed by the record as
     /// last known.
-    mutating func deleteJoined(key: String) -> Transition {
+    mutating func deleteJoined(key: @autoclosure () -> String) -> Transition {
         if operation == .create, attempts == 0 || state == .rejected { return .removed }
         operation = .delete
         base = base ?? payload
@@ -91,7 +92,7 @@ extension PendingWrite {
     }
 
     /// The app sent it again after a refusal or a conflict.
-    mutating func retried(key: String) -> Transition {
+    mutating func retried(key: @autoclosure () -> String) -> Transition {
         restart(key: key)
     }
 
@@ -153,7 +154,9 @@ extension PendingWrite {
     /// A conflict was decided for the local change (kept, or merged into `payload`): queued
     /// again from the server's version, an update or a create by whether the server has the
     /// record.
-    mutating func requeued(base: Data?, exists: Bool, payload: Data? = nil, key: String) -> Transition {
+    mutating func requeued(
+        base: Data?, exists: Bool, payload: Data? = nil, key: @autoclosure () -> String
+    ) -> Transition {
         if let payload {
             self.payload = payload
             if operation == .delete { operation = .update }

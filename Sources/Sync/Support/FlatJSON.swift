@@ -45,65 +45,100 @@ extension FlatJSON {
 /// Thrown to leave a record `FlatJSON` does not write (the caller then uses `JSONEncoder`).
 private struct NotFlat: Error {}
 
-/// The fields written so far, each as its key and its value's JSON text.
+/// The fields written so far: their values' JSON text one after another in one buffer, and
+/// each field's key and where its value lies in it (no allocation a field).
+///
+/// One record's writer, used by one `encode(to:)` on one thread: its buffers skip the runtime's
+/// exclusivity checks.
 final class FlatJSONWriter {
-    fileprivate var fields: [(key: String, value: [UInt8])] = []
+    @exclusivity(unchecked) fileprivate var values: [UInt8] = []
+    @exclusivity(unchecked) fileprivate var fields: [(key: String, start: Int, end: Int)] = []
     /// Whether the record asked for its keyed container (once), and whether it did anything else.
     fileprivate var keyed = false
     fileprivate var refused = false
 
+    init() {
+        values.reserveCapacity(256)
+        fields.reserveCapacity(16)
+    }
+
+    /// Appends one field whose value was written from `start` to the end of ``values``.
+    fileprivate func field(_ key: String, from start: Int) {
+        fields.append((key, start, values.count))
+    }
+
     /// `{"key":value,…}` in the keys' byte order, or `nil` when the record is not flat.
     fileprivate func output() -> Data? {
         guard keyed, !refused else { return nil }
-        // A key written twice (or two spellings Swift holds equal): `JSONEncoder` keeps the last;
-        // left to it.
-        var keys = Set<String>(minimumCapacity: fields.count)
-        for field in fields where !keys.insert(field.key).inserted { return nil }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(fields.reduce(2) { $0 + $1.key.utf8.count + $1.value.count + 4 })
+        // A key written twice (or two spellings Swift holds equal): `JSONEncoder` keeps the last;
+        // left to it. ASCII keys are equal only with the same bytes, so sorted they sit side by
+        // side; other keys are compared as Swift compares them.
+        var ascii = true
+        for (offset, field) in fields.enumerated() {
+            if offset > 0, fields[offset - 1].key == field.key { return nil }
+            if ascii, !field.key.utf8.allSatisfy({ $0 < 0x80 }) { ascii = false }
+        }
+        if !ascii, Set(fields.lazy.map(\.key)).count != fields.count { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.count + fields.count * 8 + 2)
+        bytes.append(UInt8(ascii: "{"))
         for (offset, field) in fields.enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }
             Self.appendString(field.key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            bytes += field.value
+            bytes.append(contentsOf: values[field.start..<field.end])
         }
         bytes.append(UInt8(ascii: "}"))
         return Data(bytes)
     }
 
     /// `text` as `JSONEncoder` quotes it: `"` and `\` escaped, `/` as `\/`, the controls `\b`,
-    /// `\f`, `\n`, `\r`, `\t` by name and the others as `\u00xx`, everything else as is.
+    /// `\f`, `\n`, `\r`, `\t` by name and the others as `\u00xx`, everything else as is. The
+    /// runs between escapes are copied whole.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes += [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                    hex[Int(byte & 0x0F)],
-                ]
-            default: bytes.append(byte)
+        text.withUTF8 { utf8 in
+            var run = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard
+                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+                else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                run = index + 1
+                switch byte {
+                case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+                case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+                case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes += [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                    ]
+                default: bytes += [UInt8(ascii: "\\"), byte]
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// A finite number's text as `JSONEncoder` writes it: its description without a trailing
-    /// `.0` (`1`, `0.1`, `1e+20`).
-    static func number(_ description: String) -> [UInt8] {
+    /// Appends a finite number's text as `JSONEncoder` writes it: its description without a
+    /// trailing `.0` (`1`, `0.1`, `1e+20`).
+    fileprivate func appendNumber(_ description: String) {
         var text = Substring(description)
         if text.hasSuffix(".0") { text = text.dropLast(2) }
-        return Array(text.utf8)
+        values.append(contentsOf: text.utf8)
+    }
+
+    /// Appends an integer's text.
+    fileprivate func appendInteger(_ value: some BinaryInteger) {
+        values.append(contentsOf: String(value).utf8)
     }
 }
 
@@ -127,7 +162,7 @@ private struct FlatRecordEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         writer.refused = true
-        return ValueCapture()
+        return ValueCapture(writer: FlatJSONWriter(), start: 0)
     }
 }
 
@@ -136,10 +171,6 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let writer: FlatJSONWriter
     var codingPath: [any CodingKey] { [] }
 
-    private func put(_ key: Key, _ value: [UInt8]) {
-        writer.fields.append((key.stringValue, value))
-    }
-
     /// Marks the record as not flat and throws: a record that catches the error and goes on still
     /// leaves its JSON to `JSONEncoder`, never writes it without the field.
     private func refuse() -> NotFlat {
@@ -147,49 +178,59 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         return NotFlat()
     }
 
-    mutating func encodeNil(forKey key: Key) throws { put(key, Array("null".utf8)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { put(key, Array((value ? "true" : "false").utf8)) }
+    private func put(_ key: Key, _ literal: StaticString) {
+        let start = writer.values.count
+        literal.withUTF8Buffer { writer.values.append(contentsOf: $0) }
+        writer.field(key.stringValue, from: start)
+    }
+
+    private func put(_ key: Key, integer value: some BinaryInteger) {
+        let start = writer.values.count
+        writer.appendInteger(value)
+        writer.field(key.stringValue, from: start)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { put(key, "null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(key, value ? "true" : "false") }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count + 2)
-        FlatJSONWriter.appendString(value, to: &bytes)
-        put(key, bytes)
+        let start = writer.values.count
+        FlatJSONWriter.appendString(value, to: &writer.values)
+        writer.field(key.stringValue, from: start)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw refuse() }
-        put(key, FlatJSONWriter.number(value.description))
+        let start = writer.values.count
+        writer.appendNumber(value.description)
+        writer.field(key.stringValue, from: start)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         guard value.isFinite else { throw refuse() }
-        put(key, FlatJSONWriter.number(value.description))
+        let start = writer.values.count
+        writer.appendNumber(value.description)
+        writer.field(key.stringValue, from: start)
     }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws { throw refuse() }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: UInt128, forKey key: Key) throws { throw refuse() }
-    mutating func encode(_ value: Int, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(key, Array(String(value).utf8)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(key, integer: value) }
 
     /// Another value: written when it encodes itself as one plain value (a raw-value enum, a
     /// `Date`, a wrapper), as `JSONEncoder` then writes it; anything else leaves the record to it.
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if writesItsOwnWay(T.self) { throw refuse() }
-        let capture = ValueCapture()
-        do {
-            try value.encode(to: capture)
-        } catch {
-            throw refuse()
-        }
-        guard let json = capture.box.json, !capture.box.refused else { throw refuse() }
-        put(key, json)
+        let start = writer.values.count
+        var capture = ValueCapture(writer: writer, start: start)
+        try capture.encode(value)
+        writer.field(key.stringValue, from: start)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -204,89 +245,97 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     mutating func superEncoder() -> any Encoder {
         writer.refused = true
-        return ValueCapture()
+        return ValueCapture(writer: FlatJSONWriter(), start: 0)
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         writer.refused = true
-        return ValueCapture()
+        return ValueCapture(writer: FlatJSONWriter(), start: 0)
     }
 }
 
 /// The `Encoder` of one field's value: it takes exactly one plain value through a single-value
-/// container; any other use leaves the record to `JSONEncoder` (its `json` stays `nil`).
+/// container, written into the writer's buffer from `start`; anything else (a second value, a
+/// container, a value written nowhere) marks the record as not flat.
 private struct ValueCapture: Encoder, SingleValueEncodingContainer {
-    final class Box {
-        var json: [UInt8]?
-        var used = false
-        /// Whether the value did anything but write one plain value (even if it caught the error).
-        var refused = false
-    }
-    let box = Box()
+    let writer: FlatJSONWriter
+    /// Where the value begins in the writer's buffer: a value is written once, while nothing is
+    /// written past it.
+    let start: Int
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        box.refused = true
+        writer.refused = true
         return KeyedEncodingContainer(FlatKeyedContainer<Key>(writer: FlatJSONWriter()))
     }
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        box.refused = true
+        writer.refused = true
         return RefusingUnkeyedContainer()
     }
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    private func take(_ json: [UInt8]) throws {
-        // A second value (or one after a container) is not one plain value.
-        guard !box.used else { throw refuse() }
-        box.used = true
-        box.json = json
-    }
-
     private func refuse() -> NotFlat {
-        box.refused = true
+        writer.refused = true
         return NotFlat()
     }
 
-    mutating func encodeNil() throws { try take(Array("null".utf8)) }
-    mutating func encode(_ value: Bool) throws { try take(Array((value ? "true" : "false").utf8)) }
+    /// Checks that nothing was written yet: a second value is not one plain value.
+    private func first() throws {
+        guard writer.values.count == start, !writer.refused else { throw refuse() }
+    }
+
+    private func take(_ literal: StaticString) throws {
+        try first()
+        literal.withUTF8Buffer { writer.values.append(contentsOf: $0) }
+    }
+
+    private func take(integer value: some BinaryInteger) throws {
+        try first()
+        writer.appendInteger(value)
+    }
+
+    mutating func encodeNil() throws { try take("null") }
+    mutating func encode(_ value: Bool) throws { try take(value ? "true" : "false") }
     mutating func encode(_ value: String) throws {
-        var bytes: [UInt8] = []
-        FlatJSONWriter.appendString(value, to: &bytes)
-        try take(bytes)
+        try first()
+        FlatJSONWriter.appendString(value, to: &writer.values)
     }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw refuse() }
-        try take(FlatJSONWriter.number(value.description))
+        try first()
+        writer.appendNumber(value.description)
     }
     mutating func encode(_ value: Float) throws {
         guard value.isFinite else { throw refuse() }
-        try take(FlatJSONWriter.number(value.description))
+        try first()
+        writer.appendNumber(value.description)
     }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128) throws { throw refuse() }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: UInt128) throws { throw refuse() }
-    mutating func encode(_ value: Int) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int8) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int16) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int32) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int64) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt8) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt16) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt32) throws { try take(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt64) throws { try take(Array(String(value).utf8)) }
+    mutating func encode(_ value: Int) throws { try take(integer: value) }
+    mutating func encode(_ value: Int8) throws { try take(integer: value) }
+    mutating func encode(_ value: Int16) throws { try take(integer: value) }
+    mutating func encode(_ value: Int32) throws { try take(integer: value) }
+    mutating func encode(_ value: Int64) throws { try take(integer: value) }
+    mutating func encode(_ value: UInt) throws { try take(integer: value) }
+    mutating func encode(_ value: UInt8) throws { try take(integer: value) }
+    mutating func encode(_ value: UInt16) throws { try take(integer: value) }
+    mutating func encode(_ value: UInt32) throws { try take(integer: value) }
+    mutating func encode(_ value: UInt64) throws { try take(integer: value) }
+
+    /// A value that encodes itself: through a capture of its own at the same place, which must
+    /// leave exactly one plain value there.
     mutating func encode<T: Encodable>(_ value: T) throws {
         if writesItsOwnWay(T.self) { throw refuse() }
-        guard !box.used else { throw refuse() }
-        let inner = ValueCapture()
+        try first()
         do {
-            try value.encode(to: inner)
+            try value.encode(to: ValueCapture(writer: writer, start: start))
         } catch {
             throw refuse()
         }
-        guard let json = inner.box.json, !inner.box.refused else { throw refuse() }
-        try take(json)
+        guard writer.values.count > start, !writer.refused else { throw refuse() }
     }
 }
 
@@ -313,5 +362,5 @@ private struct RefusingUnkeyedContainer: UnkeyedEncodingContainer {
         KeyedEncodingContainer(FlatKeyedContainer<NestedKey>(writer: FlatJSONWriter()))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { ValueCapture() }
+    mutating func superEncoder() -> any Encoder { ValueCapture(writer: FlatJSONWriter(), start: 0) }
 }
