@@ -153,6 +153,48 @@ struct HandOutboxEntry: StoredEntity {
     var payload: Data
 }
 
+/// The same entry with the columns the outbox's indexes read, in one of two layouts: the
+/// outbox's own (the table and four indexes, one on a key that spreads as a random one does) or
+/// the table and one index by record. Set apart by the table name and the indexes.
+protocol LaidOutEntry: StoredEntity {
+    init(id: Int64, recordID: String, payload: Data, key: String)
+}
+
+/// The outbox's layout: indexes by order, by record, by state, and on the key.
+struct OutboxLayoutEntry: LaidOutEntry {
+    var id: Int64
+    var recordID: String
+    var payload: Data
+    var key: String
+    var collection = "notes"
+    var state = "pending"
+    init(id: Int64, recordID: String, payload: Data, key: String) {
+        (self.id, self.recordID, self.payload, self.key) = (id, recordID, payload, key)
+    }
+    static let indexes = [
+        EntityIndex(Field<Self, String>("collection"), Field<Self, Int64>("id")),
+        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("recordID"), Field<Self, Int64>("id")),
+        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("state")),
+        EntityIndex(Field<Self, String>("key")),
+    ]
+}
+
+/// Two B-trees: the table in order and the index by record.
+struct TwoTreeEntry: LaidOutEntry {
+    var id: Int64
+    var recordID: String
+    var payload: Data
+    var key: String
+    var collection = "notes"
+    var state = "pending"
+    init(id: Int64, recordID: String, payload: Data, key: String) {
+        (self.id, self.recordID, self.payload, self.key) = (id, recordID, payload, key)
+    }
+    static let indexes = [
+        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("recordID"), Field<Self, Int64>("id"))
+    ]
+}
+
 /// A store of 1,000 notes observed whole, and the writes timed to their delivery.
 final class ObservedNotes: @unchecked Sendable {
     /// How each write is made.
@@ -163,6 +205,9 @@ final class ObservedNotes: @unchecked Sendable {
         case synced
         /// An upsert and a hand-written outbox entry, in one transaction.
         case handOutbox
+        /// The same, the entry in the outbox's layout (`OutboxLayoutEntry`) or in two B-trees
+        /// (`TwoTreeEntry`).
+        case laidOut(any LaidOutEntry.Type)
     }
 
     // `delivered` is a semaphore; the rest is used from the benchmark's thread only.
@@ -176,17 +221,20 @@ final class ObservedNotes: @unchecked Sendable {
     init(path: String, mode: Writes, base: URL) throws {
         self.mode = mode
         store = try ObjectStore(
-            at: URL(fileURLWithPath: path), entities: [SyncedNote.self, HandOutboxEntry.self] + SyncSchema.entities)
+            at: URL(fileURLWithPath: path),
+            entities: [SyncedNote.self, HandOutboxEntry.self, OutboxLayoutEntry.self, TwoTreeEntry.self]
+                + SyncSchema.entities)
         try store.context.persistAndWait { tx in
             for index in 0..<1_000 {
                 try tx.upsert(SyncedNote(id: "n\(index)", title: "Note \(index)", body: "b", updated: "u"))
             }
         }
-        mirror =
-            mode == .synced
-            ? try SyncedCollection(
+        if case .synced = mode {
+            mirror = try SyncedCollection(
                 SyncBenchServer.collection(base: base, pageSize: 1_000), store: store, client: FetchClient())
-            : nil
+        } else {
+            mirror = nil
+        }
         token = store.observe(.query(Query<SyncedNote>())) {
             [delivered] _ in
             delivered.signal()
@@ -205,6 +253,15 @@ final class ObservedNotes: @unchecked Sendable {
             switch (mode, mirror) {
             case (.synced, let mirror?):
                 try store.context.persistAndWait { tx in try mirror.save(note, as: .update, in: tx) }
+            case (.laidOut(let type), _):
+                // A key that spreads over its index as a random one does, made without a system call.
+                let key = String(UInt64(written) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+                let entry = type.init(
+                    id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note), key: key)
+                try store.context.persistAndWait { tx in
+                    try tx.upsert(note)
+                    try tx.insert(entry)
+                }
             case (.handOutbox, _):
                 let entry = HandOutboxEntry(
                     id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
@@ -227,10 +284,20 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     scratch.removeDatabase("observed-synced.sqlite")
     scratch.removeDatabase("observed-plain.sqlite")
     scratch.removeDatabase("observed-hand-outbox.sqlite")
+    scratch.removeDatabase("observed-outbox-layout.sqlite")
+    scratch.removeDatabase("observed-two-trees.sqlite")
     let synced = lazily { try ObservedNotes(path: scratch.path("observed-synced.sqlite"), mode: .synced, base: base) }
     let plain = lazily { try ObservedNotes(path: scratch.path("observed-plain.sqlite"), mode: .plain, base: base) }
     let hand = lazily {
         try ObservedNotes(path: scratch.path("observed-hand-outbox.sqlite"), mode: .handOutbox, base: base)
+    }
+    let layout = lazily {
+        try ObservedNotes(
+            path: scratch.path("observed-outbox-layout.sqlite"), mode: .laidOut(OutboxLayoutEntry.self), base: base)
+    }
+    let twoTrees = lazily {
+        try ObservedNotes(
+            path: scratch.path("observed-two-trees.sqlite"), mode: .laidOut(TwoTreeEntry.self), base: base)
     }
     return [
         BenchmarkCase(
@@ -252,6 +319,12 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             name: "Sync: 200 observed local writes with a hand-written outbox entry, against the same without one",
             ours: Side(name: "upsert + an outbox entry by hand, persist to delivery") { try hand().writes() },
             reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
+            // What the outbox's layout costs: the same entry in the outbox's five B-trees, and in
+            // the two of the proposed layout (Docs/Benchmarks.md).
+            others: [
+                Side(name: "the entry in the outbox's five B-trees") { try layout().writes() },
+                Side(name: "the entry in two B-trees (the table, an index by record)") { try twoTrees().writes() },
+            ],
             target: 1.1, iterations: 7),
     ]
 }
