@@ -161,6 +161,18 @@ import Testing
         }
     }
 
+    /// A value that writes its own coding path.
+    struct WritesItsPath: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.map(\.stringValue).joined(separator: "."))
+        }
+    }
+
+    @Test func aValueThatReadsItsPathIsLeftToJSONEncoder() {
+        #expect(FlatJSON.encode(Holding(value: WritesItsPath())) == nil)
+    }
+
     @Test func keysSwiftHoldsEqualAreLeftToJSONEncoderWhereverTheySort() {
         #expect(FlatJSON.encode(TwoSpellings()) == nil)
     }

@@ -46,7 +46,7 @@ extension FlatJSON {
 private struct NotFlat: Error {}
 
 /// The fields written so far: their values' JSON text one after another in one buffer, and
-/// each field's key and where its value lies in it (no allocation a field).
+/// each field's key and where its value lies in it (no array of its own a field).
 ///
 /// One record's writer, used by one `encode(to:)` on one thread: its buffers skip the runtime's
 /// exclusivity checks.
@@ -258,10 +258,15 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 /// container, a value written nowhere) marks the record as not flat.
 private struct ValueCapture: Encoder, SingleValueEncodingContainer {
     let writer: FlatJSONWriter
-    /// Where the value begins in the writer's buffer: a value is written once, while nothing is
-    /// written past it.
+    /// Where the value begins in the writer's buffer; the buffer still ends there while no value
+    /// was written.
     let start: Int
-    var codingPath: [any CodingKey] { [] }
+    /// A value that reads its path may write differently by it, and this capture does not keep
+    /// one (`JSONEncoder` gives the field's key): reading it leaves the record to `JSONEncoder`.
+    var codingPath: [any CodingKey] {
+        writer.refused = true
+        return []
+    }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -279,7 +284,8 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
         return NotFlat()
     }
 
-    /// Checks that nothing was written yet: a second value is not one plain value.
+    /// Checks that nothing was written yet (a second value is not one plain value) and that the
+    /// record was not refused.
     private func first() throws {
         guard writer.values.count == start, !writer.refused else { throw refuse() }
     }
@@ -347,8 +353,8 @@ private func writesItsOwnWay<T>(_ type: T.Type) -> Bool {
     type == Data.self || type == URL.self || type == Decimal.self
 }
 
-/// The unkeyed container handed to a record `FlatJSON` leaves to `JSONEncoder`: it takes
-/// anything and writes nothing.
+/// The unkeyed container handed to a record `FlatJSON` leaves to `JSONEncoder`: it writes
+/// nothing, and throws at every value.
 private struct RefusingUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { 0 }
