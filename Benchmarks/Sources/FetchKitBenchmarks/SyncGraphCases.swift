@@ -153,46 +153,50 @@ struct HandOutboxEntry: StoredEntity {
     var payload: Data
 }
 
-/// The same entry with the columns the outbox's indexes read, in one of two layouts: the
-/// outbox's own (the table and four indexes, one on a key that spreads as a random one does) or
-/// the table and one index by record. Set apart by the table name and the indexes.
-protocol LaidOutEntry: StoredEntity {
-    init(id: Int64, recordID: String, payload: Data, key: String)
+/// The same entry with the columns the outbox's indexes read, in a layout: the outbox's own (the
+/// table and four indexes, one on a key that spreads as a random one does) or the table and one
+/// index by record. Set apart by the table name and the indexes.
+struct LaidOutEntry<Layout: EntryLayout>: StoredEntity {
+    var id: Int64
+    var recordID: String
+    var payload: Data
+    var key: String
+    var collection = "notes"
+    var state = "pending"
+    static var entityName: String { Layout.name }
+    static var indexes: [EntityIndex<Self>] { Layout.indexes() }
+}
+
+/// A table name and indexes for ``LaidOutEntry``.
+protocol EntryLayout {
+    static var name: String { get }
+    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>]
 }
 
 /// The outbox's layout: indexes by order, by record, by state, and on the key.
-struct OutboxLayoutEntry: LaidOutEntry {
-    var id: Int64
-    var recordID: String
-    var payload: Data
-    var key: String
-    var collection = "notes"
-    var state = "pending"
-    init(id: Int64, recordID: String, payload: Data, key: String) {
-        (self.id, self.recordID, self.payload, self.key) = (id, recordID, payload, key)
+enum OutboxLayout: EntryLayout {
+    static let name = "OutboxLayoutEntry"
+    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>] {
+        typealias Entry = LaidOutEntry<Self>
+        return [
+            EntityIndex(Field<Entry, String>("collection"), Field<Entry, Int64>("id")),
+            EntityIndex(
+                Field<Entry, String>("collection"), Field<Entry, String>("recordID"), Field<Entry, Int64>("id")),
+            EntityIndex(Field<Entry, String>("collection"), Field<Entry, String>("state")),
+            EntityIndex(Field<Entry, String>("key")),
+        ]
     }
-    static let indexes = [
-        EntityIndex(Field<Self, String>("collection"), Field<Self, Int64>("id")),
-        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("recordID"), Field<Self, Int64>("id")),
-        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("state")),
-        EntityIndex(Field<Self, String>("key")),
-    ]
 }
 
 /// Two B-trees: the table in order and the index by record.
-struct TwoTreeEntry: LaidOutEntry {
-    var id: Int64
-    var recordID: String
-    var payload: Data
-    var key: String
-    var collection = "notes"
-    var state = "pending"
-    init(id: Int64, recordID: String, payload: Data, key: String) {
-        (self.id, self.recordID, self.payload, self.key) = (id, recordID, payload, key)
+enum TwoTreeLayout: EntryLayout {
+    static let name = "TwoTreeEntry"
+    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>] {
+        typealias Entry = LaidOutEntry<Self>
+        return [
+            EntityIndex(Field<Entry, String>("collection"), Field<Entry, String>("recordID"), Field<Entry, Int64>("id"))
+        ]
     }
-    static let indexes = [
-        EntityIndex(Field<Self, String>("collection"), Field<Self, String>("recordID"), Field<Self, Int64>("id"))
-    ]
 }
 
 /// A store of 1,000 notes observed whole, and the writes timed to their delivery.
@@ -205,9 +209,8 @@ final class ObservedNotes: @unchecked Sendable {
         case synced
         /// An upsert and a hand-written outbox entry, in one transaction.
         case handOutbox
-        /// The same, the entry in the outbox's layout (`OutboxLayoutEntry`) or in two B-trees
-        /// (`TwoTreeEntry`).
-        case laidOut(any LaidOutEntry.Type)
+        /// The same, the entry in a layout (``OutboxLayout`` or ``TwoTreeLayout``).
+        case laidOut(any EntryLayout.Type)
     }
 
     // `delivered` is a semaphore; the rest is used from the benchmark's thread only.
@@ -222,7 +225,10 @@ final class ObservedNotes: @unchecked Sendable {
         self.mode = mode
         store = try ObjectStore(
             at: URL(fileURLWithPath: path),
-            entities: [SyncedNote.self, HandOutboxEntry.self, OutboxLayoutEntry.self, TwoTreeEntry.self]
+            entities: [
+                SyncedNote.self, HandOutboxEntry.self, LaidOutEntry<OutboxLayout>.self,
+                LaidOutEntry<TwoTreeLayout>.self,
+            ]
                 + SyncSchema.entities)
         try store.context.persistAndWait { tx in
             for index in 0..<1_000 {
@@ -253,15 +259,8 @@ final class ObservedNotes: @unchecked Sendable {
             switch (mode, mirror) {
             case (.synced, let mirror?):
                 try store.context.persistAndWait { tx in try mirror.save(note, as: .update, in: tx) }
-            case (.laidOut(let type), _):
-                // A key that spreads over its index as a random one does, made without a system call.
-                let key = String(UInt64(written) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
-                let entry = type.init(
-                    id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note), key: key)
-                try store.context.persistAndWait { tx in
-                    try tx.upsert(note)
-                    try tx.insert(entry)
-                }
+            case (.laidOut(let layout), _):
+                try write(note, laidOut: layout)
             case (.handOutbox, _):
                 let entry = HandOutboxEntry(
                     id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
@@ -276,6 +275,18 @@ final class ObservedNotes: @unchecked Sendable {
             total += clock.now - start
         }
         return total
+    }
+
+    /// The note's upsert and its entry in `layout`, in one persist.
+    private func write<Layout: EntryLayout>(_ note: SyncedNote, laidOut layout: Layout.Type) throws {
+        // A key that spreads over its index as a random one does, made without a system call.
+        let key = String(UInt64(written) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+        let entry = LaidOutEntry<Layout>(
+            id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note), key: key)
+        try store.context.persistAndWait { tx in
+            try tx.upsert(note)
+            try tx.insert(entry)
+        }
     }
 }
 
@@ -293,11 +304,11 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     }
     let layout = lazily {
         try ObservedNotes(
-            path: scratch.path("observed-outbox-layout.sqlite"), mode: .laidOut(OutboxLayoutEntry.self), base: base)
+            path: scratch.path("observed-outbox-layout.sqlite"), mode: .laidOut(OutboxLayout.self), base: base)
     }
     let twoTrees = lazily {
         try ObservedNotes(
-            path: scratch.path("observed-two-trees.sqlite"), mode: .laidOut(TwoTreeEntry.self), base: base)
+            path: scratch.path("observed-two-trees.sqlite"), mode: .laidOut(TwoTreeLayout.self), base: base)
     }
     return [
         BenchmarkCase(

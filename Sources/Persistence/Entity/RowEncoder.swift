@@ -27,8 +27,9 @@ import Locking
 ///
 /// The pool serves every store of the process, so a kept scope or container may be used on one
 /// thread while its encoder serves another store's codec on another. Before it fails it reads
-/// only the generation or the container stamp (words read and written whole, as atomics; its stamp is never current
-/// again) and, to name its entity, the history behind its lock: nothing the other codec changes.
+/// only the generation or the container stamp (words read and written whole, as atomics; its
+/// stamp is never current again) and, to name its entity, the history behind its lock: nothing
+/// the other codec changes.
 final class RowEncoder {
     private(set) var schema: EntitySchema
     private(set) var names: [String]
@@ -360,12 +361,11 @@ final class RowEncoder {
 }
 
 /// The static type ``RowEncoder`` and ``RowDecoder`` see the box of a standard library keyed
-/// container as: never
-/// instantiated, never used but to be retained, released and asked whether it is uniquely
-/// referenced (which the object's own header answers, whatever the static type; a native Swift
-/// object is destroyed by its own type when released for the last time). A concrete class, not
-/// `AnyObject`: an unoptimized build copies an existential to ask, and the answer is then never
-/// "unique".
+/// container as: never instantiated, never used but to be retained, released and asked whether
+/// it is uniquely referenced (which the object's own header answers, whatever the static type;
+/// a native Swift object is destroyed by its own type when released for the last time). A
+/// concrete class, not `AnyObject`: an unoptimized build copies an existential to ask, and the
+/// answer is then never "unique".
 final class ContainerBox {
     private init() {}
 }

@@ -171,67 +171,38 @@ private struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let writer: FlatJSONWriter
     var codingPath: [any CodingKey] { [] }
 
-    /// Marks the record as not flat and throws: a record that catches the error and goes on still
-    /// leaves its JSON to `JSONEncoder`, never writes it without the field.
-    private func refuse() -> NotFlat {
-        writer.refused = true
-        return NotFlat()
+    /// Writes `key`'s value through a ``ValueCapture`` at the end of the buffer (which writes
+    /// every value, plain or not, and refuses what is not flat), then records the field.
+    @inline(__always)
+    private func put(_ key: Key, _ write: (inout ValueCapture) throws -> Void) throws {
+        var capture = ValueCapture(writer: writer, start: writer.values.count)
+        try write(&capture)
+        writer.field(key.stringValue, from: capture.start)
     }
 
-    private func put(_ key: Key, _ literal: StaticString) {
-        let start = writer.values.count
-        literal.withUTF8Buffer { writer.values.append(contentsOf: $0) }
-        writer.field(key.stringValue, from: start)
-    }
-
-    private func put(_ key: Key, integer value: some BinaryInteger) {
-        let start = writer.values.count
-        writer.appendInteger(value)
-        writer.field(key.stringValue, from: start)
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { put(key, "null") }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { put(key, value ? "true" : "false") }
-    mutating func encode(_ value: String, forKey key: Key) throws {
-        let start = writer.values.count
-        FlatJSONWriter.appendString(value, to: &writer.values)
-        writer.field(key.stringValue, from: start)
-    }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        guard value.isFinite else { throw refuse() }
-        let start = writer.values.count
-        writer.appendNumber(value.description)
-        writer.field(key.stringValue, from: start)
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        guard value.isFinite else { throw refuse() }
-        let start = writer.values.count
-        writer.appendNumber(value.description)
-        writer.field(key.stringValue, from: start)
-    }
+    mutating func encodeNil(forKey key: Key) throws { try put(key) { try $0.encodeNil() } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128, forKey key: Key) throws { throw refuse() }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw refuse() }
-    mutating func encode(_ value: Int, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(key, integer: value) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(key, integer: value) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
 
     /// Another value: written when it encodes itself as one plain value (a raw-value enum, a
     /// `Date`, a wrapper), as `JSONEncoder` then writes it; anything else leaves the record to it.
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let start = writer.values.count
-        var capture = ValueCapture(writer: writer, start: start)
-        try capture.encode(value)
-        writer.field(key.stringValue, from: start)
-    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try put(key) { try $0.encode(value) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -279,6 +250,8 @@ private struct ValueCapture: Encoder, SingleValueEncodingContainer {
     }
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
+    /// Marks the record as not flat and throws: a record that catches the error and goes on still
+    /// leaves its JSON to `JSONEncoder`, never writes it without the field.
     private func refuse() -> NotFlat {
         writer.refused = true
         return NotFlat()
