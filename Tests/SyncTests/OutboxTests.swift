@@ -1,11 +1,12 @@
-@testable import FetchKit
 import Foundation
 import Persistence
 import SeededRandom
-@testable import Sync
 import SyncHarness
 import TestSupport
 import Testing
+
+@testable import FetchKit
+@testable import Sync
 
 /// The outbox at its boundary: a store file, one collection's outbox, and an in-memory server of
 /// one note that takes partial updates and deduplicates by idempotency key. Local writes go
@@ -80,7 +81,8 @@ private final class OutboxBench {
         let outbox = outbox
         let round = try store.context.persistAndWait { tx in
             try outbox.chooseRound(
-                size: 64, excluding: [], busy: [], honouringBackoff: false, now: Date(), waitingOnRelations: { _ in [] },
+                size: 64, excluding: [], busy: [], honouringBackoff: false, now: Date(),
+                waitingOnRelations: { _ in [] },
                 in: tx)
         }
         try meanwhile()
@@ -89,13 +91,15 @@ private final class OutboxBench {
             let fate = fate(write)
             if fate == .refusedForNow {
                 let busy = FetchError(code: .unacceptableStatus, statusCode: 429)
-                outcomes.append(.retry(SyncError(.requestFailed, collection: "notes", "refused for now", fetchError: busy), .zero))
+                outcomes.append(
+                    .retry(SyncError(.requestFailed, collection: "notes", "refused for now", fetchError: busy), .zero))
                 continue
             }
-            let answer = try answers[write.id] ?? apply(write)
-            answers[write.id] = answer
+            let answer = try answers[write.key] ?? apply(write)
+            answers[write.key] = answer
             outcomes.append(
-                fate == .answered ? .acknowledged(answer) : .retry(SyncError(.requestFailed, collection: "notes", "lost"), .zero))
+                fate == .answered
+                    ? .acknowledged(answer) : .retry(SyncError(.requestFailed, collection: "notes", "lost"), .zero))
         }
         try store.context.persistAndWait { tx in
             tx.allowEveryGuardedWrite()
@@ -161,7 +165,8 @@ private struct NoteFields: Encodable {
 
 @Suite("The outbox at its boundary: transitions, resolutions, and random sequences against a model")
 struct OutboxTests {
-    @Test("A save queues a create; saves before it is sent join it; an answer removes it and stores the server's record")
+    @Test(
+        "A save queues a create; saves before it is sent join it; an answer removes it and stores the server's record")
     func createJoinedThenAnswered() throws {
         let bench = try OutboxBench(.serverWins)
         try bench.localEdit(title: "one")
@@ -224,7 +229,7 @@ struct OutboxTests {
         #expect(write.state == .conflicted)
         try bench.store.context.persistAndWait { tx in
             tx.allowEveryGuardedWrite()
-            try bench.outbox.resolve(write.id, with: .keepLocal, in: tx)
+            try bench.outbox.resolve(write, with: .keepLocal, in: tx)
         }
         try bench.converge()
         #expect(bench.server?.title == "mine")
@@ -258,7 +263,7 @@ struct OutboxTests {
         let write = try #require(bench.writes.first)
         try bench.store.context.persistAndWait { tx in
             tx.allowEveryGuardedWrite()
-            try bench.outbox.discard(write.id, in: tx)
+            try bench.outbox.discard(write, in: tx)
         }
         #expect(bench.writes.isEmpty)
         #expect(bench.row?.title == "base")
@@ -271,7 +276,7 @@ struct OutboxTests {
         try bench.push { _ in .answered }
         #expect(bench.writes.first?.state == .rejected)
         let refused = try #require(bench.writes.first)
-        try bench.store.context.persistAndWait { tx in try bench.outbox.retry(refused.id, in: tx) }
+        try bench.store.context.persistAndWait { tx in try bench.outbox.retry(refused, in: tx) }
         try bench.converge()
         #expect(bench.server?.title == "again")
     }

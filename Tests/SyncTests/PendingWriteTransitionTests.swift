@@ -38,7 +38,7 @@ struct PendingWriteTransitionTests {
         let write = Self.write()
         #expect(Self.isFresh(write))
         #expect(write.origin == Self.base)
-        #expect(write.id == "k1")
+        #expect(write.key == "k1")
     }
 
     @Test("Which writes a new change joins: not one on its way, not one sent with an unknown outcome")
@@ -53,13 +53,16 @@ struct PendingWriteTransitionTests {
 
     @Test(
         "coalesced: the new payload, fresh; a new key once sent",
-        arguments: [(PendingWrite.State.pending, 0, false), (.rejected, 1, true), (.conflicted, 1, true), (.conflicted, 0, false)])
+        arguments: [
+            (PendingWrite.State.pending, 0, false), (.rejected, 1, true), (.conflicted, 1, true),
+            (.conflicted, 0, false),
+        ])
     func coalesced(state: PendingWrite.State, attempts: Int, rekeys: Bool) {
         var write = Self.write(.update, state, attempts: attempts)
         let payload = Data(#"{"id":"a","title":"again"}"#.utf8)
         let transition = write.coalesced(payload: payload, schemaVersion: 2, key: "k2")
-        #expect(transition == (rekeys ? .rekeyed(from: "k1") : .updated))
-        #expect(write.id == (rekeys ? "k2" : "k1"))
+        #expect(transition == .updated)
+        #expect(write.key == (rekeys ? "k2" : "k1"))
         #expect(Self.isFresh(write))
         #expect(write.payload == payload)
         #expect(write.schemaVersion == 2)
@@ -89,7 +92,8 @@ struct PendingWriteTransitionTests {
         #expect(refused.deleteJoined(key: "k2") == .removed)
         var parked = Self.write(.create, .conflicted, attempts: 1)
         parked.base = nil
-        #expect(parked.deleteJoined(key: "k2") == .rekeyed(from: "k1"))
+        #expect(parked.deleteJoined(key: "k2") == .updated)
+        #expect(parked.key == "k2")
         #expect(parked.operation == .delete)
         #expect(parked.payload == nil)
         #expect(parked.base == Self.payload)  // the record as last known addresses the delete
@@ -151,7 +155,9 @@ struct PendingWriteTransitionTests {
         #expect(write.remote == nil)
     }
 
-    @Test("rebased: an earlier write's answer is the base, its record made again over it; a create behind it is an update unless it deleted")
+    @Test(
+        "rebased: an earlier write's answer is the base, its record made again over it; a create behind it is an update unless it deleted"
+    )
     func rebased() {
         var create = Self.write(.create)
         let remade = Data(#"{"id":"a","title":"remade"}"#.utf8)
@@ -173,7 +179,8 @@ struct PendingWriteTransitionTests {
     func requeued(exists: Bool) {
         var write = Self.write(.update, .conflicted, attempts: 1)
         let merged = Data(#"{"id":"a","title":"merged"}"#.utf8)
-        #expect(write.requeued(base: Self.server, exists: exists, payload: merged, key: "k2") == .rekeyed(from: "k1"))
+        #expect(write.requeued(base: Self.server, exists: exists, payload: merged, key: "k2") == .updated)
+        #expect(write.key == "k2")
         #expect(Self.isFresh(write))
         #expect(write.base == Self.server)
         #expect(write.remote == nil)
@@ -182,14 +189,17 @@ struct PendingWriteTransitionTests {
         var unsent = Self.write(.delete)
         #expect(unsent.requeued(base: Self.server, exists: true, payload: merged, key: "k2") == .updated)
         #expect(unsent.operation == .update)
+        #expect(unsent.key == "k1")
     }
 
     @Test("retried: fresh, under a new key when the server saw the old one")
     func retried() {
         var rejected = Self.write(.update, .rejected, attempts: 1)
-        #expect(rejected.retried(key: "k2") == .rekeyed(from: "k1"))
+        #expect(rejected.retried(key: "k2") == .updated)
+        #expect(rejected.key == "k2")
         #expect(Self.isFresh(rejected))
         var parked = Self.write(.update, .conflicted, attempts: 0)
         #expect(parked.retried(key: "k2") == .updated)
+        #expect(parked.key == "k1")
     }
 }

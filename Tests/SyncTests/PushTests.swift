@@ -77,9 +77,9 @@ struct PushTests {
         try await mirror.sync()
         try fixture.save(Note(id: "a", title: "refused"), through: mirror)
         try await mirror.sync()
-        let key = try #require(try fixture.outbox().first?.id)
+        let key = try #require(try fixture.outbox().first?.key)
         try fixture.save(Note(id: "a", title: "accepted"), through: mirror)
-        #expect(try fixture.outbox().first?.id != key)
+        #expect(try fixture.outbox().first?.key != key)
         try await mirror.sync()
         #expect(fixture.backend.notes["a"]?.title == "accepted")
     }
@@ -245,30 +245,5 @@ private struct CounterBump: Endpoint {
         let bytes =
             json.hasPrefix("utf16:") ? json.dropFirst(6).data(using: .utf16) ?? Data() : Data(json.utf8)
         return RequestBody(data: bytes, contentType: "application/json")
-    }
-}
-
-@Suite("The outbox's indexes")
-struct OutboxIndexTests {
-    @Test("A store whose outbox has the index by record alone drops it when it opens, and keeps its writes")
-    func indexByRecordAloneDropped() async throws {
-        let fixture = try SyncFixture()
-        let mirror = try fixture.mirror()
-        try fixture.save(Note(id: "a", title: "one"), through: mirror)
-        // The index a store made before this version declared.
-        let old = "fk_index_SyncPendingWrite_collection_recordID"
-        try fixture.store.context.persistAndWait { tx in
-            try tx.execute(#"CREATE INDEX IF NOT EXISTS "\#(old)" ON "SyncPendingWrite" ("collection", "recordID")"#)
-        }
-        fixture.store.close()
-        let reopened = try ObjectStore(at: fixture.storeURL, entities: [Note.self] + SyncSchema.entities)
-        defer { reopened.close() }
-        let names = try reopened.context.readAndWait { tx in
-            try tx.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'SyncPendingWrite'")
-                .compactMap { $0[0].textValue }
-        }
-        #expect(!names.contains(old))
-        #expect(names.contains("fk_index_SyncPendingWrite_collection_recordID_sequence"))
-        #expect(try reopened.context.readAndWait { tx in try tx.count(Query<PendingWrite>()) } == 1)
     }
 }

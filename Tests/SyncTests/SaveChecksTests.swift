@@ -128,7 +128,7 @@ struct IdempotencyKeyTests {
         try device.store.context.persistAndWait { tx in
             for index in 0..<200 { try mirror.save(RESTNote(id: "n\(index)", title: "t"), in: tx) }
         }
-        let keys = try device.store.context.readAndWait { tx in try tx.fetch(Query<PendingWrite>()).map(\.id) }
+        let keys = try device.store.context.readAndWait { tx in try tx.fetch(Query<PendingWrite>()).map(\.key) }
         #expect(keys.count == 200)
         #expect(Set(keys).count == 200)
         for key in keys {

@@ -126,7 +126,7 @@ struct TriggerAndStateTests {
         let mirror = try SyncedCollection(NotesAPI.collection(at: fixture.backend.baseURL), store: fixture.store, client: client)
         fixture.backend.failWrites(.delay(.zero), .status(401, retryAfter: nil))
         try fixture.save(Note(id: "a", title: "one"), Note(id: "b", title: "two"), through: mirror)
-        let keys = try fixture.outbox().map(\.id)
+        let keys = try fixture.outbox().map(\.key)
         try await mirror.sync()
         #expect(refreshes.values.count == 1)
         let sent = fixture.backend.server.receivedRequests.filter { $0.method == "POST" }

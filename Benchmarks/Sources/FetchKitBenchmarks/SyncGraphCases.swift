@@ -153,50 +153,17 @@ struct HandOutboxEntry: StoredEntity {
     var payload: Data
 }
 
-/// The same entry with the columns the outbox's indexes read, in a layout: the outbox's own (the
-/// table and four indexes, one on a key that spreads as a random one does) or the table and one
-/// index by record. Set apart by the table name and the indexes.
-struct LaidOutEntry<Layout: EntryLayout>: StoredEntity {
+/// The same entry with the columns the outbox's index reads, in the outbox's layout: the table in
+/// sending order (the entry's id is its rowid) and one index by collection and record. Its key
+/// is a plain column, as the outbox's is.
+struct LaidOutEntry: StoredEntity {
     var id: Int64
     var recordID: String
     var payload: Data
     var key: String
     var collection = "notes"
     var state = "pending"
-    static var entityName: String { Layout.name }
-    static var indexes: [EntityIndex<Self>] { Layout.indexes() }
-}
-
-/// A table name and indexes for ``LaidOutEntry``.
-protocol EntryLayout {
-    static var name: String { get }
-    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>]
-}
-
-/// The outbox's layout: indexes by order, by record, by state, and on the key.
-enum OutboxLayout: EntryLayout {
-    static let name = "OutboxLayoutEntry"
-    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>] {
-        typealias Entry = LaidOutEntry<Self>
-        return [
-            EntityIndex(Field<Entry, String>("collection"), Field<Entry, Int64>("id")),
-            EntityIndex(
-                Field<Entry, String>("collection"), Field<Entry, String>("recordID"), Field<Entry, Int64>("id")),
-            EntityIndex(Field<Entry, String>("collection"), Field<Entry, String>("state")),
-            EntityIndex(Field<Entry, String>("key")),
-        ]
-    }
-}
-
-/// Two B-trees: the table in order and the index by record.
-enum TwoTreeLayout: EntryLayout {
-    static let name = "TwoTreeEntry"
-    static func indexes() -> [EntityIndex<LaidOutEntry<Self>>] {
-        typealias Entry = LaidOutEntry<Self>
-        return [
-            EntityIndex(Field<Entry, String>("collection"), Field<Entry, String>("recordID"), Field<Entry, Int64>("id"))
-        ]
-    }
+    static let indexes = [EntityIndex(Field<Self, String>("collection"), Field<Self, String>("recordID"))]
 }
 
 /// A store of 1,000 notes observed whole, and the writes timed to their delivery.
@@ -209,8 +176,8 @@ final class ObservedNotes: @unchecked Sendable {
         case synced
         /// An upsert and a hand-written outbox entry, in one transaction.
         case handOutbox
-        /// The same, the entry in a layout (``OutboxLayout`` or ``TwoTreeLayout``).
-        case laidOut(any EntryLayout.Type)
+        /// The same, the entry in the outbox's layout (``LaidOutEntry``).
+        case laidOut
     }
 
     // `delivered` is a semaphore; the rest is used from the benchmark's thread only.
@@ -226,8 +193,7 @@ final class ObservedNotes: @unchecked Sendable {
         store = try ObjectStore(
             at: URL(fileURLWithPath: path),
             entities: [
-                SyncedNote.self, HandOutboxEntry.self, LaidOutEntry<OutboxLayout>.self,
-                LaidOutEntry<TwoTreeLayout>.self,
+                SyncedNote.self, HandOutboxEntry.self, LaidOutEntry.self,
             ]
                 + SyncSchema.entities)
         try store.context.persistAndWait { tx in
@@ -259,8 +225,8 @@ final class ObservedNotes: @unchecked Sendable {
             switch (mode, mirror) {
             case (.synced, let mirror?):
                 try store.context.persistAndWait { tx in try mirror.save(note, as: .update, in: tx) }
-            case (.laidOut(let layout), _):
-                try write(note, laidOut: layout)
+            case (.laidOut, _):
+                try writeLaidOut(note)
             case (.handOutbox, _):
                 let entry = HandOutboxEntry(
                     id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note))
@@ -277,11 +243,11 @@ final class ObservedNotes: @unchecked Sendable {
         return total
     }
 
-    /// The note's upsert and its entry in `layout`, in one persist.
-    private func write<Layout: EntryLayout>(_ note: SyncedNote, laidOut layout: Layout.Type) throws {
+    /// The note's upsert and its entry in the outbox's layout, in one persist.
+    private func writeLaidOut(_ note: SyncedNote) throws {
         // A key that spreads over its index as a random one does, made without a system call.
         let key = String(UInt64(written) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
-        let entry = LaidOutEntry<Layout>(
+        let entry = LaidOutEntry(
             id: Int64(written), recordID: note.id, payload: try JSONEncoder().encode(note), key: key)
         try store.context.persistAndWait { tx in
             try tx.upsert(note)
@@ -296,19 +262,13 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
     scratch.removeDatabase("observed-plain.sqlite")
     scratch.removeDatabase("observed-hand-outbox.sqlite")
     scratch.removeDatabase("observed-outbox-layout.sqlite")
-    scratch.removeDatabase("observed-two-trees.sqlite")
     let synced = lazily { try ObservedNotes(path: scratch.path("observed-synced.sqlite"), mode: .synced, base: base) }
     let plain = lazily { try ObservedNotes(path: scratch.path("observed-plain.sqlite"), mode: .plain, base: base) }
     let hand = lazily {
         try ObservedNotes(path: scratch.path("observed-hand-outbox.sqlite"), mode: .handOutbox, base: base)
     }
     let layout = lazily {
-        try ObservedNotes(
-            path: scratch.path("observed-outbox-layout.sqlite"), mode: .laidOut(OutboxLayout.self), base: base)
-    }
-    let twoTrees = lazily {
-        try ObservedNotes(
-            path: scratch.path("observed-two-trees.sqlite"), mode: .laidOut(TwoTreeLayout.self), base: base)
+        try ObservedNotes(path: scratch.path("observed-outbox-layout.sqlite"), mode: .laidOut, base: base)
     }
     return [
         BenchmarkCase(
@@ -330,11 +290,11 @@ func syncObservedWriteCases(_ scratch: Scratch) throws -> [BenchmarkCase] {
             name: "Sync: 200 observed local writes with a hand-written outbox entry, against the same without one",
             ours: Side(name: "upsert + an outbox entry by hand, persist to delivery") { try hand().writes() },
             reference: Side(name: "ObjectTransaction.upsert, persist to delivery") { try plain().writes() },
-            // What the outbox's layout costs: the same entry in the outbox's five B-trees, and in
-            // the two of the proposed layout (Docs/Benchmarks.md).
+            // What the outbox's layout costs: the same entry in its two B-trees (Docs/Benchmarks.md).
             others: [
-                Side(name: "the entry in the outbox's five B-trees") { try layout().writes() },
-                Side(name: "the entry in two B-trees (the table, an index by record)") { try twoTrees().writes() },
+                Side(name: "the entry in the outbox's layout (the table in order, an index by record)") {
+                    try layout().writes()
+                }
             ],
             target: 1.1, iterations: 7),
     ]

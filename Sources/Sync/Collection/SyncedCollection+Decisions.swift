@@ -14,7 +14,7 @@ extension SyncedCollection {
         let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            try outbox.retry(write.id, in: tx)
+            try outbox.retry(write, in: tx)
         }
         await engine.localWrite()
     }
@@ -30,7 +30,7 @@ extension SyncedCollection {
         let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            try outbox.discard(write.id, in: tx)
+            try outbox.discard(write, in: tx)
         }
         await engine.refreshCounts()
     }
@@ -49,7 +49,7 @@ extension SyncedCollection {
         let outbox = outbox
         try await store.context.persist { tx in
             tx.allowWrites(to: Entity.self)
-            try outbox.resolve(write.id, with: resolution, in: tx)
+            try outbox.resolve(write, with: resolution, in: tx)
         }
         await engine.localWrite()
     }

@@ -97,7 +97,8 @@ extension Outbox {
             }
             var theirs = r.changed(from: b).subtracting(keepingFields)
             theirs.subtract(versionKeys(theirs, of: b, changedTo: r))
-            return theirs.isEmpty ? .merged(nil) : .conflict(Conflict(base: base, local: nil, remote: record, fields: []))
+            return theirs.isEmpty
+                ? .merged(nil) : .conflict(Conflict(base: base, local: nil, remote: record, fields: []))
         case (let local?, nil):
             return .conflict(Conflict(base: base, local: local, remote: nil, fields: []))
         case (let local?, let record?):
@@ -137,7 +138,9 @@ extension Outbox {
                 let comparison = compare(base: conflict.base, local: local, remote: record)
             else { return .drop(conflict.remote) }
             if comparison.holds(localWins: false) { return .drop(record) }
-            guard let merged = try? comparison.merged(localWins: false).decoded(as: Entity.self) else { return .drop(record) }
+            guard let merged = try? comparison.merged(localWins: false).decoded(as: Entity.self) else {
+                return .drop(record)
+            }
             return .requeue(merged, exists: true)
         case .keepLocal:
             guard let record = conflict.remote else {
@@ -215,7 +218,8 @@ extension Outbox {
         var newest: Data?
         for var next in later where next.state != .sending {
             let payload = try next.payload.map { try rebased($0, from: next.base, onto: current) }
-            next.rebased(onto: try withLocalFields(current, from: payload ?? next.base), payload: payload, earlier: earlier)
+            next.rebased(
+                onto: try withLocalFields(current, from: payload ?? next.base), payload: payload, earlier: earlier)
             try store(next, in: tx)
             newest = next.payload
             current = next.payload ?? current
@@ -242,7 +246,8 @@ extension Outbox {
     /// (``ChangedFields``) never hold the local-only fields.
     func withLocalFields(_ remote: Data?, from local: Data?) throws -> Data? {
         let keeping = keepingFields
-        guard !keeping.isEmpty, let remote, let local, let r = RecordFields(data: remote), let l = RecordFields(data: local)
+        guard !keeping.isEmpty, let remote, let local, let r = RecordFields(data: remote),
+            let l = RecordFields(data: local)
         else { return remote }
         return try r.taking(keeping, from: l).data
     }
@@ -285,25 +290,29 @@ extension Outbox {
         let base = try first.base(as: Entity.self)
         if sameVersion(base, record) { return false }
         let verdict = verdict(base: base, local: try first.local(as: Entity.self), remote: record)
-        try apply(action(for: verdict, remote: record), to: &first, later: Array(writes.dropFirst()), remote: record, in: tx)
+        try apply(
+            action(for: verdict, remote: record), to: &first, later: Array(writes.dropFirst()), remote: record, in: tx)
         if case .conflict = verdict { return true }
         return false
     }
 
     /// A sent write met the server's record changed since its base (`remoteData`; `nil`: gone):
     /// merged field by field, a conflict decided by the policy.
-    func met(_ remoteData: Data?, sending write: inout PendingWrite, later: [PendingWrite], in tx: ObjectTransaction) throws {
+    func met(
+        _ remoteData: Data?, sending write: inout PendingWrite, later: [PendingWrite], in tx: ObjectTransaction
+    ) throws {
         let record = try remoteData.map { try SyncJSON.decode(Entity.self, from: $0) }
-        let verdict = verdict(base: try write.base(as: Entity.self), local: try write.local(as: Entity.self), remote: record)
+        let verdict = verdict(
+            base: try write.base(as: Entity.self), local: try write.local(as: Entity.self), remote: record)
         try apply(action(for: verdict, remote: record), to: &write, later: later, remote: record, in: tx)
     }
 
     // MARK: The app's decisions
 
     /// Resolves a parked conflict by the app's hand, as the policy's answer would be applied.
-    func resolve(_ id: String, with resolution: Resolution<Entity>, in tx: ObjectTransaction) throws {
-        let all = try OutboxTable.writesOfRecord(holding: id, in: name, tx)
-        guard var write = all.first(where: { $0.id == id }), write.state == .conflicted else { return }
+    func resolve(_ held: PendingWrite, with resolution: Resolution<Entity>, in tx: ObjectTransaction) throws {
+        let all = try OutboxTable.writesOfRecord(holding: held, in: name, tx)
+        guard var write = all.first(where: { $0.key == held.key }), write.state == .conflicted else { return }
         let record = try write.remote(as: Entity.self)
         let base = try write.base(as: Entity.self)
         let local = try write.local(as: Entity.self)
@@ -311,21 +320,22 @@ extension Outbox {
         if let local, let record { fields = compare(base: base, local: local, remote: record)?.competing ?? [] }
         let conflict = Conflict(base: base, local: local, remote: record, fields: fields)
         try apply(
-            action(resolving: conflict, with: resolution), to: &write, later: all.filter { $0.sequence > write.sequence },
+            action(resolving: conflict, with: resolution), to: &write,
+            later: all.filter { $0.sequence > write.sequence },
             remote: record, in: tx)
     }
 
     /// Sends a refused or parked write again.
-    func retry(_ id: String, in tx: ObjectTransaction) throws {
-        guard var write = try tx.fetch(PendingWrite.self, id: id), write.collection == name else { return }
+    func retry(_ held: PendingWrite, in tx: ObjectTransaction) throws {
+        guard var write = try tx.first(OutboxTable.these([held])), write.collection == name else { return }
         try take(&write, in: tx) { $0.retried(key: Self.newKey()) }
     }
 
     /// Drops a write, and puts the record back as the server last had it (its base, keeping the
     /// fields only this device keeps) when no write of it follows.
-    func discard(_ id: String, in tx: ObjectTransaction) throws {
-        let all = try OutboxTable.writesOfRecord(holding: id, in: name, tx)
-        guard let write = all.first(where: { $0.id == id }) else { return }
+    func discard(_ held: PendingWrite, in tx: ObjectTransaction) throws {
+        let all = try OutboxTable.writesOfRecord(holding: held, in: name, tx)
+        guard let write = all.first(where: { $0.key == held.key }) else { return }
         try remove([write], in: tx)
         guard !all.contains(where: { $0.sequence > write.sequence }) else { return }
         if let base = try write.base(as: Entity.self) {
@@ -337,10 +347,12 @@ extension Outbox {
 }
 
 extension OutboxTable {
-    /// The writes of the record that the write `id` belongs to, in order (none when it is gone or
-    /// of another collection).
-    static func writesOfRecord(holding id: String, in collection: String, _ tx: ObjectTransaction) throws -> [PendingWrite] {
-        guard let write = try tx.fetch(PendingWrite.self, id: id), write.collection == collection else { return [] }
-        return try tx.fetch(OutboxTable.all(of: collection).filter(PendingWrite.recordID == write.recordID))
+    /// The writes of the record that the write `held` (as the app holds it) belongs to, in order
+    /// (none when it is gone, was re-keyed since, or is of another collection).
+    static func writesOfRecord(
+        holding held: PendingWrite, in collection: String, _ tx: ObjectTransaction
+    ) throws -> [PendingWrite] {
+        guard let write = try tx.first(these([held])), write.collection == collection else { return [] }
+        return try tx.fetch(PendingWrite.self, sql: recordWritesSQL, [.text(collection), .text(write.recordID)])
     }
 }

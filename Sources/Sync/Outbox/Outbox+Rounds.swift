@@ -24,16 +24,14 @@ extension Outbox {
         var after = Int64.min
         // Windows of the outbox in order, until a round is full or the outbox ends.
         window: while chosen.count < size {
-            var filter = PendingWrite.collection == name && PendingWrite.sequence > after
-            if !busy.isEmpty { filter = filter && !PendingWrite.key.isIn(Array(busy)) }
             let writes = try tx.fetch(
-                Query<PendingWrite>(where: filter, sortedBy: [PendingWrite.sequence.ascending()], limit: size))
+                PendingWrite.self, sql: OutboxTable.windowSQL, [.text(name), .integer(after), .integer(Int64(size))])
             guard let last = writes.last else { break }
             after = last.sequence
             var candidates: [PendingWrite] = []
             for write in writes {
                 let first = seen.insert(write.recordID).inserted
-                guard first, !busy.contains(write.id) else { continue }
+                guard first, !busy.contains(write.key) else { continue }
                 guard write.state == .pending || write.state == .sending else { continue }
                 // A write of another schema version waits for its upgrade (see `firstOutdated`).
                 guard write.schemaVersion == remote.schemaVersion else { continue }
@@ -49,8 +47,7 @@ extension Outbox {
         if !chosen.isEmpty {
             // `PendingWrite.chosen()` for the whole round, in one statement.
             try tx.update(
-                Query<PendingWrite>(where: PendingWrite.key.isIn(chosen.map(\.id))),
-                set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
+                OutboxTable.these(chosen), set: [PendingWrite.state.set(.sending), PendingWrite.attempts += 1])
         }
         return chosen.map {
             var sent = $0
@@ -61,11 +58,9 @@ extension Outbox {
 
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted
     /// (``PendingWrite/unchosen()`` for the whole round, in one statement).
-    func unchoose(_ ids: [String], in tx: ObjectTransaction) throws {
-        guard !ids.isEmpty else { return }
-        try tx.update(
-            Query<PendingWrite>(where: PendingWrite.key.isIn(ids)),
-            set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])
+    func unchoose(_ writes: [PendingWrite], in tx: ObjectTransaction) throws {
+        guard !writes.isEmpty else { return }
+        try tx.update(OutboxTable.these(writes), set: [PendingWrite.state.set(.pending), PendingWrite.attempts -= 1])
     }
 
     /// Applies a round's outcomes in one transaction: the round's records' writes are read in
@@ -77,15 +72,15 @@ extension Outbox {
     ) throws -> [String] {
         var created: [String] = []
         let byRecord = try writes(ofRound: round, in: tx)
-        var done: [String] = []
+        var done: [PendingWrite] = []
         var answers: [Entity] = []
         for (sent, outcome) in zip(round, outcomes) {
             let writes = byRecord[sent.recordID] ?? []
-            guard var write = writes.first(where: { $0.id == sent.id }) else { continue }
+            guard var write = writes.first(where: { $0.key == sent.key }) else { continue }
             let later = writes.filter { $0.sequence > write.sequence }
             switch outcome {
             case .acknowledged(var answer):
-                done.append(write.id)
+                done.append(write)
                 if write.operation == .create { created.append(write.recordID) }
                 // The server's answer, unless a pull saw a newer server version while the write was
                 // on its way.
@@ -124,7 +119,7 @@ extension Outbox {
                 try met(remoteData, sending: &write, later: later, in: tx)
             }
         }
-        if !done.isEmpty { _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.key.isIn(done))) }
+        try remove(done, in: tx)
         for answer in answers { try storeRemote(answer, in: tx) }
         return created
     }
@@ -133,8 +128,8 @@ extension Outbox {
     /// pull may have kept a newer server version with them), and the ones queued behind.
     private func writes(ofRound round: [PendingWrite], in tx: ObjectTransaction) throws -> [String: [PendingWrite]] {
         let records = Array(Set(round.map(\.recordID)))
-        let ids = round.map(\.id)
-        guard try tx.count(Query<PendingWrite>(where: PendingWrite.key.isIn(ids))) == round.count else {
+        let keys = round.map(\.key)
+        guard try tx.count(OutboxTable.these(round)) == round.count else {
             // A write was discarded while it was sent: read what is left.
             return try OutboxTable.writes(of: records, in: name, tx)
         }
@@ -144,11 +139,11 @@ extension Outbox {
         for write in try tx.fetch(
             Query<PendingWrite>(
                 where: PendingWrite.collection == name && PendingWrite.recordID.isIn(records)
-                    && (PendingWrite.remoteVersion.isNotNil || !PendingWrite.key.isIn(ids))))
+                    && (PendingWrite.remoteVersion.isNotNil || !PendingWrite.key.isIn(keys))))
         {
-            stored[write.id] = write
+            stored[write.key] = write
         }
-        for write in round where stored[write.id] == nil { stored[write.id] = write }
+        for write in round where stored[write.key] == nil { stored[write.key] = write }
         var byRecord: [String: [PendingWrite]] = [:]
         for write in stored.values.sorted(by: { $0.sequence < $1.sequence }) {
             byRecord[write.recordID, default: []].append(write)

@@ -116,8 +116,8 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         _ operation: PendingWrite.Operation, recordID: String, identity: Entity.ID, payload: Data?, base: Data?,
         in tx: ObjectTransaction
     ) throws {
-        // After every write the outbox holds: one probe of its (collection, sequence) index.
-        let last = try tx.rows(OutboxTable.lastSequenceSQL, [.text(name)]).first?[0].integerValue
+        // After every write the outbox holds: the table's last row.
+        let last = try tx.rows(OutboxTable.lastSequenceSQL).first?[0].integerValue
         let write = PendingWrite.queued(
             key: Self.newKey(), collection: name, recordID: recordID, operation: operation,
             sequence: (last ?? 0) + 1, schemaVersion: remote.schemaVersion,
@@ -127,17 +127,13 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     // MARK: Storing transitions
 
-    /// Takes a transition that may re-key the write, and stores it.
+    /// Takes a transition that may re-key or remove the write, and stores it.
     func take(
         _ write: inout PendingWrite, in tx: ObjectTransaction,
         _ transition: (inout PendingWrite) -> PendingWrite.Transition
     ) throws {
-        let change = transition(&write)
-        switch change {
+        switch transition(&write) {
         case .updated: try tx.update(write)
-        case .rekeyed(let old):
-            _ = try tx.delete(PendingWrite.self, id: old)
-            try tx.insert(write)
         case .removed: _ = try tx.delete(PendingWrite.self, id: write.id)
         }
     }
@@ -150,7 +146,7 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     /// Removes writes (acknowledged, dropped with their record, discarded).
     func remove(_ writes: [PendingWrite], in tx: ObjectTransaction) throws {
         guard !writes.isEmpty else { return }
-        _ = try tx.delete(Query<PendingWrite>(where: PendingWrite.key.isIn(writes.map(\.id))))
+        _ = try tx.delete(OutboxTable.these(writes))
     }
 
     /// Stores a server record in place of the row, keeping the row's local-only fields
@@ -233,6 +229,13 @@ enum OutboxTable {
             by: \.recordID)
     }
 
+    /// These writes, as they were read: found by their sequences (the table's rowids), each
+    /// still holding its key, so a write that took the number of one gone since is not matched,
+    /// and neither is one re-keyed since.
+    static func these(_ writes: [PendingWrite]) -> Query<PendingWrite> {
+        Query(where: PendingWrite.sequence.isIn(writes.map(\.sequence)) && PendingWrite.key.isIn(writes.map(\.key)))
+    }
+
     // MARK: Reading across a group
 
     /// The states of a write not yet acknowledged: what a related record's write waits behind.
@@ -295,17 +298,24 @@ enum OutboxTable {
             Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
     }
 
-    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record, ordered
-    /// as ``all(of:)`` orders them. Built once: the text is the statement cache's key.
+    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record: its
+    /// entries for one record follow the table's order, so nothing is sorted. Built once: the
+    /// text is the statement cache's key.
     static let recordWritesSQL =
         "SELECT * FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?1 AND "
-        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\", rowid"
+        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\""
 
-    /// The highest sequence of a collection's outbox (its one argument), by the (collection,
-    /// sequence) index. Every local write reads it, so it is one cached statement rather than an
-    /// aggregate query built at each write.
-    /// Built once: the text is the statement cache's key.
+    /// The highest sequence the outbox holds: the table's last row (the sequence is its rowid).
+    /// Every local write reads it, so it is one cached statement rather than an aggregate query
+    /// built at each write.
     static let lastSequenceSQL =
-        "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?"
+        "SELECT max(\"\(PendingWrite.sequence.name)\") FROM \"\(PendingWrite.entityName)\""
+
+    /// A window of a collection's writes in sending order: after a sequence (`?2`), at most `?3`
+    /// of them. The table is read in its own order (`NOT INDEXED`: else SQLite takes the index by
+    /// record for the collection and sorts all its writes for every window).
+    static let windowSQL =
+        "SELECT * FROM \"\(PendingWrite.entityName)\" NOT INDEXED WHERE \"\(PendingWrite.collection.name)\" = ?1 "
+        + "AND \"\(PendingWrite.sequence.name)\" > ?2 ORDER BY \"\(PendingWrite.sequence.name)\" LIMIT ?3"
 
 }

@@ -17,15 +17,13 @@ import Persistence
 ///
 /// A transition that changes what a sent write carries (its payload, its operation, its base
 /// after a conflict) gives it a new idempotency key: the server may hold an answer for the old
-/// one. Such a write ``Transition/rekeyed(from:)``; the outbox deletes the old row and inserts the
-/// new one (`Outbox.take(_:in:_:)`), the one place a transition is stored.
+/// one. The key is a column of the write's row, so a new key is an update in place; the outbox
+/// stores every transition (`Outbox.take(_:in:_:)`).
 extension PendingWrite {
     /// How the store applies a transition.
     enum Transition: Equatable {
-        /// The row is updated in place.
+        /// The row is updated in place (with a new key, when the transition gave one).
         case updated
-        /// The write has a new key: the row under the old one goes, the new one is inserted.
-        case rekeyed(from: String)
         /// The write is gone (acknowledged, dropped with its record, discarded).
         case removed
     }
@@ -36,7 +34,7 @@ extension PendingWrite {
         identity: Data, payload: Data?, base: Data?
     ) -> PendingWrite {
         PendingWrite(
-            id: key, collection: collection, recordID: recordID, operation: operation, state: .pending,
+            key: key, collection: collection, recordID: recordID, operation: operation, state: .pending,
             sequence: sequence, attempts: 0, nextAttempt: nil, lastError: nil, reason: nil,
             schemaVersion: schemaVersion, createdAt: Date(), identity: identity, payload: payload, base: base,
             remote: nil, origin: base)
@@ -53,16 +51,14 @@ extension PendingWrite {
     /// transition that changes a write's content ends with. `key` is asked only then (a new key
     /// reads the system's random generator; most joined writes were never sent).
     private mutating func restart(key: () -> String) -> Transition {
-        let old = id
         let sent = attempts > 0
         state = .pending
         attempts = 0
         reason = nil
         lastError = nil
         nextAttempt = nil
-        guard sent else { return .updated }
-        id = key()
-        return .rekeyed(from: old)
+        if sent { self.key = key() }
+        return .updated
     }
 
     /// A save joined this write (``takesNewChanges``): its payload is the new record; a delete

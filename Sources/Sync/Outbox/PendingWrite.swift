@@ -40,9 +40,12 @@ public struct PendingWrite: StoredEntity, Equatable {
         case conflicted
     }
 
+    /// The write's place in the outbox: its ``sequence``, the row's identity in the store.
+    public var id: Int64 { sequence }
     /// The write's idempotency key: made before the first send and kept across retries,
-    /// relaunches and token refreshes.
-    public internal(set) var id: String
+    /// relaunches and token refreshes; a write whose content changes after it was sent gets a new
+    /// one (the server may hold an answer for the old).
+    public internal(set) var key: String
     /// The collection's name (``RemoteCollection/name``).
     public internal(set) var collection: String
     /// The record's identity, as text.
@@ -51,9 +54,11 @@ public struct PendingWrite: StoredEntity, Equatable {
     public internal(set) var operation: Operation
     /// Where the write is.
     public internal(set) var state: State
-    /// The outbox order: writes are sent in this order, one at a time per record. A write is
-    /// queued after every write its collection's outbox holds (their highest sequence plus one),
-    /// so the numbers start again at 1 once the outbox is empty.
+    /// The outbox order, and the write's identity (``id``): writes are sent in this order, one at
+    /// a time per record. A write is queued after every write the store's outbox holds, of any
+    /// collection (their highest sequence plus one), so the numbers start again at 1 once the
+    /// outbox is empty, and a number may be given again once its write is gone: compare
+    /// ``key`` too to tell a write from one that took its place.
     public internal(set) var sequence: Int64
     /// How many times the write was sent.
     public internal(set) var attempts: Int
@@ -96,8 +101,9 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let nextAttempt = Field<PendingWrite, Date?>("nextAttempt")
     /// The order column.
     public static let sequence = Field<PendingWrite, Int64>("sequence")
-    /// The idempotency key column (the identity), for the outbox's own bulk statements.
-    static let key = Field<PendingWrite, String>("id")
+    /// The idempotency key column, for the outbox's own statements (not indexed: rows are found by
+    /// their sequence, the key checked beside it).
+    static let key = Field<PendingWrite, String>("key")
     /// The attempts column, for the outbox's own bulk statements.
     static let attempts = Field<PendingWrite, Int>("attempts")
     /// The schema version column: writes of another version than the collection's wait.
@@ -107,16 +113,13 @@ public struct PendingWrite: StoredEntity, Equatable {
 
     /// The store's table name.
     public static let entityName = "SyncPendingWrite"
-    /// Indexes: by collection and order; by record in order (a record's writes are read with
-    /// their order from the index, not by scanning the collection's outbox in order and
-    /// filtering); and by state (a round of the outbox looks for the refused and parked writes,
-    /// and the status counts each state, without reading the whole outbox). Each is written by
-    /// every local write, so there is none more: the index by record alone that stores made
-    /// before the ordered one hold is dropped when the store opens (the ordered index serves its
-    /// look-ups).
-    public static let indexes = [
-        EntityIndex(collection, sequence), EntityIndex(collection, recordID, sequence), EntityIndex(collection, state),
-    ]
+    /// The identity column: the sequence, so the table is kept in sending order (its rowid).
+    public static let idField = sequence
+    /// One index, by collection and record: the table itself is in sending order, and a record's
+    /// entries in the index follow that order, so a record's writes are read in order from it.
+    /// A local write changes two B-trees (the table, this index): every other index would be one
+    /// more page written at each save. Queries by state read a collection's writes through it.
+    public static let indexes = [EntityIndex(collection, recordID)]
 
     /// The record as written locally.
     ///

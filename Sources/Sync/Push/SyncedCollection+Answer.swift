@@ -58,7 +58,8 @@ extension SyncedCollection {
             guard let read = remote.writes.read, let record else { return .acknowledged(nil) }
             switch await current(read(record), record: write.recordID) {
             case .found(let found):
-                return settled(meeting: found, base: try? write.base(as: Entity.self), local: try? write.local(as: Entity.self))
+                return settled(
+                    meeting: found, base: try? write.base(as: Entity.self), local: try? write.local(as: Entity.self))
             case .missing:
                 return .rejected("The server says \(remote.name)/\(write.recordID) exists but cannot read it.")
             case .failed(let outcome): return outcome
@@ -167,7 +168,9 @@ extension SyncedCollection {
             return .failed(classify(error, record: record, attempts: 1))
         }
         let found = answer(exchange, record: record, attempts: 1)
-        if case .missing = found, remote.writes.readsByDefault, !exchange.data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+        if case .missing = found, remote.writes.readsByDefault,
+            !exchange.data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) })
+        {
             let wait = client.configuration.retryPolicy.backoff(beforeRetry: 1)
             return .failed(
                 .retry(

@@ -54,7 +54,7 @@ extension SyncedCollection {
             settling = nil
             let error = await task.value
             for write in settlingRound {
-                busy.remove(write.id)
+                busy.remove(write.key)
                 busyRecords.remove(write.recordID)
             }
             settlingRound = []
@@ -76,7 +76,7 @@ extension SyncedCollection {
             : []
         while !round.isEmpty {
             for write in round {
-                busy.insert(write.id)
+                busy.insert(write.key)
                 busyRecords.insert(write.recordID)
             }
             // The round is sent while the next one is chosen.
@@ -206,9 +206,8 @@ extension SyncedCollection {
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted.
     func unchoose(_ writes: [PendingWrite]) async throws(SyncError) {
         guard !writes.isEmpty else { return }
-        let ids = writes.map(\.id)
         let outbox = outbox
-        try await persist { tx in try outbox.unchoose(ids, in: tx) }
+        try await persist { tx in try outbox.unchoose(writes, in: tx) }
     }
 
     /// The most writes a round sends between its choice and its settling.

@@ -186,7 +186,7 @@ extension SyncedCollection {
     /// Builds a write's request, after the read its conflict check needs.
     func prepare(_ write: PendingWrite) async -> Prepared {
         var headers: [String: String] = [:]
-        if let header = remote.writes.idempotencyKeyHeader { headers[header] = write.id }
+        if let header = remote.writes.idempotencyKeyHeader { headers[header] = write.key }
         let endpoint: any Endpoint
         // The files the write adds; a write sent before that carries files is read first, so that
         // an upload the server applied (its answer lost) is never made again.
