@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import SyncHarness
+import TestSupport
 import Testing
 
 @testable import Sync
@@ -9,30 +10,33 @@ import Testing
 /// writes told apart by their keys where a number may be given again.
 @Suite("The outbox's layout")
 struct OutboxLayoutTests {
-    @Test("A store whose outbox has the indexes of the older layout drops them when it opens, and keeps its writes")
-    func olderIndexesDropped() throws {
-        let fixture = try SyncFixture()
-        let mirror = try fixture.mirror()
-        try fixture.save(Note(id: "a", title: "one"), through: mirror)
-        // The indexes a store made before the outbox was kept in order.
-        let older = [
-            ("fk_index_SyncPendingWrite_collection_sequence", #""collection", "sequence""#),
-            ("fk_index_SyncPendingWrite_collection_state", #""collection", "state""#),
-        ]
-        try fixture.store.context.persistAndWait { tx in
-            for (name, columns) in older {
-                try tx.execute(#"CREATE INDEX IF NOT EXISTS "\#(name)" ON "SyncPendingWrite" (\#(columns))"#)
-            }
+    @Test("A store whose outbox was made in the older layout does not open, names the table, and keeps its writes")
+    func olderLayoutRefused() throws {
+        let folder = try TemporaryDirectory(prefix: "OutboxLayoutTests")
+        defer { folder.remove() }
+        let url = folder.file("old.sqlite")
+        // The outbox as stores made it before it was kept in order: keyed by the idempotency key.
+        let old = try ObjectStore(at: url, entities: [Note.self])
+        try old.context.persistAndWait { tx in
+            try tx.execute(
+                #"CREATE TABLE "SyncPendingWrite" ("id" TEXT NOT NULL PRIMARY KEY, "collection" TEXT NOT NULL, "#
+                    + #""recordID" TEXT NOT NULL, "operation" TEXT NOT NULL, "state" TEXT NOT NULL, "#
+                    + #""sequence" INTEGER NOT NULL, "attempts" INTEGER NOT NULL, "nextAttempt" REAL, "lastError" TEXT, "#
+                    + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
+                    + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#)
+            try tx.execute(
+                #"INSERT INTO "SyncPendingWrite" VALUES ('k1', 'notes', 'a', 'create', 'pending', 1, 0, NULL, NULL, "#
+                    + #"NULL, 1, 0, X'2261', X'7B7D', NULL, NULL, NULL)"#)
         }
-        fixture.store.close()
-        let reopened = try ObjectStore(at: fixture.storeURL, entities: [Note.self] + SyncSchema.entities)
-        defer { reopened.close() }
-        let names = try reopened.context.readAndWait { tx in
-            try tx.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'SyncPendingWrite'")
-                .compactMap { $0[0].textValue }
+        old.close()
+        let error = #expect(throws: PersistenceError.self) {
+            try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities).close()
         }
-        #expect(names == ["fk_index_SyncPendingWrite_collection_recordID"])
-        #expect(try reopened.context.readAndWait { tx in try tx.count(Query<PendingWrite>()) } == 1)
+        #expect(error?.code == .incompatibleSchema)
+        #expect(error?.entity == "SyncPendingWrite")
+        let kept = try ObjectStore(at: url, entities: [Note.self])
+        defer { kept.close() }
+        #expect(try kept.context.readAndWait { tx in try tx.rows(#"SELECT "id" FROM "SyncPendingWrite""#).count } == 1)
     }
 
     @Test("A record's writes and a push's windows are read in the table's order: nothing is sorted")

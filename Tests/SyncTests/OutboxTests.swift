@@ -337,4 +337,43 @@ struct OutboxTests {
             }
         }
     }
+
+    /// The app discards a write while its round is out, and a new write takes its number (the
+    /// outbox was empty): the round's answer, or its putting back, leaves the new write alone.
+    @Test(
+        "A write that took the number of one discarded while its round was out is not settled or put back in its place",
+        arguments: [true, false])
+    func aNumberGivenAgainWhileARoundIsOut(answered: Bool) throws {
+        let bench = try OutboxBench(.serverWins)
+        try bench.localEdit(title: "one")
+        let outbox = bench.outbox
+        let round = try bench.store.context.persistAndWait { tx in
+            try outbox.chooseRound(
+                size: 64, excluding: [], busy: [], honouringBackoff: false, now: Date(),
+                waitingOnRelations: { _ in [] }, in: tx)
+        }
+        let sent = try #require(round.first)
+        try bench.store.context.persistAndWait { tx in
+            tx.allowEveryGuardedWrite()
+            try outbox.discard(sent, in: tx)
+        }
+        try bench.localEdit(title: "two")
+        try bench.store.context.persistAndWait { tx in
+            tx.allowEveryGuardedWrite()
+            if answered {
+                let answer = Note(id: "a", title: "one", updated: OutboxBench.stamp(1))
+                try outbox.settle(round, [.acknowledged(answer)], in: tx)
+            } else {
+                try outbox.unchoose(round, in: tx)
+            }
+        }
+        let left = try #require(bench.writes.first)
+        #expect(bench.writes.count == 1)
+        #expect(left.sequence == sent.sequence)  // the number was given again
+        #expect(left.key != sent.key)
+        #expect(left.operation == .create)
+        #expect(left.state == .pending)
+        #expect(left.attempts == 0)
+        #expect(bench.row?.title == "two")
+    }
 }

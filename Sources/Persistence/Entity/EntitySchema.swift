@@ -14,6 +14,9 @@ struct ColumnSchema: Sendable, Hashable {
     let legacy: LegacyStorage
     /// The values the property's integer type holds, when it is narrower than SQLite's 64 bits.
     var integerRange: ClosedRange<Int64>? = nil
+    /// How a raw-value property is written and read without casts, when its raw value is a
+    /// `String` or an integer.
+    var raw: RawAccess? = nil
 
     var storage: Storage { kind.storage }
     var sqlType: String { storage.declaredType }

@@ -61,6 +61,7 @@ final class SchemaProbe: Decoder {
         if kind == .integer, !isRaw, let integer = T.self as? any FixedWidthInteger.Type {
             column.integerRange = Self.range(of: integer)
         }
+        if isRaw { column.raw = RawAccess.of(T.self, kind: kind) }
         columns.append(column)
     }
 

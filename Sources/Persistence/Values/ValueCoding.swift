@@ -226,6 +226,17 @@ enum ValueCoding {
             let bytes = Data(rawText(handle, index))
             return try StoreJSON.decode(T.self, from: bytes, column: column, schema: schema, using: json)
         }
+        // A raw-value property of its own type: made from the raw value without the casts below.
+        if let raw = column.raw, raw.type == ObjectIdentifier(T.self) {
+            let made = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> T? in
+                guard let slot = buffer.baseAddress, raw.access.read(handle, index, into: UnsafeMutableRawPointer(slot))
+                else {
+                    return nil
+                }
+                return slot.move()
+            }
+            if let made { return made }
+        }
         var value = try primitive(at: index, handle: handle, column: column, schema: schema, as: T.self)
         if column.isRaw, let rawType = T.self as? any RawRepresentable.Type {
             guard let made = makeRaw(rawType, from: value) else {

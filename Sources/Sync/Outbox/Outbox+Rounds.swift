@@ -12,14 +12,8 @@ extension Outbox {
         size: Int, excluding excluded: Set<String>, busy: Set<String>, honouringBackoff: Bool, now: Date,
         waitingOnRelations: ([PendingWrite]) throws -> Set<String>, in tx: ObjectTransaction
     ) throws -> [PendingWrite] {
-        // Records with a refused or parked write wait behind it.
-        var seen = Set(
-            try tx.fetch(
-                Query<PendingWrite>(
-                    where: PendingWrite.collection == name
-                        && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
-            ).map(\.recordID)
-        ).union(excluded)
+        // A record's first write in order stands for the record: the ones behind it are skipped.
+        var seen = excluded
         var chosen: [PendingWrite] = []
         var after = Int64.min
         // Windows of the outbox in order, until a round is full or the outbox ends.
@@ -38,11 +32,17 @@ extension Outbox {
                 if honouringBackoff, let next = write.nextAttempt, next > now { continue }
                 candidates.append(write)
             }
-            let waiting = try waitingOnRelations(candidates)
-            for write in candidates where !waiting.contains(write.recordID) {
+            // Records with a refused or parked write wait behind it: looked up for this window's
+            // candidates only, by the index by record (a query of the states would read the whole
+            // collection's outbox at every round).
+            let refused = try recordsWithRefusedWrites(among: candidates.map(\.recordID), in: tx)
+            let waiting = try waitingOnRelations(candidates.filter { !refused.contains($0.recordID) })
+            for write in candidates where !refused.contains(write.recordID) && !waiting.contains(write.recordID) {
                 chosen.append(write)
                 if chosen.count == size { break window }
             }
+            // A window shorter than asked for was the outbox's end.
+            if writes.count < size { break }
         }
         if !chosen.isEmpty {
             // `PendingWrite.chosen()` for the whole round, in one statement.
@@ -54,6 +54,17 @@ extension Outbox {
             sent.chosen()
             return sent
         }
+    }
+
+    /// The records among `records` with a refused or parked write.
+    private func recordsWithRefusedWrites(among records: [String], in tx: ObjectTransaction) throws -> Set<String> {
+        guard !records.isEmpty else { return [] }
+        return Set(
+            try tx.fetch(
+                Query<PendingWrite>(
+                    where: PendingWrite.collection == name && PendingWrite.recordID.isIn(records)
+                        && PendingWrite.state.isIn([PendingWrite.State.rejected, .conflicted]))
+            ).map(\.recordID))
     }
 
     /// Puts a chosen round that was not sent back as it was: pending, its attempt not counted
