@@ -56,6 +56,21 @@ struct OutboxLayoutTests {
         for plan in plans { #expect(!plan.contains("TEMP B-TREE"), "\(plan)") }
     }
 
+    @Test("A record's writes come in sending order whatever their states")
+    func aRecordsWritesInOrder() throws {
+        let fixture = try SyncFixture()
+        let mirror = try fixture.mirror()
+        try fixture.save(Note(id: "a", title: "one"), through: mirror)
+        // The first write on its way (set from outside, in the file): the next save queues behind it.
+        try fixture.store.context.persistAndWait { tx in
+            try tx.execute(#"UPDATE "SyncPendingWrite" SET "state" = 'sending', "attempts" = 1"#)
+        }
+        try fixture.save(Note(id: "a", title: "two"), through: mirror)
+        let writes = try fixture.store.context.readAndWait { tx in try mirror.outbox.writes(of: "a", in: tx) }
+        #expect(writes.map(\.sequence) == [1, 2])
+        #expect(writes.map(\.state) == [.sending, .pending])
+    }
+
     @Test("Writes are queued in one order across collections, and a write is the next after the outbox's last")
     func oneOrder() throws {
         let fixture = try SyncFixture()

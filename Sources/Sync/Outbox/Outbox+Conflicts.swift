@@ -353,6 +353,6 @@ extension OutboxTable {
         holding held: PendingWrite, in collection: String, _ tx: ObjectTransaction
     ) throws -> [PendingWrite] {
         guard let write = try tx.first(these([held])), write.collection == collection else { return [] }
-        return try tx.fetch(PendingWrite.self, sql: recordWritesSQL, [.text(collection), .text(write.recordID)])
+        return try writes(ofRecord: write.recordID, in: collection, tx)
     }
 }

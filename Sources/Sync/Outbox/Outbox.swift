@@ -21,8 +21,7 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     /// The writes of one record, in order.
     func writes(of recordID: String, in tx: ObjectTransaction) throws -> [PendingWrite] {
-        // Every local write reads it: one statement kept by the connection, not a query rendered.
-        try tx.fetch(PendingWrite.self, sql: OutboxTable.recordWritesSQL, [.text(name), .text(recordID)])
+        try OutboxTable.writes(ofRecord: recordID, in: name, tx)
     }
 
     /// The writes of the records `records` lists by record (by their identities' text), read
@@ -298,12 +297,24 @@ enum OutboxTable {
             Query<PendingWrite>(where: PendingWrite.collection.isIn(collections) && PendingWrite.state == .pending))
     }
 
-    /// A record's writes in order (``Outbox/writes(of:in:)``), from the index by record: its
-    /// entries for one record follow the table's order, so nothing is sorted. Built once: the
-    /// text is the statement cache's key.
+    /// A record's writes in order (``Outbox/writes(of:in:)``). Every local write reads them: one
+    /// statement the connection keeps, not a query rendered each time, and the few writes of one
+    /// record put in order here rather than by SQLite's sorter.
+    static func writes(
+        ofRecord recordID: String, in collection: String, _ tx: ObjectTransaction
+    ) throws
+        -> [PendingWrite]
+    {
+        var writes = try tx.fetch(PendingWrite.self, sql: recordWritesSQL, [.text(collection), .text(recordID)])
+        if writes.count > 1 { writes.sort { $0.sequence < $1.sequence } }
+        return writes
+    }
+
+    /// A record's writes, from the index by record (in the index's order: by state, then by when
+    /// their next attempt is due). Built once: the text is the statement cache's key.
     static let recordWritesSQL =
         "SELECT * FROM \"\(PendingWrite.entityName)\" WHERE \"\(PendingWrite.collection.name)\" = ?1 AND "
-        + "\"\(PendingWrite.recordID.name)\" = ?2 ORDER BY \"\(PendingWrite.sequence.name)\""
+        + "\"\(PendingWrite.recordID.name)\" = ?2"
 
     /// The highest sequence the outbox holds: the table's last row (the sequence is its rowid).
     /// Every local write reads it, so it is one cached statement rather than an aggregate query

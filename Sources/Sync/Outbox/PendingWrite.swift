@@ -115,11 +115,12 @@ public struct PendingWrite: StoredEntity, Equatable {
     public static let entityName = "SyncPendingWrite"
     /// The identity column: the sequence, so the table is kept in sending order (its rowid).
     public static let idField = sequence
-    /// One index, by collection and record: the table itself is in sending order, and a record's
-    /// entries in the index follow that order, so a record's writes are read in order from it.
-    /// A local write changes two B-trees (the table, this index): every other index would be one
-    /// more page written at each save. Queries by state read a collection's writes through it.
-    public static let indexes = [EntityIndex(collection, recordID)]
+    /// One index, by collection, record, state and next attempt: a record's writes are found by
+    /// it, and the outbox's counts by state (the status, what a started collection watches) are
+    /// read from it alone, without the rows. The table itself is in sending order. A local write
+    /// changes two B-trees (the table, this index): every other index would be one more page
+    /// written at each save.
+    public static let indexes = [EntityIndex(collection, recordID, state, nextAttempt)]
 
     /// The record as written locally.
     ///
