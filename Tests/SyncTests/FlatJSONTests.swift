@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import TestSupport
 import Testing
 
@@ -200,5 +201,58 @@ import Testing
         // A dictionary of strings writes as `JSONEncoder` writes it.
         #expect(FlatJSON.encode(["b": "2", "a": "1"]) == (try sortedJSON(["b": "2", "a": "1"])))
         #expect(FlatJSON.encode("a string") == nil)
+    }
+
+    /// A record's identity is written as `JSONEncoder` writes it, through the same string writer
+    /// as a record's fields, and reads back as itself.
+    @Test func anIdentityIsWrittenAsJSONEncoderWritesIt() throws {
+        let texts = ["a", "a/b", #"q"u\o"#, "tab\tnew\nline\r", "\u{0}\u{8}\u{c}\u{1f}\u{7f}", "café 🙂", ""]
+        for text in texts {
+            let written = try SyncJSON.encodeIdentity(text)
+            #expect(written == (try JSONEncoder().encode(text)), "\(text.debugDescription)")
+            #expect(try SyncJSON.decode(String.self, from: written) == text)
+        }
+        let uuid = UUID()
+        #expect(try SyncJSON.encodeIdentity(uuid) == (try JSONEncoder().encode(uuid)))
+        #expect(try SyncJSON.encodeIdentity(Int64.min) == (try JSONEncoder().encode(Int64.min)))
+        #expect(try SyncJSON.encodeIdentity(42) == (try JSONEncoder().encode(42)))
+    }
+
+    /// Counts the calls of its records' `encode(to:)`.
+    final class EncodeCount: @unchecked Sendable {  // read and written by the test's one thread
+        var calls = 0
+    }
+
+    /// A record with a nested value, which `FlatJSON` declines, counting its encodes.
+    struct Shelved: StoredEntity {
+        var id: String
+        var tags: [String]
+        var count: EncodeCount
+        enum CodingKeys: String, CodingKey { case id, tags }
+        init(id: String, tags: [String], count: EncodeCount) { (self.id, self.tags, self.count) = (id, tags, count) }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            tags = try container.decode([String].self, forKey: .tags)
+            count = EncodeCount()
+        }
+        func encode(to encoder: any Encoder) throws {
+            count.calls += 1
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(tags, forKey: .tags)
+        }
+    }
+
+    /// A record type `FlatJSON` declined is written by `JSONEncoder` at once from then on: its
+    /// `encode(to:)` runs once a record, not twice.
+    @Test func aDeclinedTypeIsNotWrittenHalfwayAgain() throws {
+        let count = EncodeCount()
+        let first = try Outbox<Shelved>.encode(Shelved(id: "a", tags: ["x/y"], count: count))
+        let afterFirst = count.calls
+        let second = try Outbox<Shelved>.encode(Shelved(id: "b", tags: [], count: count))
+        #expect(count.calls - afterFirst == 1)
+        #expect(first == (try sortedJSON(Shelved(id: "a", tags: ["x/y"], count: count))))
+        #expect(second == (try sortedJSON(Shelved(id: "b", tags: [], count: count))))
     }
 }

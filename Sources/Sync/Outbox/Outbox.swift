@@ -163,9 +163,10 @@ struct Outbox<Entity: StoredEntity>: Sendable {
     }
 
     /// The record's JSON with sorted keys: written directly when it is flat (``FlatJSON``), else by
-    /// `JSONEncoder`; the same bytes either way.
+    /// `JSONEncoder`; the same bytes either way. A record type `FlatJSON` declined once goes to
+    /// `JSONEncoder` at once.
     static func encode(_ entity: Entity) throws -> Data {
-        if let flat = FlatJSON.encode(entity) { return flat }
+        if let flat = FlatJSON.encodeUnlessDeclined(entity) { return flat }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(entity)

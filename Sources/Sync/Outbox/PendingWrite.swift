@@ -40,7 +40,7 @@ public struct PendingWrite: StoredEntity, Equatable {
         case conflicted
     }
 
-    /// The write's place in the outbox: its ``sequence``, the row's identity in the store.
+    /// The write's place in the outbox: its ``sequence-property``, the row's identity in the store.
     public var id: Int64 { sequence }
     /// The write's idempotency key: made before the first send and kept across retries,
     /// relaunches and token refreshes; a write whose content changes after it was sent gets a new

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A record written as `JSONEncoder` with `.sortedKeys` writes it, byte for byte, for the common
 /// shape of a synced record: one keyed container of strings, numbers, booleans and nulls, and of
@@ -26,6 +27,23 @@ enum FlatJSON {
 }
 
 extension FlatJSON {
+    /// The record types ``encode(_:)`` declined once.
+    private static let declined = Locked<Set<ObjectIdentifier>>([])
+
+    /// ``encode(_:)``, not tried for a type it declined before: a record of that type is left to
+    /// `JSONEncoder` at once (the same bytes) instead of being written halfway first. Declining
+    /// may depend on the value (a dictionary's keys, an enum's case), so a type may be declined
+    /// for values it would have written: they cost `JSONEncoder`'s time, never other bytes.
+    static func encodeUnlessDeclined<T: Encodable>(_ value: T) -> Data? {
+        let type = ObjectIdentifier(T.self)
+        guard !declined.withLock({ $0.contains(type) }) else { return nil }
+        guard let data = encode(value) else {
+            declined.withLock { _ = $0.insert(type) }
+            return nil
+        }
+        return data
+    }
+
     /// Whether `JSONEncoder` with `.sortedKeys` orders keys by their UTF-8 bytes here (`B` before
     /// `a`, `a10` before `a2`), as the one `FlatJSON` writes; asked once.
     static let sortsKeysByBytes: Bool = {

@@ -13,10 +13,10 @@ enum SyncJSON {
 }
 
 extension SyncJSON {
-    /// A record's identity as JSON: text, UUIDs and integers written directly (the same value
-    /// `JSONEncoder` writes, with `/` unescaped and control characters other than `\n`, `\r` and
-    /// `\t` as `\u00XX`), any other type by `JSONEncoder`. Every local write stores one, so the
-    /// common identities skip an encoder.
+    /// A record's identity as JSON: text, UUIDs and integers written directly, as `JSONEncoder`
+    /// writes them (text through ``FlatJSONWriter/appendString(_:to:)``, the one string escaper of
+    /// the module), any other type by `JSONEncoder`. Every local write stores one, so the common
+    /// identities skip an encoder.
     static func encodeIdentity<ID: Encodable>(_ identity: ID) throws -> Data {
         switch identity {
         case let text as String: return quoted(text)
@@ -29,21 +29,9 @@ extension SyncJSON {
 
     /// `text` as a JSON string.
     private static func quoted(_ text: String) -> Data {
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 2)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        FlatJSONWriter.appendString(text, to: &bytes)
         return Data(bytes)
     }
 }
