@@ -316,14 +316,15 @@ final class RowEncoder {
         default: break
         }
         let column = schema.columns[Int(parameter) - 1]
+        let stored: DatabaseValue
         // A raw-value property of its own type: its raw value, without the general path's casts.
         if let raw = column.raw, raw.type == ObjectIdentifier(T.self),
-            let stored = withUnsafePointer(to: value, { raw.access.write(UnsafeRawPointer($0)) })
+            let value = withUnsafePointer(to: value, { raw.access.write(UnsafeRawPointer($0)) })
         {
-            if case .text(let text) = stored { return bindString(text, at: parameter) }
-            return try statement.bind(stored, at: parameter)
+            stored = value
+        } else {
+            stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
         }
-        let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
         if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {
             throw outOfRange(integer, at: parameter)
         }

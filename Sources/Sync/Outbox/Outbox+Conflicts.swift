@@ -311,7 +311,8 @@ extension Outbox {
 
     /// Resolves a parked conflict by the app's hand, as the policy's answer would be applied.
     func resolve(_ held: PendingWrite, with resolution: Resolution<Entity>, in tx: ObjectTransaction) throws {
-        let all = try OutboxTable.writesOfRecord(holding: held, in: name, tx)
+        guard held.collection == name else { return }
+        let all = try writes(of: held.recordID, in: tx)
         guard var write = all.first(where: { $0.key == held.key }), write.state == .conflicted else { return }
         let record = try write.remote(as: Entity.self)
         let base = try write.base(as: Entity.self)
@@ -334,7 +335,8 @@ extension Outbox {
     /// Drops a write, and puts the record back as the server last had it (its base, keeping the
     /// fields only this device keeps) when no write of it follows.
     func discard(_ held: PendingWrite, in tx: ObjectTransaction) throws {
-        let all = try OutboxTable.writesOfRecord(holding: held, in: name, tx)
+        guard held.collection == name else { return }
+        let all = try writes(of: held.recordID, in: tx)
         guard let write = all.first(where: { $0.key == held.key }) else { return }
         try remove([write], in: tx)
         guard !all.contains(where: { $0.sequence > write.sequence }) else { return }
@@ -343,16 +345,5 @@ extension Outbox {
         } else {
             _ = try tx.delete(Entity.self, id: try SyncJSON.decode(Entity.ID.self, from: write.identity))
         }
-    }
-}
-
-extension OutboxTable {
-    /// The writes of the record that the write `held` (as the app holds it) belongs to, in order
-    /// (none when it is gone, was re-keyed since, or is of another collection).
-    static func writesOfRecord(
-        holding held: PendingWrite, in collection: String, _ tx: ObjectTransaction
-    ) throws -> [PendingWrite] {
-        guard let write = try tx.first(these([held])), write.collection == collection else { return [] }
-        return try writes(ofRecord: write.recordID, in: collection, tx)
     }
 }

@@ -36,8 +36,9 @@ extension Outbox {
             // candidates only, by the index by record (a query of the states would read the whole
             // collection's outbox at every round).
             let refused = try recordsWithRefusedWrites(among: candidates.map(\.recordID), in: tx)
-            let waiting = try waitingOnRelations(candidates.filter { !refused.contains($0.recordID) })
-            for write in candidates where !refused.contains(write.recordID) && !waiting.contains(write.recordID) {
+            let ready = candidates.filter { !refused.contains($0.recordID) }
+            let waiting = try waitingOnRelations(ready)
+            for write in ready where !waiting.contains(write.recordID) {
                 chosen.append(write)
                 if chosen.count == size { break window }
             }
