@@ -91,6 +91,8 @@ final class RowDecoder {
 
     /// The column names in raw memory: reading one per column costs no retain of an array buffer.
     private var namePointer: UnsafeMutablePointer<String>
+    /// The columns in raw memory, read in place: a value's reading copies no column description.
+    private var columnPointer: UnsafeMutablePointer<ColumnSchema>
     /// The key that named each column on an earlier row, matched by its bits.
     @exclusivity(unchecked) private var keyBits: KeyBitsTable
 
@@ -100,6 +102,9 @@ final class RowDecoder {
     // `nonisolated(unsafe)`: the lock is the only way in; what it holds is not `Sendable`, and
     // moves between context queues only through it.
     nonisolated(unsafe) private static let pool = Locked<[Unmanaged<RowDecoder>]>([])
+    /// How many idle decoders the pool holds before a fetch of an entity none of them served takes
+    /// one that served another (and makes its columns again) instead of a new one.
+    private static let poolSpread = 8
 
     private init(schema: EntitySchema, statement: Statement) {
         self.schema = schema
@@ -111,13 +116,32 @@ final class RowDecoder {
         words.initialize(repeating: 0, count: 2)
         namePointer = UnsafeMutablePointer<String>.allocate(capacity: max(1, names.count))
         namePointer.initialize(from: names, count: names.count)
+        columnPointer = Self.columns(of: schema)
         keyBits = KeyBitsTable(columns: names.count)
+    }
+
+    /// The schema's property columns, in raw memory.
+    private static func columns(of schema: EntitySchema) -> UnsafeMutablePointer<ColumnSchema> {
+        let columns = schema.columns
+        let pointer = UnsafeMutablePointer<ColumnSchema>.allocate(capacity: max(1, columns.count))
+        pointer.initialize(from: columns, count: columns.count)
+        return pointer
     }
 
     /// A decoder for `statement`'s rows of `schema`, from the pool when one is free; give it back
     /// with ``recycle()`` when the statement's rows are read.
     static func make(schema: EntitySchema, statement: Statement) -> RowDecoder {
-        guard let decoder = pool.withLock({ $0.popLast() })?.takeRetainedValue() else {
+        // One that last served the same entity, which needs no new columns; else a new one while
+        // the pool holds few (a fetch that alternates two entities keeps one decoder for each),
+        // else any.
+        let taken = pool.withLock { pool -> Unmanaged<RowDecoder>? in
+            if let index = pool.lastIndex(where: { $0._withUnsafeGuaranteedRef { $0.schema.shared === schema.shared } })
+            {
+                return pool.remove(at: index)
+            }
+            return pool.count < poolSpread ? nil : pool.popLast()
+        }
+        guard let decoder = taken?.takeRetainedValue() else {
             let decoder = RowDecoder(schema: schema, statement: statement)
             decoder.begin()
             return decoder
@@ -191,6 +215,11 @@ final class RowDecoder {
         if schema.entityName != self.schema.entityName {
             let since = generation &+ 1
             history.withLock { $0.switched(to: schema.entityName, since: since) }
+        }
+        if schema.shared !== self.schema.shared {
+            columnPointer.deinitialize(count: self.schema.columns.count)
+            columnPointer.deallocate()
+            columnPointer = Self.columns(of: schema)
         }
         self.schema = schema
         guard schema.names != names else { return }
@@ -290,9 +319,27 @@ final class RowDecoder {
         return Int32(index)
     }
 
+    /// The value of the column at `index` as `T`. A `Date` or `Data` property, or a raw-value
+    /// property, of its own type is made here, without boxing the value in `Any` and casting it
+    /// back (``ValueCoding``'s general path, which also names every problem).
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int32, key: some CodingKey) throws -> T {
-        try ValueCoding.read(
-            T.self, at: index, handle: handle, column: schema.columns[Int(index)], schema: schema, json: json)
+        let column = columnPointer + Int(index)
+        let stored = sqlite3_column_type(handle, index)
+        switch column.pointee.kind {
+        case .date where stored == SQLITE_FLOAT && T.self == Date.self:
+            return _identityCast(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)), to: T.self)
+        case .data where stored == SQLITE_BLOB && T.self == Data.self:
+            return _identityCast(ValueCoding.blob(handle, index), to: T.self)
+        case .string where stored == SQLITE_TEXT, .integer where stored == SQLITE_INTEGER:
+            if let raw = column.pointee.raw, raw.type == ObjectIdentifier(T.self) {
+                do { return try raw.access.read(handle, index, as: T.self) } catch {
+                    // A value the fast path does not take: the general path names the problem.
+                }
+            }
+        default: break
+        }
+        return try ValueCoding.read(
+            T.self, at: index, handle: handle, column: column.pointee, schema: schema, json: json)
     }
 
     /// The error for a stored value whose SQLite type is not the column's.

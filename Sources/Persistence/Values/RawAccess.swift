@@ -50,10 +50,14 @@ protocol RawColumnAccess: Sendable {
     /// path.
     func write(_ value: UnsafeRawPointer) -> DatabaseValue?
     /// Reads the column at `index` of the statement's current row (its storage class already
-    /// checked) into `out`, uninitialized memory for a value of the access's type; `false`
-    /// leaves it uninitialized, for the general path.
-    func read(_ handle: OpaquePointer, _ index: Int32, into out: UnsafeMutableRawPointer) -> Bool
+    /// checked) as `T`, the access's type; ``RawFallback`` sends the value to the general path.
+    /// Thrown, not returned as an optional: an optional or a `Result` of `T` would cost a generic
+    /// metadata lookup per value in the unspecialized caller.
+    func read<T>(_ handle: OpaquePointer, _ index: Int32, as type: T.Type) throws(RawFallback) -> T
 }
+
+/// A value the raw-value fast path leaves to the general path, which names the problem.
+struct RawFallback: Error {}
 
 /// A property stored by its `String` raw value.
 private struct RawTextAccess<R: RawRepresentable>: RawColumnAccess {
@@ -61,12 +65,11 @@ private struct RawTextAccess<R: RawRepresentable>: RawColumnAccess {
         .text(_identityCast(value.assumingMemoryBound(to: R.self).pointee.rawValue, to: String.self))
     }
 
-    func read(_ handle: OpaquePointer, _ index: Int32, into out: UnsafeMutableRawPointer) -> Bool {
+    func read<T>(_ handle: OpaquePointer, _ index: Int32, as type: T.Type) throws(RawFallback) -> T {
         guard let text = ValueCoding.validString(ValueCoding.rawText(handle, index)),
             let value = R(rawValue: _identityCast(text, to: R.RawValue.self))
-        else { return false }
-        out.assumingMemoryBound(to: R.self).initialize(to: value)
-        return true
+        else { throw RawFallback() }
+        return _identityCast(value, to: T.self)
     }
 }
 
@@ -77,11 +80,10 @@ private struct RawIntegerAccess<R: RawRepresentable, I: FixedWidthInteger>: RawC
             .map(DatabaseValue.integer)
     }
 
-    func read(_ handle: OpaquePointer, _ index: Int32, into out: UnsafeMutableRawPointer) -> Bool {
+    func read<T>(_ handle: OpaquePointer, _ index: Int32, as type: T.Type) throws(RawFallback) -> T {
         guard let raw = I(exactly: sqlite3_column_int64(handle, index)),
             let value = R(rawValue: _identityCast(raw, to: R.RawValue.self))
-        else { return false }
-        out.assumingMemoryBound(to: R.self).initialize(to: value)
-        return true
+        else { throw RawFallback() }
+        return _identityCast(value, to: T.self)
     }
 }

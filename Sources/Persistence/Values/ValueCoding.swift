@@ -226,17 +226,6 @@ enum ValueCoding {
             let bytes = Data(rawText(handle, index))
             return try StoreJSON.decode(T.self, from: bytes, column: column, schema: schema, using: json)
         }
-        // A raw-value property of its own type: made from the raw value without the casts below.
-        if let raw = column.raw, raw.type == ObjectIdentifier(T.self) {
-            let made = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> T? in
-                guard let slot = buffer.baseAddress, raw.access.read(handle, index, into: UnsafeMutableRawPointer(slot))
-                else {
-                    return nil
-                }
-                return slot.move()
-            }
-            if let made { return made }
-        }
         var value = try primitive(at: index, handle: handle, column: column, schema: schema, as: T.self)
         if column.isRaw, let rawType = T.self as? any RawRepresentable.Type {
             guard let made = makeRaw(rawType, from: value) else {
@@ -301,9 +290,7 @@ enum ValueCoding {
             guard let text = validString(rawText(handle, index)) else { throw invalidText(schema, column) }
             return text
         case .data:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return Data() }
-            return Data(bytes: pointer, count: count)
+            return blob(handle, index)
         case .date:
             return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index))
         case .uuid:
@@ -323,6 +310,14 @@ enum ValueCoding {
         case .json:
             return String(decoding: rawText(handle, index), as: UTF8.self)
         }
+    }
+
+    /// The bytes of a blob column of the current row.
+    @inline(__always)
+    static func blob(_ handle: OpaquePointer, _ index: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: pointer, count: count)
     }
 
     private static func rawValueType<R: RawRepresentable>(_ type: R.Type) -> Any.Type { R.RawValue.self }
