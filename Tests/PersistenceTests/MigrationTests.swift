@@ -147,6 +147,34 @@ final class RunCounter: @unchecked Sendable {
             MovieWithoutUniqueTitle.Movie.self, property: "title", fixture: fixture, original: original)
     }
 
+    @Test("A table that holds no rows is made again in the entity's shape, whatever changed")
+    func anEmptyTableIsMadeAgain() throws {
+        let fixture = try StoreFixture()
+        try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self]).close()
+        // A new non-optional property without a default: refused for stored rows, made here.
+        let store = try ObjectStore(at: fixture.url, entities: [MovieWithYear.Movie.self])
+        try store.context.persistAndWait { tx in try tx.insert(MovieWithYear.Movie(id: 1, title: "Alien", year: 1979)) }
+        #expect(try store.context.readAndWait { try $0.fetch(MovieWithYear.Movie.self, id: 1) }?.year == 1979)
+        store.close()
+        // Once it holds a row, a change that is not safe is refused again, the file untouched.
+        try expectIncompatible(
+            MovieTitleAsNumber.Movie.self, property: "title", fixture: fixture,
+            original: try Data(contentsOf: fixture.url))
+    }
+
+    @Test("An empty table that another table refers to is not made again")
+    func anEmptyTableReferredToIsRefused() throws {
+        let fixture = try StoreFixture()
+        let old = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
+        try old.context.persistAndWait { tx in
+            try tx.execute(
+                #"CREATE TABLE "Showing" ("id" INTEGER PRIMARY KEY, "movie" INTEGER REFERENCES "Movie"("id"))"#)
+        }
+        old.close()
+        let original = try Data(contentsOf: fixture.url)
+        try expectIncompatible(MovieWithYear.Movie.self, property: "year", fixture: fixture, original: original)
+    }
+
     @Test func aNamedMigrationRunsOnceInOrderAndUnblocksTheOpen() throws {
         let fixture = try StoreFixture()
         _ = try seedOldStore(fixture)

@@ -39,6 +39,34 @@ struct OutboxLayoutTests {
         #expect(try kept.context.readAndWait { tx in try tx.rows(#"SELECT "id" FROM "SyncPendingWrite""#).count } == 1)
     }
 
+    @Test("A store whose outbox was made in the older layout and holds no write opens, the outbox made again")
+    func emptyOlderLayoutRebuilt() throws {
+        let folder = try TemporaryDirectory(prefix: "OutboxLayoutTests")
+        defer { folder.remove() }
+        let url = folder.file("old.sqlite")
+        let old = try ObjectStore(at: url, entities: [Note.self])
+        try old.context.persistAndWait { tx in
+            try tx.execute(
+                #"CREATE TABLE "SyncPendingWrite" ("id" TEXT NOT NULL PRIMARY KEY, "collection" TEXT NOT NULL, "#
+                    + #""recordID" TEXT NOT NULL, "operation" TEXT NOT NULL, "state" TEXT NOT NULL, "#
+                    + #""sequence" INTEGER NOT NULL, "attempts" INTEGER NOT NULL, "nextAttempt" REAL, "lastError" TEXT, "#
+                    + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
+                    + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#)
+            try tx.insert(Note(id: "a", title: "kept", body: "", updated: ""))
+        }
+        old.close()
+        let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
+        defer { store.close() }
+        let (primaryKey, notes) = try store.context.readAndWait { tx in
+            (
+                try tx.rows(#"SELECT name FROM pragma_table_info('SyncPendingWrite') WHERE pk = 1"#).first?[0],
+                try tx.fetch(Query<Note>())
+            )
+        }
+        #expect(primaryKey == .text("sequence"))
+        #expect(notes.map(\.title) == ["kept"])
+    }
+
     @Test("A record's writes and a push's windows are read in the table's order: nothing is sorted")
     func readInOrder() throws {
         let fixture = try SyncFixture()

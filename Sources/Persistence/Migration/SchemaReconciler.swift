@@ -3,8 +3,10 @@ import Foundation
 /// Compares entities with their tables when a store opens, and plans the safe changes.
 ///
 /// Safe changes (a new table, a new nullable or defaulted column, a new index or unique key)
-/// are returned as DDL; anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema`` before
-/// a single byte is written.
+/// are returned as DDL. A table that holds no rows is made again in the entity's shape when its
+/// changes are not safe (there is nothing to lose), unless another table refers to it or it has a
+/// full-text index. Anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema``
+/// before a single byte is written.
 enum SchemaReconciler {
     /// The store's file format version, kept in `PRAGMA user_version`.
     ///
@@ -34,7 +36,14 @@ enum SchemaReconciler {
         var ddl: [String] = []
         for schema in schemas {
             if try tableExists(connection, schema.entityName) {
-                ddl += try alter(connection, schema)
+                do throws(PersistenceError) {
+                    ddl += try alter(connection, schema)
+                } catch {
+                    guard error.code == .incompatibleSchema, try isEmptyAndAlone(connection, schema) else {
+                        throw error
+                    }
+                    ddl += ["DROP TABLE \(schema.table)"] + create(schema)
+                }
             } else {
                 ddl += create(schema)
             }
@@ -42,6 +51,20 @@ enum SchemaReconciler {
             for link in schema.links where try !tableExists(connection, link.table) { ddl += link.createSQL }
         }
         return ddl
+    }
+
+    /// Whether `schema`'s table holds no rows, no other table's foreign key refers to it, and the
+    /// entity has no full-text index (whose triggers and table follow the rows): then a change
+    /// that is not safe for stored rows is made by creating the table again.
+    static func isEmptyAndAlone(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) -> Bool {
+        guard schema.fullText.isEmpty,
+            try connection.scalar("SELECT EXISTS(SELECT 1 FROM \(schema.table))") == .integer(0)
+        else { return false }
+        let referring = try connection.scalar(
+            "SELECT COUNT(*) FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
+                + "WHERE m.type = 'table' AND m.name != ? AND f.\"table\" = ?",
+            [.text(schema.entityName), .text(schema.entityName)])
+        return referring == .integer(0)
     }
 
     static func columnDefinition(_ column: ColumnSchema, schema: EntitySchema) -> String {
