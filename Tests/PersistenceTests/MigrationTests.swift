@@ -44,6 +44,13 @@ enum MovieWithDefaultedYear {
     }
 }
 
+/// `Volume` (FullTextTests) with a text identity and no full-text index.
+struct VolumeWithTextIdentity: StoredEntity {
+    static let entityName = "Volume"
+    var id: String
+    var title: String
+}
+
 enum MovieTitleAsNumber {
     struct Movie: StoredEntity {
         var id: Int64
@@ -167,12 +174,42 @@ final class RunCounter: @unchecked Sendable {
         let fixture = try StoreFixture()
         let old = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
         try old.context.persistAndWait { tx in
+            // The table named in another case, as SQLite allows.
             try tx.execute(
-                #"CREATE TABLE "Showing" ("id" INTEGER PRIMARY KEY, "movie" INTEGER REFERENCES "Movie"("id"))"#)
+                #"CREATE TABLE "Showing" ("id" INTEGER PRIMARY KEY, "movie" INTEGER REFERENCES movie("id"))"#)
         }
         old.close()
         let original = try Data(contentsOf: fixture.url)
         try expectIncompatible(MovieWithYear.Movie.self, property: "year", fixture: fixture, original: original)
+    }
+
+    @Test("An empty table with an index or trigger of the app's own is not made again")
+    func anEmptyTableWithItsOwnIndexIsRefused() throws {
+        for sql in [
+            #"CREATE INDEX "byTitleLength" ON "Movie" (length("title"))"#,
+            #"CREATE TRIGGER "stamp" AFTER INSERT ON "Movie" BEGIN SELECT 1; END"#,
+        ] {
+            let fixture = try StoreFixture()
+            let old = try ObjectStore(at: fixture.url, entities: [MovieV1.Movie.self])
+            try old.context.persistAndWait { tx in try tx.execute(sql) }
+            old.close()
+            try expectIncompatible(
+                MovieWithYear.Movie.self, property: "year", fixture: fixture,
+                original: try Data(contentsOf: fixture.url))
+        }
+    }
+
+    @Test("An empty table that had a full-text index is not made again")
+    func anEmptyTableThatHadAFullTextIndexIsRefused() throws {
+        let fixture = try StoreFixture()
+        try ObjectStore(at: fixture.url, entities: [Volume.self]).close()
+        let original = try Data(contentsOf: fixture.url)
+        let error = #expect(throws: PersistenceError.self) {
+            try ObjectStore(at: fixture.url, entities: [VolumeWithTextIdentity.self]).close()
+        }
+        #expect(error?.code == .incompatibleSchema)
+        #expect(error?.property == "id")
+        #expect(try Data(contentsOf: fixture.url) == original)
     }
 
     @Test func aNamedMigrationRunsOnceInOrderAndUnblocksTheOpen() throws {

@@ -144,7 +144,7 @@ extension ObjectTransaction {
         defer { decoder.recycle() }
         var failure: PersistenceError?
         // Written in place (an append to `[E]` in generic code looks up the array's metadata for
-        // every row, see `collectRows`); on an error, the rows decoded so far are kept and freed.
+        // every row); on an error, the rows decoded so far are kept and freed.
         let result = [E](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             do throws(PersistenceError) {

@@ -132,14 +132,15 @@ final class RowDecoder {
     /// with ``recycle()`` when the statement's rows are read.
     static func make(schema: EntitySchema, statement: Statement) -> RowDecoder {
         // One that last served the same entity, which needs no new columns; else a new one while
-        // the pool holds few (a fetch that alternates two entities keeps one decoder for each),
-        // else any.
+        // the pool holds few (a fetch that alternates two entities keeps one decoder for each);
+        // else the one given back longest ago (the most recent would serve each new entity in
+        // turn, rebuilt every time).
         let taken = pool.withLock { pool -> Unmanaged<RowDecoder>? in
             if let index = pool.lastIndex(where: { $0._withUnsafeGuaranteedRef { $0.schema.shared === schema.shared } })
             {
                 return pool.remove(at: index)
             }
-            return pool.count < poolSpread ? nil : pool.popLast()
+            return pool.count < poolSpread ? nil : pool.removeFirst()
         }
         guard let decoder = taken?.takeRetainedValue() else {
             let decoder = RowDecoder(schema: schema, statement: statement)

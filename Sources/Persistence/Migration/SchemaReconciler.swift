@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Safe changes (a new table, a new nullable or defaulted column, a new index or unique key)
 /// are returned as DDL. A table that holds no rows is made again in the entity's shape when its
-/// changes are not safe (there is nothing to lose), unless another table refers to it or it has a
-/// full-text index. Anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema``
+/// changes are not safe (there is nothing to lose), unless another table refers to it or something
+/// the store does not make again hangs on it (``isEmptyAndAlone(_:_:)``). Anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema``
 /// before a single byte is written.
 enum SchemaReconciler {
     /// The store's file format version, kept in `PRAGMA user_version`.
@@ -53,18 +53,25 @@ enum SchemaReconciler {
         return ddl
     }
 
-    /// Whether `schema`'s table holds no rows, no other table's foreign key refers to it, and the
-    /// entity has no full-text index (whose triggers and table follow the rows): then a change
-    /// that is not safe for stored rows is made by creating the table again.
+    /// Whether `schema`'s table may be made again in the entity's shape: it holds no rows, no other
+    /// table's foreign key refers to it, and nothing besides the store's own keys and indexes hangs
+    /// on it (no full-text index, old or new, and no index or trigger written by hand, which
+    /// dropping the table would take with it). Then a change that is not safe for stored rows is
+    /// made by creating the table again.
     static func isEmptyAndAlone(_ connection: Connection, _ schema: EntitySchema) throws(PersistenceError) -> Bool {
-        guard schema.fullText.isEmpty,
+        guard schema.fullText.isEmpty, try !tableExists(connection, schema.fullTextTable),
             try connection.scalar("SELECT EXISTS(SELECT 1 FROM \(schema.table))") == .integer(0)
         else { return false }
+        // SQLite matches table names without regard to case, and so do these.
         let referring = try connection.scalar(
             "SELECT COUNT(*) FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
-                + "WHERE m.type = 'table' AND m.name != ? AND f.\"table\" = ?",
-            [.text(schema.entityName), .text(schema.entityName)])
-        return referring == .integer(0)
+                + "WHERE m.type = 'table' AND m.name != ?1 COLLATE NOCASE AND f.\"table\" = ?1 COLLATE NOCASE",
+            [.text(schema.entityName)])
+        let handWritten = try connection.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE tbl_name = ? COLLATE NOCASE AND type IN ('index', 'trigger') "
+                + "AND sql IS NOT NULL AND name NOT LIKE 'fk\\_%' ESCAPE '\\'",
+            [.text(schema.entityName)])
+        return referring == .integer(0) && handWritten == .integer(0)
     }
 
     static func columnDefinition(_ column: ColumnSchema, schema: EntitySchema) -> String {

@@ -28,7 +28,8 @@ public final class ObjectStore: Sendable {
     /// On open the store compares each entity with its table: a new entity gets its table, a new
     /// `Optional` (or defaulted) property gets its column with existing rows intact, and a new
     /// index or unique key is created, and a table that holds no rows is created again in its
-    /// entity's shape. Anything else stops the open with
+    /// entity's shape when nothing else refers to it or hangs on it (the Migrating Entities
+    /// article lists the cases). Anything else stops the open with
     /// ``PersistenceError/Code-swift.struct/incompatibleSchema`` naming the entity and property, leaving the file
     /// untouched; add a ``Migration`` for it. A file written by an older store format is
     /// upgraded. All of it runs in one transaction, before the file is switched to WAL: an open
