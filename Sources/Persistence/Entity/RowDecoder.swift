@@ -320,27 +320,17 @@ final class RowDecoder {
         return Int32(index)
     }
 
-    /// The value of the column at `index` as `T`. A `Date` or `Data` property, or a raw-value
-    /// property, of its own type is made here, without boxing the value in `Any` and casting it
-    /// back (``ValueCoding``'s general path, which also names every problem).
+    /// The value of the column at `index` as `T`: a `Date`, `Data` or raw-value property of its
+    /// own type through ``ValueCoding/ownType(_:at:handle:_:)``, anything else (and every
+    /// problem) through ``ValueCoding``'s general path.
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int32, key: some CodingKey) throws -> T {
         let column = columnPointer + Int(index)
-        let stored = sqlite3_column_type(handle, index)
-        switch column.pointee.kind {
-        case .date where stored == SQLITE_FLOAT && T.self == Date.self:
-            return _identityCast(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)), to: T.self)
-        case .data where stored == SQLITE_BLOB && T.self == Data.self:
-            return _identityCast(ValueCoding.blob(handle, index), to: T.self)
-        case .string where stored == SQLITE_TEXT, .integer where stored == SQLITE_INTEGER:
-            if let raw = column.pointee.raw, raw.type == ObjectIdentifier(T.self) {
-                do { return try raw.access.read(handle, index, as: T.self) } catch {
-                    // A value the fast path does not take: the general path names the problem.
-                }
-            }
-        default: break
+        do {
+            return try ValueCoding.ownType(T.self, at: index, handle: handle, column)
+        } catch {
+            return try ValueCoding.read(
+                T.self, at: index, handle: handle, column: column.pointee, schema: schema, json: json)
         }
-        return try ValueCoding.read(
-            T.self, at: index, handle: handle, column: column.pointee, schema: schema, json: json)
     }
 
     /// The error for a stored value whose SQLite type is not the column's.

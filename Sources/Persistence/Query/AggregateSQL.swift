@@ -290,7 +290,14 @@ final class AggregateReader {
     func read<T: Decodable>(
         _ type: T.Type, _ at: Int32, _ column: ColumnSchema, _ schema: EntitySchema
     ) throws(PersistenceError) -> T {
-        try ValueCoding.read(T.self, at: at, handle: statement.handle, column: column, schema: schema, json: json)
+        do {
+            return try withUnsafePointer(to: column) { column throws(RawFallback) in
+                try ValueCoding.ownType(T.self, at: at, handle: statement.handle, column)
+            }
+        } catch {
+            return try ValueCoding.read(
+                T.self, at: at, handle: statement.handle, column: column, schema: schema, json: json)
+        }
     }
 
     /// A sum of type `N`: zero for no values, NaN for a floating-point sum SQLite reports as `NULL`.

@@ -312,9 +312,33 @@ enum ValueCoding {
         }
     }
 
+    /// A `Date` or `Data` property, or a raw-value property, read as its own type (the column's
+    /// description read in place, not copied), without
+    /// boxing the value in `Any` and casting it back (the general path, ``read(_:at:handle:column:schema:json:)``).
+    /// ``RawFallback`` for any other type or stored value: the general path reads it, or names the
+    /// problem. Thrown, not an optional: an optional of `T` would cost a generic metadata lookup
+    /// per value in the unspecialized callers.
+    @inline(__always)
+    static func ownType<T>(
+        _ type: T.Type, at index: Int32, handle: OpaquePointer, _ column: UnsafePointer<ColumnSchema>
+    ) throws(RawFallback) -> T {
+        let stored = sqlite3_column_type(handle, index)
+        switch column.pointee.kind {
+        case .date where stored == SQLITE_FLOAT && T.self == Date.self:
+            return _identityCast(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)), to: T.self)
+        case .data where stored == SQLITE_BLOB && T.self == Data.self:
+            return _identityCast(blob(handle, index), to: T.self)
+        case .string where stored == SQLITE_TEXT, .integer where stored == SQLITE_INTEGER:
+            guard let raw = column.pointee.raw, raw.type == ObjectIdentifier(T.self) else { throw RawFallback() }
+            return try raw.access.read(handle, index, as: T.self)
+        default:
+            throw RawFallback()
+        }
+    }
+
     /// The bytes of a blob column of the current row.
     @inline(__always)
-    static func blob(_ handle: OpaquePointer, _ index: Int32) -> Data {
+    private static func blob(_ handle: OpaquePointer, _ index: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return Data() }
         return Data(bytes: pointer, count: count)
