@@ -10,20 +10,22 @@ import Testing
 /// writes told apart by their keys where a number may be given again.
 @Suite("The outbox's layout")
 struct OutboxLayoutTests {
+    /// The outbox as stores made it before it was kept in order: keyed by the idempotency key.
+    static let olderOutbox =
+        #"CREATE TABLE "SyncPendingWrite" ("id" TEXT NOT NULL PRIMARY KEY, "collection" TEXT NOT NULL, "#
+        + #""recordID" TEXT NOT NULL, "operation" TEXT NOT NULL, "state" TEXT NOT NULL, "#
+        + #""sequence" INTEGER NOT NULL, "attempts" INTEGER NOT NULL, "nextAttempt" REAL, "lastError" TEXT, "#
+        + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
+        + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#
+
     @Test("A store whose outbox was made in the older layout does not open, names the table, and keeps its writes")
     func olderLayoutRefused() throws {
         let folder = try TemporaryDirectory(prefix: "OutboxLayoutTests")
         defer { folder.remove() }
         let url = folder.file("old.sqlite")
-        // The outbox as stores made it before it was kept in order: keyed by the idempotency key.
         let old = try ObjectStore(at: url, entities: [Note.self])
         try old.context.persistAndWait { tx in
-            try tx.execute(
-                #"CREATE TABLE "SyncPendingWrite" ("id" TEXT NOT NULL PRIMARY KEY, "collection" TEXT NOT NULL, "#
-                    + #""recordID" TEXT NOT NULL, "operation" TEXT NOT NULL, "state" TEXT NOT NULL, "#
-                    + #""sequence" INTEGER NOT NULL, "attempts" INTEGER NOT NULL, "nextAttempt" REAL, "lastError" TEXT, "#
-                    + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
-                    + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#)
+            try tx.execute(Self.olderOutbox)
             try tx.execute(
                 #"INSERT INTO "SyncPendingWrite" VALUES ('k1', 'notes', 'a', 'create', 'pending', 1, 0, NULL, NULL, "#
                     + #"NULL, 1, 0, X'2261', X'7B7D', NULL, NULL, NULL)"#)
@@ -46,12 +48,7 @@ struct OutboxLayoutTests {
         let url = folder.file("old.sqlite")
         let old = try ObjectStore(at: url, entities: [Note.self])
         try old.context.persistAndWait { tx in
-            try tx.execute(
-                #"CREATE TABLE "SyncPendingWrite" ("id" TEXT NOT NULL PRIMARY KEY, "collection" TEXT NOT NULL, "#
-                    + #""recordID" TEXT NOT NULL, "operation" TEXT NOT NULL, "state" TEXT NOT NULL, "#
-                    + #""sequence" INTEGER NOT NULL, "attempts" INTEGER NOT NULL, "nextAttempt" REAL, "lastError" TEXT, "#
-                    + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
-                    + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#)
+            try tx.execute(Self.olderOutbox)
             try tx.insert(Note(id: "a", title: "kept", body: "", updated: ""))
         }
         old.close()

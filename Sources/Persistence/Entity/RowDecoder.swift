@@ -320,13 +320,13 @@ final class RowDecoder {
         return Int32(index)
     }
 
-    /// The value of the column at `index` as `T`: a `Date`, `Data` or raw-value property of its
-    /// own type through ``ValueCoding/ownType(_:at:handle:_:)``, anything else (and every
-    /// problem) through ``ValueCoding``'s general path.
-    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int32, key: some CodingKey) throws -> T {
+    /// The value of the column at `index`, whose SQLite type is `stored`, as `T`: a `Date`, `Data`
+    /// or raw-value property of its own type through ``ValueCoding/ownType(_:at:stored:handle:_:)``,
+    /// anything else (and every problem) through ``ValueCoding``'s general path.
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int32, stored: Int32) throws -> T {
         let column = columnPointer + Int(index)
         do {
-            return try ValueCoding.ownType(T.self, at: index, handle: handle, column)
+            return try ValueCoding.ownType(T.self, at: index, stored: stored, handle: handle, column)
         } catch {
             return try ValueCoding.read(
                 T.self, at: index, handle: handle, column: column.pointee, schema: schema, json: json)

@@ -192,10 +192,11 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try exact(key, type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let index = try column(key)
-        if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL {
+        let stored = sqlite3_column_type(decoder.handle, index)
+        if stored == SQLITE_NULL {
             throw DecodingError.valueNotFound(T.self, .init(codingPath: [key], debugDescription: "The column is NULL."))
         }
-        return try decoder.decodeValue(T.self, at: index, key: key)
+        return try decoder.decodeValue(T.self, at: index, stored: stored)
     }
 
     /// The index of `key`'s column when it holds `storage`, `nil` when it is NULL (or, in a raw
@@ -232,8 +233,9 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = try columnIfPresent(key) else { return nil }
-        if sqlite3_column_type(decoder.handle, index) == SQLITE_NULL { return nil }
-        return try decoder.decodeValue(T.self, at: index, key: key)
+        let stored = sqlite3_column_type(decoder.handle, index)
+        if stored == SQLITE_NULL { return nil }
+        return try decoder.decodeValue(T.self, at: index, stored: stored)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -5,8 +5,8 @@ import Foundation
 /// Safe changes (a new table, a new nullable or defaulted column, a new index or unique key)
 /// are returned as DDL. A table that holds no rows is made again in the entity's shape when its
 /// changes are not safe (there is nothing to lose), unless another table refers to it or something
-/// the store does not make again hangs on it (``isEmptyAndAlone(_:_:)``). Anything else throws ``PersistenceError/Code-swift.struct/incompatibleSchema``
-/// before a single byte is written.
+/// the store does not make again hangs on it (``isEmptyAndAlone(_:_:)``). Anything else throws
+/// ``PersistenceError/Code-swift.struct/incompatibleSchema`` before a single byte is written.
 enum SchemaReconciler {
     /// The store's file format version, kept in `PRAGMA user_version`.
     ///

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
 extension QuerySQL {
     /// The result columns of an aggregate, after checking that its property can be aggregated so.
     func aggregateColumns(_ spec: AggregateSpec) throws(PersistenceError) -> [String] {
@@ -292,7 +298,8 @@ final class AggregateReader {
     ) throws(PersistenceError) -> T {
         do {
             return try withUnsafePointer(to: column) { column throws(RawFallback) in
-                try ValueCoding.ownType(T.self, at: at, handle: statement.handle, column)
+                try ValueCoding.ownType(
+                    T.self, at: at, stored: sqlite3_column_type(statement.handle, at), handle: statement.handle, column)
             }
         } catch {
             return try ValueCoding.read(

@@ -56,7 +56,8 @@ protocol RawColumnAccess: Sendable {
     func read<T>(_ handle: OpaquePointer, _ index: Int32, as type: T.Type) throws(RawFallback) -> T
 }
 
-/// A value the raw-value fast path leaves to the general path, which names the problem.
+/// A value the fast path of a value of its own type (`ValueCoding.ownType`, which reads raw values
+/// through ``RawColumnAccess``) leaves to the general path, which reads it or names the problem.
 struct RawFallback: Error {}
 
 /// A property stored by its `String` raw value.

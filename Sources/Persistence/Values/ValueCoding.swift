@@ -312,17 +312,16 @@ enum ValueCoding {
         }
     }
 
-    /// A `Date` or `Data` property, or a raw-value property, read as its own type (the column's
-    /// description read in place, not copied), without
-    /// boxing the value in `Any` and casting it back (the general path, ``read(_:at:handle:column:schema:json:)``).
-    /// ``RawFallback`` for any other type or stored value: the general path reads it, or names the
-    /// problem. Thrown, not an optional: an optional of `T` would cost a generic metadata lookup
-    /// per value in the unspecialized callers.
+    /// A `Date` or `Data` property, or a raw-value property, read as its own type from the column
+    /// at `index`, whose SQLite type is `stored`: without boxing the value in `Any` and casting it
+    /// back (the general path, ``read(_:at:handle:column:schema:json:)``), and with the column's
+    /// description read in place. ``RawFallback`` for any other type or stored value: the general
+    /// path reads it, or names the problem. Thrown, not an optional: an optional of `T` would cost
+    /// a generic metadata lookup per value in the unspecialized callers.
     @inline(__always)
     static func ownType<T>(
-        _ type: T.Type, at index: Int32, handle: OpaquePointer, _ column: UnsafePointer<ColumnSchema>
+        _ type: T.Type, at index: Int32, stored: Int32, handle: OpaquePointer, _ column: UnsafePointer<ColumnSchema>
     ) throws(RawFallback) -> T {
-        let stored = sqlite3_column_type(handle, index)
         switch column.pointee.kind {
         case .date where stored == SQLITE_FLOAT && T.self == Date.self:
             return _identityCast(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)), to: T.self)
