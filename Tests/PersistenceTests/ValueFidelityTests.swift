@@ -68,6 +68,14 @@ struct Specimen: StoredEntity, Equatable {
     static let genre = Field<Specimen, Genre>("genre")
 }
 
+/// Plain integer and floating-point properties, read on the decoder's common path after the
+/// first row.
+struct Tally: StoredEntity, Equatable {
+    var id: Int
+    var score: Int
+    var weight: Double
+}
+
 struct Titled: StoredEntity, Equatable {
     var id: Int
     var title: String
@@ -90,7 +98,7 @@ struct Plain: StoredEntity, Equatable {
 
     init() throws {
         fixture = try StoreFixture()
-        store = try fixture.open([Specimen.self, Titled.self, Plain.self])
+        store = try fixture.open([Specimen.self, Titled.self, Plain.self, Tally.self])
     }
 
     func roundTrip(_ specimen: Specimen) throws -> Specimen? {
@@ -208,6 +216,21 @@ struct Plain: StoredEntity, Equatable {
             try store.context.readAndWait { tx in try tx.fetch(Specimen.self, id: 1) }
         }
         #expect(typeMismatch?.code == .typeMismatch)
+    }
+
+    /// After the first row, each property is read from the column after the last one read
+    /// without a look-up by name; the stored type is still checked there, on every row.
+    @Test(arguments: ["score = 'nine'", "score = 9.5", "weight = 'heavy'", "weight = 3"])
+    func aValueOfAnotherTypeOnALaterRowIsATypeMismatch(change: String) throws {
+        try store.context.persistAndWait { tx in
+            for id in 1...3 { try tx.insert(Tally(id: id, score: id, weight: Double(id) + 0.5)) }
+            _ = try tx.execute("UPDATE Tally SET \(change) WHERE id = 3")
+        }
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.readAndWait { tx in try tx.fetch(Query<Tally>()) }
+        }
+        #expect(error?.code == .typeMismatch)
+        #expect(error?.property == String(change.prefix { $0 != " " }))
     }
 
     @Test func textFiltersWorkForValuesOfAnyLength() throws {

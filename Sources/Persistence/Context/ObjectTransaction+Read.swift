@@ -186,6 +186,9 @@ final class DecodedRows<E: Decodable>: Sequence, IteratorProtocol {
     private let decoder: RowDecoder
     /// The error that ended the rows early, if any.
     private(set) var failure: PersistenceError?
+    /// Whether ``failure`` is set: a test of a `Bool`, where `failure == nil` would copy the
+    /// optional error and compare it (about 150 instructions a row).
+    private var failed = false
 
     init(statement: Statement, decoder: RowDecoder) {
         self.statement = statement
@@ -193,12 +196,13 @@ final class DecodedRows<E: Decodable>: Sequence, IteratorProtocol {
     }
 
     func next() -> E? {
-        guard failure == nil else { return nil }
+        guard !failed else { return nil }
         do throws(PersistenceError) {
             guard try statement.step() else { return nil }
             return try decoder.decodeRow(E.self)
         } catch {
             failure = error
+            failed = true
             return nil
         }
     }

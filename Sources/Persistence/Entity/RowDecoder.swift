@@ -58,28 +58,25 @@ final class RowDecoder {
     private let words: UnsafeMutablePointer<UInt>
 
     /// The keyed container handed out for every row of the current use (it holds no per-row
-    /// state), kept in raw memory so returning it costs one load rather than two metadata
-    /// lookups, an allocation and a deallocation per row. It carries the use's generation.
+    /// state), kept as its box: the one reference a `KeyedDecodingContainer` holds, which every
+    /// copy shares. Handing it out again costs a retain, where a new one would cost an
+    /// allocation and metadata look-ups. It carries the use's generation.
     private var cachedKeyType: ObjectIdentifier?
     private var cachedGeneration: UInt = 0
-    private var cachedContainer: UnsafeMutableRawPointer?
-    private var destroyCachedContainer: ((UnsafeMutableRawPointer) -> Void)?
-    /// Whether the cached container is laid out as one reference (its box), so that the box's
-    /// reference count can be read; when not, the container is not reused across rows.
-    private var cachedContainerIsOneReference = false
+    private var cachedBox: ContainerBox?
+    /// Makes the cached container from its box: a ``ContainerOfBox`` of
+    /// `KeyedDecodingContainer<Key>` for the cached key type.
+    private var cachedContainerOfBox: AnyObject?
     /// Whether this row let a container go that it had handed out (an entity that asks for
-    /// containers of two key types), which the end of the row cannot tell kept or not: the
-    /// generation then moves on.
+    /// containers of two key types), or handed out one it could not keep, which the end of the
+    /// row cannot tell kept or not: the generation then moves on.
     private var droppedHandedOut = false
 
     /// Whether the cached container's box has a reference besides the cache's own: an entity
     /// kept the container, or a copy of it.
     @inline(__always)
     private var isCachedContainerShared: Bool {
-        guard cachedContainerIsOneReference, let cachedContainer else { return false }
-        return cachedContainer.withMemoryRebound(to: ContainerBox.self, capacity: 1) {
-            !isKnownUniquelyReferenced(&$0.pointee)
-        }
+        cachedBox != nil && !isKnownUniquelyReferenced(&cachedBox)
     }
     private lazy var json = StoreJSON.makeDecoder()
 
@@ -174,41 +171,35 @@ final class RowDecoder {
     /// The keyed container for the current use, made once per use and key type.
     @inline(__always)
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if cachedKeyType == ObjectIdentifier(Key.self), cachedGeneration == generation, let cachedContainer {
-            return cachedContainer.load(as: KeyedDecodingContainer<Key>.self)
+        if cachedKeyType == ObjectIdentifier(Key.self), cachedGeneration == generation, let cachedBox,
+            let cachedContainerOfBox
+        {
+            typealias Maker = ContainerOfBox<KeyedDecodingContainer<Key>>
+            return unsafeDowncast(cachedContainerOfBox, to: Maker.self).container(cachedBox)
         }
         let container = KeyedDecodingContainer(
             RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self), generation: generation))
-        if cachedContainer != nil, cachedGeneration == generation { droppedHandedOut = true }
+        if cachedBox != nil, cachedGeneration == generation { droppedHandedOut = true }
         dropCachedContainer()
-        let storage = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<KeyedDecodingContainer<Key>>.size,
-            alignment: MemoryLayout<KeyedDecodingContainer<Key>>.alignment)
-        storage.initializeMemory(as: KeyedDecodingContainer<Key>.self, repeating: container, count: 1)
-        cachedContainer = storage
-        cachedGeneration = generation
-        destroyCachedContainer = { storage in
-            storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).deinitialize(count: 1)
-            storage.deallocate()
-        }
-        // `KeyedDecodingContainer` holds one reference, its box, which every copy shares. When it
-        // is laid out so, the box's reference count tells whether an entity kept a copy; when
-        // not, no container is reused (the key type is not cached).
+        // Kept as its box when laid out as one reference (so on every platform Swift supports
+        // today); else not kept, and the row ends its generation, so a copy kept fails later.
         if MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
             MemoryLayout<KeyedDecodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
         {
+            cachedBox = unsafeBitCast(container, to: ContainerBox.self)
             cachedKeyType = ObjectIdentifier(Key.self)
-            cachedContainerIsOneReference = true
+            cachedGeneration = generation
+            cachedContainerOfBox = ContainerOfBox<KeyedDecodingContainer<Key>>()
+        } else {
+            droppedHandedOut = true
         }
         return container
     }
 
     private func dropCachedContainer() {
-        if let cachedContainer, let destroyCachedContainer { destroyCachedContainer(cachedContainer) }
-        cachedContainer = nil
+        cachedBox = nil
         cachedKeyType = nil
-        destroyCachedContainer = nil
-        cachedContainerIsOneReference = false
+        cachedContainerOfBox = nil
     }
 
     private func reset(schema: EntitySchema, statement: Statement) {
@@ -302,11 +293,8 @@ final class RowDecoder {
     /// query, `fetch(_:sql:)`, may leave out an optional one).
     @inline(__always)
     func columnIfPresent<K: CodingKey>(_ key: K) -> Int32? {
+        if let index = predictedColumn(key) { return index }
         let bits = KeyBitsTable.bits(of: key)
-        if let bits, next < count, keyBits.matches(K.self, bits, at: next) {
-            next += 1
-            return Int32(next - 1)
-        }
         let name = key.stringValue
         let index: Int
         if next < count, namePointer[next] == name {
@@ -318,6 +306,20 @@ final class RowDecoder {
         if let bits { keyBits.record(K.self, bits, at: index) }
         next = index + 1
         return Int32(index)
+    }
+
+    /// `key`'s column when it is the one after the last read and the same key named it on an
+    /// earlier row: a synthesized `init(from:)` reads its properties in their order, so after the
+    /// first row every key but a skipped one's successor is found so. `nil` otherwise: then
+    /// ``columnIfPresent(_:)`` finds it by name.
+    @inline(__always)
+    func predictedColumn<K: CodingKey>(_ key: K) -> Int32? {
+        guard let bits = KeyBitsTable.bits(of: key), next < count, keyBits.matches(K.self, bits, at: next) else {
+            return nil
+        }
+        next += 1
+        // A column index is below SQLite's column limit (32,767 at most).
+        return Int32(truncatingIfNeeded: next - 1)
     }
 
     /// The value of the column at `index`, whose SQLite type is `stored`, as `T`: a `Date`, `Data`

@@ -106,7 +106,32 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// confined to one queue).
     @inline(__always)
     private func int64(_ key: Key) throws -> Int64 {
+        if let value = predicted(key, SQLITE_INTEGER, sqlite3_value_int64) { return value }
+        return try anyInt64(key)
+    }
+
+    /// ``int64(_:)`` for a key found by name, and every failure.
+    @inline(never)
+    private func anyInt64(_ key: Key) throws -> Int64 {
         try stored(key, SQLITE_INTEGER, sqlite3_value_int64)
+    }
+
+    /// The value of `key`'s column, read by `read`, when the column is the predicted one
+    /// (``RowDecoder/predictedColumn(_:)``) and holds `storage`; `nil` for anything else, which
+    /// the caller then reads by ``stored(_:_:_:)``, which finds the column again and throws.
+    /// Every property of a synthesized `init(from:)` after the first row takes this path, which
+    /// keeps the checks for the rest out of it (and with them, most of the registers it saves).
+    @inline(__always)
+    private func predicted<Value>(_ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value) -> Value? {
+        unmanaged._withUnsafeGuaranteedRef { decoder in
+            guard decoder.generation == generation, let index = decoder.predictedColumn(key) else { return nil }
+            let value = sqlite3_column_value(decoder.handle, index)
+            guard sqlite3_value_type(value) == storage else {
+                decoder.next -= 1
+                return nil
+            }
+            return read(value)
+        }
     }
 
     /// Reads a column that must hold `storage` (`SQLITE_INTEGER` or `SQLITE_FLOAT`) with one
@@ -166,21 +191,32 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return text
     }
 
+    @inline(__always)
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         try bool(at: try checked(key, SQLITE_INTEGER), key)
     }
+    @inline(__always)
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try string(at: try checked(key, SQLITE_TEXT))
     }
+    @inline(__always)
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        if let value = predicted(key, SQLITE_FLOAT, sqlite3_value_double) { return value }
+        return try anyDouble(key)
+    }
+    /// `decode(Double.self, forKey:)` for a key found by name, and every failure.
+    @inline(never)
+    private func anyDouble(_ key: Key) throws -> Double {
         try stored(key, SQLITE_FLOAT, sqlite3_value_double)
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
         try float(at: try checked(key, SQLITE_FLOAT), key)
     }
+    @inline(__always)
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         Int.bitWidth == 64 ? Int(truncatingIfNeeded: try int64(key)) : try exact(key, type)
     }
+    @inline(__always)
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try int64(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try exact(key, type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try exact(key, type) }
