@@ -65,8 +65,10 @@ final class RowDecoder {
     private var cachedGeneration: UInt = 0
     private var cachedBox: ContainerBox?
     /// Makes the cached container from its box: a ``ContainerOfBox`` of
-    /// `KeyedDecodingContainer<Key>` for the cached key type.
-    private var cachedContainerOfBox: AnyObject?
+    /// `KeyedDecodingContainer<Key>` for `makerKeyType`, the key type of the last container
+    /// made. Kept across uses: a fetch of one row makes a container, not a maker.
+    private var containerOfBox: AnyObject?
+    private var makerKeyType: ObjectIdentifier?
     /// Whether this row let a container go that it had handed out (an entity that asks for
     /// containers of two key types), or handed out one it could not keep, which the end of the
     /// row cannot tell kept or not: the generation then moves on.
@@ -172,10 +174,10 @@ final class RowDecoder {
     @inline(__always)
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         if cachedKeyType == ObjectIdentifier(Key.self), cachedGeneration == generation, let cachedBox,
-            let cachedContainerOfBox
+            let containerOfBox
         {
             typealias Maker = ContainerOfBox<KeyedDecodingContainer<Key>>
-            return unsafeDowncast(cachedContainerOfBox, to: Maker.self).container(cachedBox)
+            return unsafeDowncast(containerOfBox, to: Maker.self).container(cachedBox)
         }
         let container = KeyedDecodingContainer(
             RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self), generation: generation))
@@ -189,7 +191,10 @@ final class RowDecoder {
             cachedBox = unsafeBitCast(container, to: ContainerBox.self)
             cachedKeyType = ObjectIdentifier(Key.self)
             cachedGeneration = generation
-            cachedContainerOfBox = ContainerOfBox<KeyedDecodingContainer<Key>>()
+            if makerKeyType != ObjectIdentifier(Key.self) {
+                containerOfBox = ContainerOfBox<KeyedDecodingContainer<Key>>()
+                makerKeyType = ObjectIdentifier(Key.self)
+            }
         } else {
             droppedHandedOut = true
         }
@@ -199,7 +204,6 @@ final class RowDecoder {
     private func dropCachedContainer() {
         cachedBox = nil
         cachedKeyType = nil
-        cachedContainerOfBox = nil
     }
 
     private func reset(schema: EntitySchema, statement: Statement) {

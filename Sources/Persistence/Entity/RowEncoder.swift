@@ -65,8 +65,10 @@ final class RowEncoder {
     private var lastBox: ContainerBox?
     private var lastKey: ObjectIdentifier?
     /// Makes the last container from its box: a ``ContainerOfBox`` of
-    /// `KeyedEncodingContainer<Key>` for ``lastKey``.
-    private var lastContainerOfBox: AnyObject?
+    /// `KeyedEncodingContainer<Key>` for `makerKey`, the key type of the last container kept.
+    /// Kept when the container is let go: the next one is most often of the same key type.
+    private var containerOfBox: AnyObject?
+    private var makerKey: ObjectIdentifier?
     /// Whether this row handed out a container that is not ``lastBox`` (a second key type), which
     /// the end of the row cannot tell kept or not: the stamp then moves on.
     private var untracked = false
@@ -184,9 +186,9 @@ final class RowEncoder {
     /// the same (an entity's rows all ask for the same one), else a new one, kept for the next.
     @inline(__always)
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, row: UInt) -> KeyedEncodingContainer<Key> {
-        if let lastBox, lastKey == ObjectIdentifier(Key.self), let lastContainerOfBox {
+        if let lastBox, lastKey == ObjectIdentifier(Key.self), let containerOfBox {
             typealias Maker = ContainerOfBox<KeyedEncodingContainer<Key>>
-            return unsafeDowncast(lastContainerOfBox, to: Maker.self).container(lastBox)
+            return unsafeDowncast(containerOfBox, to: Maker.self).container(lastBox)
         }
         let container = KeyedEncodingContainer(
             RowKeyedEncoder<Key>(unmanaged: Unmanaged.passUnretained(self), stamp: nextStamp, row: row))
@@ -194,7 +196,10 @@ final class RowEncoder {
         if lastBox == nil, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
             lastBox = unsafeBitCast(container, to: ContainerBox.self)
             lastKey = ObjectIdentifier(Key.self)
-            lastContainerOfBox = ContainerOfBox<KeyedEncodingContainer<Key>>()
+            if makerKey != ObjectIdentifier(Key.self) {
+                containerOfBox = ContainerOfBox<KeyedEncodingContainer<Key>>()
+                makerKey = ObjectIdentifier(Key.self)
+            }
         } else {
             untracked = true
         }
@@ -218,7 +223,6 @@ final class RowEncoder {
             lastBox = box
         } else {
             lastKey = nil
-            lastContainerOfBox = nil
             nextStamp &+= 2
         }
     }
@@ -228,7 +232,6 @@ final class RowEncoder {
     private func forgetContainer() {
         lastBox = nil
         lastKey = nil
-        lastContainerOfBox = nil
         nextStamp &+= 2
     }
 
