@@ -76,6 +76,25 @@ struct Tally: StoredEntity, Equatable {
     var weight: Double
 }
 
+/// An entity whose `encode(to:)` writes, for `mode` 1 or 2, what its `init(from:)` cannot read
+/// back: 300 for an `Int8`, an integer for a `String`.
+struct Lopsided: StoredEntity {
+    var id: Int
+    var small: Int8 = 1
+    var label = "fine"
+    var mode = 0
+
+    enum CodingKeys: String, CodingKey { case id, small, label, mode }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        if mode == 1 { try container.encode(300, forKey: .small) } else { try container.encode(small, forKey: .small) }
+        if mode == 2 { try container.encode(7, forKey: .label) } else { try container.encode(label, forKey: .label) }
+        try container.encode(mode, forKey: .mode)
+    }
+}
+
 struct Titled: StoredEntity, Equatable {
     var id: Int
     var title: String
@@ -98,7 +117,7 @@ struct Plain: StoredEntity, Equatable {
 
     init() throws {
         fixture = try StoreFixture()
-        store = try fixture.open([Specimen.self, Titled.self, Plain.self, Tally.self])
+        store = try fixture.open([Specimen.self, Titled.self, Plain.self, Tally.self, Lopsided.self])
     }
 
     func roundTrip(_ specimen: Specimen) throws -> Specimen? {
@@ -231,6 +250,21 @@ struct Plain: StoredEntity, Equatable {
         }
         #expect(error?.code == .typeMismatch)
         #expect(error?.property == String(change.prefix { $0 != " " }))
+    }
+
+    /// The same for writing: an integer written in order after the first row is bound without a
+    /// look-up by name, and the column's kind and range are still checked there.
+    @Test(arguments: [(1, PersistenceError.Code.unsupportedValue, "small"), (2, .typeMismatch, "label")])
+    func aWrongValueOnALaterRowIsRefused(mode: Int, code: PersistenceError.Code, property: String) throws {
+        let error = #expect(throws: PersistenceError.self) {
+            try store.context.persistAndWait { tx in
+                for id in 1...3 { try tx.insert(Lopsided(id: id, mode: id == 3 ? mode : 0)) }
+            }
+        }
+        #expect(error?.code == code)
+        #expect(error?.property == property)
+        let stored = try store.context.readAndWait { tx in try tx.count(Query<Lopsided>()) }
+        #expect(stored == 0)
     }
 
     @Test func textFiltersWorkForValuesOfAnyLength() throws {

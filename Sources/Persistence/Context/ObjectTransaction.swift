@@ -44,12 +44,19 @@ public final class ObjectTransaction {
         }
     }
 
+    /// Checks that the transaction is open and may write. Inlined, and its errors made apart, so a
+    /// write of many rows runs one short test a row.
+    @inline(__always)
     func checkWritable(_ operation: String) throws(PersistenceError) {
-        try checkOpen()
-        guard isWritable else {
-            throw PersistenceError(
-                .misuse, "\(operation) is a write, but this is a read block. Use persist { } for writes.")
-        }
+        if isOpen, isWritable { return }
+        throw notWritable(operation)
+    }
+
+    @inline(never)
+    private func notWritable(_ operation: String) -> PersistenceError {
+        do { try checkOpen() } catch { return error }
+        return PersistenceError(
+            .misuse, "\(operation) is a write, but this is a read block. Use persist { } for writes.")
     }
 
     @inline(__always)
@@ -164,7 +171,7 @@ public final class ObjectTransaction {
         var premapped: EntitySchema?
         do {
             premapped = try statement.resultSchema(of: codec.schema)
-        } catch where writes {
+        } catch  where writes {
             throw error
         } catch {
             premapped = nil

@@ -26,16 +26,24 @@ final class EntityCodec {
         encoder.recycle()
     }
 
+    @inline(__always)
     private func statement(_ slot: inout Statement?, _ sql: String) throws(PersistenceError) -> Statement {
         if let statement = slot {
             statement.reset()
             return statement
         }
+        return try prepared(&slot, sql)
+    }
+
+    /// ``statement(_:_:)`` the first time: the connection's cached statement for `sql`, kept.
+    @inline(never)
+    private func prepared(_ slot: inout Statement?, _ sql: String) throws(PersistenceError) -> Statement {
         let statement = try connection.cached(sql)
         slot = statement
         return statement
     }
 
+    @inline(__always)
     func insert() throws(PersistenceError) -> Statement { try statement(&insertStatement, schema.insertSQL) }
     func upsert() throws(PersistenceError) -> Statement { try statement(&upsertStatement, schema.upsertByIDSQL) }
     func update() throws(PersistenceError) -> Statement { try statement(&updateStatement, schema.updateSQL) }
@@ -96,9 +104,16 @@ final class EntityCodec {
 
 extension Connection {
     /// The codec for `E`, or a clear error when `E` is not one of the store's entities.
+    @inline(__always)
     func codec<E: StoredEntity>(_ type: E.Type) throws(PersistenceError) -> EntityCodec {
+        if let lastCodec, lastCodec.key == ObjectIdentifier(E.self) { return lastCodec.codec }
+        return try codecLookedUp(E.self)
+    }
+
+    /// ``codec(_:)`` for an entity other than the last one's.
+    @inline(never)
+    private func codecLookedUp<E: StoredEntity>(_ type: E.Type) throws(PersistenceError) -> EntityCodec {
         let key = ObjectIdentifier(E.self)
-        if let lastCodec, lastCodec.key == key { return lastCodec.codec }
         if let codec = codecs[key] {
             lastCodec = (key, codec)
             return codec

@@ -289,12 +289,8 @@ final class RowEncoder {
     /// The 1-based parameter index for `key`.
     @inline(__always)
     func parameter<K: CodingKey>(_ key: K) throws -> Int32 {
+        if let parameter = predictedParameter(key) { return parameter }
         let bits = KeyBitsTable.bits(of: key)
-        if let bits, next < count, keyBits.matches(K.self, bits, at: next) {
-            boundMask |= UInt64(1) << UInt64(next & 63)
-            next += 1
-            return Int32(next)
-        }
         let name = key.stringValue
         let index: Int
         if next < count, names[next] == name {
@@ -312,6 +308,20 @@ final class RowEncoder {
         boundMask |= UInt64(1) << UInt64(index & 63)
         next = index + 1
         return Int32(next)
+    }
+
+    /// `key`'s 1-based parameter when its column is the one after the last written and the same
+    /// key named it on an earlier row (a synthesized `encode(to:)` writes its properties in their
+    /// order); `nil` otherwise, and then ``parameter(_:)`` finds it by name.
+    @inline(__always)
+    func predictedParameter<K: CodingKey>(_ key: K) -> Int32? {
+        guard let bits = KeyBitsTable.bits(of: key), next < count, keyBits.matches(K.self, bits, at: next) else {
+            return nil
+        }
+        boundMask |= UInt64(1) << UInt64(next & 63)
+        next += 1
+        // A parameter is below SQLite's variable limit (32,766 at most).
+        return Int32(truncatingIfNeeded: next)
     }
 
     func bindValue<T: Encodable>(_ value: T, at parameter: Int32) throws {

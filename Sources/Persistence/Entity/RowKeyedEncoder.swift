@@ -59,8 +59,27 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// must not record a failure against another row).
     private var isCurrent: Bool { encoder.containerStamp == stamp }
 
+    /// Binds an integer. A property written in order to a plain integer column (after the first
+    /// row, every one a synthesized `encode(to:)` writes) is bound here, in a few instructions
+    /// kept together; anything else, and every failure, by ``anyInteger(_:_:)``.
     @inline(__always)
     private func integer(_ value: Int64, _ key: Key) throws {
+        let bound = unmanaged._withUnsafeGuaranteedRef { encoder -> Bool in
+            guard encoder.containerStamp == stamp, let parameter = encoder.predictedParameter(key) else { return false }
+            let index = Int(parameter) - 1
+            guard encoder.kinds[index] == .integer, encoder.integerRanges[index] == nil else {
+                encoder.next -= 1
+                return false
+            }
+            sqlite3_bind_int64(encoder.handle, parameter, value)
+            return true
+        }
+        if !bound { try anyInteger(value, key) }
+    }
+
+    /// ``integer(_:_:)`` for a key found by name, a narrow integer, and every failure.
+    @inline(never)
+    private func anyInteger(_ value: Int64, _ key: Key) throws {
         try unmanaged._withUnsafeGuaranteedRef { encoder in
             guard encoder.containerStamp == stamp else { throw encoder.outlived(key, row) }
             let index = try encoder.parameter(key)
@@ -96,10 +115,12 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
             sqlite3_bind_int64(encoder.handle, index, value ? 1 : 0)
         }
     }
+    @inline(__always)
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(Int64(value), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(Int64(value), key) }
+    @inline(__always)
     mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try unsigned(value, key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(Int64(value), key) }

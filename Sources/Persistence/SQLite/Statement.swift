@@ -60,12 +60,19 @@ final class Statement {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
+        throw failure(code)
+    }
+
+    /// The error of a step that returned `code`, after resetting the statement.
+    @inline(never)
+    private func failure(_ code: Int32) -> PersistenceError {
         let extended = sqlite3_extended_errcode(connection.handle)
         sqlite3_reset(handle)
-        throw connection.error(extended == 0 ? code : extended, sql: sql)
+        return connection.error(extended == 0 ? code : extended, sql: sql)
     }
 
     /// Steps to completion, ignoring rows.
+    @inline(__always)
     func run() throws(PersistenceError) {
         while try step() {}
     }
