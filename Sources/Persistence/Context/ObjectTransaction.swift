@@ -171,7 +171,7 @@ public final class ObjectTransaction {
         var premapped: EntitySchema?
         do {
             premapped = try statement.resultSchema(of: codec.schema)
-        } catch  where writes {
+        } catch where writes {
             throw error
         } catch {
             premapped = nil
