@@ -77,21 +77,40 @@ struct Tally: StoredEntity, Equatable {
 }
 
 /// An entity whose `encode(to:)` writes, for `mode` 1 or 2, what its `init(from:)` cannot read
-/// back: 300 for an `Int8`, an integer for a `String`.
+/// back: 300 for an `Int8`, an integer for a `String`; when it `swallows`, it goes on past the
+/// refused write (`try?`).
 struct Lopsided: StoredEntity {
     var id: Int
     var small: Int8 = 1
     var label = "fine"
     var mode = 0
+    var swallows = false
 
-    enum CodingKeys: String, CodingKey { case id, small, label, mode }
+    enum CodingKeys: String, CodingKey { case id, small, label, mode, swallows }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
-        if mode == 1 { try container.encode(300, forKey: .small) } else { try container.encode(small, forKey: .small) }
-        if mode == 2 { try container.encode(7, forKey: .label) } else { try container.encode(label, forKey: .label) }
+        try write {
+            if mode == 1 {
+                try container.encode(300, forKey: .small)
+            } else {
+                try container.encode(small, forKey: .small)
+            }
+        }
+        try write {
+            if mode == 2 {
+                try container.encode(7, forKey: .label)
+            } else {
+                try container.encode(label, forKey: .label)
+            }
+        }
         try container.encode(mode, forKey: .mode)
+        try container.encode(swallows, forKey: .swallows)
+    }
+
+    private func write(_ body: () throws -> Void) throws {
+        if swallows { try? body() } else { try body() }
     }
 }
 
@@ -253,12 +272,20 @@ struct Plain: StoredEntity, Equatable {
     }
 
     /// The same for writing: an integer written in order after the first row is bound without a
-    /// look-up by name, and the column's kind and range are still checked there.
-    @Test(arguments: [(1, PersistenceError.Code.unsupportedValue, "small"), (2, .typeMismatch, "label")])
-    func aWrongValueOnALaterRowIsRefused(mode: Int, code: PersistenceError.Code, property: String) throws {
+    /// look-up by name, and the column's kind and range are still checked there. A refused write
+    /// fails its row even when `encode(to:)` goes on past it, instead of leaving the column with
+    /// the value bound for the row before.
+    @Test(
+        arguments: [(1, PersistenceError.Code.unsupportedValue, "small"), (2, .typeMismatch, "label")], [false, true])
+    func aWrongValueOnALaterRowIsRefused(
+        wrong: (mode: Int, code: PersistenceError.Code, property: String), swallows: Bool
+    )
+        throws
+    {
+        let (mode, code, property) = wrong
         let error = #expect(throws: PersistenceError.self) {
             try store.context.persistAndWait { tx in
-                for id in 1...3 { try tx.insert(Lopsided(id: id, mode: id == 3 ? mode : 0)) }
+                for id in 1...3 { try tx.insert(Lopsided(id: id, mode: id == 3 ? mode : 0, swallows: swallows)) }
             }
         }
         #expect(error?.code == code)

@@ -240,8 +240,16 @@ final class RowEncoder {
     func expect(_ kind: ValueKind, at parameter: Int32, wrote: @autoclosure () -> String) throws {
         let index = Int(parameter) - 1
         if kinds[index] != kind {
-            throw ValueCoding.wrongWrite(schema, schema.columns[index], wrote: wrote())
+            throw refused(ValueCoding.wrongWrite(schema, schema.columns[index], wrote: wrote()))
         }
+    }
+
+    /// `error`, kept as the row's failure too: a write the store refuses fails the row even when
+    /// the entity's `encode(to:)` goes on past the error (`try?`), where the column would keep the
+    /// value bound for the previous row.
+    func refused<Failure: Error>(_ error: Failure) -> Failure {
+        if failure == nil { failure = error }
+        return error
     }
 
     /// Binds text, and its folded form when the column has a folded-text column.
@@ -253,13 +261,15 @@ final class RowEncoder {
         }
     }
 
-    /// An integer the property's own type cannot hold (a custom `encode(to:)` wrote it).
+    /// An integer the property's own type cannot hold (a custom `encode(to:)` wrote it), kept as
+    /// the row's failure (``refused(_:)``).
     func outOfRange(_ value: Int64, at parameter: Int32) -> PersistenceError {
         let column = schema.columns[Int(parameter) - 1]
-        return ValueCoding.unsupported(
-            schema, column,
-            "is \(value), which its type \(column.swiftType) cannot hold, so it could not be read back. "
-                + "Encode a value of the property's own type.")
+        return refused(
+            ValueCoding.unsupported(
+                schema, column,
+                "is \(value), which its type \(column.swiftType) cannot hold, so it could not be read back. "
+                    + "Encode a value of the property's own type."))
     }
 
     @inline(__always)
@@ -270,7 +280,7 @@ final class RowEncoder {
 
     @inline(__always)
     func bindDouble(_ value: Double, at parameter: Int32) throws {
-        if value.isNaN { throw ValueCoding.nan(schema, schema.columns[Int(parameter) - 1]) }
+        if value.isNaN { throw refused(ValueCoding.nan(schema, schema.columns[Int(parameter) - 1])) }
         sqlite3_bind_double(handle, parameter, value)
     }
 
@@ -343,7 +353,11 @@ final class RowEncoder {
         {
             stored = value
         } else {
-            stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
+            do {
+                stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
+            } catch {
+                throw refused(error)
+            }
         }
         if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {
             throw outOfRange(integer, at: parameter)
@@ -351,7 +365,7 @@ final class RowEncoder {
         if case .text(let text) = stored {
             bindString(text, at: parameter)
         } else {
-            try statement.bind(stored, at: parameter)
+            do { try statement.bind(stored, at: parameter) } catch { throw refused(error) }
         }
     }
 
@@ -389,9 +403,10 @@ final class RowEncoder {
 }
 
 /// The static type ``RowEncoder`` and ``RowDecoder`` see the box of a standard library keyed
-/// container as: never instantiated, never used but to be retained, released and asked whether
-/// it is uniquely referenced (which the object's own header answers, whatever the static type;
-/// a native Swift object is destroyed by its own type when released for the last time). A
+/// container as: never instantiated; retained, released, asked whether it is uniquely referenced
+/// (which the object's own header answers, whatever the static type; a native Swift object is
+/// destroyed by its own type when released for the last time), and made back into its container
+/// by a ``ContainerOfBox`` of the container's own type. A
 /// concrete class, not `AnyObject`: an unoptimized build copies an existential to ask, and the
 /// answer is then never "unique".
 final class ContainerBox {

@@ -118,9 +118,10 @@ struct RowKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The value of `key`'s column, read by `read`, when the column is the predicted one
     /// (``RowDecoder/predictedColumn(_:)``) and holds `storage`; `nil` for anything else, which
-    /// the caller then reads by ``stored(_:_:_:)``, which finds the column again and throws.
-    /// Every property of a synthesized `init(from:)` after the first row takes this path, which
-    /// keeps the checks for the rest out of it (and with them, most of the registers it saves).
+    /// the caller then reads by ``stored(_:_:_:)``: it finds the column by name, reads it, and
+    /// throws when it holds another type. After the first row, every integer and `Double`
+    /// property a synthesized `init(from:)` reads takes this path, which keeps the checks for the
+    /// rest out of it (and with them, most of the registers it saves).
     @inline(__always)
     private func predicted<Value>(_ key: Key, _ storage: Int32, _ read: (OpaquePointer?) -> Value) -> Value? {
         unmanaged._withUnsafeGuaranteedRef { decoder in

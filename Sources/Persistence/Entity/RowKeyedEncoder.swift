@@ -95,10 +95,11 @@ struct RowKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let index = try parameter(key)
         try encoder.expect(.integer, at: index, wrote: "an integer")
         guard let exact = Int64(exactly: value) else {
-            throw ValueCoding.unsupported(
-                encoder.schema, encoder.schema.columns[Int(index) - 1],
-                "is \(value), which does not fit in SQLite's 64-bit signed integer (at most \(Int64.max)). "
-                    + "Store it as a String instead.")
+            throw encoder.refused(
+                ValueCoding.unsupported(
+                    encoder.schema, encoder.schema.columns[Int(index) - 1],
+                    "is \(value), which does not fit in SQLite's 64-bit signed integer (at most \(Int64.max)). "
+                        + "Store it as a String instead."))
         }
         sqlite3_bind_int64(encoder.handle, index, exact)
     }
