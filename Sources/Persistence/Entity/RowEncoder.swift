@@ -239,9 +239,13 @@ final class RowEncoder {
     @inline(__always)
     func expect(_ kind: ValueKind, at parameter: Int32, wrote: @autoclosure () -> String) throws {
         let index = Int(parameter) - 1
-        if kinds[index] != kind {
-            throw refused(ValueCoding.wrongWrite(schema, schema.columns[index], wrote: wrote()))
-        }
+        if kinds[index] != kind { throw wrongKind(at: index, wrote: wrote()) }
+    }
+
+    /// The refused write of a value of another kind than the column's (``expect(_:at:wrote:)``).
+    @inline(never)
+    private func wrongKind(at index: Int, wrote: String) -> PersistenceError {
+        refused(ValueCoding.wrongWrite(schema, schema.columns[index], wrote: wrote))
     }
 
     /// `error`, kept as the row's failure too: a write the store refuses fails the row even when
@@ -280,8 +284,14 @@ final class RowEncoder {
 
     @inline(__always)
     func bindDouble(_ value: Double, at parameter: Int32) throws {
-        if value.isNaN { throw refused(ValueCoding.nan(schema, schema.columns[Int(parameter) - 1])) }
+        if value.isNaN { throw notANumber(at: parameter) }
         sqlite3_bind_double(handle, parameter, value)
+    }
+
+    /// The refused write of NaN (``bindDouble(_:at:)``).
+    @inline(never)
+    private func notANumber(at parameter: Int32) -> PersistenceError {
+        refused(ValueCoding.nan(schema, schema.columns[Int(parameter) - 1]))
     }
 
     private func wrap(_ error: any Error) -> PersistenceError {
