@@ -18,50 +18,56 @@ struct OutboxLayoutTests {
         + #""reason" TEXT, "schemaVersion" INTEGER NOT NULL, "createdAt" REAL NOT NULL, "#
         + #""identity" BLOB NOT NULL, "payload" BLOB, "base" BLOB, "remote" BLOB, "origin" BLOB)"#
 
-    @Test("A store whose outbox was made in the older layout does not open, names the table, and keeps its writes")
-    func olderLayoutRefused() throws {
+    /// Runs `body` with the file of a store whose outbox was made in the older layout, `fill`
+    /// having written in the same transaction; the store's folder is removed afterwards.
+    static func withOlderStore(_ fill: (ObjectTransaction) throws -> Void, _ body: (URL) throws -> Void) throws {
         let folder = try TemporaryDirectory(prefix: "OutboxLayoutTests")
         defer { folder.remove() }
         let url = folder.file("old.sqlite")
         let old = try ObjectStore(at: url, entities: [Note.self])
         try old.context.persistAndWait { tx in
             try tx.execute(Self.olderOutbox)
+            try fill(tx)
+        }
+        old.close()
+        try body(url)
+    }
+
+    @Test("A store whose outbox was made in the older layout does not open, names the table, and keeps its writes")
+    func olderLayoutRefused() throws {
+        try Self.withOlderStore { tx in
             try tx.execute(
                 #"INSERT INTO "SyncPendingWrite" VALUES ('k1', 'notes', 'a', 'create', 'pending', 1, 0, NULL, NULL, "#
                     + #"NULL, 1, 0, X'2261', X'7B7D', NULL, NULL, NULL)"#)
+        } _: { url in
+            let error = #expect(throws: PersistenceError.self) {
+                try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities).close()
+            }
+            #expect(error?.code == .incompatibleSchema)
+            #expect(error?.entity == "SyncPendingWrite")
+            let kept = try ObjectStore(at: url, entities: [Note.self])
+            defer { kept.close() }
+            #expect(
+                try kept.context.readAndWait { tx in try tx.rows(#"SELECT "id" FROM "SyncPendingWrite""#).count } == 1)
         }
-        old.close()
-        let error = #expect(throws: PersistenceError.self) {
-            try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities).close()
-        }
-        #expect(error?.code == .incompatibleSchema)
-        #expect(error?.entity == "SyncPendingWrite")
-        let kept = try ObjectStore(at: url, entities: [Note.self])
-        defer { kept.close() }
-        #expect(try kept.context.readAndWait { tx in try tx.rows(#"SELECT "id" FROM "SyncPendingWrite""#).count } == 1)
     }
 
     @Test("A store whose outbox was made in the older layout and holds no write opens, the outbox made again")
     func emptyOlderLayoutRebuilt() throws {
-        let folder = try TemporaryDirectory(prefix: "OutboxLayoutTests")
-        defer { folder.remove() }
-        let url = folder.file("old.sqlite")
-        let old = try ObjectStore(at: url, entities: [Note.self])
-        try old.context.persistAndWait { tx in
-            try tx.execute(Self.olderOutbox)
+        try Self.withOlderStore { tx in
             try tx.insert(Note(id: "a", title: "kept", body: "", updated: ""))
+        } _: { url in
+            let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
+            defer { store.close() }
+            let (primaryKey, notes) = try store.context.readAndWait { tx in
+                (
+                    try tx.rows(#"SELECT name FROM pragma_table_info('SyncPendingWrite') WHERE pk = 1"#).first?[0],
+                    try tx.fetch(Query<Note>())
+                )
+            }
+            #expect(primaryKey == .text("sequence"))
+            #expect(notes.map(\.title) == ["kept"])
         }
-        old.close()
-        let store = try ObjectStore(at: url, entities: [Note.self] + SyncSchema.entities)
-        defer { store.close() }
-        let (primaryKey, notes) = try store.context.readAndWait { tx in
-            (
-                try tx.rows(#"SELECT name FROM pragma_table_info('SyncPendingWrite') WHERE pk = 1"#).first?[0],
-                try tx.fetch(Query<Note>())
-            )
-        }
-        #expect(primaryKey == .text("sequence"))
-        #expect(notes.map(\.title) == ["kept"])
     }
 
     @Test("A record's writes and a push's windows are read in the table's order: nothing is sorted")
