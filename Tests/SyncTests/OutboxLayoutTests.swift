@@ -102,6 +102,55 @@ struct OutboxLayoutTests {
         #expect(writes.map(\.state) == [.sending, .pending])
     }
 
+    @Test(
+        "A save joining a write stores the columns it changed: the outbox's index is written only when the state moves")
+    func aJoinedSaveWritesWhatChanged() throws {
+        let fixture = try SyncFixture()
+        let mirror = try fixture.mirror()
+        try fixture.save(Note(id: "a", title: "one"), through: mirror)
+        // Counts, from outside, each statement that assigns a column of the outbox's index.
+        func countIndexedWrites(_ tx: ObjectTransaction) throws {
+            try tx.execute(
+                #"CREATE TRIGGER "countIndexedWrites" AFTER UPDATE OF "collection", "recordID", "state", "nextAttempt" "#
+                    + #"ON "SyncPendingWrite" BEGIN INSERT INTO "IndexedWrites" VALUES (NEW."sequence"); END"#)
+        }
+        try fixture.store.context.persistAndWait { tx in
+            try tx.execute(#"CREATE TABLE "IndexedWrites" ("sequence" INTEGER NOT NULL)"#)
+            try countIndexedWrites(tx)
+        }
+        func indexedWrites() throws -> Int64? {
+            let rows = try fixture.store.context.readAndWait { tx in
+                try tx.rows(#"SELECT count(*) FROM "IndexedWrites""#)
+            }
+            return rows.first?[0].integerValue
+        }
+        let queued = try #require(try fixture.outbox().first)
+        try fixture.save(Note(id: "a", title: "two"), through: mirror)
+        try fixture.save(Note(id: "a", title: "three"), through: mirror)
+        #expect(try indexedWrites() == 0)
+        let joined = try #require(try fixture.outbox().first)
+        #expect(try fixture.outbox().count == 1)
+        #expect(try joined.local(as: Note.self)?.title == "three")
+        #expect(joined.key == queued.key)  // never sent: the same request
+        #expect(joined.createdAt == queued.createdAt && joined.identity == queued.identity)
+        // A refused write (set from outside, in the file) fixed by a save: pending again, and its
+        // index entry moves with it.
+        try fixture.store.context.persistAndWait { tx in
+            try tx.execute(#"DROP TRIGGER "countIndexedWrites""#)
+            try tx.execute(#"UPDATE "SyncPendingWrite" SET "state" = 'rejected', "attempts" = 1, "reason" = 'no'"#)
+            try countIndexedWrites(tx)
+        }
+        try fixture.save(Note(id: "a", title: "four"), through: mirror)
+        #expect(try indexedWrites() == 1)
+        let fixed = try #require(try fixture.outbox().first)
+        #expect(fixed.state == .pending && fixed.attempts == 0 && fixed.reason == nil)
+        #expect(fixed.key != queued.key)  // sent once: a new request
+        let pending = try fixture.store.context.readAndWait { tx in
+            try tx.fetch(Query<PendingWrite>(where: PendingWrite.state == .pending))
+        }
+        #expect(pending == [fixed])
+    }
+
     @Test("Writes are queued in one order across collections, and a write is the next after the outbox's last")
     func oneOrder() throws {
         let fixture = try SyncFixture()

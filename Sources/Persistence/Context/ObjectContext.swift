@@ -255,7 +255,8 @@ public final class ObjectContext: @unchecked Sendable {
         var committed: ObjectTransaction?
         let value = try withConnection(write: true) { connection in
             try connection.cached("BEGIN IMMEDIATE").run()
-            connection.changeLog.begin(recording: core.center.hasObservers)
+            let recording = core.center.recording
+            connection.changeLog.begin(recording: recording.observed, valueTables: recording.valueTables)
             let tx = ObjectTransaction(connection: connection, writable: true)
             active = tx
             defer {

@@ -47,12 +47,11 @@ extension ObjectTransaction {
         var sets: [String] = []
         var values: [DatabaseValue] = []
         var additions: [(column: ColumnSchema, amount: DatabaseValue)] = []
-        var assigned = Set<String>()
         var columns: [String] = []
-        let json = StoreJSON.makeEncoder()
         for assignment in assignments {
             let column = try schema.column(named: assignment.column, for: "an update")
-            guard assigned.insert(column.name).inserted else {
+            // An entity has few properties: a look along the list is cheaper than a set.
+            guard !columns.contains(column.name) else {
                 throw PersistenceError(
                     .misuse, "An update of \(E.entityName) assigns '\(column.name)' twice; assign it once.",
                     entity: E.entityName, property: column.name)
@@ -61,7 +60,7 @@ extension ObjectTransaction {
             let quoted = quote(column.name)
             switch assignment.change {
             case .set(let value):
-                let stored = try Self.storedValue(value, column, schema, json)
+                let stored = try Self.storedValue(value, column, schema)
                 sets.append("\(quoted) = ?")
                 values.append(stored)
                 if let fold = schema.foldName(of: column.name) {
@@ -80,12 +79,13 @@ extension ObjectTransaction {
         built.sql = "UPDATE \(schema.table) SET " + sets.joined(separator: ", ")
         built.arguments = values
         try built.appendWhere(filter)
-        // While the store is observed, the statement returns each changed row's new values, so
-        // observers apply the update to the rows they hold instead of reading them again.
+        // While a query observer of the entity applies commits row by row, the statement returns
+        // each changed row's new values, so it applies the update to the rows it holds instead of
+        // reading them again; otherwise the changed rows are recorded as any write's are.
         // A new identity moves the row (an integer identity is its row id, which SQLite then reports
         // only under its new value): observers of the entity refresh in full.
         let log = connection.changeLog
-        let movesIdentity = assigned.contains(schema.idName)
+        let movesIdentity = columns.contains(schema.idName)
         let returning = !movesIdentity && Self.returnsValues && log.beginCapture(schema.entityName)
         if returning {
             built.sql += " RETURNING rowid, " + columns.map(quote).joined(separator: ", ")
@@ -166,7 +166,7 @@ extension ObjectTransaction {
     }
 
     static func storedValue(
-        _ value: any QueryableValue, _ column: ColumnSchema, _ schema: EntitySchema, _ json: JSONEncoder
+        _ value: any QueryableValue, _ column: ColumnSchema, _ schema: EntitySchema
     ) throws(PersistenceError) -> DatabaseValue {
         if column.kind == .json {
             // Only the outer `nil` is NULL: JSON keeps the inner `nil` of a nested optional.
@@ -175,7 +175,8 @@ extension ObjectTransaction {
         } else if value.databaseValue == .null {
             return .null
         }
-        let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: json)
+        // A JSON column's encoder is made for its value alone (`json: nil`).
+        let stored = try ValueCoding.databaseValue(of: value, column: column, schema: schema, json: nil)
         if case .integer(let integer) = stored, let range = column.integerRange, !range.contains(integer) {
             throw ValueCoding.unsupported(
                 schema, column,

@@ -55,7 +55,6 @@ final class UpsertPlan {
         var guards: [String] = []
         var arguments: [DatabaseValue] = []
         var added: [ColumnSchema] = []
-        let json = StoreJSON.makeEncoder()
         func parameter(_ value: DatabaseValue) -> String {
             arguments.append(value)
             return "?\(first + arguments.count - 1)"
@@ -68,7 +67,7 @@ final class UpsertPlan {
                 case .keep: continue
                 case .assign(.set(let value)):
                     let column = try schema.column(named: source, for: "an upsert's conflict rule")
-                    let value = try ObjectTransaction.storedValue(value, column, schema, json)
+                    let value = try ObjectTransaction.storedValue(value, column, schema)
                     sets.append("\(quoted) = \(parameter(TextFold.folded(value)))")
                 default: sets.append("\(quoted) = excluded.\(quoted)")
                 }
@@ -81,7 +80,7 @@ final class UpsertPlan {
             case .newer:
                 sets.append("\(quoted) = excluded.\(quoted)")
             case .assign(.set(let value)):
-                let value = try ObjectTransaction.storedValue(value, column, schema, json)
+                let value = try ObjectTransaction.storedValue(value, column, schema)
                 sets.append("\(quoted) = \(parameter(value))")
             case .assign(.add(let amount)):
                 try ObjectTransaction.checkAddition(amount, to: column, schema)

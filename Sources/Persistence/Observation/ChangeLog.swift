@@ -33,11 +33,13 @@ final class ChangeLog {
     private var writtenLog: [(table: String, values: WrittenValues)] = []
     /// Whether rows are recorded in this transaction (someone observes the store).
     private(set) var isRecording = false
+    /// The tables whose updates by filter read their new values back for observers.
+    private var valueTables: Set<String> = []
 
     /// `handle` is the connection's; the connection keeps this log as long as itself.
     init(handle: OpaquePointer) { self.handle = handle }
 
-    /// The row ids recorded since ``begin(recording:)``, by table.
+    /// The row ids recorded since ``begin(recording:valueTables:)``, by table.
     var rowids: [String: Set<Int64>] {
         tables.compactMapValues { $0.overflowed ? nil : $0.ids }
     }
@@ -57,9 +59,10 @@ final class ChangeLog {
 
     /// Starts an update of `table` whose statement returns its new values: the rows SQLite reports
     /// for the table are counted until ``endCapture(_:_:)``. Returns `false` (and captures
-    /// nothing) when rows are not recorded.
+    /// nothing) when rows are not recorded or no observer applies the table's new values: its
+    /// rows are then recorded as any write's are.
     func beginCapture(_ table: String) -> Bool {
-        guard isRecording else { return false }
+        guard isRecording, valueTables.contains(table) else { return false }
         let rows = rows(of: table)
         rows.capturing = true
         rows.captured = 0
@@ -116,13 +119,15 @@ final class ChangeLog {
     /// Starts a write transaction's log. Rows are recorded only while someone observes the
     /// store: otherwise SQLite's update hook is not even installed, and writes pay nothing.
     /// (A commit without recorded rows makes every observer refresh in full, which is right for
-    /// one that started observing meanwhile.)
-    func begin(recording: Bool) {
+    /// one that started observing meanwhile.) Updates by filter of `valueTables` read their new
+    /// values back (see ``beginCapture(_:)``).
+    func begin(recording: Bool, valueTables: Set<String>) {
         tables.removeAll(keepingCapacity: true)
         writtenLog.removeAll()
         lastName = nil
         last = nil
         isRecording = recording
+        self.valueTables = valueTables
         if recording {
             sqlite3_update_hook(
                 handle,

@@ -38,6 +38,10 @@ struct CommitSummary: Sendable {
 protocol CommitObserver: AnyObject, Sendable {
     /// The table whose commits it follows.
     var table: String { get }
+    /// The table whose updates by filter it applies from their new values, read back by the
+    /// update's statement (`ObjectTransaction.update(_:set:)`); `nil` when it applies none (it
+    /// reads again what changed).
+    var appliesWrittenValues: String? { get }
     /// Whether `commit` may change what it observes.
     func isInterested(in commit: CommitSummary) -> Bool
     func scheduleRefresh(after commit: CommitSummary?)
@@ -47,12 +51,17 @@ protocol CommitObserver: AnyObject, Sendable {
 
 extension CommitObserver {
     func isInterested(in commit: CommitSummary) -> Bool { commit.touches(table) }
+    var appliesWrittenValues: String? { nil }
 }
 
 /// The store's registry of observers, told about each commit after it happened.
 final class ObservationCenter: Sendable {
     private struct State {
         var observers: [ObjectIdentifier: any CommitObserver] = [:]
+        /// The tables some observer applies updates' new values to, with how many do, and their
+        /// names (handed to each write transaction as they are, without being built again).
+        var valueTableCounts: [String: Int] = [:]
+        var valueTables: Set<String> = []
         var refreshes = (incremental: 0, full: 0)
         /// Commits reported, by the entity table they may have changed.
         var commits: [String: UInt64] = [:]
@@ -65,6 +74,14 @@ final class ObservationCenter: Sendable {
     /// Whether anyone observes the store (commits then record the rows they change).
     var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
 
+    /// What a write transaction beginning now records: the rows it changes when anyone observes
+    /// the store, and the new values of its updates by filter of the tables an observer applies
+    /// them to (``CommitObserver/appliesWrittenValues``). An update of any other table is not
+    /// read back: its rows are recorded, and an observer that starts meanwhile reads them.
+    var recording: (observed: Bool, valueTables: Set<String>) {
+        state.withLock { (!$0.observers.isEmpty, $0.valueTables) }
+    }
+
     /// How many refreshes took each path since the store opened (for tests and diagnostics).
     var refreshCounts: (incremental: Int, full: Int) { state.withLock { $0.refreshes } }
 
@@ -75,17 +92,33 @@ final class ObservationCenter: Sendable {
     }
 
     func add(_ observer: any CommitObserver) {
-        state.withLock { $0.observers[ObjectIdentifier(observer)] = observer }
+        state.withLock { state in
+            guard state.observers.updateValue(observer, forKey: ObjectIdentifier(observer)) == nil else { return }
+            guard let table = observer.appliesWrittenValues else { return }
+            state.valueTableCounts[table, default: 0] += 1
+            state.valueTables.insert(table)
+        }
     }
 
     func remove(_ observer: any CommitObserver) {
-        _ = state.withLock { $0.observers.removeValue(forKey: ObjectIdentifier(observer)) }
+        state.withLock { state in
+            guard state.observers.removeValue(forKey: ObjectIdentifier(observer)) != nil,
+                let table = observer.appliesWrittenValues
+            else { return }
+            let remaining = (state.valueTableCounts[table] ?? 1) - 1
+            state.valueTableCounts[table] = remaining > 0 ? remaining : nil
+            if remaining <= 0 { state.valueTables.remove(table) }
+        }
     }
 
     /// Removes every observer, telling each that the store closed.
     func closeAll(_ error: PersistenceError) {
         let observers = state.withLock { state in
-            defer { state.observers.removeAll() }
+            defer {
+                state.observers.removeAll()
+                state.valueTableCounts.removeAll()
+                state.valueTables.removeAll()
+            }
             return Array(state.observers.values)
         }
         for observer in observers { observer.storeDidClose(error) }

@@ -57,6 +57,10 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
             query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance) && !throughItself
     }
 
+    /// The entity's table while commits are applied row by row: an update's new values are then
+    /// applied without reading the rows again.
+    var appliesWrittenValues: String? { incremental ? table : nil }
+
     /// Whether `commit` may change the results: it touches the entity's table or a related one.
     func isInterested(in commit: CommitSummary) -> Bool {
         commit.touches(table) || relatedTables.contains { commit.touches($0) }

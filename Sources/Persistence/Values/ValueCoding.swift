@@ -137,8 +137,9 @@ enum ValueCoding {
     // MARK: Writing
 
     /// The column value of `value`, a value of the column's declared type (or its raw value).
+    /// `json` encodes a JSON column's value; `nil` makes an encoder for it.
     static func databaseValue(
-        of value: Any, column: ColumnSchema, schema: EntitySchema, json: JSONEncoder
+        of value: Any, column: ColumnSchema, schema: EntitySchema, json: JSONEncoder?
     ) throws(PersistenceError) -> DatabaseValue {
         var value = value
         if column.isRaw {
@@ -190,7 +191,8 @@ enum ValueCoding {
             }
         case .json:
             guard let encodable = value as? any Encodable else { break }
-            return .text(try StoreJSON.encode(encodable, column: column, schema: schema, using: json))
+            return .text(
+                try StoreJSON.encode(encodable, column: column, schema: schema, using: json ?? StoreJSON.makeEncoder()))
         }
         throw wrongWrite(schema, column, wrote: "a \(type(of: value))")
     }

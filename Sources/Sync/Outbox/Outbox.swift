@@ -126,13 +126,19 @@ struct Outbox<Entity: StoredEntity>: Sendable {
 
     // MARK: Storing transitions
 
-    /// Takes a transition that may re-key or remove the write, and stores it.
+    /// Takes a transition that may re-key or remove the write, and stores it: only the columns
+    /// it changed (``PendingWrite/changes(since:)``), so the outbox's index is written only when
+    /// the write's state or next attempt moved.
     func take(
         _ write: inout PendingWrite, in tx: ObjectTransaction,
         _ transition: (inout PendingWrite) -> PendingWrite.Transition
     ) throws {
+        let before = write
         switch transition(&write) {
-        case .updated: try tx.update(write)
+        case .updated:
+            let changes = write.changes(since: before)
+            guard !changes.isEmpty else { return }
+            try tx.update(Query<PendingWrite>(where: PendingWrite.sequence == write.sequence), set: changes)
         case .removed: _ = try tx.delete(PendingWrite.self, id: write.id)
         }
     }

@@ -164,3 +164,40 @@ extension PendingWrite {
         return restart(key: key)
     }
 }
+
+extension PendingWrite {
+    /// What a transition changed, as an update's assignments: the columns whose values differ
+    /// from `before` (the same write before the transition). A save joining a write changes its
+    /// payload and little else, so its update leaves the outbox's index alone.
+    func changes(since before: PendingWrite) -> [Assignment<PendingWrite>] {
+        var changes: [Assignment<PendingWrite>] = []
+        if key != before.key { changes.append(Self.key.set(key)) }
+        if collection != before.collection { changes.append(Self.collection.set(collection)) }
+        if recordID != before.recordID { changes.append(Self.recordID.set(recordID)) }
+        if operation != before.operation { changes.append(Self.operation.set(operation)) }
+        if state != before.state { changes.append(Self.state.set(state)) }
+        if attempts != before.attempts { changes.append(Self.attempts.set(attempts)) }
+        if nextAttempt != before.nextAttempt { changes.append(Self.nextAttempt.set(nextAttempt)) }
+        if lastError != before.lastError { changes.append(Columns.lastError.set(lastError)) }
+        if reason != before.reason { changes.append(Columns.reason.set(reason)) }
+        if schemaVersion != before.schemaVersion { changes.append(Self.schemaVersionField.set(schemaVersion)) }
+        if createdAt != before.createdAt { changes.append(Columns.createdAt.set(createdAt)) }
+        if identity != before.identity { changes.append(Columns.identity.set(identity)) }
+        if payload != before.payload { changes.append(Columns.payload.set(payload)) }
+        if base != before.base { changes.append(Columns.base.set(base)) }
+        if remote != before.remote { changes.append(Self.remoteVersion.set(remote)) }
+        if origin != before.origin { changes.append(Columns.origin.set(origin)) }
+        return changes
+    }
+
+    /// The columns no query of the outbox reads, for ``changes(since:)``.
+    private enum Columns {
+        static let lastError = Field<PendingWrite, String?>("lastError")
+        static let reason = Field<PendingWrite, String?>("reason")
+        static let createdAt = Field<PendingWrite, Date>("createdAt")
+        static let identity = Field<PendingWrite, Data>("identity")
+        static let payload = Field<PendingWrite, Data?>("payload")
+        static let base = Field<PendingWrite, Data?>("base")
+        static let origin = Field<PendingWrite, Data?>("origin")
+    }
+}
