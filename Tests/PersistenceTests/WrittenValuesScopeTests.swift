@@ -28,6 +28,7 @@ import Testing
         #expect(valueTables.isEmpty)
         let counting = store.observe(.value(tracking: Item.self) { tx in try tx.count(Query<Item>()) }) { _ in }
         let windowed = store.observe(.query(Query<Item>(sortedBy: [Item.name.ascending()], limit: 3))) { _ in }
+        let related = store.observe(.query(Query<Item>(where: Item.notes.any(ItemNote.weight > 2)))) { _ in }
         #expect(store.core.center.recording.observed)
         #expect(valueTables.isEmpty)
         let all = store.observe(.query(Query<Item>())) { _ in }
@@ -41,6 +42,7 @@ import Testing
         #expect(valueTables.isEmpty)
         counting.cancel()
         windowed.cancel()
+        related.cancel()
         #expect(!store.core.center.recording.observed)
     }
 
@@ -59,6 +61,9 @@ import Testing
             itemsToken = items.observe(in: store)
             #expect(items.deliveries.wait { !$0.isEmpty })
             _ = try tx.update(Query<Item>(where: Item.group == 3), set: [Item.name.set("Zed")])
+            // Not read back: the 20 rows are recorded as any write's.
+            #expect(tx.connection.changeLog.written["Item"] == nil)
+            #expect(tx.connection.changeLog.rowids["Item"]?.count == 20)
         }
         defer { itemsToken?.cancel() }
         #expect(items.deliveries.values.first?.results.contains { $0.score == 9 } == false)
@@ -67,6 +72,8 @@ import Testing
         #expect(valueTables == ["Item", "ItemNote"])
         try store.context.persistAndWait { tx in
             _ = try tx.update(Query<Item>(where: Item.group == 1), set: [Item.score.set(4)])
+            #expect(tx.connection.changeLog.written["Item"]?.first?.rowids.count == 10)
+            #expect(tx.connection.changeLog.rowids["Item"]?.isEmpty == true)
         }
         #expect(try items.waitForCurrentResults(in: store))
         #expect(items.deliveriesUnlikeAFullDiff() == [])

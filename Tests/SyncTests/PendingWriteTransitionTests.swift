@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Persistence
 @testable import Sync
 
 /// Every transition of a ``PendingWrite``'s life, from each state it starts in, without a store,
@@ -201,5 +202,32 @@ struct PendingWriteTransitionTests {
         var parked = Self.write(.update, .conflicted, attempts: 0)
         #expect(parked.retried(key: "k2") == .updated)
         #expect(parked.key == "k1")
+    }
+
+    @Test("changes(since:) assigns every stored column a transition can change, and none that did not change")
+    func changesNameEveryColumn() {
+        let before = Self.write()
+        #expect(before.changes(since: before).isEmpty)
+        var after = Self.write(.update, .conflicted, attempts: 2)
+        after.key = "k2"
+        after.collection = "others"
+        after.recordID = "b"
+        after.operation = .create
+        after.reason = "why"
+        after.schemaVersion = 2
+        after.createdAt = before.createdAt.addingTimeInterval(5)
+        after.identity = Data(#""b""#.utf8)
+        after.payload = Self.server
+        after.base = Self.payload
+        after.origin = nil
+        // Every stored property is a column of the same name; the sequence is the identity.
+        let stored = Set(Mirror(reflecting: before).children.compactMap(\.label)).subtracting(["sequence"])
+        let assigned = after.changes(since: before).map(\.column)
+        #expect(stored.count == 16)
+        #expect(Set(assigned) == stored)
+        #expect(assigned.count == stored.count)
+        var once = before
+        once.payload = Self.server
+        #expect(once.changes(since: before).map(\.column) == ["payload"])
     }
 }

@@ -21,9 +21,12 @@ extension ObjectTransaction {
     /// the property. A unique key the update would give to two rows refuses it too; then nothing
     /// is applied (the statement is undone) and the rest of the block can go on. The folded texts
     /// of case-insensitive indexes and the full-text index follow. Observers are told exactly
-    /// which rows changed and their new values: an observed query whose filter reads none of the
-    /// assigned properties applies them to the rows it holds, without reading the table again, and
-    /// delivers an exact ``ChangeSet``.
+    /// which rows changed. While a query of the entity was observed when the transaction began
+    /// (one without a window, a relevance sort or a filter through a relation or the full-text
+    /// index), the statement also returns the rows' new values: such a query whose filter reads
+    /// none of the assigned properties applies them to the rows it holds, without reading the
+    /// table again, and delivers an exact ``ChangeSet``; any other observer reads the changed rows
+    /// again.
     ///
     /// - Parameters:
     ///   - query: the rows to change; a window (a limit or an offset) needs a sort.

@@ -7,8 +7,9 @@ import Locking
 /// **Incremental path.** A commit reports the row ids it changed (SQLite's update hook, see
 /// `ChangeLog`). The observer re-reads only those rows and merges them into the ordered results
 /// it holds (`ObservedResults`), which costs what changed plus one linear pass, instead of
-/// re-reading and diffing every row. An update by filter reports the new values of the rows it
-/// changed (`WrittenValues`): when it assigns no column the query's filter reads (so no row
+/// re-reading and diffing every row. An update by filter of an entity such an observer watched
+/// when its transaction began reports the new values of the rows it changed (`WrittenValues`):
+/// when it assigns no column the query's filter reads (so no row
 /// starts or stops matching) and no sort key it cannot recompute, the observer applies the values
 /// to the rows it holds, decodes those again and re-sorts them, without reading the table. **Full refresh** (the whole query, diffed by identity) runs
 /// for the first delivery, for queries with a `limit` or `offset` (rows outside the change slide
@@ -57,9 +58,10 @@ final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
             query.limit == nil && query.offset == 0 && !query.sort.contains(where: \.isRelevance) && !throughItself
     }
 
-    /// The entity's table while commits are applied row by row: an update's new values are then
-    /// applied without reading the rows again.
-    var appliesWrittenValues: String? { incremental ? table : nil }
+    /// The entity's table while commits are applied row by row and the filter's columns are
+    /// known (``canApply(_:)`` can accept an update): its new values are then applied without
+    /// reading the rows again.
+    var appliesWrittenValues: String? { incremental && filterColumns != nil ? table : nil }
 
     /// Whether `commit` may change the results: it touches the entity's table or a related one.
     func isInterested(in commit: CommitSummary) -> Bool {

@@ -138,7 +138,10 @@ struct Outbox<Entity: StoredEntity>: Sendable {
         case .updated:
             let changes = write.changes(since: before)
             guard !changes.isEmpty else { return }
-            try tx.update(Query<PendingWrite>(where: PendingWrite.sequence == write.sequence), set: changes)
+            let query = Query<PendingWrite>(where: PendingWrite.sequence == write.sequence)
+            // The write was read in this transaction; were it gone, the whole row's update throws
+            // `notFound`, as a transition of a missing write always did.
+            if try tx.update(query, set: changes) == 0 { try tx.update(write) }
         case .removed: _ = try tx.delete(PendingWrite.self, id: write.id)
         }
     }
