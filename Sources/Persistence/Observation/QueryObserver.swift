@@ -9,13 +9,13 @@ import Locking
 /// it holds (`ObservedResults`), which costs what changed plus one linear pass, instead of
 /// re-reading and diffing every row. An update by filter of an entity such an observer watched
 /// when its transaction began reports the new values of the rows it changed (`WrittenValues`):
-/// when it assigns no column the query's filter reads (so no row
-/// starts or stops matching) and no sort key it cannot recompute, the observer applies the values
-/// to the rows it holds, decodes those again and re-sorts them, without reading the table. **Full refresh** (the whole query, diffed by identity) runs
-/// for the first delivery, for queries with a `limit` or `offset` (rows outside the change slide
-/// into the window) or sorted by relevance, after raw SQL or a `delete(where: nil)` (the changed
-/// rows are unknown), when more than `ChangeLog.limit` rows changed, and when the held results
-/// disagree with what the commit reports.
+/// when it assigns no column the query's filter reads (so no row starts or stops matching) and
+/// no sort key it cannot recompute, the observer applies the values to the rows it holds, decodes
+/// those again and re-sorts them, without reading the table. **Full refresh** (the whole query,
+/// diffed by identity) runs for the first delivery, for queries with a `limit` or `offset` (rows
+/// outside the change slide into the window) or sorted by relevance, after raw SQL or a
+/// `delete(where: nil)` (the changed rows are unknown), when more than `ChangeLog.limit` rows
+/// changed, and when the held results disagree with what the commit reports.
 final class QueryObserver<E: StoredEntity>: GatedObserver, Sendable {
     let table: String
     /// The tables the query reads through relations (its filter and sort): a change to one of
