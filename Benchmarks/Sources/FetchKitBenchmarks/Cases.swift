@@ -84,7 +84,7 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
         BenchmarkCase(
             name: "Persistence: fetch 200,000 rows into structs",
             ours: oursFetchSide(path: fetchPath), reference: rawFetchSide(path: fetchPath),
-            others: [grdbFetchSide(path: fetchPath)], target: 1.6,
+            others: [codableFloorFetchSide(path: fetchPath), grdbFetchSide(path: fetchPath)], target: 1.6,
             iterations: 5),
         BenchmarkCase(
             name: "Persistence: one small persist (x1,000)",
