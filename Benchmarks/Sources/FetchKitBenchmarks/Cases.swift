@@ -26,7 +26,8 @@ func allCases(_ scratch: Scratch, fetchPath: String) throws -> [BenchmarkCase] {
     let linuxPeers = try linuxPeerCases(refreshCount: refreshCount)
     let smallBody = smallBodyDecodingSides()
     let realDocuments = try numberCases() + realDocumentCases()
-    let sync = try syncCases(scratch) + largeMirrorCases(scratch) + syncGraphCases(scratch) + syncObservedWriteCases(scratch)
+    let sync =
+        try syncCases(scratch) + largeMirrorCases(scratch) + syncGraphCases(scratch) + syncObservedWriteCases(scratch)
     return linuxPeers + realDocuments + sync + [
         BenchmarkCase(
             name: "Decoding: 40-item Google Books page into the flat book (x\(decodingRepeats))",
