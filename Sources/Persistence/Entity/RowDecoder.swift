@@ -58,28 +58,15 @@ final class RowDecoder {
     private let words: UnsafeMutablePointer<UInt>
 
     /// The keyed container handed out for every row of the current use (it holds no per-row
-    /// state), kept as its box: the one reference a `KeyedDecodingContainer` holds, which every
-    /// copy shares. Handing it out again costs a retain, where a new one would cost an
-    /// allocation and metadata look-ups. It carries the use's generation.
-    private var cachedKeyType: ObjectIdentifier?
-    private var cachedGeneration: UInt = 0
-    private var cachedBox: ContainerBox?
-    /// Makes the cached container from its box: a ``ContainerOfBox`` of
-    /// `KeyedDecodingContainer<Key>` for `makerKeyType`, the key type of the last container
-    /// made. Kept across uses: a fetch of one row makes a container, not a maker.
-    private var containerOfBox: AnyObject?
-    private var makerKeyType: ObjectIdentifier?
+    /// state), and the generation it carries. Handing it out again costs a retain, where a new
+    /// one would cost an allocation and metadata look-ups.
+    @exclusivity(unchecked) private var kept = KeptContainer()
+    private var keptGeneration: UInt = 0
     /// Whether this row let a container go that it had handed out (an entity that asks for
     /// containers of two key types), or handed out one it could not keep, which the end of the
     /// row cannot tell kept or not: the generation then moves on.
     private var droppedHandedOut = false
 
-    /// Whether the cached container's box has a reference besides the cache's own: an entity
-    /// kept the container, or a copy of it.
-    @inline(__always)
-    private var isCachedContainerShared: Bool {
-        cachedBox != nil && !isKnownUniquelyReferenced(&cachedBox)
-    }
     private lazy var json = StoreJSON.makeDecoder()
 
     /// The entities this decoder served, by generation (a recycled decoder may serve another
@@ -154,7 +141,7 @@ final class RowDecoder {
     /// Gives the decoder back to the pool, ending its use.
     func recycle() {
         if generation & 1 == 1 { end() }
-        dropCachedContainer()
+        kept.drop()
         RowDecoder.pool.withLock { $0.append(Unmanaged.passRetained(self)) }
     }
 
@@ -173,37 +160,22 @@ final class RowDecoder {
     /// The keyed container for the current use, made once per use and key type.
     @inline(__always)
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if cachedKeyType == ObjectIdentifier(Key.self), cachedGeneration == generation, let cachedBox,
-            let containerOfBox
-        {
+        if keptGeneration == generation, kept.holds(ObjectIdentifier(Key.self)) {
             typealias Maker = ContainerOfBox<KeyedDecodingContainer<Key>>
-            return unsafeDowncast(containerOfBox, to: Maker.self).container(cachedBox)
+            let (maker, box) = kept.parts
+            return unsafeDowncast(maker, to: Maker.self).container(box)
         }
         let container = KeyedDecodingContainer(
             RowKeyedDecoder<Key>(unmanaged: Unmanaged.passUnretained(self), generation: generation))
-        if cachedBox != nil, cachedGeneration == generation { droppedHandedOut = true }
-        dropCachedContainer()
-        // Kept as its box when laid out as one reference (so on every platform Swift supports
-        // today); else not kept, and the row ends its generation, so a copy kept fails later.
-        if MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
-            MemoryLayout<KeyedDecodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
-        {
-            cachedBox = unsafeBitCast(container, to: ContainerBox.self)
-            cachedKeyType = ObjectIdentifier(Key.self)
-            cachedGeneration = generation
-            if makerKeyType != ObjectIdentifier(Key.self) {
-                containerOfBox = ContainerOfBox<KeyedDecodingContainer<Key>>()
-                makerKeyType = ObjectIdentifier(Key.self)
-            }
+        if !kept.isEmpty, keptGeneration == generation { droppedHandedOut = true }
+        kept.drop()
+        // Not kept, the row ends its generation, so a copy kept fails later.
+        if kept.keep(container, key: ObjectIdentifier(Key.self)) {
+            keptGeneration = generation
         } else {
             droppedHandedOut = true
         }
         return container
-    }
-
-    private func dropCachedContainer() {
-        cachedBox = nil
-        cachedKeyType = nil
     }
 
     private func reset(schema: EntitySchema, statement: Statement) {
@@ -236,7 +208,7 @@ final class RowDecoder {
         // An entity that kept the row's container (a copy shares its box) makes the next row
         // get a container of its own: the kept one is then of an earlier generation and fails.
         defer {
-            if droppedHandedOut || isCachedContainerShared {
+            if droppedHandedOut || kept.isShared {
                 droppedHandedOut = false
                 generation &+= 2
             }

@@ -60,17 +60,11 @@ final class RowEncoder {
     /// was kept past its row, when a row asked for containers of two key types, and when the
     /// encoder changes hands, so a container nothing kept serves the next row too.
     private var nextStamp: UInt = 1
-    /// The keyed container handed out last (its box, as the standard library's container is one
-    /// reference to it) and its key type: handed out again while nothing but this encoder holds it.
-    private var lastBox: ContainerBox?
-    private var lastKey: ObjectIdentifier?
-    /// Makes the last container from its box: a ``ContainerOfBox`` of
-    /// `KeyedEncodingContainer<Key>` for `makerKey`, the key type of the last container kept.
-    /// Kept when the container is let go: the next one is most often of the same key type.
-    private var containerOfBox: AnyObject?
-    private var makerKey: ObjectIdentifier?
-    /// Whether this row handed out a container that is not ``lastBox`` (a second key type), which
-    /// the end of the row cannot tell kept or not: the stamp then moves on.
+    /// The keyed container handed out last: handed out again while nothing but this encoder
+    /// holds it.
+    @exclusivity(unchecked) private var kept = KeptContainer()
+    /// Whether this row handed out a container that is not the kept one (a second key type),
+    /// which the end of the row cannot tell kept or not: the stamp then moves on.
     private var untracked = false
     /// Which columns this row bound (bit per column), when the entity has at most 64.
     @exclusivity(unchecked) var boundMask: UInt64 = 0
@@ -186,23 +180,22 @@ final class RowEncoder {
     /// the same (an entity's rows all ask for the same one), else a new one, kept for the next.
     @inline(__always)
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, row: UInt) -> KeyedEncodingContainer<Key> {
-        if let lastBox, lastKey == ObjectIdentifier(Key.self), let containerOfBox {
+        if kept.holds(ObjectIdentifier(Key.self)) {
             typealias Maker = ContainerOfBox<KeyedEncodingContainer<Key>>
-            return unsafeDowncast(containerOfBox, to: Maker.self).container(lastBox)
+            let (maker, box) = kept.parts
+            return unsafeDowncast(maker, to: Maker.self).container(box)
         }
+        return newContainer(Key.self, row: row)
+    }
+
+    /// A new keyed container, kept for the next rows unless one is kept already. Out of line:
+    /// inlined, the rows that get the kept container would look up its type's metadata too.
+    @inline(never)
+    private func newContainer<Key: CodingKey>(_ type: Key.Type, row: UInt) -> KeyedEncodingContainer<Key> {
         let container = KeyedEncodingContainer(
             RowKeyedEncoder<Key>(unmanaged: Unmanaged.passUnretained(self), stamp: nextStamp, row: row))
-        // The standard library's container is one reference to its box: kept as that reference.
-        if lastBox == nil, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
-            lastBox = unsafeBitCast(container, to: ContainerBox.self)
-            lastKey = ObjectIdentifier(Key.self)
-            if makerKey != ObjectIdentifier(Key.self) {
-                containerOfBox = ContainerOfBox<KeyedEncodingContainer<Key>>()
-                makerKey = ObjectIdentifier(Key.self)
-            }
-        } else {
-            untracked = true
-        }
+        if kept.isEmpty, kept.keep(container, key: ObjectIdentifier(Key.self)) { return container }
+        untracked = true
         return container
     }
 
@@ -217,12 +210,8 @@ final class RowEncoder {
             untracked = false
             return forgetContainer()
         }
-        guard var box = lastBox else { return }
-        lastBox = nil
-        if isKnownUniquelyReferenced(&box) {
-            lastBox = box
-        } else {
-            lastKey = nil
+        if kept.isShared {
+            kept.drop()
             nextStamp &+= 2
         }
     }
@@ -230,8 +219,7 @@ final class RowEncoder {
     /// Lets the last container go (the encoder serves another codec next): its stamp is never
     /// current again.
     private func forgetContainer() {
-        lastBox = nil
-        lastKey = nil
+        kept.drop()
         nextStamp &+= 2
     }
 
@@ -409,28 +397,5 @@ final class RowEncoder {
                 .encodingFailed,
                 "\(schema.entityName) encodes itself as a single value; an entity must encode a keyed container.")
         return SingleValueCapture()
-    }
-}
-
-/// The static type ``RowEncoder`` and ``RowDecoder`` see the box of a standard library keyed
-/// container as: never instantiated; retained, released, asked whether it is uniquely referenced
-/// (which the object's own header answers, whatever the static type; a native Swift object is
-/// destroyed by its own type when released for the last time), and made back into its container
-/// by a ``ContainerOfBox`` of the container's own type. A
-/// concrete class, not `AnyObject`: an unoptimized build copies an existential to ask, and the
-/// answer is then never "unique".
-final class ContainerBox {
-    private init() {}
-}
-
-/// Makes a standard library keyed container (`KeyedDecodingContainer<Key>` or
-/// `KeyedEncodingContainer<Key>`, laid out as one reference) from its box. `Container`'s metadata
-/// is in the maker's own class metadata, so code that knows `Container` only generically calls
-/// it without looking that metadata up (about 330 instructions a row, in callgrind).
-final class ContainerOfBox<Container> {
-    /// The container whose box is `box`. Never inlined: inlined, it would look `Container` up.
-    @inline(never)
-    func container(_ box: ContainerBox) -> Container {
-        unsafeBitCast(box, to: Container.self)
     }
 }
