@@ -90,11 +90,7 @@ extension RawSQLite {
 
 /// The fetch case's measured `Codable` floor (see the top of this file).
 func codableFloorFetchSide(path: String) -> Side {
-    Side(name: "the Codable floor: a decoder reading columns in order, unchecked") {
-        let db = try RawSQLite(path: path)
-        var count = 0
-        let duration = try time { count = try db.fetchItemsThroughTheCodableFloor().count }
-        guard count == fetchCount else { throw RawSQLite.Failure(description: "floor fetch read \(count) rows") }
-        return duration
+    rawFetchSide(path: path, name: "the Codable floor: a decoder reading columns in order, unchecked") {
+        try $0.fetchItemsThroughTheCodableFloor()
     }
 }

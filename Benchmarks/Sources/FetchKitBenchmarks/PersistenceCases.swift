@@ -43,13 +43,16 @@ func grdbInsertSide(_ scratch: Scratch) -> Side {
     }
 }
 
-/// Raw C and GRDB sides of "fetch 200,000 rows into structs", on one shared file.
-func rawFetchSide(path: String) -> Side {
-    Side(name: "raw C") {
+/// Raw C and GRDB sides of "fetch 200,000 rows into structs", on one shared file. A side over
+/// raw C's connection fetches the rows with `fetch` (raw C's own loop by default).
+func rawFetchSide(
+    path: String, name: String = "raw C", fetch: @escaping (RawSQLite) throws -> [BenchItem] = { try $0.fetchItems() }
+) -> Side {
+    Side(name: name) {
         let db = try RawSQLite(path: path)
         var count = 0
-        let duration = try time { count = try db.fetchItems().count }
-        guard count == fetchCount else { throw RawSQLite.Failure(description: "raw fetch read \(count) rows") }
+        let duration = try time { count = try fetch(db).count }
+        guard count == fetchCount else { throw RawSQLite.Failure(description: "\(name) read \(count) rows") }
         return duration
     }
 }
